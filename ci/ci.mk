@@ -1,0 +1,57 @@
+# ci/: the top-level jobs. `make check` and `make run` install what is missing
+# (ci/deps) before anything else.
+
+BENCH_BINS ?=
+SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SH_SCRIPTS = $(shell grep -rlE '^\#!(/usr/bin/env bash|/bin/bash|/bin/sh|/bin/busybox sh)' \
+               ci netns tests harness scenarios .ci 2>/dev/null | grep -v '~$$')
+STACK     ?= auto
+
+deps:
+	ci/deps
+
+# Unit tests built with ASan+UBSan in their own build directory.
+unit-asan:
+	$(MAKE) BUILD=build/asan OPT='-O1 -g' XCFLAGS='$(SANITIZE)' XLDFLAGS='$(SANITIZE)' unit
+
+valgrind: $(UNIT_BIN)
+	CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full $(UNIT_BIN)
+
+shellcheck:
+	shellcheck $(SH_SCRIPTS)
+	@echo "shellcheck: $(words $(SH_SCRIPTS)) scripts clean"
+
+# The real-stack smoke test (VM when the host has no rxe).
+smoke: all
+	ci/stack --stack=$(STACK) -- tests/smoke/run
+
+check: deps
+	$(MAKE) all
+	$(MAKE) unit-asan
+	$(MAKE) shellcheck
+	$(MAKE) smoke
+
+run: deps
+	$(MAKE) all
+	$(MAKE) smoke
+
+bench: all
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# Coverage: instrumented build in build/cov; the unit tests on the host and
+# the smoke test on the real stack (in the VM the checkout is shared
+# read-write, so the guest's .gcda files land here too).
+COV := build/cov
+coverage: deps
+	$(MAKE) BUILD=$(COV) OPT='-O0 -g' XCFLAGS='--coverage' XLDFLAGS='--coverage' all
+	lcov -q --zerocounters --directory $(COV)
+	tests/run-unit $(COV)/tests/unit-tests
+	RDMACHECK_BUILD=$(COV) ci/stack --stack=$(STACK) -- tests/smoke/run
+	lcov -q --capture --directory $(COV) --base-directory . --output-file $(COV)/lcov.raw
+	lcov -q --extract $(COV)/lcov.raw "$(CURDIR)/*" --output-file $(COV)/lcov.tmp
+	lcov -q --remove $(COV)/lcov.tmp "$(CURDIR)/tests/*" --output-file $(COV)/lcov.info
+	genhtml -q --output-directory $(COV)/html $(COV)/lcov.info
+	ci/coverage-summary $(COV)/lcov.info "$(CURDIR)/"
+	@echo "coverage report: $(COV)/html/index.html"
+
+.PHONY: unit-asan

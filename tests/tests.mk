@@ -1,0 +1,26 @@
+# Unit tests: every tests/unit/test_*.c is a Check suite; all link into one
+# binary. The suite list is generated from the file names.
+UNIT_SRCS += $(sort $(wildcard tests/unit/test_*.c))
+UNIT_NAMES := $(basename $(notdir $(UNIT_SRCS)))
+UNIT_OBJS  := $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/unit/main.o
+UNIT_BIN   := $(BUILD)/tests/unit-tests
+
+$(BUILD)/tests/unit/suites.inc: FORCE
+	@mkdir -p $(dir $@)
+	@: > $@.tmp; for n in $(UNIT_NAMES); do echo "SUITE($$n)" >> $@.tmp; done
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(BUILD)/tests/unit $(CHECK_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/unit/main.o: $(BUILD)/tests/unit/suites.inc
+
+$(UNIT_BIN): $(UNIT_OBJS) $(LIBS_ALL)
+	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIBS_ALL) $(CHECK_LIBS)
+
+.PHONY: FORCE
+FORCE:
+
+unit: $(UNIT_BIN)
+	tests/run-unit $(UNIT_BIN)
