@@ -21,6 +21,14 @@ shellcheck:
 	shellcheck $(SH_SCRIPTS)
 	@echo "shellcheck: $(words $(SH_SCRIPTS)) scripts clean"
 
+# Shell tests (tests/shell/test-*, TAP): exit 0 pass, 77 skip, else fail.
+shell-tests:
+	@fail=0; for t in $(sort $(wildcard tests/shell/test-*)); do \
+		echo "== $$t"; $$t; st=$$?; \
+		if [ $$st -eq 77 ]; then echo "$$t: skipped"; \
+		elif [ $$st -ne 0 ]; then echo "$$t: FAILED ($$st)"; fail=1; fi; \
+	done; exit $$fail
+
 # The real-stack smoke test (VM when the host has no rxe).
 smoke: all
 	ci/stack --stack=$(STACK) -- tests/smoke/run
@@ -29,6 +37,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) unit-asan
 	$(MAKE) shellcheck
+	$(MAKE) shell-tests
 	$(MAKE) smoke
 
 run: deps
@@ -54,4 +63,4 @@ coverage: deps
 	ci/coverage-summary $(COV)/lcov.info "$(CURDIR)/"
 	@echo "coverage report: $(COV)/html/index.html"
 
-.PHONY: unit-asan
+.PHONY: unit-asan shell-tests

@@ -13,6 +13,7 @@
  *   ...                    (1..TOPO_MAX_NODES node lines, names [a-z][a-z0-9_]*)
  *
  * netns=- means the node lives in the initial namespace (routed mode).
+ * rxe=- and gid_index=-1 mean the topology was built without rxe (--no-rxe).
  * Unknown keys on a node line are an error (the format is versioned instead).
  */
 #ifndef RDMACHECK_TOPO_H
@@ -35,10 +36,10 @@ struct topo_node {
 	char name[TOPO_NAME_MAX];
 	char netns[TOPO_NS_MAX];    /* "" when in the initial namespace */
 	char netdev[TOPO_IFNAME_MAX];
-	char rxe[TOPO_IBDEV_MAX];
+	char rxe[TOPO_IBDEV_MAX];   /* "" when built without rxe */
 	char ipv4[16];              /* dotted quad, no prefix length */
 	int prefix_len;
-	int gid_index;
+	int gid_index;              /* -1 when built without rxe */
 };
 
 struct topo {
