@@ -1,0 +1,14 @@
+# harness/: programs that talk to the real stack.
+
+# libagent.a: the coordinator<->agent protocol and the verbs node (real stack).
+AGENT_SRCS := harness/proto.c harness/vnode.c
+AGENT_LIB  := $(BUILD)/libagent.a
+$(AGENT_LIB): $(AGENT_SRCS:%.c=$(BUILD)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# The real-traffic smoke test (tests/smoke/run drives it on a topology).
+SMOKE_BIN := $(BUILD)/tests/rc-smoke
+$(SMOKE_BIN): $(BUILD)/tests/smoke/rc_smoke.o $(AGENT_LIB) $(TOPO_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -libverbs
+BINS_ALL += $(SMOKE_BIN)

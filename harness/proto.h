@@ -1,0 +1,61 @@
+/*
+ * proto.h — the coordinator↔agent message protocol.
+ *
+ * One message is one line of UTF-8 text ending in '\n', at most PROTO_LINE_MAX
+ * bytes including the newline: a verb, then blank-separated KEY=VALUE fields.
+ * Values never contain blanks or newlines (byte strings travel as hex). The
+ * agent answers every request with exactly one line starting with "ok" or
+ * "err" (err carries errno=NAME and msg=TEXT-WITHOUT-BLANKS). The same lines
+ * can travel over a socketpair (now) or TCP (later): nothing depends on the
+ * transport but a byte stream.
+ *
+ *   coordinator -> agent            agent -> coordinator
+ *   open                            ok qpn=N gid=32HEX
+ *   reg name=M len=N access=N       ok addr=0xA lkey=N rkey=N
+ *   pattern name=M seed=N           ok
+ *   fill name=M byte=N              ok
+ *   verify name=M seed=N|byte=N     ok | ok mismatch=OFF expected=X got=Y
+ *   connect qpn=N gid=32HEX         ok
+ *   write|read local=M len=N raddr=0xA rkey=N
+ *                                   ok status=WC_STATUS_NAME   (post failed: err)
+ *   qp_state                        ok state=RESET|INIT|RTR|RTS|SQD|SQE|ERR
+ *   netstat                         ok rx_packets=N tx_packets=N  (the node's netdev)
+ *   quit                            ok
+ */
+#ifndef RDMACHECK_PROTO_H
+#define RDMACHECK_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROTO_LINE_MAX 4096
+
+/*
+ * Format one message (printf-style, without the newline) and write it whole to
+ * fd, adding '\n'. Returns 0, -EMSGSIZE if it does not fit PROTO_LINE_MAX, or
+ * -errno of the write.
+ */
+int proto_send(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Read one message from fd into buf (cap bytes, NUL-terminated, newline
+ * removed), waiting at most timeout_ms (-1: forever). Bytes after the newline
+ * are not consumed (reads go byte by byte: messages are small and rare).
+ * Returns the length, -ETIMEDOUT, -EPIPE at end of stream, -EMSGSIZE for an
+ * over-long line, or -errno.
+ */
+int proto_recv(int fd, char *buf, size_t cap, int timeout_ms);
+
+/*
+ * Find KEY=VALUE in a message and copy VALUE into out (cap bytes). Returns 0,
+ * -ENOENT if the key is absent, -EMSGSIZE if the value does not fit.
+ */
+int proto_get(const char *msg, const char *key, char *out, size_t cap);
+
+/* As proto_get, parsing the value as an unsigned integer (decimal or 0x hex). */
+int proto_get_u64(const char *msg, const char *key, uint64_t *out);
+
+/* 1 if msg's first word is word, else 0. */
+int proto_is(const char *msg, const char *word);
+
+#endif

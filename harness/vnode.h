@@ -1,0 +1,86 @@
+/*
+ * vnode.h — one node's verbs objects on the real stack: device context, PD,
+ * CQ, one RC QP and a small table of named MRs with their buffers. This is the
+ * part of the agent that touches libibverbs. Errors: negative errno
+ * (HACKING.md); a reason goes into the caller's err buffer.
+ */
+#ifndef RDMACHECK_VNODE_H
+#define RDMACHECK_VNODE_H
+
+#include <infiniband/verbs.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VNODE_MR_MAX 16
+#define VNODE_NAME_MAX 32
+
+struct vnode_mr {
+	char name[VNODE_NAME_MAX];
+	void *buf;
+	size_t len;
+	struct ibv_mr *mr;
+};
+
+struct vnode {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	uint8_t port;
+	int gid_index;
+	union ibv_gid gid;
+	uint64_t next_wr_id;
+	struct vnode_mr mr[VNODE_MR_MAX];
+};
+
+/*
+ * Open the device named ibdev and create a PD, a CQ and an RC QP in INIT-ready
+ * RESET state; look up the GID at gid_index on port 1. Returns 0, -ENODEV if
+ * no such device, or -errno; on failure nothing stays allocated.
+ */
+int vnode_open(struct vnode *n, const char *ibdev, int gid_index, char *err, size_t errlen);
+
+/* Destroy everything vnode_open and vnode_reg made, in reverse order. */
+void vnode_close(struct vnode *n);
+
+/*
+ * Allocate a page-aligned zeroed buffer of len bytes and register it with the
+ * given IBV_ACCESS_* flags under name. Returns 0, -EEXIST, -ENOSPC (table
+ * full), or -errno of ibv_reg_mr.
+ */
+int vnode_reg(struct vnode *n, const char *name, size_t len, int access, char *err, size_t errlen);
+
+/* The named MR, or NULL. */
+struct vnode_mr *vnode_find(struct vnode *n, const char *name);
+
+/*
+ * Bring the QP through INIT, RTR and RTS towards the remote QP (qpn, RoCE v2
+ * gid), with all three remote access rights in qp_access_flags.
+ * Returns 0 or -errno of ibv_modify_qp.
+ */
+int vnode_connect(struct vnode *n, uint32_t remote_qpn, const union ibv_gid *remote_gid,
+		  char *err, size_t errlen);
+
+/*
+ * Post one signaled RDMA WRITE or READ (opcode) of len bytes between the local
+ * MR m (offset 0) and (raddr, rkey), and wait up to timeout_ms for its
+ * completion. On a completion returns 0 and sets *status. A failed post
+ * returns its -errno; no completion in time returns -ETIMEDOUT.
+ */
+int vnode_rdma(struct vnode *n, enum ibv_wr_opcode opcode, struct vnode_mr *m, uint32_t len,
+	       uint64_t raddr, uint32_t rkey, int timeout_ms, enum ibv_wc_status *status);
+
+/* The QP's current state (ibv_query_qp), or -errno. */
+int vnode_qp_state(struct vnode *n, enum ibv_qp_state *state);
+
+/* Name of a QP state without the IBV_QPS_ prefix ("RTS"); "?" if unknown. */
+const char *vnode_qp_state_str(enum ibv_qp_state s);
+
+/* Name of a WC status without the IBV_WC_ prefix ("REM_ACCESS_ERR"). */
+const char *vnode_wc_status_str(enum ibv_wc_status s);
+
+/* GID as 32 hex digits (out: 33 bytes) and back (returns 0 or -EINVAL). */
+void vnode_gid_to_hex(const union ibv_gid *gid, char out[33]);
+int vnode_gid_from_hex(const char *hex, union ibv_gid *gid);
+
+#endif
