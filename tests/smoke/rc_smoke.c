@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -314,7 +315,7 @@ static int spawn(struct agent *a, const struct topo_node *node)
 			_exit(EXIT_INFRA);
 		}
 		proto_send(sv[1], "ok hello node=%s", node->name);
-		_exit(agent_main(sv[1], node));
+		exit(agent_main(sv[1], node)); /* exit, not _exit: flushes gcov data */
 	}
 	close(sv[1]);
 	a->fd = sv[0];
@@ -327,12 +328,25 @@ static void call(struct agent *a, char *reply, const char *fmt, ...) __attribute
 
 static struct agent agents[2];
 
+/* Ask every agent to quit; kill the ones that have not exited within 5 s. */
 static void shutdown_agents(void)
 {
+	char reply[PROTO_LINE_MAX];
+
 	for (int i = 0; i < 2; i++) {
+		if (agents[i].pid <= 0)
+			continue;
+		if (proto_send(agents[i].fd, "quit") == 0)
+			proto_recv(agents[i].fd, reply, sizeof(reply), 2000);
+		close(agents[i].fd);
+		for (int waited = 0; waited < 50; waited++) {
+			if (waitpid(agents[i].pid, NULL, WNOHANG) == agents[i].pid) {
+				agents[i].pid = 0;
+				break;
+			}
+			poll(NULL, 0, 100);
+		}
 		if (agents[i].pid > 0) {
-			proto_send(agents[i].fd, "quit");
-			close(agents[i].fd);
 			kill(agents[i].pid, SIGKILL);
 			waitpid(agents[i].pid, NULL, 0);
 			agents[i].pid = 0;
