@@ -1,0 +1,300 @@
+/* apply.c — commit one predicted alternative to the model's state. */
+#include "model/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void qp_to_err(struct m_qp *q)
+{
+	q->state = M_QPS_ERR;
+	q->nrecv = 0; /* posted receives are flushed (RA-ERR-2) */
+}
+
+static uint64_t load64(const uint8_t *b)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
+static void store64(uint8_t *b, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		b[i] = (uint8_t)v;
+}
+
+/* Copy len bytes (with their known/unknown marks) between two MRs. */
+static void copy_bytes(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
+{
+	memmove(dst->bytes + doff, src->bytes + soff, len);
+	memmove(dst->unknown + doff, src->unknown + soff, len);
+}
+
+static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
+{
+	struct m_node *nd = &m->node[op->node];
+	struct m_mr *mr;
+	uint64_t span;
+
+	if (nd->nmr >= M_MAX_MR)
+		return -ENOSPC;
+	mr = &nd->mr[nd->nmr];
+	memset(mr, 0, sizeof(*mr));
+	mr->bytes = calloc(op->len ? op->len : 1, 1);
+	mr->unknown = calloc(op->len ? op->len : 1, 1);
+	if (!mr->bytes || !mr->unknown) {
+		free(mr->bytes);
+		free(mr->unknown);
+		mr->bytes = mr->unknown = NULL;
+		return -ENOMEM;
+	}
+	mr->live = mr->ever = 1;
+	mr->pd = op->pd;
+	mr->access = op->access & ~M_ACC_OPTIONAL_RANGE;
+	mr->addr = nd->next_va + op->offset;
+	mr->len = op->len;
+	mr->iova = op->has_iova ? op->iova : mr->addr;
+	mr->lkey = m_new_key(nd);
+	mr->rkey = m_new_key(nd);
+	span = (op->offset + op->len + M_PAGE - 1) / M_PAGE * M_PAGE;
+	nd->next_va += span + M_PAGE; /* a guard page between buffers */
+	nd->pd[op->pd].usecnt++;
+	*created = nd->nmr++;
+	return 0;
+}
+
+static void apply_bind_mw(struct model *m, const struct m_op *op)
+{
+	struct m_node *nd = &m->node[op->node];
+	struct m_mw *mw = &nd->mw[op->obj];
+
+	if (mw->bound)
+		nd->mr[mw->mr].nbound--;
+	mw->bound = 0;
+	if (op->len == 0 && mw->type == M_MW_TYPE_1)
+		return; /* MW-INV-1: unbound; the rkey dies with the next key below */
+	mw->bound = 1;
+	mw->mr = op->mr;
+	mw->start = op->offset;
+	mw->len = op->len;
+	mw->access = op->access;
+	mw->zero_based = (uint8_t)(op->flags & 1);
+	mw->bind_qp = op->qp;
+	mw->rkey = m_new_key(nd); /* MW-KEY-1: the previous rkey dies */
+	nd->mr[op->mr].nbound++;
+}
+
+static void unbind_mw(struct m_node *nd, struct m_mw *mw)
+{
+	if (mw->bound)
+		nd->mr[mw->mr].nbound--;
+	mw->bound = 0;
+}
+
+/* The successful effect of a posted WR (M_EFF_DO). */
+static void apply_post(struct model *m, const struct m_pred *pr)
+{
+	const struct m_op *op = &pr->op;
+	const struct m_resolved *r = &pr->res;
+	struct m_node *nd = &m->node[op->node];
+	struct m_mr *l = r->lmr >= 0 ? &nd->mr[r->lmr] : NULL;
+	struct m_node *pn = r->peer_node >= 0 ? &m->node[r->peer_node] : NULL;
+	struct m_mr *t = pn && r->tmr >= 0 ? &pn->mr[r->tmr] : NULL;
+
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_WRITE:
+		if (t && l && op->len)
+			copy_bytes(t, r->toff, l, r->loff, op->len);
+		break;
+	case M_OP_READ:
+		if (t && l && op->len)
+			copy_bytes(l, r->loff, t, r->toff, op->len);
+		break;
+	case M_OP_CAS:
+	case M_OP_FADD: {
+		if (!t || !l)
+			break;
+		uint64_t old = load64(t->bytes + r->toff), nv;
+		int unknown = 0;
+
+		for (int i = 0; i < 8; i++)
+			unknown |= t->unknown[r->toff + (uint64_t)i];
+		nv = op->kind == M_OP_FADD ? old + op->swap : (old == op->compare ? op->swap : old);
+		store64(l->bytes + r->loff, old);
+		memset(l->unknown + r->loff, unknown, 8);
+		store64(t->bytes + r->toff, nv);
+		if (op->kind == M_OP_CAS && unknown)
+			memset(t->unknown + r->toff, 1, 8); /* whether it swapped is unknown */
+		break;
+	}
+	case M_OP_SEND: {
+		struct m_qp *pq = &pn->qp[r->peer_qp];
+
+		if (r->rmr >= 0 && l && op->len)
+			copy_bytes(&pn->mr[r->rmr], r->roff, l, r->loff, op->len);
+		memmove(&pq->recv[0], &pq->recv[1], sizeof(pq->recv[0]) * (size_t)(pq->nrecv - 1));
+		pq->nrecv--;
+		if (r->inv_mw >= 0)
+			unbind_mw(pn, &pn->mw[r->inv_mw]);
+		break;
+	}
+	case M_OP_RECV: {
+		struct m_qp *q = &nd->qp[op->obj];
+
+		q->recv[q->nrecv++] = (struct m_recv){ 0, op->lkey, op->laddr, (uint32_t)op->len };
+		break;
+	}
+	case M_OP_LOCAL_INV:
+		if (r->inv_mw >= 0)
+			unbind_mw(nd, &nd->mw[r->inv_mw]);
+		break;
+	case M_OP_BIND_MW:
+		apply_bind_mw(m, op);
+		break;
+	default:
+		break;
+	}
+}
+
+static int apply_do(struct model *m, const struct m_pred *pr, int *created)
+{
+	const struct m_op *op = &pr->op;
+	struct m_node *nd = &m->node[op->node];
+
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_ALLOC_PD:
+		if (nd->npd >= M_MAX_PD)
+			return -ENOSPC;
+		nd->pd[nd->npd] = (struct m_pd){ .live = 1, .ever = 1 };
+		*created = nd->npd++;
+		return 0;
+	case M_OP_DEALLOC_PD:
+		nd->pd[op->obj].live = 0;
+		return 0;
+	case M_OP_REG_MR:
+		return apply_reg_mr(m, op, created);
+	case M_OP_DEREG_MR:
+		nd->mr[op->obj].live = 0;
+		nd->pd[nd->mr[op->obj].pd].usecnt--;
+		return 0;
+	case M_OP_REREG_MR: {
+		struct m_mr *mr = &nd->mr[op->obj];
+
+		if (op->flags & M_REREG_CHANGE_PD) {
+			nd->pd[mr->pd].usecnt--;
+			mr->pd = op->pd;
+			nd->pd[mr->pd].usecnt++;
+		}
+		if (op->flags & M_REREG_CHANGE_ACCESS)
+			mr->access = op->access & ~M_ACC_OPTIONAL_RANGE;
+		return 0;
+	}
+	case M_OP_ALLOC_MW:
+		if (nd->nmw >= M_MAX_MW)
+			return -ENOSPC;
+		nd->mw[nd->nmw] = (struct m_mw){ .live = 1, .ever = 1, .type = (uint8_t)op->type,
+						 .pd = op->pd, .mr = -1, .bind_qp = -1,
+						 .rkey = m_new_key(nd) };
+		nd->pd[op->pd].usecnt++;
+		*created = nd->nmw++;
+		return 0;
+	case M_OP_DEALLOC_MW: {
+		struct m_mw *mw = &nd->mw[op->obj];
+
+		unbind_mw(nd, mw);
+		mw->live = 0;
+		nd->pd[mw->pd].usecnt--;
+		return 0;
+	}
+	case M_OP_CREATE_QP:
+		if (nd->nqp >= M_MAX_QP)
+			return -ENOSPC;
+		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->pd,
+						 .access = op->access, .peer_node = -1, .peer_qp = -1,
+						 .qpn = 0x11 + (uint32_t)nd->nqp };
+		nd->pd[op->pd].usecnt++;
+		*created = nd->nqp++;
+		return 0;
+	case M_OP_CONNECT: {
+		struct m_qp *a = &nd->qp[op->obj], *b = &m->node[op->peer_node].qp[op->peer_qp];
+
+		a->state = b->state = M_QPS_RTS;
+		a->peer_node = op->peer_node;
+		a->peer_qp = op->peer_qp;
+		b->peer_node = op->node;
+		b->peer_qp = op->obj;
+		return 0;
+	}
+	case M_OP_MODIFY_QP: {
+		struct m_qp *q = &nd->qp[op->obj];
+
+		if (op->type == M_QPS_ERR) {
+			qp_to_err(q);
+		} else {
+			q->state = M_QPS_RESET;
+			q->nrecv = 0;
+			q->peer_node = q->peer_qp = -1;
+		}
+		return 0;
+	}
+	case M_OP_DESTROY_QP:
+		nd->qp[op->obj].live = 0;
+		nd->pd[nd->qp[op->obj].pd].usecnt--;
+		return 0;
+	case M_OP_FILL: {
+		struct m_mr *mr = &nd->mr[op->obj];
+		uint64_t len = op->len ? op->len : mr->len - op->offset;
+
+		memset(mr->bytes + op->offset, op->byte, len);
+		memset(mr->unknown + op->offset, 0, len);
+		return 0;
+	}
+	default:
+		apply_post(m, pr);
+		return 0;
+	}
+}
+
+int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+{
+	const struct m_alt *a;
+	const struct m_op *op = &pred->op;
+	int dummy;
+
+	if (!created)
+		created = &dummy;
+	*created = -1;
+	if (i >= pred->n)
+		return -EINVAL;
+	a = &pred->alt[i];
+	if (a->target_unknown && pred->res.tmr >= 0 && pred->res.peer_node >= 0) {
+		/* RA-WRITE-1: the part of the refused range inside the MR is unspecified. */
+		struct m_mr *t = &m->node[pred->res.peer_node].mr[pred->res.tmr];
+		uint64_t start = op->raddr > t->iova ? op->raddr - t->iova : 0;
+
+		if (start < t->len)
+			memset(t->unknown + start, 1, t->len - start < op->len ? t->len - start : op->len);
+	}
+	switch ((enum m_effect)a->effect) {
+	case M_EFF_NONE:
+		return 0;
+	case M_EFF_DO:
+		return apply_do(m, pred, created);
+	case M_EFF_QP_ERR:
+	case M_EFF_BOTH_ERR: {
+		int qh = op->kind == M_OP_BIND_MW ? op->qp : op->obj;
+		struct m_qp *q = &m->node[op->node].qp[qh];
+
+		qp_to_err(q);
+		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0)
+			qp_to_err(&m->node[q->peer_node].qp[q->peer_qp]);
+		return 0;
+	}
+	case M_EFF_CRASH:
+		m->crashed = 1;
+		return 0;
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,65 @@
+/* internal.h — helpers shared by the model's files (not a public API). */
+#ifndef RDMACHECK_MODEL_INTERNAL_H
+#define RDMACHECK_MODEL_INTERNAL_H
+
+#include "model/model.h"
+
+#include <errno.h>
+
+#define M_SET_MAX 8
+/* A set of outcomes a rule allows at one decision. */
+struct m_set {
+	uint8_t n;
+	struct m_outcome o[M_SET_MAX];
+};
+
+/* Decision parts (struct m_deviation.part). */
+enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1 };
+
+#define O_OK ((struct m_outcome){ M_OUT_OK, 0 })
+#define O_ERR(e) ((struct m_outcome){ M_OUT_ERRNO, (int16_t)(e) })
+#define O_WC(s) ((struct m_outcome){ M_OUT_WC, (int16_t)(s) })
+#define O_CRASH ((struct m_outcome){ M_OUT_CRASH, 0 })
+
+/* The set rule allows at decision part under profile p: generic outs[0..n),
+ * then every matching deviation applied in table order. */
+struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
+		      const struct m_outcome *outs, unsigned n);
+#define DECIDE(p, rule, part, ...)                                                      \
+	m_decide(p, M_RULE_##rule, part, (const struct m_outcome[]){ __VA_ARGS__ },     \
+		 sizeof((const struct m_outcome[]){ __VA_ARGS__ }) / sizeof(struct m_outcome))
+
+int m_outcome_eq(struct m_outcome a, struct m_outcome b);
+int m_set_has(const struct m_set *s, struct m_outcome o);
+
+/* Rules that decided an alternative, up to M_RULES_MAX. */
+struct m_why {
+	uint8_t n;
+	uint16_t r[M_RULES_MAX];
+};
+void m_why_add(struct m_why *w, enum m_rule r);
+
+/*
+ * Add one alternative per outcome of set to pred, all with the given effect,
+ * rules and peer receive status; duplicates (same outcome, effect and peer
+ * receive) are merged. Silently bounded by M_ALT_MAX.
+ */
+void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effect,
+		const struct m_why *why, int peer_recv);
+/* Same for one outcome. */
+void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
+	       const struct m_why *why, int peer_recv);
+
+/* State helpers (state.c). */
+int m_mr_by_lkey(const struct m_node *nd, uint32_t lkey);   /* live MR handle or -1 */
+int m_mr_by_rkey(const struct m_node *nd, uint32_t rkey);   /* live MR handle or -1 */
+int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey);   /* live MW handle or -1 */
+/* [a, a+len) inside [lo, lo+span)? Overflow-safe. */
+int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span);
+uint32_t m_new_key(struct m_node *nd);
+
+/* Predictors (pred_obj.c, pred_post.c). */
+int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
+#endif

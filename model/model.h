@@ -1,0 +1,386 @@
+/*
+ * model.h — rdmacheck's reference model of verbs memory registration and
+ * access semantics: an executable specification.
+ *
+ * For any sequence of verbs operations on up to M_MAX_NODES nodes, the model
+ * says which outcomes a correct stack may produce (a *set*), what state follows
+ * each of them, which rules decided, and what memory then holds. Rules come
+ * from ../shared/reference/rule-catalog.md (area A); every decision names its
+ * rule (model/rules.def). Implementation-defined rules return every allowed
+ * outcome; a profile (model/profile.c) replaces, widens or narrows a rule's set
+ * for one implementation (e.g. rxe on Linux 6.1) — deviations are data.
+ *
+ * Use: fill a struct m_op, call model_predict() (pure: the model is const),
+ * pick the alternative that matches reality (or any, to simulate), and commit
+ * it with model_apply(). Pure C11: no I/O, no global state, deterministic.
+ * Enum values equal libibverbs' (IBV_ACCESS_*, IBV_QPS_*, IBV_WC_*), so a
+ * real backend can pass them through unchanged.
+ */
+#ifndef RDMACHECK_MODEL_H
+#define RDMACHECK_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define M_MAX_NODES 16
+#define M_MAX_PD 16
+#define M_MAX_MR 32
+#define M_MAX_MW 16
+#define M_MAX_QP 16
+#define M_MAX_RECV 8     /* posted receive WRs per QP */
+#define M_ALT_MAX 8      /* alternatives in one prediction */
+#define M_RULES_MAX 6    /* rules named by one alternative */
+#define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
+#define M_PAGE 4096u
+
+/* ------------------------------------------------------------ enums -- */
+
+/* Access flags: the IBV_ACCESS_* values. */
+enum m_access {
+	M_ACC_LOCAL_WRITE = 1,
+	M_ACC_REMOTE_WRITE = 2,
+	M_ACC_REMOTE_READ = 4,
+	M_ACC_REMOTE_ATOMIC = 8,
+	M_ACC_MW_BIND = 16,
+	M_ACC_ZERO_BASED = 32,
+	M_ACC_ON_DEMAND = 64,
+	M_ACC_HUGETLB = 128,
+	M_ACC_FLUSH_GLOBAL = 256,
+	M_ACC_FLUSH_PERSISTENT = 512,
+	M_ACC_RELAXED_ORDERING = 1 << 20, /* IBV_ACCESS_OPTIONAL_FIRST */
+};
+#define M_ACC_REMOTE_ANY (M_ACC_REMOTE_WRITE | M_ACC_REMOTE_READ | M_ACC_REMOTE_ATOMIC)
+#define M_ACC_OPTIONAL_RANGE 0x3ff00000u /* IBV_ACCESS_OPTIONAL_RANGE */
+
+/* ibv_rereg_mr flags: the IBV_REREG_MR_* values. */
+enum m_rereg_flag {
+	M_REREG_CHANGE_TRANSLATION = 1,
+	M_REREG_CHANGE_PD = 2,
+	M_REREG_CHANGE_ACCESS = 4,
+};
+
+/* QP states: the IBV_QPS_* values. */
+enum m_qp_state {
+	M_QPS_RESET, M_QPS_INIT, M_QPS_RTR, M_QPS_RTS, M_QPS_SQD, M_QPS_SQE, M_QPS_ERR,
+};
+
+/* Work completion status: the IBV_WC_* values. */
+enum m_wc_status {
+	M_WC_SUCCESS, M_WC_LOC_LEN_ERR, M_WC_LOC_QP_OP_ERR, M_WC_LOC_EEC_OP_ERR,
+	M_WC_LOC_PROT_ERR, M_WC_WR_FLUSH_ERR, M_WC_MW_BIND_ERR, M_WC_BAD_RESP_ERR,
+	M_WC_LOC_ACCESS_ERR, M_WC_REM_INV_REQ_ERR, M_WC_REM_ACCESS_ERR, M_WC_REM_OP_ERR,
+	M_WC_RETRY_EXC_ERR, M_WC_RNR_RETRY_EXC_ERR, M_WC_LOC_RDD_VIOL_ERR,
+	M_WC_REM_INV_RD_REQ_ERR, M_WC_REM_ABORT_ERR, M_WC_INV_EECN_ERR,
+	M_WC_INV_EEC_STATE_ERR, M_WC_FATAL_ERR, M_WC_RESP_TIMEOUT_ERR, M_WC_GENERAL_ERR,
+	M_WC_COUNT_
+};
+
+/* What kind of answer an operation gave. */
+enum m_outcome_kind {
+	M_OUT_OK,     /* a verb call returned success (creation calls: the object exists) */
+	M_OUT_ERRNO,  /* a verb call or a post failed with code = errno value */
+	M_OUT_WC,     /* a posted WR completed with code = enum m_wc_status */
+	M_OUT_CRASH,  /* the kernel under test died (a known provider defect) */
+};
+
+/* Memory protection of the pages under a registration (MR-MAP-*). */
+enum m_prot { M_PROT_RW, M_PROT_RO, M_PROT_NONE };
+
+enum m_mw_type { M_MW_TYPE_1 = 1, M_MW_TYPE_2 = 2 };
+
+enum m_op_kind {
+	M_OP_ALLOC_PD, M_OP_DEALLOC_PD, M_OP_REG_MR, M_OP_DEREG_MR, M_OP_REREG_MR,
+	M_OP_ALLOC_MW, M_OP_BIND_MW, M_OP_DEALLOC_MW, M_OP_CREATE_QP, M_OP_CONNECT,
+	M_OP_MODIFY_QP, M_OP_DESTROY_QP, M_OP_WRITE, M_OP_READ, M_OP_CAS, M_OP_FADD,
+	M_OP_SEND, M_OP_RECV, M_OP_LOCAL_INV, M_OP_QUERY_QP, M_OP_FILL,
+	M_OP_COUNT_
+};
+
+/* Capabilities a profile declares (scenario `require` lines). */
+enum m_cap {
+	M_CAP_MW_TYPE1 = 1u << 0,
+	M_CAP_MW_TYPE2 = 1u << 1,
+	M_CAP_REREG = 1u << 2,
+	M_CAP_ATOMIC_WRITE = 1u << 3,
+	M_CAP_FLUSH = 1u << 4,
+	M_CAP_ODP = 1u << 5,
+	M_CAP_ZERO_BASED_REG = 1u << 6,
+	M_CAP_ATOMICS = 1u << 7,
+};
+
+/* Rule identifiers: M_RULE_PD_1 ... (generated from model/rules.def). */
+enum m_rule {
+#define RULE(sym, id, sec, status, fn, summary, cite) M_RULE_##sym,
+#include "model/rules.def"
+#undef RULE
+	M_RULE_COUNT_
+};
+
+/* -------------------------------------------------------- enum names -- */
+
+/*
+ * Names without the C prefix, as the scenario language writes them
+ * ("REMOTE_READ", "RTS", "REM_ACCESS_ERR", "EINVAL", "reg_mr"). Each *_str
+ * returns "?" for a value it does not know; each *_parse is case-insensitive,
+ * returns 0 and sets *out, or -EINVAL.
+ */
+const char *m_access_str(enum m_access bit);
+int m_access_parse(const char *name, enum m_access *out);
+/* Format a flag set as "A|B" (or "0") into buf; returns buf. */
+char *m_access_set_str(uint32_t flags, char *buf, size_t len);
+/* Parse "A|B|C" or "0" or a number; returns 0 or -EINVAL. */
+int m_access_set_parse(const char *text, uint32_t *out);
+const char *m_rereg_flag_str(enum m_rereg_flag f);
+int m_rereg_flag_parse(const char *name, enum m_rereg_flag *out);
+const char *m_qp_state_str(enum m_qp_state s);
+int m_qp_state_parse(const char *name, enum m_qp_state *out);
+const char *m_wc_status_str(enum m_wc_status s);
+int m_wc_status_parse(const char *name, enum m_wc_status *out);
+const char *m_outcome_kind_str(enum m_outcome_kind k);
+int m_outcome_kind_parse(const char *name, enum m_outcome_kind *out);
+const char *m_errno_str(int code);          /* "EINVAL"; the errnos the model uses */
+int m_errno_parse(const char *name, int *out);
+const char *m_prot_str(enum m_prot p);
+int m_prot_parse(const char *name, enum m_prot *out);
+const char *m_op_kind_str(enum m_op_kind k);
+int m_op_kind_parse(const char *name, enum m_op_kind *out);
+const char *m_cap_str(enum m_cap c);
+int m_cap_parse(const char *name, enum m_cap *out);
+
+/* ------------------------------------------------------------- rules -- */
+
+enum m_rule_status { M_ENCODED, M_NOT_ENCODED };
+
+struct m_rule_info {
+	const char *id;        /* "MR-ACC-1" */
+	const char *section;   /* "A.2" */
+	enum m_rule_status status;
+	const char *function;  /* model function that decides it, or the reason it is not encoded */
+	const char *summary;
+	const char *citation;
+};
+
+/* The rule table entry for r; NULL if out of range. */
+const struct m_rule_info *m_rule_info(enum m_rule r);
+/* Look a rule up by its catalog ID ("RA-KEY-1"); returns 0 and *out, or -ENOENT. */
+int m_rule_find(const char *id, enum m_rule *out);
+
+/* ---------------------------------------------------------- profiles -- */
+
+enum m_dev_kind {
+	M_DEV_REPLACE, /* the implementation gives exactly these outcomes */
+	M_DEV_WIDEN,   /* these outcomes are allowed too */
+	M_DEV_NARROW,  /* only the intersection with these outcomes is allowed */
+};
+
+struct m_outcome {
+	uint8_t kind;  /* enum m_outcome_kind */
+	int16_t code;  /* errno value or enum m_wc_status; 0 for OK and CRASH */
+};
+
+#define M_DEV_OUTS_MAX 4
+struct m_deviation {
+	enum m_rule rule;
+	uint8_t part;                      /* which decision of the rule (0: the step's outcome) */
+	uint32_t kernel_min, kernel_max;   /* KVER(major, minor), inclusive */
+	enum m_dev_kind kind;
+	uint8_t n;
+	struct m_outcome outs[M_DEV_OUTS_MAX];
+	const char *citation;              /* where the deviation was seen or read */
+};
+#define KVER(maj, min) ((uint32_t)(maj) * 1000u + (uint32_t)(min))
+
+struct m_profile {
+	const char *name;        /* "generic", "rxe" */
+	uint32_t kernel;         /* KVER of the stack under test (0: any) */
+	uint32_t caps;           /* enum m_cap bits */
+	size_t ndev;
+	const struct m_deviation *dev;
+};
+
+/*
+ * The built-in profiles: "generic" (IBTA / man pages) and "rxe" (Linux
+ * soft-RoCE; its deviations carry kernel ranges). kernel selects the version
+ * (KVER; 0 = the newest the profile knows). Returns 0 and fills *out, or
+ * -ENOENT for an unknown name.
+ */
+int m_profile_get(const char *name, uint32_t kernel, struct m_profile *out);
+/* Number of built-in profiles and the name of the i-th. */
+size_t m_profile_count(void);
+const char *m_profile_name(size_t i);
+
+/* ------------------------------------------------------------- state -- */
+
+struct m_pd { uint8_t live, ever; uint32_t usecnt; };
+
+struct m_mr {
+	uint8_t live, ever;
+	int16_t pd;
+	uint32_t access;
+	uint64_t addr;       /* virtual address of the first byte */
+	uint64_t len;
+	uint64_t iova;       /* the address remote peers use for the first byte */
+	uint32_t lkey, rkey;
+	uint32_t nbound;     /* memory windows bound to it */
+	uint8_t *bytes;      /* contents, len bytes (kept after dereg) */
+	uint8_t *unknown;    /* 1 where the contents are unspecified */
+};
+
+struct m_mw {
+	uint8_t live, ever, type, bound, zero_based;
+	int16_t pd, mr, bind_qp;  /* bind_qp: the QP a type-2 bind happened on */
+	uint32_t access;
+	uint64_t start;           /* window start, in the MR's iova space */
+	uint64_t len;
+	uint32_t rkey;
+};
+
+struct m_recv { int16_t unused; uint32_t lkey; uint64_t addr; uint32_t len; };
+
+struct m_qp {
+	uint8_t live, ever, state;
+	int16_t pd;
+	uint32_t access;           /* qp_access_flags */
+	int16_t peer_node, peer_qp;
+	uint8_t nrecv;
+	struct m_recv recv[M_MAX_RECV];
+	uint32_t qpn;
+};
+
+struct m_node {
+	uint32_t next_key;          /* keys are never reused: stale keys stay stale */
+	uint64_t next_va;
+	uint8_t npd, nmr, nmw, nqp; /* handles given out so far (never reused) */
+	struct m_pd pd[M_MAX_PD];
+	struct m_mr mr[M_MAX_MR];
+	struct m_mw mw[M_MAX_MW];
+	struct m_qp qp[M_MAX_QP];
+};
+
+struct model {
+	uint8_t nnodes;
+	uint8_t crashed;            /* a kernel died: nothing more is predicted */
+	struct m_node node[M_MAX_NODES];
+};
+
+/*
+ * Initialise an empty model of nnodes nodes (1..M_MAX_NODES). Returns 0 or
+ * -EINVAL. The model owns MR contents; release them with model_free().
+ */
+int model_init(struct model *m, unsigned nnodes);
+/* Release what the model owns; the struct may be initialised again. */
+void model_free(struct model *m);
+/* Deep copy of src into dst (dst uninitialised). Returns 0 or -ENOMEM. */
+int model_clone(struct model *dst, const struct model *src);
+
+/* ---------------------------------------------------------- operations -- */
+
+/*
+ * One operation on one node. Handles are per-node indexes given out by the
+ * creating operation (never reused). Posting operations carry the raw numbers
+ * a real program would put in its work request (lkey, local address, remote
+ * address, rkey), so stale or tampered keys are expressible.
+ */
+struct m_op {
+	uint8_t kind;       /* enum m_op_kind */
+	uint8_t node;
+	int16_t obj;        /* the object acted on (dealloc, dereg, bind, post: the QP, ...) */
+	int16_t pd;         /* alloc_mw, reg_mr, create_qp, rereg (new PD) */
+	int16_t mr;         /* bind_mw: the MR */
+	int16_t qp;         /* bind_mw: the QP the bind is posted on */
+	uint32_t access;    /* reg/rereg access, bind mw_access, create_qp qp_access_flags */
+	uint32_t flags;     /* rereg flags; bind: 1 = zero-based window */
+	uint32_t type;      /* alloc_mw type; modify_qp target state */
+	uint64_t len;       /* reg/bind/post length */
+	uint64_t offset;    /* reg: page offset of the buffer; bind: window start (iova space) */
+	uint64_t iova;      /* reg: hca_va (ibv_reg_mr_iova) when has_iova */
+	uint8_t has_iova;
+	uint8_t prot;       /* reg: enum m_prot of the pages */
+	uint8_t byte;       /* fill: the byte value */
+	int16_t peer_node, peer_qp; /* connect */
+	uint32_t lkey;      /* post: local SGE */
+	uint64_t laddr;
+	uint32_t rkey;      /* post: remote key; send: the rkey to invalidate; local_inv: the rkey */
+	uint64_t raddr;
+	uint64_t compare, swap; /* cas: compare/swap; fadd: swap = add */
+	uint8_t with_inv;   /* send: SEND_WITH_INV */
+};
+
+/* Side effects an alternative has besides its outcome. */
+enum m_effect {
+	M_EFF_NONE,        /* nothing changes */
+	M_EFF_DO,          /* the operation takes effect */
+	M_EFF_QP_ERR,      /* the acting QP goes to ERR (local error); receives flushed */
+	M_EFF_BOTH_ERR,    /* acting and peer QP go to ERR (remote error); receives flushed */
+	M_EFF_CRASH,       /* the kernel died: the model stops */
+};
+
+struct m_alt {
+	struct m_outcome out;
+	uint8_t effect;          /* enum m_effect */
+	uint8_t target_unknown;  /* RA-WRITE-1: the target range becomes unspecified */
+	int8_t peer_recv;        /* the peer's receive completion: -1 none, else m_wc_status */
+	uint8_t peer_state;      /* the peer QP's state afterwards (posting ops) */
+	uint8_t nrules;
+	uint16_t rules[M_RULES_MAX]; /* enum m_rule that decided */
+};
+
+/* What predict resolved, for apply (handles on the acting node / the peer). */
+struct m_resolved {
+	int16_t lmr;        /* local MR of the SGE, -1 if none */
+	uint64_t loff;      /* byte offset in it */
+	int16_t peer_node, peer_qp;
+	int16_t tmr;        /* target MR on the peer (through an MW too), -1 if none */
+	uint64_t toff;
+	int16_t inv_mw;     /* MW invalidated (local_inv: local; send with inv: peer), -1 */
+	int16_t rmr;        /* send: the receive buffer's MR on the peer, -1 */
+	uint64_t roff;
+};
+
+struct m_pred {
+	struct m_op op;
+	struct m_resolved res;
+	uint8_t n;
+	struct m_alt alt[M_ALT_MAX];
+};
+
+/*
+ * Predict op on m under profile p: every allowed alternative with its rules.
+ * Returns 0 (out->n >= 1), or -EINVAL when the op is malformed for the model
+ * (unknown node, handle out of range, a handle that was never created) — a
+ * scenario error, not a stack outcome. Pure: m is not changed.
+ */
+int model_predict(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		  struct m_pred *out);
+
+/*
+ * Commit alternative i of pred (made by model_predict on this m). For a
+ * creating operation whose alternative succeeded, *created (if not NULL)
+ * receives the new handle, else -1. Returns 0, -EINVAL (bad index), or -ENOSPC
+ * when a per-node table is full.
+ */
+int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
+
+/* Index of the alternative whose outcome equals o, or -1. */
+int model_pred_find(const struct m_pred *pred, struct m_outcome o);
+
+/* "ok", "EINVAL", "REM_ACCESS_ERR", "KERNEL_CRASH" into buf; returns buf. */
+char *m_outcome_str(struct m_outcome o, char *buf, size_t len);
+/* Parse those names back. Returns 0 or -EINVAL. */
+int m_outcome_parse(const char *name, struct m_outcome *out);
+
+/* ------------------------------------------------------------ queries -- */
+
+/* Remote address of byte off of MR h on node n (iova + off). */
+uint64_t model_mr_raddr(const struct model *m, unsigned n, int h, uint64_t off);
+/* Local address of byte off of MR h on node n (addr + off). */
+uint64_t model_mr_laddr(const struct model *m, unsigned n, int h, uint64_t off);
+/*
+ * Compare len bytes of MR h on node n from off with real[]; bytes the model
+ * marks unspecified match anything. Returns -1 if equal, else the first
+ * differing offset (relative to off).
+ */
+long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
+		      const uint8_t *real, size_t len);
+
+#endif

@@ -1,0 +1,485 @@
+/*
+ * pred_post.c — predictions for work requests: RDMA WRITE/READ, atomics,
+ * SEND (with invalidate), RECV, LOCAL_INV and memory-window binds. Every post
+ * is signaled and waited for, so a QP never has more than one send WR
+ * outstanding; posted receives queue up.
+ */
+#include "model/internal.h"
+
+#define WC_ERR(s) O_WC(M_WC_##s)
+
+/*
+ * The local SGE check (LP-1, LP-2, PD-4; LP-6 when the SGE is written, e.g. a
+ * READ's or atomic's destination or a receive buffer): resolves lkey on node
+ * nd to a live MR of the QP's PD covering [addr, addr+len), with LOCAL_WRITE
+ * if need_write. Returns 1 if valid, 0 if not; mr and off receive the target.
+ */
+static int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
+		     int need_write, int16_t *mr, uint64_t *off, enum m_rule *why)
+{
+	int h = m_mr_by_lkey(nd, lkey);
+
+	*mr = -1;
+	if (h < 0) {
+		*why = M_RULE_LP_1;
+		return 0;
+	}
+	if (nd->mr[h].pd != pd) {
+		*why = M_RULE_PD_4;
+		return 0;
+	}
+	if (!m_range_ok(addr, len, nd->mr[h].addr, nd->mr[h].len)) {
+		*why = M_RULE_MR_ADDR_1;
+		return 0;
+	}
+	if (need_write && !(nd->mr[h].access & M_ACC_LOCAL_WRITE)) {
+		*why = M_RULE_LP_6;
+		return 0;
+	}
+	*mr = (int16_t)h;
+	*off = addr - nd->mr[h].addr;
+	return 1;
+}
+
+/*
+ * Send-side gather SGE (LP-1, LP-2): adds the failure alternatives (QP to
+ * ERR) and returns whether the operation may go on.
+ */
+static int sge_check(const struct m_profile *p, const struct m_node *nd, int pd,
+		     const struct m_op *op, uint64_t len, int need_write, enum m_rule fail_rule,
+		     struct m_pred *out, struct m_why *why)
+{
+	enum m_rule r;
+	int ok = sge_valid(nd, pd, op->lkey, op->laddr, len, need_write, &out->res.lmr,
+			   &out->res.loff, &r);
+
+	if (ok)
+		return 1;
+	struct m_why w = *why;
+
+	m_why_add(&w, r);
+	m_why_add(&w, fail_rule);
+	m_why_add(&w, M_RULE_RA_ERR_2);
+	if (len == 0) {
+		/* LP-2: a zero-length SGE is skipped, or validated. */
+		struct m_set s = DECIDE(p, LP_2, PART_STEP, WC_ERR(SUCCESS), WC_ERR(LOC_PROT_ERR),
+					WC_ERR(LOC_QP_OP_ERR));
+
+		m_why_add(&w, M_RULE_LP_2);
+		for (unsigned i = 0; i < s.n; i++)
+			if (s.o[i].code != M_WC_SUCCESS)
+				m_alt_add(out, s.o[i], M_EFF_QP_ERR, &w, -1);
+		m_why_add(why, M_RULE_LP_2);
+		return m_set_has(&s, WC_ERR(SUCCESS));
+	}
+	struct m_set s = fail_rule == M_RULE_LP_6
+				 ? DECIDE(p, LP_6, PART_STEP, WC_ERR(LOC_PROT_ERR))
+				 : DECIDE(p, LP_1, PART_STEP, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
+	m_alts_add(out, &s, M_EFF_QP_ERR, &w, -1);
+	return 0;
+}
+
+/* The right a remote operation needs at the responder. */
+static uint32_t needed_right(enum m_op_kind k)
+{
+	switch (k) {
+	case M_OP_READ: return M_ACC_REMOTE_READ;
+	case M_OP_WRITE: return M_ACC_REMOTE_WRITE;
+	default: return M_ACC_REMOTE_ATOMIC;
+	}
+}
+
+/* A remote error: both QPs to ERR (RA-ERR-2, RA-ERR-3), NAK mapping RA-ERR-1. */
+static void remote_fail(struct m_pred *out, const struct m_set *s, struct m_why w, enum m_rule r,
+			int unknown)
+{
+	m_why_add(&w, r);
+	m_why_add(&w, M_RULE_RA_ERR_1);
+	m_why_add(&w, M_RULE_RA_ERR_2);
+	m_why_add(&w, M_RULE_RA_ERR_3);
+	unsigned first = out->n;
+
+	m_alts_add(out, s, M_EFF_BOTH_ERR, &w, -1);
+	for (unsigned i = first; i < out->n; i++)
+		out->alt[i].target_unknown = (uint8_t)unknown;
+}
+
+/*
+ * The responder's checks for READ/WRITE/atomics, in rxe's order: QP access
+ * flags (RA-QP-1), length (RA-LEN-1), zero length (RA-ZERO-1), then the key
+ * (RA-KEY-1; MR or MW), PD (RA-PD-1), rights (RA-ACC-1), bounds (RA-BND-1;
+ * MW-ACC-2 for windows). Adds failing alternatives; returns whether the
+ * access may succeed, with the target in out->res.
+ */
+static int responder_check(const struct model *m, const struct m_profile *p, struct m_pred *out,
+			   struct m_why *why)
+{
+	const struct m_op *op = &out->op;
+	const struct m_node *pn = &m->node[out->res.peer_node];
+	const struct m_qp *pq = &pn->qp[out->res.peer_qp];
+	uint32_t right = needed_right((enum m_op_kind)op->kind);
+	uint64_t len = op->kind == M_OP_CAS || op->kind == M_OP_FADD ? 8 : op->len;
+	struct m_set s;
+
+	if (!(pq->access & right)) {
+		s = DECIDE(p, RA_QP_1, PART_STEP, WC_ERR(REM_INV_REQ_ERR), WC_ERR(REM_ACCESS_ERR));
+		remote_fail(out, &s, *why, M_RULE_RA_QP_1, 0);
+		return 0;
+	}
+	if (len > (1ull << 31)) {
+		s = DECIDE(p, RA_LEN_1, PART_STEP, WC_ERR(REM_INV_REQ_ERR));
+		remote_fail(out, &s, *why, M_RULE_RA_LEN_1, 0);
+		return 0;
+	}
+	if (len == 0) {
+		m_why_add(why, M_RULE_RA_ZERO_1);
+		return 1;
+	}
+	s = DECIDE(p, RA_KEY_1, PART_STEP, WC_ERR(REM_ACCESS_ERR));
+	int h = m_mr_by_rkey(pn, op->rkey);
+
+	if (h >= 0) {
+		const struct m_mr *mr = &pn->mr[h];
+
+		if (mr->pd != pq->pd) {
+			remote_fail(out, &s, *why, M_RULE_RA_PD_1, 0);
+			return 0;
+		}
+		if (!(mr->access & right)) {
+			if (!(mr->access & M_ACC_REMOTE_ANY))
+				m_why_add(why, M_RULE_MR_KEY_2);
+			remote_fail(out, &s, *why, M_RULE_RA_ACC_1, 0);
+			return 0;
+		}
+		if (!m_range_ok(op->raddr, len, mr->iova, mr->len)) {
+			/* RA-WRITE-1: a refused WRITE may leave part of the target written. */
+			int unknown = 0;
+
+			if (op->kind == M_OP_WRITE) {
+				struct m_set u = DECIDE(p, RA_WRITE_1, PART_STEP, WC_ERR(GENERAL_ERR));
+
+				unknown = !m_set_has(&u, O_OK);
+				m_why_add(why, M_RULE_RA_WRITE_1);
+				out->res.tmr = (int16_t)h;
+			}
+			remote_fail(out, &s, *why, M_RULE_RA_BND_1, unknown);
+			return 0;
+		}
+		m_why_add(why, M_RULE_RA_BND_1);
+		out->res.tmr = (int16_t)h;
+		out->res.toff = op->raddr - mr->iova;
+		return 1;
+	}
+	int w = m_mw_by_rkey(pn, op->rkey);
+
+	if (w < 0 || !pn->mw[w].bound) {
+		m_why_add(why, M_RULE_MR_KEY_3);
+		if (w >= 0)
+			m_why_add(why, M_RULE_MW_ALLOC_2);
+		remote_fail(out, &s, *why, w >= 0 ? M_RULE_MW_ACC_1 : M_RULE_RA_KEY_1, 0);
+		return 0;
+	}
+	const struct m_mw *mw = &pn->mw[w];
+	const struct m_mr *mr = &pn->mr[mw->mr];
+
+	m_why_add(why, M_RULE_MW_ACC_1);
+	if (mw->pd != pq->pd) {
+		remote_fail(out, &s, *why, M_RULE_RA_PD_1, 0);
+		return 0;
+	}
+	if (mw->type == M_MW_TYPE_2 && mw->bind_qp != out->res.peer_qp) {
+		remote_fail(out, &s, *why, M_RULE_MW_ACC_1, 0);
+		return 0;
+	}
+	if (!(mw->access & right)) {
+		remote_fail(out, &s, *why, M_RULE_RA_ACC_1, 0);
+		return 0;
+	}
+	uint64_t addr = op->raddr;
+
+	if (mw->zero_based) {
+		m_why_add(why, M_RULE_MW_ACC_3);
+		if (addr > UINT64_MAX - mw->start) {
+			remote_fail(out, &s, *why, M_RULE_RA_BND_1, 0);
+			return 0;
+		}
+		addr += mw->start;
+	}
+	if (!m_range_ok(addr, len, mr->iova, mr->len)) {
+		remote_fail(out, &s, *why, M_RULE_RA_BND_1, 0);
+		return 0;
+	}
+	out->res.tmr = (int16_t)mw->mr;
+	out->res.toff = addr - mr->iova;
+	if (!m_range_ok(addr, len, mw->start, mw->len)) {
+		/* Inside the MR, outside the window (MW-ACC-2): a profile may let it through. */
+		struct m_set ws = DECIDE(p, MW_ACC_2, PART_STEP, WC_ERR(REM_ACCESS_ERR));
+		struct m_set fails = { 0 };
+
+		m_why_add(why, M_RULE_MW_ACC_2);
+		for (unsigned i = 0; i < ws.n; i++)
+			if (ws.o[i].code != M_WC_SUCCESS)
+				fails.o[fails.n++] = ws.o[i];
+		remote_fail(out, &fails, *why, M_RULE_MW_ACC_2, 0);
+		return m_set_has(&ws, WC_ERR(SUCCESS));
+	}
+	return 1;
+}
+
+/* SEND (LP-4, LP-5) and SEND_WITH_INV (MW-INV-2, MW-INV-4) at the responder. */
+static void peer_receive(const struct model *m, const struct m_profile *p, struct m_pred *out,
+			 struct m_why why)
+{
+	const struct m_op *op = &out->op;
+	const struct m_node *pn = &m->node[out->res.peer_node];
+	const struct m_qp *pq = &pn->qp[out->res.peer_qp];
+	struct m_set s, r;
+	enum m_rule rr;
+
+	if (pq->nrecv == 0) {
+		/* No receive posted: RNR NAKs until the retry count runs out. */
+		m_why_add(&why, M_RULE_RA_ERR_2);
+		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
+		return;
+	}
+	const struct m_recv *rq = &pq->recv[0];
+
+	if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
+		s = DECIDE(p, LP_4, PART_STEP, WC_ERR(REM_OP_ERR));
+		r = DECIDE(p, LP_4, PART_PEER_RECV, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
+		m_why_add(&why, rr);
+		m_why_add(&why, M_RULE_LP_4);
+		m_why_add(&why, M_RULE_RA_ERR_3);
+		for (unsigned i = 0; i < r.n; i++)
+			m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, r.o[i].code);
+		return;
+	}
+	if (op->len > rq->len) {
+		s = DECIDE(p, LP_5, PART_STEP, WC_ERR(REM_INV_REQ_ERR));
+		r = DECIDE(p, LP_5, PART_PEER_RECV, WC_ERR(LOC_LEN_ERR), WC_ERR(REM_INV_REQ_ERR));
+		m_why_add(&why, M_RULE_LP_5);
+		m_why_add(&why, M_RULE_RA_ERR_3);
+		for (unsigned i = 0; i < r.n; i++)
+			m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, r.o[i].code);
+		return;
+	}
+	if (op->with_inv) {
+		int w = m_mw_by_rkey(pn, op->rkey);
+
+		if (w >= 0 && pn->mw[w].type == M_MW_TYPE_2 && pn->mw[w].bound && pn->mw[w].pd == pq->pd) {
+			m_why_add(&why, M_RULE_MW_INV_2);
+			out->res.inv_mw = (int16_t)w;
+		} else {
+			int unbound_t2 = w >= 0 && pn->mw[w].type == M_MW_TYPE_2 && !pn->mw[w].bound;
+			enum m_rule rule = m_mr_by_rkey(pn, op->rkey) >= 0 ? M_RULE_MW_INV_4 : M_RULE_MW_INV_2;
+
+			s = m_decide(p, rule, unbound_t2 ? PART_UNBOUND_T2 : PART_STEP,
+				     (const struct m_outcome[]){ WC_ERR(REM_INV_REQ_ERR), WC_ERR(REM_OP_ERR) }, 2);
+			m_why_add(&why, rule);
+			m_why_add(&why, M_RULE_RA_ERR_3);
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], M_EFF_BOTH_ERR, &why,
+					  s.o[i].kind == M_OUT_CRASH ? -1 : M_WC_REM_INV_REQ_ERR);
+			return;
+		}
+	}
+	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, M_WC_SUCCESS);
+}
+
+/* LOCAL_INV of the rkey in op (MW-INV-2, MW-INV-3, MW-INV-4). */
+static void local_inv(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q,
+		      struct m_pred *out, struct m_why why)
+{
+	const struct m_op *op = &out->op;
+	int w = m_mw_by_rkey(nd, op->rkey);
+	struct m_set s;
+
+	if (w >= 0 && nd->mw[w].type == M_MW_TYPE_2 && nd->mw[w].bound && nd->mw[w].pd == q->pd) {
+		m_why_add(&why, M_RULE_MW_INV_2);
+		out->res.inv_mw = (int16_t)w;
+		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
+		return;
+	}
+	if (w < 0 && m_mr_by_rkey(nd, op->rkey) >= 0) {
+		s = DECIDE(p, MW_INV_4, PART_STEP, WC_ERR(LOC_QP_OP_ERR), WC_ERR(LOC_PROT_ERR), WC_ERR(MW_BIND_ERR));
+		m_why_add(&why, M_RULE_MW_INV_4);
+	} else {
+		int unbound_t2 = w >= 0 && nd->mw[w].type == M_MW_TYPE_2 && !nd->mw[w].bound;
+
+		s = m_decide(p, M_RULE_MW_INV_3, unbound_t2 ? PART_UNBOUND_T2 : PART_STEP,
+			     (const struct m_outcome[]){ WC_ERR(LOC_QP_OP_ERR), WC_ERR(MW_BIND_ERR) }, 2);
+		m_why_add(&why, M_RULE_MW_INV_3);
+	}
+	m_why_add(&why, M_RULE_RA_ERR_2);
+	m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
+}
+
+/* A memory-window bind: type 1 (ibv_bind_mw) or type 2 (a BIND_MW work request). */
+static int bind_mw(const struct model *m, const struct m_profile *p, const struct m_qp *q,
+		   struct m_pred *out, struct m_why why)
+{
+	const struct m_op *op = &out->op;
+	const struct m_node *nd = &m->node[op->node];
+	const struct m_mw *mw = &nd->mw[op->obj];
+	const struct m_mr *mr = &nd->mr[op->mr];
+	int zero_based = op->flags & 1;
+	struct m_set s;
+	enum m_rule r = M_RULE_COUNT_;
+
+	if (mw->type == M_MW_TYPE_1 && op->len == 0) {
+		m_why_add(&why, M_RULE_MW_INV_1); /* an unbind */
+		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
+		return 0;
+	}
+	if (mw->type == M_MW_TYPE_1 && mr->pd != mw->pd) {
+		s = DECIDE(p, MW_BIND_3, PART_STEP, O_ERR(EPERM));
+		m_why_add(&why, M_RULE_MW_BIND_3);
+		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	if (mw->type == M_MW_TYPE_1 && zero_based) {
+		s = DECIDE(p, MW_BIND_8, PART_STEP, O_ERR(EINVAL), WC_ERR(MW_BIND_ERR));
+		m_why_add(&why, M_RULE_MW_BIND_8);
+		for (unsigned i = 0; i < s.n; i++)
+			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	if (mw->type == M_MW_TYPE_2 && (mw->bound || mw->pd != q->pd || op->len == 0 || mr->pd != mw->pd))
+		r = M_RULE_MW_BIND_10;
+	else if (!(mr->access & M_ACC_MW_BIND))
+		r = M_RULE_MW_BIND_5;
+	else if ((op->access & (M_ACC_REMOTE_WRITE | M_ACC_REMOTE_ATOMIC)) && !(mr->access & M_ACC_LOCAL_WRITE))
+		r = M_RULE_MW_BIND_6;
+	else if (!m_range_ok(op->offset, op->len, mr->iova, mr->len))
+		r = M_RULE_MW_BIND_7;
+	if (r != M_RULE_COUNT_) {
+		s = m_decide(p, r, PART_STEP, &WC_ERR(MW_BIND_ERR), 1);
+		m_why_add(&why, r);
+		m_why_add(&why, M_RULE_RA_ERR_2);
+		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
+		return 0;
+	}
+	m_why_add(&why, M_RULE_MW_BIND_11);
+	m_why_add(&why, M_RULE_MW_KEY_1);
+	if (mr->iova == 0 && mr->addr != 0) {
+		/* MW-BIND-9: binding to a zero-based MR. */
+		s = DECIDE(p, MW_BIND_9, PART_STEP, WC_ERR(MW_BIND_ERR), WC_ERR(SUCCESS));
+		m_why_add(&why, M_RULE_MW_BIND_9);
+		for (unsigned i = 0; i < s.n; i++)
+			m_alt_add(out, s.o[i], s.o[i].code == M_WC_SUCCESS ? M_EFF_DO : M_EFF_QP_ERR, &why, -1);
+		return 0;
+	}
+	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
+	return 0;
+}
+
+int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	const struct m_op *op = &out->op;
+	const struct m_node *nd = &m->node[op->node];
+	struct m_why why = { 0 };
+	int qh = op->kind == M_OP_BIND_MW ? op->qp : op->obj;
+	struct m_set s;
+
+	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live)
+		return -EINVAL;
+	const struct m_qp *q = &nd->qp[qh];
+
+	if (op->kind == M_OP_BIND_MW) {
+		if (op->obj < 0 || op->obj >= nd->nmw || !nd->mw[op->obj].live || op->mr < 0 ||
+		    op->mr >= nd->nmr || !nd->mr[op->mr].live)
+			return -EINVAL;
+		if (nd->mw[op->obj].type != M_MW_TYPE_1 && op->kind == M_OP_BIND_MW && op->type == 1) {
+			/* ibv_bind_mw() called on a type-2 window (MW-BIND-1). */
+			s = DECIDE(p, MW_BIND_1, PART_STEP, O_ERR(EINVAL));
+			m_why_add(&why, M_RULE_MW_BIND_1);
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			return 0;
+		}
+	}
+	if (op->kind == M_OP_RECV) {
+		if (q->state == M_QPS_RESET) {
+			m_why_add(&why, M_RULE_QP_STATE_1);
+			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
+		} else if (q->nrecv >= M_MAX_RECV) {
+			s = DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM));
+			m_why_add(&why, M_RULE_LP_7);
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		} else if (q->state == M_QPS_ERR) {
+			/* Accepted and flushed at once (RA-ERR-5). */
+			s = DECIDE(p, RA_ERR_5, PART_STEP, O_OK, O_ERR(EINVAL));
+			m_why_add(&why, M_RULE_RA_ERR_5);
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		} else {
+			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		}
+		return 0;
+	}
+	if (q->state == M_QPS_ERR) {
+		s = DECIDE(p, RA_ERR_5, PART_STEP, WC_ERR(WR_FLUSH_ERR), O_ERR(EINVAL));
+		m_why_add(&why, M_RULE_RA_ERR_5);
+		m_why_add(&why, M_RULE_RA_ERR_2);
+		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	if (q->state != M_QPS_RTS) {
+		m_why_add(&why, M_RULE_QP_STATE_1);
+		m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	if (op->kind == M_OP_BIND_MW)
+		return bind_mw(m, p, q, out, why);
+	if (op->kind == M_OP_LOCAL_INV) {
+		local_inv(p, nd, q, out, why);
+		return 0;
+	}
+
+	/* Remote operations need a live peer that still listens. */
+	out->res.peer_node = q->peer_node;
+	out->res.peer_qp = q->peer_qp;
+	if (q->peer_node < 0 || !m->node[q->peer_node].qp[q->peer_qp].live ||
+	    m->node[q->peer_node].qp[q->peer_qp].state < M_QPS_RTR ||
+	    m->node[q->peer_node].qp[q->peer_qp].state == M_QPS_ERR) {
+		m_why_add(&why, M_RULE_RA_ERR_3);
+		m_alt_add(out, WC_ERR(RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
+		return 0;
+	}
+	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
+
+	if (atomic) {
+		uint64_t sge = op->len ? op->len : 8;
+
+		if (op->raddr & 7) {
+			s = DECIDE(p, RA_ATOM_1, PART_STEP, O_ERR(EINVAL), WC_ERR(REM_INV_REQ_ERR));
+			m_why_add(&why, M_RULE_RA_ATOM_1);
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_BOTH_ERR : M_EFF_NONE, &why, -1);
+			return 0;
+		}
+		if (sge != 8) {
+			s = DECIDE(p, RA_ATOM_2, PART_STEP, O_ERR(EINVAL), WC_ERR(LOC_LEN_ERR));
+			m_why_add(&why, M_RULE_RA_ATOM_2);
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
+			return 0;
+		}
+	}
+	if (op->kind == M_OP_WRITE || op->kind == M_OP_SEND) {
+		if (!sge_check(p, nd, q->pd, op, op->len, 0, M_RULE_LP_1, out, &why))
+			return 0;
+		if (op->kind == M_OP_SEND) {
+			peer_receive(m, p, out, why);
+			return 0;
+		}
+	}
+	if (!responder_check(m, p, out, &why))
+		return 0;
+	if (op->kind != M_OP_WRITE) {
+		/* The result lands in the local SGE: LOCAL_WRITE needed (RA-READ-1, LP-6). */
+		m_why_add(&why, atomic ? M_RULE_RA_ATOM_3 : M_RULE_RA_READ_1);
+		if (!sge_check(p, nd, q->pd, op, atomic ? 8 : op->len, 1, M_RULE_LP_6, out, &why))
+			return 0;
+	}
+	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
+	return 0;
+}

@@ -1,0 +1,94 @@
+/*
+ * profile.c — the built-in profiles. "generic" is the IBTA / man-page reading
+ * (no deviations). "rxe" is Linux soft-RoCE: each deviation names its rule,
+ * the decision it changes (part), the kernel range and where it was seen.
+ * "F" citations are the catalog's section F (observed on Debian 6.1.0-56 under
+ * QEMU); "KRXE" ones were read in the kernel source.
+ */
+#include "model/internal.h"
+
+#include <string.h>
+
+#define WC(s) { M_OUT_WC, M_WC_##s }
+#define ERRNO(e) { M_OUT_ERRNO, e }
+#define OK_ { M_OUT_OK, 0 }
+#define CRASH_ { M_OUT_CRASH, 0 }
+#define ANY_KERNEL 0, KVER(99, 0)
+
+static const struct m_deviation rxe_dev[] = {
+	{ M_RULE_RA_QP_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(REM_INV_REQ_ERR) },
+	  "F: responder QP lacking the qp_access_flags bit gives REM_INV_REQ_ERR; KRXE check_op_valid" },
+	{ M_RULE_LP_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
+	  "F: bad lkey on the requester gives LOC_QP_OP_ERR (not LOC_PROT_ERR); KRXE copy_data -EINVAL" },
+	{ M_RULE_LP_2, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "KRXE copy_data: `if (sge->length) lookup_mr` (a zero-length SGE is skipped)" },
+	{ M_RULE_LP_4, PART_PEER_RECV, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
+	  "F: receive with a bad lkey: responder LOC_QP_OP_ERR; KRXE RESPST_ERR_MALFORMED_WQE" },
+	{ M_RULE_LP_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(REM_OP_ERR) },
+	  "F: 64-byte send into a 4-byte receive: requester REM_OP_ERR" },
+	{ M_RULE_LP_5, PART_PEER_RECV, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
+	  "F: 64-byte send into a 4-byte receive: responder LOC_QP_OP_ERR" },
+	{ M_RULE_MR_DEREG_2, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { ERRNO(EINVAL) },
+	  "F: dereg of an MR with a bound type-1 window gives EINVAL; KRXE rxe_dereg_mr" },
+	{ M_RULE_MW_ACC_2, PART_STEP, ANY_KERNEL, M_DEV_WIDEN, 1, { WC(SUCCESS) },
+	  "KRXE check_rkey: mr_check_range on the MR only, no window check (src; F saw REM_ACCESS_ERR past a window that ended with its MR)" },
+	{ M_RULE_MR_REREG_7, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
+	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP); KRXE rxe_rereg_user_mr" },
+	{ M_RULE_MR_REREG_9, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
+	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP)" },
+	{ M_RULE_MW_INV_3, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
+	  "KRXE rxe_do_local_ops: invalidate failure completes LOC_QP_OP_ERR" },
+	{ M_RULE_MW_INV_3, PART_UNBOUND_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
+	  "F: LOCAL_INV of an unbound type-2 window panics the 6.1 guest (NULL dereference in rxe_invalidate_mw), 3 of 3 tries" },
+	{ M_RULE_MW_INV_2, PART_UNBOUND_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
+	  "F: SEND_WITH_INV after LOCAL_INV (window not bound) panics the 6.1 guest" },
+	{ M_RULE_MW_INV_4, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
+	  "KRXE rxe_invalidate_mr (type != MEM_REG: EINVAL) -> LOC_QP_OP_ERR" },
+	{ M_RULE_RA_ATOM_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { ERRNO(EINVAL) },
+	  "F: misaligned CAS/FADD via ibv_post_send: post returns EINVAL; RXEU validate_send_wr" },
+	{ M_RULE_RA_ERR_5, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(WR_FLUSH_ERR) },
+	  "F: after a remote error the next request completes WR_FLUSH_ERR; KRXE rxe_requester" },
+	{ M_RULE_RA_WRITE_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
+	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)" },
+};
+
+static const struct {
+	const char *name;
+	uint32_t default_kernel;
+	uint32_t caps;
+	const struct m_deviation *dev;
+	size_t ndev;
+} profiles[] = {
+	{ "generic", 0, M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_REREG | M_CAP_ATOMIC_WRITE | M_CAP_FLUSH |
+			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS,
+	  NULL, 0 },
+	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
+	 * ZERO_BASED registration (catalog F). */
+	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS,
+	  rxe_dev, sizeof(rxe_dev) / sizeof(rxe_dev[0]) },
+};
+#define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
+
+int m_profile_get(const char *name, uint32_t kernel, struct m_profile *out)
+{
+	for (size_t i = 0; i < NPROFILES; i++)
+		if (strcmp(profiles[i].name, name) == 0) {
+			out->name = profiles[i].name;
+			out->kernel = kernel ? kernel : profiles[i].default_kernel;
+			out->caps = profiles[i].caps;
+			out->dev = profiles[i].dev;
+			out->ndev = profiles[i].ndev;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+size_t m_profile_count(void)
+{
+	return NPROFILES;
+}
+
+const char *m_profile_name(size_t i)
+{
+	return i < NPROFILES ? profiles[i].name : NULL;
+}

@@ -1,0 +1,240 @@
+/* state.c — the model's state: life cycle, lookups, memory, decisions. */
+#include "model/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VA_BASE 0x10000000ull
+
+int model_init(struct model *m, unsigned nnodes)
+{
+	if (nnodes < 1 || nnodes > M_MAX_NODES)
+		return -EINVAL;
+	memset(m, 0, sizeof(*m));
+	m->nnodes = (uint8_t)nnodes;
+	for (unsigned i = 0; i < nnodes; i++) {
+		/* Distinct key spaces per node make a key relayed to the wrong node fail. */
+		m->node[i].next_key = 0x100u * (i + 1) * 0x1000u + 1;
+		m->node[i].next_va = VA_BASE;
+	}
+	return 0;
+}
+
+void model_free(struct model *m)
+{
+	for (unsigned n = 0; n < M_MAX_NODES; n++)
+		for (unsigned i = 0; i < M_MAX_MR; i++) {
+			free(m->node[n].mr[i].bytes);
+			free(m->node[n].mr[i].unknown);
+			m->node[n].mr[i].bytes = m->node[n].mr[i].unknown = NULL;
+		}
+}
+
+int model_clone(struct model *dst, const struct model *src)
+{
+	memcpy(dst, src, sizeof(*dst));
+	for (unsigned n = 0; n < M_MAX_NODES; n++)
+		for (unsigned i = 0; i < M_MAX_MR; i++) {
+			struct m_mr *d = &dst->node[n].mr[i];
+			const struct m_mr *s = &src->node[n].mr[i];
+
+			d->bytes = d->unknown = NULL;
+			if (!s->bytes)
+				continue;
+			d->bytes = malloc(s->len ? s->len : 1);
+			d->unknown = malloc(s->len ? s->len : 1);
+			if (!d->bytes || !d->unknown) {
+				free(d->bytes);
+				free(d->unknown);
+				d->bytes = d->unknown = NULL;
+				model_free(dst);
+				return -ENOMEM;
+			}
+			memcpy(d->bytes, s->bytes, s->len);
+			memcpy(d->unknown, s->unknown, s->len);
+		}
+	return 0;
+}
+
+uint32_t m_new_key(struct m_node *nd)
+{
+	return nd->next_key++;
+}
+
+int m_mr_by_lkey(const struct m_node *nd, uint32_t lkey)
+{
+	for (int i = 0; i < nd->nmr; i++)
+		if (nd->mr[i].live && nd->mr[i].lkey == lkey)
+			return i;
+	return -1;
+}
+
+int m_mr_by_rkey(const struct m_node *nd, uint32_t rkey)
+{
+	for (int i = 0; i < nd->nmr; i++)
+		if (nd->mr[i].live && nd->mr[i].rkey == rkey)
+			return i;
+	return -1;
+}
+
+int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey)
+{
+	for (int i = 0; i < nd->nmw; i++)
+		if (nd->mw[i].live && nd->mw[i].rkey == rkey)
+			return i;
+	return -1;
+}
+
+int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span)
+{
+	return a >= lo && len <= span && a - lo <= span - len;
+}
+
+int m_outcome_eq(struct m_outcome a, struct m_outcome b)
+{
+	return a.kind == b.kind && a.code == b.code;
+}
+
+int m_set_has(const struct m_set *s, struct m_outcome o)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (m_outcome_eq(s->o[i], o))
+			return 1;
+	return 0;
+}
+
+static void set_add(struct m_set *s, struct m_outcome o)
+{
+	if (!m_set_has(s, o) && s->n < M_SET_MAX)
+		s->o[s->n++] = o;
+}
+
+struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
+		      const struct m_outcome *outs, unsigned n)
+{
+	struct m_set s = { 0 };
+
+	for (unsigned i = 0; i < n; i++)
+		set_add(&s, outs[i]);
+	for (size_t d = 0; p && d < p->ndev; d++) {
+		const struct m_deviation *dv = &p->dev[d];
+		struct m_set t = { 0 };
+
+		if (dv->rule != rule || dv->part != part)
+			continue;
+		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))
+			continue;
+		switch (dv->kind) {
+		case M_DEV_REPLACE:
+			for (unsigned i = 0; i < dv->n; i++)
+				set_add(&t, dv->outs[i]);
+			s = t;
+			break;
+		case M_DEV_WIDEN:
+			for (unsigned i = 0; i < dv->n; i++)
+				set_add(&s, dv->outs[i]);
+			break;
+		case M_DEV_NARROW:
+			for (unsigned i = 0; i < s.n; i++)
+				for (unsigned j = 0; j < dv->n; j++)
+					if (m_outcome_eq(s.o[i], dv->outs[j]))
+						set_add(&t, s.o[i]);
+			s = t;
+			break;
+		}
+	}
+	return s;
+}
+
+void m_why_add(struct m_why *w, enum m_rule r)
+{
+	for (unsigned i = 0; i < w->n; i++)
+		if (w->r[i] == r)
+			return;
+	if (w->n < M_RULES_MAX)
+		w->r[w->n++] = (uint16_t)r;
+}
+
+void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
+	       const struct m_why *why, int peer_recv)
+{
+	struct m_alt *a;
+
+	for (unsigned i = 0; i < pred->n; i++) {
+		a = &pred->alt[i];
+		if (m_outcome_eq(a->out, o) && a->effect == effect && a->peer_recv == peer_recv)
+			return;
+	}
+	if (pred->n >= M_ALT_MAX)
+		return;
+	a = &pred->alt[pred->n++];
+	memset(a, 0, sizeof(*a));
+	a->out = o;
+	a->effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect);
+	a->peer_recv = (int8_t)peer_recv;
+	a->nrules = why->n;
+	memcpy(a->rules, why->r, sizeof(a->rules));
+}
+
+void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effect,
+		const struct m_why *why, int peer_recv)
+{
+	for (unsigned i = 0; i < set->n; i++)
+		m_alt_add(pred, set->o[i], effect, why, peer_recv);
+}
+
+int model_pred_find(const struct m_pred *pred, struct m_outcome o)
+{
+	for (unsigned i = 0; i < pred->n; i++)
+		if (m_outcome_eq(pred->alt[i].out, o))
+			return (int)i;
+	return -1;
+}
+
+uint64_t model_mr_raddr(const struct model *m, unsigned n, int h, uint64_t off)
+{
+	return m->node[n].mr[h].iova + off;
+}
+
+uint64_t model_mr_laddr(const struct model *m, unsigned n, int h, uint64_t off)
+{
+	return m->node[n].mr[h].addr + off;
+}
+
+long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
+		      const uint8_t *real, size_t len)
+{
+	const struct m_mr *mr = &m->node[n].mr[h];
+
+	for (size_t i = 0; i < len; i++) {
+		if (off + i >= mr->len)
+			return (long)i;
+		if (!mr->unknown[off + i] && mr->bytes[off + i] != real[i])
+			return (long)i;
+	}
+	return -1;
+}
+
+int model_predict(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		  struct m_pred *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->op = *op;
+	out->res = (struct m_resolved){ .lmr = -1, .tmr = -1, .inv_mw = -1, .rmr = -1,
+				       .peer_node = -1, .peer_qp = -1 };
+	if (op->node >= m->nnodes || op->kind >= M_OP_COUNT_)
+		return -EINVAL;
+	if (m->crashed) {
+		struct m_why why = { 0 };
+
+		m_alt_add(out, O_CRASH, M_EFF_CRASH, &why, -1);
+		return 0;
+	}
+	switch (op->kind) {
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD:
+	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
+		return m_pred_post(m, p, out);
+	default:
+		return m_pred_obj(m, p, out);
+	}
+}
