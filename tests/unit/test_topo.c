@@ -4,7 +4,9 @@
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HEAD "rdmacheck-topology 1\nmode routed\nprefix rc0001\nhub rc0001-hub\n"
 #define NODE_A "node a netns=- netdev=rc0001a rxe=rc0001_a ipv4=198.18.1.1/24 gid_index=1\n"
@@ -68,6 +70,89 @@ START_TEST(test_fixtures_written_by_the_script)
 }
 END_TEST
 
+/*
+ * Round trip with a file netns/topology just wrote: tests/shell/test-topology
+ * runs this suite with RDMACHECK_TOPO_FILE set (and RDMACHECK_TOPO_NODES to
+ * the node count it asked for). Without it, the committed fixtures stand in.
+ */
+START_TEST(test_file_from_the_script)
+{
+	const char *path = getenv("RDMACHECK_TOPO_FILE");
+	const char *nodes = getenv("RDMACHECK_TOPO_NODES");
+
+	if (!path || !*path)
+		return;
+	ck_assert_msg(topo_load(path, &t, err, sizeof(err)) == 0, "%s", err);
+	if (nodes)
+		ck_assert_uint_eq(t.n, (size_t)atoi(nodes));
+	for (size_t i = 0; i < t.n; i++) {
+		const struct topo_node *nd = &t.node[i];
+		char want[2] = { (char)('a' + i), '\0' };
+
+		ck_assert_str_eq(nd->name, want);
+		ck_assert_int_eq(strncmp(nd->netdev, t.prefix, strlen(t.prefix)), 0);
+		ck_assert_int_eq(nd->prefix_len, 24);
+		ck_assert_ptr_eq(topo_find(&t, want), nd);
+	}
+}
+END_TEST
+
+START_TEST(test_load_rejects_with_line_number)
+{
+	char path[] = "/tmp/test_topo_XXXXXX";
+	int fd = mkstemp(path);
+	const char text[] = HEAD NODE_A "node b netns=- netdev=q rxe=- ipv4=198.18.1.2/24 gid_index=3\n";
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	ck_assert_int_eq(topo_load(path, &t, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	ck_assert_str_eq(err, "line 6: rxe=- goes with gid_index=-1 and only with it");
+}
+END_TEST
+
+START_TEST(test_load_too_large)
+{
+	char path[] = "/tmp/test_topo_XXXXXX";
+	int fd = mkstemp(path);
+	static char text[64 * 1024 + 1];
+
+	ck_assert_int_ge(fd, 0);
+	memset(text, '#', sizeof(text));
+	ck_assert_int_eq(write(fd, text, sizeof(text)), (ssize_t)sizeof(text));
+	close(fd);
+	ck_assert_int_eq(topo_load(path, &t, err, sizeof(err)), -EINVAL);
+	unlink(path);
+	ck_assert_ptr_nonnull(strstr(err, "larger than"));
+}
+END_TEST
+
+START_TEST(test_load_directory)
+{
+	ck_assert_int_lt(topo_load("tests/fixtures", &t, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "tests/fixtures"));
+}
+END_TEST
+
+START_TEST(test_sixteen_nodes_netns)
+{
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof(text), "rdmacheck-topology 1\nmode netns\nprefix rc0001\nhub rc0001-hub\n");
+
+	for (int i = 0; i < 16; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "node %c netns=rc0001-%c netdev=rc0001%c rxe=rc0001_%c ipv4=198.18.1.%d/24 gid_index=%d\n",
+				      'a' + i, 'a' + i, 'a' + i, 'a' + i, i + 1, i);
+	ck_assert_msg(parse(text) == 0, "%s", err);
+	ck_assert_uint_eq(t.n, 16);
+	ck_assert_str_eq(t.node[15].netns, "rc0001-p");
+	ck_assert_str_eq(t.node[15].ipv4, "198.18.1.16");
+	ck_assert_int_eq(t.node[15].gid_index, 15);
+	ck_assert_str_eq(err, "");
+}
+END_TEST
+
 START_TEST(test_load_missing_file)
 {
 	ck_assert_int_eq(topo_load("tests/fixtures/does-not-exist.topo", &t, err, sizeof(err)), -ENOENT);
@@ -123,6 +208,28 @@ static const struct bad {
 	{ HEAD NODE_A "node b netns=- netdev=y rxe=rc0001_a ipv4=198.18.1.2/24 gid_index=1\n", "rxe device rc0001_a used twice" },
 	{ HEAD "node a netns=ns1 netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1\n", "does not fit mode routed" },
 	{ HEAD "node a netns=- netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1 a b c d e f g h i j k l m n\n", "too many fields" },
+	{ HEAD "node a netns=- netdev=x rxe=r ipv4=1.2.3.04/24 gid_index=1\n", "bad value for ipv4" },
+	{ HEAD "node a netns=- netdev=x rxe=r ipv4=1.2.3.4/024 gid_index=1\n", "bad value for ipv4" },
+	{ HEAD "node a netns=- netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=65536\n", "bad value for gid_index" },
+	{ HEAD "node a netns=- netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=-2\n", "bad value for gid_index" },
+	{ HEAD "node a netns=.. netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1\n", "bad value for netns" },
+	{ HEAD "node a netns=-n netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1\n", "bad value for netns" },
+	{ HEAD "node a netns=- netdev=-x rxe=r ipv4=1.2.3.4/24 gid_index=1\n", "bad value for netdev" },
+	{ HEAD "node a netns=- netdev=x/y rxe=r ipv4=1.2.3.4/24 gid_index=1\n", "bad value for netdev" },
+	{ HEAD "node a netns=- netdev= rxe=r ipv4=1.2.3.4/24 gid_index=1\n", "bad value for netdev" },
+	{ HEAD "node a netns=- netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1\nnode b_ netns=- netdev=y rxe=s ipv4=1.2.3.5/24 gid_index=1\nnode c netns=- netdev=y rxe=t ipv4=1.2.3.6/24 gid_index=1\n", "line 7: netdev y used twice" },
+	{ "rdmacheck-topology 1\nmode netns\nprefix p\nhub h\n"
+	  "node a netns=n1 netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1\n"
+	  "node b netns=n1 netdev=y rxe=s ipv4=1.2.3.5/24 gid_index=1\n", "netns n1 used twice" },
+	{ "rdmacheck-topology 1\nmode netns\nprefix p\nhub h\n"
+	  "node a netns=- netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1\n", "does not fit mode netns" },
+	{ "rdmacheck-topology 1\nmode routed\nprefix p\n" NODE_A, "missing hub line" },
+	{ "rdmacheck-topology 1\nmode routed\nhub h\n" NODE_A, "missing prefix line" },
+	{ "rdmacheck-topology 1\nrdmacheck-topology 1\n", "unknown statement" },
+	{ "mode routed\nrdmacheck-topology 1\n", "line 1: not a topology file" },
+	{ "rdmacheck-topology 1 extra\n", "not a topology file" },
+	{ "rdmacheck-topology 1\nprefix rc0001 rc0002\n", "bad or repeated prefix" },
+	{ "\n\n# only comments\n", "empty file" },
 };
 
 START_TEST(test_rejects)
@@ -182,6 +289,11 @@ Suite *suite_test_topo(void)
 	tcase_add_test(tc, test_no_rxe_node);
 	tcase_add_test(tc, test_fixtures_written_by_the_script);
 	tcase_add_test(tc, test_load_missing_file);
+	tcase_add_test(tc, test_file_from_the_script);
+	tcase_add_test(tc, test_load_rejects_with_line_number);
+	tcase_add_test(tc, test_load_too_large);
+	tcase_add_test(tc, test_load_directory);
+	tcase_add_test(tc, test_sixteen_nodes_netns);
 	tcase_add_test(tc, test_mode_names);
 	tcase_add_loop_test(tc, test_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_reject_long_line_and_nul);

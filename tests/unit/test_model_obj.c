@@ -1,0 +1,611 @@
+/* Unit tests of the model: PDs, MRs (reg, dereg, rereg), MW allocation, QPs. */
+#include "tests/unit/model_fx.h"
+
+START_TEST(test_PD_2_dealloc_unreferenced)
+{
+	struct fx f;
+	int pd, mr;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	mr = fx_mr(&f, 0, pd, 64, 0);
+	fx_do(&f, op_obj(M_OP_DEREG_MR, 0, mr), ok_());
+	struct m_pred pr = fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd));
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_PD_2));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_PD_3_dealloc_busy_multi_node)
+{
+	struct fx f;
+	int pd0, pd2, qp, mw;
+
+	fx_init(&f, 3, "generic");
+	pd0 = fx_pd(&f, 0);
+	pd2 = fx_pd(&f, 2);
+	qp = fx_qp(&f, 2, pd2, 0);
+	mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)pd0, .type = 2 }, ok_());
+	/* A QP on node 2 holds node 2's PD; an MW holds node 0's. */
+	struct m_pred pr = fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 2, pd2));
+	ck_assert(fx_only(pr, err_(EBUSY)));
+	ck_assert(fx_rule(pr, err_(EBUSY), M_RULE_PD_3));
+	fx_do(&f, op_obj(M_OP_DEALLOC_PD, 2, pd2), err_(EBUSY));
+	ck_assert(f.m.node[2].pd[pd2].live); /* stays usable */
+	fx_qp(&f, 2, pd2, 0);
+	pr = fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd0));
+	ck_assert(fx_only(pr, err_(EBUSY)));
+	fx_do(&f, op_obj(M_OP_DEALLOC_MW, 0, mw), ok_());
+	pr = fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd0));
+	ck_assert(fx_only(pr, ok_()));
+	fx_do(&f, op_obj(M_OP_DESTROY_QP, 2, qp), ok_());
+	pr = fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 2, pd2));
+	ck_assert(fx_only(pr, err_(EBUSY))); /* the second QP */
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ACC_1_remote_write_needs_local_write)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_REMOTE_WRITE));
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_ACC_1));
+	pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_REMOTE_ATOMIC));
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_REMOTE_WRITE | M_ACC_LOCAL_WRITE));
+	ck_assert(fx_only(pr, ok_()));
+	fx_do(&f, op_reg(0, pd, 4096, M_ACC_REMOTE_WRITE), err_(EINVAL));
+	ck_assert_int_eq(f.m.node[0].nmr, 0); /* nothing registered */
+	ck_assert_uint_eq(f.m.node[0].pd[pd].usecnt, 0);
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ACC_2_local_read_only_and_remote_read)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "rxe");
+	pd = fx_pd(&f, 0);
+	static const uint32_t ok[] = { 0, M_ACC_REMOTE_READ, M_ACC_MW_BIND, M_ACC_REMOTE_READ | M_ACC_MW_BIND };
+	for (unsigned i = 0; i < 4; i++) {
+		struct m_pred pr = fx_predict(&f, op_reg(0, pd, 4096, ok[i]));
+		ck_assert(fx_only(pr, ok_()));
+	}
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_REMOTE_ATOMIC));
+	ck_assert(!fx_has(pr, ok_()));
+	ck_assert(fx_rule(fx_predict(&f, op_reg(0, pd, 4096, 0)), ok_(), M_RULE_MR_ACC_2));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ACC_3_unknown_bits)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, 4096, 1u << 15));
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_ACC_3));
+	ck_assert(fx_only(fx_predict(&f, op_reg(0, pd, 4096, M_ACC_LOCAL_WRITE)), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ACC_4_optional_bits_cleared)
+{
+	struct fx f;
+	int pd, mr;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_RELAXED_ORDERING | M_ACC_LOCAL_WRITE));
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_MR_ACC_4));
+	mr = fx_mr(&f, 0, pd, 4096, M_ACC_RELAXED_ORDERING);
+	ck_assert_uint_eq(f.m.node[0].mr[mr].access, 0);
+	/* Not optional: a bit just below the range is refused (MR-ACC-3). */
+	ck_assert(fx_only(fx_predict(&f, op_reg(0, pd, 4096, 1u << 19)), err_(EINVAL)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ACC_5_driver_flags)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "rxe");
+	pd = fx_pd(&f, 0);
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_ZERO_BASED));
+	ck_assert(fx_has(pr, err_(EOPNOTSUPP)));
+	ck_assert(fx_has(pr, ok_())); /* older rxe ignores it */
+	ck_assert(fx_rule(pr, err_(EOPNOTSUPP), M_RULE_MR_ACC_5));
+	pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_ON_DEMAND | M_ACC_LOCAL_WRITE));
+	ck_assert(fx_has(pr, err_(EINVAL)));
+	/* The generic profile has ODP and zero-based registration: plain success. */
+	model_free(&f.m);
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	ck_assert(fx_only(fx_predict(&f, op_reg(0, pd, 4096, M_ACC_ON_DEMAND)), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ACC_6_flush_persistent)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, 4096, M_ACC_FLUSH_PERSISTENT | M_ACC_LOCAL_WRITE));
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, err_(EOPNOTSUPP)) && !fx_has(pr, ok_()));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_ACC_6));
+	ck_assert(fx_only(fx_predict(&f, op_reg(0, pd, 4096, M_ACC_FLUSH_GLOBAL)), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_LEN_1_zero_length)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, 0, 0));
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_LEN_1));
+	struct m_op op = op_reg(0, pd, 0, 0);
+	op.offset = 100;
+	pr = fx_predict(&f, op);
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_LEN_2_wraps)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_pred pr = fx_predict(&f, op_reg(0, pd, UINT64_MAX - 10, 0));
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_LEN_2));
+	ck_assert(fx_only(fx_predict(&f, op_reg(0, pd, 1, 0)), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ADDR_1_unaligned_exact_range)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op op = op_reg(1, s.pb, 100, RW);
+
+	op.offset = 3000;
+	int m = fx_do(&f, op, ok_());
+	ck_assert_uint_eq(f.m.node[1].mr[m].addr % M_PAGE, 3000);
+	/* The last byte is inside, one more is outside, though the page is pinned. */
+	struct m_pred pr = fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, m, 99, 1));
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	pr = fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, m, 99, 2));
+	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
+	ck_assert(fx_rule(fx_predict(&f, op), ok_(), M_RULE_MR_ADDR_1));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ADDR_2_iova_page_offset)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_op op = op_reg(0, pd, 4096, 0);
+	op.has_iova = 1;
+	op.iova = 0x100010;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EINVAL)));
+	ck_assert(fx_rule(fx_predict(&f, op), err_(EINVAL), M_RULE_MR_ADDR_2));
+	op.offset = 0x10;
+	ck_assert(fx_only(fx_predict(&f, op), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_ADDR_3_zero_based)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op op = op_reg(1, s.pb, 64, RW);
+
+	op.has_iova = 1;
+	op.iova = 0;
+	ck_assert(fx_rule(fx_predict(&f, op), ok_(), M_RULE_MR_ADDR_3));
+	int z = fx_do(&f, op, ok_());
+	ck_assert_uint_eq(model_mr_raddr(&f.m, 1, z, 8), 8);
+	struct m_pred pr = fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, z, 56, 8));
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	/* Its virtual address is not a valid remote address. */
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, z, 0, 8);
+	w.raddr = f.m.node[1].mr[z].addr;
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_MAP_1_unmapped)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_op op = op_reg(0, pd, 4096, 0);
+	op.prot = M_PROT_NONE;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
+	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_1));
+	op.prot = M_PROT_RW;
+	ck_assert(fx_only(fx_predict(&f, op), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_MAP_2_read_only_pages)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_op op = op_reg(0, pd, 4096, M_ACC_REMOTE_READ);
+	op.prot = M_PROT_RO;
+	ck_assert(fx_only(fx_predict(&f, op), ok_()));
+	op.access = M_ACC_LOCAL_WRITE;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
+	op.access = M_ACC_MW_BIND;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
+	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_2));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_KEY_1_keys_distinct)
+{
+	struct fx f;
+	int pd, a, b;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	a = fx_mr(&f, 0, pd, 64, RW);
+	b = fx_mr(&f, 0, pd, 64, RW);
+	const struct m_mr *x = &f.m.node[0].mr[a], *y = &f.m.node[0].mr[b];
+	ck_assert_uint_ne(x->lkey, y->lkey);
+	ck_assert_uint_ne(x->rkey, y->rkey);
+	ck_assert_uint_ne(x->lkey, y->rkey);
+	ck_assert(fx_rule(fx_predict(&f, op_reg(0, pd, 64, 0)), ok_(), M_RULE_MR_KEY_1));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_DEREG_1_keys_die)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8);
+
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	struct m_pred pr = fx_predict(&f, op_obj(M_OP_DEREG_MR, 1, s.mb));
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_MR_DEREG_1));
+	fx_do(&f, op_obj(M_OP_DEREG_MR, 1, s.mb), ok_());
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_DEREG_2_bound_window)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int mr = fx_mr(&f, 0, s.pa, 4096, M_ACC_LOCAL_WRITE | M_ACC_MW_BIND);
+	int mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)s.pa, .type = 1 }, ok_());
+	struct m_op bind = { .kind = M_OP_BIND_MW, .node = 0, .obj = (int16_t)mw, .qp = (int16_t)s.qa,
+			     .mr = (int16_t)mr, .offset = f.m.node[0].mr[mr].iova, .len = 4096,
+			     .access = M_ACC_REMOTE_READ };
+
+	fx_do(&f, bind, wc_(M_WC_SUCCESS));
+	struct m_pred pr = fx_predict(&f, op_obj(M_OP_DEREG_MR, 0, mr));
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, err_(EBUSY)) && !fx_has(pr, ok_()));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_DEREG_2));
+	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
+	pr = fx_predict(&f, op_obj(M_OP_DEREG_MR, 0, mr));
+	ck_assert(fx_only(pr, err_(EINVAL))); /* F: EINVAL on rxe */
+	fx_do(&f, op_obj(M_OP_DEREG_MR, 0, mr), err_(EINVAL));
+	ck_assert(f.m.node[0].mr[mr].live);
+	fx_do(&f, op_obj(M_OP_DEALLOC_MW, 0, mw), ok_());
+	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DEREG_MR, 0, mr)), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+static struct m_op op_rereg(int node, int mr, uint32_t flags, uint32_t access, int pd)
+{
+	return (struct m_op){ .kind = M_OP_REREG_MR, .node = (uint8_t)node, .obj = (int16_t)mr,
+			      .flags = flags, .access = access, .pd = (int16_t)pd, .len = 4096 };
+}
+
+#define REREG_SETUP                      \
+	struct fx f;                     \
+	int pd, pd2, mr;                 \
+	fx_init(&f, 1, "generic");       \
+	pd = fx_pd(&f, 0);               \
+	pd2 = fx_pd(&f, 0);              \
+	mr = fx_mr(&f, 0, pd, 4096, M_ACC_LOCAL_WRITE)
+
+START_TEST(test_MR_REREG_1_unknown_flags)
+{
+	REREG_SETUP;
+	struct m_pred pr = fx_predict(&f, op_rereg(0, mr, 8, 0, pd));
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_REREG_1));
+	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_PD, 0, pd2)), ok_()));
+	(void)pd2;
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_2_translation_without_range)
+{
+	REREG_SETUP;
+	struct m_op op = op_rereg(0, mr, M_REREG_CHANGE_TRANSLATION, 0, pd);
+	op.len = 0;
+	ck_assert(fx_rule(fx_predict(&f, op), err_(EINVAL), M_RULE_MR_REREG_2));
+	op.len = 4096;
+	ck_assert(fx_has(fx_predict(&f, op), ok_()));
+	(void)pd2;
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_3_access_without_flag)
+{
+	REREG_SETUP;
+	ck_assert(fx_rule(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_PD, M_ACC_REMOTE_READ, pd2)),
+			  err_(EINVAL), M_RULE_MR_REREG_3));
+	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, M_ACC_REMOTE_READ, pd)), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_4_not_a_live_mr)
+{
+	REREG_SETUP;
+	fx_do(&f, op_obj(M_OP_DEREG_MR, 0, mr), ok_());
+	ck_assert(fx_rule(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, 0, pd)), err_(EINVAL),
+			  M_RULE_MR_REREG_4));
+	int live = fx_mr(&f, 0, pd, 64, 0);
+	ck_assert(fx_only(fx_predict(&f, op_rereg(0, live, M_REREG_CHANGE_ACCESS, 0, pd)), ok_()));
+	(void)pd2;
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_5_no_flags)
+{
+	REREG_SETUP;
+	ck_assert(fx_rule(fx_predict(&f, op_rereg(0, mr, 0, 0, pd)), err_(EINVAL), M_RULE_MR_REREG_5));
+	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, 0, pd)), ok_()));
+	(void)pd2;
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_6_invalid_new_access)
+{
+	REREG_SETUP;
+	struct m_pred pr = fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, M_ACC_REMOTE_WRITE, pd));
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_REREG_6));
+	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, RW, pd)), ok_()));
+	(void)pd2;
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_7_translation_on_rxe)
+{
+	REREG_SETUP;
+	struct m_op op = op_rereg(0, mr, M_REREG_CHANGE_TRANSLATION, 0, pd);
+	struct m_pred pr = fx_predict(&f, op);
+	ck_assert(fx_has(pr, ok_()) && fx_has(pr, err_(EOPNOTSUPP)));
+	ck_assert(fx_rule(pr, err_(EOPNOTSUPP), M_RULE_MR_REREG_7));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	ck_assert(fx_only(fx_predict(&f, op), err_(EOPNOTSUPP)));
+	(void)pd2;
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_8_input_error_keeps_mr)
+{
+	REREG_SETUP;
+	fx_do(&f, op_rereg(0, mr, 8, 0, pd), err_(EINVAL));
+	ck_assert(f.m.node[0].mr[mr].live);
+	ck_assert_int_eq(f.m.node[0].mr[mr].pd, pd);
+	ck_assert(fx_rule(fx_predict(&f, op_rereg(0, mr, 8, 0, pd)), err_(EINVAL), M_RULE_MR_REREG_8));
+	fx_do(&f, op_rereg(0, mr, M_REREG_CHANGE_PD, 0, pd2), ok_());
+	ck_assert_int_eq(f.m.node[0].mr[mr].pd, pd2);
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_REREG_9_change_pd_moves_mr)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int pd2 = fx_pd(&f, 1);
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8);
+
+	ck_assert(fx_rule(fx_predict(&f, op_rereg(1, s.mb, M_REREG_CHANGE_PD, 0, pd2)), ok_(), M_RULE_MR_REREG_9));
+	fx_do(&f, op_rereg(1, s.mb, M_REREG_CHANGE_PD, 0, pd2), ok_());
+	ck_assert_uint_eq(f.m.node[1].pd[s.pb].usecnt, 1); /* only the QP */
+	/* The responder QP is in the old PD: RA-PD-1. */
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	ck_assert(fx_only(fx_predict(&f, op_rereg(1, s.mb, M_REREG_CHANGE_PD, 0, s.pb)), err_(EOPNOTSUPP)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MW_ALLOC_1_bad_type)
+{
+	struct fx f;
+	int pd;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_op op = { .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)pd, .type = 3 };
+	ck_assert(fx_rule(fx_predict(&f, op), err_(EINVAL), M_RULE_MW_ALLOC_1));
+	op.type = 1;
+	ck_assert(fx_only(fx_predict(&f, op), ok_()));
+	struct m_profile none = f.p;
+	none.caps &= ~(uint32_t)M_CAP_MW_TYPE1;
+	struct m_pred pr;
+	ck_assert_int_eq(model_predict(&f.m, &none, &op, &pr), 0);
+	ck_assert(fx_only(pr, err_(EOPNOTSUPP)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MW_ALLOC_3_holds_pd)
+{
+	struct fx f;
+	int pd, mw;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_op op = { .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)pd, .type = 2 };
+	ck_assert(fx_rule(fx_predict(&f, op), ok_(), M_RULE_MW_ALLOC_3));
+	mw = fx_do(&f, op, ok_());
+	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd)), err_(EBUSY)));
+	fx_do(&f, op_obj(M_OP_DEALLOC_MW, 0, mw), ok_());
+	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd)), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_QP_CONN_1_connect)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+
+	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_RTS);
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
+	struct m_op again = { .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)s.qa, .peer_node = 1,
+			      .peer_qp = (int16_t)s.qb };
+	ck_assert(fx_rule(fx_predict(&f, again), err_(EINVAL), M_RULE_QP_CONN_1));
+	struct m_pred pr;
+	again.peer_node = 0;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &again, &pr), -EINVAL); /* to itself: malformed */
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_names_round_trip)
+{
+	char buf[128];
+	uint32_t set;
+	struct m_outcome o;
+
+	for (int s = 0; s < M_WC_COUNT_; s++) {
+		enum m_wc_status back;
+		ck_assert_int_eq(m_wc_status_parse(m_wc_status_str((enum m_wc_status)s), &back), 0);
+		ck_assert_int_eq(back, s);
+	}
+	for (int k = 0; k < M_OP_COUNT_; k++) {
+		enum m_op_kind back;
+		ck_assert_int_eq(m_op_kind_parse(m_op_kind_str((enum m_op_kind)k), &back), 0);
+		ck_assert_int_eq(back, k);
+	}
+	for (int s = M_QPS_RESET; s <= M_QPS_ERR; s++) {
+		enum m_qp_state back;
+		ck_assert_int_eq(m_qp_state_parse(m_qp_state_str((enum m_qp_state)s), &back), 0);
+		ck_assert_int_eq(back, s);
+	}
+	ck_assert_int_eq(m_access_set_parse("local_write|REMOTE_READ", &set), 0);
+	ck_assert_uint_eq(set, M_ACC_LOCAL_WRITE | M_ACC_REMOTE_READ);
+	ck_assert_str_eq(m_access_set_str(set, buf, sizeof(buf)), "LOCAL_WRITE|REMOTE_READ");
+	ck_assert_int_eq(m_access_set_parse("0", &set), 0);
+	ck_assert_uint_eq(set, 0);
+	ck_assert_str_eq(m_access_set_str(0, buf, sizeof(buf)), "0");
+	ck_assert_int_eq(m_access_set_parse("LOCAL_WRITE|", &set), -EINVAL);
+	ck_assert_int_eq(m_access_set_parse("REMOTE_RAED", &set), -EINVAL);
+	ck_assert_int_eq(m_outcome_parse("REM_ACCESS_ERR", &o), 0);
+	ck_assert_str_eq(m_outcome_str(o, buf, sizeof(buf)), "REM_ACCESS_ERR");
+	ck_assert_int_eq(m_outcome_parse("ebusy", &o), 0);
+	ck_assert_str_eq(m_outcome_str(o, buf, sizeof(buf)), "EBUSY");
+	ck_assert_int_eq(m_outcome_parse("KERNEL_CRASH", &o), 0);
+	ck_assert_int_eq(o.kind, M_OUT_CRASH);
+	ck_assert_int_eq(m_outcome_parse("nonsense", &o), -EINVAL);
+	ck_assert_str_eq(m_qp_state_str((enum m_qp_state)99), "?");
+	enum m_cap c;
+	ck_assert_int_eq(m_cap_parse("mw_type2", &c), 0);
+	ck_assert_int_eq(c, M_CAP_MW_TYPE2);
+	ck_assert_str_eq(m_prot_str(M_PROT_RO), "ro");
+	ck_assert_str_eq(m_errno_str(EOPNOTSUPP), "EOPNOTSUPP");
+}
+END_TEST
+
+Suite *suite_test_model_obj(void)
+{
+	Suite *s = suite_create("model_obj");
+	TCase *tc = tcase_create("objects");
+
+	RTEST(tc, PD_2, test_PD_2_dealloc_unreferenced);
+	RTEST(tc, PD_3, test_PD_3_dealloc_busy_multi_node);
+	RTEST(tc, MR_ACC_1, test_MR_ACC_1_remote_write_needs_local_write);
+	RTEST(tc, MR_ACC_2, test_MR_ACC_2_local_read_only_and_remote_read);
+	RTEST(tc, MR_ACC_3, test_MR_ACC_3_unknown_bits);
+	RTEST(tc, MR_ACC_4, test_MR_ACC_4_optional_bits_cleared);
+	RTEST(tc, MR_ACC_5, test_MR_ACC_5_driver_flags);
+	RTEST(tc, MR_ACC_6, test_MR_ACC_6_flush_persistent);
+	RTEST(tc, MR_LEN_1, test_MR_LEN_1_zero_length);
+	RTEST(tc, MR_LEN_2, test_MR_LEN_2_wraps);
+	RTEST(tc, MR_ADDR_1, test_MR_ADDR_1_unaligned_exact_range);
+	RTEST(tc, MR_ADDR_2, test_MR_ADDR_2_iova_page_offset);
+	RTEST(tc, MR_ADDR_3, test_MR_ADDR_3_zero_based);
+	RTEST(tc, MR_MAP_1, test_MR_MAP_1_unmapped);
+	RTEST(tc, MR_MAP_2, test_MR_MAP_2_read_only_pages);
+	RTEST(tc, MR_KEY_1, test_MR_KEY_1_keys_distinct);
+	RTEST(tc, MR_DEREG_1, test_MR_DEREG_1_keys_die);
+	RTEST(tc, MR_DEREG_2, test_MR_DEREG_2_bound_window);
+	RTEST(tc, MR_REREG_1, test_MR_REREG_1_unknown_flags);
+	RTEST(tc, MR_REREG_2, test_MR_REREG_2_translation_without_range);
+	RTEST(tc, MR_REREG_3, test_MR_REREG_3_access_without_flag);
+	RTEST(tc, MR_REREG_4, test_MR_REREG_4_not_a_live_mr);
+	RTEST(tc, MR_REREG_5, test_MR_REREG_5_no_flags);
+	RTEST(tc, MR_REREG_6, test_MR_REREG_6_invalid_new_access);
+	RTEST(tc, MR_REREG_7, test_MR_REREG_7_translation_on_rxe);
+	RTEST(tc, MR_REREG_8, test_MR_REREG_8_input_error_keeps_mr);
+	RTEST(tc, MR_REREG_9, test_MR_REREG_9_change_pd_moves_mr);
+	RTEST(tc, MW_ALLOC_1, test_MW_ALLOC_1_bad_type);
+	RTEST(tc, MW_ALLOC_3, test_MW_ALLOC_3_holds_pd);
+	RTEST(tc, QP_CONN_1, test_QP_CONN_1_connect);
+	tcase_add_test(tc, test_names_round_trip);
+	suite_add_tcase(s, tc);
+	return s;
+}
