@@ -61,10 +61,14 @@ static int is_node_name(const char *s)
 	return 1;
 }
 
-/* Characters allowed in interface, namespace and device names we accept. */
+/*
+ * Characters allowed in interface, namespace and device names we accept. Not
+ * "." or "..", and no leading '-' or '.' (these names end up in paths such as
+ * /var/run/netns/NAME and on command lines).
+ */
 static int is_ident(const char *s)
 {
-	if (!*s)
+	if (!*s || *s == '-' || *s == '.')
 		return 0;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
@@ -100,18 +104,21 @@ static int parse_ipv4(const char *s, char ipv4[16], int *plen)
 		unsigned v = 0;
 		int digits = 0;
 
+		const char *start = p;
+
 		while (*p >= '0' && *p <= '9' && digits < 4) {
 			v = v * 10 + (unsigned)(*p - '0');
 			p++;
 			digits++;
 		}
-		if (digits == 0 || digits > 3 || v > 255)
+		/* no leading zeros: "010" is octal to inet_aton() */
+		if (digits == 0 || digits > 3 || v > 255 || (digits > 1 && *start == '0'))
 			return -EINVAL;
 		part[i] = v;
 		if (i < 3 && *p++ != '.')
 			return -EINVAL;
 	}
-	if (*p++ != '/' || parse_int(p, 1, 32, &len) != 0)
+	if (*p++ != '/' || *p == '0' || parse_int(p, 1, 32, &len) != 0)
 		return -EINVAL;
 	n = snprintf(ipv4, 16, "%u.%u.%u.%u", part[0], part[1], part[2], part[3]);
 	if (n < 0 || n >= 16)
@@ -189,6 +196,8 @@ static int parse_node(char **tok, int ntok, struct topo *t, unsigned line,
 			return fail(err, errlen, line, "address %s used twice", nd->ipv4);
 		if (nd->rxe[0] && strcmp(t->node[j].rxe, nd->rxe) == 0)
 			return fail(err, errlen, line, "rxe device %s used twice", nd->rxe);
+		if (nd->netns[0] && strcmp(t->node[j].netns, nd->netns) == 0)
+			return fail(err, errlen, line, "netns %s used twice", nd->netns);
 	}
 	t->n++;
 	return 0;
@@ -283,6 +292,8 @@ int topo_load(const char *path, struct topo *out, char *err, size_t errlen)
 	buf = malloc(TOPO_FILE_MAX + 1);
 	if (!buf) {
 		rc = -ENOMEM;
+		if (errlen > 0)
+			snprintf(err, errlen, "%s: out of memory", path);
 		goto out_close;
 	}
 	for (;;) {

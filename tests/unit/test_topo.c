@@ -67,6 +67,11 @@ START_TEST(test_fixtures_written_by_the_script)
 	ck_assert_str_eq(t.node[2].name, "c");
 	ck_assert_msg(topo_load("tests/fixtures/routed-2-rxe.topo", &t, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_str_eq(t.node[0].rxe, "rcede0_a");
+	ck_assert_msg(topo_load("tests/fixtures/netns-2-norxe.topo", &t, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(t.mode, TOPO_MODE_NETNS);
+	ck_assert_str_eq(t.node[1].netns, "rc0c0d-b");
+	ck_assert_str_eq(t.node[1].ipv4, "198.18.13.2");
+	ck_assert_int_eq(t.node[1].gid_index, -1);
 }
 END_TEST
 
