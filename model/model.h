@@ -32,6 +32,7 @@
 #define M_RULES_MAX 6    /* rules named by one alternative */
 #define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
 #define M_PAGE 4096u
+#define M_NO_PEER 0xff
 
 /* ------------------------------------------------------------ enums -- */
 
@@ -146,6 +147,8 @@ const char *m_op_kind_str(enum m_op_kind k);
 int m_op_kind_parse(const char *name, enum m_op_kind *out);
 const char *m_cap_str(enum m_cap c);
 int m_cap_parse(const char *name, enum m_cap *out);
+const char *m_mw_type_str(enum m_mw_type t);
+int m_mw_type_parse(const char *name, enum m_mw_type *out);
 
 /* ------------------------------------------------------------- rules -- */
 
@@ -159,6 +162,9 @@ struct m_rule_info {
 	const char *summary;
 	const char *citation;
 };
+
+const char *m_rule_status_str(enum m_rule_status s);
+int m_rule_status_parse(const char *name, enum m_rule_status *out);
 
 /* The rule table entry for r; NULL if out of range. */
 const struct m_rule_info *m_rule_info(enum m_rule r);
@@ -189,6 +195,8 @@ struct m_deviation {
 	const char *citation;              /* where the deviation was seen or read */
 };
 #define KVER(maj, min) ((uint32_t)(maj) * 1000u + (uint32_t)(min))
+const char *m_dev_kind_str(enum m_dev_kind k);
+int m_dev_kind_parse(const char *name, enum m_dev_kind *out);
 
 struct m_profile {
 	const char *name;        /* "generic", "rxe" */
@@ -290,7 +298,8 @@ struct m_op {
 	int16_t qp;         /* bind_mw: the QP the bind is posted on */
 	uint32_t access;    /* reg/rereg access, bind mw_access, create_qp qp_access_flags */
 	uint32_t flags;     /* rereg flags; bind: 1 = zero-based window */
-	uint32_t type;      /* alloc_mw type; modify_qp target state */
+	uint32_t type;      /* alloc_mw type; modify_qp target state; bind_mw: 1 = through
+	                       the ibv_bind_mw() call (type-1 API), 0 = by the MW's type */
 	uint64_t len;       /* reg/bind/post length */
 	uint64_t offset;    /* reg: page offset of the buffer; bind: window start (iova space) */
 	uint64_t iova;      /* reg: hca_va (ibv_reg_mr_iova) when has_iova */
@@ -315,12 +324,15 @@ enum m_effect {
 	M_EFF_CRASH,       /* the kernel died: the model stops */
 };
 
+const char *m_effect_str(enum m_effect e);
+int m_effect_parse(const char *name, enum m_effect *out);
+
 struct m_alt {
 	struct m_outcome out;
 	uint8_t effect;          /* enum m_effect */
 	uint8_t target_unknown;  /* RA-WRITE-1: the target range becomes unspecified */
 	int8_t peer_recv;        /* the peer's receive completion: -1 none, else m_wc_status */
-	uint8_t peer_state;      /* the peer QP's state afterwards (posting ops) */
+	uint8_t peer_state;      /* the peer QP's state afterwards; M_NO_PEER if no peer is involved */
 	uint8_t nrules;
 	uint16_t rules[M_RULES_MAX]; /* enum m_rule that decided */
 };

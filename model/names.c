@@ -207,3 +207,24 @@ int m_outcome_parse(const char *name, struct m_outcome *out)
 	}
 	return 0;
 }
+
+static const struct name effect_names[] = {
+	{ M_EFF_NONE, "none" }, { M_EFF_DO, "do" }, { M_EFF_QP_ERR, "qp_err" },
+	{ M_EFF_BOTH_ERR, "both_err" }, { M_EFF_CRASH, "crash" },
+};
+NAMED_ENUM(m_effect, enum m_effect, effect_names)
+
+static const struct name dev_kind_names[] = {
+	{ M_DEV_REPLACE, "replace" }, { M_DEV_WIDEN, "widen" }, { M_DEV_NARROW, "narrow" },
+};
+NAMED_ENUM(m_dev_kind, enum m_dev_kind, dev_kind_names)
+
+static const struct name rule_status_names[] = {
+	{ M_ENCODED, "encoded" }, { M_NOT_ENCODED, "not encoded" },
+};
+NAMED_ENUM(m_rule_status, enum m_rule_status, rule_status_names)
+
+static const struct name mw_type_names[] = {
+	{ M_MW_TYPE_1, "1" }, { M_MW_TYPE_2, "2" },
+};
+NAMED_ENUM(m_mw_type, enum m_mw_type, mw_type_names)

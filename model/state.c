@@ -230,11 +230,27 @@ int model_predict(const struct model *m, const struct m_profile *p, const struct
 		m_alt_add(out, O_CRASH, M_EFF_CRASH, &why, -1);
 		return 0;
 	}
+	int rc;
+
 	switch (op->kind) {
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD:
 	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
-		return m_pred_post(m, p, out);
+		rc = m_pred_post(m, p, out);
+		break;
 	default:
-		return m_pred_obj(m, p, out);
+		rc = m_pred_obj(m, p, out);
+		break;
 	}
+	/* The peer QP's state after each alternative (a secondary effect). */
+	for (unsigned i = 0; i < out->n; i++) {
+		struct m_alt *a = &out->alt[i];
+
+		if (out->res.peer_node < 0)
+			a->peer_state = M_NO_PEER;
+		else if (a->effect == M_EFF_BOTH_ERR)
+			a->peer_state = M_QPS_ERR;
+		else
+			a->peer_state = m->node[out->res.peer_node].qp[out->res.peer_qp].state;
+	}
+	return rc;
 }

@@ -17,8 +17,8 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c
 
 $(BUILD)/tests/unit/main.o: $(BUILD)/tests/unit/suites.inc
 
-$(UNIT_BIN): $(UNIT_OBJS) $(LIBS_ALL)
-	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIBS_ALL) $(CHECK_LIBS)
+$(UNIT_BIN): $(UNIT_OBJS) $(LIBS_ALL) $(AGENT_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIBS_ALL) $(AGENT_LIB) $(CHECK_LIBS) -libverbs
 
 .PHONY: FORCE
 FORCE:

@@ -567,6 +567,16 @@ START_TEST(test_names_round_trip)
 	ck_assert_int_eq(c, M_CAP_MW_TYPE2);
 	ck_assert_str_eq(m_prot_str(M_PROT_RO), "ro");
 	ck_assert_str_eq(m_errno_str(EOPNOTSUPP), "EOPNOTSUPP");
+	enum m_effect e;
+	ck_assert_int_eq(m_effect_parse(m_effect_str(M_EFF_BOTH_ERR), &e), 0);
+	ck_assert_int_eq(e, M_EFF_BOTH_ERR);
+	enum m_dev_kind d;
+	ck_assert_int_eq(m_dev_kind_parse("WIDEN", &d), 0);
+	ck_assert_int_eq(d, M_DEV_WIDEN);
+	ck_assert_str_eq(m_rule_status_str(M_NOT_ENCODED), "not encoded");
+	enum m_mw_type t;
+	ck_assert_int_eq(m_mw_type_parse("2", &t), 0);
+	ck_assert_int_eq(t, M_MW_TYPE_2);
 }
 END_TEST
 

@@ -1,0 +1,113 @@
+/* Unit tests of the coordinator<->agent line protocol (harness/proto.c) and the
+ * device-independent helpers of the verbs node (harness/vnode.c). */
+#include "harness/proto.h"
+#include "harness/vnode.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int sv[2];
+
+static void setup(void)
+{
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+}
+
+static void teardown(void)
+{
+	close(sv[0]);
+	close(sv[1]);
+}
+
+START_TEST(test_send_recv_round_trip)
+{
+	char buf[PROTO_LINE_MAX];
+
+	ck_assert_int_eq(proto_send(sv[0], "reg name=%s len=%d access=%d", "m", 4096, 7), 0);
+	ck_assert_int_eq(proto_send(sv[0], "quit"), 0);
+	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 1000), (int)strlen("reg name=m len=4096 access=7"));
+	ck_assert_str_eq(buf, "reg name=m len=4096 access=7");
+	ck_assert(proto_is(buf, "reg"));
+	ck_assert(!proto_is(buf, "re"));
+	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 1000), 4); /* the next line was not consumed */
+	ck_assert(proto_is(buf, "quit"));
+}
+END_TEST
+
+START_TEST(test_get_fields)
+{
+	const char *msg = "ok addr=0x7f001000 lkey=12 rkey=34 name=src xname=no";
+	char v[16];
+	uint64_t u;
+
+	ck_assert_int_eq(proto_get(msg, "name", v, sizeof(v)), 0);
+	ck_assert_str_eq(v, "src"); /* not the tail of xname */
+	ck_assert_int_eq(proto_get_u64(msg, "addr", &u), 0);
+	ck_assert_uint_eq(u, 0x7f001000);
+	ck_assert_int_eq(proto_get_u64(msg, "rkey", &u), 0);
+	ck_assert_uint_eq(u, 34);
+	ck_assert_int_eq(proto_get(msg, "missing", v, sizeof(v)), -ENOENT);
+	ck_assert_int_eq(proto_get(msg, "addr", v, 4), -EMSGSIZE);
+	ck_assert_int_eq(proto_get_u64("ok n=-1", "n", &u), -EINVAL);
+	ck_assert_int_eq(proto_get_u64("ok n=12x", "n", &u), -EINVAL);
+	ck_assert_int_eq(proto_get_u64("ok n=", "n", &u), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_recv_timeout_eof_and_oversize)
+{
+	char buf[64], big[PROTO_LINE_MAX + 10];
+
+	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 50), -ETIMEDOUT);
+	ck_assert_int_eq(write(sv[0], "partial", 7), 7);
+	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 50), -ETIMEDOUT);
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\0';
+	ck_assert_int_eq(proto_send(sv[0], "%s", big), -EMSGSIZE);
+	ck_assert_int_eq(proto_send(sv[0], "two\nlines"), -EMSGSIZE);
+	ck_assert_int_eq(write(sv[0], "0123456789012345678901234567890123456789012345678901234567890123456789\n", 71), 71);
+	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 50), -EMSGSIZE);
+	close(sv[0]);
+	sv[0] = -1;
+	while (proto_recv(sv[1], buf, sizeof(buf), 50) != -EPIPE)
+		;
+}
+END_TEST
+
+START_TEST(test_vnode_names_and_gid_hex)
+{
+	union ibv_gid g, back;
+	char hex[33];
+
+	for (int i = 0; i < 16; i++)
+		g.raw[i] = (uint8_t)(i * 17);
+	vnode_gid_to_hex(&g, hex);
+	ck_assert_str_eq(hex, "00112233445566778899aabbccddeeff");
+	ck_assert_int_eq(vnode_gid_from_hex(hex, &back), 0);
+	ck_assert_mem_eq(g.raw, back.raw, 16);
+	ck_assert_int_eq(vnode_gid_from_hex("00112233", &back), -EINVAL);
+	ck_assert_int_eq(vnode_gid_from_hex("0011223344556677889900aabbccddzz", &back), -EINVAL);
+	ck_assert_str_eq(vnode_wc_status_str(IBV_WC_REM_ACCESS_ERR), "REM_ACCESS_ERR");
+	ck_assert_str_eq(vnode_wc_status_str(IBV_WC_WR_FLUSH_ERR), "WR_FLUSH_ERR");
+	ck_assert_str_eq(vnode_wc_status_str((enum ibv_wc_status)99), "?");
+	ck_assert_str_eq(vnode_qp_state_str(IBV_QPS_ERR), "ERR");
+	ck_assert_str_eq(vnode_qp_state_str((enum ibv_qp_state)77), "?");
+}
+END_TEST
+
+Suite *suite_test_proto(void)
+{
+	Suite *s = suite_create("proto");
+	TCase *tc = tcase_create("lines");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_send_recv_round_trip);
+	tcase_add_test(tc, test_get_fields);
+	tcase_add_test(tc, test_recv_timeout_eof_and_oversize);
+	tcase_add_test(tc, test_vnode_names_and_gid_hex);
+	suite_add_tcase(s, tc);
+	return s;
+}
