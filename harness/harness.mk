@@ -12,3 +12,11 @@ SMOKE_BIN := $(BUILD)/tests/rc-smoke
 $(SMOKE_BIN): $(BUILD)/tests/smoke/rc_smoke.o $(AGENT_LIB) $(TOPO_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -libverbs
 BINS_ALL += $(SMOKE_BIN)
+
+# libscn.a: the scenario language front end (lexer, parser, AST, call table).
+SCN_SRCS := $(sort $(wildcard harness/scn_*.c))
+SCN_LIB  := $(BUILD)/libscn.a
+$(SCN_LIB): $(SCN_SRCS:%.c=$(BUILD)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+LIBS_ALL += $(SCN_LIB)

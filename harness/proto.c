@@ -113,6 +113,22 @@ int proto_get(const char *msg, const char *key, char *out, size_t cap)
 	return -ENOENT;
 }
 
+int proto_get_tail(const char *msg, const char *key, char *out, size_t cap)
+{
+	size_t klen = strlen(key);
+	const char *p = msg;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == msg || p[-1] == ' ') && p[klen] == '=') {
+			if (cap > 0)
+				snprintf(out, cap, "%s", p + klen + 1);
+			return 0;
+		}
+		p += klen;
+	}
+	return -ENOENT;
+}
+
 int proto_get_u64(const char *msg, const char *key, uint64_t *out)
 {
 	char v[32], *end;

@@ -3,12 +3,17 @@
  *
  * One message is one line of UTF-8 text ending in '\n', at most PROTO_LINE_MAX
  * bytes including the newline: a verb, then blank-separated KEY=VALUE fields.
- * Values never contain blanks or newlines (byte strings travel as hex). The
- * agent answers every request with exactly one line starting with "ok" or
- * "err" (err carries errno=NAME and msg=TEXT-WITHOUT-BLANKS). The same lines
- * can travel over a socketpair (now) or TCP (later): nothing depends on the
- * transport but a byte stream.
+ * Values never contain blanks or newlines (byte strings travel as hex), except
+ * the value of msg=, which is always the last field and runs to the end of the
+ * line (free text for humans; read it with proto_get_tail). The agent answers
+ * every request with exactly one line starting with "ok" or "err"; err carries
+ * errno=N (a positive errno value) and msg=TEXT. The same lines can travel over
+ * a socketpair (now) or TCP (later): nothing depends on the transport but a
+ * byte stream. Every read is bounded by a timeout on the coordinator's side;
+ * an agent waits for its coordinator without a timeout but exits at end of
+ * stream, so a dead coordinator never leaves agents behind.
  *
+ *   (agent starts)                  ok hello node=NAME | err errno=N msg=TEXT
  *   coordinator -> agent            agent -> coordinator
  *   open                            ok qpn=N gid=32HEX
  *   reg name=M len=N access=N       ok addr=0xA lkey=N rkey=N
@@ -17,7 +22,8 @@
  *   verify name=M seed=N|byte=N     ok | ok mismatch=OFF expected=X got=Y
  *   connect qpn=N gid=32HEX         ok
  *   write|read local=M len=N raddr=0xA rkey=N
- *                                   ok status=WC_STATUS_NAME   (post failed: err)
+ *                                   ok status=WC_STATUS_NAME vendor_err=N
+ *                                   (post failed or no completion in time: err)
  *   qp_state                        ok state=RESET|INIT|RTR|RTS|SQD|SQE|ERR
  *   netstat                         ok rx_packets=N tx_packets=N  (the node's netdev)
  *   quit                            ok
@@ -51,6 +57,13 @@ int proto_recv(int fd, char *buf, size_t cap, int timeout_ms);
  * -ENOENT if the key is absent, -EMSGSIZE if the value does not fit.
  */
 int proto_get(const char *msg, const char *key, char *out, size_t cap);
+
+/*
+ * Find the last field KEY=TEXT, whose TEXT runs to the end of the message and
+ * may contain blanks (msg=), and copy TEXT into out (cap bytes, truncated to
+ * fit). Returns 0 or -ENOENT if the key is absent.
+ */
+int proto_get_tail(const char *msg, const char *key, char *out, size_t cap);
 
 /* As proto_get, parsing the value as an unsigned integer (decimal or 0x hex). */
 int proto_get_u64(const char *msg, const char *key, uint64_t *out);

@@ -24,18 +24,76 @@ static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* Names of the devices in list, blank-separated, into out (for messages). */
+static void device_names(struct ibv_device **list, int num, char *out, size_t cap)
+{
+	size_t off = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < num && off < cap; i++) {
+		int w = snprintf(out + off, cap - off, "%s%s", i ? " " : "", ibv_get_device_name(list[i]));
+
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+/*
+ * Check what the topology promised about port 1: the port is ACTIVE and the
+ * GID at gid_index is a RoCE v2 GID (an empty slot or a RoCE v1 GID would
+ * only show up later as a connection that never completes). Fills n->gid.
+ */
+static int check_port_and_gid(struct vnode *n, const char *ibdev, int gid_index, char *err, size_t errlen)
+{
+	struct ibv_port_attr pa;
+	struct ibv_gid_entry ge;
+	static const union ibv_gid zero;
+	int rc;
+
+	rc = ibv_query_port(n->ctx, n->port, &pa);
+	if (rc)
+		return fail(err, errlen, -rc, "ibv_query_port(%s, %u): %s", ibdev, n->port, strerror(rc));
+	if (pa.state != IBV_PORT_ACTIVE)
+		return fail(err, errlen, -ENETDOWN, "port %u of %s is %s, not ACTIVE (is its netdev up?)",
+			    n->port, ibdev, ibv_port_state_str(pa.state));
+	if (gid_index < 0 || gid_index >= pa.gid_tbl_len)
+		return fail(err, errlen, -EINVAL, "gid_index %d out of range for %s (table of %d)",
+			    gid_index, ibdev, pa.gid_tbl_len);
+	rc = ibv_query_gid_ex(n->ctx, n->port, (uint32_t)gid_index, &ge, 0);
+	if (rc == 0) {
+		if (ge.gid_type != IBV_GID_TYPE_ROCE_V2)
+			return fail(err, errlen, -EPROTOTYPE, "GID %d of %s is not RoCE v2 (type %u)",
+				    gid_index, ibdev, ge.gid_type);
+		n->gid = ge.gid;
+	} else if (rc == EOPNOTSUPP || rc == ENOSYS) {
+		/* Old kernel ABI without the GID type: take the GID unchecked. */
+		if (ibv_query_gid(n->ctx, n->port, gid_index, &n->gid))
+			return fail(err, errlen, -EINVAL, "ibv_query_gid(%s, %d) failed", ibdev, gid_index);
+	} else {
+		return fail(err, errlen, -rc, "GID %d of %s: %s (empty slot?)", gid_index, ibdev, strerror(rc));
+	}
+	if (memcmp(&n->gid, &zero, sizeof(zero)) == 0)
+		return fail(err, errlen, -ENOENT, "GID %d of %s is empty", gid_index, ibdev);
+	return 0;
+}
+
 int vnode_open(struct vnode *n, const char *ibdev, int gid_index, char *err, size_t errlen)
 {
 	struct ibv_device **list;
 	struct ibv_qp_init_attr qia;
+	char names[256];
 	int num = 0, rc;
 
 	memset(n, 0, sizeof(*n));
 	n->port = 1;
 	n->gid_index = gid_index;
 	list = ibv_get_device_list(&num);
-	if (!list)
-		return fail(err, errlen, -errno, "ibv_get_device_list: %s", strerror(errno));
+	if (!list) {
+		rc = -errno;
+		return fail(err, errlen, rc, "no RDMA stack on this host (ibv_get_device_list: %s; "
+			    "is rdma_rxe loaded and the node up?)", strerror(-rc));
+	}
 	for (int i = 0; i < num && !n->ctx; i++)
 		if (strcmp(ibv_get_device_name(list[i]), ibdev) == 0) {
 			n->ctx = ibv_open_device(list[i]);
@@ -45,14 +103,15 @@ int vnode_open(struct vnode *n, const char *ibdev, int gid_index, char *err, siz
 				return fail(err, errlen, rc, "ibv_open_device(%s): %s", ibdev, strerror(-rc));
 			}
 		}
+	device_names(list, num, names, sizeof(names));
 	ibv_free_device_list(list);
 	if (!n->ctx)
-		return fail(err, errlen, -ENODEV, "no RDMA device named %s (%d devices)", ibdev, num);
+		return fail(err, errlen, -ENODEV, "no RDMA device named %s (%d present: %s)", ibdev, num,
+			    num ? names : "none");
 
-	if (ibv_query_gid(n->ctx, n->port, gid_index, &n->gid)) {
-		rc = fail(err, errlen, -EINVAL, "ibv_query_gid(%s, %d) failed", ibdev, gid_index);
+	rc = check_port_and_gid(n, ibdev, gid_index, err, errlen);
+	if (rc)
 		goto out_ctx;
-	}
 	n->pd = ibv_alloc_pd(n->ctx);
 	if (!n->pd) {
 		rc = fail(err, errlen, -ENOMEM, "ibv_alloc_pd failed");
@@ -197,7 +256,7 @@ static int64_t now_ms(void)
 }
 
 int vnode_rdma(struct vnode *n, enum ibv_wr_opcode opcode, struct vnode_mr *m, uint32_t len,
-	       uint64_t raddr, uint32_t rkey, int timeout_ms, enum ibv_wc_status *status)
+	       uint64_t raddr, uint32_t rkey, int timeout_ms, struct ibv_wc *wc)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)m->buf, .length = len, .lkey = m->mr->lkey };
 	struct ibv_send_wr wr, *bad = NULL;
@@ -217,15 +276,12 @@ int vnode_rdma(struct vnode *n, enum ibv_wr_opcode opcode, struct vnode_mr *m, u
 	if (rc)
 		return -rc;
 	for (;;) {
-		struct ibv_wc wc;
-		int got = ibv_poll_cq(n->cq, 1, &wc);
+		int got = ibv_poll_cq(n->cq, 1, wc);
 
 		if (got < 0)
 			return -EIO;
-		if (got == 1 && wc.wr_id == id) {
-			*status = wc.status;
+		if (got == 1 && wc->wr_id == id)
 			return 0;
-		}
 		if (now_ms() >= deadline)
 			return -ETIMEDOUT;
 		if (got == 0)
@@ -258,6 +314,26 @@ const char *vnode_qp_state_str(enum ibv_qp_state s)
 	case IBV_QPS_UNKNOWN: return "UNKNOWN";
 	}
 	return "?";
+}
+
+int vnode_qp_state_parse(const char *s, enum ibv_qp_state *out)
+{
+	for (int i = IBV_QPS_RESET; i <= IBV_QPS_UNKNOWN; i++)
+		if (strcmp(s, vnode_qp_state_str((enum ibv_qp_state)i)) == 0) {
+			*out = (enum ibv_qp_state)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int vnode_wc_status_parse(const char *s, enum ibv_wc_status *out)
+{
+	for (int i = IBV_WC_SUCCESS; i <= IBV_WC_GENERAL_ERR; i++)
+		if (strcmp(s, vnode_wc_status_str((enum ibv_wc_status)i)) == 0) {
+			*out = (enum ibv_wc_status)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 const char *vnode_wc_status_str(enum ibv_wc_status s)

@@ -36,7 +36,9 @@ struct vnode {
 /*
  * Open the device named ibdev and create a PD, a CQ and an RC QP in INIT-ready
  * RESET state; look up the GID at gid_index on port 1. Returns 0, -ENODEV if
- * no such device, or -errno; on failure nothing stays allocated.
+ * no such device, -ENETDOWN if port 1 is not ACTIVE, -EINVAL if gid_index is
+ * out of the GID table, -EPROTOTYPE if that GID is not RoCE v2, -ENOENT if it
+ * is empty, or -errno of the failing verb; on failure nothing stays allocated.
  */
 int vnode_open(struct vnode *n, const char *ibdev, int gid_index, char *err, size_t errlen);
 
@@ -64,11 +66,14 @@ int vnode_connect(struct vnode *n, uint32_t remote_qpn, const union ibv_gid *rem
 /*
  * Post one signaled RDMA WRITE or READ (opcode) of len bytes between the local
  * MR m (offset 0) and (raddr, rkey), and wait up to timeout_ms for its
- * completion. On a completion returns 0 and sets *status. A failed post
- * returns its -errno; no completion in time returns -ETIMEDOUT.
+ * completion, busy-polling the CQ with 1 ms sleeps. Completions of earlier
+ * requests that arrive meanwhile are dropped. On its completion returns 0 and
+ * copies it into *wc (only wr_id, status, qp_num and vendor_err are meaningful
+ * for an error status). A failed post returns its -errno; no completion in
+ * time returns -ETIMEDOUT; a failing ibv_poll_cq returns -EIO.
  */
 int vnode_rdma(struct vnode *n, enum ibv_wr_opcode opcode, struct vnode_mr *m, uint32_t len,
-	       uint64_t raddr, uint32_t rkey, int timeout_ms, enum ibv_wc_status *status);
+	       uint64_t raddr, uint32_t rkey, int timeout_ms, struct ibv_wc *wc);
 
 /* The QP's current state (ibv_query_qp), or -errno. */
 int vnode_qp_state(struct vnode *n, enum ibv_qp_state *state);
@@ -76,8 +81,14 @@ int vnode_qp_state(struct vnode *n, enum ibv_qp_state *state);
 /* Name of a QP state without the IBV_QPS_ prefix ("RTS"); "?" if unknown. */
 const char *vnode_qp_state_str(enum ibv_qp_state s);
 
-/* Name of a WC status without the IBV_WC_ prefix ("REM_ACCESS_ERR"). */
+/* Parse a name as vnode_qp_state_str prints it. Returns 0 or -EINVAL. */
+int vnode_qp_state_parse(const char *s, enum ibv_qp_state *out);
+
+/* Name of a WC status without the IBV_WC_ prefix ("REM_ACCESS_ERR"); "?" if unknown. */
 const char *vnode_wc_status_str(enum ibv_wc_status s);
+
+/* Parse a name as vnode_wc_status_str prints it. Returns 0 or -EINVAL. */
+int vnode_wc_status_parse(const char *s, enum ibv_wc_status *out);
 
 /* GID as 32 hex digits (out: 33 bytes) and back (returns 0 or -EINVAL). */
 void vnode_gid_to_hex(const union ibv_gid *gid, char out[33]);

@@ -198,7 +198,7 @@ static int agent_main(int fd, const struct topo_node *node)
 			else
 				proto_send(fd, "ok");
 		} else if (proto_is(msg, "write") || proto_is(msg, "read")) {
-			enum ibv_wc_status st;
+			struct ibv_wc wc;
 			struct vnode_mr *m;
 
 			if (proto_get(msg, "local", name, sizeof(name)) || !(m = vnode_find(&n, name)) ||
@@ -208,11 +208,11 @@ static int agent_main(int fd, const struct topo_node *node)
 				continue;
 			}
 			rc = vnode_rdma(&n, proto_is(msg, "write") ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ, m,
-					(uint32_t)len, raddr, (uint32_t)rkey, STEP_TIMEOUT_MS - 2000, &st);
+					(uint32_t)len, raddr, (uint32_t)rkey, STEP_TIMEOUT_MS - 2000, &wc);
 			if (rc)
 				agent_reply_err(fd, rc, "post or completion failed");
 			else
-				proto_send(fd, "ok status=%s", vnode_wc_status_str(st));
+				proto_send(fd, "ok status=%s vendor_err=%u", vnode_wc_status_str(wc.status), wc.vendor_err);
 		} else if (proto_is(msg, "qp_state")) {
 			enum ibv_qp_state s;
 

@@ -1,0 +1,318 @@
+/*
+ * Unit tests of the scenario parser's diagnostics: one test per distinct
+ * message (enum scn_err), with its exact position and hint; collecting
+ * several errors; the cap.
+ */
+#include "harness/scn.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define H "nodes a b\n"
+#define P H "a: alloc_pd pd\n"
+#define MWSETUP P "a: reg_mr m pd=pd len=4K\na: create_qp q pd=pd\na: alloc_mw w pd=pd type=2\n"
+#define RPMA "nodes a\na: rpma_mr_reg r len=1 usage=READ_SRC\n"
+
+static struct scn_diags d;
+
+/* The first diagnostic of text, formatted for file "t.scn". */
+static const char *first_diag(const char *text, size_t len, char *buf, size_t size)
+{
+	struct scn_file *f = NULL;
+	int rc = scn_parse_text(text, len, "t.scn", &f, &d);
+
+	ck_assert_int_eq(rc, -EINVAL);
+	ck_assert_ptr_null(f);
+	ck_assert_uint_ge(d.n, 1);
+	scn_diag_format(&d.d[0], "t.scn", buf, size);
+	return buf;
+}
+
+static const struct bad {
+	enum scn_err code;
+	const char *text;
+	size_t len;          /* 0: strlen(text) */
+	const char *want;    /* the formatted diagnostic, hint line included */
+} bad[] = {
+	{ SCN_E_NUL, "nodes a\0b\n", 10, "t.scn:1:8: NUL byte in the text\n" },
+	{ SCN_E_UTF8, "nodes a\n# \xff\n", 0, "t.scn:2:3: invalid UTF-8\n  hint: save the file as UTF-8\n" },
+	{ SCN_E_NON_ASCII, H "a: alloc_pd p\xc3\xa9\n", 0,
+	  "t.scn:2:14: non-ASCII character outside a string or comment\n"
+	  "  hint: names, keys and values are ASCII; quote the text\n" },
+	{ SCN_E_CONTROL, H "a: alloc_pd\x01 pd\n", 0, "t.scn:2:12: control character 0x01\n" },
+	{ SCN_E_UNTERMINATED, H "b: dat_ia_open name=\"abc\n", 0,
+	  "t.scn:2:21: unterminated string\n  hint: close it with '\"'\n" },
+	{ SCN_E_BAD_ESCAPE, H "b: dat_ia_open name=\"a\\nb\"\n", 0,
+	  "t.scn:2:21: bad escape '\\n' in a string\n  hint: only \\\" and \\\\ are escapes\n" },
+	{ SCN_E_UNKNOWN_STATEMENT, "titel x\n", 0,
+	  "t.scn:1:1: unknown statement 'titel'\n  hint: did you mean 'title'?\n" },
+	{ SCN_E_NEEDS_TEXT, "title   # nothing\n", 0, "t.scn:1:1: 'title' needs text\n" },
+	{ SCN_E_TWICE, "title a\ntitle b\n", 0, "t.scn:2:1: 'title' given twice (first at line 1)\n" },
+	{ SCN_E_HEADER_AFTER_STEP, P "cite x\n", 0,
+	  "t.scn:3:1: header line 'cite' after the first step\n  hint: header lines come before the steps\n" },
+	{ SCN_E_NODE_COUNT, "nodes\n", 0, "t.scn:1:1: nodes takes 1 to 16 names\n" },
+	{ SCN_E_BAD_NODE_NAME, "nodes a B\n", 0,
+	  "t.scn:1:9: bad node name 'B'\n  hint: node names are [a-z][a-z0-9_]*, at most 31 bytes\n" },
+	{ SCN_E_NODE_TWICE, "nodes a a\n", 0, "t.scn:1:9: node 'a' declared twice\n" },
+	{ SCN_E_UNKNOWN_CAP, "require rereg mw_typ2\n", 0,
+	  "t.scn:1:15: unknown capability 'mw_typ2'\n  hint: did you mean 'mw_type2'?\n" },
+	{ SCN_E_NO_NODES, "a: alloc_pd pd\n", 0,
+	  "t.scn:1:1: a step before the nodes line\n  hint: declare them first, e.g. 'nodes a b'\n" },
+	{ SCN_E_NO_STEPS, "# empty\nnodes a\n", 0,
+	  "t.scn:2:1: no steps\n  hint: a scenario has at least one step\n" },
+	{ SCN_E_UNKNOWN_NODE, H "c: alloc_pd pd\n", 0, "t.scn:2:1: unknown node 'c'\n  hint: nodes: a b\n" },
+	{ SCN_E_UNKNOWN_CALL, H "a: alloc_pdd pd\n", 0,
+	  "t.scn:2:4: unknown call 'alloc_pdd'\n  hint: did you mean 'alloc_pd'?\n" },
+	{ SCN_E_NEEDS_NAME, H "a: alloc_pd\n", 0,
+	  "t.scn:2:4: alloc_pd needs the name of a PD\n  hint: e.g. 'a: alloc_pd x …'\n" },
+	{ SCN_E_BAD_NAME, H "a: alloc_pd 9p\n", 0,
+	  "t.scn:2:13: bad name '9p'\n  hint: names are [A-Za-z_][A-Za-z0-9_]*, at most 31 bytes\n" },
+	{ SCN_E_RESERVED_NAME, H "a: alloc_pd rkey\n", 0,
+	  "t.scn:2:13: 'rkey' cannot name an object: it is an attribute name\n" },
+	{ SCN_E_LIVE, P "a: alloc_pd pd\n", 0,
+	  "t.scn:3:13: 'pd' already exists on node a (created at line 2)\n"
+	  "  hint: destroy it first or use another name\n" },
+	{ SCN_E_UNKNOWN_NAME, H "a: dealloc_pd p\n", 0,
+	  "t.scn:2:15: unknown name 'p' on node a\n  hint: create it first: alloc_pd\n" },
+	{ SCN_E_WRONG_CLASS, P "a: dereg_mr pd\n", 0,
+	  "t.scn:3:13: 'pd' is a PD, dereg_mr needs an MR\n  hint: 'pd' was created at line 2\n" },
+	{ SCN_E_UNKNOWN_KEY, P "a: reg_mr m pd=pd len=1 acess=0\n", 0,
+	  "t.scn:3:25: unknown key 'acess' for reg_mr\n  hint: did you mean 'access'?\n" },
+	{ SCN_E_KEY_TWICE, P "a: reg_mr m pd=pd len=1 len=2\n", 0, "t.scn:3:25: key 'len' given twice\n" },
+	{ SCN_E_MISSING_KEY, P "a: reg_mr m pd=pd\n", 0, "t.scn:3:4: reg_mr needs len=\n" },
+	{ SCN_E_NEEDS_VALUE, P "a: reg_mr m pd=pd len=\n", 0, "t.scn:3:19: key 'len' needs a value\n" },
+	{ SCN_E_TAKES_NO_VALUE, MWSETUP "a: bind_mw w qp=q mr=m len=1 access=0 zero_based=1\n", 0,
+	  "t.scn:6:39: key 'zero_based' takes no value\n" },
+	{ SCN_E_BAD_INT, P "a: reg_mr m pd=pd len=12x\n", 0,
+	  "t.scn:3:23: bad integer '12x'\n  hint: integers are decimal or 0x hex, with an optional K, M or G\n" },
+	{ SCN_E_OVERFLOW, P "a: reg_mr m pd=pd len=0x40000000000000K\n", 0,
+	  "t.scn:3:23: integer '0x40000000000000K' does not fit in 64 bits\n" },
+	{ SCN_E_RANGE, P "a: alloc_mw w pd=pd type=3\n", 0, "t.scn:3:26: type=3 is out of range 1..2\n" },
+	{ SCN_E_UNKNOWN_FLAG, P "a: reg_mr m pd=pd len=1 access=LOCAL_WRITE|REMOTE_RAED\n", 0,
+	  "t.scn:3:32: unknown access name 'REMOTE_RAED'\n  hint: did you mean 'REMOTE_READ'?\n" },
+	{ SCN_E_WRONG_KIND, P "a: reg_mr m pd=pd len=\"4\"\n", 0,
+	  "t.scn:3:23: len takes an integer or an attribute NAME.ATTR\n" },
+	{ SCN_E_BAD_REF, P "a: reg_mr m pd=a.b.c.d len=1\n", 0,
+	  "t.scn:3:16: bad reference 'a.b.c.d'\n  hint: [NODE.]NAME, NAME+OFFSET or NAME.ATTR[+N]\n" },
+	{ SCN_E_UNKNOWN_ATTR, P "a: reg_mr m pd=pd len=pd.lenn\n", 0,
+	  "t.scn:3:23: unknown attribute 'lenn'\n  hint: did you mean 'len'?\n" },
+	{ SCN_E_ATTR_CLASS, P "a: reg_mr m pd=pd len=pd.len\n", 0, "t.scn:3:23: a PD has no attribute 'len'\n" },
+	{ SCN_E_BAD_HEX, RPMA "a: rpma_mr_remote_from_descriptor rr from=r bytes=abc\n", 0,
+	  "t.scn:3:51: bad hex bytes 'abc'\n  hint: an even number of hex digits, 0x optional\n" },
+	{ SCN_E_EXPECT_EMPTY, H "a: alloc_pd p expect\n", 0,
+	  "t.scn:2:15: expect needs an outcome\n  hint: ok, an errno name, a completion status, …\n" },
+	{ SCN_E_UNKNOWN_OUTCOME, H "a: alloc_pd p expect ok|EINVALL\n", 0,
+	  "t.scn:2:22: unknown outcome 'EINVALL'\n  hint: did you mean 'EINVAL'?\n" },
+	{ SCN_E_CANNOT_PRODUCE, H "a: alloc_pd p expect REM_ACCESS_ERR\n", 0,
+	  "t.scn:2:22: 'REM_ACCESS_ERR' is not an outcome of alloc_pd\n"
+	  "  hint: alloc_pd gives ok, errno, KERNEL_CRASH\n" },
+	{ SCN_E_UNEXPECTED, H "a: alloc_pd p expect ok EINVAL\n", 0,
+	  "t.scn:2:25: unexpected 'EINVAL'\n  hint: join alternatives with '|' and no blanks\n" },
+	{ SCN_E_UNKNOWN_RESULT, P "a: create_qp q pd=pd\na: query_qp q expect stat=ERR\n", 0,
+	  "t.scn:4:22: query_qp reports no 'stat'\n  hint: did you mean 'state'?\n" },
+	{ SCN_E_CONNECT_OPERANDS, H "connect a.q\n", 0,
+	  "t.scn:2:1: connect takes two operands NODE.QP NODE.QP\n  hint: e.g. connect a.q b.q\n" },
+	{ SCN_E_SAME_NODE, P "a: create_qp q pd=pd\na: create_qp r pd=pd\nconnect a.q a.r\n", 0,
+	  "t.scn:5:13: connect needs QPs on two different nodes\n" },
+};
+
+START_TEST(test_each_message)
+{
+	const struct bad *b = &bad[_i];
+	char buf[512];
+
+	first_diag(b->text, b->len ? b->len : strlen(b->text), buf, sizeof(buf));
+	ck_assert_msg(strcmp(buf, b->want) == 0, "[%d] got:\n%s\nwant:\n%s", _i, buf, b->want);
+	ck_assert_int_eq(d.d[0].code, b->code);
+}
+END_TEST
+
+/* Codes tested by the special cases below rather than the table. */
+static const enum scn_err special[] = {
+	SCN_E_FILE_TOO_LARGE, SCN_E_READ, SCN_E_LINE_TOO_LONG, SCN_E_TOO_MANY_WORDS,
+	SCN_E_TEXT_TOO_LONG, SCN_E_TOO_MANY,
+};
+
+START_TEST(test_every_message_is_tested)
+{
+	for (unsigned e = 0; e < SCN_E_COUNT_; e++) {
+		int seen = 0;
+		enum scn_err back;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			seen |= bad[i].code == e;
+		for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+			seen |= special[i] == e;
+		ck_assert_msg(seen, "no test for message %u '%s'", e, scn_err_str(e));
+		ck_assert_str_ne(scn_err_str(e), "?");
+		ck_assert_int_eq(scn_err_parse(scn_err_str(e), &back), 0);
+		ck_assert_int_eq(back, e);
+	}
+	ck_assert_str_eq(scn_err_str(SCN_E_COUNT_), "?");
+}
+END_TEST
+
+START_TEST(test_file_too_large)
+{
+	size_t len = SCN_FILE_MAX + 1;
+	char *text = malloc(len), buf[256];
+
+	ck_assert_ptr_nonnull(text);
+	memset(text, '\n', len);
+	first_diag(text, len, buf, sizeof(buf));
+	free(text);
+	ck_assert_str_eq(buf, "t.scn:1:1: file is larger than 1048576 bytes\n");
+	ck_assert_int_eq(d.d[0].code, SCN_E_FILE_TOO_LARGE);
+}
+END_TEST
+
+START_TEST(test_read_errors)
+{
+	struct scn_file *f = NULL;
+	char buf[256];
+
+	ck_assert_int_eq(scn_parse_file("tests/fixtures/no-such.scn", &f, &d), -ENOENT);
+	ck_assert_ptr_null(f);
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_int_eq(d.d[0].code, SCN_E_READ);
+	scn_diag_format(&d.d[0], "tests/fixtures/no-such.scn", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "tests/fixtures/no-such.scn:0:0: cannot read the file: No such file or directory\n");
+	ck_assert_int_lt(scn_parse_file("tests", &f, &d), 0);
+	ck_assert_int_eq(d.d[0].code, SCN_E_READ);
+}
+END_TEST
+
+START_TEST(test_line_too_long)
+{
+	char text[2048], buf[256];
+
+	memset(text, 'x', sizeof(text));
+	memcpy(text, "nodes a\n#", 9);
+	text[9 + SCN_LINE_MAX] = '\n';
+	first_diag(text, 10 + SCN_LINE_MAX, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "t.scn:2:1: line is longer than 1024 bytes\n");
+}
+END_TEST
+
+START_TEST(test_too_many_words)
+{
+	char text[512], buf[256];
+	size_t n = (size_t)snprintf(text, sizeof(text), "nodes a\na: alloc_pd p");
+
+	for (int i = 0; i < 50; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " x");
+	first_diag(text, n, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "t.scn:2:105: more than 48 words on one line\n");
+}
+END_TEST
+
+START_TEST(test_text_too_long)
+{
+	char text[1024], buf[256];
+	size_t n = (size_t)snprintf(text, sizeof(text), "title ");
+
+	memset(text + n, 'y', 600);
+	n += 600;
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "\nnodes a\na: alloc_pd p\n");
+	first_diag(text, n, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "t.scn:1:7: text is longer than 511 bytes\n");
+}
+END_TEST
+
+START_TEST(test_too_many_cites)
+{
+	char text[2048], buf[256];
+	size_t n = 0;
+
+	for (int i = 0; i < 33; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "cite c%d\n", i);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "nodes a\na: alloc_pd p\n");
+	first_diag(text, n, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "t.scn:33:1: too many cite lines (at most 32)\n");
+}
+END_TEST
+
+START_TEST(test_too_many_objects)
+{
+	size_t size = 32 * (SCN_OBJS_MAX + 2), n;
+	char *text = malloc(size), buf[256];
+
+	ck_assert_ptr_nonnull(text);
+	n = (size_t)snprintf(text, size, "nodes a\n");
+	for (unsigned i = 0; i <= SCN_OBJS_MAX; i++)
+		n += (size_t)snprintf(text + n, size - n, "a: alloc_pd p%u\n", i);
+	first_diag(text, n, buf, sizeof(buf));
+	free(text);
+	ck_assert_str_eq(buf, "t.scn:1026:13: too many objects (at most 1024)\n");
+}
+END_TEST
+
+START_TEST(test_collects_all_errors)
+{
+	static const char text[] = "nodes a b\n"
+				   "a: alloc_pd pd\n"
+				   "a: reg_rm m pd=pd len=4K\n"          /* unknown call */
+				   "a: reg_mr m pd=pdd len=1x\n"         /* two errors on one line */
+				   "b: write q local=m remote=a.m len=1\n" /* m was still declared: only q */
+				   "a: dereg_mr m\n";
+	struct scn_file *f;
+
+	ck_assert_int_eq(scn_parse_text(text, sizeof(text) - 1, "t.scn", &f, &d), -EINVAL);
+	ck_assert_uint_eq(d.n, 5);
+	ck_assert_int_eq(d.d[0].code, SCN_E_UNKNOWN_CALL);
+	ck_assert_int_eq(d.d[1].code, SCN_E_UNKNOWN_NAME);
+	ck_assert_int_eq(d.d[2].code, SCN_E_BAD_INT);
+	ck_assert_uint_eq(d.d[2].line, 4);
+	ck_assert_int_eq(d.d[3].code, SCN_E_UNKNOWN_NAME); /* q */
+	ck_assert_int_eq(d.d[4].code, SCN_E_UNKNOWN_NAME); /* b.m */
+	ck_assert_uint_eq(d.dropped, 0);
+}
+END_TEST
+
+START_TEST(test_error_cap)
+{
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof(text), "nodes a\n");
+	struct scn_file *f;
+
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "a: nope\n");
+	ck_assert_int_eq(scn_parse_text(text, n, "t.scn", &f, &d), -EINVAL);
+	ck_assert_uint_eq(d.n, SCN_DIAG_MAX);
+	ck_assert_uint_ge(d.dropped, 1);
+}
+END_TEST
+
+START_TEST(test_format_truncates)
+{
+	struct scn_diag dg = { .code = SCN_E_NO_STEPS, .line = 3, .col = 4, .msg = "no steps", .hint = "h" };
+	char small[8];
+
+	ck_assert_uint_eq(scn_diag_format(&dg, "f", small, sizeof(small)), strlen("f:3:4: no steps\n  hint: h\n"));
+	ck_assert_str_eq(small, "f:3:4: ");
+}
+END_TEST
+
+Suite *suite_test_scn_errors(void)
+{
+	Suite *s = suite_create("test_scn_errors");
+	TCase *tc = tcase_create("errors");
+
+	tcase_add_loop_test(tc, test_each_message, 0, (int)(sizeof(bad) / sizeof(bad[0])));
+	tcase_add_test(tc, test_every_message_is_tested);
+	tcase_add_test(tc, test_file_too_large);
+	tcase_add_test(tc, test_read_errors);
+	tcase_add_test(tc, test_line_too_long);
+	tcase_add_test(tc, test_too_many_words);
+	tcase_add_test(tc, test_text_too_long);
+	tcase_add_test(tc, test_too_many_cites);
+	tcase_add_test(tc, test_too_many_objects);
+	tcase_add_test(tc, test_collects_all_errors);
+	tcase_add_test(tc, test_error_cap);
+	tcase_add_test(tc, test_format_truncates);
+	suite_add_tcase(s, tc);
+	return s;
+}
