@@ -1,7 +1,7 @@
 # harness/: programs that talk to the real stack.
 
 # libagent.a: the coordinator<->agent protocol and the verbs node (real stack).
-AGENT_SRCS := harness/proto.c harness/vnode.c
+AGENT_SRCS := harness/proto.c harness/vnode.c harness/agent.c harness/be_verbs.c
 AGENT_LIB  := $(BUILD)/libagent.a
 $(AGENT_LIB): $(AGENT_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)
@@ -20,3 +20,17 @@ $(SCN_LIB): $(SCN_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 LIBS_ALL += $(SCN_LIB)
+
+# libharness.a: the coordinator (runner, model backend, reports, records, CLI
+# pieces); build/rdmacheck is harness/rdmacheck.c linked with everything.
+HARNESS_SRCS := $(filter-out $(SCN_SRCS) $(AGENT_SRCS) harness/rdmacheck.c,$(sort $(wildcard harness/*.c)))
+HARNESS_LIB  := $(BUILD)/libharness.a
+$(HARNESS_LIB): $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+LIBS_ALL := $(HARNESS_LIB) $(LIBS_ALL)
+
+RDMACHECK_BIN := $(BUILD)/rdmacheck
+$(RDMACHECK_BIN): $(BUILD)/harness/rdmacheck.o $(HARNESS_LIB) $(AGENT_LIB) $(LIBS_ALL)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/rdmacheck.o $(LIBS_ALL) $(AGENT_LIB) $(HARNESS_LIB) $(MODEL_LIB) $(TOPO_LIB) -libverbs
+BINS_ALL += $(RDMACHECK_BIN)

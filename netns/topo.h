@@ -74,4 +74,11 @@ int topo_load(const char *path, struct topo *out, char *err, size_t errlen);
 /* The node named name, or NULL. */
 const struct topo_node *topo_find(const struct topo *t, const char *name);
 
+/*
+ * Move the calling thread into node's network namespace (netns mode; a no-op
+ * for a node in the initial namespace). Needs CAP_SYS_ADMIN. Returns 0 or
+ * -errno (-ENOENT: no such namespace).
+ */
+int topo_enter_netns(const struct topo_node *node);
+
 #endif

@@ -238,23 +238,6 @@ static int agent_main(int fd, const struct topo_node *node)
 	return 0;
 }
 
-static int enter_netns(const char *ns)
-{
-	char path[128];
-	int fd, rc = 0;
-
-	if (!ns[0])
-		return 0;
-	snprintf(path, sizeof(path), "/var/run/netns/%s", ns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (setns(fd, CLONE_NEWNET) != 0)
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
 /* ---------------------------------------------------------- coordinator -- */
 
 struct agent {
@@ -309,7 +292,7 @@ static int spawn(struct agent *a, const struct topo_node *node)
 		int rc;
 
 		close(sv[0]);
-		rc = enter_netns(node->netns);
+		rc = topo_enter_netns(node);
 		if (rc) {
 			proto_send(sv[1], "err errno=%d msg=cannot_enter_netns_%s", -rc, node->netns);
 			_exit(EXIT_INFRA);

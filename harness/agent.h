@@ -1,0 +1,52 @@
+/*
+ * agent.h — the node agent: one process per scenario node that executes verbs
+ * calls on the real stack for the coordinator.
+ *
+ * The agent owns the node's device context and every object a scenario
+ * creates on that node, keyed by the coordinator's object id (the scenario's
+ * object index, 0..AGENT_OBJS_MAX-1). It answers one line per request (see
+ * proto.h for framing); the requests, all KEY=VALUE, numbers decimal or 0x:
+ *
+ *   request                                           answer (besides err errno=N msg=TEXT)
+ *   alloc_pd id                                       ok
+ *   dealloc_pd id | dereg_mr id | dealloc_mw id | destroy_qp id
+ *                                                     ok
+ *   reg_mr id pd len access offset prot [iova]        ok addr=0xA iova=0xI lkey=N rkey=N
+ *   rereg_mr id flags access [pd]                     ok lkey=N rkey=N
+ *   alloc_mw id pd type                               ok rkey=N
+ *   bind_mw id qp mr addr len access zero_based       ok status=WC rkey=N
+ *   create_qp id pd access                            ok qpn=N
+ *   connect id rqpn rgid [mtu timeout retry_cnt rnr_retry min_rnr_timer
+ *           max_rd_atomic max_dest_rd_atomic]         ok
+ *   modify_qp id state=ERR|RESET                      ok
+ *   post id op=write|read|cas|fadd|send|local_inv laddr lkey len raddr rkey
+ *           [compare swap inv]                        ok status=WC vendor_err=N
+ *   recv id laddr lkey len                            ok
+ *   recvs id wait_ms                                  ok n=0 | ok n=1 status=WC
+ *   query_qp id                                       ok state=S access=N
+ *   fill id byte off len                              ok
+ *   read id off len (len <= AGENT_READ_MAX)           ok hex=HEX
+ *   quit                                              ok (then the agent exits)
+ *
+ * Creation answers carry what a peer needs to address the object. A post that
+ * the provider refuses answers err with the post's errno; a completion that
+ * does not come within the request's budget answers err errno=ETIMEDOUT.
+ * Buffers outlive their registration (dereg_mr keeps the bytes readable), so
+ * the coordinator can compare memory with the model at the end of a scenario.
+ */
+#ifndef RDMACHECK_AGENT_H
+#define RDMACHECK_AGENT_H
+
+#define AGENT_OBJS_MAX 1024
+#define AGENT_READ_MAX 1024 /* bytes per read request (2 hex digits each) */
+
+/*
+ * Serve the coordinator on fd until quit or end of stream: open device ibdev
+ * (port 1, GID gid_index), greet with "ok hello node=NAME" (or err and
+ * return), then answer requests. Every object is released before returning.
+ * step_ms bounds each completion wait. Returns 0 after quit or EOF, or a
+ * negative errno if the device could not be opened.
+ */
+int agent_serve(int fd, const char *node, const char *ibdev, int gid_index, int step_ms);
+
+#endif

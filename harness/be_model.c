@@ -1,0 +1,233 @@
+/* be_model.c — the reference model as a backend and oracle (be_model.h). */
+#include "harness/be_model.h"
+
+#include <errno.h>
+#include <string.h>
+
+int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profile *prof)
+{
+	int rc;
+
+	memset(bm, 0, sizeof(*bm));
+	rc = model_init(&bm->m, (unsigned)f->nnodes);
+	if (rc)
+		return rc;
+	bm->f = f;
+	bm->prof = *prof;
+	m_profile_get("generic", 0, &bm->gen);
+	for (size_t i = 0; i < SCN_OBJS_MAX; i++)
+		bm->h[i] = -1;
+	return 0;
+}
+
+void bm_free(struct be_model *bm)
+{
+	model_free(&bm->m);
+}
+
+/* The model handle of scenario object o, or -1 (none given: -1 too). */
+static int16_t handle(const struct be_model *bm, int32_t o)
+{
+	return o >= 0 && o < (int32_t)SCN_OBJS_MAX ? bm->h[o] : -1;
+}
+
+/* Translate c into a model operation; -ENOENT if an object it needs was never created. */
+static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->kind = c->op;
+	op->node = c->node;
+	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
+	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
+	    c->op != M_OP_CREATE_QP) {
+		op->obj = handle(bm, c->obj);
+		if (op->obj < 0)
+			return -ENOENT;
+	}
+	if (c->pd >= 0 && (op->pd = handle(bm, c->pd)) < 0)
+		return -ENOENT;
+	if (c->mr >= 0 && (op->mr = handle(bm, c->mr)) < 0)
+		return -ENOENT;
+	if (c->qp >= 0 && (op->qp = handle(bm, c->qp)) < 0)
+		return -ENOENT;
+	if (c->op == M_OP_CONNECT) {
+		op->peer_node = c->peer_node;
+		if ((op->peer_qp = handle(bm, c->peer)) < 0)
+			return -ENOENT;
+	}
+	op->access = c->access;
+	op->flags = c->op == M_OP_BIND_MW ? c->zero_based : c->flags;
+	op->type = c->type;
+	op->len = c->len;
+	op->offset = c->offset;
+	op->iova = c->iova;
+	op->has_iova = c->has_iova;
+	op->prot = c->prot;
+	op->byte = c->byte;
+	op->lkey = c->lkey;
+	op->laddr = c->laddr;
+	op->rkey = (c->op == M_OP_LOCAL_INV || c->with_inv) ? c->inv_rkey : c->rkey;
+	op->raddr = c->raddr;
+	op->compare = c->compare;
+	op->swap = c->swap;
+	op->with_inv = c->with_inv;
+	return 0;
+}
+
+int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *prof, struct m_pred *gen)
+{
+	struct m_op op;
+	int rc = to_op(bm, c, &op);
+
+	if (rc)
+		return rc;
+	rc = model_predict(&bm->m, &bm->prof, &op, prof);
+	if (rc == 0 && gen)
+		rc = model_predict(&bm->m, &bm->gen, &op, gen);
+	return rc;
+}
+
+int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i)
+{
+	int created = -1, rc = model_apply(&bm->m, p, i, &created);
+
+	if (rc == 0 && created >= 0 && c->obj >= 0 && c->obj < (int32_t)SCN_OBJS_MAX)
+		bm->h[c->obj] = (int16_t)created;
+	return rc;
+}
+
+int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
+{
+	if (obj < 0 || (size_t)obj >= bm->f->nobjs || bm->f->objs[obj].cls != SCN_C_MR || handle(bm, obj) < 0)
+		return 0;
+	*node = bm->f->objs[obj].node;
+	*h = handle(bm, obj);
+	return 1;
+}
+
+/* ------------------------------------------------- the backend table -- */
+
+static int model_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	struct be_model *bm = be;
+	struct m_pred p;
+	size_t pick = 0;
+	int rc = bm_predict(bm, c, &p, NULL);
+
+	if (rc)
+		return rc;
+	/* Simulate a preferred alternative, else the first that keeps the model alive. */
+	while (pick + 1 < p.n && p.alt[pick].effect == M_EFF_CRASH)
+		pick++;
+	for (size_t k = 0; k < c->nprefer; k++) {
+		int i = model_pred_find(&p, c->prefer[k]);
+
+		if (i >= 0) {
+			pick = (size_t)i;
+			break;
+		}
+	}
+	memset(r, 0, sizeof(*r));
+	r->out = p.alt[pick].out;
+	if (c->op == M_OP_QUERY_QP) {
+		const struct m_qp *q = &bm->m.node[c->node].qp[handle(bm, c->obj)];
+
+		r->qp_state = q->state;
+		r->qp_access = q->access;
+	}
+	return bm_commit(bm, c, &p, pick);
+}
+
+static int model_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	const struct be_model *bm = be;
+	int16_t h = handle(bm, obj);
+
+	if (h < 0)
+		return -ENOENT;
+	const struct m_node *nd = &bm->m.node[bm->f->objs[obj].node];
+
+	switch (bm->f->objs[obj].cls) {
+	case SCN_C_MR:
+		*addr = (remote ? nd->mr[h].iova : nd->mr[h].addr) + off;
+		*key = remote ? nd->mr[h].rkey : nd->mr[h].lkey;
+		return 0;
+	case SCN_C_MW:
+		if (!remote)
+			return -EINVAL;
+		*addr = (nd->mw[h].zero_based ? 0 : nd->mw[h].start) + off;
+		*key = nd->mw[h].rkey;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+{
+	const struct be_model *bm = be;
+	int16_t h = handle(bm, obj);
+	uint32_t key;
+
+	if (h < 0)
+		return -ENOENT;
+	const struct m_node *nd = &bm->m.node[bm->f->objs[obj].node];
+	uint16_t cls = bm->f->objs[obj].cls;
+
+	switch (a) {
+	case SCN_ATTR_ADDR:
+		return model_ref(be, obj, 0, 1, v, &key);
+	case SCN_ATTR_LEN:
+		*v = cls == SCN_C_MR ? nd->mr[h].len : cls == SCN_C_MW ? nd->mw[h].len : 0;
+		return cls == SCN_C_MR || cls == SCN_C_MW ? 0 : -EINVAL;
+	case SCN_ATTR_LKEY:
+		*v = nd->mr[h].lkey;
+		return cls == SCN_C_MR ? 0 : -EINVAL;
+	case SCN_ATTR_RKEY:
+		*v = cls == SCN_C_MR ? nd->mr[h].rkey : nd->mw[h].rkey;
+		return cls == SCN_C_MR || cls == SCN_C_MW ? 0 : -EINVAL;
+	case SCN_ATTR_QPN:
+		*v = nd->qp[h].qpn;
+		return cls == SCN_C_QP ? 0 : -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	const struct be_model *bm = be;
+	unsigned n;
+	int h;
+
+	if (!bm_mr(bm, obj, &n, &h))
+		return -ENOENT;
+	const struct m_mr *mr = &bm->m.node[n].mr[h];
+
+	if (off > mr->len || len > mr->len - off)
+		return -ERANGE;
+	memcpy(buf, mr->bytes + off, len);
+	return 0;
+}
+
+static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
+{
+	const struct be_model *bm = be;
+	int16_t h = handle(bm, qp);
+
+	(void)wait_ms;
+	if (h < 0)
+		return -ENOENT;
+	out->state = bm->m.node[bm->f->objs[qp].node].qp[h].state;
+	out->recv = -1;
+	return 0;
+}
+
+const struct backend_ops be_model_ops = {
+	.name = "model",
+	.exec = model_exec,
+	.ref = model_ref,
+	.attr = model_attr,
+	.read = model_read,
+	.peer = model_peer,
+};

@@ -1,0 +1,193 @@
+/* report.c — text, TAP 13 and JUnit XML output of a run (report.h). */
+#include "harness/report.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *report_format_str(enum report_format f)
+{
+	return f == REPORT_TEXT ? "text" : f == REPORT_TAP ? "tap" : "?";
+}
+
+int report_format_parse(const char *name, enum report_format *out)
+{
+	if (strcmp(name, "text") == 0)
+		*out = REPORT_TEXT;
+	else if (strcmp(name, "tap") == 0)
+		*out = REPORT_TAP;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+void report_count(const struct result *rs, size_t n, size_t counts[V_COUNT_])
+{
+	memset(counts, 0, sizeof(size_t) * V_COUNT_);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned)rs[i].v < V_COUNT_)
+			counts[rs[i].v]++;
+}
+
+void report_begin(FILE *out, enum report_format f, size_t total)
+{
+	if (f == REPORT_TAP)
+		fprintf(out, "TAP version 13\n1..%zu\n", total);
+	fflush(out);
+}
+
+/* Print text with every line prefixed (TAP YAML block or text indent). */
+static void indented(FILE *out, const char *prefix, const char *text)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+
+		fprintf(out, "%s%.*s\n", prefix, (int)len, text);
+		text += len + (nl ? 1 : 0);
+	}
+}
+
+void report_result(FILE *out, enum report_format f, size_t k, const struct result *r)
+{
+	static const char *const tag[V_COUNT_] = { "PASS ", "FAIL ", "XFAIL", "SKIP ", "ERROR" };
+
+	if (f == REPORT_TEXT) {
+		fprintf(out, "%s %s  %s (%.1f s)\n", tag[r->v], r->file, r->title, r->secs);
+		if (r->v != V_PASS && r->reason[0])
+			fprintf(out, "      %s\n", r->reason);
+		if (r->v == V_FAIL || r->v == V_ERROR || r->v == V_XFAIL)
+			indented(out, "    ", r->detail);
+	} else {
+		const char *ok = (r->v == V_FAIL || r->v == V_ERROR) ? "not ok" : "ok";
+
+		fprintf(out, "%s %zu - %s: %s", ok, k + 1, r->file, r->title);
+		if (r->v == V_SKIP)
+			fprintf(out, " # SKIP %s", r->reason);
+		else if (r->v == V_XFAIL)
+			fprintf(out, " # TODO %s", r->reason);
+		fprintf(out, "\n");
+		if (r->v == V_FAIL || r->v == V_ERROR) {
+			fprintf(out, "  ---\n  verdict: %s\n  message: \"", verdict_str(r->v));
+			for (const char *p = r->reason; *p; p++)
+				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			fprintf(out, "\"\n");
+			if (r->line)
+				fprintf(out, "  line: %u\n", r->line);
+			if (r->detail) {
+				fprintf(out, "  detail: |\n");
+				indented(out, "    ", r->detail);
+			}
+			fprintf(out, "  ...\n");
+		}
+	}
+	fflush(out);
+}
+
+void report_end(FILE *out, enum report_format f, const struct result *rs, size_t n, double secs)
+{
+	size_t c[V_COUNT_];
+
+	report_count(rs, n, c);
+	fprintf(out, "%s%zu scenarios: %zu pass, %zu fail, %zu xfail, %zu skip, %zu error (%.1f s)\n",
+		f == REPORT_TAP ? "# " : "", n, c[V_PASS], c[V_FAIL], c[V_XFAIL], c[V_SKIP], c[V_ERROR], secs);
+	fflush(out);
+}
+
+void report_progress(size_t k, size_t total, const char *file)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (k >= total)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k + 1, total, file);
+	fflush(stderr);
+}
+
+/* XML-escape s (attribute or text). Control characters other than \n and \t become spaces. */
+static void xml(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\n': case '\t': fputc(c, out); break;
+		default: fputc(c < 0x20 ? ' ' : c, out); break;
+		}
+	}
+}
+
+/* The class name of a scenario: its directory, dots for slashes ("scenarios.verbs"). */
+static void classname(FILE *out, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+
+	if (!slash) {
+		fputs("scenarios", out);
+		return;
+	}
+	for (const char *p = file; p < slash; p++)
+		if (*p == '/')
+			fputc('.', out);
+		else if (*p != '.' || (p > file && p[-1] != '/'))
+			xml(out, (char[]){ *p, 0 });
+}
+
+int report_junit(const char *path, const struct result *rs, size_t n, double secs)
+{
+	FILE *out = fopen(path, "w");
+	size_t c[V_COUNT_];
+
+	if (!out)
+		return -errno;
+	report_count(rs, n, c);
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(out, "<testsuites name=\"rdmacheck\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+		     "time=\"%.3f\">\n", n, c[V_FAIL], c[V_ERROR], c[V_SKIP], secs);
+	fprintf(out, "  <testsuite name=\"rdmacheck\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+		     "time=\"%.3f\">\n", n, c[V_FAIL], c[V_ERROR], c[V_SKIP], secs);
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &rs[i];
+
+		fprintf(out, "    <testcase classname=\"");
+		classname(out, r->file);
+		fprintf(out, "\" name=\"");
+		xml(out, r->file);
+		fprintf(out, "\" file=\"");
+		xml(out, r->file);
+		fprintf(out, "\" time=\"%.3f\">\n", r->secs);
+		if (r->v == V_FAIL || r->v == V_ERROR) {
+			fprintf(out, "      <%s message=\"", r->v == V_FAIL ? "failure" : "error");
+			xml(out, r->reason);
+			fprintf(out, "\" type=\"%s\">", verdict_str(r->v));
+			xml(out, r->title);
+			fputc('\n', out);
+			xml(out, r->detail);
+			fprintf(out, "</%s>\n", r->v == V_FAIL ? "failure" : "error");
+		} else if (r->v == V_SKIP) {
+			fprintf(out, "      <skipped message=\"");
+			xml(out, r->reason);
+			fprintf(out, "\"/>\n");
+		} else {
+			fprintf(out, "      <system-out>");
+			xml(out, r->title);
+			if (r->v == V_XFAIL) {
+				fprintf(out, "\nxfail: ");
+				xml(out, r->reason);
+				fputc('\n', out);
+				xml(out, r->detail);
+			}
+			fprintf(out, "</system-out>\n");
+		}
+		fprintf(out, "    </testcase>\n");
+	}
+	fprintf(out, "  </testsuite>\n</testsuites>\n");
+	if (fclose(out))
+		return -errno;
+	return 0;
+}
