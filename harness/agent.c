@@ -160,8 +160,14 @@ static int do_reg_mr(struct agent *a)
 		return reply_err(a, errno, "mmap: %s", strerror(errno));
 	}
 	o->buf = o->map + off;
+	if (prot == 3) {
+		/* Unmapped (MR-MAP-1): the address range exists no more. The object
+		 * keeps no bytes (fill and read refuse it). */
+		munmap(o->map, o->maplen);
+		o->map = NULL;
+	}
 	o->prot = prot == 1 ? PROT_READ : prot == 2 ? PROT_NONE : PROT_READ | PROT_WRITE;
-	if (o->prot != (PROT_READ | PROT_WRITE))
+	if (o->map && o->prot != (PROT_READ | PROT_WRITE))
 		mprotect(o->map, o->maplen, o->prot);
 	if (proto_get_u64(a->msg, "iova", &iova) == 0)
 		o->mr = ibv_reg_mr_iova(pd->pd, o->buf, len, iova, access);
@@ -180,6 +186,7 @@ static int do_rereg_mr(struct agent *a)
 {
 	struct aobj *o = field_obj(a, "id", AO_MR, 1), *pd = NULL;
 	int flags = (int)num(a, "flags", 0), rc;
+	uint64_t len;
 
 	if (!o)
 		return reply_err(a, EINVAL, "bad rereg_mr request");
@@ -188,8 +195,12 @@ static int do_rereg_mr(struct agent *a)
 		if (!pd)
 			return reply_err(a, EINVAL, "bad rereg_mr pd");
 	}
+	/* CHANGE_TRANSLATION re-registers [buf, buf+len): len 0 (the scenario gave
+	 * none) passes NULL and 0, which libibverbs must refuse (MR-REREG-2). */
+	len = num(a, "len", 0);
 	errno = 0;
-	rc = ibv_rereg_mr(o->mr, flags, pd ? pd->pd : NULL, o->buf, o->len, (int)num(a, "access", 0));
+	rc = ibv_rereg_mr(o->mr, flags, pd ? pd->pd : NULL, len ? o->buf : NULL, len,
+			  (int)num(a, "access", 0));
 	if (rc)
 		return reply_err(a, errno ? errno : EINVAL, "ibv_rereg_mr: %d", rc);
 	return proto_send(a->fd, "ok lkey=%u rkey=%u", o->mr->lkey, o->mr->rkey);
@@ -248,8 +259,12 @@ static int do_bind_mw(struct agent *a)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no bind completion in time", ETIMEDOUT);
 	if (rc)
 		return reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
-	if (wc.status == IBV_WC_SUCCESS)
+	if (wc.status == IBV_WC_SUCCESS) {
+		/* The provider takes a type-2 bind's current rkey from mw->rkey and
+		 * post_send does not update it: the application must (MW-KEY-2). */
 		o->mw_rkey = rkey;
+		o->mw->rkey = rkey;
+	}
 	return proto_send(a->fd, "ok status=%s rkey=%u vendor_err=%u", vnode_wc_status_str(wc.status),
 			  o->mw_rkey, wc.vendor_err);
 }
@@ -391,6 +406,8 @@ static int do_destroy(struct agent *a, enum aobj_kind k)
 		if (!rc) {
 			ibv_destroy_cq(o->rcq);
 			ibv_destroy_cq(o->scq);
+			o->qp = NULL;
+			o->rcq = o->scq = NULL;
 		}
 		break;
 	default: break;
@@ -476,8 +493,10 @@ static int do_recvs(struct agent *a)
 	int64_t deadline = now_ms() + (int64_t)num(a, "wait_ms", 0);
 	struct ibv_wc wc;
 
-	if (!q || !q->rcq)
+	if (!q)
 		return reply_err(a, EINVAL, "bad recvs request");
+	if (!q->live)
+		return reply_err(a, ENOENT, "the QP was destroyed");
 	for (;;) {
 		int got = ibv_poll_cq(q->rcq, 1, &wc);
 
@@ -493,13 +512,15 @@ static int do_recvs(struct agent *a)
 
 static int do_query_qp(struct agent *a)
 {
-	struct aobj *q = field_obj(a, "id", AO_QP, 1);
+	struct aobj *q = field_obj(a, "id", AO_QP, 0);
 	struct ibv_qp_attr at;
 	struct ibv_qp_init_attr init;
 	int rc;
 
 	if (!q)
 		return reply_err(a, EINVAL, "bad query_qp request");
+	if (!q->live)
+		return reply_err(a, ENOENT, "the QP was destroyed");
 	rc = ibv_query_qp(q->qp, &at, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &init);
 	if (rc)
 		return reply_err(a, rc, "ibv_query_qp: %s", strerror(rc));
@@ -520,6 +541,8 @@ static int do_fill(struct agent *a)
 
 	if (!o || !o->buf || off > o->len || len > o->len - off)
 		return reply_err(a, EINVAL, "bad fill request");
+	if (!o->map)
+		return reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
 	memset(o->buf + off, (int)num(a, "byte", 0), len);
 	open_pages(o, 0);
@@ -534,6 +557,8 @@ static int do_read(struct agent *a)
 
 	if (!o || !o->buf || off > o->len || len > o->len - off || len > AGENT_READ_MAX)
 		return reply_err(a, EINVAL, "bad read request");
+	if (!o->map)
+		return reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
 	for (uint64_t i = 0; i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", o->buf[off + i]);

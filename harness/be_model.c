@@ -16,7 +16,7 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 	bm->prof = *prof;
 	m_profile_get("generic", 0, &bm->gen);
 	for (size_t i = 0; i < SCN_OBJS_MAX; i++)
-		bm->h[i] = -1;
+		bm->h[i] = bm->recv[i] = -1;
 	return 0;
 }
 
@@ -96,6 +96,14 @@ int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p
 	return rc;
 }
 
+int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
+{
+	for (size_t i = 0; h >= 0 && i < bm->f->nobjs; i++)
+		if (bm->f->objs[i].node == node && bm->f->objs[i].cls == cls && bm->h[i] == h)
+			return (int32_t)i;
+	return -1;
+}
+
 int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
 {
 	if (obj < 0 || (size_t)obj >= bm->f->nobjs || bm->f->objs[obj].cls != SCN_C_MR || handle(bm, obj) < 0)
@@ -134,6 +142,12 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 
 		r->qp_state = q->state;
 		r->qp_access = q->access;
+	}
+	if (p.alt[pick].peer_recv >= 0 && p.res.peer_node >= 0) {
+		int32_t q = bm_object(bm, (unsigned)p.res.peer_node, SCN_C_QP, p.res.peer_qp);
+
+		if (q >= 0)
+			bm->recv[q] = p.alt[pick].peer_recv;
 	}
 	return bm_commit(bm, c, &p, pick);
 }
@@ -212,14 +226,15 @@ static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 
 static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 {
-	const struct be_model *bm = be;
+	struct be_model *bm = be;
 	int16_t h = handle(bm, qp);
 
 	(void)wait_ms;
 	if (h < 0)
 		return -ENOENT;
 	out->state = bm->m.node[bm->f->objs[qp].node].qp[h].state;
-	out->recv = -1;
+	out->recv = bm->recv[qp];
+	bm->recv[qp] = -1;
 	return 0;
 }
 

@@ -18,6 +18,8 @@ struct be_model {
 	struct m_profile prof, gen;
 	const struct scn_file *f;
 	int16_t h[SCN_OBJS_MAX];   /* model handle of each scenario object; -1 not created */
+	int8_t recv[SCN_OBJS_MAX]; /* as an engine: a QP's receive completion not yet
+	                              reported by peer() (enum m_wc_status), -1 none */
 };
 
 extern const struct backend_ops be_model_ops;
@@ -37,6 +39,9 @@ int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *
 
 /* Commit alternative i of p (from bm_predict for c); creations record c->obj. */
 int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i);
+
+/* The scenario object of class cls on node whose model handle is h, or -1. */
+int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h);
 
 /* Is scenario object obj an MR the model holds bytes for? Then its node and handle. */
 int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h);

@@ -149,8 +149,8 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 		rc = call(bv, c->node, reply, "dereg_mr id=%d", c->obj);
 		break;
 	case M_OP_REREG_MR:
-		rc = call(bv, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d", c->obj, c->flags,
-			  c->access, c->pd);
+		rc = call(bv, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu", c->obj,
+			  c->flags, c->access, c->pd, (unsigned long long)c->len);
 		break;
 	case M_OP_ALLOC_MW:
 		rc = call(bv, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->pd, c->type);
@@ -313,6 +313,8 @@ static int verbs_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 
 		if (rc)
 			return rc;
+		if (proto_is(reply, "err") && field(reply, "errno") == ENOENT)
+			return -ENOENT; /* no bytes behind it (an unmapped registration) */
 		hex = strstr(reply, "hex=");
 		if (!proto_is(reply, "ok") || !hex || strlen(hex + 4) != 2 * n)
 			return -EPROTO;
@@ -341,6 +343,8 @@ static int verbs_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	rc = call(bv, node, reply, "recvs id=%d wait_ms=%d", qp, wait_ms);
 	if (rc)
 		return rc;
+	if (proto_is(reply, "err") && field(reply, "errno") == ENOENT)
+		return -ENOENT; /* destroyed: nothing to observe */
 	if (proto_is(reply, "ok") && field(reply, "n") == 1 && proto_get(reply, "status", st, sizeof(st)) == 0) {
 		enum m_wc_status s;
 

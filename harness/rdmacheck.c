@@ -7,6 +7,7 @@
 #include "harness/cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,8 @@ static int cmd_predict(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* A dead agent must show up as -EPIPE from a write, not kill the run. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		fputs(usage_main, argc < 2 ? stderr : stdout);

@@ -111,6 +111,7 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 		const struct scn_value *pd = scn_step_arg(s, "pd"), *acc = scn_step_arg(s, "access");
 
 		c->access = (uint32_t)num(&r, acc, 0);
+		c->len = num(&r, scn_step_arg(s, "len"), 0);
 		if ((v = scn_step_arg(s, "flags")))
 			c->flags = (uint32_t)v->num;
 		else

@@ -246,10 +246,7 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 		return first;
 	if (p->res.peer_node < 0 || p->res.peer_qp < 0)
 		return first;
-	for (size_t i = 0; i < x->f->nobjs; i++)
-		if (x->f->objs[i].node == (unsigned)p->res.peer_node && x->f->objs[i].cls == SCN_C_QP &&
-		    x->bm.h[i] == p->res.peer_qp)
-			peer_obj = (int32_t)i;
+	peer_obj = bm_object(&x->bm, (unsigned)p->res.peer_node, SCN_C_QP, p->res.peer_qp);
 	if (peer_obj < 0)
 		return first;
 	for (int waited = 0;; waited += 100) {
@@ -412,8 +409,12 @@ static int run_step(struct run *x, size_t si)
 	int ip = model_pred_find(&pp, real.out);
 
 	if (in_gen && in_exp) {
-		from = ip >= 0 ? &pp : &pg;
-		pick = ip >= 0 ? ip : model_pred_find(&pg, real.out);
+		/* Follow the profile's alternative where it has one (reality is the
+		 * profile's stack); lint's engine simulates the generic reading. */
+		int gen_only = ip < 0 || x->o->mode == RUN_LINT;
+
+		from = gen_only ? &pg : &pp;
+		pick = gen_only ? model_pred_find(&pg, real.out) : ip;
 	} else if (ip >= 0 && !in_gen) {
 		const struct m_deviation *d = run_deviation(&x->o->prof, &pp, real.out);
 		char set[512];

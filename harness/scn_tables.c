@@ -114,7 +114,7 @@ static const struct scn_name qps_t[] = {
 };
 static const struct scn_name qps_modify_t[] = { { 0, "RESET" }, { 6, "ERR" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
-static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" } };
+static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" }, { 3, "UNMAPPED" } };
 /* RPMA_MR_USAGE_* (librpma.h) */
 static const struct scn_name usage_t[] = {
 	{ 1u << 0, "READ_SRC" }, { 1u << 1, "READ_DST" }, { 1u << 2, "WRITE_SRC" },

@@ -25,6 +25,24 @@ static void store64(uint8_t *b, uint64_t v)
 		b[i] = (uint8_t)v;
 }
 
+/*
+ * The responder's half of a CAS/FADD (RA-ATOM-3): update the 8 bytes at
+ * t+toff and return their original value (*unknown: it was unspecified).
+ */
+static uint64_t atomic_at_target(const struct m_op *op, struct m_mr *t, uint64_t toff, int *unknown)
+{
+	uint64_t old = load64(t->bytes + toff), nv;
+
+	*unknown = 0;
+	for (int i = 0; i < 8; i++)
+		*unknown |= t->unknown[toff + (uint64_t)i];
+	nv = op->kind == M_OP_FADD ? old + op->swap : (old == op->compare ? op->swap : old);
+	store64(t->bytes + toff, nv);
+	if (op->kind == M_OP_CAS && *unknown)
+		memset(t->unknown + toff, 1, 8); /* whether it swapped is unknown */
+	return old;
+}
+
 /* Copy len bytes (with their known/unknown marks) between two MRs. */
 static void copy_bytes(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
 {
@@ -116,17 +134,11 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_FADD: {
 		if (!t || !l)
 			break;
-		uint64_t old = load64(t->bytes + r->toff), nv;
 		int unknown = 0;
+		uint64_t old = atomic_at_target(op, t, r->toff, &unknown);
 
-		for (int i = 0; i < 8; i++)
-			unknown |= t->unknown[r->toff + (uint64_t)i];
-		nv = op->kind == M_OP_FADD ? old + op->swap : (old == op->compare ? op->swap : old);
 		store64(l->bytes + r->loff, old);
 		memset(l->unknown + r->loff, unknown, 8);
-		store64(t->bytes + r->toff, nv);
-		if (op->kind == M_OP_CAS && unknown)
-			memset(t->unknown + r->toff, 1, 8); /* whether it swapped is unknown */
 		break;
 	}
 	case M_OP_SEND: {
@@ -288,8 +300,24 @@ int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 		struct m_qp *q = &m->node[op->node].qp[qh];
 
 		qp_to_err(q);
+		if (a->remote_done && pred->res.tmr >= 0 && pred->res.peer_node >= 0) {
+			int unknown;
+
+			atomic_at_target(op, &m->node[pred->res.peer_node].mr[pred->res.tmr], pred->res.toff,
+					 &unknown);
+		}
 		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0)
 			qp_to_err(&m->node[q->peer_node].qp[q->peer_qp]);
+		return 0;
+	}
+	case M_EFF_PEER_ERR: {
+		const struct m_resolved *r = &pred->res;
+		struct m_node *pn = &m->node[r->peer_node];
+
+		/* The payload may have landed before the responder failed. */
+		if (r->rmr >= 0 && op->len)
+			memset(pn->mr[r->rmr].unknown + r->roff, 1, op->len);
+		qp_to_err(&pn->qp[r->peer_qp]);
 		return 0;
 	}
 	case M_EFF_CRASH:

@@ -14,7 +14,8 @@ struct m_set {
 };
 
 /* Decision parts (struct m_deviation.part). */
-enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1 };
+enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 1,
+       PART_REMOTE = 2 };
 
 #define O_OK ((struct m_outcome){ M_OUT_OK, 0 })
 #define O_ERR(e) ((struct m_outcome){ M_OUT_ERRNO, (int16_t)(e) })

@@ -85,7 +85,9 @@ enum m_outcome_kind {
 };
 
 /* Memory protection of the pages under a registration (MR-MAP-*). */
-enum m_prot { M_PROT_RW, M_PROT_RO, M_PROT_NONE };
+/* Memory under a registration (MR-MAP-*): read-write, read-only, mapped without
+ * any access (PROT_NONE), or not mapped at all. */
+enum m_prot { M_PROT_RW, M_PROT_RO, M_PROT_NONE, M_PROT_UNMAPPED };
 
 enum m_mw_type { M_MW_TYPE_1 = 1, M_MW_TYPE_2 = 2 };
 
@@ -321,6 +323,9 @@ enum m_effect {
 	M_EFF_DO,          /* the operation takes effect */
 	M_EFF_QP_ERR,      /* the acting QP goes to ERR (local error); receives flushed */
 	M_EFF_BOTH_ERR,    /* acting and peer QP go to ERR (remote error); receives flushed */
+	M_EFF_PEER_ERR,    /* the requester succeeded, the responder failed after acknowledging
+	                      (IBTA class J): only the peer QP goes to ERR, the receive buffer
+	                      the SEND consumed is unspecified */
 	M_EFF_CRASH,       /* the kernel died: the model stops */
 };
 
@@ -331,6 +336,7 @@ struct m_alt {
 	struct m_outcome out;
 	uint8_t effect;          /* enum m_effect */
 	uint8_t target_unknown;  /* RA-WRITE-1: the target range becomes unspecified */
+	uint8_t remote_done;     /* an atomic failed locally after the responder executed it (LP-6) */
 	int8_t peer_recv;        /* the peer's receive completion: -1 none, else m_wc_status */
 	uint8_t peer_state;      /* the peer QP's state afterwards; M_NO_PEER if no peer is involved */
 	uint8_t nrules;

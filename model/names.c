@@ -93,7 +93,7 @@ const char *m_errno_str(int code) { return lookup_name(errno_names, N(errno_name
 int m_errno_parse(const char *s, int *out) { return lookup_value(errno_names, N(errno_names), s, out); }
 
 static const struct name prot_names[] = {
-	{ M_PROT_RW, "rw" }, { M_PROT_RO, "ro" }, { M_PROT_NONE, "none" },
+	{ M_PROT_RW, "rw" }, { M_PROT_RO, "ro" }, { M_PROT_NONE, "none" }, { M_PROT_UNMAPPED, "unmapped" },
 };
 NAMED_ENUM(m_prot, enum m_prot, prot_names)
 
@@ -210,7 +210,7 @@ int m_outcome_parse(const char *name, struct m_outcome *out)
 
 static const struct name effect_names[] = {
 	{ M_EFF_NONE, "none" }, { M_EFF_DO, "do" }, { M_EFF_QP_ERR, "qp_err" },
-	{ M_EFF_BOTH_ERR, "both_err" }, { M_EFF_CRASH, "crash" },
+	{ M_EFF_BOTH_ERR, "both_err" }, { M_EFF_PEER_ERR, "peer_err" }, { M_EFF_CRASH, "crash" },
 };
 NAMED_ENUM(m_effect, enum m_effect, effect_names)
 

@@ -4,6 +4,8 @@
  */
 #include "model/internal.h"
 
+#include <string.h>
+
 #define SUPPORTED_ACCESS 0x3ffu /* LOCAL_WRITE .. FLUSH_PERSISTENT */
 #define WRITABLE_ACCESS (M_ACC_LOCAL_WRITE | M_ACC_REMOTE_WRITE | M_ACC_REMOTE_ATOMIC | M_ACC_MW_BIND)
 
@@ -77,7 +79,7 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 	struct m_why why = { 0 };
 	uint32_t ignored;
 
-	if (!VALID(nd->pd, nd->npd, op->pd, 1) || op->offset >= M_PAGE || op->prot > M_PROT_NONE)
+	if (!VALID(nd->pd, nd->npd, op->pd, 1) || op->offset >= M_PAGE || op->prot > M_PROT_UNMAPPED)
 		return -EINVAL;
 	if (op->has_iova && (op->iova % M_PAGE) != op->offset) {
 		struct m_set s = DECIDE(p, MR_ADDR_2, PART_STEP, O_ERR(EINVAL));
@@ -107,11 +109,24 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->prot == M_PROT_NONE) {
+	if (op->prot == M_PROT_UNMAPPED) {
 		struct m_set s = DECIDE(p, MR_MAP_1, PART_STEP, O_ERR(EFAULT));
 
 		m_why_add(&why, M_RULE_MR_MAP_1);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	if (op->prot == M_PROT_NONE) {
+		/* Pages without read permission cannot be pinned, writable or not
+		 * (a kernel that pins with FOLL_FORCE for read-only access is a
+		 * profile deviation). */
+		struct m_set s = (op->access & ~ignored & WRITABLE_ACCESS)
+					 ? DECIDE(p, MR_MAP_2, PART_STEP, O_ERR(EFAULT))
+					 : DECIDE(p, MR_MAP_2, PART_PROT_NONE, O_ERR(EFAULT));
+
+		m_why_add(&why, M_RULE_MR_MAP_2);
+		for (unsigned i = 0; i < s.n; i++)
+			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		return 0;
 	}
 	if (op->prot == M_PROT_RO && (op->access & ~ignored & WRITABLE_ACCESS)) {
@@ -164,9 +179,23 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 	if ((op->flags & M_REREG_CHANGE_PD) && !VALID(nd->pd, nd->npd, op->pd, 1))
 		return -EINVAL;
 	if (op->flags & M_REREG_CHANGE_ACCESS) {
+		struct m_pred refused = { .n = 0 };
+
 		m_why_add(&why, M_RULE_MR_REREG_6);
-		if (access_check(p, op->access, out, &why, &ignored))
+		if (access_check(p, op->access, &refused, &why, &ignored)) {
+			/* The kernel refuses the new access (MR-REREG-6) — unless, as a
+			 * profile may say, it refuses every rereg before looking. */
+			struct m_outcome outs[M_ALT_MAX];
+			struct m_why w = { .n = refused.alt[0].nrules };
+
+			memcpy(w.r, refused.alt[0].rules, sizeof(w.r));
+			for (unsigned i = 0; i < refused.n; i++)
+				outs[i] = refused.alt[i].out;
+			struct m_set s = m_decide(p, M_RULE_MR_REREG_6, PART_STEP, outs, refused.n);
+
+			m_alts_add(out, &s, M_EFF_NONE, &w, -1);
 			return 0;
+		}
 	}
 	m_why_add(&why, M_RULE_MR_REREG_8);
 	struct m_set s = (op->flags & M_REREG_CHANGE_TRANSLATION)

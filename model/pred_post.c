@@ -273,13 +273,18 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 			int unbound_t2 = w >= 0 && pn->mw[w].type == M_MW_TYPE_2 && !pn->mw[w].bound;
 			enum m_rule rule = m_mr_by_rkey(pn, op->rkey) >= 0 ? M_RULE_MW_INV_4 : M_RULE_MW_INV_2;
 
-			s = m_decide(p, rule, unbound_t2 ? PART_UNBOUND_T2 : PART_STEP,
+			s = m_decide(p, rule, unbound_t2 ? PART_UNBOUND_T2 : PART_REMOTE,
 				     (const struct m_outcome[]){ WC_ERR(REM_INV_REQ_ERR), WC_ERR(REM_OP_ERR) }, 2);
 			m_why_add(&why, rule);
 			m_why_add(&why, M_RULE_RA_ERR_3);
-			for (unsigned i = 0; i < s.n; i++)
-				m_alt_add(out, s.o[i], M_EFF_BOTH_ERR, &why,
-					  s.o[i].kind == M_OUT_CRASH ? -1 : M_WC_REM_INV_REQ_ERR);
+			/* A requester SUCCESS (a profile's) means the responder failed
+			 * the invalidation after acknowledging the SEND. */
+			for (unsigned i = 0; i < s.n; i++) {
+				m_alt_add(out, s.o[i],
+					  s.o[i].kind == M_OUT_WC && s.o[i].code == M_WC_SUCCESS ? M_EFF_PEER_ERR
+												 : M_EFF_BOTH_ERR,
+					  &why, s.o[i].kind == M_OUT_CRASH ? -1 : M_WC_REM_INV_REQ_ERR);
+			}
 			return;
 		}
 	}
@@ -476,9 +481,16 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		return 0;
 	if (op->kind != M_OP_WRITE) {
 		/* The result lands in the local SGE: LOCAL_WRITE needed (RA-READ-1, LP-6). */
+		unsigned first = out->n;
+
 		m_why_add(&why, atomic ? M_RULE_RA_ATOM_3 : M_RULE_RA_READ_1);
-		if (!sge_check(p, nd, q->pd, op, atomic ? 8 : op->len, 1, M_RULE_LP_6, out, &why))
+		if (!sge_check(p, nd, q->pd, op, atomic ? 8 : op->len, 1, M_RULE_LP_6, out, &why)) {
+			/* The local SGE is written when the response arrives: an atomic
+			 * has already been executed by the responder (RA-ATOM-3). */
+			for (unsigned i = first; atomic && i < out->n; i++)
+				out->alt[i].remote_done = 1;
 			return 0;
+		}
 	}
 	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 	return 0;

@@ -36,6 +36,25 @@ static const struct m_deviation rxe_dev[] = {
 	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP); KRXE rxe_rereg_user_mr" },
 	{ M_RULE_MR_REREG_9, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
 	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP)" },
+	{ M_RULE_MR_REREG_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
+	  "observed (rdmacheck corpus, 6.1.0-56): rereg with flags 0 is EOPNOTSUPP: rxe has no rereg_user_mr, so "
+	  "uverbs refuses the command (UAPI_DEF_METHOD_NEEDS_FN) before checking the flags" },
+	{ M_RULE_MR_REREG_6, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
+	  "observed (rdmacheck corpus, 6.1.0-56): rereg CHANGE_ACCESS to an invalid access is EOPNOTSUPP: the "
+	  "command is refused before ib_check_mr_access" },
+	{ M_RULE_MR_MAP_2, PART_PROT_NONE, 0, KVER(6, 1), M_DEV_REPLACE, 1, { OK_ },
+	  "observed (rdmacheck corpus, 6.1.0-56; catalog G: READ_SRC on PROT_NONE pages registers): before 6.2 "
+	  "ib_umem_get pins non-writable registrations with FOLL_FORCE, which reaches PROT_NONE pages" },
+	{ M_RULE_RA_LEN_1, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(REM_ACCESS_ERR) },
+	  "observed (rdmacheck corpus, 6.1.0-56): a READ of 2^31+1 bytes completes REM_ACCESS_ERR: 6.1's "
+	  "check_length does not test the RETH length, so the rkey/bounds check refuses it" },
+	{ M_RULE_MW_INV_2, PART_REMOTE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "observed (rdmacheck corpus, 6.1.0-56): SEND_WITH_INV naming a type-1 window: the requester completes "
+	  "SUCCESS and stays RTS; the responder completes the receive REM_INV_REQ_ERR and goes to ERR "
+	  "(KRXE do_complete: the invalidation fails after the SEND was acknowledged, class J)" },
+	{ M_RULE_MW_INV_4, PART_REMOTE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "observed (rdmacheck corpus, 6.1.0-56): SEND_WITH_INV naming an ordinary MR's rkey: requester SUCCESS, "
+	  "responder receive REM_INV_REQ_ERR and ERR (rxe_invalidate_mr refuses a non-fast-reg MR after the ACK)" },
 	{ M_RULE_MW_INV_3, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
 	  "KRXE rxe_do_local_ops: invalidate failure completes LOC_QP_OP_ERR" },
 	{ M_RULE_MW_INV_3, PART_UNBOUND_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },

@@ -247,7 +247,7 @@ int model_predict(const struct model *m, const struct m_profile *p, const struct
 
 		if (out->res.peer_node < 0)
 			a->peer_state = M_NO_PEER;
-		else if (a->effect == M_EFF_BOTH_ERR)
+		else if (a->effect == M_EFF_BOTH_ERR || a->effect == M_EFF_PEER_ERR)
 			a->peer_state = M_QPS_ERR;
 		else
 			a->peer_state = m->node[out->res.peer_node].qp[out->res.peer_qp].state;

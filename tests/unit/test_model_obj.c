@@ -255,9 +255,13 @@ START_TEST(test_MR_MAP_1_unmapped)
 	fx_init(&f, 1, "generic");
 	pd = fx_pd(&f, 0);
 	struct m_op op = op_reg(0, pd, 4096, 0);
-	op.prot = M_PROT_NONE;
+	op.prot = M_PROT_UNMAPPED;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_1));
+	op.access = M_ACC_LOCAL_WRITE;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
+	op.prot = M_PROT_UNMAPPED + 1;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &(struct m_pred){ 0 }), -EINVAL);
 	op.prot = M_PROT_RW;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	model_free(&f.m);
@@ -279,6 +283,30 @@ START_TEST(test_MR_MAP_2_read_only_pages)
 	op.access = M_ACC_MW_BIND;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_2));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MR_MAP_2_prot_none_pages)
+{
+	struct fx f;
+	int pd;
+
+	/* Generic: PROT_NONE pages cannot be pinned, writable or not. */
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	struct m_op op = op_reg(0, pd, 4096, M_ACC_REMOTE_READ);
+	op.prot = M_PROT_NONE;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
+	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_2));
+	model_free(&f.m);
+	/* rxe on 6.1 pins read-only registrations with FOLL_FORCE: ok; writable ones still fail. */
+	fx_init(&f, 1, "rxe");
+	pd = fx_pd(&f, 0);
+	op.pd = (int16_t)pd;
+	ck_assert(fx_only(fx_predict(&f, op), ok_()));
+	op.access = M_ACC_LOCAL_WRITE;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
 	model_free(&f.m);
 }
 END_TEST
@@ -409,6 +437,12 @@ START_TEST(test_MR_REREG_5_no_flags)
 	REREG_SETUP;
 	ck_assert(fx_rule(fx_predict(&f, op_rereg(0, mr, 0, 0, pd)), err_(EINVAL), M_RULE_MR_REREG_5));
 	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, 0, pd)), ok_()));
+	/* rxe 6.1 has no rereg at all: the kernel refuses before the flags. */
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, 0, 0, pd)), err_(EOPNOTSUPP)));
+	ck_assert(fx_rule(fx_predict(&f, op_rereg(0, mr, 0, 0, pd)), err_(EOPNOTSUPP), M_RULE_MR_REREG_5));
+	/* ... but libibverbs' own input checks still come first. */
+	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, 8, 0, pd)), err_(EINVAL)));
 	(void)pd2;
 	model_free(&f.m);
 }
@@ -421,6 +455,10 @@ START_TEST(test_MR_REREG_6_invalid_new_access)
 	ck_assert(fx_only(pr, err_(EINVAL)));
 	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_REREG_6));
 	ck_assert(fx_only(fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, RW, pd)), ok_()));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	pr = fx_predict(&f, op_rereg(0, mr, M_REREG_CHANGE_ACCESS, M_ACC_REMOTE_WRITE, pd));
+	ck_assert(fx_only(pr, err_(EOPNOTSUPP)));
+	ck_assert(fx_rule(pr, err_(EOPNOTSUPP), M_RULE_MR_ACC_1));
 	(void)pd2;
 	model_free(&f.m);
 }
@@ -600,6 +638,7 @@ Suite *suite_test_model_obj(void)
 	RTEST(tc, MR_ADDR_3, test_MR_ADDR_3_zero_based);
 	RTEST(tc, MR_MAP_1, test_MR_MAP_1_unmapped);
 	RTEST(tc, MR_MAP_2, test_MR_MAP_2_read_only_pages);
+	RTEST(tc, MR_MAP_2, test_MR_MAP_2_prot_none_pages);
 	RTEST(tc, MR_KEY_1, test_MR_KEY_1_keys_distinct);
 	RTEST(tc, MR_DEREG_1, test_MR_DEREG_1_keys_die);
 	RTEST(tc, MR_DEREG_2, test_MR_DEREG_2_bound_window);

@@ -181,6 +181,12 @@ START_TEST(test_RA_LEN_1_over_2g)
 	ck_assert(fx_only(pr, wc_(M_WC_REM_INV_REQ_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_RA_LEN_1));
 	ck_assert(fx_only(fx_predict(&f, R(0, 4096)), wc_(M_WC_SUCCESS)));
+	/* rxe 6.1 has no RETH length check: the bounds check refuses it. */
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	pr = fx_predict(&f, w);
+	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_ACCESS_ERR), M_RULE_RA_LEN_1));
+	ck_assert_int_eq(pr.alt[0].effect, M_EFF_BOTH_ERR);
 	model_free(&f.m);
 }
 END_TEST
@@ -352,6 +358,37 @@ START_TEST(test_LP_6_read_into_read_only)
 	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_6));
 	ck_assert(fx_only(fx_predict(&f, R(0, 64)), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_6_atomic_result_into_read_only)
+{
+	/* The responder executes the atomic before the requester finds that it
+	 * cannot write the result: the target changes, the local buffer not. */
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int ro = fx_mr(&f, 0, s.pa, 4096, 0);
+	struct m_op c = op_rdma(&f, M_OP_FADD, 0, s.qa, ro, 0, 1, s.mb, 8, 8);
+
+	c.swap = 5;
+	f.m.node[0].mr[ro].bytes[0] = 0x77;
+	f.m.node[1].mr[s.mb].bytes[8] = 2;
+	struct m_pred pr = fx_predict(&f, c);
+	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_6));
+	ck_assert(pr.alt[0].remote_done);
+	fx_do(&f, c, wc_(M_WC_LOC_PROT_ERR));
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].bytes[8], 7);
+	ck_assert_uint_eq(f.m.node[0].mr[ro].bytes[0], 0x77);
+	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_ERR);
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
+	/* A READ into the same buffer leaves the responder's memory alone. */
+	model_free(&f.m);
+	s = fx_pair(&f, "generic", 2);
+	ro = fx_mr(&f, 0, s.pa, 4096, 0);
+	pr = fx_predict(&f, op_rdma(&f, M_OP_READ, 0, s.qa, ro, 0, 1, s.mb, 0, 8));
+	ck_assert(!pr.alt[0].remote_done);
 	model_free(&f.m);
 }
 END_TEST
@@ -893,6 +930,19 @@ START_TEST(test_MW_INV_4_invalidate_plain_mr)
 	pr = fx_predict(&f, si);
 	ck_assert(!fx_has(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_MW_INV_4));
+	/* rxe 6.1 acknowledges the SEND first (class J): requester SUCCESS,
+	 * only the responder goes to ERR, its receive buffer unspecified. */
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	pr = fx_predict(&f, si);
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	ck_assert_int_eq(pr.alt[0].effect, M_EFF_PEER_ERR);
+	ck_assert_int_eq(pr.alt[0].peer_recv, M_WC_REM_INV_REQ_ERR);
+	ck_assert_int_eq(pr.alt[0].peer_state, M_QPS_ERR);
+	fx_do(&f, si, wc_(M_WC_SUCCESS));
+	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_RTS);
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_ERR);
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[0], 1);
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[8], 0);
 	model_free(&f.m);
 }
 END_TEST
@@ -954,6 +1004,7 @@ Suite *suite_test_model_post(void)
 	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);
 	RTEST(tc, LP_2, test_LP_2_zero_length_sge);
 	RTEST(tc, LP_6, test_LP_6_read_into_read_only);
+	RTEST(tc, LP_6, test_LP_6_atomic_result_into_read_only);
 	RTEST(tc, RA_READ_1, test_RA_READ_1_local_error_leaves_responder);
 	RTEST(tc, RA_ATOM_1, test_RA_ATOM_1_misaligned);
 	RTEST(tc, RA_ATOM_2, test_RA_ATOM_2_sge_length);
