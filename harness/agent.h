@@ -40,13 +40,22 @@
 #define AGENT_OBJS_MAX 1024
 #define AGENT_READ_MAX 1024 /* bytes per read request (2 hex digits each) */
 
+/* The node an agent serves (from the topology). */
+struct agent_node {
+	const char *name;       /* the scenario's node name */
+	const char *ibdev;      /* its rxe device */
+	const char *netdev;     /* the network device under it */
+	const char *ipv4;       /* its address (librpma and uDAPL connect by address) */
+	int gid_index;          /* the RoCE v2 IPv4 GID of ibdev, port 1 */
+};
+
 /*
- * Serve the coordinator on fd until quit or end of stream: open device ibdev
- * (port 1, GID gid_index), greet with "ok hello node=NAME" (or err and
- * return), then answer requests. Every object is released before returning.
- * step_ms bounds each completion wait. Returns 0 after quit or EOF, or a
- * negative errno if the device could not be opened.
+ * Serve the coordinator on fd until quit or end of stream: open the node's
+ * device (port 1, its GID), greet with "ok hello node=NAME gid=HEX" (or err
+ * and return), then answer requests. Every object is released before
+ * returning. step_ms bounds each completion wait. Returns 0 after quit or
+ * EOF, or a negative errno if the device could not be opened.
  */
-int agent_serve(int fd, const char *node, const char *ibdev, int gid_index, int step_ms);
+int agent_serve(int fd, const struct agent_node *node, int step_ms);
 
 #endif

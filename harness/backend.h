@@ -30,6 +30,7 @@ enum hconn { HC_MTU, HC_TIMEOUT, HC_RETRY_CNT, HC_RNR_RETRY, HC_MIN_RNR_TIMER, H
 	     HC_MAX_DEST_RD_ATOMIC, HC_COUNT_ };
 
 struct hcall {
+	uint16_t call;            /* the scenario call (index in the call table) */
 	uint8_t op;               /* enum m_op_kind */
 	uint8_t node;
 	int32_t obj;              /* object created or acted on (post: the QP); -1 none */
@@ -49,12 +50,26 @@ struct hcall {
 	uint32_t conn[HC_COUNT_];
 	uint8_t nprefer;          /* simulating engines: take an alternative with one of these */
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
+	/* Higher-level APIs (librpma, uDAPL); see struct m_op for their meaning. */
+	int32_t remote;           /* RPMA: the remote MR; DAT: the peer's LMR (object); -1 none */
+	uint64_t roff;            /* offset in it */
+	uint32_t rflags;          /* RPMA_F_* */
+	uint8_t nulls;            /* pointer arguments passed as NULL (bit i: the i-th) */
+	uint8_t ndesc;            /* a descriptor given literally (bytes=HEX), else 0 */
+	uint8_t desc[32];
+	uint32_t size;            /* the descriptor size to pass (size=N; default ndesc or 21) */
+	char name[64];            /* dat_ia_open: the provider name ("" the node's default) */
 };
 
+/*
+ * What a call answered. Queries fill q[i] for the i-th result of the call's
+ * query list (scn_call.query) and set bit i of qset; words (state=RTS) are
+ * their table values, flags their bits.
+ */
 struct hres {
 	struct m_outcome out;
-	uint8_t qp_state;         /* query_qp: enum m_qp_state */
-	uint32_t qp_access;       /* query_qp */
+	uint32_t qset;
+	uint64_t q[SCN_ARGS_MAX];
 };
 
 /* What a peer QP shows after a step (secondary effects). */
@@ -79,6 +94,12 @@ struct backend_ops {
 	int (*read)(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf);
 	/* State of QP obj and one receive completion (waited for up to wait_ms). */
 	int (*peer)(void *be, int32_t qp, int wait_ms, struct hpeer *out);
+	/*
+	 * The bytes object obj hands to a peer (a librpma MR's or remote MR's
+	 * descriptor) into buf (cap bytes), their count in *len. -EINVAL for an
+	 * object that exports none.
+	 */
+	int (*blob)(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
 };
 
 #endif

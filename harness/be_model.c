@@ -106,7 +106,8 @@ int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
 
 int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
 {
-	if (obj < 0 || (size_t)obj >= bm->f->nobjs || bm->f->objs[obj].cls != SCN_C_MR || handle(bm, obj) < 0)
+	if (obj < 0 || (size_t)obj >= bm->f->nobjs || handle(bm, obj) < 0 ||
+	    !(bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)))
 		return 0;
 	*node = bm->f->objs[obj].node;
 	*h = handle(bm, obj);
@@ -137,19 +138,29 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 	}
 	memset(r, 0, sizeof(*r));
 	r->out = p.alt[pick].out;
-	if (c->op == M_OP_QUERY_QP) {
-		const struct m_qp *q = &bm->m.node[c->node].qp[handle(bm, c->obj)];
-
-		r->qp_state = q->state;
-		r->qp_access = q->access;
-	}
 	if (p.alt[pick].peer_recv >= 0 && p.res.peer_node >= 0) {
 		int32_t q = bm_object(bm, (unsigned)p.res.peer_node, SCN_C_QP, p.res.peer_qp);
 
 		if (q >= 0)
 			bm->recv[q] = p.alt[pick].peer_recv;
 	}
-	return bm_commit(bm, c, &p, pick);
+	rc = bm_commit(bm, c, &p, pick);
+	if (rc == 0 && scn_call_get(c->call)->kind == SCN_KIND_QUERY && r->out.kind == M_OUT_OK) {
+		/* Simulate the answer: what the model knows exactly, else 0 / 1. */
+		const struct scn_call *call = scn_call_get(c->call);
+		struct m_qres q;
+
+		if (model_query(&bm->m, &bm->prof, &p.op, &q) == 0)
+			for (unsigned i = 0; i < q.n; i++) {
+				int k = scn_spec_index(call->query, q.r[i].key);
+
+				if (k < 0)
+					continue;
+				r->q[k] = q.r[i].mode == M_Q_EXACT ? q.r[i].value : q.r[i].mode == M_Q_NONZERO;
+				r->qset |= 1u << k;
+			}
+	}
+	return rc;
 }
 
 static int model_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
@@ -238,6 +249,23 @@ static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	return 0;
 }
 
+static int model_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
+{
+	const struct be_model *bm = be;
+	int16_t h = handle(bm, obj);
+	uint16_t cls = obj >= 0 && (size_t)obj < bm->f->nobjs ? bm->f->objs[obj].cls : 0;
+	int rc;
+
+	if (h < 0)
+		return -ENOENT;
+	if ((cls != SCN_C_RPMA_MR && cls != SCN_C_RPMA_REMOTE) || cap < M_RPMA_DESC_SIZE)
+		return -EINVAL;
+	rc = model_rpma_descriptor(&bm->m, bm->f->objs[obj].node, cls == SCN_C_RPMA_REMOTE, h, buf);
+	if (rc == 0)
+		*len = M_RPMA_DESC_SIZE;
+	return rc;
+}
+
 const struct backend_ops be_model_ops = {
 	.name = "model",
 	.exec = model_exec,
@@ -245,4 +273,5 @@ const struct backend_ops be_model_ops = {
 	.attr = model_attr,
 	.read = model_read,
 	.peer = model_peer,
+	.blob = model_blob,
 };

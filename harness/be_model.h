@@ -43,7 +43,8 @@ int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p
 /* The scenario object of class cls on node whose model handle is h, or -1. */
 int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h);
 
-/* Is scenario object obj an MR the model holds bytes for? Then its node and handle. */
+/* Is scenario object obj a buffer the model holds bytes for (an MR, a librpma MR,
+ * a DAT LMR: all mr[] in the model)? Then its node and handle. */
 int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h);
 
 #endif

@@ -15,25 +15,12 @@
 #include <unistd.h>
 
 #define HELLO_MS 15000 /* opening the device can be slow under TCG */
-#define SLACK_MS 3000  /* beyond the agent's own step budget */
 
-/*
- * Send one request to node's agent and wait for its answer into reply.
- * Returns 0 (the answer may be ok or err), -ETIMEDOUT, or -EPIPE when the
- * agent is gone.
- */
-static int call(struct be_verbs *bv, unsigned node, char *reply, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int call(struct be_verbs *bv, unsigned node, char *reply, const char *fmt, ...)
+static int vsend(struct be_verbs *bv, unsigned node, char *req, const char *fmt, va_list ap)
 {
-	char req[PROTO_LINE_MAX];
-	va_list ap;
 	int rc;
 
-	va_start(ap, fmt);
-	vsnprintf(req, sizeof(req), fmt, ap);
-	va_end(ap);
+	vsnprintf(req, PROTO_LINE_MAX, fmt, ap);
 	if (node >= bv->n || bv->ag[node].fd < 0)
 		return -EPIPE;
 	rc = proto_send(bv->ag[node].fd, "%s", req);
@@ -42,27 +29,66 @@ static int call(struct be_verbs *bv, unsigned node, char *reply, const char *fmt
 			 strerror(-rc));
 		return -EPIPE;
 	}
-	rc = proto_recv(bv->ag[node].fd, reply, PROTO_LINE_MAX, bv->step_ms + SLACK_MS);
+	return 0;
+}
+
+int bv_send(struct be_verbs *bv, unsigned node, const char *fmt, ...)
+{
+	char req[PROTO_LINE_MAX];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vsend(bv, node, req, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int bv_recv(struct be_verbs *bv, unsigned node, char *reply, int timeout_ms)
+{
+	int rc = proto_recv(bv->ag[node].fd, reply, PROTO_LINE_MAX, timeout_ms);
+
 	if (rc == -ETIMEDOUT) {
-		snprintf(bv->err, sizeof(bv->err), "agent of node %s did not answer '%.60s' within %d ms",
-			 bv->f->nodes[node], req, bv->step_ms + SLACK_MS);
+		snprintf(bv->err, sizeof(bv->err), "agent of node %s did not answer within %d ms",
+			 bv->f->nodes[node], timeout_ms);
 		return -ETIMEDOUT;
 	}
 	if (rc < 0) {
-		snprintf(bv->err, sizeof(bv->err), "agent of node %s died during '%.60s'", bv->f->nodes[node], req);
+		snprintf(bv->err, sizeof(bv->err), "agent of node %s died", bv->f->nodes[node]);
 		return -EPIPE;
 	}
 	return 0;
 }
 
-/* The outcome an answer carries: ok, ok status=WC, err errno=N. -ETIMEDOUT for timeout=1. */
-static int outcome_of(struct be_verbs *bv, const char *reply, struct m_outcome *o)
+int bv_call(struct be_verbs *bv, unsigned node, char *reply, const char *fmt, ...)
 {
-	char st[40];
+	char req[PROTO_LINE_MAX];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vsend(bv, node, req, fmt, ap);
+	va_end(ap);
+	if (rc)
+		return rc;
+	rc = bv_recv(bv, node, reply, bv->step_ms + BV_SLACK_MS);
+	if (rc) {
+		size_t l = strlen(bv->err);
+
+		snprintf(bv->err + l, sizeof(bv->err) - l, " (request '%.60s')", req);
+	}
+	return rc;
+}
+
+int bv_outcome(struct be_verbs *bv, const char *reply, struct m_outcome *o)
+{
+	char st[48];
 	uint64_t v;
 
 	if (proto_is(reply, "ok")) {
 		*o = (struct m_outcome){ M_OUT_OK, 0 };
+		if (proto_get(reply, "outcome", st, sizeof(st)) == 0 && m_outcome_parse(st, o))
+			return -EPROTO;
 		if (proto_get(reply, "status", st, sizeof(st)) == 0) {
 			enum m_wc_status s;
 
@@ -86,12 +112,34 @@ static int outcome_of(struct be_verbs *bv, const char *reply, struct m_outcome *
 	return -EPROTO;
 }
 
-static uint64_t field(const char *reply, const char *key)
+uint64_t bv_field(const char *reply, const char *key)
 {
 	uint64_t v = 0;
 
 	proto_get_u64(reply, key, &v);
 	return v;
+}
+
+int bv_query_reply(struct be_verbs *bv, const struct scn_call *call, const char *reply, struct hres *r)
+{
+	for (int i = 0; call->query && call->query[i].key; i++) {
+		const struct scn_arg_spec *sp = &call->query[i];
+		char v[64], *end;
+
+		if (proto_get(reply, sp->key, v, sizeof(v)))
+			continue;
+		if ((sp->kinds & SCN_V_WORD) && scn_table_lookup((enum scn_table)sp->table, v, &r->q[i]) == 0) {
+			r->qset |= 1u << i;
+			continue;
+		}
+		r->q[i] = strtoull(v, &end, 0);
+		if (*end || v[0] == '-') {
+			snprintf(bv->err, sizeof(bv->err), "%s: bad %s=%s in the answer", call->name, sp->key, v);
+			return -EPROTO;
+		}
+		r->qset |= 1u << i;
+	}
+	return 0;
 }
 
 static int verbs_connect(struct be_verbs *bv, const struct hcall *c, char *reply, struct hres *r)
@@ -108,13 +156,13 @@ static int verbs_connect(struct be_verbs *bv, const struct hcall *c, char *reply
 	for (int i = 0; i < HC_COUNT_; i++)
 		if (c->conn_set & (1u << i))
 			off += (size_t)snprintf(opts + off, sizeof(opts) - off, " %s=%u", keys[i], c->conn[i]);
-	rc = call(bv, c->node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->obj, qb->qpn,
+	rc = bv_call(bv, c->node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->obj, qb->qpn,
 		  bv->ag[c->peer_node].gid, opts);
-	if (rc || (rc = outcome_of(bv, reply, &r->out)) || r->out.kind != M_OUT_OK)
+	if (rc || (rc = bv_outcome(bv, reply, &r->out)) || r->out.kind != M_OUT_OK)
 		return rc;
-	rc = call(bv, c->peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->peer, qa->qpn,
+	rc = bv_call(bv, c->peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->peer, qa->qpn,
 		  bv->ag[c->node].gid, opts);
-	return rc ? rc : outcome_of(bv, reply, &r->out);
+	return rc ? rc : bv_outcome(bv, reply, &r->out);
 }
 
 static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
@@ -131,56 +179,56 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 	memset(r, 0, sizeof(*r));
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD:
-		rc = call(bv, c->node, reply, "alloc_pd id=%d", c->obj);
+		rc = bv_call(bv, c->node, reply, "alloc_pd id=%d", c->obj);
 		break;
 	case M_OP_DEALLOC_PD:
-		rc = call(bv, c->node, reply, "dealloc_pd id=%d", c->obj);
+		rc = bv_call(bv, c->node, reply, "dealloc_pd id=%d", c->obj);
 		break;
 	case M_OP_REG_MR: {
 		char iova[40] = "";
 
 		if (c->has_iova)
 			snprintf(iova, sizeof(iova), " iova=0x%llx", (unsigned long long)c->iova);
-		rc = call(bv, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s", c->obj,
+		rc = bv_call(bv, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s", c->obj,
 			  c->pd, (unsigned long long)c->len, c->access, (unsigned long long)c->offset, c->prot, iova);
 		break;
 	}
 	case M_OP_DEREG_MR:
-		rc = call(bv, c->node, reply, "dereg_mr id=%d", c->obj);
+		rc = bv_call(bv, c->node, reply, "dereg_mr id=%d", c->obj);
 		break;
 	case M_OP_REREG_MR:
-		rc = call(bv, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu", c->obj,
+		rc = bv_call(bv, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu", c->obj,
 			  c->flags, c->access, c->pd, (unsigned long long)c->len);
 		break;
 	case M_OP_ALLOC_MW:
-		rc = call(bv, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->pd, c->type);
+		rc = bv_call(bv, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->pd, c->type);
 		break;
 	case M_OP_BIND_MW:
-		rc = call(bv, c->node, reply, "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u",
+		rc = bv_call(bv, c->node, reply, "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u",
 			  c->obj, c->qp, c->mr, (unsigned long long)c->offset, (unsigned long long)c->len, c->access,
 			  c->zero_based);
 		break;
 	case M_OP_DEALLOC_MW:
-		rc = call(bv, c->node, reply, "dealloc_mw id=%d", c->obj);
+		rc = bv_call(bv, c->node, reply, "dealloc_mw id=%d", c->obj);
 		break;
 	case M_OP_CREATE_QP:
-		rc = call(bv, c->node, reply, "create_qp id=%d pd=%d access=%u", c->obj, c->pd, c->access);
+		rc = bv_call(bv, c->node, reply, "create_qp id=%d pd=%d access=%u", c->obj, c->pd, c->access);
 		break;
 	case M_OP_CONNECT:
 		return verbs_connect(bv, c, reply, r);
 	case M_OP_MODIFY_QP:
-		rc = call(bv, c->node, reply, "modify_qp id=%d state=%s", c->obj,
+		rc = bv_call(bv, c->node, reply, "modify_qp id=%d state=%s", c->obj,
 			  m_qp_state_str((enum m_qp_state)c->type));
 		break;
 	case M_OP_DESTROY_QP:
-		rc = call(bv, c->node, reply, "destroy_qp id=%d", c->obj);
+		rc = bv_call(bv, c->node, reply, "destroy_qp id=%d", c->obj);
 		break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: {
 		char inv[32] = "";
 
 		if (c->with_inv)
 			snprintf(inv, sizeof(inv), " inv=%u", c->inv_rkey);
-		rc = call(bv, c->node, reply,
+		rc = bv_call(bv, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
 			  c->obj, post_op[c->op], (unsigned long long)c->laddr, c->lkey, (unsigned long long)c->len,
 			  (unsigned long long)c->raddr, c->rkey, (unsigned long long)c->compare,
@@ -188,23 +236,27 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 		break;
 	}
 	case M_OP_RECV:
-		rc = call(bv, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
+		rc = bv_call(bv, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
 			  (unsigned long long)c->laddr, c->lkey, (unsigned long long)c->len);
 		break;
 	case M_OP_LOCAL_INV:
-		rc = call(bv, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->inv_rkey);
+		rc = bv_call(bv, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->inv_rkey);
 		break;
 	case M_OP_QUERY_QP:
-		rc = call(bv, c->node, reply, "query_qp id=%d", c->obj);
+		rc = bv_call(bv, c->node, reply, "query_qp id=%d", c->obj);
 		break;
 	case M_OP_FILL:
-		rc = call(bv, c->node, reply, "fill id=%d byte=%u off=%llu len=%llu", c->obj, c->byte,
+		rc = bv_call(bv, c->node, reply, "fill id=%d byte=%u off=%llu len=%llu", c->obj, c->byte,
 			  (unsigned long long)c->offset, (unsigned long long)c->len);
 		break;
 	default:
+		if (M_OP_IS_RPMA(c->op))
+			return bv_exec_rpma(bv, c, r);
+		if (M_OP_IS_DAT(c->op))
+			return bv_exec_dat(bv, c, r);
 		return -EINVAL;
 	}
-	if (rc || (rc = outcome_of(bv, reply, &r->out)))
+	if (rc || (rc = bv_outcome(bv, reply, &r->out)))
 		return rc;
 	if (!proto_is(reply, "ok"))
 		return 0;
@@ -213,19 +265,19 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 		o->made = 1;
 		break;
 	case M_OP_REG_MR:
-		*o = (struct bv_obj){ .made = 1, .addr = field(reply, "addr"), .iova = field(reply, "iova"),
-				      .len = c->len, .lkey = (uint32_t)field(reply, "lkey"),
-				      .rkey = (uint32_t)field(reply, "rkey") };
+		*o = (struct bv_obj){ .made = 1, .addr = bv_field(reply, "addr"), .iova = bv_field(reply, "iova"),
+				      .len = c->len, .lkey = (uint32_t)bv_field(reply, "lkey"),
+				      .rkey = (uint32_t)bv_field(reply, "rkey") };
 		break;
 	case M_OP_REREG_MR:
-		o->lkey = (uint32_t)field(reply, "lkey");
-		o->rkey = (uint32_t)field(reply, "rkey");
+		o->lkey = (uint32_t)bv_field(reply, "lkey");
+		o->rkey = (uint32_t)bv_field(reply, "rkey");
 		break;
 	case M_OP_ALLOC_MW:
-		*o = (struct bv_obj){ .made = 1, .rkey = (uint32_t)field(reply, "rkey") };
+		*o = (struct bv_obj){ .made = 1, .rkey = (uint32_t)bv_field(reply, "rkey") };
 		break;
 	case M_OP_BIND_MW:
-		o->rkey = (uint32_t)field(reply, "rkey");
+		o->rkey = (uint32_t)bv_field(reply, "rkey");
 		if (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS) {
 			o->start = c->offset;
 			o->len = c->len;
@@ -233,21 +285,13 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 		}
 		break;
 	case M_OP_CREATE_QP:
-		*o = (struct bv_obj){ .made = 1, .qpn = (uint32_t)field(reply, "qpn") };
+		*o = (struct bv_obj){ .made = 1, .qpn = (uint32_t)bv_field(reply, "qpn") };
 		break;
-	case M_OP_QUERY_QP: {
-		char st[16];
-		enum m_qp_state s;
-
-		if (proto_get(reply, "state", st, sizeof(st)) || m_qp_state_parse(st, &s))
-			return -EPROTO;
-		r->qp_state = (uint8_t)s;
-		r->qp_access = (uint32_t)field(reply, "access");
-		break;
-	}
 	default:
 		break;
 	}
+	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
+		return bv_query_reply(bv, scn_call_get(c->call), reply, r);
 	return 0;
 }
 
@@ -308,12 +352,12 @@ static int verbs_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 	for (size_t done = 0; done < len;) {
 		size_t n = len - done < AGENT_READ_MAX ? len - done : AGENT_READ_MAX;
 		const char *hex;
-		int rc = call(bv, node, reply, "read id=%d off=%llu len=%zu", obj,
+		int rc = bv_call(bv, node, reply, "read id=%d off=%llu len=%zu", obj,
 			      (unsigned long long)(off + done), n);
 
 		if (rc)
 			return rc;
-		if (proto_is(reply, "err") && field(reply, "errno") == ENOENT)
+		if (proto_is(reply, "err") && bv_field(reply, "errno") == ENOENT)
 			return -ENOENT; /* no bytes behind it (an unmapped registration) */
 		hex = strstr(reply, "hex=");
 		if (!proto_is(reply, "ok") || !hex || strlen(hex + 4) != 2 * n)
@@ -340,18 +384,18 @@ static int verbs_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	out->state = out->recv = -1;
 	if (!bv->o[qp].made)
 		return -ENOENT;
-	rc = call(bv, node, reply, "recvs id=%d wait_ms=%d", qp, wait_ms);
+	rc = bv_call(bv, node, reply, "recvs id=%d wait_ms=%d", qp, wait_ms);
 	if (rc)
 		return rc;
-	if (proto_is(reply, "err") && field(reply, "errno") == ENOENT)
+	if (proto_is(reply, "err") && bv_field(reply, "errno") == ENOENT)
 		return -ENOENT; /* destroyed: nothing to observe */
-	if (proto_is(reply, "ok") && field(reply, "n") == 1 && proto_get(reply, "status", st, sizeof(st)) == 0) {
+	if (proto_is(reply, "ok") && bv_field(reply, "n") == 1 && proto_get(reply, "status", st, sizeof(st)) == 0) {
 		enum m_wc_status s;
 
 		if (m_wc_status_parse(st, &s) == 0)
 			out->recv = (int)s;
 	}
-	rc = call(bv, node, reply, "query_qp id=%d", qp);
+	rc = bv_call(bv, node, reply, "query_qp id=%d", qp);
 	if (rc)
 		return rc;
 	if (proto_is(reply, "ok") && proto_get(reply, "state", st, sizeof(st)) == 0) {
@@ -363,6 +407,11 @@ static int verbs_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	return 0;
 }
 
+static int verbs_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
+{
+	return bv_blob_rpma(be, obj, buf, cap, len);
+}
+
 const struct backend_ops be_verbs_ops = {
 	.name = "verbs",
 	.exec = verbs_exec,
@@ -370,6 +419,7 @@ const struct backend_ops be_verbs_ops = {
 	.attr = verbs_attr,
 	.read = verbs_read,
 	.peer = verbs_peer,
+	.blob = verbs_blob,
 };
 
 /* ------------------------------------------------------------ agents -- */
@@ -400,7 +450,10 @@ static int spawn(struct be_verbs *bv, unsigned i, const struct topo_node *tn)
 			proto_send(sv[1], "err errno=%d msg=cannot enter netns %s", -rc, tn->netns);
 			_exit(3);
 		}
-		rc = agent_serve(sv[1], bv->f->nodes[i], tn->rxe, tn->gid_index, bv->step_ms);
+		struct agent_node an = { .name = bv->f->nodes[i], .ibdev = tn->rxe, .netdev = tn->netdev,
+					 .ipv4 = tn->ipv4, .gid_index = tn->gid_index };
+
+		rc = agent_serve(sv[1], &an, bv->step_ms);
 		exit(rc ? 3 : 0); /* exit, not _exit: coverage data is flushed */
 	}
 	close(sv[1]);

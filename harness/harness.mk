@@ -1,7 +1,8 @@
 # harness/: programs that talk to the real stack.
 
 # libagent.a: the coordinator<->agent protocol and the verbs node (real stack).
-AGENT_SRCS := harness/proto.c harness/vnode.c harness/agent.c harness/be_verbs.c
+AGENT_SRCS := harness/proto.c harness/vnode.c harness/agent.c harness/agent_verbs.c harness/agent_rpma.c \
+              harness/agent_dat.c harness/be_verbs.c harness/be_rpma.c harness/be_dat.c
 AGENT_LIB  := $(BUILD)/libagent.a
 $(AGENT_LIB): $(AGENT_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)

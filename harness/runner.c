@@ -38,27 +38,6 @@ void result_clear(struct result *r)
 	r->detail = NULL;
 }
 
-static struct m_outcome from_scn(struct scn_outcome o)
-{
-	switch (o.kind) {
-	case SCN_OUT_OK: return (struct m_outcome){ M_OUT_OK, 0 };
-	case SCN_OUT_ERRNO: return (struct m_outcome){ M_OUT_ERRNO, (int16_t)o.code };
-	case SCN_OUT_WC: return (struct m_outcome){ M_OUT_WC, (int16_t)o.code };
-	case SCN_OUT_CRASH: return (struct m_outcome){ M_OUT_CRASH, 0 };
-	default: return (struct m_outcome){ 0xff, 0 };
-	}
-}
-
-static struct scn_outcome to_scn(struct m_outcome o)
-{
-	switch (o.kind) {
-	case M_OUT_ERRNO: return (struct scn_outcome){ SCN_OUT_ERRNO, o.code };
-	case M_OUT_WC: return (struct scn_outcome){ SCN_OUT_WC, o.code };
-	case M_OUT_CRASH: return (struct scn_outcome){ SCN_OUT_CRASH, 0 };
-	default: return (struct scn_outcome){ SCN_OUT_OK, 0 };
-	}
-}
-
 static void rules_str(const struct m_alt *a, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -78,7 +57,7 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
 		char o[48], rules[128];
 		int dup = 0;
 
-		if (s && !scn_step_expects(s, to_scn(p->alt[i].out)))
+		if (s && !scn_step_expects(s, p->alt[i].out))
 			continue;
 		for (unsigned j = 0; j < i; j++)
 			dup |= p->alt[j].out.kind == p->alt[i].out.kind && p->alt[j].out.code == p->alt[i].out.code;
@@ -294,28 +273,81 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 	return -1;
 }
 
-/* A query step: reality's attributes against the model's and the expect conditions. */
-static void judge_query(struct run *x, const struct scn_step *s, const struct hcall *cm, const struct hres *real)
+/* Value v of query result spec sp as scenario text ("RTS", "LOCAL_WRITE|REMOTE_READ", "4096"). */
+static const char *qval(const struct run *x, const struct scn_arg_spec *sp, uint64_t v, char *buf, size_t len)
 {
-	int16_t h = x->bm.h[cm->obj];
-	const struct m_qp *q = &x->bm.m.node[cm->node].qp[h];
-	char a1[128], a2[128];
+	struct scn_arg a = { .spec = sp };
 
-	if (real->qp_state != q->state) {
-		say(x, V_FAIL, s->line, "line %u: query_qp: model says state=%s, real state=%s", s->line,
-		    m_qp_state_str(q->state), m_qp_state_str(real->qp_state));
+	a.v.kind = (sp->kinds & SCN_V_WORD) ? SCN_V_WORD : (sp->kinds & SCN_V_FLAGS) ? SCN_V_FLAGS : SCN_V_INT;
+	a.v.num = v;
+	scn_value_format(x->f, &a, 0, buf, len);
+	return buf;
+}
+
+/* What the model says of result key: "=4096", "nonzero", … into buf. */
+static const char *qmodel(const struct run *x, const struct scn_arg_spec *sp, const struct m_qres *q, int j,
+			  char *buf, size_t len)
+{
+	char v[128];
+
+	if (q->r[j].mode == M_Q_EXACT)
+		snprintf(buf, len, "%s=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
+	else
+		snprintf(buf, len, "%s %s", sp->key, m_qmode_str((enum m_qmode)q->r[j].mode));
+	return buf;
+}
+
+/*
+ * A query step: every result reality reports against what the model knows of
+ * it, and the step's KEY=VALUE expectations against reality (lint: against
+ * the model). op is the model operation of the step.
+ */
+static void judge_query(struct run *x, const struct scn_step *s, const struct m_op *op, const struct hres *real)
+{
+	const struct scn_call *call = scn_step_call(s);
+	struct m_qres q;
+	char a1[160], a2[160];
+
+	if (model_query(&x->bm.m, &x->o->prof, op, &q)) {
+		say(x, V_ERROR, s->line, "line %u: %s: the model cannot answer this query", s->line, call->name);
 		return;
 	}
-	for (size_t i = 0; i < s->nconds; i++) {
-		const struct scn_arg *c = &s->conds[i];
+	for (unsigned j = 0; j < q.n; j++) {
+		int i = scn_spec_index(call->query, q.r[j].key);
 
-		if (strcmp(c->spec->key, "state") == 0 && c->v.num != real->qp_state)
-			say(x, V_FAIL, s->line, "line %u: expect state=%s, real state=%s", s->line,
-			    m_qp_state_str((enum m_qp_state)c->v.num), m_qp_state_str(real->qp_state));
-		if (strcmp(c->spec->key, "access") == 0 && c->v.num != real->qp_access)
-			say(x, V_FAIL, s->line, "line %u: expect access=%s, real access=%s", s->line,
-			    m_access_set_str((uint32_t)c->v.num, a1, sizeof(a1)),
-			    m_access_set_str(real->qp_access, a2, sizeof(a2)));
+		if (i < 0 || !(real->qset & (1u << i)) || model_qres_ok(&q, (size_t)j, real->q[i]))
+			continue;
+		say(x, V_FAIL, s->line, "line %u: %s: model says %s, real %s=%s", s->line, call->name,
+		    qmodel(x, &call->query[i], &q, (int)j, a1, sizeof(a1)), q.r[j].key,
+		    qval(x, &call->query[i], real->q[i], a2, sizeof(a2)));
+		if (q.r[j].rule < M_RULE_COUNT_)
+			text_addf(&x->detail, "  rule %s: %s\n", m_rule_info((enum m_rule)q.r[j].rule)->id,
+				  m_rule_info((enum m_rule)q.r[j].rule)->summary);
+		return;
+	}
+	for (size_t c = 0; c < s->nconds; c++) {
+		const struct scn_arg *cd = &s->conds[c];
+		int i = scn_spec_index(call->query, cd->spec->key);
+		int j = -1;
+
+		for (unsigned k = 0; k < q.n; k++)
+			if (strcmp(q.r[k].key, cd->spec->key) == 0)
+				j = (int)k;
+		if (x->o->mode == RUN_LINT) {
+			if (j >= 0 && !model_qres_ok(&q, (size_t)j, cd->v.num))
+				say(x, V_FAIL, s->line, "line %u: expect %s=%s, but the model says %s", s->line,
+				    cd->spec->key, qval(x, cd->spec, cd->v.num, a1, sizeof(a1)),
+				    qmodel(x, cd->spec, &q, j, a2, sizeof(a2)));
+			continue;
+		}
+		if (i < 0 || !(real->qset & (1u << i))) {
+			say(x, V_ERROR, s->line, "line %u: %s did not report %s", s->line, call->name, cd->spec->key);
+			return;
+		}
+		if (cd->v.num != real->q[i])
+			say(x, V_FAIL, s->line, "line %u: expect %s=%s, real %s=%s", s->line, cd->spec->key,
+			    qval(x, cd->spec, cd->v.num, a1, sizeof(a1)), cd->spec->key,
+			    qval(x, cd->spec, real->q[i], a2, sizeof(a2)));
 	}
 }
 
@@ -323,14 +355,14 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct hc
 static int lint_expect(struct run *x, const struct scn_step *s, const struct m_pred *gen)
 {
 	for (size_t i = 0; i < s->nexpect; i++) {
-		struct m_outcome o = from_scn(s->expect[i]);
+		struct m_outcome o = s->expect[i];
 		char set[512];
 
 		if (model_pred_find(gen, o) >= 0)
 			continue;
 		run_format_set(gen, NULL, set, sizeof(set));
 		say(x, V_FAIL, s->line, "line %u: expect %s, but the model allows only: %s", s->line,
-		    scn_outcome_str(s->expect[i]), set);
+		    m_outcome_name(s->expect[i]), set);
 		return -1;
 	}
 	return 0;
@@ -405,7 +437,7 @@ static int run_step(struct run *x, size_t si)
 	}
 	m_outcome_str(real.out, got, sizeof(got));
 	int in_gen = model_pred_find(&pg, real.out) >= 0;
-	int in_exp = scn_step_expects(s, to_scn(real.out));
+	int in_exp = scn_step_expects(s, real.out);
 	int ip = model_pred_find(&pp, real.out);
 
 	if (in_gen && in_exp) {
@@ -451,8 +483,8 @@ static int run_step(struct run *x, size_t si)
 		say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
 		return 1;
 	}
-	if (cm.op == M_OP_QUERY_QP)
-		judge_query(x, s, &cm, &real);
+	if (call->kind == SCN_KIND_QUERY && real.out.kind == M_OUT_OK)
+		judge_query(x, s, &from->op, &real);
 	return x->r->v == V_FAIL;
 }
 

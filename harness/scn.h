@@ -20,6 +20,8 @@
 #ifndef RDMACHECK_SCN_H
 #define RDMACHECK_SCN_H
 
+#include "model/model.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,9 +63,9 @@ enum scn_class {
 	SCN_C_PD = 1u << 0, SCN_C_MR = 1u << 1, SCN_C_MW = 1u << 2, SCN_C_QP = 1u << 3,
 	SCN_C_RPMA_MR = 1u << 4, SCN_C_RPMA_REMOTE = 1u << 5, SCN_C_RPMA_CONN = 1u << 6,
 	SCN_C_DAT_PZ = 1u << 7, SCN_C_DAT_LMR = 1u << 8, SCN_C_DAT_RMR = 1u << 9,
-	SCN_C_MRAPI_RMEM = 1u << 10, SCN_C_RPMEM_POOL = 1u << 11,
+	SCN_C_MRAPI_RMEM = 1u << 10, SCN_C_RPMEM_POOL = 1u << 11, SCN_C_DAT_EP = 1u << 12,
 };
-#define SCN_C_COUNT_ 12
+#define SCN_C_COUNT_ 13
 
 /* Value kinds (bits, so an argument can accept several). */
 enum scn_vkind {
@@ -89,18 +91,13 @@ enum scn_table {
 	SCN_T_USAGE, SCN_T_FLUSH, SCN_T_DAT_PRIV, SCN_T_COUNT_
 };
 
-/* Outcome kinds (and, as bits, what a call can produce). */
-enum scn_out_kind {
-	SCN_OUT_OK,    /* the call succeeded */
-	SCN_OUT_ERRNO, /* code: the errno value (EINVAL, …) */
-	SCN_OUT_WC,    /* code: the IBV_WC_* value */
-	SCN_OUT_RPMA,  /* code: the RPMA_E_* value (negative) */
-	SCN_OUT_DAT,   /* code: the DAT_RETURN_TYPE value */
-	SCN_OUT_MRAPI, /* code: index in scn's MRAPI status table (no header to take values from) */
-	SCN_OUT_CRASH, /* KERNEL_CRASH */
-	SCN_OUT_COUNT_
-};
-#define SCN_OUTS_QUERY (1u << SCN_OUT_COUNT_) /* call mask bit: KEY=VALUE expectations */
+/*
+ * Outcomes are the model's (model/model.h: struct m_outcome, enum
+ * m_outcome_kind, m_outcome_parse, m_outcome_name): one table of names for
+ * every API. A call's `outs` mask has bit (1 << kind) for each kind it can
+ * produce, and SCN_OUTS_QUERY when it takes KEY=VALUE expectations.
+ */
+#define SCN_OUTS_QUERY (1u << M_OUT_COUNT_) /* call mask bit: KEY=VALUE expectations */
 
 /* Every diagnostic the parser can give (one message format each). */
 enum scn_err {
@@ -134,8 +131,6 @@ const char *scn_attr_str(enum scn_attr a);
 int scn_attr_parse(const char *name, enum scn_attr *out);
 const char *scn_table_str(enum scn_table t);
 int scn_table_parse(const char *name, enum scn_table *out);
-const char *scn_out_kind_str(enum scn_out_kind k);
-int scn_out_kind_parse(const char *name, enum scn_out_kind *out);
 /* The message format of a diagnostic (printf-style); "?" when out of range. */
 const char *scn_err_str(enum scn_err e);
 /* Find e by its format string; mostly for tests. */
@@ -162,7 +157,7 @@ struct scn_call {
 	uint8_t kind;                     /* enum scn_kind */
 	uint16_t cls;                     /* class of NAME (created or accepted); 0: no NAME */
 	uint8_t destroys;                 /* NAME is no longer live after success */
-	uint16_t outs;                    /* bits (1 << enum scn_out_kind) | SCN_OUTS_QUERY */
+	uint16_t outs;                    /* bits (1 << enum m_outcome_kind) | SCN_OUTS_QUERY */
 	const struct scn_arg_spec *args;  /* keys, terminated by key == NULL */
 	const struct scn_arg_spec *query; /* query results (SCN_KIND_QUERY), or NULL */
 };
@@ -174,6 +169,8 @@ const struct scn_call *scn_call_get(size_t i);
 int scn_call_find(const char *name);
 /* The spec of key in list (args or query), or NULL. */
 const struct scn_arg_spec *scn_spec_find(const struct scn_arg_spec *list, const char *key);
+/* The index of key in list, or -ENOENT. */
+int scn_spec_index(const struct scn_arg_spec *list, const char *key);
 
 /* Flag and word tables: entry count, i-th name and value, lookup (case-insensitive). */
 size_t scn_table_count(enum scn_table t);
@@ -187,24 +184,6 @@ size_t scn_cap_count(void);
 const char *scn_cap_name(size_t i);
 /* Returns the index of a capability, or -ENOENT. */
 int scn_cap_find(const char *name);
-
-/* --------------------------------------------------------- outcomes -- */
-
-struct scn_outcome {
-	uint8_t kind;  /* enum scn_out_kind */
-	int32_t code;  /* see enum scn_out_kind; 0 for OK and CRASH */
-};
-
-/*
- * Parse one outcome name ("ok", "EINVAL", "REM_ACCESS_ERR", "RPMA_E_INVAL",
- * "DAT_INVALID_PARAMETER", "MRAPI_ERR_RMEM_EXISTS", "KERNEL_CRASH"; case-
- * insensitive). Returns 0 and *out, or -ENOENT.
- */
-int scn_outcome_parse(const char *name, struct scn_outcome *out);
-/* The canonical name of o ("EINVAL"); "?" if unknown. */
-const char *scn_outcome_str(struct scn_outcome o);
-/* Every known outcome name in turn (for hints and docs); NULL past the end. */
-const char *scn_outcome_name(size_t i);
 
 /* ------------------------------------------------------------- AST -- */
 
@@ -246,7 +225,7 @@ struct scn_step {
 	struct scn_arg args[SCN_ARGS_MAX];
 	uint8_t nexpect;         /* 0: no expect clause (the harness takes the model's) */
 	uint32_t expect_col;
-	struct scn_outcome expect[SCN_OUTCOMES_MAX];
+	struct m_outcome expect[SCN_OUTCOMES_MAX];
 	uint8_t nconds;          /* query: expect KEY=VALUE conditions (all must hold) */
 	struct scn_arg conds[SCN_ARGS_MAX];
 };
@@ -321,7 +300,7 @@ const struct scn_call *scn_step_call(const struct scn_step *s);
 /* The argument of s given for key, or NULL if absent (also for BARE keys). */
 const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key);
 /* Does the expect list of s allow o? (No expect clause: returns 1.) */
-int scn_step_expects(const struct scn_step *s, struct scn_outcome o);
+int scn_step_expects(const struct scn_step *s, struct m_outcome o);
 
 /* --------------------------------------------------------- printing -- */
 

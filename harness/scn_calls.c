@@ -30,7 +30,7 @@
 #define POS(k, ...) { .key = k, .flags = SCN_A_REQ | SCN_A_POS, __VA_ARGS__ }
 
 /* Outcome sets. */
-#define O(k) (1u << SCN_OUT_##k)
+#define O(k) (1u << M_OUT_##k)
 #define O_VERB (O(OK) | O(ERRNO) | O(CRASH))
 #define O_POST (O(ERRNO) | O(WC) | O(CRASH))
 #define O_QUERY (O(OK) | O(ERRNO) | O(CRASH) | SCN_OUTS_QUERY)
@@ -147,10 +147,17 @@ int scn_call_find(const char *name)
 	return -ENOENT;
 }
 
+int scn_spec_index(const struct scn_arg_spec *list, const char *key)
+{
+	for (int i = 0; list && list[i].key; i++)
+		if (strcmp(list[i].key, key) == 0)
+			return i;
+	return -ENOENT;
+}
+
 const struct scn_arg_spec *scn_spec_find(const struct scn_arg_spec *list, const char *key)
 {
-	for (; list && list->key; list++)
-		if (strcmp(list->key, key) == 0)
-			return list;
-	return NULL;
+	int i = scn_spec_index(list, key);
+
+	return i < 0 ? NULL : &list[i];
 }

@@ -101,7 +101,7 @@ const char *scn_cand_cap(const void *ctx, size_t i)
 const char *scn_cand_outcome(const void *ctx, size_t i)
 {
 	(void)ctx;
-	return scn_outcome_name(i);
+	return m_outcome_nth(i, NULL);
 }
 
 const char *scn_cand_node(const void *ctx, size_t i)

@@ -136,7 +136,7 @@ size_t scn_step_format(const struct scn_file *f, const struct scn_step *s, char 
 	if (s->nexpect || s->nconds)
 		put(&o, " expect");
 	for (size_t i = 0; i < s->nexpect; i++)
-		put(&o, "%s%s", i ? "|" : " ", scn_outcome_str(s->expect[i]));
+		put(&o, "%s%s", i ? "|" : " ", m_outcome_name(s->expect[i]));
 	for (size_t i = 0; i < s->nconds; i++) {
 		put(&o, " %s=", s->conds[i].spec->key);
 		put_value(&o, f, &s->conds[i], s->node);

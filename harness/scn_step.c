@@ -108,11 +108,11 @@ static void parse_outcomes(struct scn_ctx *c, const struct scn_call *call, const
 	scn_copy(s, sizeof(s), w->p, w->len);
 	for (char *part = s;;) {
 		char *bar = strchr(part, '|');
-		struct scn_outcome o;
+		struct m_outcome o;
 
 		if (bar)
 			*bar = '\0';
-		if (scn_outcome_parse(part, &o) < 0) {
+		if (m_outcome_parse(part, &o) < 0) {
 			scn_hint_best(part, scn_cand_outcome, NULL, true, hint, sizeof(hint));
 			scn_diag_w(c, w, hint, SCN_E_UNKNOWN_OUTCOME, part);
 			return;
@@ -120,14 +120,14 @@ static void parse_outcomes(struct scn_ctx *c, const struct scn_call *call, const
 		if (!(call->outs & (1u << o.kind))) {
 			size_t off = (size_t)snprintf(hint, sizeof(hint), "%s gives", call->name);
 
-			for (unsigned k = 0; k < SCN_OUT_COUNT_; k++)
+			for (unsigned k = 0; k < M_OUT_COUNT_; k++)
 				if (call->outs & (1u << k))
 					off += (size_t)snprintf(hint + off, sizeof(hint) - off, " %s,",
-								scn_out_kind_str((enum scn_out_kind)k));
+								m_outcome_kind_str((enum m_outcome_kind)k));
 			if (call->outs & SCN_OUTS_QUERY)
 				snprintf(hint + off, sizeof(hint) - off, " KEY=VALUE results,");
 			hint[strlen(hint) - 1] = '\0';
-			if (o.kind == SCN_OUT_OK && (call->outs & (1u << SCN_OUT_WC)))
+			if (o.kind == M_OUT_OK && (call->outs & (1u << M_OUT_WC)))
 				snprintf(hint, sizeof(hint), "a work request that completes well gives SUCCESS");
 			scn_diag_w(c, w, hint, SCN_E_CANNOT_PRODUCE, part, call->name);
 			return;
@@ -315,7 +315,7 @@ static void parse_name(struct scn_ctx *c, const struct scn_call *call, const str
 
 static bool expects_ok(const struct scn_step *st)
 {
-	return scn_step_expects(st, (struct scn_outcome){ SCN_OUT_OK, 0 });
+	return scn_step_expects(st, (struct m_outcome){ M_OUT_OK, 0 });
 }
 
 /* connect NODE.QP NODE.QP: the first operand; returns the index of the next word. */
@@ -461,7 +461,7 @@ const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key)
 	return NULL;
 }
 
-int scn_step_expects(const struct scn_step *s, struct scn_outcome o)
+int scn_step_expects(const struct scn_step *s, struct m_outcome o)
 {
 	if (s->nexpect == 0)
 		return 1;

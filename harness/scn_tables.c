@@ -57,6 +57,7 @@ static const struct scn_name class_names[] = {
 	{ SCN_C_RPMA_CONN, "RPMA connection" }, { SCN_C_DAT_PZ, "DAT PZ" },
 	{ SCN_C_DAT_LMR, "DAT LMR" }, { SCN_C_DAT_RMR, "DAT RMR" },
 	{ SCN_C_MRAPI_RMEM, "MRAPI rmem" }, { SCN_C_RPMEM_POOL, "rpmem pool" },
+	{ SCN_C_DAT_EP, "DAT EP" },
 };
 NAMED_ENUM(scn_class, enum scn_class, class_names)
 
@@ -88,12 +89,6 @@ static const struct scn_name table_names[] = {
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
-static const struct scn_name out_kind_names[] = {
-	{ SCN_OUT_OK, "ok" }, { SCN_OUT_ERRNO, "errno" }, { SCN_OUT_WC, "completion status" },
-	{ SCN_OUT_RPMA, "RPMA status" }, { SCN_OUT_DAT, "DAT status" },
-	{ SCN_OUT_MRAPI, "MRAPI status" }, { SCN_OUT_CRASH, "KERNEL_CRASH" },
-};
-NAMED_ENUM(scn_out_kind, enum scn_out_kind, out_kind_names)
 
 /* --------------------------------------------------- flags and words -- */
 

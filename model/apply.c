@@ -280,6 +280,10 @@ int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 	*created = -1;
 	if (i >= pred->n)
 		return -EINVAL;
+	if (M_OP_IS_RPMA(op->kind))
+		return m_apply_rpma(m, pred, i, created);
+	if (M_OP_IS_DAT(op->kind))
+		return m_apply_dat(m, pred, i, created);
 	a = &pred->alt[i];
 	if (a->target_unknown && pred->res.tmr >= 0 && pred->res.peer_node >= 0) {
 		/* RA-WRITE-1: the part of the refused range inside the MR is unspecified. */

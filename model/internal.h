@@ -18,9 +18,12 @@ enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 
        PART_REMOTE = 2 };
 
 #define O_OK ((struct m_outcome){ M_OUT_OK, 0 })
-#define O_ERR(e) ((struct m_outcome){ M_OUT_ERRNO, (int16_t)(e) })
-#define O_WC(s) ((struct m_outcome){ M_OUT_WC, (int16_t)(s) })
+#define O_ERR(e) ((struct m_outcome){ M_OUT_ERRNO, (int32_t)(e) })
+#define O_WC(s) ((struct m_outcome){ M_OUT_WC, (int32_t)(s) })
 #define O_CRASH ((struct m_outcome){ M_OUT_CRASH, 0 })
+#define O_RPMA(e) ((struct m_outcome){ M_OUT_RPMA, (int32_t)(e) })
+#define O_DAT(e) ((struct m_outcome){ M_OUT_DAT, (int32_t)(e) })
+#define O_DTO(e) ((struct m_outcome){ M_OUT_DTO, (int32_t)(e) })
 
 /* The set rule allows at decision part under profile p: generic outs[0..n),
  * then every matching deviation applied in table order. */
@@ -59,8 +62,28 @@ int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey);   /* live MW handle or
 int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span);
 uint32_t m_new_key(struct m_node *nd);
 
-/* Predictors (pred_obj.c, pred_post.c). */
+/* Predictors (pred_obj.c, pred_post.c): out->op is the operation. */
 int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
+/*
+ * The higher-level APIs (rpma.c, dat.c). Each predicts its own operations
+ * (kinds M_OP_RPMA_* / M_OP_DAT_*), commits alternative i of a prediction it
+ * made (model_apply hands over every effect), and answers its queries. An
+ * API operation that the library carries out with verbs is predicted by
+ * translating it into the verbs operation and asking m_pred_obj/m_pred_post,
+ * so the same rule IDs decide underneath.
+ */
+int m_pred_rpma(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_apply_rpma(struct model *m, const struct m_pred *pred, size_t i, int *created);
+int m_query_rpma(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		 struct m_qres *out);
+int m_pred_dat(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_apply_dat(struct model *m, const struct m_pred *pred, size_t i, int *created);
+int m_query_dat(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		struct m_qres *out);
+
+/* Add one query result to q (bounded by M_QRES_MAX). */
+void m_qres_add(struct m_qres *q, const char *key, enum m_qmode mode, uint64_t value, enum m_rule rule);
 
 #endif

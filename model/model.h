@@ -78,11 +78,63 @@ enum m_wc_status {
 
 /* What kind of answer an operation gave. */
 enum m_outcome_kind {
-	M_OUT_OK,     /* a verb call returned success (creation calls: the object exists) */
+	M_OUT_OK,     /* a call returned success (creation calls: the object exists) */
 	M_OUT_ERRNO,  /* a verb call or a post failed with code = errno value */
 	M_OUT_WC,     /* a posted WR completed with code = enum m_wc_status */
 	M_OUT_CRASH,  /* the kernel under test died (a known provider defect) */
+	M_OUT_RPMA,   /* a librpma call failed with code = RPMA_E_* (negative, librpma.h's value) */
+	M_OUT_DAT,    /* a uDAPL call returned code = the DAT_RETURN major type (dat_error.h's
+	                 value, e.g. 0x00060000 DAT_INVALID_PARAMETER; subtypes are not compared) */
+	M_OUT_DTO,    /* a uDAPL DTO completed with code = DAT_DTO_COMPLETION_STATUS (dat.h) */
+	M_OUT_MRAPI,  /* an MRAPI call gave code = index of the status name (no header here) */
+	M_OUT_COUNT_
 };
+
+/* librpma's values (librpma.h 1.2.0). */
+enum m_rpma_err {
+	M_RPMA_E_UNKNOWN = -100000, M_RPMA_E_NOSUPP = -100001, M_RPMA_E_PROVIDER = -100002,
+	M_RPMA_E_NOMEM = -100003, M_RPMA_E_INVAL = -100004, M_RPMA_E_NO_COMPLETION = -100005,
+	M_RPMA_E_NO_EVENT = -100006, M_RPMA_E_AGAIN = -100007, M_RPMA_E_SHARED_CHANNEL = -100008,
+	M_RPMA_E_NOT_SHARED_CHNL = -100009,
+};
+enum m_rpma_usage {
+	M_RPMA_READ_SRC = 1 << 0, M_RPMA_READ_DST = 1 << 1, M_RPMA_WRITE_SRC = 1 << 2,
+	M_RPMA_WRITE_DST = 1 << 3, M_RPMA_USAGE_FLUSH_VISIBILITY = 1 << 4, M_RPMA_USAGE_FLUSH_PERSISTENT = 1 << 5,
+	M_RPMA_SEND = 1 << 6, M_RPMA_RECV = 1 << 7,
+};
+#define M_RPMA_USAGE_ALL 0xffu
+enum m_rpma_flag { M_RPMA_F_COMPLETION_ON_ERROR = 1, M_RPMA_F_COMPLETION_ALWAYS = 3 };
+enum m_rpma_flush_type { M_RPMA_FLUSH_PERSISTENT = 0, M_RPMA_FLUSH_VISIBILITY = 1 };
+#define M_RPMA_DESC_SIZE 21 /* u64 addr, u64 length, u32 rkey, u8 usage (RPMA-DESC-1) */
+
+/* uDAPL's values (dat_error.h, dat.h, dat_ib_extensions.h of libdapl 2.1.10). */
+enum m_dat_ret {
+	M_DAT_SUCCESS = 0x00000000, M_DAT_ABORT = 0x00010000, M_DAT_CONN_QUAL_IN_USE = 0x00020000,
+	M_DAT_INSUFFICIENT_RESOURCES = 0x00030000, M_DAT_INTERNAL_ERROR = 0x00040000,
+	M_DAT_INVALID_HANDLE = 0x00050000, M_DAT_INVALID_PARAMETER = 0x00060000,
+	M_DAT_INVALID_STATE = 0x00070000, M_DAT_LENGTH_ERROR = 0x00080000,
+	M_DAT_MODEL_NOT_SUPPORTED = 0x00090000, M_DAT_PROVIDER_NOT_FOUND = 0x000A0000,
+	M_DAT_PRIVILEGES_VIOLATION = 0x000B0000, M_DAT_PROTECTION_VIOLATION = 0x000C0000,
+	M_DAT_QUEUE_EMPTY = 0x000D0000, M_DAT_QUEUE_FULL = 0x000E0000, M_DAT_TIMEOUT_EXPIRED = 0x000F0000,
+	M_DAT_PROVIDER_ALREADY_REGISTERED = 0x00100000, M_DAT_PROVIDER_IN_USE = 0x00110000,
+	M_DAT_INVALID_ADDRESS = 0x00120000, M_DAT_INTERRUPTED_CALL = 0x00130000,
+	M_DAT_CONN_QUAL_UNAVAILABLE = 0x00140000, M_DAT_RESERVED_LMR = 0x00150000,
+	M_DAT_PORT_IN_USE = 0x00160000, M_DAT_COMM_NOT_SUPPORTED = 0x00170000,
+	M_DAT_NOT_IMPLEMENTED = 0x3FFF0000,
+};
+enum m_dat_dto {
+	M_DTO_SUCCESS, M_DTO_ERR_FLUSHED, M_DTO_ERR_LOCAL_LENGTH, M_DTO_ERR_LOCAL_EP,
+	M_DTO_ERR_LOCAL_PROTECTION, M_DTO_ERR_BAD_RESPONSE, M_DTO_ERR_REMOTE_ACCESS,
+	M_DTO_ERR_REMOTE_RESPONDER, M_DTO_ERR_TRANSPORT, M_DTO_ERR_RECEIVER_NOT_READY,
+	M_DTO_ERR_PARTIAL_PACKET, M_DTO_RMR_OPERATION_FAILED, M_DTO_ERR_LOCAL_MM_ERROR,
+};
+/* DAT_MEM_PRIV_*_FLAG, plus the IB extension's REMOTE_ATOMIC. */
+enum m_dat_priv {
+	M_DAT_PRIV_LOCAL_READ = 0x01, M_DAT_PRIV_REMOTE_READ = 0x02, M_DAT_PRIV_LOCAL_WRITE = 0x10,
+	M_DAT_PRIV_REMOTE_WRITE = 0x20, M_DAT_PRIV_REMOTE_ATOMIC = 0x40,
+};
+/* DAT_MEM_TYPE_* of dat_lmr_create. */
+enum m_dat_mem_type { M_DAT_MEM_VIRTUAL = 0x00, M_DAT_MEM_LMR = 0x01, M_DAT_MEM_SHARED_VIRTUAL = 0x02 };
 
 /* Memory protection of the pages under a registration (MR-MAP-*). */
 /* Memory under a registration (MR-MAP-*): read-write, read-only, mapped without
@@ -96,8 +148,20 @@ enum m_op_kind {
 	M_OP_ALLOC_MW, M_OP_BIND_MW, M_OP_DEALLOC_MW, M_OP_CREATE_QP, M_OP_CONNECT,
 	M_OP_MODIFY_QP, M_OP_DESTROY_QP, M_OP_WRITE, M_OP_READ, M_OP_CAS, M_OP_FADD,
 	M_OP_SEND, M_OP_RECV, M_OP_LOCAL_INV, M_OP_QUERY_QP, M_OP_FILL,
+	/* librpma (model/rpma.c) */
+	M_OP_RPMA_MR_REG, M_OP_RPMA_MR_DEREG, M_OP_RPMA_MR_GET_DESC, M_OP_RPMA_REMOTE_FROM_DESC,
+	M_OP_RPMA_REMOTE_GET_SIZE, M_OP_RPMA_CONNECT, M_OP_RPMA_DISCONNECT, M_OP_RPMA_READ,
+	M_OP_RPMA_WRITE, M_OP_RPMA_ATOMIC_WRITE, M_OP_RPMA_FLUSH,
+	/* uDAPL (model/dat.c) */
+	M_OP_DAT_IA_OPEN, M_OP_DAT_PZ_CREATE, M_OP_DAT_PZ_FREE, M_OP_DAT_LMR_CREATE,
+	M_OP_DAT_LMR_QUERY, M_OP_DAT_LMR_FREE, M_OP_DAT_RMR_CREATE, M_OP_DAT_RMR_FREE,
+	M_OP_DAT_EP_CONNECT, M_OP_DAT_EP_DISCONNECT, M_OP_DAT_RDMA_WRITE, M_OP_DAT_RDMA_READ,
 	M_OP_COUNT_
 };
+
+/* Which API an operation kind belongs to. */
+#define M_OP_IS_RPMA(k) ((k) >= M_OP_RPMA_MR_REG && (k) <= M_OP_RPMA_FLUSH)
+#define M_OP_IS_DAT(k) ((k) >= M_OP_DAT_IA_OPEN && (k) <= M_OP_DAT_RDMA_READ)
 
 /* Capabilities a profile declares (scenario `require` lines). */
 enum m_cap {
@@ -109,6 +173,8 @@ enum m_cap {
 	M_CAP_ODP = 1u << 5,
 	M_CAP_ZERO_BASED_REG = 1u << 6,
 	M_CAP_ATOMICS = 1u << 7,
+	M_CAP_RPMA = 1u << 8,   /* librpma over this stack */
+	M_CAP_DAPL = 1u << 9,   /* uDAPL over this stack */
 };
 
 /* Rule identifiers: M_RULE_PD_1 ... (generated from model/rules.def). */
@@ -183,7 +249,7 @@ enum m_dev_kind {
 
 struct m_outcome {
 	uint8_t kind;  /* enum m_outcome_kind */
-	int16_t code;  /* errno value or enum m_wc_status; 0 for OK and CRASH */
+	int32_t code;  /* see enum m_outcome_kind; 0 for OK and CRASH */
 };
 
 #define M_DEV_OUTS_MAX 4
@@ -195,6 +261,8 @@ struct m_deviation {
 	uint8_t n;
 	struct m_outcome outs[M_DEV_OUTS_MAX];
 	const char *citation;              /* where the deviation was seen or read */
+	const char *component;             /* NULL: the kernel provider; else the library and
+	                                      version it belongs to ("librpma 1.2.0") */
 };
 #define KVER(maj, min) ((uint32_t)(maj) * 1000u + (uint32_t)(min))
 const char *m_dev_kind_str(enum m_dev_kind k);
@@ -221,7 +289,10 @@ const char *m_profile_name(size_t i);
 
 /* ------------------------------------------------------------- state -- */
 
-struct m_pd { uint8_t live, ever; uint32_t usecnt; };
+/* Which API made an object (a librpma MR is a verbs MR librpma registered). */
+enum m_api { M_API_VERBS, M_API_RPMA, M_API_DAT };
+
+struct m_pd { uint8_t live, ever, api; uint32_t usecnt; };
 
 struct m_mr {
 	uint8_t live, ever;
@@ -232,6 +303,8 @@ struct m_mr {
 	uint64_t iova;       /* the address remote peers use for the first byte */
 	uint32_t lkey, rkey;
 	uint32_t nbound;     /* memory windows bound to it */
+	uint8_t api;         /* enum m_api */
+	uint32_t usage;      /* RPMA: the usage flags; DAT: the privileges asked for */
 	uint8_t *bytes;      /* contents, len bytes (kept after dereg) */
 	uint8_t *unknown;    /* 1 where the contents are unspecified */
 };
@@ -257,14 +330,43 @@ struct m_qp {
 	uint32_t qpn;
 };
 
+/* A librpma remote MR: what a descriptor said (RPMA-DESC-2/3). */
+struct m_rremote {
+	uint8_t live, ever;
+	uint8_t usage;
+	uint64_t addr, len;
+	uint32_t rkey;
+};
+
+/*
+ * A connection of a higher-level API (a librpma connection, a uDAPL
+ * endpoint): a connected RC QP pair underneath, qp here and peer_qp on
+ * peer_node (both in qp[]), plus what the API keeps.
+ */
+struct m_conn {
+	uint8_t live, ever, api;    /* enum m_api */
+	int16_t qp;
+	int16_t peer_node, peer_qp, peer_conn; /* peer_conn: the other side's m_conn, or -1 */
+	uint8_t pmem;               /* RPMA: a peer cfg with direct write to pmem was applied */
+	int16_t aux_mr;             /* RPMA: the internal 8-byte MR flush reads into, or -1 */
+};
+
+#define M_MAX_RREMOTE 16
+#define M_MAX_CONN 8
+
 struct m_node {
 	uint32_t next_key;          /* keys are never reused: stale keys stay stale */
 	uint64_t next_va;
 	uint8_t npd, nmr, nmw, nqp; /* handles given out so far (never reused) */
+	uint8_t nrremote, nconn;
+	int16_t rpma_pd;            /* the PD of this node's librpma peer, -1 before first use */
+	uint8_t ia_open;            /* DAT: dat_ia_open succeeded on this node */
 	struct m_pd pd[M_MAX_PD];
 	struct m_mr mr[M_MAX_MR];
 	struct m_mw mw[M_MAX_MW];
 	struct m_qp qp[M_MAX_QP];
+	struct m_rremote rremote[M_MAX_RREMOTE];
+	struct m_conn conn[M_MAX_CONN];
 };
 
 struct model {
@@ -315,6 +417,19 @@ struct m_op {
 	uint64_t raddr;
 	uint64_t compare, swap; /* cas: compare/swap; fadd: swap = add */
 	uint8_t with_inv;   /* send: SEND_WITH_INV */
+	/*
+	 * Higher-level APIs. RPMA: obj is the rpma MR (an mr[] handle), the remote
+	 * MR (rremote[]) or the connection (conn[]); access carries the usage
+	 * (reg) or the privileges (DAT lmr_create); flags the RPMA_F_* flags;
+	 * type the flush type, the DAT mem_type, or the DAT provider (0 known,
+	 * 1 unknown). I/O: mr + offset the local side, remote + roff the remote.
+	 */
+	int16_t remote;     /* RPMA: rremote[] handle; DAT: the remote LMR (mr[] on peer_node) */
+	uint64_t roff;
+	uint8_t nulls;      /* arguments passed as NULL: bit i = the call's i-th pointer argument */
+	uint8_t ndesc;      /* rpma_mr_remote_from_descriptor: the descriptor bytes */
+	uint8_t desc[32];
+	uint32_t size;      /* the descriptor size passed (may differ from ndesc) */
 };
 
 /* Side effects an alternative has besides its outcome. */
@@ -382,12 +497,61 @@ int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 /* Index of the alternative whose outcome equals o, or -1. */
 int model_pred_find(const struct m_pred *pred, struct m_outcome o);
 
-/* "ok", "EINVAL", "REM_ACCESS_ERR", "KERNEL_CRASH" into buf; returns buf. */
+/*
+ * The name of o as scenarios write it: "ok", "EINVAL", "REM_ACCESS_ERR",
+ * "KERNEL_CRASH", "RPMA_E_INVAL", "DAT_INVALID_PARAMETER",
+ * "DAT_DTO_ERR_REMOTE_ACCESS", "MRAPI_ERR_RMEM_EXISTS"; "?" for a value
+ * without a name. m_outcome_str copies it into buf and returns buf.
+ */
+const char *m_outcome_name(struct m_outcome o);
 char *m_outcome_str(struct m_outcome o, char *buf, size_t len);
-/* Parse those names back. Returns 0 or -EINVAL. */
+/* Parse those names back (case-insensitive). Returns 0 or -EINVAL. */
 int m_outcome_parse(const char *name, struct m_outcome *out);
+/* Every outcome name in turn (for hints and documentation); NULL past the end. */
+const char *m_outcome_nth(size_t i, struct m_outcome *o);
 
 /* ------------------------------------------------------------ queries -- */
+
+/* How much the model knows of a value a query reports. */
+enum m_qmode {
+	M_Q_ANY,      /* implementation-defined: anything */
+	M_Q_EXACT,    /* exactly value */
+	M_Q_ZERO,     /* 0 */
+	M_Q_NONZERO,  /* anything but 0 */
+};
+const char *m_qmode_str(enum m_qmode q);
+int m_qmode_parse(const char *name, enum m_qmode *out);
+
+#define M_QRES_MAX 8
+struct m_qres {
+	uint8_t n;
+	struct {
+		const char *key;      /* the scenario's result name ("state", "rmr_context") */
+		uint8_t mode;         /* enum m_qmode */
+		uint64_t value;       /* for M_Q_EXACT */
+		uint16_t rule;        /* enum m_rule that decides it, M_RULE_COUNT_ if none */
+	} r[M_QRES_MAX];
+};
+
+/*
+ * What query op (query_qp, rpma_mr_remote_get_size, dat_lmr_query) reports
+ * on m as it is (call after applying the query's alternative), per result.
+ * Returns 0, or -EINVAL when op is not a query the model answers.
+ */
+int model_query(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		struct m_qres *out);
+/* Does value v satisfy entry i of q? */
+int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v);
+
+/* ------------------------------------------------------------ queries -- */
+
+/*
+ * The librpma descriptor (RPMA-DESC-2: little-endian addr, length, rkey,
+ * usage; M_RPMA_DESC_SIZE bytes) of an rpma MR (remote = 0: mr[h]) or of
+ * what a remote MR was made from (remote = 1: rremote[h]) on node n, into
+ * out. Returns 0, or -EINVAL for a handle that is neither.
+ */
+int model_rpma_descriptor(const struct model *m, unsigned n, int remote, int h, uint8_t out[M_RPMA_DESC_SIZE]);
 
 /* Remote address of byte off of MR h on node n (iova + off). */
 uint64_t model_mr_raddr(const struct model *m, unsigned n, int h, uint64_t off);

@@ -78,16 +78,24 @@ static const struct name wc_names[] = {
 NAMED_ENUM(m_wc_status, enum m_wc_status, wc_names)
 
 static const struct name kind_names[] = {
-	{ M_OUT_OK, "ok" }, { M_OUT_ERRNO, "errno" }, { M_OUT_WC, "completion" },
-	{ M_OUT_CRASH, "KERNEL_CRASH" },
+	{ M_OUT_OK, "ok" }, { M_OUT_ERRNO, "errno" }, { M_OUT_WC, "completion status" },
+	{ M_OUT_CRASH, "KERNEL_CRASH" }, { M_OUT_RPMA, "RPMA status" }, { M_OUT_DAT, "DAT status" },
+	{ M_OUT_DTO, "DAT DTO status" }, { M_OUT_MRAPI, "MRAPI status" },
 };
 NAMED_ENUM(m_outcome_kind, enum m_outcome_kind, kind_names)
 
+/* The errno names scenarios may expect (values of <errno.h>). */
 static const struct name errno_names[] = {
-	{ EINVAL, "EINVAL" }, { EBUSY, "EBUSY" }, { EPERM, "EPERM" }, { ENOMEM, "ENOMEM" },
-	{ EFAULT, "EFAULT" }, { EOPNOTSUPP, "EOPNOTSUPP" }, { EACCES, "EACCES" },
-	{ ENOENT, "ENOENT" }, { EAGAIN, "EAGAIN" }, { ENOSPC, "ENOSPC" }, { ENODEV, "ENODEV" },
-	{ ENOSYS, "ENOSYS" }, { EEXIST, "EEXIST" }, { EIO, "EIO" }, { ETIMEDOUT, "ETIMEDOUT" },
+	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" }, { EIO, "EIO" },
+	{ ENXIO, "ENXIO" }, { E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+	{ EEXIST, "EEXIST" }, { ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { ENFILE, "ENFILE" },
+	{ EMFILE, "EMFILE" }, { ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" },
+	{ EOVERFLOW, "EOVERFLOW" }, { EOPNOTSUPP, "EOPNOTSUPP" }, { ENOBUFS, "ENOBUFS" },
+	{ ENOTCONN, "ENOTCONN" }, { ETIMEDOUT, "ETIMEDOUT" }, { ECONNREFUSED, "ECONNREFUSED" },
+	{ ECONNRESET, "ECONNRESET" }, { EHOSTUNREACH, "EHOSTUNREACH" },
+	{ ENETUNREACH, "ENETUNREACH" }, { EPROTO, "EPROTO" }, { ECANCELED, "ECANCELED" },
+	{ EADDRINUSE, "EADDRINUSE" }, { EADDRNOTAVAIL, "EADDRNOTAVAIL" },
 };
 const char *m_errno_str(int code) { return lookup_name(errno_names, N(errno_names), code); }
 int m_errno_parse(const char *s, int *out) { return lookup_value(errno_names, N(errno_names), s, out); }
@@ -105,6 +113,19 @@ static const struct name op_names[] = {
 	{ M_OP_DESTROY_QP, "destroy_qp" }, { M_OP_WRITE, "write" }, { M_OP_READ, "read" },
 	{ M_OP_CAS, "cas" }, { M_OP_FADD, "fadd" }, { M_OP_SEND, "send" }, { M_OP_RECV, "recv" },
 	{ M_OP_LOCAL_INV, "local_inv" }, { M_OP_QUERY_QP, "query_qp" }, { M_OP_FILL, "fill" },
+	{ M_OP_RPMA_MR_REG, "rpma_mr_reg" }, { M_OP_RPMA_MR_DEREG, "rpma_mr_dereg" },
+	{ M_OP_RPMA_MR_GET_DESC, "rpma_mr_get_descriptor" },
+	{ M_OP_RPMA_REMOTE_FROM_DESC, "rpma_mr_remote_from_descriptor" },
+	{ M_OP_RPMA_REMOTE_GET_SIZE, "rpma_mr_remote_get_size" }, { M_OP_RPMA_CONNECT, "rpma_connect" },
+	{ M_OP_RPMA_DISCONNECT, "rpma_conn_disconnect" }, { M_OP_RPMA_READ, "rpma_read" },
+	{ M_OP_RPMA_WRITE, "rpma_write" }, { M_OP_RPMA_ATOMIC_WRITE, "rpma_atomic_write" },
+	{ M_OP_RPMA_FLUSH, "rpma_flush" },
+	{ M_OP_DAT_IA_OPEN, "dat_ia_open" }, { M_OP_DAT_PZ_CREATE, "dat_pz_create" },
+	{ M_OP_DAT_PZ_FREE, "dat_pz_free" }, { M_OP_DAT_LMR_CREATE, "dat_lmr_create" },
+	{ M_OP_DAT_LMR_QUERY, "dat_lmr_query" }, { M_OP_DAT_LMR_FREE, "dat_lmr_free" },
+	{ M_OP_DAT_RMR_CREATE, "dat_rmr_create" }, { M_OP_DAT_RMR_FREE, "dat_rmr_free" },
+	{ M_OP_DAT_EP_CONNECT, "dat_ep_connect" }, { M_OP_DAT_EP_DISCONNECT, "dat_ep_disconnect" },
+	{ M_OP_DAT_RDMA_WRITE, "dat_ep_post_rdma_write" }, { M_OP_DAT_RDMA_READ, "dat_ep_post_rdma_read" },
 };
 NAMED_ENUM(m_op_kind, enum m_op_kind, op_names)
 
@@ -112,6 +133,7 @@ static const struct name cap_names[] = {
 	{ M_CAP_MW_TYPE1, "mw_type1" }, { M_CAP_MW_TYPE2, "mw_type2" }, { M_CAP_REREG, "rereg" },
 	{ M_CAP_ATOMIC_WRITE, "atomic_write" }, { M_CAP_FLUSH, "flush" }, { M_CAP_ODP, "odp" },
 	{ M_CAP_ZERO_BASED_REG, "zero_based_reg" }, { M_CAP_ATOMICS, "atomics" },
+	{ M_CAP_RPMA, "rpma" }, { M_CAP_DAPL, "dapl" },
 };
 NAMED_ENUM(m_cap, enum m_cap, cap_names)
 
@@ -174,39 +196,140 @@ int m_access_set_parse(const char *text, uint32_t *out)
 	return 0;
 }
 
+/* librpma's RPMA_E_* (librpma.h). */
+static const struct name rpma_names[] = {
+	{ M_RPMA_E_UNKNOWN, "RPMA_E_UNKNOWN" }, { M_RPMA_E_NOSUPP, "RPMA_E_NOSUPP" },
+	{ M_RPMA_E_PROVIDER, "RPMA_E_PROVIDER" }, { M_RPMA_E_NOMEM, "RPMA_E_NOMEM" },
+	{ M_RPMA_E_INVAL, "RPMA_E_INVAL" }, { M_RPMA_E_NO_COMPLETION, "RPMA_E_NO_COMPLETION" },
+	{ M_RPMA_E_NO_EVENT, "RPMA_E_NO_EVENT" }, { M_RPMA_E_AGAIN, "RPMA_E_AGAIN" },
+	{ M_RPMA_E_SHARED_CHANNEL, "RPMA_E_SHARED_CHANNEL" },
+	{ M_RPMA_E_NOT_SHARED_CHNL, "RPMA_E_NOT_SHARED_CHNL" },
+};
+
+/* uDAPL's DAT_RETURN major types (dat_error.h). */
+static const struct name dat_names[] = {
+	{ M_DAT_SUCCESS, "DAT_SUCCESS" }, { M_DAT_ABORT, "DAT_ABORT" },
+	{ M_DAT_CONN_QUAL_IN_USE, "DAT_CONN_QUAL_IN_USE" },
+	{ M_DAT_INSUFFICIENT_RESOURCES, "DAT_INSUFFICIENT_RESOURCES" },
+	{ M_DAT_INTERNAL_ERROR, "DAT_INTERNAL_ERROR" }, { M_DAT_INVALID_HANDLE, "DAT_INVALID_HANDLE" },
+	{ M_DAT_INVALID_PARAMETER, "DAT_INVALID_PARAMETER" }, { M_DAT_INVALID_STATE, "DAT_INVALID_STATE" },
+	{ M_DAT_LENGTH_ERROR, "DAT_LENGTH_ERROR" }, { M_DAT_MODEL_NOT_SUPPORTED, "DAT_MODEL_NOT_SUPPORTED" },
+	{ M_DAT_PROVIDER_NOT_FOUND, "DAT_PROVIDER_NOT_FOUND" },
+	{ M_DAT_PRIVILEGES_VIOLATION, "DAT_PRIVILEGES_VIOLATION" },
+	{ M_DAT_PROTECTION_VIOLATION, "DAT_PROTECTION_VIOLATION" }, { M_DAT_QUEUE_EMPTY, "DAT_QUEUE_EMPTY" },
+	{ M_DAT_QUEUE_FULL, "DAT_QUEUE_FULL" }, { M_DAT_TIMEOUT_EXPIRED, "DAT_TIMEOUT_EXPIRED" },
+	{ M_DAT_PROVIDER_ALREADY_REGISTERED, "DAT_PROVIDER_ALREADY_REGISTERED" },
+	{ M_DAT_PROVIDER_IN_USE, "DAT_PROVIDER_IN_USE" }, { M_DAT_INVALID_ADDRESS, "DAT_INVALID_ADDRESS" },
+	{ M_DAT_INTERRUPTED_CALL, "DAT_INTERRUPTED_CALL" },
+	{ M_DAT_CONN_QUAL_UNAVAILABLE, "DAT_CONN_QUAL_UNAVAILABLE" }, { M_DAT_RESERVED_LMR, "DAT_RESERVED_LMR" },
+	{ M_DAT_PORT_IN_USE, "DAT_PORT_IN_USE" }, { M_DAT_COMM_NOT_SUPPORTED, "DAT_COMM_NOT_SUPPORTED" },
+	{ M_DAT_NOT_IMPLEMENTED, "DAT_NOT_IMPLEMENTED" },
+};
+
+/* DAT_DTO_COMPLETION_STATUS (dat.h). */
+static const struct name dto_names[] = {
+	{ M_DTO_SUCCESS, "DAT_DTO_SUCCESS" }, { M_DTO_ERR_FLUSHED, "DAT_DTO_ERR_FLUSHED" },
+	{ M_DTO_ERR_LOCAL_LENGTH, "DAT_DTO_ERR_LOCAL_LENGTH" }, { M_DTO_ERR_LOCAL_EP, "DAT_DTO_ERR_LOCAL_EP" },
+	{ M_DTO_ERR_LOCAL_PROTECTION, "DAT_DTO_ERR_LOCAL_PROTECTION" },
+	{ M_DTO_ERR_BAD_RESPONSE, "DAT_DTO_ERR_BAD_RESPONSE" },
+	{ M_DTO_ERR_REMOTE_ACCESS, "DAT_DTO_ERR_REMOTE_ACCESS" },
+	{ M_DTO_ERR_REMOTE_RESPONDER, "DAT_DTO_ERR_REMOTE_RESPONDER" },
+	{ M_DTO_ERR_TRANSPORT, "DAT_DTO_ERR_TRANSPORT" },
+	{ M_DTO_ERR_RECEIVER_NOT_READY, "DAT_DTO_ERR_RECEIVER_NOT_READY" },
+	{ M_DTO_ERR_PARTIAL_PACKET, "DAT_DTO_ERR_PARTIAL_PACKET" },
+	{ M_DTO_RMR_OPERATION_FAILED, "DAT_RMR_OPERATION_FAILED" },
+	{ M_DTO_ERR_LOCAL_MM_ERROR, "DAT_DTO_ERR_LOCAL_MM_ERROR" },
+};
+
+/* MRAPI statuses of the remote-memory calls (code: the index; MRAPI has no header here). */
+static const struct name mrapi_names[] = {
+	{ 0, "MRAPI_SUCCESS" }, { 1, "MRAPI_TIMEOUT" }, { 2, "MRAPI_ERR_MEM_LIMIT" },
+	{ 3, "MRAPI_ERR_NODE_NOTINIT" }, { 4, "MRAPI_ERR_NOT_SUPPORTED" },
+	{ 5, "MRAPI_ERR_PARAMETER" }, { 6, "MRAPI_ERR_RMEM_ID_INVALID" },
+	{ 7, "MRAPI_ERR_RMEM_ATTACH" }, { 8, "MRAPI_ERR_RMEM_ATTACHED" },
+	{ 9, "MRAPI_ERR_RMEM_ATYPE" }, { 10, "MRAPI_ERR_RMEM_ATYPE_NOTVALID" },
+	{ 11, "MRAPI_ERR_RMEM_BLOCKED" }, { 12, "MRAPI_ERR_RMEM_BUFF_OVERRUN" },
+	{ 13, "MRAPI_ERR_RMEM_CONFLICT" }, { 14, "MRAPI_ERR_RMEM_EXISTS" },
+	{ 15, "MRAPI_ERR_RMEM_INVALID" }, { 16, "MRAPI_ERR_RMEM_NOTATTACHED" },
+	{ 17, "MRAPI_ERR_RMEM_NOTOWNER" }, { 18, "MRAPI_ERR_RMEM_STRIDE" },
+	{ 19, "MRAPI_ERR_RMEM_TYPENOTVALID" },
+};
+
+/* The name table of each outcome kind with codes (in parse order). */
+static const struct { uint8_t kind; const struct name *t; size_t n; } outcome_groups[] = {
+	{ M_OUT_ERRNO, errno_names, N(errno_names) }, { M_OUT_WC, wc_names, N(wc_names) },
+	{ M_OUT_RPMA, rpma_names, N(rpma_names) }, { M_OUT_DAT, dat_names, N(dat_names) },
+	{ M_OUT_DTO, dto_names, N(dto_names) }, { M_OUT_MRAPI, mrapi_names, N(mrapi_names) },
+};
+
+const char *m_outcome_name(struct m_outcome o)
+{
+	if (o.kind == M_OUT_OK)
+		return "ok";
+	if (o.kind == M_OUT_CRASH)
+		return "KERNEL_CRASH";
+	for (size_t g = 0; g < N(outcome_groups); g++)
+		if (outcome_groups[g].kind == o.kind)
+			return lookup_name(outcome_groups[g].t, outcome_groups[g].n, o.code);
+	return "?";
+}
+
 char *m_outcome_str(struct m_outcome o, char *buf, size_t len)
 {
-	const char *s = "?";
-
-	switch (o.kind) {
-	case M_OUT_OK: s = "ok"; break;
-	case M_OUT_ERRNO: s = m_errno_str(o.code); break;
-	case M_OUT_WC: s = m_wc_status_str((enum m_wc_status)o.code); break;
-	case M_OUT_CRASH: s = "KERNEL_CRASH"; break;
-	}
 	if (len)
-		snprintf(buf, len, "%s", s);
+		snprintf(buf, len, "%s", m_outcome_name(o));
 	return buf;
 }
 
 int m_outcome_parse(const char *name, struct m_outcome *out)
 {
-	int e;
-	enum m_wc_status w;
+	int v;
 
 	if (strcasecmp(name, "ok") == 0) {
 		*out = (struct m_outcome){ M_OUT_OK, 0 };
-	} else if (strcasecmp(name, "KERNEL_CRASH") == 0) {
-		*out = (struct m_outcome){ M_OUT_CRASH, 0 };
-	} else if (m_errno_parse(name, &e) == 0) {
-		*out = (struct m_outcome){ M_OUT_ERRNO, (int16_t)e };
-	} else if (m_wc_status_parse(name, &w) == 0) {
-		*out = (struct m_outcome){ M_OUT_WC, (int16_t)w };
-	} else {
-		return -EINVAL;
+		return 0;
 	}
-	return 0;
+	if (strcasecmp(name, "KERNEL_CRASH") == 0) {
+		*out = (struct m_outcome){ M_OUT_CRASH, 0 };
+		return 0;
+	}
+	for (size_t g = 0; g < N(outcome_groups); g++)
+		if (lookup_value(outcome_groups[g].t, outcome_groups[g].n, name, &v) == 0) {
+			*out = (struct m_outcome){ outcome_groups[g].kind, v };
+			return 0;
+		}
+	return -EINVAL;
 }
+
+const char *m_outcome_nth(size_t i, struct m_outcome *o)
+{
+	struct m_outcome dummy;
+
+	if (!o)
+		o = &dummy;
+	if (i == 0) {
+		*o = (struct m_outcome){ M_OUT_OK, 0 };
+		return "ok";
+	}
+	if (i == 1) {
+		*o = (struct m_outcome){ M_OUT_CRASH, 0 };
+		return "KERNEL_CRASH";
+	}
+	i -= 2;
+	for (size_t g = 0; g < N(outcome_groups); g++) {
+		if (i < outcome_groups[g].n) {
+			*o = (struct m_outcome){ outcome_groups[g].kind, outcome_groups[g].t[i].value };
+			return outcome_groups[g].t[i].name;
+		}
+		i -= outcome_groups[g].n;
+	}
+	return NULL;
+}
+
+static const struct name qmode_names[] = {
+	{ M_Q_ANY, "any" }, { M_Q_EXACT, "exact" }, { M_Q_ZERO, "zero" }, { M_Q_NONZERO, "nonzero" },
+};
+NAMED_ENUM(m_qmode, enum m_qmode, qmode_names)
 
 static const struct name effect_names[] = {
 	{ M_EFF_NONE, "none" }, { M_EFF_DO, "do" }, { M_EFF_QP_ERR, "qp_err" },

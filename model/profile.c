@@ -14,61 +14,67 @@
 #define OK_ { M_OUT_OK, 0 }
 #define CRASH_ { M_OUT_CRASH, 0 }
 #define ANY_KERNEL 0, KVER(99, 0)
+#define KERNEL_RXE NULL
+#define LIBRPMA "librpma 1.2.0"
+#define LIBDAPL "libdapl2 2.1.10"
 
 static const struct m_deviation rxe_dev[] = {
+	/* ---- libdapl2 2.1.10 (catalog C, G): entries with component LIBDAPL ---- */
+	/* ---- the kernel provider, rxe ---- */
 	{ M_RULE_RA_QP_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(REM_INV_REQ_ERR) },
-	  "F: responder QP lacking the qp_access_flags bit gives REM_INV_REQ_ERR; KRXE check_op_valid" },
+	  "F: responder QP lacking the qp_access_flags bit gives REM_INV_REQ_ERR; KRXE check_op_valid", KERNEL_RXE },
 	{ M_RULE_LP_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
-	  "F: bad lkey on the requester gives LOC_QP_OP_ERR (not LOC_PROT_ERR); KRXE copy_data -EINVAL" },
+	  "F: bad lkey on the requester gives LOC_QP_OP_ERR (not LOC_PROT_ERR); KRXE copy_data -EINVAL", KERNEL_RXE },
 	{ M_RULE_LP_2, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(SUCCESS) },
-	  "KRXE copy_data: `if (sge->length) lookup_mr` (a zero-length SGE is skipped)" },
+	  "KRXE copy_data: `if (sge->length) lookup_mr` (a zero-length SGE is skipped)", KERNEL_RXE },
 	{ M_RULE_LP_4, PART_PEER_RECV, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
-	  "F: receive with a bad lkey: responder LOC_QP_OP_ERR; KRXE RESPST_ERR_MALFORMED_WQE" },
+	  "F: receive with a bad lkey: responder LOC_QP_OP_ERR; KRXE RESPST_ERR_MALFORMED_WQE", KERNEL_RXE },
 	{ M_RULE_LP_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(REM_OP_ERR) },
-	  "F: 64-byte send into a 4-byte receive: requester REM_OP_ERR" },
+	  "F: 64-byte send into a 4-byte receive: requester REM_OP_ERR", KERNEL_RXE },
 	{ M_RULE_LP_5, PART_PEER_RECV, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
-	  "F: 64-byte send into a 4-byte receive: responder LOC_QP_OP_ERR" },
+	  "F: 64-byte send into a 4-byte receive: responder LOC_QP_OP_ERR", KERNEL_RXE },
 	{ M_RULE_MR_DEREG_2, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { ERRNO(EINVAL) },
-	  "F: dereg of an MR with a bound type-1 window gives EINVAL; KRXE rxe_dereg_mr" },
+	  "F: dereg of an MR with a bound type-1 window gives EINVAL; KRXE rxe_dereg_mr", KERNEL_RXE },
 	{ M_RULE_MW_ACC_2, PART_STEP, ANY_KERNEL, M_DEV_WIDEN, 1, { WC(SUCCESS) },
-	  "KRXE check_rkey: mr_check_range on the MR only, no window check (src; F saw REM_ACCESS_ERR past a window that ended with its MR)" },
+	  "KRXE check_rkey: mr_check_range on the MR only, no window check (src; F saw REM_ACCESS_ERR past a window that ended with its MR)", KERNEL_RXE },
 	{ M_RULE_MR_REREG_7, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
-	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP); KRXE rxe_rereg_user_mr" },
+	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP); KRXE rxe_rereg_user_mr", KERNEL_RXE },
 	{ M_RULE_MR_REREG_9, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
-	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP)" },
+	  "F: ibv_rereg_mr (any flags) not supported on 6.1 (EOPNOTSUPP)", KERNEL_RXE },
 	{ M_RULE_MR_REREG_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
 	  "observed (rdmacheck corpus, 6.1.0-56): rereg with flags 0 is EOPNOTSUPP: rxe has no rereg_user_mr, so "
-	  "uverbs refuses the command (UAPI_DEF_METHOD_NEEDS_FN) before checking the flags" },
+	  "uverbs refuses the command (UAPI_DEF_METHOD_NEEDS_FN) before checking the flags", KERNEL_RXE },
 	{ M_RULE_MR_REREG_6, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { ERRNO(EOPNOTSUPP) },
 	  "observed (rdmacheck corpus, 6.1.0-56): rereg CHANGE_ACCESS to an invalid access is EOPNOTSUPP: the "
-	  "command is refused before ib_check_mr_access" },
+	  "command is refused before ib_check_mr_access", KERNEL_RXE },
 	{ M_RULE_MR_MAP_2, PART_PROT_NONE, 0, KVER(6, 1), M_DEV_REPLACE, 1, { OK_ },
 	  "observed (rdmacheck corpus, 6.1.0-56; catalog G: READ_SRC on PROT_NONE pages registers): before 6.2 "
-	  "ib_umem_get pins non-writable registrations with FOLL_FORCE, which reaches PROT_NONE pages" },
+	  "ib_umem_get pins non-writable registrations with FOLL_FORCE, which reaches PROT_NONE pages", KERNEL_RXE },
 	{ M_RULE_RA_LEN_1, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(REM_ACCESS_ERR) },
 	  "observed (rdmacheck corpus, 6.1.0-56): a READ of 2^31+1 bytes completes REM_ACCESS_ERR: 6.1's "
-	  "check_length does not test the RETH length, so the rkey/bounds check refuses it" },
+	  "check_length does not test the RETH length, so the rkey/bounds check refuses it", KERNEL_RXE },
 	{ M_RULE_MW_INV_2, PART_REMOTE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
 	  "observed (rdmacheck corpus, 6.1.0-56): SEND_WITH_INV naming a type-1 window: the requester completes "
 	  "SUCCESS and stays RTS; the responder completes the receive REM_INV_REQ_ERR and goes to ERR "
-	  "(KRXE do_complete: the invalidation fails after the SEND was acknowledged, class J)" },
+	  "(KRXE do_complete: the invalidation fails after the SEND was acknowledged, class J)", KERNEL_RXE },
 	{ M_RULE_MW_INV_4, PART_REMOTE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
 	  "observed (rdmacheck corpus, 6.1.0-56): SEND_WITH_INV naming an ordinary MR's rkey: requester SUCCESS, "
-	  "responder receive REM_INV_REQ_ERR and ERR (rxe_invalidate_mr refuses a non-fast-reg MR after the ACK)" },
+	  "responder receive REM_INV_REQ_ERR and ERR (rxe_invalidate_mr refuses a non-fast-reg MR after the ACK)", KERNEL_RXE },
 	{ M_RULE_MW_INV_3, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
-	  "KRXE rxe_do_local_ops: invalidate failure completes LOC_QP_OP_ERR" },
+	  "KRXE rxe_do_local_ops: invalidate failure completes LOC_QP_OP_ERR", KERNEL_RXE },
 	{ M_RULE_MW_INV_3, PART_UNBOUND_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
-	  "F: LOCAL_INV of an unbound type-2 window panics the 6.1 guest (NULL dereference in rxe_invalidate_mw), 3 of 3 tries" },
+	  "F: LOCAL_INV of an unbound type-2 window panics the 6.1 guest (NULL dereference in rxe_invalidate_mw), 3 of 3 tries", KERNEL_RXE },
 	{ M_RULE_MW_INV_2, PART_UNBOUND_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
-	  "F: SEND_WITH_INV after LOCAL_INV (window not bound) panics the 6.1 guest" },
+	  "F: SEND_WITH_INV after LOCAL_INV (window not bound) panics the 6.1 guest", KERNEL_RXE },
 	{ M_RULE_MW_INV_4, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
-	  "KRXE rxe_invalidate_mr (type != MEM_REG: EINVAL) -> LOC_QP_OP_ERR" },
+	  "KRXE rxe_invalidate_mr (type != MEM_REG: EINVAL) -> LOC_QP_OP_ERR", KERNEL_RXE },
 	{ M_RULE_RA_ATOM_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { ERRNO(EINVAL) },
-	  "F: misaligned CAS/FADD via ibv_post_send: post returns EINVAL; RXEU validate_send_wr" },
+	  "F: misaligned CAS/FADD via ibv_post_send: post returns EINVAL; RXEU validate_send_wr", KERNEL_RXE },
 	{ M_RULE_RA_ERR_5, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(WR_FLUSH_ERR) },
-	  "F: after a remote error the next request completes WR_FLUSH_ERR; KRXE rxe_requester" },
+	  "F: after a remote error the next request completes WR_FLUSH_ERR; KRXE rxe_requester", KERNEL_RXE },
 	{ M_RULE_RA_WRITE_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
-	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)" },
+	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)", KERNEL_RXE },
+	/* ---- librpma 1.2.0 (catalog B, G): entries with component LIBRPMA ---- */
 };
 
 static const struct {

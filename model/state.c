@@ -16,6 +16,7 @@ int model_init(struct model *m, unsigned nnodes)
 		/* Distinct key spaces per node make a key relayed to the wrong node fail. */
 		m->node[i].next_key = 0x100u * (i + 1) * 0x1000u + 1;
 		m->node[i].next_va = VA_BASE;
+		m->node[i].rpma_pd = -1;
 	}
 	return 0;
 }
@@ -238,7 +239,9 @@ int model_predict(const struct model *m, const struct m_profile *p, const struct
 		rc = m_pred_post(m, p, out);
 		break;
 	default:
-		rc = m_pred_obj(m, p, out);
+		rc = M_OP_IS_RPMA(op->kind) ? m_pred_rpma(m, p, out)
+		     : M_OP_IS_DAT(op->kind) ? m_pred_dat(m, p, out)
+					     : m_pred_obj(m, p, out);
 		break;
 	}
 	/* The peer QP's state after each alternative (a secondary effect). */

@@ -109,7 +109,7 @@ START_TEST(test_step_ast)
 	ck_assert_int_eq(scn_step_arg(s, "pd")->kind, SCN_V_OBJ);
 	ck_assert_str_eq(f->objs[scn_step_arg(s, "pd")->obj].name, "pd");
 	ck_assert_uint_eq(s->nexpect, 0);
-	ck_assert(scn_step_expects(s, (struct scn_outcome){ SCN_OUT_ERRNO, EINVAL }));
+	ck_assert(scn_step_expects(s, (struct m_outcome){ M_OUT_ERRNO, EINVAL }));
 
 	s = &f->steps[6]; /* connect */
 	ck_assert_int_eq(scn_step_call(s)->kind, SCN_KIND_CONNECT);
@@ -140,9 +140,9 @@ START_TEST(test_step_ast)
 	ck_assert_int_eq(v->attr, SCN_ATTR_RKEY);
 	ck_assert_uint_eq(v->num, 16);
 	ck_assert_uint_eq(s->nexpect, 2);
-	ck_assert_int_eq(s->expect[1].kind, SCN_OUT_WC);
+	ck_assert_int_eq(s->expect[1].kind, M_OUT_WC);
 	ck_assert_int_eq(s->expect[1].code, 10);
-	ck_assert(!scn_step_expects(s, (struct scn_outcome){ SCN_OUT_WC, 5 }));
+	ck_assert(!scn_step_expects(s, (struct m_outcome){ M_OUT_WC, 5 }));
 	ck_assert_uint_eq(s->expect_col, 68);
 	scn_free(f);
 }
@@ -180,7 +180,7 @@ START_TEST(test_positional_bare_query_and_strings)
 	ck_assert_int_eq(scn_step_arg(&f->steps[11], "peer")->node, 0);
 	s = &f->steps[12];
 	ck_assert_uint_eq(scn_step_arg(s, "type")->num, 0);
-	ck_assert_int_eq(s->expect[0].kind, SCN_OUT_RPMA);
+	ck_assert_int_eq(s->expect[0].kind, M_OUT_RPMA);
 	ck_assert_int_eq(s->expect[0].code, -100001);
 	scn_free(f);
 }
