@@ -48,6 +48,44 @@ static void indented(FILE *out, const char *prefix, const char *text)
 	}
 }
 
+/*
+ * TAP text on the test line: control characters become blanks (a newline
+ * would start a line of its own); in the description (hash = 1) '#' and '\\'
+ * are escaped, so a title cannot end the description and fake a directive.
+ */
+static void tap_text(FILE *out, const char *s, int hash)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fputc(' ', out);
+		else if (hash && (c == '#' || c == '\\'))
+			fprintf(out, "\\%c", c);
+		else
+			fputc(c, out);
+	}
+}
+
+/* A YAML double-quoted scalar's content: quotes, backslashes and control characters escaped. */
+static void yaml_quoted(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
 void report_result(FILE *out, enum report_format f, size_t k, const struct result *r)
 {
 	static const char *const tag[V_COUNT_] = { "PASS ", "FAIL ", "XFAIL", "SKIP ", "ERROR" };
@@ -61,16 +99,18 @@ void report_result(FILE *out, enum report_format f, size_t k, const struct resul
 	} else {
 		const char *ok = (r->v == V_FAIL || r->v == V_ERROR) ? "not ok" : "ok";
 
-		fprintf(out, "%s %zu - %s: %s", ok, k + 1, r->file, r->title);
-		if (r->v == V_SKIP)
-			fprintf(out, " # SKIP %s", r->reason);
-		else if (r->v == V_XFAIL)
-			fprintf(out, " # TODO %s", r->reason);
+		fprintf(out, "%s %zu - ", ok, k + 1);
+		tap_text(out, r->file, 1);
+		fputs(": ", out);
+		tap_text(out, r->title, 1);
+		if (r->v == V_SKIP || r->v == V_XFAIL) {
+			fputs(r->v == V_SKIP ? " # SKIP " : " # TODO ", out);
+			tap_text(out, r->reason, 0);
+		}
 		fprintf(out, "\n");
 		if (r->v == V_FAIL || r->v == V_ERROR) {
 			fprintf(out, "  ---\n  verdict: %s\n  message: \"", verdict_str(r->v));
-			for (const char *p = r->reason; *p; p++)
-				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			yaml_quoted(out, r->reason);
 			fprintf(out, "\"\n");
 			if (r->line)
 				fprintf(out, "  line: %u\n", r->line);
