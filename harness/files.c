@@ -31,15 +31,33 @@ static int cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk(struct filelist *fl, const char *dir, int depth, char *err, size_t errlen)
+/* The directories from the path given down to the one being searched. */
+struct ancestor {
+	dev_t dev;
+	ino_t ino;
+	const struct ancestor *up;
+};
+
+static int is_ancestor(const struct ancestor *a, const struct stat *st)
+{
+	for (; a; a = a->up)
+		if (a->dev == st->st_dev && a->ino == st->st_ino)
+			return 1;
+	return 0;
+}
+
+static int walk(struct filelist *fl, const char *dir, const struct ancestor *up, int depth, char *err,
+		size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int rc = 0;
 
 	if (!d) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -errno;
+		int no = errno;
+
+		snprintf(err, errlen, "%s: %s", dir, strerror(no));
+		return -no;
 	}
 	while (rc == 0 && (e = readdir(d))) {
 		char path[4096];
@@ -48,13 +66,22 @@ static int walk(struct filelist *fl, const char *dir, int depth, char *err, size
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= sizeof(path)) {
+			snprintf(err, errlen, "%s/%s: path too long", dir, e->d_name);
+			rc = -ENAMETOOLONG;
+			break;
+		}
 		if (stat(path, &st))
 			continue;
-		if (S_ISDIR(st.st_mode) && depth < 16)
-			rc = walk(fl, path, depth + 1, err, errlen);
-		else if (S_ISREG(st.st_mode) && len > 4 && strcmp(e->d_name + len - 4, ".scn") == 0)
+		if (S_ISDIR(st.st_mode) && depth < 16) {
+			struct ancestor me = { st.st_dev, st.st_ino, up };
+
+			/* a symbolic link back up the tree would be searched again and again */
+			if (!is_ancestor(up, &st))
+				rc = walk(fl, path, &me, depth + 1, err, errlen);
+		} else if (S_ISREG(st.st_mode) && len > 4 && strcmp(e->d_name + len - 4, ".scn") == 0) {
 			rc = push(fl, path);
+		}
 	}
 	closedir(d);
 	return rc;
@@ -73,12 +100,14 @@ int files_add(struct filelist *fl, const char *path, char *err, size_t errlen)
 	while (len > 1 && clean[len - 1] == '/')
 		clean[--len] = '\0';
 	if (stat(clean, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+		int no = errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(no));
+		return -no;
 	}
 	if (!S_ISDIR(st.st_mode))
 		return push(fl, clean);
-	rc = walk(fl, clean, 0, err, errlen);
+	rc = walk(fl, clean, &(struct ancestor){ st.st_dev, st.st_ino, NULL }, 0, err, errlen);
 	if (rc)
 		return rc;
 	if (fl->n == first) {

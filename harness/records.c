@@ -69,6 +69,22 @@ static size_t split(char *line, char **fld, size_t max)
 	return n;
 }
 
+/* A scenario index: decimal digits only, below n. Returns 0, or -EINVAL for anything else. */
+static int parse_idx(const char *s, size_t n, size_t *idx)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v >= n)
+		return -EINVAL;
+	*idx = (size_t)v;
+	return 0;
+}
+
 int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n)
 {
 	FILE *f = fopen(path, "r");
@@ -96,9 +112,8 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 		nf = split(line, fld, 8);
 		if (nf < 2)
 			continue;
-		idx = strtoul(fld[1], NULL, 10);
-		if (idx >= n)
-			continue;
+		if (parse_idx(fld[1], n, &idx))
+			continue; /* damaged, or a scenario this reader does not hold */
 		if (strcmp(fld[0], "start") == 0) {
 			st[idx].started = 1;
 		} else if (strcmp(fld[0], "step") == 0 && nf >= 5) {

@@ -48,6 +48,44 @@ static void indented(FILE *out, const char *prefix, const char *text)
 	}
 }
 
+/*
+ * TAP text on the test line: control characters become blanks (a newline
+ * would start a line of its own); in the description (hash = 1) '#' and '\\'
+ * are escaped, so a title cannot end the description and fake a directive.
+ */
+static void tap_text(FILE *out, const char *s, int hash)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fputc(' ', out);
+		else if (hash && (c == '#' || c == '\\'))
+			fprintf(out, "\\%c", c);
+		else
+			fputc(c, out);
+	}
+}
+
+/* A YAML double-quoted scalar's content: quotes, backslashes and control characters escaped. */
+static void yaml_quoted(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
 void report_result(FILE *out, enum report_format f, size_t k, const struct result *r)
 {
 	static const char *const tag[V_COUNT_] = { "PASS ", "FAIL ", "XFAIL", "SKIP ", "ERROR" };
@@ -61,16 +99,18 @@ void report_result(FILE *out, enum report_format f, size_t k, const struct resul
 	} else {
 		const char *ok = (r->v == V_FAIL || r->v == V_ERROR) ? "not ok" : "ok";
 
-		fprintf(out, "%s %zu - %s: %s", ok, k + 1, r->file, r->title);
-		if (r->v == V_SKIP)
-			fprintf(out, " # SKIP %s", r->reason);
-		else if (r->v == V_XFAIL)
-			fprintf(out, " # TODO %s", r->reason);
+		fprintf(out, "%s %zu - ", ok, k + 1);
+		tap_text(out, r->file, 1);
+		fputs(": ", out);
+		tap_text(out, r->title, 1);
+		if (r->v == V_SKIP || r->v == V_XFAIL) {
+			fputs(r->v == V_SKIP ? " # SKIP " : " # TODO ", out);
+			tap_text(out, r->reason, 0);
+		}
 		fprintf(out, "\n");
 		if (r->v == V_FAIL || r->v == V_ERROR) {
 			fprintf(out, "  ---\n  verdict: %s\n  message: \"", verdict_str(r->v));
-			for (const char *p = r->reason; *p; p++)
-				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			yaml_quoted(out, r->reason);
 			fprintf(out, "\"\n");
 			if (r->line)
 				fprintf(out, "  line: %u\n", r->line);
@@ -105,11 +145,41 @@ void report_progress(size_t k, size_t total, const char *file)
 	fflush(stderr);
 }
 
-/* XML-escape s (attribute or text). Control characters other than \n and \t become spaces. */
+/* Length of the valid UTF-8 sequence at s that is an XML character (U+0080 and up), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned cp;
+	size_t n;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07u;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+/*
+ * XML-escape s (attribute or text). Control characters other than \n and \t
+ * become spaces; bytes that are not UTF-8 (file names are whatever the file
+ * system holds) become '?', so the document stays well-formed.
+ */
 static void xml(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		size_t n;
 
 		switch (c) {
 		case '&': fputs("&amp;", out); break;
@@ -117,25 +187,49 @@ static void xml(FILE *out, const char *s)
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\n': case '\t': fputc(c, out); break;
-		default: fputc(c < 0x20 ? ' ' : c, out); break;
+		default:
+			if (c < 0x20)
+				fputc(' ', out);
+			else if (c < 0x80)
+				fputc(c, out);
+			else if ((n = utf8_len((const unsigned char *)s)) == 0)
+				fputc('?', out);
+			else {
+				fwrite(s, 1, n, out);
+				s += n - 1;
+			}
+			break;
 		}
 	}
 }
 
-/* The class name of a scenario: its directory, dots for slashes ("scenarios.verbs"). */
+/*
+ * The class name of a scenario: its directory's components joined by dots
+ * ("scenarios/verbs/x.scn" -> "scenarios.verbs"), without empty, "." and ".."
+ * components or a component's leading dots; "scenarios" when none is left.
+ */
 static void classname(FILE *out, const char *file)
 {
-	const char *slash = strrchr(file, '/');
+	const char *slash = strrchr(file, '/'), *p = file;
+	int any = 0;
 
-	if (!slash) {
-		fputs("scenarios", out);
-		return;
+	while (slash && p < slash) {
+		const char *end = memchr(p, '/', (size_t)(slash - p) + 1);
+		char part[512];
+
+		while (p < end && *p == '.')
+			p++;
+		if (p < end) {
+			snprintf(part, sizeof(part), "%.*s", (int)(end - p), p);
+			if (any)
+				fputc('.', out);
+			xml(out, part);
+			any = 1;
+		}
+		p = end + 1;
 	}
-	for (const char *p = file; p < slash; p++)
-		if (*p == '/')
-			fputc('.', out);
-		else if (*p != '.' || (p > file && p[-1] != '/'))
-			xml(out, (char[]){ *p, 0 });
+	if (!any)
+		fputs("scenarios", out);
 }
 
 int report_junit(const char *path, const struct result *rs, size_t n, double secs)

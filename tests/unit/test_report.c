@@ -1,0 +1,881 @@
+/*
+ * Unit tests of what a run prints (harness/report.c): the text lines per
+ * verdict, TAP version 13 (plan, ok / not ok, SKIP and TODO directives, the
+ * YAML block of a failure and its escaping), the summary line, the progress
+ * line on a terminal, and JUnit XML, checked for well-formedness by a small
+ * XML reader in this file (balanced tags, quoted attributes, entities, no
+ * control characters, valid UTF-8) and for structure (counts, one testcase
+ * per scenario, failure / error / skipped elements, escaped text that reads
+ * back as written, time attributes).
+ */
+#define _XOPEN_SOURCE 600 /* posix_openpt, grantpt, unlockpt, ptsname */
+#include "harness/report.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------- helpers -- */
+
+static struct result rs[8];
+
+static struct result *mk(size_t i, enum verdict v, const char *file, const char *title, const char *reason,
+			 const char *detail, uint32_t line, double secs)
+{
+	struct result *r = &rs[i];
+
+	memset(r, 0, sizeof(*r));
+	r->v = v;
+	snprintf(r->file, sizeof(r->file), "%s", file);
+	snprintf(r->title, sizeof(r->title), "%s", title);
+	snprintf(r->reason, sizeof(r->reason), "%s", reason);
+	r->detail = detail ? strdup(detail) : NULL;
+	r->line = line;
+	r->secs = secs;
+	return r;
+}
+
+/* One result of every verdict, in the order pass fail xfail skip error. */
+static void five(void)
+{
+	mk(0, V_PASS, "scenarios/verbs/001-pd.scn", "PD dealloc", "", NULL, 0, 0.25);
+	mk(1, V_FAIL, "scenarios/verbs/063-ra.scn", "WRITE with a corrupted rkey",
+	   "line 20: write gave SUCCESS, outside the allowed set",
+	   "  step:    b: write q\n  allowed: REM_ACCESS_ERR [RA-KEY-1]\n", 20, 1.5);
+	mk(2, V_XFAIL, "scenarios/verbs/085-lp.scn", "SEND longer than the receive",
+	   "line 19: send gave REM_OP_ERR: declared deviation LP-5 of profile rxe",
+	   "  line 19: send: REM_OP_ERR\n    deviation LP-5: F: 64-byte send\n", 19, 0.125);
+	mk(3, V_SKIP, "scenarios/verbs/030-rereg.scn", "rereg grants write",
+	   "requires rereg, which the profile of this stack does not offer", NULL, 0, 0);
+	mk(4, V_ERROR, "scenarios/examples/x.scn", "agents", "cannot start the agents", NULL, 0, 3.0);
+}
+
+static void teardown(void)
+{
+	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+		result_clear(&rs[i]);
+}
+
+/* Everything written to f, NUL-terminated (malloc'd); closes f. */
+static char *slurp(FILE *f)
+{
+	long n;
+	char *s;
+
+	ck_assert_int_eq(fflush(f), 0);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	rewind(f);
+	s = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+static FILE *out(void)
+{
+	FILE *f = tmpfile();
+
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+/* report_result of rs[k] (of total) in format fmt, as a string. */
+static char *one(enum report_format fmt, size_t k)
+{
+	FILE *f = out();
+
+	report_result(f, fmt, k, &rs[k]);
+	return slurp(f);
+}
+
+#define ck_assert_out(fmt, k, want)                 \
+	do {                                        \
+		char *s_ = one(fmt, k);             \
+		ck_assert_str_eq(s_, want);         \
+		free(s_);                           \
+	} while (0)
+
+/* --------------------------------------------------- a small XML reader -- */
+
+#define X_ELS 64
+#define X_ATTRS 8
+
+struct xattr {
+	char name[32];
+	char value[1024];
+};
+
+struct xel {
+	char name[32];
+	int parent;
+	int nattr;
+	struct xattr attr[X_ATTRS];
+	char text[2048]; /* the element's own text, entities resolved */
+};
+
+struct xdoc {
+	int n;
+	struct xel el[X_ELS];
+	char err[256];
+};
+
+/* Length of the valid UTF-8 sequence (an XML Char) at s, or 0. */
+static size_t x_utf8(const unsigned char *s)
+{
+	unsigned c = s[0], cp;
+	size_t n, i;
+
+	if (c < 0x80)
+		return (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+/* Append the character data at *p (up to stop) to dst, resolving entities. 0 or -1 (d->err). */
+static int x_chars(struct xdoc *d, const char **p, char stop, char *dst, size_t cap)
+{
+	size_t len = strlen(dst);
+
+	while (**p && **p != stop) {
+		const unsigned char *u = (const unsigned char *)*p;
+		char c[5] = "";
+		size_t n;
+
+		if (*u == '<') {
+			snprintf(d->err, sizeof(d->err), "raw '<' in %s", stop == '"' ? "an attribute" : "text");
+			return -1;
+		}
+		if (*u == '&') {
+			static const struct { const char *ent; char c; } ents[] = {
+				{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&apos;", '\'' } };
+			size_t k;
+
+			for (k = 0; k < 5; k++)
+				if (strncmp(*p, ents[k].ent, strlen(ents[k].ent)) == 0)
+					break;
+			if (k < 5) {
+				c[0] = ents[k].c;
+				*p += strlen(ents[k].ent);
+			} else if ((*p)[1] == '#') {
+				char *end;
+				unsigned long v = (*p)[2] == 'x' ? strtoul(*p + 3, &end, 16) : strtoul(*p + 2, &end, 10);
+
+				if (*end != ';' || v == 0 || v > 0x7f || (v < 0x20 && v != 9 && v != 10 && v != 13)) {
+					snprintf(d->err, sizeof(d->err), "bad character reference '%.10s'", *p);
+					return -1;
+				}
+				c[0] = (char)v;
+				*p = end + 1;
+			} else {
+				snprintf(d->err, sizeof(d->err), "raw '&' ('%.10s')", *p);
+				return -1;
+			}
+		} else if (strncmp(*p, "]]>", 3) == 0 && stop == '<') {
+			snprintf(d->err, sizeof(d->err), "']]>' in text");
+			return -1;
+		} else if ((n = x_utf8(u)) == 0) {
+			snprintf(d->err, sizeof(d->err), "bad character 0x%02x", *u);
+			return -1;
+		} else {
+			memcpy(c, *p, n);
+			c[n] = '\0';
+			*p += n;
+		}
+		if (len + strlen(c) < cap) {
+			memcpy(dst + len, c, strlen(c) + 1);
+			len += strlen(c);
+		}
+	}
+	return 0;
+}
+
+static int x_name(const char **p, char *name, size_t cap)
+{
+	size_t n = 0;
+
+	if (!((**p >= 'a' && **p <= 'z') || (**p >= 'A' && **p <= 'Z') || **p == '_'))
+		return -1;
+	while ((**p >= 'a' && **p <= 'z') || (**p >= 'A' && **p <= 'Z') || (**p >= '0' && **p <= '9') ||
+	       **p == '_' || **p == '-' || **p == '.' || **p == ':') {
+		if (n + 1 < cap)
+			name[n++] = **p;
+		(*p)++;
+	}
+	name[n] = '\0';
+	return 0;
+}
+
+static int x_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Parse a whole document: an optional XML declaration, one root element. 0, or -1 with d->err. */
+static int xml_parse(const char *s, struct xdoc *d)
+{
+	const char *p = s;
+	int stack[X_ELS], depth = 0, roots = 0;
+	char junk[2048];
+
+	memset(d, 0, sizeof(*d));
+	if (strncmp(p, "<?xml ", 6) == 0) {
+		p = strstr(p, "?>");
+		if (!p) {
+			snprintf(d->err, sizeof(d->err), "unterminated declaration");
+			return -1;
+		}
+		p += 2;
+	}
+	for (;;) {
+		char *text = depth ? d->el[stack[depth - 1]].text : junk;
+
+		junk[0] = '\0';
+		if (x_chars(d, &p, '<', text, depth ? sizeof(d->el[0].text) : sizeof(junk)))
+			return -1;
+		if (!depth)
+			for (const char *q = junk; *q; q++)
+				if (!x_space(*q)) {
+					snprintf(d->err, sizeof(d->err), "text outside the root: '%.20s'", q);
+					return -1;
+				}
+		if (!*p)
+			break;
+		p++; /* '<' */
+		if (*p == '/') {
+			char name[32];
+
+			p++;
+			if (x_name(&p, name, sizeof(name)) || *p != '>') {
+				snprintf(d->err, sizeof(d->err), "bad end tag");
+				return -1;
+			}
+			p++;
+			if (!depth || strcmp(d->el[stack[depth - 1]].name, name) != 0) {
+				snprintf(d->err, sizeof(d->err), "</%s> does not close <%s>", name,
+					 depth ? d->el[stack[depth - 1]].name : "(nothing)");
+				return -1;
+			}
+			depth--;
+			continue;
+		}
+		if (*p == '!' || *p == '?') {
+			snprintf(d->err, sizeof(d->err), "unexpected '<%c'", *p);
+			return -1;
+		}
+		if (d->n == X_ELS) {
+			snprintf(d->err, sizeof(d->err), "too many elements");
+			return -1;
+		}
+		struct xel *e = &d->el[d->n];
+
+		if (x_name(&p, e->name, sizeof(e->name))) {
+			snprintf(d->err, sizeof(d->err), "bad tag name at '%.10s'", p);
+			return -1;
+		}
+		e->parent = depth ? stack[depth - 1] : -1;
+		if (!depth && roots++) {
+			snprintf(d->err, sizeof(d->err), "a second root <%s>", e->name);
+			return -1;
+		}
+		for (;;) {
+			int sp = 0;
+
+			while (x_space(*p)) {
+				p++;
+				sp = 1;
+			}
+			if (*p == '>' || (p[0] == '/' && p[1] == '>'))
+				break;
+			if (!sp || e->nattr == X_ATTRS) {
+				snprintf(d->err, sizeof(d->err), "<%s>: bad attribute list at '%.10s'", e->name, p);
+				return -1;
+			}
+			struct xattr *a = &e->attr[e->nattr];
+
+			if (x_name(&p, a->name, sizeof(a->name)) || *p != '=' || p[1] != '"') {
+				snprintf(d->err, sizeof(d->err), "<%s>: bad attribute at '%.10s'", e->name, p);
+				return -1;
+			}
+			for (int k = 0; k < e->nattr; k++)
+				if (strcmp(e->attr[k].name, a->name) == 0) {
+					snprintf(d->err, sizeof(d->err), "<%s>: attribute %s twice", e->name, a->name);
+					return -1;
+				}
+			p += 2;
+			if (x_chars(d, &p, '"', a->value, sizeof(a->value)))
+				return -1;
+			if (*p != '"') {
+				snprintf(d->err, sizeof(d->err), "<%s>: unterminated attribute", e->name);
+				return -1;
+			}
+			p++;
+			e->nattr++;
+		}
+		d->n++;
+		if (*p == '/') {
+			p += 2;
+		} else {
+			p++;
+			stack[depth++] = d->n - 1;
+		}
+	}
+	if (depth) {
+		snprintf(d->err, sizeof(d->err), "<%s> is not closed", d->el[stack[depth - 1]].name);
+		return -1;
+	}
+	if (!roots) {
+		snprintf(d->err, sizeof(d->err), "no root element");
+		return -1;
+	}
+	return 0;
+}
+
+static const char *x_attr(const struct xdoc *d, int i, const char *name)
+{
+	for (int k = 0; k < d->el[i].nattr; k++)
+		if (strcmp(d->el[i].attr[k].name, name) == 0)
+			return d->el[i].attr[k].value;
+	return NULL;
+}
+
+/* The k-th child of element parent named name (-1 for any name), or -1. */
+static int x_child(const struct xdoc *d, int parent, const char *name, int k)
+{
+	for (int i = 0; i < d->n; i++)
+		if (d->el[i].parent == parent && (!name || strcmp(d->el[i].name, name) == 0) && k-- == 0)
+			return i;
+	return -1;
+}
+
+static int x_nchildren(const struct xdoc *d, int parent)
+{
+	int n = 0;
+
+	for (int i = 0; i < d->n; i++)
+		n += d->el[i].parent == parent;
+	return n;
+}
+
+static int parses(const char *s)
+{
+	static struct xdoc d;
+
+	return xml_parse(s, &d) == 0;
+}
+
+#define ck_assert_attr(d, i, an, want)                                                   \
+	do {                                                                             \
+		const char *v_ = x_attr(d, i, an);                                       \
+		ck_assert_msg(v_ != NULL, "<%s> has no %s", (d)->el[i].name, an);        \
+		ck_assert_str_eq(v_, want);                                              \
+	} while (0)
+
+/* Write rs[0..n) as JUnit to a temporary file; returns its contents. */
+static char *junit(size_t n, double secs)
+{
+	char path[] = "/tmp/rdmacheck-junit-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(report_junit(path, rs, n, secs), 0);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	unlink(path);
+	return slurp(f);
+}
+
+/* ------------------------------------------------------------ tests -- */
+
+START_TEST(test_format_names)
+{
+	enum report_format f;
+
+	ck_assert_str_eq(report_format_str(REPORT_TEXT), "text");
+	ck_assert_str_eq(report_format_str(REPORT_TAP), "tap");
+	ck_assert_str_eq(report_format_str((enum report_format)7), "?");
+	ck_assert_int_eq(report_format_parse("tap", &f), 0);
+	ck_assert_int_eq(f, REPORT_TAP);
+	ck_assert_int_eq(report_format_parse("text", &f), 0);
+	ck_assert_int_eq(f, REPORT_TEXT);
+	ck_assert_int_eq(report_format_parse("junit", &f), -EINVAL);
+	ck_assert_int_eq(report_format_parse("TAP", &f), -EINVAL);
+	ck_assert_int_eq(report_format_parse("", &f), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_count)
+{
+	size_t c[V_COUNT_];
+
+	five();
+	mk(5, V_FAIL, "f", "t", "r", NULL, 0, 0);
+	rs[6].v = (enum verdict)42; /* not a verdict: not counted */
+	report_count(rs, 7, c);
+	ck_assert_uint_eq(c[V_PASS], 1);
+	ck_assert_uint_eq(c[V_FAIL], 2);
+	ck_assert_uint_eq(c[V_XFAIL], 1);
+	ck_assert_uint_eq(c[V_SKIP], 1);
+	ck_assert_uint_eq(c[V_ERROR], 1);
+	report_count(rs, 0, c);
+	for (int v = 0; v < V_COUNT_; v++)
+		ck_assert_uint_eq(c[v], 0);
+}
+END_TEST
+
+START_TEST(test_text_lines)
+{
+	FILE *f = out();
+	char *s;
+
+	five();
+	rs[0].reason[0] = 'x'; /* a pass prints no reason even if it has one */
+	ck_assert_out(REPORT_TEXT, 0, "PASS  scenarios/verbs/001-pd.scn  PD dealloc (0.2 s)\n");
+	ck_assert_out(REPORT_TEXT, 1,
+		      "FAIL  scenarios/verbs/063-ra.scn  WRITE with a corrupted rkey (1.5 s)\n"
+		      "      line 20: write gave SUCCESS, outside the allowed set\n"
+		      "      step:    b: write q\n"
+		      "      allowed: REM_ACCESS_ERR [RA-KEY-1]\n");
+	ck_assert_out(REPORT_TEXT, 2,
+		      "XFAIL scenarios/verbs/085-lp.scn  SEND longer than the receive (0.1 s)\n"
+		      "      line 19: send gave REM_OP_ERR: declared deviation LP-5 of profile rxe\n"
+		      "      line 19: send: REM_OP_ERR\n"
+		      "        deviation LP-5: F: 64-byte send\n");
+	rs[3].detail = strdup("  never shown\n");
+	ck_assert_out(REPORT_TEXT, 3,
+		      "SKIP  scenarios/verbs/030-rereg.scn  rereg grants write (0.0 s)\n"
+		      "      requires rereg, which the profile of this stack does not offer\n");
+	ck_assert_out(REPORT_TEXT, 4,
+		      "ERROR scenarios/examples/x.scn  agents (3.0 s)\n"
+		      "      cannot start the agents\n");
+	/* a failure without reason or detail is one line; a detail without a final newline is whole */
+	mk(5, V_FAIL, "f.scn", "t", "", "  a\n\n  b", 0, 0);
+	ck_assert_out(REPORT_TEXT, 5, "FAIL  f.scn  t (0.0 s)\n      a\n    \n      b\n");
+	/* nothing before the first result */
+	report_begin(f, REPORT_TEXT, 5);
+	s = slurp(f);
+	ck_assert_str_eq(s, "");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_summary_line)
+{
+	FILE *f = out();
+	char *s;
+
+	five();
+	report_end(f, REPORT_TEXT, rs, 5, 12.34);
+	s = slurp(f);
+	ck_assert_str_eq(s, "5 scenarios: 1 pass, 1 fail, 1 xfail, 1 skip, 1 error (12.3 s)\n");
+	free(s);
+	f = out();
+	report_end(f, REPORT_TAP, rs, 2, 0);
+	s = slurp(f);
+	ck_assert_str_eq(s, "# 2 scenarios: 1 pass, 1 fail, 0 xfail, 0 skip, 0 error (0.0 s)\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_tap_version_and_plan)
+{
+	FILE *f = out();
+	char *s;
+
+	report_begin(f, REPORT_TAP, 5);
+	s = slurp(f);
+	ck_assert_str_eq(s, "TAP version 13\n1..5\n");
+	free(s);
+	f = out();
+	report_begin(f, REPORT_TAP, 0);
+	s = slurp(f);
+	ck_assert_str_eq(s, "TAP version 13\n1..0\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_tap_lines)
+{
+	five();
+	ck_assert_out(REPORT_TAP, 0, "ok 1 - scenarios/verbs/001-pd.scn: PD dealloc\n");
+	ck_assert_out(REPORT_TAP, 1,
+		      "not ok 2 - scenarios/verbs/063-ra.scn: WRITE with a corrupted rkey\n"
+		      "  ---\n"
+		      "  verdict: fail\n"
+		      "  message: \"line 20: write gave SUCCESS, outside the allowed set\"\n"
+		      "  line: 20\n"
+		      "  detail: |\n"
+		      "      step:    b: write q\n"
+		      "      allowed: REM_ACCESS_ERR [RA-KEY-1]\n"
+		      "  ...\n");
+	ck_assert_out(REPORT_TAP, 2,
+		      "ok 3 - scenarios/verbs/085-lp.scn: SEND longer than the receive"
+		      " # TODO line 19: send gave REM_OP_ERR: declared deviation LP-5 of profile rxe\n");
+	ck_assert_out(REPORT_TAP, 3,
+		      "ok 4 - scenarios/verbs/030-rereg.scn: rereg grants write"
+		      " # SKIP requires rereg, which the profile of this stack does not offer\n");
+	/* an error: no line, no detail */
+	ck_assert_out(REPORT_TAP, 4,
+		      "not ok 5 - scenarios/examples/x.scn: agents\n"
+		      "  ---\n"
+		      "  verdict: error\n"
+		      "  message: \"cannot start the agents\"\n"
+		      "  ...\n");
+}
+END_TEST
+
+START_TEST(test_tap_yaml_escaping)
+{
+	mk(0, V_FAIL, "f.scn", "t", "say \"hi\" to C:\\dir\\ and \\\"", NULL, 3, 0);
+	ck_assert_out(REPORT_TAP, 0,
+		      "not ok 1 - f.scn: t\n"
+		      "  ---\n"
+		      "  verdict: fail\n"
+		      "  message: \"say \\\"hi\\\" to C:\\\\dir\\\\ and \\\\\\\"\"\n"
+		      "  line: 3\n"
+		      "  ...\n");
+	/* control characters cannot end the line or the YAML block */
+	mk(1, V_ERROR, "f.scn", "t", "agent a:\tdied\nstderr: \x1b[1mboom", NULL, 0, 0);
+	ck_assert_out(REPORT_TAP, 1,
+		      "not ok 2 - f.scn: t\n"
+		      "  ---\n"
+		      "  verdict: error\n"
+		      "  message: \"agent a:\\tdied\\nstderr: \\x1b[1mboom\"\n"
+		      "  ...\n");
+}
+END_TEST
+
+START_TEST(test_tap_description_cannot_fake_a_directive)
+{
+	char *s;
+
+	/* a '#' in the title or file would start a directive: a failure must stay one */
+	mk(0, V_FAIL, "dir#1/f.scn", "a \"# SKIP\" b", "why", NULL, 0, 0);
+	s = one(REPORT_TAP, 0);
+	ck_assert_msg(strncmp(s, "not ok 1 - dir\\#1/f.scn: a \"\\# SKIP\" b\n", 39) == 0, "%s", s);
+	free(s);
+	/* a backslash before it cannot unescape it */
+	mk(1, V_PASS, "f.scn", "back\\# slash", "", NULL, 0, 0);
+	ck_assert_out(REPORT_TAP, 1, "ok 2 - f.scn: back\\\\\\# slash\n");
+	/* nor can a newline in a skip reason or file name start a line of its own */
+	mk(2, V_SKIP, "new\nline.scn", "t", "because\nnot ok 9", NULL, 0, 0);
+	ck_assert_out(REPORT_TAP, 2, "ok 3 - new line.scn: t # SKIP because not ok 9\n");
+}
+END_TEST
+
+START_TEST(test_progress_only_on_a_terminal)
+{
+	int saved = dup(STDERR_FILENO), m, sl;
+	FILE *f = out();
+	char buf[128];
+	ssize_t n;
+	char *s;
+
+	ck_assert_int_ge(saved, 0);
+	/* not a terminal: nothing */
+	ck_assert_int_ge(dup2(fileno(f), STDERR_FILENO), 0);
+	report_progress(2, 10, "scenarios/x.scn");
+	report_progress(10, 10, "");
+	fflush(stderr);
+	ck_assert_int_ge(dup2(saved, STDERR_FILENO), 0);
+	s = slurp(f);
+	ck_assert_str_eq(s, "");
+	free(s);
+
+	/* a terminal: "[k+1/total] file", then cleared */
+	m = posix_openpt(O_RDWR | O_NOCTTY);
+	if (m < 0) {
+		close(saved);
+		return; /* no pseudo-terminals here */
+	}
+	ck_assert_int_eq(grantpt(m), 0);
+	ck_assert_int_eq(unlockpt(m), 0);
+	sl = open(ptsname(m), O_RDWR | O_NOCTTY);
+	ck_assert_int_ge(sl, 0);
+	ck_assert_int_ge(dup2(sl, STDERR_FILENO), 0);
+	report_progress(2, 10, "scenarios/x.scn");
+	report_progress(10, 10, "");
+	fflush(stderr);
+	ck_assert_int_ge(dup2(saved, STDERR_FILENO), 0);
+	close(saved);
+	/* both writes are in the terminal's buffer; a read may return them one by one */
+	for (size_t got = 0, want = strlen("\r\033[K[3/10] scenarios/x.scn\r\033[K"); got < want; got += (size_t)n) {
+		n = read(m, buf + got, sizeof(buf) - 1 - got);
+		ck_assert_int_gt(n, 0);
+		buf[got + (size_t)n] = '\0';
+	}
+	ck_assert_str_eq(buf, "\r\033[K[3/10] scenarios/x.scn\r\033[K");
+	close(sl);
+	close(m);
+}
+END_TEST
+
+START_TEST(test_junit_structure)
+{
+	static struct xdoc d;
+	char *s;
+	int suites, suite, tc, e;
+
+	five();
+	s = junit(5, 12.3456);
+	ck_assert_msg(strncmp(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39) == 0, "%.60s", s);
+	ck_assert_msg(xml_parse(s, &d) == 0, "not well-formed: %s\n%s", d.err, s);
+	/* <testsuites> holding one <testsuite> */
+	suites = 0;
+	ck_assert_str_eq(d.el[suites].name, "testsuites");
+	ck_assert_int_eq(d.el[suites].parent, -1);
+	ck_assert_attr(&d, suites, "name", "rdmacheck");
+	ck_assert_attr(&d, suites, "tests", "5");
+	ck_assert_attr(&d, suites, "failures", "1");
+	ck_assert_attr(&d, suites, "errors", "1");
+	ck_assert_attr(&d, suites, "skipped", "1");
+	ck_assert_attr(&d, suites, "time", "12.346");
+	ck_assert_int_eq(x_nchildren(&d, suites), 1);
+	suite = x_child(&d, suites, "testsuite", 0);
+	ck_assert_int_ge(suite, 0);
+	ck_assert_attr(&d, suite, "tests", "5");
+	ck_assert_attr(&d, suite, "failures", "1");
+	ck_assert_attr(&d, suite, "errors", "1");
+	ck_assert_attr(&d, suite, "skipped", "1");
+	ck_assert_attr(&d, suite, "time", "12.346");
+	/* one <testcase> per result, in order, nothing else */
+	ck_assert_int_eq(x_nchildren(&d, suite), 5);
+	for (int k = 0; k < 5; k++) {
+		tc = x_child(&d, suite, NULL, k);
+		ck_assert_str_eq(d.el[tc].name, "testcase");
+		ck_assert_attr(&d, tc, "name", rs[k].file);
+		ck_assert_attr(&d, tc, "file", rs[k].file);
+		ck_assert_attr(&d, tc, "classname", k == 4 ? "scenarios.examples" : "scenarios.verbs");
+		ck_assert_int_eq(x_nchildren(&d, tc), 1);
+	}
+	ck_assert_attr(&d, x_child(&d, suite, NULL, 0), "time", "0.250");
+	ck_assert_attr(&d, x_child(&d, suite, NULL, 1), "time", "1.500");
+	ck_assert_attr(&d, x_child(&d, suite, NULL, 2), "time", "0.125");
+	ck_assert_attr(&d, x_child(&d, suite, NULL, 3), "time", "0.000");
+	ck_assert_attr(&d, x_child(&d, suite, NULL, 4), "time", "3.000");
+	/* pass: the title as output */
+	e = x_child(&d, x_child(&d, suite, NULL, 0), "system-out", 0);
+	ck_assert_int_ge(e, 0);
+	ck_assert_str_eq(d.el[e].text, "PD dealloc");
+	/* fail: <failure message=reason type="fail">title, detail</failure> */
+	e = x_child(&d, x_child(&d, suite, NULL, 1), "failure", 0);
+	ck_assert_int_ge(e, 0);
+	ck_assert_attr(&d, e, "message", rs[1].reason);
+	ck_assert_attr(&d, e, "type", "fail");
+	ck_assert_str_eq(d.el[e].text, "WRITE with a corrupted rkey\n"
+				       "  step:    b: write q\n  allowed: REM_ACCESS_ERR [RA-KEY-1]\n");
+	/* xfail: passes, with the deviation in the output */
+	e = x_child(&d, x_child(&d, suite, NULL, 2), "system-out", 0);
+	ck_assert_int_ge(e, 0);
+	ck_assert_str_eq(d.el[e].text, "SEND longer than the receive\n"
+				       "xfail: line 19: send gave REM_OP_ERR: declared deviation LP-5 of profile rxe\n"
+				       "  line 19: send: REM_OP_ERR\n    deviation LP-5: F: 64-byte send\n");
+	/* skip: <skipped message=reason/> */
+	e = x_child(&d, x_child(&d, suite, NULL, 3), "skipped", 0);
+	ck_assert_int_ge(e, 0);
+	ck_assert_attr(&d, e, "message", rs[3].reason);
+	ck_assert_str_eq(d.el[e].text, "");
+	/* error: <error message=reason type="error">title</error> */
+	e = x_child(&d, x_child(&d, suite, NULL, 4), "error", 0);
+	ck_assert_int_ge(e, 0);
+	ck_assert_attr(&d, e, "message", "cannot start the agents");
+	ck_assert_attr(&d, e, "type", "error");
+	ck_assert_str_eq(d.el[e].text, "agents\n");
+	/* and those four elements once each in the document */
+	ck_assert_int_eq(d.n, 2 + 5 + 5);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_junit_escaping)
+{
+	static struct xdoc d;
+	char *s;
+	int suite, e;
+
+	mk(0, V_FAIL, "dir/a&b<c>.scn", "T & <t> \"q\" 'a' ]]> <![CDATA[ x ]]>",
+	   "message \"quoted\" & <b>bold</b> \x01\x1b[0m end", "  <detail> & \"more\"\n  ]]>\n  tab\tok\n", 4, 0);
+	mk(1, V_SKIP, "s.scn", "t", "skip & \"why\" <now>", NULL, 0, 0);
+	mk(2, V_XFAIL, "x.scn", "t&t", "dev <LP-5> & \"x\"", "  \x02 ctl\n", 0, 0);
+	mk(3, V_PASS, "p.scn", "caf\xc3\xa9 \xe2\x88\xa9 ok", "", NULL, 0, 0);
+	s = junit(4, 0);
+	ck_assert_msg(xml_parse(s, &d) == 0, "not well-formed: %s\n%s", d.err, s);
+	suite = x_child(&d, 0, "testsuite", 0);
+	ck_assert_attr(&d, x_child(&d, suite, NULL, 0), "name", "dir/a&b<c>.scn");
+	ck_assert_attr(&d, x_child(&d, suite, NULL, 0), "file", "dir/a&b<c>.scn");
+	e = x_child(&d, x_child(&d, suite, NULL, 0), "failure", 0);
+	ck_assert_attr(&d, e, "message", "message \"quoted\" & <b>bold</b>   [0m end");
+	ck_assert_str_eq(d.el[e].text, "T & <t> \"q\" 'a' ]]> <![CDATA[ x ]]>\n"
+				       "  <detail> & \"more\"\n  ]]>\n  tab\tok\n");
+	e = x_child(&d, x_child(&d, suite, NULL, 1), "skipped", 0);
+	ck_assert_attr(&d, e, "message", "skip & \"why\" <now>");
+	e = x_child(&d, x_child(&d, suite, NULL, 2), "system-out", 0);
+	ck_assert_str_eq(d.el[e].text, "t&t\nxfail: dev <LP-5> & \"x\"\n    ctl\n");
+	e = x_child(&d, x_child(&d, suite, NULL, 3), "system-out", 0);
+	ck_assert_str_eq(d.el[e].text, "caf\xc3\xa9 \xe2\x88\xa9 ok"); /* UTF-8 kept */
+	/* the raw text has no '<' or '&' but markup's */
+	ck_assert_ptr_null(strstr(s, "<b>"));
+	ck_assert_ptr_null(strstr(s, "& "));
+	ck_assert_ptr_null(strstr(s, "]]>"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_junit_invalid_utf8)
+{
+	static struct xdoc d;
+	char *s;
+
+	/* a file name is whatever bytes the file system holds; the report must stay XML */
+	mk(0, V_FAIL, "caf\xe9.scn", "t", "bad \xff\xfe and overlong \xc0\xaf and surrogate \xed\xa0\x80", NULL, 0,
+	   0);
+	mk(1, V_PASS, "cut\xe2\x88.scn", "t \xef\xbf\xbf", "", NULL, 0, 0);
+	s = junit(2, 0);
+	ck_assert_msg(xml_parse(s, &d) == 0, "not well-formed: %s\n%s", d.err, s);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_junit_classname)
+{
+	static const struct { const char *file, *cls; } cases[] = {
+		{ "scenarios/verbs/x.scn", "scenarios.verbs" },
+		{ "x.scn", "scenarios" },
+		{ "./x.scn", "scenarios" },
+		{ "./scenarios/x.scn", "scenarios" },
+		{ "scenarios//verbs/x.scn", "scenarios.verbs" },
+		{ "/tmp/a/x.scn", "tmp.a" },
+		{ "../up/x.scn", "up" },
+		{ "a/../b/./c/x.scn", "a.b.c" },
+		{ "my.dir/x.scn", "my.dir" },
+		{ "a&b/x.scn", "a&b" },
+	};
+	static struct xdoc d;
+	size_t n = sizeof(cases) / sizeof(cases[0]);
+	char *s;
+
+	for (size_t i = 0; i < n; i += 8) {
+		size_t m = n - i < 8 ? n - i : 8;
+
+		for (size_t k = 0; k < m; k++) {
+			result_clear(&rs[k]);
+			mk(k, V_PASS, cases[i + k].file, "t", "", NULL, 0, 0);
+		}
+		s = junit(m, 0);
+		ck_assert_msg(xml_parse(s, &d) == 0, "not well-formed: %s\n%s", d.err, s);
+		for (size_t k = 0; k < m; k++) {
+			const char *got = x_attr(&d, x_child(&d, x_child(&d, 0, "testsuite", 0), NULL, (int)k),
+						 "classname");
+
+			ck_assert_msg(got && strcmp(got, cases[i + k].cls) == 0, "%s: classname '%s', want '%s'",
+				      cases[i + k].file, got ? got : "(none)", cases[i + k].cls);
+		}
+		free(s);
+	}
+}
+END_TEST
+
+START_TEST(test_junit_empty_run)
+{
+	static struct xdoc d;
+	char *s = junit(0, 0);
+
+	ck_assert_msg(xml_parse(s, &d) == 0, "not well-formed: %s\n%s", d.err, s);
+	ck_assert_int_eq(d.n, 2);
+	ck_assert_attr(&d, 0, "tests", "0");
+	ck_assert_attr(&d, 0, "time", "0.000");
+	ck_assert_attr(&d, 1, "tests", "0");
+	ck_assert_int_eq(x_nchildren(&d, 1), 0);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_junit_write_errors)
+{
+	five();
+	ck_assert_int_eq(report_junit("/nonexistent-rdmacheck/dir/out.xml", rs, 5, 1), -ENOENT);
+	if (access("/dev/full", W_OK) == 0)
+		ck_assert_int_eq(report_junit("/dev/full", rs, 5, 1), -ENOSPC);
+}
+END_TEST
+
+/* The reader itself: what it must refuse (so that the tests above can fail). */
+START_TEST(test_xml_reader)
+{
+	ck_assert(parses("<a/>"));
+	ck_assert(parses("<?xml version=\"1.0\"?>\n<a x=\"1\" y=\"&amp;&lt;&gt;&quot;&#10;\">t &amp; u<b/></a>\n"));
+	ck_assert(!parses(""));
+	ck_assert(!parses("<a>"));
+	ck_assert(!parses("<a></b>"));
+	ck_assert(!parses("<a><b></a></b>"));
+	ck_assert(!parses("<a/><b/>"));
+	ck_assert(!parses("<a>x & y</a>"));
+	ck_assert(!parses("<a>x < y</a>"));
+	ck_assert(!parses("<a>x ]]> y</a>"));
+	ck_assert(!parses("<a x=\"<\"/>"));
+	ck_assert(!parses("<a x=\"&\"/>"));
+	ck_assert(!parses("<a x=\"1\" x=\"2\"/>"));
+	ck_assert(!parses("<a x=1/>"));
+	ck_assert(!parses("<a x=\"1\"y=\"2\"/>"));
+	ck_assert(!parses("<a>\x01</a>"));
+	ck_assert(!parses("<a>\xff</a>"));
+	ck_assert(!parses("<a>\xc0\xaf</a>"));
+	ck_assert(!parses("<a>\xed\xa0\x80</a>"));
+	ck_assert(!parses("<a>&#1;</a>"));
+	ck_assert(!parses("text<a/>"));
+	ck_assert(!parses("<a/>text"));
+}
+END_TEST
+
+Suite *suite_test_report(void)
+{
+	Suite *s = suite_create("test_report");
+	TCase *tt = tcase_create("text_tap");
+	TCase *tj = tcase_create("junit");
+
+	tcase_add_checked_fixture(tt, NULL, teardown);
+	tcase_add_test(tt, test_format_names);
+	tcase_add_test(tt, test_count);
+	tcase_add_test(tt, test_text_lines);
+	tcase_add_test(tt, test_summary_line);
+	tcase_add_test(tt, test_tap_version_and_plan);
+	tcase_add_test(tt, test_tap_lines);
+	tcase_add_test(tt, test_tap_yaml_escaping);
+	tcase_add_test(tt, test_tap_description_cannot_fake_a_directive);
+	tcase_add_test(tt, test_progress_only_on_a_terminal);
+	suite_add_tcase(s, tt);
+	tcase_add_checked_fixture(tj, NULL, teardown);
+	tcase_add_test(tj, test_xml_reader);
+	tcase_add_test(tj, test_junit_structure);
+	tcase_add_test(tj, test_junit_escaping);
+	tcase_add_test(tj, test_junit_invalid_utf8);
+	tcase_add_test(tj, test_junit_classname);
+	tcase_add_test(tj, test_junit_empty_run);
+	tcase_add_test(tj, test_junit_write_errors);
+	suite_add_tcase(s, tj);
+	return s;
+}

@@ -1,0 +1,491 @@
+/*
+ * Unit tests of step resolution (harness/resolve.c): a parsed scenario step
+ * becomes a struct hcall whose object references are scenario object indexes
+ * and whose address, key and attribute references are the engine's own
+ * numbers, asked through a fake engine's ref/attr (backend.h) that makes
+ * every number tell where it came from.
+ */
+#include "harness/resolve.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+/*
+ * The fake engine: object o's local address is LADDR(o) + off with lkey
+ * 0x1000 + o; a peer addresses it at RADDR(o) + off with rkey 0x2000 + o.
+ * Attributes: addr 0xa0000000 + o, len 0x400 + o, qpn 0x40 + o. Objects in
+ * missing[] do not exist.
+ */
+#define LADDR(o) (0x1000000ull * ((uint64_t)(o) + 1))
+#define RADDR(o) (0x80000000ull + 0x1000000ull * ((uint64_t)(o) + 1))
+
+static int missing_obj[4] = { -1, -1, -1, -1 };
+static unsigned nref, nattr;
+
+static int gone(int32_t o)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (missing_obj[i] == o)
+			return 1;
+	return 0;
+}
+
+static int fref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	ck_assert_ptr_eq(be, &nref);
+	nref++;
+	if (gone(obj))
+		return -ENOENT;
+	*addr = (remote ? RADDR(obj) : LADDR(obj)) + off;
+	*key = (uint32_t)((remote ? 0x2000 : 0x1000) + obj);
+	return 0;
+}
+
+static int fattr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+{
+	ck_assert_ptr_eq(be, &nref);
+	nattr++;
+	if (gone(obj))
+		return -ENOENT;
+	switch (a) {
+	case SCN_ATTR_ADDR: *v = 0xa0000000u + (uint64_t)obj; return 0;
+	case SCN_ATTR_LEN: *v = 0x400u + (uint64_t)obj; return 0;
+	case SCN_ATTR_LKEY: *v = 0x1000u + (uint64_t)obj; return 0;
+	case SCN_ATTR_RKEY: *v = 0x2000u + (uint64_t)obj; return 0;
+	case SCN_ATTR_QPN: *v = 0x40u + (uint64_t)obj; return 0;
+	default: return -EINVAL;
+	}
+}
+
+static const struct backend_ops fops = { .name = "fake", .ref = fref, .attr = fattr };
+
+/* Objects: 0 a.pd, 1 a.m, 2 b.pd, 3 b.m, 4 a.q, 5 b.q, 6 b.w, 7 a.pd2. */
+static const char text[] =
+	"nodes a b\n"
+	"a: alloc_pd pd\n"
+	"a: reg_mr m pd=pd len=4K access=LOCAL_WRITE|REMOTE_WRITE offset=100 iova=0x10000 prot=RO\n"
+	"b: alloc_pd pd\n"
+	"b: reg_mr m pd=pd len=8K access=LOCAL_WRITE|REMOTE_READ|MW_BIND\n"
+	"a: create_qp q pd=pd\n"
+	"b: create_qp q pd=pd access=REMOTE_READ\n"
+	"connect a.q b.q mtu=1024 retry_cnt=3\n"
+	"b: alloc_mw w pd=pd type=1\n"
+	"b: bind_mw w qp=q mr=m+1K len=2K access=REMOTE_READ zero_based\n"    /* 10 */
+	"a: write q local=m+8 remote=b.m+16 len=64\n"                          /* 11 */
+	"a: read q local=m+0 remote=b.w+16 len=m.len-1\n"                      /* 12 */
+	"a: write q local=m remote=b.m-8 len=8 rkey=b.m.rkey+1\n"              /* 13 */
+	"a: cas q local=m+8 remote=b.m+0 compare=1 swap=2\n"                   /* 14 */
+	"a: fadd q local=m+16 remote=b.m+8 add=5\n"                            /* 15 */
+	"a: recv q local=m+0 len=64\n"                                         /* 16 */
+	"b: send q local=m+32 len=32 inv=w\n"                                  /* 17 */
+	"b: local_inv q w\n"                                                   /* 18 */
+	"b: local_inv q w rkey=0x1234\n"                                       /* 19 */
+	"a: fill m byte=0xab off=16\n"                                         /* 20 */
+	"a: fill m byte=1 len=8\n"                                             /* 21 */
+	"a: modify_qp q state=ERR\n"                                           /* 22 */
+	"a: alloc_pd pd2\n"                                                    /* 23 */
+	"a: rereg_mr m pd=pd2 access=LOCAL_WRITE\n"                            /* 24 */
+	"a: rereg_mr m flags=CHANGE_TRANSLATION\n"                             /* 25 */
+	"a: dereg_mr m\n"                                                      /* 26 */
+	"a: write q local=m+0 remote=b.m+0 len=4 expect REM_ACCESS_ERR|SUCCESS\n" /* 27 */
+	"a: check m\n"                                                         /* 28 */
+	"b: alloc_mw w2 pd=pd type=2\n"                                        /* 29 */
+	"a: read q local=m+0 remote=b.m+0 len=b.w.len+0x10\n"                  /* 30 */
+	"a: query_qp q expect state=ERR\n";                                    /* 31 */
+
+static struct scn_file *f;
+
+static void setup(void)
+{
+	struct scn_diags d;
+	char buf[512] = "";
+	int rc = scn_parse_text(text, strlen(text), "r.scn", &f, &d);
+
+	if (rc && d.n)
+		scn_diag_format(&d.d[0], "r.scn", buf, sizeof(buf));
+	ck_assert_msg(rc == 0, "%s", buf);
+	for (size_t i = 0; i < 4; i++)
+		missing_obj[i] = -1;
+	nref = nattr = 0;
+}
+
+static void teardown(void)
+{
+	scn_free(f);
+	f = NULL;
+}
+
+/* Resolve the step on line; returns resolve_step's result. */
+static int res(uint32_t line, struct hcall *c, int32_t *missing)
+{
+	for (size_t i = 0; i < f->nsteps; i++)
+		if (f->steps[i].line == line) {
+			memset(c, 0x5a, sizeof(*c)); /* resolve must set every field */
+			*missing = 77;
+			return resolve_step(f, &f->steps[i], &fops, &nref, c, missing);
+		}
+	ck_abort_msg("no step on line %u", line);
+	return 0;
+}
+
+static struct hcall ok(uint32_t line)
+{
+	struct hcall c;
+	int32_t missing;
+
+	ck_assert_int_eq(res(line, &c, &missing), 0);
+	ck_assert_int_eq(missing, -1);
+	return c;
+}
+
+START_TEST(test_object_indexes)
+{
+	static const char *const names[] = { "pd", "m", "pd", "m", "q", "q", "w", "pd2", "w2" };
+	static const uint8_t nodes[] = { 0, 0, 1, 1, 0, 1, 1, 0, 1 };
+
+	ck_assert_uint_eq(f->nobjs, 9);
+	for (size_t i = 0; i < 9; i++) {
+		ck_assert_str_eq(f->objs[i].name, names[i]);
+		ck_assert_uint_eq(f->objs[i].node, nodes[i]);
+	}
+}
+END_TEST
+
+START_TEST(test_op_kinds)
+{
+	size_t verbs = 0;
+
+	for (size_t i = 0; i < scn_call_count(); i++) {
+		const struct scn_call *c = scn_call_get(i);
+		int k = resolve_op_kind(c);
+
+		if (c->api == SCN_API_VERBS || strcmp(c->name, "fill") == 0) {
+			ck_assert_msg(k >= 0, "%s has no model operation", c->name);
+			ck_assert_str_eq(m_op_kind_str((enum m_op_kind)k), c->name);
+			verbs++;
+		} else {
+			ck_assert_msg(k == -1, "%s: %d", c->name, k);
+		}
+	}
+	ck_assert_uint_eq(verbs, 21);
+	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("reg_mr"))), M_OP_REG_MR);
+	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("connect"))), M_OP_CONNECT);
+	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("check"))), -1);
+	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("rpma_mr_reg"))), -1);
+}
+END_TEST
+
+START_TEST(test_creations)
+{
+	struct hcall c = ok(3);
+
+	ck_assert_uint_eq(c.op, M_OP_REG_MR);
+	ck_assert_uint_eq(c.node, 0);
+	ck_assert_int_eq(c.obj, 1);
+	ck_assert_int_eq(c.pd, 0);
+	ck_assert_int_eq(c.mr, -1);
+	ck_assert_int_eq(c.qp, -1);
+	ck_assert_int_eq(c.peer, -1);
+	ck_assert_uint_eq(c.len, 4096);
+	ck_assert_uint_eq(c.access, M_ACC_LOCAL_WRITE | M_ACC_REMOTE_WRITE);
+	ck_assert_uint_eq(c.offset, 100);
+	ck_assert_uint_eq(c.has_iova, 1);
+	ck_assert_uint_eq(c.iova, 0x10000);
+	ck_assert_uint_eq(c.prot, M_PROT_RO);
+	ck_assert_uint_eq(c.nprefer, 0);
+	ck_assert_uint_eq(nref + nattr, 0); /* nothing to ask the engine */
+
+	c = ok(5);
+	ck_assert_uint_eq(c.node, 1);
+	ck_assert_int_eq(c.obj, 3);
+	ck_assert_int_eq(c.pd, 2);
+	ck_assert_uint_eq(c.has_iova, 0);
+	ck_assert_uint_eq(c.iova, 0);
+	ck_assert_uint_eq(c.offset, 0);
+	ck_assert_uint_eq(c.prot, M_PROT_RW);
+
+	c = ok(6); /* create_qp: all remote rights by default */
+	ck_assert_uint_eq(c.op, M_OP_CREATE_QP);
+	ck_assert_int_eq(c.obj, 4);
+	ck_assert_uint_eq(c.access, M_ACC_REMOTE_ANY);
+	c = ok(7);
+	ck_assert_uint_eq(c.access, M_ACC_REMOTE_READ);
+
+	c = ok(9);
+	ck_assert_uint_eq(c.op, M_OP_ALLOC_MW);
+	ck_assert_int_eq(c.obj, 6);
+	ck_assert_uint_eq(c.type, 1);
+	ck_assert_uint_eq(ok(29).type, 2);
+}
+END_TEST
+
+START_TEST(test_connect)
+{
+	struct hcall c = ok(8);
+
+	ck_assert_uint_eq(c.op, M_OP_CONNECT);
+	ck_assert_uint_eq(c.node, 0);
+	ck_assert_int_eq(c.obj, 4);
+	ck_assert_int_eq(c.peer, 5);
+	ck_assert_uint_eq(c.peer_node, 1);
+	ck_assert_uint_eq(c.conn_set, (1u << HC_MTU) | (1u << HC_RETRY_CNT));
+	ck_assert_uint_eq(c.conn[HC_MTU], 1024);
+	ck_assert_uint_eq(c.conn[HC_RETRY_CNT], 3);
+	ck_assert_uint_eq(c.conn[HC_TIMEOUT], 0);
+}
+END_TEST
+
+START_TEST(test_bind_window_start)
+{
+	struct hcall c = ok(10);
+
+	ck_assert_uint_eq(c.op, M_OP_BIND_MW);
+	ck_assert_uint_eq(c.node, 1);
+	ck_assert_int_eq(c.obj, 6);
+	ck_assert_int_eq(c.mr, 3);
+	ck_assert_int_eq(c.qp, 5);
+	/* the window start in the MR's (remote) address space: b.m+1K */
+	ck_assert_uint_eq(c.offset, RADDR(3) + 1024);
+	ck_assert_uint_eq(c.len, 2048);
+	ck_assert_uint_eq(c.access, M_ACC_REMOTE_READ);
+	ck_assert_uint_eq(c.zero_based, 1);
+}
+END_TEST
+
+START_TEST(test_local_and_remote_references)
+{
+	/* a.m+8 and b.m+16 */
+	struct hcall c = ok(11);
+
+	ck_assert_uint_eq(c.op, M_OP_WRITE);
+	ck_assert_uint_eq(c.node, 0);
+	ck_assert_int_eq(c.obj, 4);
+	ck_assert_int_eq(c.qp, -1);
+	ck_assert_uint_eq(c.laddr, LADDR(1) + 8);
+	ck_assert_uint_eq(c.lkey, 0x1001);
+	ck_assert_uint_eq(c.raddr, RADDR(3) + 16);
+	ck_assert_uint_eq(c.rkey, 0x2003);
+	ck_assert_uint_eq(c.len, 64);
+	ck_assert_uint_eq(c.nprefer, 0);
+
+	/* a remote window: its address and rkey; len from an attribute, m.len-1 */
+	c = ok(12);
+	ck_assert_uint_eq(c.op, M_OP_READ);
+	ck_assert_uint_eq(c.laddr, LADDR(1));
+	ck_assert_uint_eq(c.raddr, RADDR(6) + 16);
+	ck_assert_uint_eq(c.rkey, 0x2006);
+	ck_assert_uint_eq(c.len, 0x400 + 1 - 1);
+
+	/* `m` alone is m+0; a negative offset; the rkey override b.m.rkey+1 */
+	c = ok(13);
+	ck_assert_uint_eq(c.laddr, LADDR(1));
+	ck_assert_uint_eq(c.raddr, RADDR(3) - 8);
+	ck_assert_uint_eq(c.rkey, 0x2003 + 1);
+	ck_assert_uint_eq(c.len, 8);
+
+	/* another node's attribute: b.w.len+0x10 */
+	c = ok(30);
+	ck_assert_uint_eq(c.len, 0x400 + 6 + 0x10);
+}
+END_TEST
+
+START_TEST(test_atomics_and_receives)
+{
+	struct hcall c = ok(14);
+
+	ck_assert_uint_eq(c.op, M_OP_CAS);
+	ck_assert_uint_eq(c.len, 8);
+	ck_assert_uint_eq(c.compare, 1);
+	ck_assert_uint_eq(c.swap, 2);
+	ck_assert_uint_eq(c.laddr, LADDR(1) + 8);
+	ck_assert_uint_eq(c.raddr, RADDR(3));
+
+	c = ok(15);
+	ck_assert_uint_eq(c.op, M_OP_FADD);
+	ck_assert_uint_eq(c.len, 8);
+	ck_assert_uint_eq(c.compare, 5);
+	ck_assert_uint_eq(c.swap, 5);
+	ck_assert_uint_eq(c.raddr, RADDR(3) + 8);
+
+	c = ok(16);
+	ck_assert_uint_eq(c.op, M_OP_RECV);
+	ck_assert_uint_eq(c.laddr, LADDR(1));
+	ck_assert_uint_eq(c.lkey, 0x1001);
+	ck_assert_uint_eq(c.len, 64);
+	ck_assert_uint_eq(c.raddr, 0);
+	ck_assert_uint_eq(c.rkey, 0);
+	ck_assert_uint_eq(c.with_inv, 0);
+
+	/* SEND_WITH_INV carries the window's rkey */
+	c = ok(17);
+	ck_assert_uint_eq(c.op, M_OP_SEND);
+	ck_assert_uint_eq(c.node, 1);
+	ck_assert_int_eq(c.obj, 5);
+	ck_assert_uint_eq(c.laddr, LADDR(3) + 32);
+	ck_assert_uint_eq(c.lkey, 0x1003);
+	ck_assert_uint_eq(c.with_inv, 1);
+	ck_assert_uint_eq(c.inv_rkey, 0x2006);
+}
+END_TEST
+
+START_TEST(test_local_inv_rkey)
+{
+	struct hcall c = ok(18);
+
+	ck_assert_uint_eq(c.op, M_OP_LOCAL_INV);
+	ck_assert_int_eq(c.obj, 5);
+	ck_assert_uint_eq(c.inv_rkey, 0x2006);
+	c = ok(19); /* rkey= overrides the window's */
+	ck_assert_uint_eq(c.inv_rkey, 0x1234);
+}
+END_TEST
+
+START_TEST(test_fill_modify_rereg_dereg)
+{
+	struct hcall c = ok(20);
+
+	/* without len: the rest of the buffer from off */
+	ck_assert_uint_eq(c.op, M_OP_FILL);
+	ck_assert_int_eq(c.obj, 1);
+	ck_assert_uint_eq(c.byte, 0xab);
+	ck_assert_uint_eq(c.offset, 16);
+	ck_assert_uint_eq(c.len, 0x401 - 16);
+	c = ok(21);
+	ck_assert_uint_eq(c.byte, 1);
+	ck_assert_uint_eq(c.offset, 0);
+	ck_assert_uint_eq(c.len, 8);
+
+	c = ok(22);
+	ck_assert_uint_eq(c.op, M_OP_MODIFY_QP);
+	ck_assert_uint_eq(c.type, M_QPS_ERR);
+
+	/* rereg flags follow from what is given, unless flags= says */
+	c = ok(24);
+	ck_assert_uint_eq(c.op, M_OP_REREG_MR);
+	ck_assert_int_eq(c.obj, 1);
+	ck_assert_int_eq(c.pd, 7);
+	ck_assert_uint_eq(c.access, M_ACC_LOCAL_WRITE);
+	ck_assert_uint_eq(c.flags, M_REREG_CHANGE_PD | M_REREG_CHANGE_ACCESS);
+	c = ok(25);
+	ck_assert_int_eq(c.pd, -1);
+	ck_assert_uint_eq(c.access, 0);
+	ck_assert_uint_eq(c.flags, M_REREG_CHANGE_TRANSLATION);
+
+	c = ok(26);
+	ck_assert_uint_eq(c.op, M_OP_DEREG_MR);
+	ck_assert_int_eq(c.obj, 1);
+
+	c = ok(31);
+	ck_assert_uint_eq(c.op, M_OP_QUERY_QP);
+	ck_assert_int_eq(c.obj, 4);
+	ck_assert_uint_eq(c.nprefer, 0); /* KEY=VALUE conditions are no outcomes */
+}
+END_TEST
+
+START_TEST(test_expect_becomes_preferences)
+{
+	/* a destroyed name keeps resolving (stale keys) */
+	struct hcall c = ok(27);
+
+	ck_assert_uint_eq(c.nprefer, 2);
+	ck_assert_uint_eq(c.prefer[0].kind, M_OUT_WC);
+	ck_assert_int_eq(c.prefer[0].code, M_WC_REM_ACCESS_ERR);
+	ck_assert_uint_eq(c.prefer[1].kind, M_OUT_WC);
+	ck_assert_int_eq(c.prefer[1].code, M_WC_SUCCESS);
+	ck_assert_uint_eq(c.laddr, LADDR(1));
+}
+END_TEST
+
+START_TEST(test_check_is_not_resolved)
+{
+	struct hcall c;
+	int32_t missing;
+
+	ck_assert_int_eq(res(28, &c, &missing), -EOPNOTSUPP);
+	ck_assert_int_eq(missing, -1);
+	ck_assert_uint_eq(nref + nattr, 0);
+}
+END_TEST
+
+START_TEST(test_missing_objects)
+{
+	struct hcall c;
+	int32_t missing;
+
+	/* the remote MR */
+	missing_obj[0] = 3;
+	ck_assert_int_eq(res(11, &c, &missing), -ENOENT);
+	ck_assert_int_eq(missing, 3);
+	/* the local one too: the first one asked is named */
+	missing_obj[1] = 1;
+	ck_assert_int_eq(res(11, &c, &missing), -ENOENT);
+	ck_assert_int_eq(missing, 1);
+	/* only through an attribute (len=m.len-1; the local SGE names a.m too) */
+	missing_obj[0] = -1;
+	ck_assert_int_eq(res(12, &c, &missing), -ENOENT);
+	ck_assert_int_eq(missing, 1);
+	ck_assert_int_eq(res(22, &c, &missing), 0); /* modify_qp asks nothing */
+	ck_assert_int_eq(missing, -1);
+	/* a remote window */
+	missing_obj[1] = 6;
+	ck_assert_int_eq(res(12, &c, &missing), -ENOENT);
+	ck_assert_int_eq(missing, 6);
+	ck_assert_int_eq(res(17, &c, &missing), -ENOENT); /* send inv=w */
+	ck_assert_int_eq(missing, 6);
+	ck_assert_int_eq(res(18, &c, &missing), -ENOENT); /* local_inv q w */
+	ck_assert_int_eq(missing, 6);
+	ck_assert_int_eq(res(19, &c, &missing), 0);       /* rkey= given: the window is not asked */
+	ck_assert_int_eq(missing, -1);
+	ck_assert_uint_eq(c.inv_rkey, 0x1234);
+	ck_assert_int_eq(res(10, &c, &missing), 0);       /* bind_mw asks for the MR only */
+	/* the MR of a bind */
+	missing_obj[2] = 3;
+	ck_assert_int_eq(res(10, &c, &missing), -ENOENT);
+	ck_assert_int_eq(missing, 3);
+	/* an rkey override from a missing object */
+	missing_obj[1] = -1;
+	ck_assert_int_eq(res(13, &c, &missing), -ENOENT);
+	ck_assert_int_eq(missing, 3);
+}
+END_TEST
+
+// BUG: resolve.c, M_OP_FILL: when `len` is not given and the engine does not
+// have the object, the failing attr(LEN) is ignored: resolve_step returns 0
+// with *missing = -1 and c->len = 0, although resolve.h promises -ENOENT with
+// *missing set for an object the step refers to that the engine lacks (the
+// engine then gets a fill of 0 bytes of a missing object). Not added to the
+// suite.
+START_TEST(test_missing_fill_object)
+{
+	struct hcall c;
+	int32_t missing;
+
+	missing_obj[0] = 1;
+	ck_assert_int_eq(res(20, &c, &missing), -ENOENT);
+	ck_assert_int_eq(missing, 1);
+}
+END_TEST
+
+Suite *suite_test_resolve(void)
+{
+	Suite *s = suite_create("test_resolve");
+	TCase *tc = tcase_create("resolve");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_object_indexes);
+	tcase_add_test(tc, test_op_kinds);
+	tcase_add_test(tc, test_creations);
+	tcase_add_test(tc, test_connect);
+	tcase_add_test(tc, test_bind_window_start);
+	tcase_add_test(tc, test_local_and_remote_references);
+	tcase_add_test(tc, test_atomics_and_receives);
+	tcase_add_test(tc, test_local_inv_rkey);
+	tcase_add_test(tc, test_fill_modify_rereg_dereg);
+	tcase_add_test(tc, test_expect_becomes_preferences);
+	tcase_add_test(tc, test_check_is_not_resolved);
+	tcase_add_test(tc, test_missing_objects);
+	(void)test_missing_fill_object; // BUG: see above; not in the suite
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,106 @@
+/* Unit tests of the growing text buffer of reports (harness/text.c). */
+#include "harness/text.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(test_empty)
+{
+	struct text t = { 0 };
+
+	ck_assert_str_eq(text_str(&t), "");
+	ck_assert_ptr_null(text_take(&t));
+	text_free(&t);
+	ck_assert_ptr_null(t.s);
+	ck_assert_uint_eq(t.len, 0);
+}
+END_TEST
+
+START_TEST(test_appends)
+{
+	struct text t = { 0 };
+
+	text_addf(&t, "line %u: %s", 12u, "write");
+	text_addf(&t, "%s", "");
+	text_addf(&t, " gave %s\n", "SUCCESS");
+	ck_assert_str_eq(text_str(&t), "line 12: write gave SUCCESS\n");
+	ck_assert_uint_eq(t.len, strlen("line 12: write gave SUCCESS\n"));
+	ck_assert_uint_gt(t.cap, t.len);
+	ck_assert_int_eq(t.oom, 0);
+	text_free(&t);
+	ck_assert_ptr_null(t.s);
+	ck_assert_uint_eq(t.len, 0);
+	ck_assert_uint_eq(t.cap, 0);
+}
+END_TEST
+
+START_TEST(test_grows)
+{
+	struct text t = { 0 };
+	char big[3000];
+
+	memset(big, 'b', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (int i = 0; i < 1000; i++)
+		text_addf(&t, "%03d,", i);
+	ck_assert_uint_eq(t.len, 4000);
+	ck_assert_int_eq(strncmp(text_str(&t), "000,001,002,", 12), 0);
+	ck_assert_str_eq(text_str(&t) + 3996, "999,");
+	/* one append bigger than the doubled capacity */
+	text_addf(&t, "%s", big);
+	ck_assert_uint_eq(t.len, 6999);
+	ck_assert_uint_eq(strlen(text_str(&t)), 6999);
+	ck_assert_uint_ge(t.cap, 7000);
+	ck_assert_str_eq(text_str(&t) + 4000, big);
+	text_free(&t);
+}
+END_TEST
+
+START_TEST(test_take)
+{
+	struct text t = { 0 };
+	char *s;
+
+	text_addf(&t, "a%cb", '\n');
+	s = text_take(&t);
+	ck_assert_str_eq(s, "a\nb");
+	ck_assert_ptr_null(t.s);
+	ck_assert_uint_eq(t.len, 0);
+	ck_assert_uint_eq(t.cap, 0);
+	/* t is usable again, independently of what was taken */
+	text_addf(&t, "c");
+	ck_assert_str_eq(text_str(&t), "c");
+	ck_assert_str_eq(s, "a\nb");
+	free(s);
+	text_free(&t);
+}
+END_TEST
+
+START_TEST(test_oom_stops_appends)
+{
+	struct text t = { 0 };
+
+	text_addf(&t, "kept");
+	t.oom = 1; /* as after a failed allocation */
+	text_addf(&t, " dropped");
+	ck_assert_str_eq(text_str(&t), "kept");
+	ck_assert_uint_eq(t.len, 4);
+	text_free(&t);
+	ck_assert_int_eq(t.oom, 0);
+}
+END_TEST
+
+Suite *suite_test_text(void)
+{
+	Suite *s = suite_create("test_text");
+	TCase *tc = tcase_create("text");
+
+	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_appends);
+	tcase_add_test(tc, test_grows);
+	tcase_add_test(tc, test_take);
+	tcase_add_test(tc, test_oom_stops_appends);
+	suite_add_tcase(s, tc);
+	return s;
+}
