@@ -35,7 +35,7 @@ struct be_verbs {
 	int step_ms;
 	struct bv_agent ag[SCN_NODES_MAX];
 	struct bv_obj o[SCN_OBJS_MAX];
-	char err[256];             /* the last infrastructure error, for reports */
+	char err[512];             /* the last infrastructure error, for reports */
 };
 
 extern const struct backend_ops be_verbs_ops;

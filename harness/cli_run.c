@@ -223,7 +223,7 @@ static int run_inner(const struct run_args *a)
 				r.v = V_SKIP;
 			} else if ((rc = bv_start(bv, files[i], &t, a->step_s * 1000)) != 0) {
 				r.v = V_ERROR;
-				snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %s", bv->err);
+				snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", bv->err);
 			} else {
 				if (run_scenario(files[i], &be_verbs_ops, bv, &o, &r)) {
 					r.v = V_ERROR;
@@ -427,7 +427,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	if (strcmp(a->stack, "model") == 0) {
 		for (size_t i = 0; i < o.fl.n; i++) {
 			struct be_model eng;
-			struct run_opts ro = { .mode = RUN_REAL, .prof = prof, .engine_caps = cli_all_caps() };
+			/* The model simulates the profile's stack: its capabilities only. */
+			struct run_opts ro = { .mode = RUN_REAL, .prof = prof };
 
 			if (bm_init(&eng, o.files[i], &prof) == 0) {
 				run_scenario(o.files[i], &be_model_ops, &eng, &ro, &o.rs[i]);

@@ -1,5 +1,8 @@
 # harness/: programs that talk to the real stack.
 
+# The real stack's libraries the agents use.
+STACK_LIBS := -libverbs -lrdmacm -lrpma -ldat2
+
 # libagent.a: the coordinator<->agent protocol and the verbs node (real stack).
 AGENT_SRCS := harness/proto.c harness/vnode.c harness/agent.c harness/agent_verbs.c harness/agent_rpma.c \
               harness/agent_dat.c harness/be_verbs.c harness/be_rpma.c harness/be_dat.c
@@ -33,5 +36,5 @@ LIBS_ALL := $(HARNESS_LIB) $(LIBS_ALL)
 
 RDMACHECK_BIN := $(BUILD)/rdmacheck
 $(RDMACHECK_BIN): $(BUILD)/harness/rdmacheck.o $(HARNESS_LIB) $(AGENT_LIB) $(LIBS_ALL)
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/rdmacheck.o $(LIBS_ALL) $(AGENT_LIB) $(HARNESS_LIB) $(MODEL_LIB) $(TOPO_LIB) -libverbs
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/rdmacheck.o $(LIBS_ALL) $(AGENT_LIB) $(HARNESS_LIB) $(MODEL_LIB) $(TOPO_LIB) $(STACK_LIBS)
 BINS_ALL += $(RDMACHECK_BIN)

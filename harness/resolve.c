@@ -157,7 +157,7 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 		rc_ref(&r, scn_step_arg(s, "local"), 0, &c->laddr, &c->lkey);
 		c->len = rc_num(&r, scn_step_arg(s, "len"), 0);
 		if ((v = scn_step_arg(s, "inv"))) {
-			uint64_t k;
+			uint64_t k = 0;
 
 			c->with_inv = 1;
 			if (ops->attr(be, v->obj, SCN_ATTR_RKEY, &k) && !r.rc) {
@@ -185,10 +185,14 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 
 		c->byte = (uint8_t)rc_num(&r, scn_step_arg(s, "byte"), 0);
 		c->offset = rc_num(&r, scn_step_arg(s, "off"), 0);
-		if (!(v = scn_step_arg(s, "len")) && ops->attr(be, s->obj, SCN_ATTR_LEN, &len) == 0)
-			c->len = len > c->offset ? len - c->offset : 0;
-		else
+		if ((v = scn_step_arg(s, "len"))) {
 			c->len = rc_num(&r, v, 0);
+		} else if (ops->attr(be, s->obj, SCN_ATTR_LEN, &len) == 0) {
+			c->len = len > c->offset ? len - c->offset : 0;
+		} else if (!r.rc) {
+			r.rc = -ENOENT;
+			*missing = s->obj;
+		}
 		break;
 	}
 	default:

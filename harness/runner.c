@@ -109,10 +109,17 @@ int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t l
 	}
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_step_call(&f->steps[i]);
+		/* A library's calls need the library on the stack, required or not. */
+		uint32_t need = c->api == SCN_API_RPMA ? M_CAP_RPMA : c->api == SCN_API_DAT ? M_CAP_DAPL : 0;
 
 		if (resolve_op_kind(c) < 0 && strcmp(c->name, "check") != 0) {
 			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,
 				 c->name, scn_api_str((enum scn_api)c->api));
+			return 1;
+		}
+		if (need && !(caps & need)) {
+			snprintf(why, len, "line %u: %s needs %s, which the profile of this stack does not offer",
+				 f->steps[i].line, c->name, m_cap_str((enum m_cap)need));
 			return 1;
 		}
 	}

@@ -69,7 +69,7 @@ static const struct scn_call calls[] = {
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(1, 2)))),
 	CALL("bind_mw", VERBS, POST, SCN_C_MW, 0, O_POST,
 	     ARGS(REQ("qp", OBJ(SCN_C_QP)), REQ("mr", ADDR(SCN_C_MR)), REQ("len", NUM),
-		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE), OPT("rkey", NUM))),
+		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE))),
 	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, NOARGS),
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)))),

@@ -180,9 +180,10 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 		return -EINVAL;
 	if (op->flags & M_REREG_CHANGE_ACCESS) {
 		struct m_pred refused = { .n = 0 };
+		struct m_why rw = why;
 
-		m_why_add(&why, M_RULE_MR_REREG_6);
-		if (access_check(p, op->access, &refused, &why, &ignored)) {
+		m_why_add(&rw, M_RULE_MR_REREG_6);
+		if (access_check(p, op->access, &refused, &rw, &ignored)) {
 			/* The kernel refuses the new access (MR-REREG-6) — unless, as a
 			 * profile may say, it refuses every rereg before looking. */
 			struct m_outcome outs[M_ALT_MAX];
