@@ -44,8 +44,11 @@ clean:
 help:
 	@echo "make            build everything into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (ci/deps)"
-	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, real-stack smoke"
-	@echo "make run        the main job on the real stack (VM when needed)"
+	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
+	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
+	@echo "make lint       parse the corpus and check every expect against the model"
+	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"
+	@echo "make oracle     the oracle's self-test (deliberately wrong scenarios must fail)"
 	@echo "make unit       unit tests only (plain build)"
 	@echo "make valgrind   unit tests under valgrind"
 	@echo "make coverage   gcov/lcov report, including code run inside the VM"

@@ -33,16 +33,33 @@ shell-tests:
 smoke: all
 	ci/stack --stack=$(STACK) -- tests/smoke/run
 
+# The scenario corpus: every file parses and agrees with the model (lint),
+# and runs on the real stack (corpus; RUN_OPTS e.g. --junit=FILE --format=tap).
+CORPUS   ?= scenarios
+RUN_OPTS ?=
+lint: all
+	$(BUILD)/rdmacheck lint $(CORPUS)
+
+corpus: all
+	$(BUILD)/rdmacheck run --stack=$(STACK) $(RUN_OPTS) $(CORPUS)
+
+# The oracle's self-test: deliberately wrong scenarios must be reported.
+oracle: all
+	tests/oracle/run
+
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-asan
 	$(MAKE) shellcheck
 	$(MAKE) shell-tests
+	$(MAKE) lint
 	$(MAKE) smoke
+	$(MAKE) corpus
+	$(MAKE) oracle
 
 run: deps
 	$(MAKE) all
-	$(MAKE) smoke
+	$(MAKE) corpus
 
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
@@ -63,4 +80,4 @@ coverage: deps
 	ci/coverage-summary $(COV)/lcov.info "$(CURDIR)/"
 	@echo "coverage report: $(COV)/html/index.html"
 
-.PHONY: unit-asan shell-tests
+.PHONY: unit-asan shell-tests lint corpus oracle

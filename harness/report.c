@@ -94,7 +94,8 @@ void report_result(FILE *out, enum report_format f, size_t k, const struct resul
 		fprintf(out, "%s %s  %s (%.1f s)\n", tag[r->v], r->file, r->title, r->secs);
 		if (r->v != V_PASS && r->reason[0])
 			fprintf(out, "      %s\n", r->reason);
-		if (r->v == V_FAIL || r->v == V_ERROR || r->v == V_XFAIL)
+		/* Details for failures and xfails; a pass has one only for its notes. */
+		if (r->v != V_SKIP)
 			indented(out, "    ", r->detail);
 	} else {
 		const char *ok = (r->v == V_FAIL || r->v == V_ERROR) ? "not ok" : "ok";
@@ -119,6 +120,8 @@ void report_result(FILE *out, enum report_format f, size_t k, const struct resul
 				indented(out, "    ", r->detail);
 			}
 			fprintf(out, "  ...\n");
+		} else if (r->v == V_PASS && r->detail) {
+			indented(out, "# ", r->detail); /* notes, as TAP diagnostics */
 		}
 	}
 	fflush(out);
@@ -273,6 +276,8 @@ int report_junit(const char *path, const struct result *rs, size_t n, double sec
 			if (r->v == V_XFAIL) {
 				fprintf(out, "\nxfail: ");
 				xml(out, r->reason);
+			}
+			if (r->detail) {
 				fputc('\n', out);
 				xml(out, r->detail);
 			}

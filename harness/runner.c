@@ -167,8 +167,12 @@ static const char *obj_name(const struct scn_file *f, int32_t o, char *buf, size
 	return buf;
 }
 
-/* Compare [off, off+len) of MR object obj on the engine with the model. 0 equal, 1 differs, <0 error. */
-static int compare_mem(struct run *x, int32_t obj, uint64_t off, uint64_t len, uint32_t line)
+/*
+ * Compare [off, off+len) of buffer object obj on the engine with the model;
+ * with want >= 0 (check byte=X) also every byte with want, in the model and
+ * in reality. 0 equal, 1 differs (a fail recorded), <0 error.
+ */
+static int compare_mem(struct run *x, int32_t obj, uint64_t off, uint64_t len, uint32_t line, int want)
 {
 	uint8_t real[MEM_CHUNK];
 	unsigned node;
@@ -204,6 +208,22 @@ static int compare_mem(struct run *x, int32_t obj, uint64_t off, uint64_t len, u
 			    obj_name(x->f, obj, name, sizeof(name)), (unsigned long long)(off + done + at));
 			text_addf(&x->detail, "  %s, offset %llu: model %s| real %s\n", name,
 				  (unsigned long long)(off + done + at), exp, got);
+			return 1;
+		}
+		for (size_t i = 0; want >= 0 && i < n; i++) {
+			uint64_t at = off + done + i;
+			char name[80];
+			int model_says = !mr->unknown[at] && mr->bytes[at] != want;
+
+			if (!model_says && real[i] == want)
+				continue;
+			obj_name(x->f, obj, name, sizeof(name));
+			if (model_says)
+				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: the model says 0x%02x at offset %llu",
+				    line, name, want, mr->bytes[at], (unsigned long long)at);
+			else
+				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: real 0x%02x at offset %llu", line,
+				    name, want, real[i], (unsigned long long)at);
 			return 1;
 		}
 		done += n;
@@ -390,8 +410,10 @@ static int run_step(struct run *x, size_t si)
 
 	if (strcmp(call->name, "check") == 0) {
 		const struct scn_value *off = scn_step_arg(s, "off"), *len = scn_step_arg(s, "len");
+		const struct scn_value *byte = scn_step_arg(s, "byte");
 
-		rc = compare_mem(x, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, s->line);
+		rc = compare_mem(x, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, s->line,
+				 byte ? (int)byte->num : -1);
 		if (rc < 0)
 			say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line,
 			    obj_name(x->f, s->obj, name, sizeof(name)), strerror(-rc));
@@ -454,6 +476,14 @@ static int run_step(struct run *x, size_t si)
 
 		from = gen_only ? &pg : &pp;
 		pick = gen_only ? model_pred_find(&pg, real.out) : ip;
+		if (ip < 0 && x->o->mode == RUN_REAL) {
+			char pset[512];
+
+			run_format_set(&pp, NULL, pset, sizeof(pset));
+			text_addf(&x->detail, "  note: line %u: %s gave %s, which the specification allows but "
+				  "profile %s does not predict (it says: %s): is its deviation stale?\n",
+				  s->line, call->name, got, x->o->prof.name, pset);
+		}
 	} else if (ip >= 0 && !in_gen) {
 		const struct m_deviation *d = run_deviation(&x->o->prof, &pp, real.out);
 		char set[512];
@@ -529,7 +559,7 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	if (si == f->nsteps) {
 		/* Every buffer, at the end, against the model. */
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {
-			rc = compare_mem(&x, (int32_t)i, 0, UINT64_MAX, 0);
+			rc = compare_mem(&x, (int32_t)i, 0, UINT64_MAX, 0, -1);
 			if (rc < 0)
 				say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, strerror(-rc));
 		}

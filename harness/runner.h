@@ -34,7 +34,10 @@ struct result {
 	char title[512];
 	enum verdict v;
 	char reason[512];   /* one line: why it failed / was skipped / errored / xfailed */
-	char *detail;       /* more lines for fail and xfail (malloc'd), or NULL */
+	char *detail;       /* more lines (malloc'd), or NULL: for fail and xfail the why; for
+	                       any verdict the notes ("  note: ..."), e.g. where reality stayed
+	                       in the specification's set but left the profile's (the profile's
+	                       deviation may be stale) */
 	uint32_t line;      /* the deciding step's line, 0 if none */
 	double secs;
 	unsigned steps_run, steps;

@@ -94,7 +94,8 @@ static const struct scn_call calls[] = {
 	/* harness: memory contents */
 	CALL("fill", HARNESS, LOCAL, BUF_CLS, 0, O_LOCAL,
 	     ARGS(REQ("byte", RANGE(0, 255)), OPT("off", NUM), OPT("len", NUM))),
-	CALL("check", HARNESS, LOCAL, BUF_CLS, 0, O_LOCAL, ARGS(OPT("off", NUM), OPT("len", NUM))),
+	CALL("check", HARNESS, LOCAL, BUF_CLS, 0, O_LOCAL,
+	     ARGS(OPT("off", NUM), OPT("len", NUM), OPT("byte", RANGE(0, 255)))),
 
 	/* librpma */
 	CALL("rpma_mr_reg", RPMA, CREATE, SCN_C_RPMA_MR, 0, O_RPMA,

@@ -72,9 +72,11 @@ static int sge_check(const struct m_profile *p, const struct m_node *nd, int pd,
 		m_why_add(why, M_RULE_LP_2);
 		return m_set_has(&s, WC_ERR(SUCCESS));
 	}
+	/* LP-1 decides apart for a bad key and for a range outside the MR. */
 	struct m_set s = fail_rule == M_RULE_LP_6
 				 ? DECIDE(p, LP_6, PART_STEP, WC_ERR(LOC_PROT_ERR))
-				 : DECIDE(p, LP_1, PART_STEP, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
+				 : DECIDE(p, LP_1, r == M_RULE_MR_ADDR_1 ? PART_RANGE : PART_STEP,
+					  WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
 	m_alts_add(out, &s, M_EFF_QP_ERR, &w, -1);
 	return 0;
 }

@@ -326,6 +326,11 @@ START_TEST(test_LP_1_bad_lkey_and_range)
 	w = W(0, 8);
 	w.lkey ^= 0x77;
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR))); /* F */
+	w = W(0, 8);
+	w.laddr += 4092; /* out of range on 6.1: -EFAULT, LOC_PROT_ERR (oracle self-test) */
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_LOC_PROT_ERR)));
+	f.p.kernel = KVER(6, 8); /* newer kernels: no declared deviation for the range */
+	ck_assert(fx_has(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR)));
 	ck_assert(fx_only(fx_predict(&f, W(0, 8)), wc_(M_WC_SUCCESS)));
 	model_free(&f.m);
 }
