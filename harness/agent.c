@@ -68,7 +68,7 @@ int agent_buffer(struct aobj *o, uint64_t len, uint64_t off, int prot)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (off >= (uint64_t)page || len > (1u << 30) || prot < 0 || prot > 3)
+	if (off >= (uint64_t)page || len > AGENT_BUF_MAX || prot < 0 || prot > 3)
 		return -EINVAL;
 	if (o->map) /* a name created again: one buffer per object id */
 		munmap(o->map, o->maplen);

@@ -14,8 +14,8 @@
  *   reg_mr id pd len access offset prot [iova]        ok addr=0xA iova=0xI lkey=N rkey=N
  *   rereg_mr id flags access [pd]                     ok lkey=N rkey=N
  *   alloc_mw id pd type                               ok rkey=N
- *   bind_mw id qp mr addr len access zero_based       ok status=WC rkey=N
- *   create_qp id pd access                            ok qpn=N
+ *   bind_mw id qp mr addr len access zero_based call  ok status=WC rkey=N  (call=1: ibv_bind_mw() even for type 2)
+ *   create_qp id pd access max_recv_wr                ok qpn=N
  *   connect id rqpn rgid [mtu timeout retry_cnt rnr_retry min_rnr_timer
  *           max_rd_atomic max_dest_rd_atomic]         ok
  *   modify_qp id state=ERR|RESET                      ok

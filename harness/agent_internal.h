@@ -86,5 +86,6 @@ int64_t now_ms(void);
  * releasing a buffer o had. Returns 0 or -errno.
  */
 int agent_buffer(struct aobj *o, uint64_t len, uint64_t off, int prot);
+#define AGENT_BUF_MAX (1ull << 30) /* the largest buffer agent_buffer makes */
 
 #endif

@@ -54,7 +54,9 @@ static int do_reg_mr(struct agent *a)
 	if (!o || !pd)
 		return reply_err(a, EINVAL, "bad reg_mr request");
 	*o = (struct aobj){ .kind = AO_MR, .map = o->map, .maplen = o->maplen };
-	rc = agent_buffer(o, len, off, prot);
+	/* A length no buffer can have (addr+len wraps: MR-LEN-2) is registered
+	 * over a one-page buffer that holds no bytes for the harness. */
+	rc = agent_buffer(o, len > AGENT_BUF_MAX ? 0 : len, off, prot);
 	if (rc)
 		return reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
 	if (proto_get_u64(a->msg, "iova", &iova) == 0)
@@ -125,7 +127,7 @@ static int do_bind_mw(struct agent *a)
 	bi = (struct ibv_mw_bind_info){ .mr = m->mr, .addr = num(a, "addr", 0), .length = num(a, "len", 0),
 					.mw_access_flags = (unsigned)num(a, "access", 0) |
 							   (num(a, "zero_based", 0) ? IBV_ACCESS_ZERO_BASED : 0) };
-	if (o->mw->type == IBV_MW_TYPE_1) {
+	if (o->mw->type == IBV_MW_TYPE_1 || num(a, "call", 0)) { /* call: ibv_bind_mw() whatever the type */
 		struct ibv_mw_bind b = { .wr_id = wr_id, .send_flags = IBV_SEND_SIGNALED, .bind_info = bi };
 
 		rc = ibv_bind_mw(q->qp, o->mw, &b);
@@ -174,8 +176,8 @@ static int do_create_qp(struct agent *a)
 	qia.recv_cq = o->rcq;
 	qia.qp_type = IBV_QPT_RC;
 	qia.sq_sig_all = 1;
-	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = 32, .max_send_sge = 1,
-				       .max_recv_sge = 1 };
+	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)num(a, "max_recv_wr", 16),
+				       .max_send_sge = 1, .max_recv_sge = 1 };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
 		int e = errno;

@@ -14,7 +14,11 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 		return rc;
 	bm->f = f;
 	bm->prof = *prof;
+	/* The specification's reading of this stack: generic rules, but the
+	 * device's own capabilities (a missing optional feature is not a
+	 * deviation). */
 	m_profile_get("generic", 0, &bm->gen);
+	bm->gen.caps = prof->caps;
 	for (size_t i = 0; i < SCN_OBJS_MAX; i++)
 		bm->h[i] = bm->recv[i] = -1;
 	return 0;

@@ -204,15 +204,17 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 		rc = bv_call(bv, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->pd, c->type);
 		break;
 	case M_OP_BIND_MW:
-		rc = bv_call(bv, c->node, reply, "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u",
-			  c->obj, c->qp, c->mr, (unsigned long long)c->offset, (unsigned long long)c->len, c->access,
-			  c->zero_based);
+		rc = bv_call(bv, c->node, reply,
+			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u", c->obj,
+			     c->qp, c->mr, (unsigned long long)c->offset, (unsigned long long)c->len, c->access,
+			     c->zero_based, c->type == 1);
 		break;
 	case M_OP_DEALLOC_MW:
 		rc = bv_call(bv, c->node, reply, "dealloc_mw id=%d", c->obj);
 		break;
 	case M_OP_CREATE_QP:
-		rc = bv_call(bv, c->node, reply, "create_qp id=%d pd=%d access=%u", c->obj, c->pd, c->access);
+		rc = bv_call(bv, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu", c->obj, c->pd,
+			     c->access, (unsigned long long)c->len);
 		break;
 	case M_OP_CONNECT:
 		return verbs_connect(bv, c, reply, r);

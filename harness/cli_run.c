@@ -17,6 +17,7 @@
 #include "harness/be_model.h"
 #include "harness/be_verbs.h"
 #include "harness/cli.h"
+#include "harness/coverage.h"
 #include "harness/records.h"
 #include "harness/report.h"
 #include "netns/topo.h"
@@ -486,6 +487,14 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		unlink(o.list);
 	}
 	report_end(stdout, a->format, o.rs, o.fl.n, now_s() - t0);
+	{
+		struct rule_cov cov;
+
+		cov_init(&cov);
+		for (size_t i = 0; i < o.fl.n; i++)
+			cov_add(&cov, &o.rs[i], i);
+		cov_print(stdout, &cov, NULL, a->format == REPORT_TAP ? "# " : "");
+	}
 	if (a->junit && (rc = report_junit(a->junit, o.rs, o.fl.n, now_s() - t0)) != 0) {
 		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", a->junit, strerror(-rc));
 		infra = 1;

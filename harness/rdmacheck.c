@@ -5,6 +5,7 @@
  */
 #include "harness/be_model.h"
 #include "harness/cli.h"
+#include "harness/coverage.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -17,6 +18,7 @@ static const char usage_main[] =
 	"  run       run scenarios on the real stack and the model side by side\n"
 	"  lint      parse scenarios and check every expect against the model (no root, no RDMA)\n"
 	"  predict   print the model's allowed outcomes for every step of one scenario\n"
+	"  coverage  which rules of the model the scenarios exercise (semantic coverage)\n"
 	"rdmacheck COMMAND --help for the command's options.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error.\n";
 
@@ -26,6 +28,13 @@ static const char usage_lint[] =
 	"model: every outcome an `expect` names must be allowed by the specification (the\n"
 	"generic model). A disagreement means the scenario or the model is wrong: a human\n"
 	"must decide which. Exit 0 clean, 1 disagreements, 2 parse errors.\n";
+
+static const char usage_coverage[] =
+	"usage: rdmacheck coverage [--profile=NAME[:MAJ.MIN]] [--strict] PATH...\n"
+	"Walk every scenario on the model (as lint does) and print, for every rule of\n"
+	"model/rules.def, how many scenarios exercise it (the rule decided an outcome the\n"
+	"walk followed) and the first of them, or why the rule is not encoded; then one\n"
+	"line per catalog area. --strict: exit 1 when an encoded rule is not exercised.\n";
 
 static const char usage_predict[] =
 	"usage: rdmacheck predict [--profile=NAME[:MAJ.MIN]] FILE\n"
@@ -212,6 +221,49 @@ static int cmd_lint(int argc, char **argv)
 	return bad ? EXIT_FAILED : 0;
 }
 
+static int cmd_coverage(int argc, char **argv)
+{
+	struct m_profile prof;
+	struct filelist fl;
+	struct scn_file **files;
+	struct rule_cov cov;
+	struct result *rs;
+	int strict = 0, first, rc;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--strict") == 0) {
+			strict = 1;
+			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof(*argv));
+			argc--;
+			break;
+		}
+	first = lint_opts(argc, argv, usage_coverage, &prof);
+	if (first < 0)
+		return EXIT_USAGE;
+	rc = cli_load(argc - first, argv + first, &fl, &files);
+	if (rc)
+		return rc;
+	rs = calloc(fl.n ? fl.n : 1, sizeof(*rs));
+	if (!rs) {
+		cli_unload(&fl, files);
+		return EXIT_INFRA;
+	}
+	cov_init(&cov);
+	for (size_t i = 0; i < fl.n; i++) {
+		lint_one(files[i], &prof, NULL, NULL, &rs[i]);
+		cov_add(&cov, &rs[i], i);
+	}
+	cov_print(stdout, &cov, rs, "");
+	rc = strict && cov_missing(&cov) ? EXIT_FAILED : 0;
+	if (rc)
+		printf("coverage: %zu encoded rules not exercised\n", cov_missing(&cov));
+	for (size_t i = 0; i < fl.n; i++)
+		result_clear(&rs[i]);
+	free(rs);
+	cli_unload(&fl, files);
+	return rc;
+}
+
 static int cmd_predict(int argc, char **argv)
 {
 	struct m_profile prof;
@@ -255,6 +307,8 @@ int main(int argc, char **argv)
 		return cmd_lint(argc - 1, argv + 1);
 	if (strcmp(argv[1], "predict") == 0)
 		return cmd_predict(argc - 1, argv + 1);
+	if (strcmp(argv[1], "coverage") == 0)
+		return cmd_coverage(argc - 1, argv + 1);
 	fprintf(stderr, "rdmacheck: unknown command '%s'\n%s", argv[1], usage_main);
 	return EXIT_USAGE;
 }

@@ -49,6 +49,10 @@ void rec_result(FILE *f, size_t idx, const struct result *r)
 		fputc('\n', f);
 		p += len + (nl ? 1 : 0);
 	}
+	fprintf(f, "rules\t%zu\t", idx);
+	for (size_t i = 0; i < sizeof(r->rules); i++)
+		fprintf(f, "%02x", r->rules[i]);
+	fputc('\n', f);
 	fprintf(f, "result\t%zu\t%s\t%u\t%.3f\t%u\t%u\t", idx, verdict_str(r->v), r->line, r->secs, r->steps_run,
 		r->steps);
 	put_clean(f, r->reason);
@@ -120,6 +124,12 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 			st[idx].step_line = (uint32_t)strtoul(fld[2], NULL, 10);
 			st[idx].step_crash = atoi(fld[3]);
 			snprintf(st[idx].step_note, sizeof(st[idx].step_note), "%s", fld[4]);
+		} else if (strcmp(fld[0], "rules") == 0 && nf >= 3) {
+			for (size_t i = 0; i < sizeof(rs[idx].rules) && fld[2][2 * i] && fld[2][2 * i + 1]; i++) {
+				char hex[3] = { fld[2][2 * i], fld[2][2 * i + 1], 0 };
+
+				rs[idx].rules[i] = (uint8_t)strtoul(hex, NULL, 16);
+			}
 		} else if (strcmp(fld[0], "detail") == 0 && nf >= 3) {
 			text_addf(&det[idx], "%s\n", fld[2]);
 		} else if (strcmp(fld[0], "result") == 0 && nf >= 8) {

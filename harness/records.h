@@ -9,6 +9,7 @@
  *   start  IDX
  *   step   IDX LINE CRASH NOTE      CRASH 1: the profile says this step kills the kernel
  *   detail IDX TEXT                 one line of the result's detail
+ *   rules  IDX HEX                  the result's rule set (struct result.rules, 2 hex digits a byte)
  *   result IDX VERDICT LINE SECS STEPS_RUN STEPS REASON
  */
 #ifndef RDMACHECK_RECORDS_H

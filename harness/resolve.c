@@ -116,13 +116,17 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 		rc_ref(&r, v, 1, &c->offset, &key); /* the window start, in the MR's address space */
 		c->len = rc_num(&r, scn_step_arg(s, "len"), 0);
 		c->access = (uint32_t)rc_num(&r, scn_step_arg(s, "access"), 0);
-		for (size_t i = 0; i < s->nargs; i++)
+		for (size_t i = 0; i < s->nargs; i++) {
 			if (strcmp(s->args[i].spec->key, "zero_based") == 0)
 				c->zero_based = 1;
+			if (strcmp(s->args[i].spec->key, "call") == 0)
+				c->type = 1; /* through ibv_bind_mw() whatever the type */
+		}
 		break;
 	}
 	case M_OP_CREATE_QP:
 		c->access = (uint32_t)rc_num(&r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
+		c->len = rc_num(&r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
 		break;
 	case M_OP_CONNECT:
 		v = scn_step_arg(s, "peer");
@@ -143,11 +147,11 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 		if ((v = scn_step_arg(s, "rkey")))
 			c->rkey = (uint32_t)rc_num(&r, v, 0);
 		if (kind == M_OP_CAS) {
-			c->len = 8;
+			c->len = rc_num(&r, scn_step_arg(s, "len"), 8);
 			c->compare = rc_num(&r, scn_step_arg(s, "compare"), 0);
 			c->swap = rc_num(&r, scn_step_arg(s, "swap"), 0);
 		} else if (kind == M_OP_FADD) {
-			c->len = 8;
+			c->len = rc_num(&r, scn_step_arg(s, "len"), 8);
 			c->swap = c->compare = rc_num(&r, scn_step_arg(s, "add"), 0);
 		} else {
 			c->len = rc_num(&r, scn_step_arg(s, "len"), 0);

@@ -41,7 +41,14 @@ struct result {
 	uint32_t line;      /* the deciding step's line, 0 if none */
 	double secs;
 	unsigned steps_run, steps;
+	/* The rules that decided the alternatives the run followed (semantic
+	 * coverage): bit r of rules[r / 8] for enum m_rule r. */
+	uint8_t rules[(M_RULE_COUNT_ + 7) / 8];
 };
+
+/* Set / test rule r in a result's rule set. */
+void result_rule_add(struct result *r, enum m_rule rule);
+int result_rule_has(const struct result *r, enum m_rule rule);
 
 /* Release r->detail. */
 void result_clear(struct result *r);

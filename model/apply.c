@@ -224,6 +224,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		if (nd->nqp >= M_MAX_QP)
 			return -ENOSPC;
 		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->pd,
+						 .max_recv = (uint8_t)(op->len ? op->len : M_RECV_DEPTH_DEFAULT),
 						 .access = op->access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)nd->nqp };
 		nd->pd[op->pd].usecnt++;

@@ -27,7 +27,10 @@
 #define M_MAX_MR 32
 #define M_MAX_MW 16
 #define M_MAX_QP 16
-#define M_MAX_RECV 8     /* posted receive WRs per QP */
+#define M_MAX_RECV 32    /* posted receive WRs per QP the model tracks */
+#define M_RECV_DEPTH_MAX 16 /* the largest max_recv_wr a QP may ask for (a provider
+                             may round it up, to less than twice: LP-7) */
+#define M_RECV_DEPTH_DEFAULT 16
 #define M_ALT_MAX 8      /* alternatives in one prediction */
 #define M_RULES_MAX 6    /* rules named by one alternative */
 #define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
@@ -326,6 +329,7 @@ struct m_qp {
 	uint32_t access;           /* qp_access_flags */
 	int16_t peer_node, peer_qp;
 	uint8_t nrecv;
+	uint8_t max_recv;          /* the receive queue depth asked for at create_qp */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };
@@ -404,7 +408,7 @@ struct m_op {
 	uint32_t flags;     /* rereg flags; bind: 1 = zero-based window */
 	uint32_t type;      /* alloc_mw type; modify_qp target state; bind_mw: 1 = through
 	                       the ibv_bind_mw() call (type-1 API), 0 = by the MW's type */
-	uint64_t len;       /* reg/bind/post length */
+	uint64_t len;       /* reg/bind/post length; create_qp: max_recv_wr (0: the default) */
 	uint64_t offset;    /* reg: page offset of the buffer; bind: window start (iova space) */
 	uint64_t iova;      /* reg: hca_va (ibv_reg_mr_iova) when has_iova */
 	uint8_t has_iova;

@@ -165,7 +165,7 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 	else if (op->access && !(op->flags & M_REREG_CHANGE_ACCESS))
 		r = M_RULE_MR_REREG_3;
 	else if (!nd->mr[op->obj].live)
-		r = M_RULE_MR_REREG_4;
+		return -EINVAL; /* a deregistered MR's pointer: use after free, no defined outcome */
 	else if (op->flags == 0)
 		r = M_RULE_MR_REREG_5;
 	if (r != M_RULE_COUNT_) {
@@ -270,7 +270,7 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_CREATE_QP:
-		if (!VALID(nd->pd, nd->npd, op->pd, 1))
+		if (!VALID(nd->pd, nd->npd, op->pd, 1) || op->len > M_RECV_DEPTH_MAX)
 			return -EINVAL;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;

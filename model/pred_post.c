@@ -408,10 +408,14 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		if (q->state == M_QPS_RESET) {
 			m_why_add(&why, M_RULE_QP_STATE_1);
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
-		} else if (q->nrecv >= M_MAX_RECV) {
-			s = DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM));
+		} else if (q->nrecv >= q->max_recv) {
+			/* The queue is full at the depth asked for, or later: a provider
+			 * may round it up, to less than twice the request (LP-7). */
+			s = q->nrecv >= 2 * q->max_recv ? DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM))
+							 : DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM), O_OK);
 			m_why_add(&why, M_RULE_LP_7);
-			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		} else if (q->state == M_QPS_ERR) {
 			/* Accepted and flushed at once (RA-ERR-5). */
 			s = DECIDE(p, RA_ERR_5, PART_STEP, O_OK, O_ERR(EINVAL));

@@ -109,7 +109,7 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 	}
 	if (k < 26) {
 		op->kind = M_OP_REREG_MR;
-		op->obj = (int16_t)PICK_OBJ(g, nd->mr, nd->nmr, 0);
+		op->obj = (int16_t)pick_live_mr(g, nd); /* a dead one: use after free */
 		op->flags = model_gen_below(g, 9);
 		op->access = accesses[model_gen_below(g, sizeof(accesses) / sizeof(accesses[0]))];
 		op->pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);

@@ -577,13 +577,35 @@ START_TEST(test_LP_7_receive_queue_full)
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
 
-	for (int i = 0; i < M_MAX_RECV; i++)
+	struct m_pred pr;
+
+	/* Up to the depth asked for (default 16) every post is accepted. */
+	for (int i = 0; i < M_RECV_DEPTH_DEFAULT; i++) {
+		ck_assert(fx_only(fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8)), ok_()));
 		fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 8), ok_());
-	struct m_pred pr = fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8));
+	}
+	/* Beyond it the provider may have rounded the queue up, to less than twice. */
+	for (int i = M_RECV_DEPTH_DEFAULT; i < 2 * M_RECV_DEPTH_DEFAULT; i++) {
+		pr = fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8));
+		ck_assert(fx_has(pr, ok_()) && fx_has(pr, err_(ENOMEM)));
+		fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 8), ok_());
+	}
+	pr = fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8));
 	ck_assert(fx_only(pr, err_(ENOMEM)));
 	ck_assert(fx_rule(pr, err_(ENOMEM), M_RULE_LP_7));
 	fx_do(&f, op_send(&f, 0, s.qa, s.ma, 8), wc_(M_WC_SUCCESS)); /* consumes one */
-	ck_assert(fx_only(fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8)), ok_()));
+	ck_assert(fx_has(fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8)), ok_()));
+	model_free(&f.m);
+	/* A QP that asks for a depth of 2. */
+	s = fx_pair(&f, "generic", 2);
+	struct m_op cq = { .kind = M_OP_CREATE_QP, .node = 1, .pd = (int16_t)s.pb, .access = QP_ALL, .len = 2 };
+	int q2 = fx_do(&f, cq, ok_());
+	fx_connect(&f, 0, fx_qp(&f, 0, s.pa, QP_ALL), 1, q2);
+	fx_do(&f, op_recv(&f, 1, q2, s.mb, 8), ok_());
+	fx_do(&f, op_recv(&f, 1, q2, s.mb, 8), ok_());
+	ck_assert(fx_has(fx_predict(&f, op_recv(&f, 1, q2, s.mb, 8)), err_(ENOMEM)));
+	cq.len = M_RECV_DEPTH_MAX + 1; /* beyond what the language lets a QP ask for */
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &cq, &pr), -EINVAL);
 	model_free(&f.m);
 }
 END_TEST

@@ -84,6 +84,9 @@ START_TEST(test_round_trip)
 	struct result rs[3];
 	struct rec_state st[3];
 
+	result_rule_add(&w0, M_RULE_RA_KEY_1);
+	result_rule_add(&w0, M_RULE_PD_1);
+	result_rule_add(&w0, (enum m_rule)(M_RULE_COUNT_ - 1));
 	rec_start(f, 0);
 	rec_step(f, 0, 20, 0, "");
 	rec_step(f, 0, 21, 0, "");
@@ -108,6 +111,11 @@ START_TEST(test_round_trip)
 	ck_assert_uint_eq(rs[0].steps, 12);
 	ck_assert_str_eq(rs[0].reason, "line 21: write gave SUCCESS, outside the allowed set");
 	ck_assert_str_eq(rs[0].detail, "  step:    b: write q\n  allowed: REM_ACCESS_ERR [RA-KEY-1]\n");
+	/* the rule set round-trips, bit for bit */
+	ck_assert_mem_eq(rs[0].rules, w0.rules, sizeof(w0.rules));
+	ck_assert(result_rule_has(&rs[0], M_RULE_RA_KEY_1) && result_rule_has(&rs[0], M_RULE_PD_1));
+	ck_assert(!result_rule_has(&rs[0], M_RULE_PD_2));
+	ck_assert(!result_rule_has(&rs[0], M_RULE_COUNT_));
 	/* file and title stay the reader's */
 	ck_assert_str_eq(rs[0].file, "s0.scn");
 	ck_assert_str_eq(rs[0].title, "title 0");
@@ -186,13 +194,15 @@ START_TEST(test_text_fields_neutralised)
 			ck_assert_int_eq(tabs, 7);
 		else if (strncmp(line, "start\t", 6) == 0)
 			ck_assert_int_eq(tabs, 1);
+		else if (strncmp(line, "rules\t", 6) == 0)
+			ck_assert_int_eq(tabs, 2);
 		else
 			ck_abort_msg("unexpected record line '%s'", line);
 		lines++;
 	}
 	free(line);
 	fclose(in);
-	ck_assert_int_eq(lines, 1 + 4 + 1 + 1);
+	ck_assert_int_eq(lines, 1 + 4 + 1 + 1 + 1);
 
 	prepare(rs, st, 2);
 	ck_assert_int_eq(rec_read(path, rs, st, 2), 0);
