@@ -73,11 +73,16 @@ coverage: deps
 	lcov -q --zerocounters --directory $(COV)
 	tests/run-unit $(COV)/tests/unit-tests
 	RDMACHECK_BUILD=$(COV) ci/stack --stack=$(STACK) -- tests/smoke/run
+	$(COV)/rdmacheck run --stack=$(STACK) $(CORPUS) > $(COV)/corpus.txt || true
+	tail -n 4 $(COV)/corpus.txt
 	lcov -q --capture --directory $(COV) --base-directory . --output-file $(COV)/lcov.raw
 	lcov -q --extract $(COV)/lcov.raw "$(CURDIR)/*" --output-file $(COV)/lcov.tmp
 	lcov -q --remove $(COV)/lcov.tmp "$(CURDIR)/tests/*" --output-file $(COV)/lcov.info
 	genhtml -q --output-directory $(COV)/html $(COV)/lcov.info
 	ci/coverage-summary $(COV)/lcov.info "$(CURDIR)/"
 	@echo "coverage report: $(COV)/html/index.html"
+	$(COV)/rdmacheck coverage $(CORPUS) > $(COV)/rules.txt
+	grep '^rules ' $(COV)/rules.txt
+	@echo "semantic coverage (every rule, the scenarios that exercise it): $(COV)/rules.txt"
 
 .PHONY: unit-asan shell-tests lint corpus oracle

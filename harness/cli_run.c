@@ -36,7 +36,7 @@
 
 static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
-	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] PATH...\n"
+	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
 	"reference model side by side, and report every step where reality leaves the allowed set.\n"
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
@@ -45,6 +45,7 @@ static const char usage_run[] =
 	"  --junit    also write JUnit XML to FILE\n"
 	"  --timeout  seconds one step may take (default 10)\n"
 	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
+	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
 	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
 
@@ -53,7 +54,7 @@ static const char usage_run[] =
 struct run_args {
 	const char *stack, *junit, *records, *list, *profile;
 	enum report_format format;
-	int step_s, inner, first;
+	int step_s, inner, first, trace;
 	size_t base;
 };
 
@@ -212,7 +213,7 @@ static int run_inner(const struct run_args *a)
 			struct result r = { 0 };
 			struct be_verbs *bv = calloc(1, sizeof(*bv));
 			struct inner_ctx ic = { rec, a->base + i, &prof };
-			struct run_opts o = { .mode = RUN_REAL, .prof = prof, .allow_crash = allow_crash,
+			struct run_opts o = { .mode = RUN_REAL, .prof = prof, .allow_crash = allow_crash, .trace = a->trace,
 					      .on_step = inner_on_step, .ctx = &ic };
 
 			rec_start(rec, a->base + i);
@@ -332,7 +333,7 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, NULL };
+			 timeout_opt, profile_opt, o->a->trace ? "--trace" : NULL, NULL };
 
 	fflush(NULL);
 	pid = fork();
@@ -429,7 +430,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		for (size_t i = 0; i < o.fl.n; i++) {
 			struct be_model eng;
 			/* The model simulates the profile's stack: its capabilities only. */
-			struct run_opts ro = { .mode = RUN_REAL, .prof = prof };
+			struct run_opts ro = { .mode = RUN_REAL, .prof = prof, .trace = a->trace };
 
 			if (bm_init(&eng, o.files[i], &prof) == 0) {
 				run_scenario(o.files[i], &be_model_ops, &eng, &ro, &o.rs[i]);
@@ -538,6 +539,8 @@ int cli_run(int argc, char **argv)
 			a.step_s = (int)s;
 		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
 			a.profile = v;
+		} else if (strcmp(argv[i], "--trace") == 0) {
+			a.trace = 1;
 		} else if (strcmp(argv[i], "--inner") == 0) {
 			a.inner = 1;
 		} else if (strncmp(argv[i], "--records=", 10) == 0) {

@@ -476,6 +476,12 @@ static int run_step(struct run *x, size_t si)
 		return 1;
 	}
 	m_outcome_str(real.out, got, sizeof(got));
+	if (x->o->trace) {
+		char st[256];
+
+		scn_step_format(x->f, s, st, sizeof(st));
+		text_addf(&x->detail, "  trace: line %u: %s -> %s\n", s->line, st, got);
+	}
 	int in_gen = model_pred_find(&pg, real.out) >= 0;
 	int in_exp = scn_step_expects(s, real.out);
 	int ip = model_pred_find(&pp, real.out);

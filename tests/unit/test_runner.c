@@ -780,6 +780,24 @@ START_TEST(test_memory_mismatch_at_end)
 }
 END_TEST
 
+START_TEST(test_trace_and_rules)
+{
+	struct run_opts o = opts("rxe");
+	struct result r;
+	struct scn_file *f;
+
+	o.trace = 1;
+	f = run_text("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=4K access=REMOTE_WRITE expect EINVAL\n", &o, &r);
+	ck_assert_int_eq(r.v, V_PASS);
+	ck_assert_str_eq(r.detail, "  trace: line 2: a: alloc_pd pd -> ok\n"
+				   "  trace: line 3: a: reg_mr m pd=pd len=4096 access=REMOTE_WRITE expect EINVAL -> EINVAL\n");
+	/* the rules that decided the outcomes followed: MR-ACC-1 (and PD-2 never) */
+	ck_assert(result_rule_has(&r, M_RULE_MR_ACC_1));
+	ck_assert(!result_rule_has(&r, M_RULE_PD_2));
+	done(f, &r);
+}
+END_TEST
+
 START_TEST(test_check_step)
 {
 	static const char text[] = TWO "b: write q local=src+0 remote=a.dst+64 len=128 expect SUCCESS\n"
@@ -1111,6 +1129,7 @@ Suite *suite_test_runner(void)
 	tcase_add_test(tc, test_peer_receive_checked);
 	tcase_add_test(tc, test_memory_mismatch_at_end);
 	tcase_add_test(tc, test_check_step);
+	tcase_add_test(tc, test_trace_and_rules);
 	tcase_add_test(tc, test_query_results);
 	tcase_add_test(tc, test_object_missing_in_model_or_engine);
 	suite_add_tcase(s, tc);
