@@ -66,15 +66,31 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The checkout: the nearest directory above this executable with ci/stack. */
-static int find_root(char *root, size_t len)
+/*
+ * This executable's path. When it was rebuilt while running, the link says
+ * "PATH (deleted)": the later rounds use what stands at PATH now.
+ */
+static int self_exe(char *exe, size_t len)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	static const char deleted[] = " (deleted)";
+	ssize_t n = readlink("/proc/self/exe", exe, len - 1);
+	size_t dl = sizeof(deleted) - 1;
 
 	if (n <= 0)
 		return -errno;
 	exe[n] = '\0';
+	if ((size_t)n > dl && strcmp(exe + n - dl, deleted) == 0)
+		exe[n - dl] = '\0';
+	return 0;
+}
+
+/* The checkout: the nearest directory above this executable with ci/stack. */
+static int find_root(char *root, size_t len)
+{
+	char exe[PATH_MAX];
+
+	if (self_exe(exe, sizeof(exe)))
+		return -errno;
 	for (char *slash; (slash = strrchr(exe, '/')) != NULL;) {
 		char probe[PATH_MAX + 16];
 
@@ -309,16 +325,17 @@ static int one_round(struct outer *o, size_t from)
 	char stack_opt[64], timeout_opt[32], base_opt[32], rec_opt[PATH_MAX + 80], list_opt[PATH_MAX + 80];
 	char profile_opt[96], console_opt[PATH_MAX + 96], exe[PATH_MAX], cistack[PATH_MAX + 16];
 	FILE *lf = fopen(o->list, "w");
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct stat sb;
 	off_t last = -1;
 	double last_change = now_s();
 	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0;
 	pid_t pid;
 
-	if (!lf || n <= 0)
+	if (!lf || self_exe(exe, sizeof(exe))) {
+		if (lf)
+			fclose(lf);
 		return -EIO;
-	exe[n] = '\0';
+	}
 	for (size_t i = from; i < o->fl.n; i++)
 		fprintf(lf, "%s\n", o->fl.v[i]);
 	fclose(lf);
