@@ -78,6 +78,24 @@ struct hpeer {
 	int recv;                 /* status of one receive completion, or -1 none */
 };
 
+/*
+ * What an engine knows of one object, for ref and attr (both engines answer
+ * from such a view, so references mean the same everywhere): a buffer's
+ * local address, the address peers use and its length and keys; a window's
+ * start (in its MR's address space), length and rkey; a QP's number.
+ */
+struct hview {
+	uint16_t cls;              /* enum scn_class */
+	uint8_t zero_based;        /* a window bound zero-based */
+	uint64_t addr, iova, len, start;
+	uint32_t lkey, rkey, qpn;
+};
+
+/* backend_ops.ref over a view: see there. -EINVAL for a class without addresses. */
+int hview_ref(const struct hview *v, uint64_t off, int remote, uint64_t *addr, uint32_t *key);
+/* backend_ops.attr over a view: -EINVAL for an attribute the class has not. */
+int hview_attr(const struct hview *v, enum scn_attr a, uint64_t *out);
+
 struct backend_ops {
 	const char *name;
 	/* Run one call; *r receives the stack's outcome. */

@@ -167,60 +167,67 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 	return rc;
 }
 
-static int model_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+/* The model's view of scenario object obj (backend.h). -ENOENT if it never existed here. */
+static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
 {
-	const struct be_model *bm = be;
 	int16_t h = handle(bm, obj);
 
 	if (h < 0)
 		return -ENOENT;
 	const struct m_node *nd = &bm->m.node[bm->f->objs[obj].node];
 
-	switch (bm->f->objs[obj].cls) {
+	*v = (struct hview){ .cls = bm->f->objs[obj].cls };
+	switch (v->cls) {
 	case SCN_C_MR:
-		*addr = (remote ? nd->mr[h].iova : nd->mr[h].addr) + off;
-		*key = remote ? nd->mr[h].rkey : nd->mr[h].lkey;
-		return 0;
-	case SCN_C_MW:
-		if (!remote)
-			return -EINVAL;
-		*addr = (nd->mw[h].zero_based ? 0 : nd->mw[h].start) + off;
-		*key = nd->mw[h].rkey;
-		return 0;
-	default:
-		return -EINVAL;
+	case SCN_C_RPMA_MR:
+	case SCN_C_DAT_LMR: {
+		const struct m_mr *mr = &nd->mr[h];
+
+		v->addr = mr->addr;
+		v->iova = mr->iova;
+		v->len = mr->len;
+		v->lkey = mr->lkey;
+		v->rkey = mr->rkey;
+		break;
 	}
+	case SCN_C_MW:
+	case SCN_C_DAT_RMR: {
+		const struct m_mw *mw = &nd->mw[h];
+
+		v->start = mw->start;
+		v->len = mw->len;
+		v->rkey = mw->rkey;
+		v->zero_based = mw->zero_based;
+		break;
+	}
+	case SCN_C_QP:
+		v->qpn = nd->qp[h].qpn;
+		break;
+	case SCN_C_RPMA_REMOTE:
+		v->addr = v->iova = nd->rremote[h].addr;
+		v->len = nd->rremote[h].len;
+		v->rkey = nd->rremote[h].rkey;
+		break;
+	default:
+		break;
+	}
+	return 0;
 }
 
-static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+static int model_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
 {
-	const struct be_model *bm = be;
-	int16_t h = handle(bm, obj);
-	uint32_t key;
+	struct hview v;
+	int rc = model_view(be, obj, &v);
 
-	if (h < 0)
-		return -ENOENT;
-	const struct m_node *nd = &bm->m.node[bm->f->objs[obj].node];
-	uint16_t cls = bm->f->objs[obj].cls;
+	return rc ? rc : hview_ref(&v, off, remote, addr, key);
+}
 
-	switch (a) {
-	case SCN_ATTR_ADDR:
-		return model_ref(be, obj, 0, 1, v, &key);
-	case SCN_ATTR_LEN:
-		*v = cls == SCN_C_MR ? nd->mr[h].len : cls == SCN_C_MW ? nd->mw[h].len : 0;
-		return cls == SCN_C_MR || cls == SCN_C_MW ? 0 : -EINVAL;
-	case SCN_ATTR_LKEY:
-		*v = nd->mr[h].lkey;
-		return cls == SCN_C_MR ? 0 : -EINVAL;
-	case SCN_ATTR_RKEY:
-		*v = cls == SCN_C_MR ? nd->mr[h].rkey : nd->mw[h].rkey;
-		return cls == SCN_C_MR || cls == SCN_C_MW ? 0 : -EINVAL;
-	case SCN_ATTR_QPN:
-		*v = nd->qp[h].qpn;
-		return cls == SCN_C_QP ? 0 : -EINVAL;
-	default:
-		return -EINVAL;
-	}
+static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
+{
+	struct hview v;
+	int rc = model_view(be, obj, &v);
+
+	return rc ? rc : hview_attr(&v, a, out);
 }
 
 static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)

@@ -156,11 +156,11 @@ static int verbs_connect(struct be_verbs *bv, const struct hcall *c, char *reply
 	for (int i = 0; i < HC_COUNT_; i++)
 		if (c->conn_set & (1u << i))
 			off += (size_t)snprintf(opts + off, sizeof(opts) - off, " %s=%u", keys[i], c->conn[i]);
-	rc = bv_call(bv, c->node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->obj, qb->qpn,
+	rc = bv_call(bv, c->node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->obj, qb->v.qpn,
 		  bv->ag[c->peer_node].gid, opts);
 	if (rc || (rc = bv_outcome(bv, reply, &r->out)) || r->out.kind != M_OUT_OK)
 		return rc;
-	rc = bv_call(bv, c->peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->peer, qa->qpn,
+	rc = bv_call(bv, c->peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->peer, qa->v.qpn,
 		  bv->ag[c->node].gid, opts);
 	return rc ? rc : bv_outcome(bv, reply, &r->out);
 }
@@ -267,27 +267,28 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 		o->made = 1;
 		break;
 	case M_OP_REG_MR:
-		*o = (struct bv_obj){ .made = 1, .addr = bv_field(reply, "addr"), .iova = bv_field(reply, "iova"),
-				      .len = c->len, .lkey = (uint32_t)bv_field(reply, "lkey"),
-				      .rkey = (uint32_t)bv_field(reply, "rkey") };
+		*o = (struct bv_obj){ .made = 1, .v = { .addr = bv_field(reply, "addr"),
+						       .iova = bv_field(reply, "iova"), .len = c->len,
+						       .lkey = (uint32_t)bv_field(reply, "lkey"),
+						       .rkey = (uint32_t)bv_field(reply, "rkey") } };
 		break;
 	case M_OP_REREG_MR:
-		o->lkey = (uint32_t)bv_field(reply, "lkey");
-		o->rkey = (uint32_t)bv_field(reply, "rkey");
+		o->v.lkey = (uint32_t)bv_field(reply, "lkey");
+		o->v.rkey = (uint32_t)bv_field(reply, "rkey");
 		break;
 	case M_OP_ALLOC_MW:
-		*o = (struct bv_obj){ .made = 1, .rkey = (uint32_t)bv_field(reply, "rkey") };
+		*o = (struct bv_obj){ .made = 1, .v = { .rkey = (uint32_t)bv_field(reply, "rkey") } };
 		break;
 	case M_OP_BIND_MW:
-		o->rkey = (uint32_t)bv_field(reply, "rkey");
+		o->v.rkey = (uint32_t)bv_field(reply, "rkey");
 		if (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS) {
-			o->start = c->offset;
-			o->len = c->len;
-			o->zero_based = c->zero_based;
+			o->v.start = c->offset;
+			o->v.len = c->len;
+			o->v.zero_based = c->zero_based;
 		}
 		break;
 	case M_OP_CREATE_QP:
-		*o = (struct bv_obj){ .made = 1, .qpn = (uint32_t)bv_field(reply, "qpn") };
+		*o = (struct bv_obj){ .made = 1, .v = { .qpn = (uint32_t)bv_field(reply, "qpn") } };
 		break;
 	default:
 		break;
@@ -297,45 +298,27 @@ static int verbs_exec(void *be, const struct hcall *c, struct hres *r)
 	return 0;
 }
 
-static int verbs_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+/* The view of object obj the agents reported, or NULL if it was never made. */
+static const struct hview *view(struct be_verbs *bv, int32_t obj)
 {
-	struct be_verbs *bv = be;
-	const struct bv_obj *o = &bv->o[obj];
+	struct bv_obj *o = &bv->o[obj];
 
-	if (!o->made)
-		return -ENOENT;
-	switch (bv->f->objs[obj].cls) {
-	case SCN_C_MR:
-		*addr = (remote ? o->iova : o->addr) + off;
-		*key = remote ? o->rkey : o->lkey;
-		return 0;
-	case SCN_C_MW:
-		if (!remote)
-			return -EINVAL;
-		*addr = (o->zero_based ? 0 : o->start) + off;
-		*key = o->rkey;
-		return 0;
-	default:
-		return -EINVAL;
-	}
+	o->v.cls = bv->f->objs[obj].cls;
+	return o->made ? &o->v : NULL;
 }
 
-static int verbs_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+static int verbs_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
 {
-	struct be_verbs *bv = be;
-	const struct bv_obj *o = &bv->o[obj];
-	uint32_t key;
+	const struct hview *v = view(be, obj);
 
-	if (!o->made)
-		return -ENOENT;
-	switch (a) {
-	case SCN_ATTR_ADDR: return verbs_ref(be, obj, 0, 1, v, &key);
-	case SCN_ATTR_LEN: *v = o->len; return 0;
-	case SCN_ATTR_LKEY: *v = o->lkey; return 0;
-	case SCN_ATTR_RKEY: *v = o->rkey; return 0;
-	case SCN_ATTR_QPN: *v = o->qpn; return 0;
-	default: return -EINVAL;
-	}
+	return v ? hview_ref(v, off, remote, addr, key) : -ENOENT;
+}
+
+static int verbs_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
+{
+	const struct hview *v = view(be, obj);
+
+	return v ? hview_attr(v, a, out) : -ENOENT;
 }
 
 static int hexval(char c)
@@ -481,6 +464,7 @@ int bv_start(struct be_verbs *bv, const struct scn_file *f, const struct topo *t
 
 	memset(bv, 0, sizeof(*bv));
 	bv->f = f;
+	bv->topo = t;
 	bv->step_ms = step_ms;
 	for (unsigned i = 0; i < SCN_NODES_MAX; i++)
 		bv->ag[i].fd = -1;

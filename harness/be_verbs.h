@@ -15,10 +15,7 @@
 
 struct bv_obj {
 	uint8_t made;              /* the creation succeeded on the real stack */
-	uint8_t zero_based;
-	uint64_t addr, iova, len;  /* MR: local and remote address of byte 0; MW: bound range */
-	uint64_t start;            /* MW: window start in its MR's address space */
-	uint32_t lkey, rkey, qpn;
+	struct hview v;            /* what the agent reported (addresses, keys, QP number) */
 	uint8_t ndesc;             /* librpma: the descriptor the agent reported */
 	uint8_t desc[32];
 };
@@ -31,6 +28,7 @@ struct bv_agent {
 
 struct be_verbs {
 	const struct scn_file *f;
+	const struct topo *topo;   /* the nodes (topo_via: the address one node reaches another by) */
 	unsigned n;
 	int step_ms;
 	struct bv_agent ag[SCN_NODES_MAX];

@@ -36,5 +36,5 @@ LIBS_ALL := $(HARNESS_LIB) $(LIBS_ALL)
 
 RDMACHECK_BIN := $(BUILD)/rdmacheck
 $(RDMACHECK_BIN): $(BUILD)/harness/rdmacheck.o $(HARNESS_LIB) $(AGENT_LIB) $(LIBS_ALL)
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/rdmacheck.o $(LIBS_ALL) $(AGENT_LIB) $(HARNESS_LIB) $(MODEL_LIB) $(TOPO_LIB) $(STACK_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/rdmacheck.o -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) -Wl,--end-group $(STACK_LIBS)
 BINS_ALL += $(RDMACHECK_BIN)
