@@ -39,7 +39,8 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->node = c->node;
 	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
 	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
-	    c->op != M_OP_CREATE_QP) {
+	    c->op != M_OP_CREATE_QP && c->op != M_OP_RPMA_MR_REG && c->op != M_OP_RPMA_REMOTE_FROM_DESC &&
+	    c->op != M_OP_RPMA_CONNECT) {
 		op->obj = handle(bm, c->obj);
 		if (op->obj < 0)
 			return -ENOENT;
@@ -71,6 +72,20 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->compare = c->compare;
 	op->swap = c->swap;
 	op->with_inv = c->with_inv;
+	/* Higher-level APIs: the remote object, and what librpma's calls take. */
+	op->remote = -1;
+	if ((M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) && c->remote >= 0 &&
+	    (op->remote = handle(bm, c->remote)) < 0)
+		return -ENOENT;
+	op->roff = c->roff;
+	op->nulls = c->nulls;
+	op->ndesc = c->ndesc;
+	memcpy(op->desc, c->desc, sizeof(op->desc));
+	op->size = c->size;
+	if (M_OP_IS_RPMA(c->op)) {
+		op->flags = c->rflags;
+		op->peer_node = c->op == M_OP_RPMA_CONNECT ? c->peer_node : -1;
+	}
 	return 0;
 }
 
@@ -174,8 +189,13 @@ static int model_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *
 
 	switch (bm->f->objs[obj].cls) {
 	case SCN_C_MR:
+	case SCN_C_RPMA_MR:
 		*addr = (remote ? nd->mr[h].iova : nd->mr[h].addr) + off;
 		*key = remote ? nd->mr[h].rkey : nd->mr[h].lkey;
+		return 0;
+	case SCN_C_RPMA_REMOTE:
+		*addr = nd->rremote[h].addr + off;
+		*key = nd->rremote[h].rkey;
 		return 0;
 	case SCN_C_MW:
 		if (!remote)
@@ -199,6 +219,12 @@ static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
 	const struct m_node *nd = &bm->m.node[bm->f->objs[obj].node];
 	uint16_t cls = bm->f->objs[obj].cls;
 
+	if (cls == SCN_C_RPMA_MR)
+		cls = SCN_C_MR; /* an mr[] too */
+	if (cls == SCN_C_RPMA_REMOTE && a != SCN_ATTR_ADDR) {
+		*v = a == SCN_ATTR_LEN ? nd->rremote[h].len : nd->rremote[h].rkey;
+		return a == SCN_ATTR_LEN || a == SCN_ATTR_RKEY ? 0 : -EINVAL;
+	}
 	switch (a) {
 	case SCN_ATTR_ADDR:
 		return model_ref(be, obj, 0, 1, v, &key);

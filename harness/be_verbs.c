@@ -304,6 +304,8 @@ static int verbs_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *
 		return -ENOENT;
 	switch (bv->f->objs[obj].cls) {
 	case SCN_C_MR:
+	case SCN_C_RPMA_MR:     /* librpma: iova == addr */
+	case SCN_C_RPMA_REMOTE: /* what its descriptor says */
 		*addr = (remote ? o->iova : o->addr) + off;
 		*key = remote ? o->rkey : o->lkey;
 		return 0;
