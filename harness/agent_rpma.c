@@ -14,12 +14,15 @@
  * the CQ's completion channel). librpma's log goes nowhere but the last line,
  * kept for error messages. Everything is released when the agent ends.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "harness/agent_internal.h"
 #include "harness/vnode.h"
 
 #include <librpma.h>
+#include <rdma/rdma_cma.h>
 
+#include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -60,6 +63,36 @@ static void keep_log(enum rpma_log_level level, const char *file, const int line
 	va_start(ap, fmt);
 	vsnprintf(last_log, sizeof(last_log), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * The source address of the node's outgoing connections. librpma 1.2.0
+ * resolves a server without one (src/info.c: rdma_resolve_addr(id,
+ * ai_src_addr = NULL, dst)), so the kernel picks the device by the route of
+ * unbound traffic. On a host of its own that is the host's device; in the
+ * routed topology (every node in one kernel) it is the device of whichever
+ * node netns/topology routes unbound traffic to the server from (its pref
+ * 30 rule), and the QP then cannot be made in the peer's PD
+ * (rdma_create_qp_ex: EINVAL). So the agent lends librdmacm's resolution the
+ * node's own address as the source, as that node's own host would: this
+ * definition takes the place of librdmacm's for the whole process and calls
+ * it with the source filled in when the caller gave none.
+ */
+static struct sockaddr_in node_src; /* AF_INET once the node's librpma peer exists */
+
+int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr, struct sockaddr *dst_addr, int timeout_ms)
+{
+	static int (*real)(struct rdma_cm_id *, struct sockaddr *, struct sockaddr *, int);
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "rdma_resolve_addr");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!src_addr && node_src.sin_family == AF_INET && dst_addr && dst_addr->sa_family == AF_INET)
+		src_addr = (struct sockaddr *)&node_src;
+	return real(id, src_addr, dst_addr, timeout_ms);
 }
 
 /* An RPMA_E_* value's name (librpma.h), as the coordinator's outcome table writes it. */
@@ -131,6 +164,8 @@ static struct rstate *state(struct agent *a)
 		free(s);
 		return NULL;
 	}
+	if (inet_pton(AF_INET, a->node->ipv4, &node_src.sin_addr) == 1)
+		node_src.sin_family = AF_INET;
 	a->rpma = s;
 	return s;
 }
