@@ -84,7 +84,11 @@ static void patch(struct hcall *c, unsigned off, uint64_t x, unsigned n)
 		c->ndesc = (uint8_t)(off + n);
 }
 
-/* The descriptor of rpma_mr_remote_from_descriptor, and the size passed. */
+/*
+ * The descriptor of rpma_mr_remote_from_descriptor (bytes=, else from='s,
+ * else none), the fields given written over it, and the size passed (size=,
+ * else the bytes' count, else 21).
+ */
 static int descriptor(struct rctx *r, const struct scn_step *s, struct hcall *c)
 {
 	static const struct { const char *key; unsigned off, n; } fields[] = {
@@ -111,9 +115,8 @@ static int descriptor(struct rctx *r, const struct scn_step *s, struct hcall *c)
 			}
 			return 0;
 		}
-	} else if (!(c->nulls & 1u)) {
-		return -EINVAL; /* no descriptor and no null=DESC */
 	}
+	/* Neither: the fields given (addr= ...) over zero bytes. */
 	c->ndesc = (uint8_t)n;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if ((v = scn_step_arg(s, fields[i].key)))
