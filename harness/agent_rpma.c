@@ -577,7 +577,7 @@ static int do_io(struct agent *a)
 	struct rpma_mr_remote *r = ro ? ro->ext : NULL;
 	uint64_t loff = num(a, "loff", 0), roff = num(a, "roff", 0), len = num(a, "len", 0), v = num(a, "value", 0);
 	int flags = (int)num(a, "flags", 0), rc;
-	uint64_t wr = ++a->next_wr, fence = ++a->next_wr;
+	uint64_t wr = ++a->next_wr, fence = wr; /* fence == wr: none posted */
 	int64_t deadline = now_ms() + a->step_ms;
 	char src[8], op[16];
 	struct ibv_wc wc;
@@ -603,20 +603,20 @@ static int do_io(struct agent *a)
 	if (rc)
 		return reply_rpma(a, rc);
 	if (!(flags & F_ON_SUCCESS) &&
-	    rpma_read(conn, NULL, 0, NULL, 0, 0, RPMA_F_COMPLETION_ALWAYS, (void *)(uintptr_t)fence))
-		fence = wr; /* no fence: wait for the request's own (error) completion */
+	    rpma_read(conn, NULL, 0, NULL, 0, 0, RPMA_F_COMPLETION_ALWAYS, (void *)(uintptr_t)(wr + 1)) == 0)
+		fence = ++a->next_wr; /* else: only an error completion of the request can come */
 	rc = wait_wc(c, wr, fence, deadline, &wc);
 	if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion within %d ms", ETIMEDOUT,
 				  a->step_ms);
 	if (rc)
 		return reply_err(a, -rc, "rpma_cq_get_wc failed");
-	if (wc.wr_id == fence && wr != fence)
+	if (fence != wr && wc.wr_id == fence)
 		return proto_send(a->fd, "ok"); /* the request succeeded silently */
-	if (!(flags & F_ON_SUCCESS) && fence != wr) {
+	if (fence != wr) {
 		struct ibv_wc fw;
 
-		wait_wc(c, fence, fence, deadline, &fw); /* the fence, flushed */
+		wait_wc(c, fence, fence, deadline, &fw); /* the fence, flushed after the error */
 	}
 	return proto_send(a->fd, "ok status=%s vendor_err=%u", vnode_wc_status_str(wc.status), wc.vendor_err);
 }
