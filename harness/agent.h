@@ -28,6 +28,29 @@
  *   read id off len (len <= AGENT_READ_MAX)           ok hex=HEX
  *   quit                                              ok (then the agent exits)
  *
+ * librpma (agent_rpma.c; one peer per node on the device of its IPv4 address,
+ * made at the first of these; nulls=N: bit i passes the call's i-th pointer
+ * argument as NULL, see enum m_rpma_null; a librpma failure answers
+ * "ok outcome=RPMA_E_*"):
+ *   rpma_reg id len usage offset prot nulls [buf=ID]  ok addr=0xA len=N rkey=N desc=HEX
+ *                                                     (rpma_mr_reg over a new buffer, or ID's again)
+ *   rpma_dereg id nulls                               ok          (bit 1: *mr_ptr NULL)
+ *   rpma_desc id nulls                                ok desc=HEX (rpma_mr_get_descriptor)
+ *   rpma_desc_size id nulls                           ok size=N
+ *   rpma_remote id size nulls [hex]                   ok          (rpma_mr_remote_from_descriptor of
+ *                                                     the bytes, zero-padded to size)
+ *   rpma_remote_size id nulls                         ok size=N
+ *   rpma_remote_flush_type id nulls                   ok flush_type=N
+ *   rpma_listen                                       ok ip=A.B.C.D port=P (the endpoint, once)
+ *   rpma_peer_cfg                                     ok desc=HEX (a peer cfg, direct write to pmem)
+ *   rpma_accept id                                    ok          (server half, within the step budget)
+ *   rpma_connect id ip port [pcfg=HEX]                ok          (client half; applies the peer cfg)
+ *   rpma_disconnect id nulls                          ok          (client: disconnect, wait, delete)
+ *   rpma_close id                                     ok          (server: wait, disconnect, delete)
+ *   rpma_io id op=read|write|atomic_write|flush [local=ID] loff [remote=ID] roff len flags type value
+ *           nulls                                     ok status=WC vendor_err=N | ok (COMPLETION_ON_ERROR
+ *                                                     and no error)
+ *
  * Creation answers carry what a peer needs to address the object. A post that
  * the provider refuses answers err with the post's errno; a completion that
  * does not come within the request's budget answers err errno=ETIMEDOUT.

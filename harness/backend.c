@@ -12,6 +12,10 @@ int hview_ref(const struct hview *v, uint64_t off, int remote, uint64_t *addr, u
 		*addr = (remote ? v->iova : v->addr) + off;
 		*key = remote ? v->rkey : v->lkey;
 		return 0;
+	case SCN_C_RPMA_REMOTE: /* what its descriptor says, for both sides */
+		*addr = v->addr + off;
+		*key = v->rkey;
+		return 0;
 	case SCN_C_MW:
 	case SCN_C_DAT_RMR:
 		if (!remote)

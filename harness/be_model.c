@@ -43,7 +43,8 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->node = c->node;
 	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
 	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
-	    c->op != M_OP_CREATE_QP) {
+	    c->op != M_OP_CREATE_QP && c->op != M_OP_RPMA_MR_REG && c->op != M_OP_RPMA_REMOTE_FROM_DESC &&
+	    c->op != M_OP_RPMA_CONNECT) {
 		op->obj = handle(bm, c->obj);
 		if (op->obj < 0)
 			return -ENOENT;
@@ -75,6 +76,20 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->compare = c->compare;
 	op->swap = c->swap;
 	op->with_inv = c->with_inv;
+	/* Higher-level APIs: the remote object, and what librpma's calls take. */
+	op->remote = -1;
+	if ((M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) && c->remote >= 0 &&
+	    (op->remote = handle(bm, c->remote)) < 0)
+		return -ENOENT;
+	op->roff = c->roff;
+	op->nulls = c->nulls;
+	op->ndesc = c->ndesc;
+	memcpy(op->desc, c->desc, sizeof(op->desc));
+	op->size = c->size;
+	if (M_OP_IS_RPMA(c->op)) {
+		op->flags = c->rflags;
+		op->peer_node = c->op == M_OP_RPMA_CONNECT ? c->peer_node : -1;
+	}
 	return 0;
 }
 

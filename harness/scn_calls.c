@@ -37,6 +37,7 @@
 #define O_LOCAL O(OK)
 #define O_RPMA (O(OK) | O(RPMA) | O(CRASH))
 #define O_RPMA_POST (O(OK) | O(RPMA) | O(WC) | O(CRASH))
+#define O_RPMA_QUERY (O_RPMA | SCN_OUTS_QUERY)
 #define O_DAT (O(OK) | O(DAT) | O(CRASH))
 #define O_DAT_QUERY (O_DAT | SCN_OUTS_QUERY)
 #define O_MRAPI (O(OK) | O(MRAPI) | O(CRASH))
@@ -50,8 +51,10 @@
 /* Shared argument lists. */
 #define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("remote", ADDR(SCN_C_MR | SCN_C_MW)), \
 			    __VA_ARGS__, OPT("rkey", NUM))
-#define RPMA_IO_ARGS ARGS(REQ("local", ADDR(SCN_C_RPMA_MR)), REQ("remote", ADDR(SCN_C_RPMA_REMOTE)), \
-			  REQ("len", NUM))
+#define RPMA_NULL OPT("null", FLAGS(SCN_T_RPMA_NULL))
+#define RPMA_FLAGS OPT("flags", FLAGS(SCN_T_RPMA_FLAGS))
+#define RPMA_IO_ARGS ARGS(OPT("local", ADDR(SCN_C_RPMA_MR)), OPT("remote", ADDR(SCN_C_RPMA_REMOTE)), \
+			  REQ("len", NUM), RPMA_FLAGS, RPMA_NULL)
 #define BUF_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR | SCN_C_MRAPI_RMEM)
 
 static const struct scn_call calls[] = {
@@ -100,18 +103,31 @@ static const struct scn_call calls[] = {
 	CALL("check", HARNESS, LOCAL, BUF_CLS, 0, O_LOCAL,
 	     ARGS(OPT("off", NUM), OPT("len", NUM), OPT("byte", RANGE(0, 255)))),
 
-	/* librpma */
+	/* librpma (C names; null= passes the named pointer arguments as NULL) */
 	CALL("rpma_mr_reg", RPMA, CREATE, SCN_C_RPMA_MR, 0, O_RPMA,
-	     ARGS(REQ("len", NUM), REQ("usage", FLAGS(SCN_T_USAGE)))),
-	CALL("rpma_mr_dereg", RPMA, ACT, SCN_C_RPMA_MR, 1, O_RPMA, NOARGS),
-	CALL("rpma_mr_get_descriptor", RPMA, ACT, SCN_C_RPMA_MR, 0, O_RPMA, NOARGS),
+	     ARGS(REQ("len", NUM), REQ("usage", FLAGS(SCN_T_USAGE)), OPT("offset", RANGE(0, 4095)),
+		  OPT("prot", WORD(SCN_T_PROT)), OPT("buf", OBJ(SCN_C_RPMA_MR)), RPMA_NULL)),
+	CALL("rpma_mr_dereg", RPMA, ACT, SCN_C_RPMA_MR, 1, O_RPMA, ARGS(RPMA_NULL)),
+	CALL("rpma_mr_get_descriptor", RPMA, ACT, SCN_C_RPMA_MR, 0, O_RPMA, ARGS(RPMA_NULL)),
+	QUERY("rpma_mr_get_descriptor_size", RPMA, SCN_C_RPMA_MR, O_RPMA_QUERY, ARGS(RPMA_NULL),
+	      ARGS(OPT("size", NUM))),
 	CALL("rpma_mr_remote_from_descriptor", RPMA, CREATE, SCN_C_RPMA_REMOTE, 0, O_RPMA,
-	     ARGS(REQ("from", OBJ(SCN_C_RPMA_MR)), OPT("bytes", HEX), OPT("size", NUM))),
-	CALL("rpma_connect", RPMA, CREATE, SCN_C_RPMA_CONN, 0, O_RPMA, ARGS(REQ("peer", NODE))),
+	     ARGS(OPT("from", OBJ(SCN_C_RPMA_MR | SCN_C_RPMA_REMOTE)), OPT("bytes", HEX),
+		  OPT("size", RANGE(0, 4096)), OPT("addr", NUM), OPT("length", NUM), OPT("rkey", NUM),
+		  OPT("usage", FLAGS(SCN_T_USAGE)), RPMA_NULL)),
+	QUERY("rpma_mr_remote_get_size", RPMA, SCN_C_RPMA_REMOTE, O_RPMA_QUERY, ARGS(RPMA_NULL),
+	      ARGS(OPT("size", NUM))),
+	QUERY("rpma_mr_remote_get_flush_type", RPMA, SCN_C_RPMA_REMOTE, O_RPMA_QUERY, ARGS(RPMA_NULL),
+	      ARGS(OPT("flush_type", FLAGS(SCN_T_USAGE)))),
+	CALL("rpma_connect", RPMA, CREATE, SCN_C_RPMA_CONN, 0, O_RPMA, ARGS(REQ("peer", NODE), OPT("pmem", BARE))),
+	CALL("rpma_conn_disconnect", RPMA, ACT, SCN_C_RPMA_CONN, 1, O_RPMA, ARGS(RPMA_NULL)),
 	CALL("rpma_read", RPMA, POST, SCN_C_RPMA_CONN, 0, O_RPMA_POST, RPMA_IO_ARGS),
 	CALL("rpma_write", RPMA, POST, SCN_C_RPMA_CONN, 0, O_RPMA_POST, RPMA_IO_ARGS),
+	CALL("rpma_atomic_write", RPMA, POST, SCN_C_RPMA_CONN, 0, O_RPMA_POST,
+	     ARGS(REQ("remote", ADDR(SCN_C_RPMA_REMOTE)), REQ("value", NUM), RPMA_FLAGS, RPMA_NULL)),
 	CALL("rpma_flush", RPMA, POST, SCN_C_RPMA_CONN, 0, O_RPMA_POST,
-	     ARGS(REQ("remote", ADDR(SCN_C_RPMA_REMOTE)), REQ("len", NUM), REQ("type", WORD(SCN_T_FLUSH)))),
+	     ARGS(REQ("remote", ADDR(SCN_C_RPMA_REMOTE)), REQ("len", NUM),
+		  REQ("type", .kinds = SCN_V_WORD | SCN_V_INT, .table = SCN_T_FLUSH), RPMA_FLAGS, RPMA_NULL)),
 
 	/* uDAPL (DAT 2.0) */
 	CALL("dat_ia_open", DAT, ACT, 0, 0, O_DAT, ARGS(OPT("name", STR))),

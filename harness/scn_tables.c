@@ -86,6 +86,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_NONE, "none" }, { SCN_T_ACCESS, "access" }, { SCN_T_REREG, "rereg" },
 	{ SCN_T_QPS, "qp_state" }, { SCN_T_QPS_MODIFY, "modify_state" }, { SCN_T_PROT, "prot" },
 	{ SCN_T_USAGE, "usage" }, { SCN_T_FLUSH, "flush_type" }, { SCN_T_DAT_PRIV, "dat_priv" },
+	{ SCN_T_RPMA_FLAGS, "rpma_flags" }, { SCN_T_RPMA_NULL, "rpma_null" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -118,6 +119,18 @@ static const struct scn_name usage_t[] = {
 };
 /* enum rpma_flush_type (librpma.h) */
 static const struct scn_name flush_t[] = { { 0, "PERSISTENT" }, { 1, "VISIBILITY" } };
+/* RPMA_F_* (librpma.h); ALWAYS (3) includes ON_ERROR (1), so it comes first. */
+static const struct scn_name rpma_flags_t[] = { { 3, "COMPLETION_ALWAYS" }, { 1, "COMPLETION_ON_ERROR" } };
+/*
+ * The pointer arguments of the librpma calls, by their C names (librpma.h),
+ * for null=: each call accepts those it has (harness/resolve_rpma.c); MR is
+ * the MR a call takes, and for rpma_mr_dereg *mr_ptr.
+ */
+static const struct scn_name rpma_null_t[] = {
+	{ 1u << 0, "PEER" }, { 1u << 1, "PTR" }, { 1u << 2, "MR_PTR" }, { 1u << 3, "MR" },
+	{ 1u << 4, "DESC" }, { 1u << 5, "DESC_SIZE" }, { 1u << 6, "SIZE" }, { 1u << 7, "FLUSH_TYPE" },
+	{ 1u << 8, "CONN" }, { 1u << 9, "DST" }, { 1u << 10, "SRC" },
+};
 /* DAT_MEM_PRIV_*_FLAG (dat2/dat.h), READ and WRITE are its composite defines. */
 static const struct scn_name dat_priv_t[] = {
 	{ 0x01, "LOCAL_READ" }, { 0x02, "REMOTE_READ" }, { 0x10, "LOCAL_WRITE" },
@@ -134,6 +147,8 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },
 	[SCN_T_DAT_PRIV] = { dat_priv_t, SCN_N(dat_priv_t) },
+	[SCN_T_RPMA_FLAGS] = { rpma_flags_t, SCN_N(rpma_flags_t) },
+	[SCN_T_RPMA_NULL] = { rpma_null_t, SCN_N(rpma_null_t) },
 };
 
 size_t scn_table_count(enum scn_table t)
@@ -167,7 +182,9 @@ unsigned scn_class_attrs(enum scn_class c)
 	case SCN_C_MR: case SCN_C_DAT_LMR: return A(ADDR) | A(LEN) | A(LKEY) | A(RKEY);
 	case SCN_C_MW: case SCN_C_DAT_RMR: return A(ADDR) | A(LEN) | A(RKEY);
 	case SCN_C_QP: return A(QPN);
-	case SCN_C_RPMA_MR: case SCN_C_RPMA_REMOTE: case SCN_C_MRAPI_RMEM: return A(ADDR) | A(LEN);
+	case SCN_C_RPMA_MR: return A(ADDR) | A(LEN) | A(RKEY); /* librpma exposes no lkey */
+	case SCN_C_RPMA_REMOTE: return A(ADDR) | A(LEN) | A(RKEY); /* what its descriptor says */
+	case SCN_C_MRAPI_RMEM: return A(ADDR) | A(LEN);
 	default: return 0;
 	}
 }

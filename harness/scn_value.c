@@ -424,7 +424,8 @@ int scn_value_parse(struct scn_ctx *c, const struct scn_word *w, size_t off,
 		v->kind = SCN_V_FLAGS;
 		return flags_value(c, w, s, spec, &v->num);
 	}
-	if (k & SCN_V_WORD) {
+	if ((k & SCN_V_WORD) && !(is_digit(s[0]) && (k & SCN_V_INT))) {
+		/* A word; where the key also takes an integer, a number is one. */
 		v->kind = SCN_V_WORD;
 		return table_word(c, w, spec->table, s, &v->num);
 	}

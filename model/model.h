@@ -32,7 +32,7 @@
                              may round it up, to less than twice: LP-7) */
 #define M_RECV_DEPTH_DEFAULT 16
 #define M_ALT_MAX 8      /* alternatives in one prediction */
-#define M_RULES_MAX 6    /* rules named by one alternative */
+#define M_RULES_MAX 8    /* rules named by one alternative */
 #define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
 #define M_PAGE 4096u
 #define M_NO_PEER 0xff
@@ -109,6 +109,19 @@ enum m_rpma_usage {
 enum m_rpma_flag { M_RPMA_F_COMPLETION_ON_ERROR = 1, M_RPMA_F_COMPLETION_ALWAYS = 3 };
 enum m_rpma_flush_type { M_RPMA_FLUSH_PERSISTENT = 0, M_RPMA_FLUSH_VISIBILITY = 1 };
 #define M_RPMA_DESC_SIZE 21 /* u64 addr, u64 length, u32 rkey, u8 usage (RPMA-DESC-1) */
+/*
+ * librpma pointer arguments passed as NULL (struct m_op.nulls): bit i is the
+ * i-th pointer argument of the C call, in its order:
+ *   rpma_mr_reg(peer, ptr, mr_ptr)          rpma_mr_dereg(mr_ptr, *mr_ptr)
+ *   rpma_mr_get_descriptor(mr, desc)        rpma_mr_get_descriptor_size(mr, desc_size)
+ *   rpma_mr_remote_from_descriptor(desc, mr_ptr)
+ *   rpma_mr_remote_get_size(mr, size)       rpma_mr_remote_get_flush_type(mr, flush_type)
+ *   rpma_read(conn, dst, src)               rpma_write(conn, dst, src)
+ *   rpma_atomic_write(conn, dst, src)       rpma_flush(conn, dst)
+ *   rpma_conn_disconnect(conn)
+ * (rpma_read's dst is the local MR, rpma_write's dst the remote one.)
+ */
+enum m_rpma_null { M_RPMA_NULL_ARG0 = 1 << 0, M_RPMA_NULL_ARG1 = 1 << 1, M_RPMA_NULL_ARG2 = 1 << 2 };
 
 /* uDAPL's values (dat_error.h, dat.h, dat_ib_extensions.h of libdapl 2.1.10). */
 enum m_dat_ret {
@@ -154,7 +167,8 @@ enum m_op_kind {
 	/* librpma (model/rpma.c) */
 	M_OP_RPMA_MR_REG, M_OP_RPMA_MR_DEREG, M_OP_RPMA_MR_GET_DESC, M_OP_RPMA_REMOTE_FROM_DESC,
 	M_OP_RPMA_REMOTE_GET_SIZE, M_OP_RPMA_CONNECT, M_OP_RPMA_DISCONNECT, M_OP_RPMA_READ,
-	M_OP_RPMA_WRITE, M_OP_RPMA_ATOMIC_WRITE, M_OP_RPMA_FLUSH,
+	M_OP_RPMA_WRITE, M_OP_RPMA_ATOMIC_WRITE, M_OP_RPMA_FLUSH, M_OP_RPMA_MR_GET_DESC_SIZE,
+	M_OP_RPMA_REMOTE_GET_FLUSH_TYPE,
 	/* uDAPL (model/dat.c) */
 	M_OP_DAT_IA_OPEN, M_OP_DAT_PZ_CREATE, M_OP_DAT_PZ_FREE, M_OP_DAT_LMR_CREATE,
 	M_OP_DAT_LMR_QUERY, M_OP_DAT_LMR_FREE, M_OP_DAT_RMR_CREATE, M_OP_DAT_RMR_FREE,
@@ -163,7 +177,7 @@ enum m_op_kind {
 };
 
 /* Which API an operation kind belongs to. */
-#define M_OP_IS_RPMA(k) ((k) >= M_OP_RPMA_MR_REG && (k) <= M_OP_RPMA_FLUSH)
+#define M_OP_IS_RPMA(k) ((k) >= M_OP_RPMA_MR_REG && (k) <= M_OP_RPMA_REMOTE_GET_FLUSH_TYPE)
 #define M_OP_IS_DAT(k) ((k) >= M_OP_DAT_IA_OPEN && (k) <= M_OP_DAT_RDMA_READ)
 
 /* Capabilities a profile declares (scenario `require` lines). */
@@ -427,6 +441,11 @@ struct m_op {
 	 * (reg) or the privileges (DAT lmr_create); flags the RPMA_F_* flags;
 	 * type the flush type, the DAT mem_type, or the DAT provider (0 known,
 	 * 1 unknown). I/O: mr + offset the local side, remote + roff the remote.
+	 * librpma besides: rpma_mr_reg takes offset and prot like reg_mr, and mr
+	 * >= 0 registers that rpma MR's buffer again (-1: a new buffer);
+	 * rpma_connect: peer_node is the server, type 1 applies the server's peer
+	 * cfg with direct_write_to_pmem; rpma_atomic_write: swap is the value
+	 * (its 8 bytes little-endian). nulls: see enum m_rpma_null.
 	 */
 	int16_t remote;     /* RPMA: rremote[] handle; DAT: the remote LMR (mr[] on peer_node) */
 	uint64_t roff;

@@ -79,6 +79,15 @@ static const struct m_deviation rxe_dev[] = {
 	{ M_RULE_RA_WRITE_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
 	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)", KERNEL_RXE },
 	/* ---- librpma 1.2.0 (catalog B, G): entries with component LIBRPMA ---- */
+#define RPMA_E_(e) { M_OUT_RPMA, M_RPMA_E_##e }
+	{ M_RULE_RPMA_DESC_3, PART_RPMA_USAGE0, ANY_KERNEL, M_DEV_REPLACE, 1, { RPMA_E_(INVAL) },
+	  "G: garbage descriptor bytes are accepted, only usage byte 0 gives RPMA_E_INVAL (the documented "
+	  "RPMA_E_NOSUPP is never returned); RPMA src/mr.c rpma_mr_remote_from_descriptor: "
+	  "`if (usage == 0) return RPMA_E_INVAL`", LIBRPMA },
+	{ M_RULE_RPMA_FLUSH_1, PART_RPMA_FLUSH_TYPE, ANY_KERNEL, M_DEV_REPLACE, 2, { OK_, WC(SUCCESS) },
+	  "RPMA src/conn.c rpma_flush (1.2.0): a type that is neither PERSISTENT nor VISIBILITY passes every "
+	  "check and the APM READ is posted (rpma_flush(3) says RPMA_E_INVAL; catalog disagreement 12)", LIBRPMA },
+#undef RPMA_E_
 };
 
 static const struct {
@@ -89,11 +98,11 @@ static const struct {
 	size_t ndev;
 } profiles[] = {
 	{ "generic", 0, M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_REREG | M_CAP_ATOMIC_WRITE | M_CAP_FLUSH |
-			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS,
+			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS | M_CAP_RPMA,
 	  NULL, 0 },
 	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
 	 * ZERO_BASED registration (catalog F). */
-	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS,
+	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA,
 	  rxe_dev, sizeof(rxe_dev) / sizeof(rxe_dev[0]) },
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))

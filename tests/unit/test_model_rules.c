@@ -40,6 +40,25 @@ START_TEST(test_every_catalog_rule_is_in_the_table)
 }
 END_TEST
 
+/* The 17 area-B IDs (librpma 1.2.0), in catalog order. */
+static const char *const catalog_b[] = {
+	"RPMA-REG-1", "RPMA-REG-2", "RPMA-REG-3", "RPMA-REG-4", "RPMA-DEREG-1", "RPMA-DESC-1",
+	"RPMA-DESC-2", "RPMA-DESC-3", "RPMA-DESC-4", "RPMA-OP-1", "RPMA-OP-2", "RPMA-OP-3",
+	"RPMA-AW-1", "RPMA-FLUSH-1", "RPMA-FLUSH-2", "RPMA-FLUSH-3", "RPMA-CQ-1",
+};
+
+START_TEST(test_every_area_b_rule_is_in_the_table)
+{
+	ck_assert_uint_eq(sizeof(catalog_b) / sizeof(catalog_b[0]), 17);
+	for (size_t i = 0; i < 17; i++) {
+		enum m_rule r;
+
+		ck_assert_msg(m_rule_find(catalog_b[i], &r) == 0, "%s missing from model/rules.def", catalog_b[i]);
+		ck_assert_str_eq(m_rule_info(r)->section, "B");
+	}
+}
+END_TEST
+
 START_TEST(test_rule_ids_unique_and_complete)
 {
 	for (unsigned i = 0; i < M_RULE_COUNT_; i++) {
@@ -118,6 +137,7 @@ Suite *suite_test_model_rules(void)
 	TCase *tc = tcase_create("table");
 
 	tcase_add_test(tc, test_every_catalog_rule_is_in_the_table);
+	tcase_add_test(tc, test_every_area_b_rule_is_in_the_table);
 	tcase_add_test(tc, test_rule_ids_unique_and_complete);
 	tcase_add_test(tc, test_every_encoded_rule_has_a_test);
 	tcase_add_test(tc, test_profiles_cite_their_deviations);

@@ -620,6 +620,7 @@ START_TEST(test_skip_requires)
 	done(f, &r);
 
 	o = opts("generic");
+	o.prof.caps &= ~(uint32_t)M_CAP_RPMA; /* a stack without librpma */
 	f = run_text("require rpma\nnodes a\na: alloc_pd pd\n", &o, &r);
 	ck_assert_int_eq(r.v, V_SKIP);
 	ck_assert_str_eq(r.reason, "requires rpma, which the profile of this stack does not offer");
