@@ -464,7 +464,6 @@ int bv_start(struct be_verbs *bv, const struct scn_file *f, const struct topo *t
 
 	memset(bv, 0, sizeof(*bv));
 	bv->f = f;
-	bv->topo = t;
 	bv->step_ms = step_ms;
 	for (unsigned i = 0; i < SCN_NODES_MAX; i++)
 		bv->ag[i].fd = -1;

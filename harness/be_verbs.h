@@ -29,7 +29,6 @@ struct bv_agent {
 
 struct be_verbs {
 	const struct scn_file *f;
-	const struct topo *topo;   /* the nodes (topo_via: the address one node reaches another by) */
 	unsigned n;
 	int step_ms;
 	struct bv_agent ag[SCN_NODES_MAX];

@@ -203,46 +203,6 @@ static int parse_node(char **tok, int ntok, struct topo *t, unsigned line,
 	return 0;
 }
 
-/* via FROM TO A.B.C.D/32 */
-static int parse_via(char **tok, int ntok, struct topo *t, unsigned line, char *err, size_t errlen)
-{
-	const struct topo_node *from, *to;
-	char addr[16];
-	int plen;
-
-	if (ntok != 4)
-		return fail(err, errlen, line, "via takes FROM TO ADDRESS/32");
-	from = topo_find(t, tok[1]);
-	to = topo_find(t, tok[2]);
-	if (!from || !to)
-		return fail(err, errlen, line, "via names node '%.40s', which no node line before defines",
-			    from ? tok[2] : tok[1]);
-	if (from == to)
-		return fail(err, errlen, line, "via from a node to itself");
-	if (parse_ipv4(tok[3], addr, &plen) || plen != 32)
-		return fail(err, errlen, line, "bad via address '%.40s' (A.B.C.D/32)", tok[3]);
-	char *slot = t->via[from - t->node][to - t->node];
-
-	if (slot[0])
-		return fail(err, errlen, line, "via %s %s given twice", from->name, to->name);
-	for (size_t i = 0; i < t->n; i++) {
-		if (strcmp(t->node[i].ipv4, addr) == 0)
-			return fail(err, errlen, line, "via address %s is node %s's own", addr, t->node[i].name);
-		for (size_t j = 0; j < t->n; j++)
-			if (strcmp(t->via[i][j], addr) == 0)
-				return fail(err, errlen, line, "via address %s used twice", addr);
-	}
-	memcpy(slot, addr, sizeof(addr));
-	return 0;
-}
-
-const char *topo_via(const struct topo *t, size_t from, size_t to)
-{
-	if (from >= t->n || to >= t->n)
-		return NULL;
-	return t->via[from][to][0] ? t->via[from][to] : t->node[to].ipv4;
-}
-
 int topo_parse(const char *text, size_t len, struct topo *out, char *err, size_t errlen)
 {
 	int have_mode = 0, have_prefix = 0, have_hub = 0;
@@ -280,9 +240,9 @@ int topo_parse(const char *text, size_t len, struct topo *out, char *err, size_t
 		if (out->version == 0) {
 			if (strcmp(tok[0], "rdmacheck-topology") != 0 || ntok != 2)
 				return fail(err, errlen, line, "not a topology file (expected 'rdmacheck-topology 1')");
-			if (strcmp(tok[1], "1") != 0 && strcmp(tok[1], "2") != 0)
+			if (strcmp(tok[1], "1") != 0)
 				return fail(err, errlen, line, "unsupported version '%.20s'", tok[1]);
-			out->version = tok[1][0] - '0';
+			out->version = 1;
 		} else if (strcmp(tok[0], "mode") == 0) {
 			if (ntok != 2 || have_mode++ || topo_mode_parse(tok[1], &out->mode))
 				return fail(err, errlen, line, "bad or repeated mode line");
@@ -297,11 +257,6 @@ int topo_parse(const char *text, size_t len, struct topo *out, char *err, size_t
 
 			if (rc)
 				return rc;
-		} else if (strcmp(tok[0], "via") == 0 && out->version >= 2) {
-			int rc = parse_via(tok, ntok, out, line, err, errlen);
-
-			if (rc)
-				return rc;
 		} else {
 			return fail(err, errlen, line, "unknown statement '%.40s'", tok[0]);
 		}
@@ -313,10 +268,6 @@ int topo_parse(const char *text, size_t len, struct topo *out, char *err, size_t
 			    !have_mode ? "mode" : !have_prefix ? "prefix" : "hub");
 	if (out->n == 0)
 		return fail(err, errlen, line, "no node");
-	for (size_t i = 0; i < out->n; i++)
-		for (size_t j = 0; j < out->n; j++)
-			if (out->via[i][j][0] && out->mode != TOPO_MODE_ROUTED)
-				return fail(err, errlen, line, "via lines belong to routed mode");
 	for (size_t i = 0; i < out->n; i++)
 		if ((out->mode == TOPO_MODE_NETNS) != (out->node[i].netns[0] != '\0'))
 			return fail(err, errlen, line, "node '%s': netns=%s does not fit mode %s",

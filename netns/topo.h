@@ -11,17 +11,10 @@
  *   hub NETNS              namespace holding the bridge and the peer veth ends
  *   node NAME netns=NETNS|- netdev=IFNAME rxe=IBDEV ipv4=A.B.C.D/LEN gid_index=N
  *   ...                    (1..TOPO_MAX_NODES node lines, names [a-z][a-z0-9_]*)
- *   via FROM TO A.B.C.D/32 (version 2, routed mode only; after both nodes' lines)
- *                          the address of node TO that node FROM reaches it by
- *                          when the connecting socket has no source address: in
- *                          routed mode every node shares one routing table, so an
- *                          unbound connect (librpma's) needs a per-pair address
- *                          whose route leaves FROM's own device
  *
  * netns=- means the node lives in the initial namespace (routed mode).
  * rxe=- and gid_index=-1 mean the topology was built without rxe (--no-rxe).
  * Unknown keys on a node line are an error (the format is versioned instead).
- * Versions 1 and 2 are read; version 1 has no via lines.
  */
 #ifndef RDMACHECK_TOPO_H
 #define RDMACHECK_TOPO_H
@@ -56,7 +49,6 @@ struct topo {
 	char hub[TOPO_NS_MAX];
 	size_t n;
 	struct topo_node node[TOPO_MAX_NODES];
-	char via[TOPO_MAX_NODES][TOPO_MAX_NODES][16]; /* [from][to] dotted quad, "" none */
 };
 
 /* Name of a mode ("routed", "netns"); "?" for an out-of-range value. */
@@ -81,12 +73,6 @@ int topo_load(const char *path, struct topo *out, char *err, size_t errlen);
 
 /* The node named name, or NULL. */
 const struct topo_node *topo_find(const struct topo *t, const char *name);
-
-/*
- * The IPv4 address node index from connects to node index to by (a via line,
- * or to's own address). NULL for an index out of range.
- */
-const char *topo_via(const struct topo *t, size_t from, size_t to);
 
 /*
  * Move the calling thread into node's network namespace (netns mode; a no-op
