@@ -31,6 +31,13 @@ static int16_t handle(const struct be_model *bm, int32_t o)
 	return o >= 0 && o < (int32_t)SCN_OBJS_MAX ? bm->h[o] : -1;
 }
 
+/* Does c (a higher-level API's call) create its object, or take none? */
+static int api_creates(const struct hcall *c)
+{
+	return (M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) &&
+	       (c->obj < 0 || scn_call_get(c->call)->kind == SCN_KIND_CREATE);
+}
+
 /* Translate c into a model operation; -ENOENT if an object it needs was never created. */
 static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
@@ -39,7 +46,7 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->node = c->node;
 	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
 	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
-	    c->op != M_OP_CREATE_QP) {
+	    c->op != M_OP_CREATE_QP && !api_creates(c)) {
 		op->obj = handle(bm, c->obj);
 		if (op->obj < 0)
 			return -ENOENT;
@@ -54,6 +61,16 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 		op->peer_node = c->peer_node;
 		if ((op->peer_qp = handle(bm, c->peer)) < 0)
 			return -ENOENT;
+	}
+	op->remote = op->peer_pd = -1;
+	if (M_OP_IS_DAT(c->op)) {
+		/* uDAPL: the peer side of a connection, the remote LMR of a DTO (struct m_op). */
+		op->peer_node = c->peer_node;
+		if (c->remote >= 0 && (op->remote = handle(bm, c->remote)) < 0)
+			return -ENOENT;
+		if (c->op == M_OP_DAT_EP_CONNECT && (op->peer_pd = handle(bm, c->peer)) < 0)
+			return -ENOENT;
+		op->roff = c->roff;
 	}
 	op->access = c->access;
 	op->flags = c->op == M_OP_BIND_MW ? c->zero_based : c->flags;
@@ -174,10 +191,12 @@ static int model_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *
 
 	switch (bm->f->objs[obj].cls) {
 	case SCN_C_MR:
+	case SCN_C_DAT_LMR:
 		*addr = (remote ? nd->mr[h].iova : nd->mr[h].addr) + off;
 		*key = remote ? nd->mr[h].rkey : nd->mr[h].lkey;
 		return 0;
 	case SCN_C_MW:
+	case SCN_C_DAT_RMR:
 		if (!remote)
 			return -EINVAL;
 		*addr = (nd->mw[h].zero_based ? 0 : nd->mw[h].start) + off;
@@ -198,6 +217,9 @@ static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
 		return -ENOENT;
 	const struct m_node *nd = &bm->m.node[bm->f->objs[obj].node];
 	uint16_t cls = bm->f->objs[obj].cls;
+
+	/* A DAT LMR is an MR of the model, a DAT RMR an MW. */
+	cls = cls == SCN_C_DAT_LMR ? SCN_C_MR : cls == SCN_C_DAT_RMR ? SCN_C_MW : cls;
 
 	switch (a) {
 	case SCN_ATTR_ADDR:

@@ -304,10 +304,12 @@ static int verbs_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *
 		return -ENOENT;
 	switch (bv->f->objs[obj].cls) {
 	case SCN_C_MR:
+	case SCN_C_DAT_LMR:
 		*addr = (remote ? o->iova : o->addr) + off;
 		*key = remote ? o->rkey : o->lkey;
 		return 0;
 	case SCN_C_MW:
+	case SCN_C_DAT_RMR:
 		if (!remote)
 			return -EINVAL;
 		*addr = (o->zero_based ? 0 : o->start) + off;

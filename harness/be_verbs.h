@@ -21,6 +21,7 @@ struct bv_obj {
 	uint32_t lkey, rkey, qpn;
 	uint8_t ndesc;             /* librpma: the descriptor the agent reported */
 	uint8_t desc[32];
+	uint8_t peer_node;         /* uDAPL EP: the node of the EP its connection was accepted by */
 };
 
 struct bv_agent {

@@ -86,6 +86,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_NONE, "none" }, { SCN_T_ACCESS, "access" }, { SCN_T_REREG, "rereg" },
 	{ SCN_T_QPS, "qp_state" }, { SCN_T_QPS_MODIFY, "modify_state" }, { SCN_T_PROT, "prot" },
 	{ SCN_T_USAGE, "usage" }, { SCN_T_FLUSH, "flush_type" }, { SCN_T_DAT_PRIV, "dat_priv" },
+	{ SCN_T_DAT_MEM_TYPE, "dat_mem_type" }, { SCN_T_DAT_VA_TYPE, "dat_va_type" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -118,12 +119,20 @@ static const struct scn_name usage_t[] = {
 };
 /* enum rpma_flush_type (librpma.h) */
 static const struct scn_name flush_t[] = { { 0, "PERSISTENT" }, { 1, "VISIBILITY" } };
-/* DAT_MEM_PRIV_*_FLAG (dat2/dat.h), READ and WRITE are its composite defines. */
+/*
+ * DAT_MEM_PRIV_*_FLAG (dat2/dat.h; READ, WRITE and ALL are its composite
+ * defines) and DAT_IB_MEM_PRIV_REMOTE_ATOMIC (dat2/dat_ib_extensions.h).
+ */
 static const struct scn_name dat_priv_t[] = {
 	{ 0x01, "LOCAL_READ" }, { 0x02, "REMOTE_READ" }, { 0x10, "LOCAL_WRITE" },
-	{ 0x20, "REMOTE_WRITE" }, { 0x03, "READ" }, { 0x30, "WRITE" }, { 0x33, "ALL" },
-	{ 0x00, "NONE" },
+	{ 0x20, "REMOTE_WRITE" }, { 0x40, "REMOTE_ATOMIC" }, { 0x03, "READ" }, { 0x30, "WRITE" },
+	{ 0x33, "ALL" }, { 0x00, "NONE" },
 };
+/* DAT_MEM_TYPE_* (dat2/udat.h) and DAT_VA_TYPE_* (dat2/dat.h). */
+static const struct scn_name dat_mem_type_t[] = {
+	{ 0x00, "VIRTUAL" }, { 0x01, "LMR" }, { 0x02, "SHARED_VIRTUAL" },
+};
+static const struct scn_name dat_va_type_t[] = { { 0x0, "VA" }, { 0x1, "ZB" } };
 
 static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_] = {
 	[SCN_T_ACCESS] = { access_t, SCN_N(access_t) },
@@ -134,6 +143,8 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },
 	[SCN_T_DAT_PRIV] = { dat_priv_t, SCN_N(dat_priv_t) },
+	[SCN_T_DAT_MEM_TYPE] = { dat_mem_type_t, SCN_N(dat_mem_type_t) },
+	[SCN_T_DAT_VA_TYPE] = { dat_va_type_t, SCN_N(dat_va_type_t) },
 };
 
 size_t scn_table_count(enum scn_table t)
@@ -175,7 +186,7 @@ unsigned scn_class_attrs(enum scn_class c)
 /* The model's capabilities (model/names.c) and the APIs besides verbs. */
 static const char *const caps[] = {
 	"mw_type1", "mw_type2", "rereg", "atomic_write", "flush", "odp", "zero_based_reg",
-	"atomics", "rpma", "dapl", "mrapi", "rpmem",
+	"atomics", "rpma", "dapl", "mrapi", "rpmem", "dapl_rmr",
 };
 
 size_t scn_cap_count(void)

@@ -29,7 +29,7 @@
 #define M_MAX_QP 16
 #define M_MAX_RECV 8     /* posted receive WRs per QP */
 #define M_ALT_MAX 8      /* alternatives in one prediction */
-#define M_RULES_MAX 6    /* rules named by one alternative */
+#define M_RULES_MAX 10   /* rules named by one alternative (an API step: its rules and the verbs ones) */
 #define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
 #define M_PAGE 4096u
 #define M_NO_PEER 0xff
@@ -156,12 +156,13 @@ enum m_op_kind {
 	M_OP_DAT_IA_OPEN, M_OP_DAT_PZ_CREATE, M_OP_DAT_PZ_FREE, M_OP_DAT_LMR_CREATE,
 	M_OP_DAT_LMR_QUERY, M_OP_DAT_LMR_FREE, M_OP_DAT_RMR_CREATE, M_OP_DAT_RMR_FREE,
 	M_OP_DAT_EP_CONNECT, M_OP_DAT_EP_DISCONNECT, M_OP_DAT_RDMA_WRITE, M_OP_DAT_RDMA_READ,
+	M_OP_DAT_EP_FREE, M_OP_DAT_RMR_BIND,
 	M_OP_COUNT_
 };
 
 /* Which API an operation kind belongs to. */
 #define M_OP_IS_RPMA(k) ((k) >= M_OP_RPMA_MR_REG && (k) <= M_OP_RPMA_FLUSH)
-#define M_OP_IS_DAT(k) ((k) >= M_OP_DAT_IA_OPEN && (k) <= M_OP_DAT_RDMA_READ)
+#define M_OP_IS_DAT(k) ((k) >= M_OP_DAT_IA_OPEN && (k) <= M_OP_DAT_RMR_BIND)
 
 /* Capabilities a profile declares (scenario `require` lines). */
 enum m_cap {
@@ -175,6 +176,7 @@ enum m_cap {
 	M_CAP_ATOMICS = 1u << 7,
 	M_CAP_RPMA = 1u << 8,   /* librpma over this stack */
 	M_CAP_DAPL = 1u << 9,   /* uDAPL over this stack */
+	M_CAP_DAPL_RMR = 1u << 10, /* uDAPL RMRs (memory windows): dat_rmr_create and dat_rmr_bind work */
 };
 
 /* Rule identifiers: M_RULE_PD_1 ... (generated from model/rules.def). */
@@ -430,6 +432,22 @@ struct m_op {
 	uint8_t ndesc;      /* rpma_mr_remote_from_descriptor: the descriptor bytes */
 	uint8_t desc[32];
 	uint32_t size;      /* the descriptor size passed (may differ from ndesc) */
+	/*
+	 * uDAPL (model/dat.c) uses the fields above so: ia_open: type 0 a
+	 * registered IA name, 1 an unknown one. pz_free, lmr_query/free,
+	 * rmr_free, ep_disconnect/free: obj (pd[], mr[], mw[], conn[]).
+	 * lmr_create: pd the PZ, len, access the DAT privileges, type the
+	 * mem_type, mr the LMR it is made from (mem_type LMR, or VIRTUAL over
+	 * the same buffer; -1 none), offset/prot the buffer, flags bit 0 the
+	 * va_type DAT_VA_TYPE_ZB. rmr_create: pd. ep_connect: pd here, peer_pd
+	 * on peer_node. rdma_write/read: obj the EP, the raw local triplet
+	 * (lkey = lmr_context, laddr, len) and remote triplet (rkey =
+	 * rmr_context, raddr) as a program passes them, mr/offset the local
+	 * LMR, remote/roff the remote LMR on peer_node (-1: none named).
+	 * rmr_bind: obj the RMR, qp the EP (conn[]), mr the LMR, offset the
+	 * window start (the LMR's address space), len, access the privileges.
+	 */
+	int16_t peer_pd;    /* DAT ep_connect: the server side's PZ (pd[] on peer_node) */
 };
 
 /* Side effects an alternative has besides its outcome. */
