@@ -128,12 +128,17 @@ static struct dat_state *ready(struct agent *a)
 	/* Before the constructor runs: the registry, the scm provider's netdev,
 	 * no debug output into the coordinator's stdout, no inline writes (they
 	 * would skip the lmr_context check and read the buffer by address). */
+	const char *dbg = getenv("RDMACHECK_DAPL_DEBUG"); /* for developers: libdapl's debug mask, to stderr */
+
 	if (setenv("DAT_OVERRIDE", d->conf, 1) || setenv("DAPL_SCM_NETDEV", a->node->netdev, 1) ||
-	    setenv("DAT_DBG_TYPE", "0", 1) || setenv("DAPL_DBG_TYPE", "0", 1) || setenv("DAPL_DBG_DEST", "0", 1) ||
+	    setenv("DAT_DBG_TYPE", dbg && dbg[0] ? dbg : "0", 1) || setenv("DAPL_DBG_TYPE", dbg && dbg[0] ? dbg : "0", 1) ||
+	    setenv("DAT_DBG_DEST", dbg && dbg[0] ? "2" : "0", 1) || setenv("DAPL_DBG_DEST", dbg && dbg[0] ? "1" : "0", 1) ||
 	    setenv("DAPL_MAX_INLINE", "0", 1)) {
 		reply_err(a, errno, "setenv failed");
 		goto fail;
 	}
+	if (dbg && dbg[0])
+		dup2(2, 1); /* libdapl prints to stdout, which the coordinator discards */
 	d->dl = dlopen("libdat2.so.2", RTLD_NOW | RTLD_GLOBAL); /* providers resolve dat_registry_* in it */
 	if (!d->dl) {
 		reply_err(a, ENOENT, "cannot load libdat2.so.2: %s", dlerror());
@@ -300,6 +305,43 @@ void agent_dat_end(struct agent *a)
 
 /* ---------------------------------------------------------- requests -- */
 
+/* Write value into /proc/sys/net/ipv6/conf/DEV/key. Returns 0 or -errno. */
+static int ipv6_conf(const char *dev, const char *key, const char *value)
+{
+	char path[160];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s", dev, key);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fputs(value, f) < 0)
+		rc = -EIO;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+/*
+ * The scm provider addresses its QPs by GID index 0, which on rxe is the
+ * MAC-derived fe80:: GID: RoCE v2 then needs IPv6 on the node's netdev,
+ * which netns/topology turns off (without it the QP cannot reach RTR:
+ * "Network is unreachable", dat_cr_accept blocks ~10 s). Turn it on for this
+ * netdev only (it goes away with the device), without duplicate address
+ * detection so the address is usable at once.
+ */
+static int scm_needs_ipv6(struct agent *a)
+{
+	int rc;
+
+	if (access("/proc/sys/net/ipv6", F_OK))
+		return 0;
+	ipv6_conf(a->node->netdev, "accept_dad", "0");
+	rc = ipv6_conf(a->node->netdev, "disable_ipv6", "0");
+	return rc;
+}
+
 static int hexval(char c)
 {
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
@@ -324,6 +366,8 @@ static int do_ia_open(struct agent *a)
 		name[n] = (char)(hi << 4 | lo);
 	}
 	name[n] = '\0';
+	if (strcmp(name, AGENT_DAT_IA_SCM) == 0 && scm_needs_ipv6(a))
+		return reply_err(a, EPERM, "cannot enable IPv6 on %s for the scm provider", a->node->netdev);
 	d->async_evd = DAT_HANDLE_NULL;
 	DAT_RETURN r = d->f.dat_ia_openv(n ? name : AGENT_DAT_IA_CMA, 8, &d->async_evd, &d->ia, DAT_VERSION_MAJOR,
 					 DAT_VERSION_MINOR, DAT_THREADSAFE);
@@ -676,7 +720,10 @@ static int do_ep_wait(struct agent *a)
 		return reply_err(a, ENOENT, "no such EP");
 	x = o->ext;
 	if (o->live && x->connected) {
-		if (wait_event(d, x->conn_evd, now_ms() + a->step_ms, DAT_CONNECTION_EVENT_DISCONNECTED,
+		int64_t ms = (int64_t)num(a, "ms", (uint64_t)a->step_ms);
+
+		if (wait_event(d, x->conn_evd, now_ms() + (ms < a->step_ms ? ms : a->step_ms),
+			       DAT_CONNECTION_EVENT_DISCONNECTED,
 			       DAT_CONNECTION_EVENT_BROKEN, &ev) != DAT_SUCCESS)
 			return proto_send(a->fd, "err errno=%d timeout=1 msg=no disconnect event", ETIMEDOUT);
 		x->connected = 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #define DAT_PORT_BASE 45248 /* a node's PSP: its conn_qual, base + node index */
+#define PEER_SETTLE_MS 1000 /* how long the peer of a broken connection may take to see it */
 
 /* The reply's outcome, and for a success the object made. */
 static int outcome(struct be_verbs *bv, const char *reply, struct hres *r)
@@ -69,12 +70,16 @@ static int ep_connect(struct be_verbs *bv, const struct hcall *c, char *reply, s
 	return 0;
 }
 
-/* The EP's peer agent waits until its side saw the disconnection. */
-static int peer_wait(struct be_verbs *bv, const struct hcall *c, const char *what)
+/*
+ * The EP's peer agent acts on its side of the connection: frees it, or waits
+ * (up to wait_ms) until it saw the disconnection (the scm provider leaves the
+ * peer CONNECTED after a DTO error until the initiator frees its EP).
+ */
+static int peer_wait(struct be_verbs *bv, const struct hcall *c, const char *what, int wait_ms)
 {
 	char reply[PROTO_LINE_MAX];
 	const struct bv_obj *e = &bv->o[c->obj];
-	int rc = bv_call(bv, e->peer_node, reply, "%s id=%d", what, c->obj);
+	int rc = bv_call(bv, e->peer_node, reply, "%s id=%d ms=%d", what, c->obj, wait_ms);
 
 	if (rc == 0 && !proto_is(reply, "ok") && bv_field(reply, "timeout") == 0) {
 		snprintf(bv->err, sizeof(bv->err), "node %s: %s: %.200s", bv->f->nodes[e->peer_node], what, reply);
@@ -143,12 +148,12 @@ int bv_exec_dat(struct be_verbs *bv, const struct hcall *c, struct hres *r)
 		rc = bv_call(bv, c->node, reply, "dat_ep_disconnect id=%d", c->obj);
 		if (rc || (rc = outcome(bv, reply, r)))
 			return rc;
-		return ok(r) ? peer_wait(bv, c, "dat_ep_wait") : 0;
+		return ok(r) ? peer_wait(bv, c, "dat_ep_wait", bv->step_ms) : 0;
 	case M_OP_DAT_EP_FREE:
 		rc = bv_call(bv, c->node, reply, "dat_ep_free id=%d", c->obj);
 		if (rc || (rc = outcome(bv, reply, r)))
 			return rc;
-		return ok(r) ? peer_wait(bv, c, "dat_ep_free") : 0;
+		return ok(r) ? peer_wait(bv, c, "dat_ep_free", bv->step_ms) : 0;
 	case M_OP_DAT_RDMA_WRITE:
 	case M_OP_DAT_RDMA_READ:
 		rc = bv_call(bv, c->node, reply, "dat_post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u",
@@ -157,7 +162,7 @@ int bv_exec_dat(struct be_verbs *bv, const struct hcall *c, struct hres *r)
 		if (rc || (rc = outcome(bv, reply, r)))
 			return rc;
 		/* The provider disconnected the broken connection: let the peer see it. */
-		return breaks(r->out) ? peer_wait(bv, c, "dat_ep_wait") : 0;
+		return breaks(r->out) ? peer_wait(bv, c, "dat_ep_wait", PEER_SETTLE_MS) : 0;
 	default:
 		return -EINVAL;
 	}
@@ -183,7 +188,7 @@ int bv_exec_dat(struct be_verbs *bv, const struct hcall *c, struct hres *r)
 			o->start = c->offset;
 			o->len = c->len;
 		}
-		return breaks(r->out) ? peer_wait(bv, &(struct hcall){ .obj = c->qp }, "dat_ep_wait") : 0;
+		return breaks(r->out) ? peer_wait(bv, &(struct hcall){ .obj = c->qp }, "dat_ep_wait", PEER_SETTLE_MS) : 0;
 	case M_OP_DAT_LMR_QUERY:
 		return bv_query_reply(bv, scn_call_get(c->call), reply, r);
 	default:

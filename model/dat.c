@@ -9,12 +9,13 @@
  * OFA carries out with verbs is predicted by translating it into that verbs
  * operation and asking m_pred_obj/m_pred_post (so the same rule IDs decide
  * underneath); the DAT layer then maps the verbs outcome (DAT-LMR-3/4,
- * DAT-DTO-1/3) and adds its own decisions. apply rebuilds the translation
+ * DAT-DTO-1) and adds its own decisions. apply rebuilds the translation
  * (the state has not changed since predict) and commits the verbs
  * alternative with model_apply, then the DAT state.
  */
 #include "model/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define DAT(e) O_DAT(M_DAT_##e)
@@ -40,13 +41,14 @@ static uint32_t priv_access(uint32_t priv)
 }
 
 /*
- * The verbs access an LMR is registered with in the model: the privileges'
- * rights, plus MW_BIND — an LMR takes RMR binds by the spec (a provider that
- * implements RMRs registers for them; OFA implements none, so it never asks).
+ * The verbs access an LMR is registered with: exactly OFA's mapping. (An LMR
+ * takes RMR binds by the spec; a provider implementing RMRs would register
+ * for them with MW_BIND, see pred_rmr_bind. OFA implements none and asks for
+ * none, which also lets read-only pages register: MW_BIND counts as writable.)
  */
 static uint32_t lmr_access(uint32_t priv)
 {
-	return priv_access(priv) | M_ACC_MW_BIND;
+	return priv_access(priv);
 }
 
 /* DAT-DTO-1: the ib_status_map of the OFA providers. */
@@ -69,7 +71,7 @@ static int32_t dto_status(int32_t wc)
 	}
 }
 
-/* DAT-DTO-3: dapl_convert_errno of a refused post. */
+/* dapl_convert_errno (openib_common): a refused verbs call's errno as a DAT_RETURN. */
 static int32_t dto_errno(int32_t e)
 {
 	switch (e) {
@@ -545,17 +547,20 @@ static void dto_alt(struct m_pred *out, const struct m_alt *a, const struct m_wh
 	}
 }
 
-/* The DAT outcome of a verbs one (DAT-DTO-1, DAT-DTO-3); rule receives the rule used. */
+/*
+ * The DAT outcome of a verbs one: a completion status through DAT-DTO-1; a
+ * post the verbs layer refuses returns dapl_convert_errno of its errno (no
+ * uDAPL step reaches that today: a DISCONNECTED EP's posts are flushed,
+ * DAT-EP-2, and a bind is checked by the DAT layer first, DAT-RMR-2).
+ */
 static struct m_outcome dat_of(struct m_outcome v, struct m_why *w)
 {
 	if (v.kind == M_OUT_WC) {
 		m_why_add(w, M_RULE_DAT_DTO_1);
 		return O_DTO(dto_status(v.code));
 	}
-	if (v.kind == M_OUT_ERRNO) {
-		m_why_add(w, M_RULE_DAT_DTO_3);
+	if (v.kind == M_OUT_ERRNO)
 		return O_DAT(dto_errno(v.code));
-	}
 	return v;
 }
 
@@ -686,8 +691,16 @@ static int pred_rmr_bind(const struct model *m, const struct m_profile *p, struc
 		why = w;
 	}
 	struct m_op v = bind_op(m, op);
+	/* The spec lets any LMR take binds: predict the verbs bind as if the
+	 * MR had been registered with MW_BIND (a scratch copy of the state). */
+	struct model *tmp = malloc(sizeof(*tmp));
 
-	rc = vpredict(m, p, &v, &vp);
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, m, sizeof(*tmp));
+	tmp->node[op->node].mr[op->mr].access |= M_ACC_MW_BIND;
+	rc = vpredict(tmp, p, &v, &vp);
+	free(tmp);
 	if (rc)
 		return rc;
 	out->res = vp.res;

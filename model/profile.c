@@ -31,6 +31,10 @@ static const struct m_deviation rxe_dev[] = {
 	{ M_RULE_DAT_RMR_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { DATR(INSUFFICIENT_RESOURCES) },
 	  "G: dat_rmr_create gives DAT_INSUFFICIENT_RESOURCES / DAT_RESOURCE_MEMORY_REGION; DAPL mem.c "
 	  "dapls_ib_mw_alloc is a stub (NOT_IMPLEMENTED), dapl_rmr_create converts it", LIBDAPL },
+	{ M_RULE_DAT_FREE_2, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { DTOS(ERR_LOCAL_EP) },
+	  "observed (rdmacheck corpus, 6.1.0-56): an RDMA write with a freed LMR's lmr_context completes "
+	  "DAT_DTO_ERR_LOCAL_EP, not a protection violation: rxe completes a bad lkey LOC_QP_OP_ERR (F, LP-1) and "
+	  "DAPL's ib_status_map maps that to DAT_DTO_ERR_LOCAL_EP", LIBDAPL },
 	{ M_RULE_DAT_LMR_6, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { DATR(INSUFFICIENT_RESOURCES) },
 	  "DAPL dapl_lmr_create: VN_MEM_SHARED_VIRTUAL_SUPPORT is 1, so dapli_lmr_create_shared runs and converts "
 	  "the NOT_IMPLEMENTED of the dapls_ib_mr_register_shared stub into DAT_INSUFFICIENT_RESOURCES / "
