@@ -656,30 +656,56 @@ static int do_accept(struct agent *a)
 	return connected(a, o, x, r, &ev);
 }
 
+/* dat_connect: a new EP asks the server; the answer is dat_ep_connect's (the wait comes next). */
 static int do_connect(struct agent *a)
 {
 	struct dat_state *d = ready(a);
 	struct aobj *o = new_obj(a);
-	int64_t deadline = now_ms() + a->step_ms;
 	struct sockaddr_in sin = { .sin_family = AF_INET };
+	uint8_t pdata[1024];
+	uint64_t npdata = num(a, "pdata", 0);
 	struct dat_obj *x;
 	char ip[64];
+	DAT_RETURN r;
+
+	if (!d)
+		return 0;
+	if (!o || proto_get(a->msg, "ip", ip, sizeof(ip)) || inet_pton(AF_INET, ip, &sin.sin_addr) != 1 ||
+	    npdata > sizeof(pdata))
+		return reply_err(a, EINVAL, "bad id, ip or pdata");
+	for (size_t i = 0; i < npdata; i++)
+		pdata[i] = (uint8_t)(0xa0 + i);
+	r = ep_new(d, o, handle_of(dobj(a, "pz", AO_DAT_PZ)), &x);
+	if (r == DAT_SUCCESS)
+		r = d->f.dat_ep_connect(x->h, (DAT_IA_ADDRESS_PTR)&sin, num(a, "port", 0),
+					(DAT_TIMEOUT)a->step_ms * 1000u, (DAT_COUNT)npdata, npdata ? pdata : NULL,
+					DAT_QOS_BEST_EFFORT, DAT_CONNECT_DEFAULT_FLAG);
+	if (r != DAT_SUCCESS) {
+		o->live = 1; /* release what was made */
+		release(a, o);
+		o->kind = AO_NONE;
+	}
+	return answer(a, r, NULL);
+}
+
+/* dat_connect_wait: the EP dat_connect made waits until ESTABLISHED. */
+static int do_connect_wait(struct agent *a)
+{
+	struct dat_state *d = ready(a);
+	struct aobj *o;
 	DAT_EVENT ev = { 0 };
 	DAT_RETURN r;
 
 	if (!d)
 		return 0;
-	if (!o || proto_get(a->msg, "ip", ip, sizeof(ip)) || inet_pton(AF_INET, ip, &sin.sin_addr) != 1)
-		return reply_err(a, EINVAL, "bad id or ip");
-	r = ep_new(d, o, handle_of(dobj(a, "pz", AO_DAT_PZ)), &x);
-	if (r == DAT_SUCCESS)
-		r = d->f.dat_ep_connect(x->h, (DAT_IA_ADDRESS_PTR)&sin, num(a, "port", 0),
-					(DAT_TIMEOUT)deadline_left(deadline) * 1000u, 0, NULL, DAT_QOS_BEST_EFFORT,
-					DAT_CONNECT_DEFAULT_FLAG);
-	if (r == DAT_SUCCESS)
-		r = wait_event(d, x->conn_evd, deadline, DAT_CONNECTION_EVENT_ESTABLISHED,
-			       DAT_CONNECTION_EVENT_PEER_REJECTED, &ev);
-	return connected(a, o, x, r, &ev);
+	o = dobj(a, "id", AO_DAT_EP);
+	if (!o || o->live)
+		return reply_err(a, EINVAL, "no EP connecting");
+	/* The first connection event decides: ESTABLISHED, or how it failed. */
+	DAT_COUNT nmore = 0;
+
+	r = d->f.dat_evd_wait(((struct dat_obj *)o->ext)->conn_evd, (DAT_TIMEOUT)a->step_ms * 1000u, 1, &ev, &nmore);
+	return connected(a, o, o->ext, r, &ev);
 }
 
 static int do_ep_disconnect(struct agent *a)
@@ -808,6 +834,7 @@ const struct agent_req agent_dat_reqs[] = {
 	{ "dat_listen", do_listen },
 	{ "dat_accept", do_accept },
 	{ "dat_connect", do_connect },
+	{ "dat_connect_wait", do_connect_wait },
 	{ "dat_ep_disconnect", do_ep_disconnect },
 	{ "dat_ep_wait", do_ep_wait },
 	{ "dat_ep_free", do_ep_free },

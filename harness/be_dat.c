@@ -31,11 +31,14 @@ static int breaks(struct m_outcome o)
 	return o.kind == M_OUT_DTO && o.code != M_DTO_SUCCESS && o.code != M_DTO_ERR_FLUSHED;
 }
 
-/* dat_ep_connect: listen on the peer, then accept there while connecting here. */
+/*
+ * dat_ep_connect: the peer listens (once); this node's new EP connects
+ * (dat_ep_connect refuses at once, e.g. too much private data, or goes on);
+ * then the peer accepts while this node waits for ESTABLISHED.
+ */
 static int ep_connect(struct be_verbs *bv, const struct hcall *c, char *reply, struct hres *r)
 {
 	char ip[64], sreply[PROTO_LINE_MAX];
-	unsigned port;
 	int rc, rs;
 
 	rc = bv_call(bv, c->peer_node, reply, "dat_listen port=%u", DAT_PORT_BASE + c->peer_node);
@@ -45,11 +48,13 @@ static int ep_connect(struct be_verbs *bv, const struct hcall *c, char *reply, s
 		snprintf(bv->err, sizeof(bv->err), "node %s cannot listen: %.200s", bv->f->nodes[c->peer_node], reply);
 		return -EPROTO;
 	}
-	port = (unsigned)bv_field(reply, "port");
-	rc = bv_send(bv, c->peer_node, "dat_accept id=%d pz=%d", c->obj, c->peer);
-	if (rc)
+	rc = bv_call(bv, c->node, reply, "dat_connect id=%d pz=%d ip=%s port=%u pdata=%llu", c->obj, c->pd, ip,
+		     (unsigned)bv_field(reply, "port"), (unsigned long long)c->len);
+	if (rc || (rc = outcome(bv, reply, r)) || !ok(r))
 		return rc;
-	rc = bv_send(bv, c->node, "dat_connect id=%d pz=%d ip=%s port=%u", c->obj, c->pd, ip, port);
+	rc = bv_send(bv, c->peer_node, "dat_accept id=%d pz=%d", c->obj, c->peer);
+	if (rc == 0)
+		rc = bv_send(bv, c->node, "dat_connect_wait id=%d", c->obj);
 	if (rc)
 		return rc;
 	rc = bv_recv(bv, c->node, reply, bv->step_ms + BV_SLACK_MS);

@@ -9,17 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Is name one of the IAs every node's dat.conf registers (agent.h)? "" is the default. */
-static int ia_known(const char *name)
+/* Which of the IAs every node's dat.conf registers (agent.h) name is ("": the default): struct m_op. */
+static uint32_t ia_kind(const char *name)
 {
-	static const char *const known[] = { AGENT_DAT_IA_CMA, AGENT_DAT_IA_SCM };
-
-	if (!name[0])
-		return 1;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strcmp(name, known[i]) == 0)
-			return 1;
-	return 0;
+	if (!name[0] || strcmp(name, AGENT_DAT_IA_CMA) == 0)
+		return M_DAT_IA_CMA;
+	if (strcmp(name, AGENT_DAT_IA_SCM) == 0)
+		return M_DAT_IA_SCM;
+	return M_DAT_IA_UNKNOWN;
 }
 
 int resolve_dat(struct rctx *r, const struct scn_step *s, struct hcall *c)
@@ -32,7 +29,7 @@ int resolve_dat(struct rctx *r, const struct scn_step *s, struct hcall *c)
 	case M_OP_DAT_IA_OPEN:
 		if ((v = scn_step_arg(s, "name")) && v->str)
 			snprintf(c->name, sizeof(c->name), "%s", v->str);
-		c->type = !ia_known(c->name);
+		c->type = ia_kind(c->name);
 		break;
 	case M_OP_DAT_LMR_CREATE:
 		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
@@ -55,6 +52,7 @@ int resolve_dat(struct rctx *r, const struct scn_step *s, struct hcall *c)
 		v = scn_step_arg(s, "peer");
 		c->peer = rc_obj(v);
 		c->peer_node = v ? (uint8_t)v->node : 0;
+		c->len = rc_num(r, scn_step_arg(s, "private_data"), 0);
 		break;
 	case M_OP_DAT_RDMA_WRITE:
 	case M_OP_DAT_RDMA_READ:

@@ -131,7 +131,7 @@ static const struct scn_call calls[] = {
 		  REQ("ep", OBJ(SCN_C_DAT_EP)))),
 	CALL("dat_rmr_free", DAT, ACT, SCN_C_DAT_RMR, 1, O_DAT, NOARGS),
 	CALL("dat_ep_connect", DAT, CREATE, SCN_C_DAT_EP, 0, O_DAT,
-	     ARGS(REQ("pz", OBJ(SCN_C_DAT_PZ)), REQ("peer", OBJ(SCN_C_DAT_PZ)))),
+	     ARGS(REQ("pz", OBJ(SCN_C_DAT_PZ)), REQ("peer", OBJ(SCN_C_DAT_PZ)), OPT("private_data", RANGE(0, 1024)))),
 	CALL("dat_ep_disconnect", DAT, ACT, SCN_C_DAT_EP, 0, O_DAT, NOARGS),
 	CALL("dat_ep_free", DAT, ACT, SCN_C_DAT_EP, 1, O_DAT, NOARGS),
 	CALL("dat_ep_post_rdma_write", DAT, POST, SCN_C_DAT_EP, 0, O_DAT_POST, DAT_IO_ARGS),

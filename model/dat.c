@@ -223,8 +223,12 @@ static int pred_ia_open(const struct m_node *nd, struct m_pred *out)
 	if (nd->ia_open)
 		return -EINVAL; /* one IA per node: open it once */
 	m_why_add(&why, M_RULE_DAT_IA_1);
-	m_alt_add(out, out->op.type ? DAT(PROVIDER_NOT_FOUND) : O_OK,
-		  out->op.type ? M_EFF_NONE : M_EFF_DO, &why, -1);
+	if (out->op.type == M_DAT_IA_UNKNOWN)
+		m_alt_add(out, DAT(PROVIDER_NOT_FOUND), M_EFF_NONE, &why, -1);
+	else if (out->op.type == M_DAT_IA_CMA || out->op.type == M_DAT_IA_SCM)
+		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+	else
+		return -EINVAL;
 	return 0;
 }
 
@@ -487,6 +491,12 @@ static int pred_ep_connect(const struct model *m, struct m_pred *out)
 	if (!VALID(nd->pd, nd->npd, op->pd) || !nd->pd[op->pd].live || nd->pd[op->pd].api != M_API_DAT ||
 	    !VALID(pn->pd, pn->npd, op->peer_pd) || !pn->pd[op->peer_pd].live || pn->pd[op->peer_pd].api != M_API_DAT)
 		return -EINVAL;
+	/* DAT-EP-4: private data up to the IA's limit; beyond it OFA misbehaves
+	 * in ways no outcome expresses, so the model predicts nothing there. */
+	if (op->len > (nd->ia_open == 1 + M_DAT_IA_SCM ? M_DAT_PDATA_SCM : M_DAT_PDATA_CMA))
+		return -EINVAL;
+	if (op->len)
+		m_why_add(&why, M_RULE_DAT_EP_4);
 	m_why_add(&why, M_RULE_DAT_EP_1);
 	m_why_add(&why, M_RULE_QP_CONN_1);
 	m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
@@ -895,7 +905,7 @@ int m_apply_dat(struct model *m, const struct m_pred *pred, size_t i, int *creat
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_DAT_IA_OPEN:
 		if (a->effect == M_EFF_DO)
-			nd->ia_open = 1;
+			nd->ia_open = (uint8_t)(1 + op->type);
 		return 0;
 	case M_OP_DAT_PZ_CREATE: {
 		struct m_op v = { .kind = M_OP_ALLOC_PD, .node = op->node };

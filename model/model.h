@@ -133,6 +133,12 @@ enum m_dat_priv {
 	M_DAT_PRIV_LOCAL_READ = 0x01, M_DAT_PRIV_REMOTE_READ = 0x02, M_DAT_PRIV_LOCAL_WRITE = 0x10,
 	M_DAT_PRIV_REMOTE_WRITE = 0x20, M_DAT_PRIV_REMOTE_ATOMIC = 0x40,
 };
+/* The IA a node's dat_ia_open names (struct m_op type; m_node ia_open). OFA's providers. */
+enum m_dat_ia { M_DAT_IA_CMA = 0, M_DAT_IA_UNKNOWN = 1, M_DAT_IA_SCM = 2 };
+/* Connect private data the IAs carry (catalog G): OFA cma 56 (the IB REQ's 92 less rdma_cm's 36-byte
+ * header), scm 68. The model predicts nothing beyond (DAT-EP-4). */
+#define M_DAT_PDATA_CMA 56
+#define M_DAT_PDATA_SCM 68
 /* DAT_MEM_TYPE_* of dat_lmr_create. */
 enum m_dat_mem_type { M_DAT_MEM_VIRTUAL = 0x00, M_DAT_MEM_LMR = 0x01, M_DAT_MEM_SHARED_VIRTUAL = 0x02 };
 
@@ -362,7 +368,7 @@ struct m_node {
 	uint8_t npd, nmr, nmw, nqp; /* handles given out so far (never reused) */
 	uint8_t nrremote, nconn;
 	int16_t rpma_pd;            /* the PD of this node's librpma peer, -1 before first use */
-	uint8_t ia_open;            /* DAT: dat_ia_open succeeded on this node */
+	uint8_t ia_open;            /* DAT: dat_ia_open succeeded on this node: 1 + enum m_dat_ia */
 	struct m_pd pd[M_MAX_PD];
 	struct m_mr mr[M_MAX_MR];
 	struct m_mw mw[M_MAX_MW];
@@ -433,8 +439,8 @@ struct m_op {
 	uint8_t desc[32];
 	uint32_t size;      /* the descriptor size passed (may differ from ndesc) */
 	/*
-	 * uDAPL (model/dat.c) uses the fields above so: ia_open: type 0 a
-	 * registered IA name, 1 an unknown one. pz_free, lmr_query/free,
+	 * uDAPL (model/dat.c) uses the fields above so: ia_open: type the IA
+	 * (enum m_dat_ia). pz_free, lmr_query/free,
 	 * rmr_free, ep_disconnect/free: obj (pd[], mr[], mw[], conn[]).
 	 * lmr_create: pd the PZ, len, access the DAT privileges, type the
 	 * mem_type, mr the LMR it is made from (mem_type LMR, or VIRTUAL over

@@ -92,7 +92,15 @@ START_TEST(test_DAT_IA_1_known_and_unknown_names)
 	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_IA_1));
 	fx_do(&f, op, ok_());
 	ck_assert(f.m.node[0].ia_open);
+	ck_assert_int_eq(f.m.node[0].ia_open, 1 + M_DAT_IA_CMA);
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL); /* one IA per node */
+	model_free(&f.m);
+	fx_init(&f, 1, "generic");
+	op.type = M_DAT_IA_SCM;
+	pr = fx_predict(&f, op);
+	ck_assert(fx_only(pr, ok_()));
+	fx_do(&f, op, ok_());
+	ck_assert_int_eq(f.m.node[0].ia_open, 1 + M_DAT_IA_SCM);
 	model_free(&f.m);
 }
 END_TEST
@@ -741,6 +749,42 @@ START_TEST(test_DAT_EP_1_connect)
 }
 END_TEST
 
+START_TEST(test_DAT_EP_4_private_data)
+{
+	struct fx f;
+	int za, zb, zc;
+	struct m_pred pr;
+
+	fx_init(&f, 3, "rxe");
+	za = dat_node(&f, 0);
+	zb = dat_node(&f, 1);
+	fx_do(&f, (struct m_op){ .kind = M_OP_DAT_IA_OPEN, .node = 2, .type = M_DAT_IA_SCM }, ok_());
+	zc = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_PZ_CREATE, .node = 2, .obj = -1 }, ok_());
+	struct m_op op = { .kind = M_OP_DAT_EP_CONNECT, .node = 0, .obj = -1, .pd = (int16_t)za, .peer_node = 1,
+			   .peer_pd = (int16_t)zb, .len = M_DAT_PDATA_CMA };
+	/* cma: 56 bytes go; more is not predicted. */
+	pr = fx_predict(&f, op);
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_EP_4));
+	op.len++;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
+	/* scm (node 2's IA): 68; more is not predicted either. */
+	op = (struct m_op){ .kind = M_OP_DAT_EP_CONNECT, .node = 2, .obj = -1, .pd = (int16_t)zc, .peer_node = 1,
+			    .peer_pd = (int16_t)zb, .len = M_DAT_PDATA_SCM };
+	pr = fx_predict(&f, op);
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_EP_4));
+	fx_do(&f, op, ok_());
+	ck_assert_int_eq(f.m.node[2].nconn, 1);
+	op.len++;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
+	/* No private data: the rule is not involved. */
+	op.len = 0;
+	ck_assert(!fx_rule(fx_predict(&f, op), ok_(), M_RULE_DAT_EP_4));
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_DAT_EP_2_disconnect)
 {
 	struct fx f;
@@ -861,6 +905,7 @@ Suite *suite_test_model_dat(void)
 	RTEST(tc, DAT_DTO_4, test_DAT_DTO_4_error_breaks_the_connection);
 	RTEST(tc, DAT_EP_1, test_DAT_EP_1_connect);
 	RTEST(tc, DAT_EP_2, test_DAT_EP_2_disconnect);
+	RTEST(tc, DAT_EP_4, test_DAT_EP_4_private_data);
 	RTEST(tc, DAT_EP_3, test_DAT_EP_3_free);
 	tcase_add_test(tc, test_dat_same_buffer_twice);
 	tcase_add_test(tc, test_dat_names);
