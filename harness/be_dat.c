@@ -13,6 +13,7 @@
 
 #define DAT_PORT_BASE 45248 /* a node's PSP: its conn_qual, base + node index */
 #define PEER_SETTLE_MS 1000 /* how long the peer of a broken connection may take to see it */
+#define PEER_DISCONNECT_MS 2000 /* the peer of a dat_ep_disconnect (scm: never, after a DTO error) */
 
 /* The reply's outcome, and for a success the object made. */
 static int outcome(struct be_verbs *bv, const char *reply, struct hres *r)
@@ -153,7 +154,7 @@ int bv_exec_dat(struct be_verbs *bv, const struct hcall *c, struct hres *r)
 		rc = bv_call(bv, c->node, reply, "dat_ep_disconnect id=%d", c->obj);
 		if (rc || (rc = outcome(bv, reply, r)))
 			return rc;
-		return ok(r) ? peer_wait(bv, c, "dat_ep_wait", bv->step_ms) : 0;
+		return ok(r) ? peer_wait(bv, c, "dat_ep_wait", PEER_DISCONNECT_MS) : 0;
 	case M_OP_DAT_EP_FREE:
 		rc = bv_call(bv, c->node, reply, "dat_ep_free id=%d", c->obj);
 		if (rc || (rc = outcome(bv, reply, r)))

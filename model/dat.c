@@ -22,7 +22,6 @@
 #define DTO(s) O_DTO(M_DTO_##s)
 #define VALID(arr, cnt, h) ((h) >= 0 && (h) < (cnt) && (arr)[h].ever)
 #define DAT_REMOTE_PRIV (M_DAT_PRIV_REMOTE_READ | M_DAT_PRIV_REMOTE_WRITE | M_DAT_PRIV_REMOTE_ATOMIC)
-#define MEM_TYPE_UNKNOWN 0xffu
 
 /* DAT-LMR-2: dapls_convert_privileges. LOCAL_READ is always on; other bits are dropped. */
 static uint32_t priv_access(uint32_t priv)
@@ -469,11 +468,10 @@ static int ep_valid(const struct m_node *nd, int h)
 }
 
 /* Is the EP connected (its QP still RTS)? */
-static int ep_connected(const struct model *m, const struct m_node *nd, int h)
+static int ep_connected(const struct m_node *nd, int h)
 {
 	const struct m_conn *c = &nd->conn[h];
 
-	(void)m;
 	return c->live && nd->qp[c->qp].live && nd->qp[c->qp].state == M_QPS_RTS;
 }
 
@@ -521,9 +519,9 @@ static int pred_ep_act(const struct model *m, struct m_pred *out)
 		return 0;
 	}
 	m_why_add(&why, M_RULE_DAT_EP_2);
-	if (ep_connected(m, nd, op->obj))
+	if (ep_connected(nd, op->obj))
 		m_why_add(&why, M_RULE_RA_ERR_2);
-	m_alt_add(out, O_OK, ep_connected(m, nd, op->obj) ? M_EFF_DO : M_EFF_NONE, &why, -1);
+	m_alt_add(out, O_OK, ep_connected(nd, op->obj) ? M_EFF_DO : M_EFF_NONE, &why, -1);
 	return 0;
 }
 
@@ -596,7 +594,7 @@ static int pred_dto(const struct model *m, const struct m_profile *p, struct m_p
 	if (rc)
 		return rc;
 	out->res = vp.res;
-	if (!ep_connected(m, nd, op->obj)) {
+	if (!ep_connected(nd, op->obj)) {
 		/* DAT-EP-2: a DISCONNECTED EP accepts the DTO and flushes it. */
 		m_why_add(&dat, M_RULE_DAT_EP_2);
 		narrow = DECIDE(p, DAT_EP_2, PART_STEP, DTO(ERR_FLUSHED));
@@ -675,7 +673,7 @@ static int pred_rmr_bind(const struct model *m, const struct m_profile *p, struc
 		m_alt_add(out, DAT(INVALID_PARAMETER), M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (!ep_connected(m, nd, op->qp)) {
+	if (!ep_connected(nd, op->qp)) {
 		s = DECIDE(p, DAT_RMR_2, PART_STEP, DAT(INVALID_STATE), DTO(ERR_FLUSHED));
 		add_set(out, &s, M_EFF_NONE, &why);
 		return 0;
