@@ -271,9 +271,10 @@ static void release(struct agent *a, struct aobj *o)
 	struct dat_state *d = st(a);
 	struct dat_obj *x = o->ext;
 
-	if (x && d && o->live) {
+	if (x && d && o->kind == AO_DAT_EP) {
+		ep_release(d, x, 1000); /* also one still connecting; a freed one has no handles left */
+	} else if (x && d && o->live) {
 		switch (o->kind) {
-		case AO_DAT_EP: ep_release(d, x, 1000); break;
 		case AO_DAT_RMR: d->f.dat_rmr_free(x->h); break;
 		case AO_DAT_LMR: d->f.dat_lmr_free(x->h); break;
 		case AO_DAT_PZ: d->f.dat_pz_free(x->h); break;
