@@ -51,6 +51,39 @@
  *           nulls                                     ok status=WC vendor_err=N | ok (COMPLETION_ON_ERROR
  *                                                     and no error)
  *
+ * uDAPL requests (agent_dat.c). A DAT call that fails answers "ok outcome=DAT_*"
+ * (its major type); a DTO or bind answers "ok outcome=DAT_DTO_*" (its completion)
+ * or "ok outcome=DAT_*" (refused at the post). An object a scenario freed is
+ * passed to the library as DAT_HANDLE_NULL (never freed memory).
+ *   dat_ia_open name_hex=HEX (empty: the default IA)  ok
+ *   dat_pz_create id | dat_pz_free id                 ok
+ *   dat_lmr_create id pz len priv type va offset prot [from]
+ *                                                     ok addr=0xA lmr_context=N rmr_context=N
+ *                                                        registered_size=N registered_address=0xA
+ *   dat_lmr_query id                                  ok lmr_context=N rmr_context=N registered_size=N
+ *                                                        registered_address=0xA mem_priv=N
+ *   dat_lmr_free id                                   ok
+ *   dat_rmr_create id pz | dat_rmr_free id            ok rmr_context=N
+ *   dat_rmr_bind id ep lmr addr len priv              ok outcome=DAT_DTO_SUCCESS rmr_context=N
+ *   dat_listen port                                   ok ip=A.B.C.D port=N (the node's PSP, made once)
+ *   dat_accept id pz                                  ok (the next connection request, accepted by a
+ *                                                        new EP id in PZ pz, ESTABLISHED)
+ *   dat_connect id pz ip port                         ok (a new EP id in PZ pz, ESTABLISHED)
+ *   dat_ep_disconnect id                              ok (disconnected, the event seen)
+ *   dat_ep_wait id                                    ok (the EP saw its DISCONNECTED/BROKEN event) |
+ *                                                     err errno=ETIMEDOUT
+ *   dat_ep_free id                                    ok
+ *   dat_post id op=write|read laddr lkey len raddr rkey
+ *                                                     ok outcome=DAT_DTO_*
+ *
+ * libdat2 reads its registry (DAT_OVERRIDE) in its constructor, when the
+ * library is loaded; agents are fork()ed from the coordinator, so the
+ * coordinator does not link it: the agent writes the node's own dat.conf
+ * into a temporary directory, sets DAT_OVERRIDE (and DAPL_SCM_NETDEV, quiet
+ * debug levels, DAPL_MAX_INLINE=0) and dlopen()s libdat2 at its first uDAPL
+ * request. The dat.conf registers two IAs: AGENT_DAT_IA_CMA (libdaplofa, the
+ * node's netdev) and AGENT_DAT_IA_SCM (libdaploscm, the node's rxe device).
+ *
  * Creation answers carry what a peer needs to address the object. A post that
  * the provider refuses answers err with the post's errno; a completion that
  * does not come within the request's budget answers err errno=ETIMEDOUT.
@@ -62,6 +95,8 @@
 
 #define AGENT_OBJS_MAX 1024
 #define AGENT_READ_MAX 1024 /* bytes per read request (2 hex digits each) */
+#define AGENT_DAT_IA_CMA "ofa-v2-cma-roe" /* the default IA of a node's dat.conf */
+#define AGENT_DAT_IA_SCM "ofa-v2-scm-roe"
 
 /* The node an agent serves (from the topology). */
 struct agent_node {

@@ -35,6 +35,13 @@ static int16_t handle(const struct be_model *bm, int32_t o)
 	return o >= 0 && o < (int32_t)SCN_OBJS_MAX ? bm->h[o] : -1;
 }
 
+/* Does c (a higher-level API's call) create its object, or take none? */
+static int api_creates(const struct hcall *c)
+{
+	return (M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) &&
+	       (c->obj < 0 || scn_call_get(c->call)->kind == SCN_KIND_CREATE);
+}
+
 /* Translate c into a model operation; -ENOENT if an object it needs was never created. */
 static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
@@ -43,8 +50,7 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->node = c->node;
 	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
 	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
-	    c->op != M_OP_CREATE_QP && c->op != M_OP_RPMA_MR_REG && c->op != M_OP_RPMA_REMOTE_FROM_DESC &&
-	    c->op != M_OP_RPMA_CONNECT) {
+	    c->op != M_OP_CREATE_QP && !api_creates(c)) {
 		op->obj = handle(bm, c->obj);
 		if (op->obj < 0)
 			return -ENOENT;
@@ -58,6 +64,18 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	if (c->op == M_OP_CONNECT) {
 		op->peer_node = c->peer_node;
 		if ((op->peer_qp = handle(bm, c->peer)) < 0)
+			return -ENOENT;
+	}
+	/* Higher-level APIs (struct m_op): the remote object (librpma's remote MR,
+	 * a DTO's remote LMR) and the peer side of a uDAPL connection. */
+	op->remote = op->peer_pd = -1;
+	if ((M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) && c->remote >= 0 &&
+	    (op->remote = handle(bm, c->remote)) < 0)
+		return -ENOENT;
+	op->roff = c->roff;
+	if (M_OP_IS_DAT(c->op)) {
+		op->peer_node = c->peer_node;
+		if (c->op == M_OP_DAT_EP_CONNECT && (op->peer_pd = handle(bm, c->peer)) < 0)
 			return -ENOENT;
 	}
 	op->access = c->access;
@@ -76,12 +94,7 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->compare = c->compare;
 	op->swap = c->swap;
 	op->with_inv = c->with_inv;
-	/* Higher-level APIs: the remote object, and what librpma's calls take. */
-	op->remote = -1;
-	if ((M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) && c->remote >= 0 &&
-	    (op->remote = handle(bm, c->remote)) < 0)
-		return -ENOENT;
-	op->roff = c->roff;
+	/* What librpma's calls take. */
 	op->nulls = c->nulls;
 	op->ndesc = c->ndesc;
 	memcpy(op->desc, c->desc, sizeof(op->desc));
@@ -165,7 +178,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 	}
 	rc = bm_commit(bm, c, &p, pick);
 	if (rc == 0 && scn_call_get(c->call)->kind == SCN_KIND_QUERY && r->out.kind == M_OUT_OK) {
-		/* Simulate the answer: what the model knows exactly, else 0 / 1. */
+		/* Simulate the answer: what the model itself reports. */
 		const struct scn_call *call = scn_call_get(c->call);
 		struct m_qres q;
 
@@ -175,7 +188,9 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 
 				if (k < 0)
 					continue;
-				r->q[k] = q.r[i].mode == M_Q_EXACT ? q.r[i].value : q.r[i].mode == M_Q_NONZERO;
+				r->q[k] = q.r[i].mode == M_Q_ZERO ? 0 : q.r[i].value;
+				if (q.r[i].mode == M_Q_NONZERO && r->q[k] == 0)
+					r->q[k] = 1;
 				r->qset |= 1u << k;
 			}
 	}

@@ -18,7 +18,8 @@ struct bv_obj {
 	struct hview v;            /* what the agent reported (addresses, keys, QP number) */
 	uint8_t ndesc;             /* librpma: the descriptor the agent reported */
 	uint8_t desc[32];
-	uint8_t peer_node;         /* librpma connection: the server's node */
+	uint8_t peer_node;         /* librpma connection: the server's node; uDAPL EP: the node of
+	                              the EP its connection was accepted by */
 };
 
 struct bv_agent {

@@ -1,7 +1,8 @@
 # harness/: programs that talk to the real stack.
 
-# The real stack's libraries the agents use.
-STACK_LIBS := -libverbs -lrdmacm -lrpma -ldat2
+# The real stack's libraries the agents use. libdat2 is not linked: the
+# agent dlopen()s it after writing the node's dat.conf (harness/agent_dat.c).
+STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl
 
 # libagent.a: the coordinator<->agent protocol and the verbs node (real stack).
 AGENT_SRCS := harness/proto.c harness/vnode.c harness/agent.c harness/agent_verbs.c harness/agent_rpma.c \

@@ -368,13 +368,28 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 		int i = scn_spec_index(call->query, cd->spec->key);
 		int j = -1;
 
+		uint64_t want = cd->v.num;
+
 		for (unsigned k = 0; k < q.n; k++)
 			if (strcmp(q.r[k].key, cd->spec->key) == 0)
 				j = (int)k;
+		if (cd->v.kind == SCN_V_ATTR) {
+			/* expect KEY=NAME.ATTR: the engine's own value of the attribute. */
+			uint64_t v;
+			char name[80];
+
+			if (x->ops->attr(x->be, cd->v.obj, (enum scn_attr)cd->v.attr, &v)) {
+				say(x, V_ERROR, s->line, "line %u: expect %s=: %s has no %s on the %s engine", s->line,
+				    cd->spec->key, obj_name(x->f, cd->v.obj, name, sizeof(name)),
+				    scn_attr_str((enum scn_attr)cd->v.attr), x->ops->name);
+				return;
+			}
+			want = cd->v.neg ? v - cd->v.num : v + cd->v.num;
+		}
 		if (x->o->mode == RUN_LINT) {
-			if (j >= 0 && !model_qres_ok(&q, (size_t)j, cd->v.num))
+			if (j >= 0 && !model_qres_ok(&q, (size_t)j, want))
 				say(x, V_FAIL, s->line, "line %u: expect %s=%s, but the model says %s", s->line,
-				    cd->spec->key, qval(x, cd->spec, cd->v.num, a1, sizeof(a1)),
+				    cd->spec->key, qval(x, cd->spec, want, a1, sizeof(a1)),
 				    qmodel(x, cd->spec, &q, j, a2, sizeof(a2)));
 			continue;
 		}
@@ -382,9 +397,9 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			say(x, V_ERROR, s->line, "line %u: %s did not report %s", s->line, call->name, cd->spec->key);
 			return;
 		}
-		if (cd->v.num != real->q[i])
+		if (want != real->q[i])
 			say(x, V_FAIL, s->line, "line %u: expect %s=%s, real %s=%s", s->line, cd->spec->key,
-			    qval(x, cd->spec, cd->v.num, a1, sizeof(a1)), cd->spec->key,
+			    qval(x, cd->spec, want, a1, sizeof(a1)), cd->spec->key,
 			    qval(x, cd->spec, real->q[i], a2, sizeof(a2)));
 	}
 }

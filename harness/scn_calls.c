@@ -40,6 +40,7 @@
 #define O_RPMA_QUERY (O_RPMA | SCN_OUTS_QUERY)
 #define O_DAT (O(OK) | O(DAT) | O(CRASH))
 #define O_DAT_QUERY (O_DAT | SCN_OUTS_QUERY)
+#define O_DAT_POST (O(DAT) | O(DTO) | O(CRASH)) /* refused at the call, or the DTO's completion */
 #define O_MRAPI (O(OK) | O(MRAPI) | O(CRASH))
 #define O_RPMEM (O(OK) | O(ERRNO) | O(CRASH))
 
@@ -55,6 +56,8 @@
 #define RPMA_FLAGS OPT("flags", FLAGS(SCN_T_RPMA_FLAGS))
 #define RPMA_IO_ARGS ARGS(OPT("local", ADDR(SCN_C_RPMA_MR)), OPT("remote", ADDR(SCN_C_RPMA_REMOTE)), \
 			  REQ("len", NUM), RPMA_FLAGS, RPMA_NULL)
+#define DAT_IO_ARGS ARGS(REQ("local", ADDR(SCN_C_DAT_LMR)), REQ("remote", ADDR(SCN_C_DAT_LMR | SCN_C_DAT_RMR)), \
+			 REQ("len", NUM), OPT("lmr_context", NUM), OPT("rmr_context", NUM))
 #define BUF_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR | SCN_C_MRAPI_RMEM)
 
 static const struct scn_call calls[] = {
@@ -129,18 +132,30 @@ static const struct scn_call calls[] = {
 	     ARGS(REQ("remote", ADDR(SCN_C_RPMA_REMOTE)), REQ("len", NUM),
 		  REQ("type", .kinds = SCN_V_WORD | SCN_V_INT, .table = SCN_T_FLUSH), RPMA_FLAGS, RPMA_NULL)),
 
-	/* uDAPL (DAT 2.0) */
+	/* uDAPL (DAT 2.0, libdapl2) */
 	CALL("dat_ia_open", DAT, ACT, 0, 0, O_DAT, ARGS(OPT("name", STR))),
 	CALL("dat_pz_create", DAT, CREATE, SCN_C_DAT_PZ, 0, O_DAT, NOARGS),
 	CALL("dat_pz_free", DAT, ACT, SCN_C_DAT_PZ, 1, O_DAT, NOARGS),
 	CALL("dat_lmr_create", DAT, CREATE, SCN_C_DAT_LMR, 0, O_DAT,
-	     ARGS(REQ("pz", OBJ(SCN_C_DAT_PZ)), REQ("len", NUM), REQ("priv", FLAGS(SCN_T_DAT_PRIV)))),
+	     ARGS(REQ("pz", OBJ(SCN_C_DAT_PZ)), REQ("len", NUM), REQ("priv", FLAGS(SCN_T_DAT_PRIV)),
+		  OPT("type", WORD(SCN_T_DAT_MEM_TYPE)), OPT("from", OBJ(SCN_C_DAT_LMR)),
+		  OPT("va_type", WORD(SCN_T_DAT_VA_TYPE)), OPT("offset", RANGE(0, 4095)),
+		  OPT("prot", WORD(SCN_T_PROT)))),
 	QUERY("dat_lmr_query", DAT, SCN_C_DAT_LMR, O_DAT_QUERY, NOARGS,
 	      ARGS(OPT("lmr_context", NUM), OPT("rmr_context", NUM), OPT("registered_size", NUM),
 		   OPT("registered_address", NUM), OPT("mem_priv", FLAGS(SCN_T_DAT_PRIV)))),
 	CALL("dat_lmr_free", DAT, ACT, SCN_C_DAT_LMR, 1, O_DAT, NOARGS),
 	CALL("dat_rmr_create", DAT, CREATE, SCN_C_DAT_RMR, 0, O_DAT, ARGS(REQ("pz", OBJ(SCN_C_DAT_PZ)))),
+	CALL("dat_rmr_bind", DAT, POST, SCN_C_DAT_RMR, 0, O_DAT_POST,
+	     ARGS(REQ("lmr", ADDR(SCN_C_DAT_LMR)), REQ("len", NUM), REQ("priv", FLAGS(SCN_T_DAT_PRIV)),
+		  REQ("ep", OBJ(SCN_C_DAT_EP)))),
 	CALL("dat_rmr_free", DAT, ACT, SCN_C_DAT_RMR, 1, O_DAT, NOARGS),
+	CALL("dat_ep_connect", DAT, CREATE, SCN_C_DAT_EP, 0, O_DAT,
+	     ARGS(REQ("pz", OBJ(SCN_C_DAT_PZ)), REQ("peer", OBJ(SCN_C_DAT_PZ)), OPT("private_data", RANGE(0, 1024)))),
+	CALL("dat_ep_disconnect", DAT, ACT, SCN_C_DAT_EP, 0, O_DAT, NOARGS),
+	CALL("dat_ep_free", DAT, ACT, SCN_C_DAT_EP, 1, O_DAT, NOARGS),
+	CALL("dat_ep_post_rdma_write", DAT, POST, SCN_C_DAT_EP, 0, O_DAT_POST, DAT_IO_ARGS),
+	CALL("dat_ep_post_rdma_read", DAT, POST, SCN_C_DAT_EP, 0, O_DAT_POST, DAT_IO_ARGS),
 
 	/* MRAPI and librpmem: provisional schemas (a later issue drives them) */
 	CALL("mrapi_rmem_create", MRAPI, CREATE, SCN_C_MRAPI_RMEM, 0, O_MRAPI,

@@ -87,6 +87,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_QPS, "qp_state" }, { SCN_T_QPS_MODIFY, "modify_state" }, { SCN_T_PROT, "prot" },
 	{ SCN_T_USAGE, "usage" }, { SCN_T_FLUSH, "flush_type" }, { SCN_T_DAT_PRIV, "dat_priv" },
 	{ SCN_T_RPMA_FLAGS, "rpma_flags" }, { SCN_T_RPMA_NULL, "rpma_null" },
+	{ SCN_T_DAT_MEM_TYPE, "dat_mem_type" }, { SCN_T_DAT_VA_TYPE, "dat_va_type" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -131,12 +132,20 @@ static const struct scn_name rpma_null_t[] = {
 	{ 1u << 4, "DESC" }, { 1u << 5, "DESC_SIZE" }, { 1u << 6, "SIZE" }, { 1u << 7, "FLUSH_TYPE" },
 	{ 1u << 8, "CONN" }, { 1u << 9, "DST" }, { 1u << 10, "SRC" },
 };
-/* DAT_MEM_PRIV_*_FLAG (dat2/dat.h), READ and WRITE are its composite defines. */
+/*
+ * DAT_MEM_PRIV_*_FLAG (dat2/dat.h; READ, WRITE and ALL are its composite
+ * defines) and DAT_IB_MEM_PRIV_REMOTE_ATOMIC (dat2/dat_ib_extensions.h).
+ */
 static const struct scn_name dat_priv_t[] = {
 	{ 0x01, "LOCAL_READ" }, { 0x02, "REMOTE_READ" }, { 0x10, "LOCAL_WRITE" },
-	{ 0x20, "REMOTE_WRITE" }, { 0x03, "READ" }, { 0x30, "WRITE" }, { 0x33, "ALL" },
-	{ 0x00, "NONE" },
+	{ 0x20, "REMOTE_WRITE" }, { 0x40, "REMOTE_ATOMIC" }, { 0x03, "READ" }, { 0x30, "WRITE" },
+	{ 0x33, "ALL" }, { 0x00, "NONE" },
 };
+/* DAT_MEM_TYPE_* (dat2/udat.h) and DAT_VA_TYPE_* (dat2/dat.h). */
+static const struct scn_name dat_mem_type_t[] = {
+	{ 0x00, "VIRTUAL" }, { 0x01, "LMR" }, { 0x02, "SHARED_VIRTUAL" },
+};
+static const struct scn_name dat_va_type_t[] = { { 0x0, "VA" }, { 0x1, "ZB" } };
 
 static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_] = {
 	[SCN_T_ACCESS] = { access_t, SCN_N(access_t) },
@@ -149,6 +158,8 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_DAT_PRIV] = { dat_priv_t, SCN_N(dat_priv_t) },
 	[SCN_T_RPMA_FLAGS] = { rpma_flags_t, SCN_N(rpma_flags_t) },
 	[SCN_T_RPMA_NULL] = { rpma_null_t, SCN_N(rpma_null_t) },
+	[SCN_T_DAT_MEM_TYPE] = { dat_mem_type_t, SCN_N(dat_mem_type_t) },
+	[SCN_T_DAT_VA_TYPE] = { dat_va_type_t, SCN_N(dat_va_type_t) },
 };
 
 size_t scn_table_count(enum scn_table t)
@@ -192,7 +203,7 @@ unsigned scn_class_attrs(enum scn_class c)
 /* The model's capabilities (model/names.c) and the APIs besides verbs. */
 static const char *const caps[] = {
 	"mw_type1", "mw_type2", "rereg", "atomic_write", "flush", "odp", "zero_based_reg",
-	"atomics", "rpma", "dapl", "mrapi", "rpmem",
+	"atomics", "rpma", "dapl", "mrapi", "rpmem", "dapl_rmr",
 };
 
 size_t scn_cap_count(void)

@@ -32,7 +32,7 @@
                              may round it up, to less than twice: LP-7) */
 #define M_RECV_DEPTH_DEFAULT 16
 #define M_ALT_MAX 8      /* alternatives in one prediction */
-#define M_RULES_MAX 8    /* rules named by one alternative */
+#define M_RULES_MAX 10   /* rules named by one alternative (an API step: its rules and the verbs ones) */
 #define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
 #define M_PAGE 4096u
 #define M_NO_PEER 0xff
@@ -149,6 +149,12 @@ enum m_dat_priv {
 	M_DAT_PRIV_LOCAL_READ = 0x01, M_DAT_PRIV_REMOTE_READ = 0x02, M_DAT_PRIV_LOCAL_WRITE = 0x10,
 	M_DAT_PRIV_REMOTE_WRITE = 0x20, M_DAT_PRIV_REMOTE_ATOMIC = 0x40,
 };
+/* The IA a node's dat_ia_open names (struct m_op type; m_node ia_open). OFA's providers. */
+enum m_dat_ia { M_DAT_IA_CMA = 0, M_DAT_IA_UNKNOWN = 1, M_DAT_IA_SCM = 2 };
+/* Connect private data the IAs carry (catalog G): OFA cma 56 (the IB REQ's 92 less rdma_cm's 36-byte
+ * header), scm 68. The model predicts nothing beyond (DAT-EP-4). */
+#define M_DAT_PDATA_CMA 56
+#define M_DAT_PDATA_SCM 68
 /* DAT_MEM_TYPE_* of dat_lmr_create. */
 enum m_dat_mem_type { M_DAT_MEM_VIRTUAL = 0x00, M_DAT_MEM_LMR = 0x01, M_DAT_MEM_SHARED_VIRTUAL = 0x02 };
 
@@ -173,12 +179,13 @@ enum m_op_kind {
 	M_OP_DAT_IA_OPEN, M_OP_DAT_PZ_CREATE, M_OP_DAT_PZ_FREE, M_OP_DAT_LMR_CREATE,
 	M_OP_DAT_LMR_QUERY, M_OP_DAT_LMR_FREE, M_OP_DAT_RMR_CREATE, M_OP_DAT_RMR_FREE,
 	M_OP_DAT_EP_CONNECT, M_OP_DAT_EP_DISCONNECT, M_OP_DAT_RDMA_WRITE, M_OP_DAT_RDMA_READ,
+	M_OP_DAT_EP_FREE, M_OP_DAT_RMR_BIND,
 	M_OP_COUNT_
 };
 
 /* Which API an operation kind belongs to. */
 #define M_OP_IS_RPMA(k) ((k) >= M_OP_RPMA_MR_REG && (k) <= M_OP_RPMA_REMOTE_GET_FLUSH_TYPE)
-#define M_OP_IS_DAT(k) ((k) >= M_OP_DAT_IA_OPEN && (k) <= M_OP_DAT_RDMA_READ)
+#define M_OP_IS_DAT(k) ((k) >= M_OP_DAT_IA_OPEN && (k) <= M_OP_DAT_RMR_BIND)
 
 /* Capabilities a profile declares (scenario `require` lines). */
 enum m_cap {
@@ -192,6 +199,7 @@ enum m_cap {
 	M_CAP_ATOMICS = 1u << 7,
 	M_CAP_RPMA = 1u << 8,   /* librpma over this stack */
 	M_CAP_DAPL = 1u << 9,   /* uDAPL over this stack */
+	M_CAP_DAPL_RMR = 1u << 10, /* uDAPL RMRs (memory windows): dat_rmr_create and dat_rmr_bind work */
 };
 
 /* Rule identifiers: M_RULE_PD_1 ... (generated from model/rules.def). */
@@ -378,7 +386,7 @@ struct m_node {
 	uint8_t npd, nmr, nmw, nqp; /* handles given out so far (never reused) */
 	uint8_t nrremote, nconn;
 	int16_t rpma_pd;            /* the PD of this node's librpma peer, -1 before first use */
-	uint8_t ia_open;            /* DAT: dat_ia_open succeeded on this node */
+	uint8_t ia_open;            /* DAT: dat_ia_open succeeded on this node: 1 + enum m_dat_ia */
 	struct m_pd pd[M_MAX_PD];
 	struct m_mr mr[M_MAX_MR];
 	struct m_mw mw[M_MAX_MW];
@@ -453,6 +461,22 @@ struct m_op {
 	uint8_t ndesc;      /* rpma_mr_remote_from_descriptor: the descriptor bytes */
 	uint8_t desc[32];
 	uint32_t size;      /* the descriptor size passed (may differ from ndesc) */
+	/*
+	 * uDAPL (model/dat.c) uses the fields above so: ia_open: type the IA
+	 * (enum m_dat_ia). pz_free, lmr_query/free,
+	 * rmr_free, ep_disconnect/free: obj (pd[], mr[], mw[], conn[]).
+	 * lmr_create: pd the PZ, len, access the DAT privileges, type the
+	 * mem_type, mr the LMR it is made from (mem_type LMR, or VIRTUAL over
+	 * the same buffer; -1 none), offset/prot the buffer, flags bit 0 the
+	 * va_type DAT_VA_TYPE_ZB. rmr_create: pd. ep_connect: pd here, peer_pd
+	 * on peer_node. rdma_write/read: obj the EP, the raw local triplet
+	 * (lkey = lmr_context, laddr, len) and remote triplet (rkey =
+	 * rmr_context, raddr) as a program passes them, mr/offset the local
+	 * LMR, remote/roff the remote LMR on peer_node (-1: none named).
+	 * rmr_bind: obj the RMR, qp the EP (conn[]), mr the LMR, offset the
+	 * window start (the LMR's address space), len, access the privileges.
+	 */
+	int16_t peer_pd;    /* DAT ep_connect: the server side's PZ (pd[] on peer_node) */
 };
 
 /* Side effects an alternative has besides its outcome. */
@@ -551,7 +575,8 @@ struct m_qres {
 	struct {
 		const char *key;      /* the scenario's result name ("state", "rmr_context") */
 		uint8_t mode;         /* enum m_qmode */
-		uint64_t value;       /* for M_Q_EXACT */
+		uint64_t value;       /* M_Q_EXACT: the value; else what the model itself reports
+		                         as a simulated stack (its own keys, sizes) */
 		uint16_t rule;        /* enum m_rule that decides it, M_RULE_COUNT_ if none */
 	} r[M_QRES_MAX];
 };

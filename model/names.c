@@ -127,6 +127,7 @@ static const struct name op_names[] = {
 	{ M_OP_DAT_RMR_CREATE, "dat_rmr_create" }, { M_OP_DAT_RMR_FREE, "dat_rmr_free" },
 	{ M_OP_DAT_EP_CONNECT, "dat_ep_connect" }, { M_OP_DAT_EP_DISCONNECT, "dat_ep_disconnect" },
 	{ M_OP_DAT_RDMA_WRITE, "dat_ep_post_rdma_write" }, { M_OP_DAT_RDMA_READ, "dat_ep_post_rdma_read" },
+	{ M_OP_DAT_EP_FREE, "dat_ep_free" }, { M_OP_DAT_RMR_BIND, "dat_rmr_bind" },
 };
 NAMED_ENUM(m_op_kind, enum m_op_kind, op_names)
 
@@ -134,7 +135,7 @@ static const struct name cap_names[] = {
 	{ M_CAP_MW_TYPE1, "mw_type1" }, { M_CAP_MW_TYPE2, "mw_type2" }, { M_CAP_REREG, "rereg" },
 	{ M_CAP_ATOMIC_WRITE, "atomic_write" }, { M_CAP_FLUSH, "flush" }, { M_CAP_ODP, "odp" },
 	{ M_CAP_ZERO_BASED_REG, "zero_based_reg" }, { M_CAP_ATOMICS, "atomics" },
-	{ M_CAP_RPMA, "rpma" }, { M_CAP_DAPL, "dapl" },
+	{ M_CAP_RPMA, "rpma" }, { M_CAP_DAPL, "dapl" }, { M_CAP_DAPL_RMR, "dapl_rmr" },
 };
 NAMED_ENUM(m_cap, enum m_cap, cap_names)
 

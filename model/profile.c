@@ -13,6 +13,8 @@
 #define ERRNO(e) { M_OUT_ERRNO, e }
 #define OK_ { M_OUT_OK, 0 }
 #define CRASH_ { M_OUT_CRASH, 0 }
+#define DATR(e) { M_OUT_DAT, M_DAT_##e }
+#define DTOS(e) { M_OUT_DTO, M_DTO_##e }
 #define ANY_KERNEL 0, KVER(99, 0)
 #define KERNEL_RXE NULL
 #define LIBRPMA "librpma 1.2.0"
@@ -20,6 +22,23 @@
 
 static const struct m_deviation rxe_dev[] = {
 	/* ---- libdapl2 2.1.10 (catalog C, G): entries with component LIBDAPL ---- */
+	{ M_RULE_DAT_LMR_3, PART_STEP, ANY_KERNEL, M_DEV_NARROW, 1, { DATR(INSUFFICIENT_RESOURCES) },
+	  "G: REMOTE_WRITE without LOCAL_WRITE gives DAT_INSUFFICIENT_RESOURCES; DAPL dapls_ib_mr_register converts "
+	  "every ibv_reg_mr failure as ENOMEM", LIBDAPL },
+	{ M_RULE_DAT_LMR_7, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { DATR(NOT_IMPLEMENTED) },
+	  "G: DAT_MEM_TYPE_LMR (LMR over an LMR) gives DAT_NOT_IMPLEMENTED; DAPL mem.c dapls_ib_mr_register_shared "
+	  "is a stub", LIBDAPL },
+	{ M_RULE_DAT_RMR_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { DATR(INSUFFICIENT_RESOURCES) },
+	  "G: dat_rmr_create gives DAT_INSUFFICIENT_RESOURCES / DAT_RESOURCE_MEMORY_REGION; DAPL mem.c "
+	  "dapls_ib_mw_alloc is a stub (NOT_IMPLEMENTED), dapl_rmr_create converts it", LIBDAPL },
+	{ M_RULE_DAT_FREE_2, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { DTOS(ERR_LOCAL_EP) },
+	  "observed (rdmacheck corpus, 6.1.0-56): an RDMA write with a freed LMR's lmr_context completes "
+	  "DAT_DTO_ERR_LOCAL_EP, not a protection violation: rxe completes a bad lkey LOC_QP_OP_ERR (F, LP-1) and "
+	  "DAPL's ib_status_map maps that to DAT_DTO_ERR_LOCAL_EP", LIBDAPL },
+	{ M_RULE_DAT_LMR_6, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { DATR(INSUFFICIENT_RESOURCES) },
+	  "DAPL dapl_lmr_create: VN_MEM_SHARED_VIRTUAL_SUPPORT is 1, so dapli_lmr_create_shared runs and converts "
+	  "the NOT_IMPLEMENTED of the dapls_ib_mr_register_shared stub into DAT_INSUFFICIENT_RESOURCES / "
+	  "DAT_RESOURCE_MEMORY_REGION", LIBDAPL },
 	/* ---- the kernel provider, rxe ---- */
 	{ M_RULE_RA_QP_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(REM_INV_REQ_ERR) },
 	  "F: responder QP lacking the qp_access_flags bit gives REM_INV_REQ_ERR; KRXE check_op_valid", KERNEL_RXE },
@@ -98,11 +117,13 @@ static const struct {
 	size_t ndev;
 } profiles[] = {
 	{ "generic", 0, M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_REREG | M_CAP_ATOMIC_WRITE | M_CAP_FLUSH |
-			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS | M_CAP_RPMA,
+			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL |
+			       M_CAP_DAPL_RMR,
 	  NULL, 0 },
 	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
-	 * ZERO_BASED registration (catalog F). */
-	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA,
+	 * ZERO_BASED registration (catalog F); librpma 1.2.0; uDAPL (libdapl2
+	 * 2.1.10) without RMRs (catalog G). */
+	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL,
 	  rxe_dev, sizeof(rxe_dev) / sizeof(rxe_dev[0]) },
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))

@@ -59,6 +59,37 @@ START_TEST(test_every_area_b_rule_is_in_the_table)
 }
 END_TEST
 
+/* The 19 area-C (uDAPL) IDs of the catalog, in catalog order. */
+static const char *const catalog_c[] = {
+	"DAT-LMR-1", "DAT-LMR-2", "DAT-LMR-3", "DAT-LMR-4", "DAT-LMR-5", "DAT-LMR-6", "DAT-LMR-7",
+	"DAT-LMR-8", "DAT-LMR-9", "DAT-LMR-10", "DAT-FREE-1", "DAT-FREE-2", "DAT-PZ-1", "DAT-RMR-1",
+	"DAT-RMR-2", "DAT-RMR-3", "DAT-RMR-4", "DAT-DTO-1", "DAT-DTO-2",
+};
+
+START_TEST(test_every_catalog_c_rule_is_in_the_table)
+{
+	size_t n = sizeof(catalog_c) / sizeof(catalog_c[0]), in_c = 0;
+
+	ck_assert_uint_eq(n, 19);
+	for (size_t i = 0; i < n; i++) {
+		enum m_rule r;
+
+		ck_assert_msg(m_rule_find(catalog_c[i], &r) == 0, "%s missing from model/rules.def", catalog_c[i]);
+		ck_assert_str_eq(m_rule_info(r)->section, "C");
+	}
+	/* Besides them only the model's own DAT-* rules (IA, handles, EPs, DTOs) are in area C. */
+	for (unsigned i = 0; i < M_RULE_COUNT_; i++) {
+		const struct m_rule_info *a = m_rule_info((enum m_rule)i);
+
+		if (strcmp(a->section, "C"))
+			continue;
+		in_c++;
+		ck_assert_msg(strncmp(a->id, "DAT-", 4) == 0, "%s in area C", a->id);
+	}
+	ck_assert_uint_ge(in_c, n);
+}
+END_TEST
+
 START_TEST(test_rule_ids_unique_and_complete)
 {
 	for (unsigned i = 0; i < M_RULE_COUNT_; i++) {
@@ -138,6 +169,7 @@ Suite *suite_test_model_rules(void)
 
 	tcase_add_test(tc, test_every_catalog_rule_is_in_the_table);
 	tcase_add_test(tc, test_every_area_b_rule_is_in_the_table);
+	tcase_add_test(tc, test_every_catalog_c_rule_is_in_the_table);
 	tcase_add_test(tc, test_rule_ids_unique_and_complete);
 	tcase_add_test(tc, test_every_encoded_rule_has_a_test);
 	tcase_add_test(tc, test_profiles_cite_their_deviations);

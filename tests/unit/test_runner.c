@@ -997,6 +997,28 @@ START_TEST(test_lint_accepts_expect_inside_generic)
 }
 END_TEST
 
+/* expect KEY=NAME.ATTR compares with the attribute's value on the engine, not the offset. */
+START_TEST(test_lint_query_expect_attribute)
+{
+	static const char base[] = "require dapl\nnodes a\na: dat_ia_open\na: dat_pz_create z\n"
+				   "a: dat_lmr_create l pz=z len=4K priv=LOCAL_WRITE\n"
+				   "a: dat_lmr_create r pz=z len=4K priv=ALL\n";
+	char text[512];
+	struct result r;
+
+	snprintf(text, sizeof(text), "%sa: dat_lmr_query r expect rmr_context=r.rkey registered_size=r.len\n", base);
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+	/* no remote privileges: rmr_context is 0, and l.len is 4096 */
+	snprintf(text, sizeof(text), "%sa: dat_lmr_query l expect rmr_context=l.len\n", base);
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "line 7: expect rmr_context=4096, but the model says rmr_context zero");
+	result_clear(&r);
+}
+END_TEST
+
 /* The model as an engine reports the receive completion it predicted for the peer. */
 START_TEST(test_lint_send_with_receive)
 {
@@ -1137,6 +1159,7 @@ Suite *suite_test_runner(void)
 	tcase_add_test(tl, test_lint_rejects_expect_outside_generic);
 	tcase_add_test(tl, test_lint_accepts_expect_inside_generic);
 	tcase_add_test(tl, test_lint_send_with_receive);
+	tcase_add_test(tl, test_lint_query_expect_attribute);
 	suite_add_tcase(s, tl);
 	tcase_add_test(th, test_verdict_names);
 	tcase_add_test(th, test_format_set_and_deviation);
