@@ -5,60 +5,7 @@
  * numbers, asked through a fake engine's ref/attr (backend.h) that makes
  * every number tell where it came from.
  */
-#include "harness/resolve.h"
-
-#include <check.h>
-#include <errno.h>
-#include <string.h>
-
-/*
- * The fake engine: object o's local address is LADDR(o) + off with lkey
- * 0x1000 + o; a peer addresses it at RADDR(o) + off with rkey 0x2000 + o.
- * Attributes: addr 0xa0000000 + o, len 0x400 + o, qpn 0x40 + o. Objects in
- * missing[] do not exist.
- */
-#define LADDR(o) (0x1000000ull * ((uint64_t)(o) + 1))
-#define RADDR(o) (0x80000000ull + 0x1000000ull * ((uint64_t)(o) + 1))
-
-static int missing_obj[4] = { -1, -1, -1, -1 };
-static unsigned nref, nattr;
-
-static int gone(int32_t o)
-{
-	for (size_t i = 0; i < 4; i++)
-		if (missing_obj[i] == o)
-			return 1;
-	return 0;
-}
-
-static int fref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
-{
-	ck_assert_ptr_eq(be, &nref);
-	nref++;
-	if (gone(obj))
-		return -ENOENT;
-	*addr = (remote ? RADDR(obj) : LADDR(obj)) + off;
-	*key = (uint32_t)((remote ? 0x2000 : 0x1000) + obj);
-	return 0;
-}
-
-static int fattr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
-{
-	ck_assert_ptr_eq(be, &nref);
-	nattr++;
-	if (gone(obj))
-		return -ENOENT;
-	switch (a) {
-	case SCN_ATTR_ADDR: *v = 0xa0000000u + (uint64_t)obj; return 0;
-	case SCN_ATTR_LEN: *v = 0x400u + (uint64_t)obj; return 0;
-	case SCN_ATTR_LKEY: *v = 0x1000u + (uint64_t)obj; return 0;
-	case SCN_ATTR_RKEY: *v = 0x2000u + (uint64_t)obj; return 0;
-	case SCN_ATTR_QPN: *v = 0x40u + (uint64_t)obj; return 0;
-	default: return -EINVAL;
-	}
-}
-
-static const struct backend_ops fops = { .name = "fake", .ref = fref, .attr = fattr };
+#include "tests/unit/resolve_fx.h"
 
 /* Objects: 0 a.pd, 1 a.m, 2 b.pd, 3 b.m, 4 a.q, 5 b.q, 6 b.w, 7 a.pd2. */
 static const char text[] =
@@ -94,49 +41,14 @@ static const char text[] =
 	"a: read q local=m+0 remote=b.m+0 len=b.w.len+0x10\n"                  /* 30 */
 	"a: query_qp q expect state=ERR\n";                                    /* 31 */
 
-static struct scn_file *f;
-
 static void setup(void)
 {
-	struct scn_diags d;
-	char buf[512] = "";
-	int rc = scn_parse_text(text, strlen(text), "r.scn", &f, &d);
-
-	if (rc && d.n)
-		scn_diag_format(&d.d[0], "r.scn", buf, sizeof(buf));
-	ck_assert_msg(rc == 0, "%s", buf);
-	for (size_t i = 0; i < 4; i++)
-		missing_obj[i] = -1;
-	nref = nattr = 0;
+	fx_parse(text, "r.scn");
 }
 
 static void teardown(void)
 {
-	scn_free(f);
-	f = NULL;
-}
-
-/* Resolve the step on line; returns resolve_step's result. */
-static int res(uint32_t line, struct hcall *c, int32_t *missing)
-{
-	for (size_t i = 0; i < f->nsteps; i++)
-		if (f->steps[i].line == line) {
-			memset(c, 0x5a, sizeof(*c)); /* resolve must set every field */
-			*missing = 77;
-			return resolve_step(f, &f->steps[i], &fops, &nref, c, missing);
-		}
-	ck_abort_msg("no step on line %u", line);
-	return 0;
-}
-
-static struct hcall ok(uint32_t line)
-{
-	struct hcall c;
-	int32_t missing;
-
-	ck_assert_int_eq(res(line, &c, &missing), 0);
-	ck_assert_int_eq(missing, -1);
-	return c;
+	fx_free();
 }
 
 START_TEST(test_object_indexes)
@@ -144,10 +56,10 @@ START_TEST(test_object_indexes)
 	static const char *const names[] = { "pd", "m", "pd", "m", "q", "q", "w", "pd2", "w2" };
 	static const uint8_t nodes[] = { 0, 0, 1, 1, 0, 1, 1, 0, 1 };
 
-	ck_assert_uint_eq(f->nobjs, 9);
+	ck_assert_uint_eq(fx_f->nobjs, 9);
 	for (size_t i = 0; i < 9; i++) {
-		ck_assert_str_eq(f->objs[i].name, names[i]);
-		ck_assert_uint_eq(f->objs[i].node, nodes[i]);
+		ck_assert_str_eq(fx_f->objs[i].name, names[i]);
+		ck_assert_uint_eq(fx_f->objs[i].node, nodes[i]);
 	}
 }
 END_TEST
@@ -182,7 +94,7 @@ END_TEST
 
 START_TEST(test_creations)
 {
-	struct hcall c = ok(3);
+	struct hcall c = fx_ok(3);
 
 	ck_assert_uint_eq(c.op, M_OP_REG_MR);
 	ck_assert_uint_eq(c.node, 0);
@@ -198,9 +110,9 @@ START_TEST(test_creations)
 	ck_assert_uint_eq(c.iova, 0x10000);
 	ck_assert_uint_eq(c.prot, M_PROT_RO);
 	ck_assert_uint_eq(c.nprefer, 0);
-	ck_assert_uint_eq(nref + nattr, 0); /* nothing to ask the engine */
+	ck_assert_uint_eq(fx_nref + fx_nattr, 0); /* nothing to ask the engine */
 
-	c = ok(5);
+	c = fx_ok(5);
 	ck_assert_uint_eq(c.node, 1);
 	ck_assert_int_eq(c.obj, 3);
 	ck_assert_int_eq(c.pd, 2);
@@ -209,24 +121,24 @@ START_TEST(test_creations)
 	ck_assert_uint_eq(c.offset, 0);
 	ck_assert_uint_eq(c.prot, M_PROT_RW);
 
-	c = ok(6); /* create_qp: all remote rights by default */
+	c = fx_ok(6); /* create_qp: all remote rights by default */
 	ck_assert_uint_eq(c.op, M_OP_CREATE_QP);
 	ck_assert_int_eq(c.obj, 4);
 	ck_assert_uint_eq(c.access, M_ACC_REMOTE_ANY);
-	c = ok(7);
+	c = fx_ok(7);
 	ck_assert_uint_eq(c.access, M_ACC_REMOTE_READ);
 
-	c = ok(9);
+	c = fx_ok(9);
 	ck_assert_uint_eq(c.op, M_OP_ALLOC_MW);
 	ck_assert_int_eq(c.obj, 6);
 	ck_assert_uint_eq(c.type, 1);
-	ck_assert_uint_eq(ok(29).type, 2);
+	ck_assert_uint_eq(fx_ok(29).type, 2);
 }
 END_TEST
 
 START_TEST(test_connect)
 {
-	struct hcall c = ok(8);
+	struct hcall c = fx_ok(8);
 
 	ck_assert_uint_eq(c.op, M_OP_CONNECT);
 	ck_assert_uint_eq(c.node, 0);
@@ -242,7 +154,7 @@ END_TEST
 
 START_TEST(test_bind_window_start)
 {
-	struct hcall c = ok(10);
+	struct hcall c = fx_ok(10);
 
 	ck_assert_uint_eq(c.op, M_OP_BIND_MW);
 	ck_assert_uint_eq(c.node, 1);
@@ -260,7 +172,7 @@ END_TEST
 START_TEST(test_local_and_remote_references)
 {
 	/* a.m+8 and b.m+16 */
-	struct hcall c = ok(11);
+	struct hcall c = fx_ok(11);
 
 	ck_assert_uint_eq(c.op, M_OP_WRITE);
 	ck_assert_uint_eq(c.node, 0);
@@ -274,7 +186,7 @@ START_TEST(test_local_and_remote_references)
 	ck_assert_uint_eq(c.nprefer, 0);
 
 	/* a remote window: its address and rkey; len from an attribute, m.len-1 */
-	c = ok(12);
+	c = fx_ok(12);
 	ck_assert_uint_eq(c.op, M_OP_READ);
 	ck_assert_uint_eq(c.laddr, LADDR(1));
 	ck_assert_uint_eq(c.raddr, RADDR(6) + 16);
@@ -282,21 +194,21 @@ START_TEST(test_local_and_remote_references)
 	ck_assert_uint_eq(c.len, 0x400 + 1 - 1);
 
 	/* `m` alone is m+0; a negative offset; the rkey override b.m.rkey+1 */
-	c = ok(13);
+	c = fx_ok(13);
 	ck_assert_uint_eq(c.laddr, LADDR(1));
 	ck_assert_uint_eq(c.raddr, RADDR(3) - 8);
 	ck_assert_uint_eq(c.rkey, 0x2003 + 1);
 	ck_assert_uint_eq(c.len, 8);
 
 	/* another node's attribute: b.w.len+0x10 */
-	c = ok(30);
+	c = fx_ok(30);
 	ck_assert_uint_eq(c.len, 0x400 + 6 + 0x10);
 }
 END_TEST
 
 START_TEST(test_atomics_and_receives)
 {
-	struct hcall c = ok(14);
+	struct hcall c = fx_ok(14);
 
 	ck_assert_uint_eq(c.op, M_OP_CAS);
 	ck_assert_uint_eq(c.len, 8);
@@ -305,14 +217,14 @@ START_TEST(test_atomics_and_receives)
 	ck_assert_uint_eq(c.laddr, LADDR(1) + 8);
 	ck_assert_uint_eq(c.raddr, RADDR(3));
 
-	c = ok(15);
+	c = fx_ok(15);
 	ck_assert_uint_eq(c.op, M_OP_FADD);
 	ck_assert_uint_eq(c.len, 8);
 	ck_assert_uint_eq(c.compare, 5);
 	ck_assert_uint_eq(c.swap, 5);
 	ck_assert_uint_eq(c.raddr, RADDR(3) + 8);
 
-	c = ok(16);
+	c = fx_ok(16);
 	ck_assert_uint_eq(c.op, M_OP_RECV);
 	ck_assert_uint_eq(c.laddr, LADDR(1));
 	ck_assert_uint_eq(c.lkey, 0x1001);
@@ -322,7 +234,7 @@ START_TEST(test_atomics_and_receives)
 	ck_assert_uint_eq(c.with_inv, 0);
 
 	/* SEND_WITH_INV carries the window's rkey */
-	c = ok(17);
+	c = fx_ok(17);
 	ck_assert_uint_eq(c.op, M_OP_SEND);
 	ck_assert_uint_eq(c.node, 1);
 	ck_assert_int_eq(c.obj, 5);
@@ -335,19 +247,19 @@ END_TEST
 
 START_TEST(test_local_inv_rkey)
 {
-	struct hcall c = ok(18);
+	struct hcall c = fx_ok(18);
 
 	ck_assert_uint_eq(c.op, M_OP_LOCAL_INV);
 	ck_assert_int_eq(c.obj, 5);
 	ck_assert_uint_eq(c.inv_rkey, 0x2006);
-	c = ok(19); /* rkey= overrides the window's */
+	c = fx_ok(19); /* rkey= overrides the window's */
 	ck_assert_uint_eq(c.inv_rkey, 0x1234);
 }
 END_TEST
 
 START_TEST(test_fill_modify_rereg_dereg)
 {
-	struct hcall c = ok(20);
+	struct hcall c = fx_ok(20);
 
 	/* without len: the rest of the buffer from off */
 	ck_assert_uint_eq(c.op, M_OP_FILL);
@@ -355,32 +267,32 @@ START_TEST(test_fill_modify_rereg_dereg)
 	ck_assert_uint_eq(c.byte, 0xab);
 	ck_assert_uint_eq(c.offset, 16);
 	ck_assert_uint_eq(c.len, 0x401 - 16);
-	c = ok(21);
+	c = fx_ok(21);
 	ck_assert_uint_eq(c.byte, 1);
 	ck_assert_uint_eq(c.offset, 0);
 	ck_assert_uint_eq(c.len, 8);
 
-	c = ok(22);
+	c = fx_ok(22);
 	ck_assert_uint_eq(c.op, M_OP_MODIFY_QP);
 	ck_assert_uint_eq(c.type, M_QPS_ERR);
 
 	/* rereg flags follow from what is given, unless flags= says */
-	c = ok(24);
+	c = fx_ok(24);
 	ck_assert_uint_eq(c.op, M_OP_REREG_MR);
 	ck_assert_int_eq(c.obj, 1);
 	ck_assert_int_eq(c.pd, 7);
 	ck_assert_uint_eq(c.access, M_ACC_LOCAL_WRITE);
 	ck_assert_uint_eq(c.flags, M_REREG_CHANGE_PD | M_REREG_CHANGE_ACCESS);
-	c = ok(25);
+	c = fx_ok(25);
 	ck_assert_int_eq(c.pd, -1);
 	ck_assert_uint_eq(c.access, 0);
 	ck_assert_uint_eq(c.flags, M_REREG_CHANGE_TRANSLATION);
 
-	c = ok(26);
+	c = fx_ok(26);
 	ck_assert_uint_eq(c.op, M_OP_DEREG_MR);
 	ck_assert_int_eq(c.obj, 1);
 
-	c = ok(31);
+	c = fx_ok(31);
 	ck_assert_uint_eq(c.op, M_OP_QUERY_QP);
 	ck_assert_int_eq(c.obj, 4);
 	ck_assert_uint_eq(c.nprefer, 0); /* KEY=VALUE conditions are no outcomes */
@@ -390,7 +302,7 @@ END_TEST
 START_TEST(test_expect_becomes_preferences)
 {
 	/* a destroyed name keeps resolving (stale keys) */
-	struct hcall c = ok(27);
+	struct hcall c = fx_ok(27);
 
 	ck_assert_uint_eq(c.nprefer, 2);
 	ck_assert_uint_eq(c.prefer[0].kind, M_OUT_WC);
@@ -406,9 +318,9 @@ START_TEST(test_check_is_not_resolved)
 	struct hcall c;
 	int32_t missing;
 
-	ck_assert_int_eq(res(28, &c, &missing), -EOPNOTSUPP);
+	ck_assert_int_eq(fx_res(28, &c, &missing), -EOPNOTSUPP);
 	ck_assert_int_eq(missing, -1);
-	ck_assert_uint_eq(nref + nattr, 0);
+	ck_assert_uint_eq(fx_nref + fx_nattr, 0);
 }
 END_TEST
 
@@ -418,38 +330,38 @@ START_TEST(test_missing_objects)
 	int32_t missing;
 
 	/* the remote MR */
-	missing_obj[0] = 3;
-	ck_assert_int_eq(res(11, &c, &missing), -ENOENT);
+	fx_missing[0] = 3;
+	ck_assert_int_eq(fx_res(11, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 3);
 	/* the local one too: the first one asked is named */
-	missing_obj[1] = 1;
-	ck_assert_int_eq(res(11, &c, &missing), -ENOENT);
+	fx_missing[1] = 1;
+	ck_assert_int_eq(fx_res(11, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 1);
 	/* only through an attribute (len=m.len-1; the local SGE names a.m too) */
-	missing_obj[0] = -1;
-	ck_assert_int_eq(res(12, &c, &missing), -ENOENT);
+	fx_missing[0] = -1;
+	ck_assert_int_eq(fx_res(12, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 1);
-	ck_assert_int_eq(res(22, &c, &missing), 0); /* modify_qp asks nothing */
+	ck_assert_int_eq(fx_res(22, &c, &missing), 0); /* modify_qp asks nothing */
 	ck_assert_int_eq(missing, -1);
 	/* a remote window */
-	missing_obj[1] = 6;
-	ck_assert_int_eq(res(12, &c, &missing), -ENOENT);
+	fx_missing[1] = 6;
+	ck_assert_int_eq(fx_res(12, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 6);
-	ck_assert_int_eq(res(17, &c, &missing), -ENOENT); /* send inv=w */
+	ck_assert_int_eq(fx_res(17, &c, &missing), -ENOENT); /* send inv=w */
 	ck_assert_int_eq(missing, 6);
-	ck_assert_int_eq(res(18, &c, &missing), -ENOENT); /* local_inv q w */
+	ck_assert_int_eq(fx_res(18, &c, &missing), -ENOENT); /* local_inv q w */
 	ck_assert_int_eq(missing, 6);
-	ck_assert_int_eq(res(19, &c, &missing), 0);       /* rkey= given: the window is not asked */
+	ck_assert_int_eq(fx_res(19, &c, &missing), 0);       /* rkey= given: the window is not asked */
 	ck_assert_int_eq(missing, -1);
 	ck_assert_uint_eq(c.inv_rkey, 0x1234);
-	ck_assert_int_eq(res(10, &c, &missing), 0);       /* bind_mw asks for the MR only */
+	ck_assert_int_eq(fx_res(10, &c, &missing), 0);       /* bind_mw asks for the MR only */
 	/* the MR of a bind */
-	missing_obj[2] = 3;
-	ck_assert_int_eq(res(10, &c, &missing), -ENOENT);
+	fx_missing[2] = 3;
+	ck_assert_int_eq(fx_res(10, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 3);
 	/* an rkey override from a missing object */
-	missing_obj[1] = -1;
-	ck_assert_int_eq(res(13, &c, &missing), -ENOENT);
+	fx_missing[1] = -1;
+	ck_assert_int_eq(fx_res(13, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 3);
 }
 END_TEST
@@ -460,8 +372,8 @@ START_TEST(test_missing_fill_object)
 	struct hcall c;
 	int32_t missing;
 
-	missing_obj[0] = 1;
-	ck_assert_int_eq(res(20, &c, &missing), -ENOENT);
+	fx_missing[0] = 1;
+	ck_assert_int_eq(fx_res(20, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 1);
 }
 END_TEST

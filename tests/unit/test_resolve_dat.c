@@ -5,38 +5,7 @@
  * where they came from.
  */
 #include "harness/agent.h"
-#include "harness/resolve.h"
-
-#include <check.h>
-#include <errno.h>
-#include <string.h>
-
-/* Object o: local address LADDR(o)+off, context 0x1000+o; remote RADDR(o)+off, context 0x2000+o. */
-#define LADDR(o) (0x1000000ull * ((uint64_t)(o) + 1))
-#define RADDR(o) (0x80000000ull + 0x1000000ull * ((uint64_t)(o) + 1))
-
-static int32_t missing_obj = -1;
-
-static int fref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
-{
-	(void)be;
-	if (obj == missing_obj)
-		return -ENOENT;
-	*addr = (remote ? RADDR(obj) : LADDR(obj)) + off;
-	*key = (uint32_t)((remote ? 0x2000 : 0x1000) + obj);
-	return 0;
-}
-
-static int fattr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
-{
-	(void)be;
-	if (obj == missing_obj)
-		return -ENOENT;
-	*v = a == SCN_ATTR_LEN ? 0x400u + (uint64_t)obj : a == SCN_ATTR_LKEY ? 0x1000u + (uint64_t)obj : 0;
-	return 0;
-}
-
-static const struct backend_ops fops = { .name = "fake", .ref = fref, .attr = fattr };
+#include "tests/unit/resolve_fx.h"
 
 /* Objects: 0 a.z, 1 b.z, 2 a.l, 3 b.t, 4 a.l2, 5 b.r, 6 a.e, 7 b.back, 8 a.sv. */
 static const char text[] =
@@ -62,60 +31,28 @@ static const char text[] =
 	"a: dat_pz_free z expect DAT_INVALID_STATE\n"                                             /* 20 */
 	"a: dat_lmr_create sv pz=z len=64 priv=0 type=SHARED_VIRTUAL\n";                          /* 21 */
 
-static struct scn_file *f;
-
 static void setup(void)
 {
-	struct scn_diags d;
-	char buf[512] = "";
-	int rc = scn_parse_text(text, strlen(text), "r.scn", &f, &d);
-
-	if (rc && d.n)
-		scn_diag_format(&d.d[0], "r.scn", buf, sizeof(buf));
-	ck_assert_msg(rc == 0, "%s", buf);
-	missing_obj = -1;
+	fx_parse(text, "r.scn");
 }
 
 static void teardown(void)
 {
-	scn_free(f);
-	f = NULL;
-}
-
-static int res(uint32_t line, struct hcall *c, int32_t *missing)
-{
-	for (size_t i = 0; i < f->nsteps; i++)
-		if (f->steps[i].line == line) {
-			memset(c, 0x5a, sizeof(*c)); /* resolve must set every field it uses */
-			*missing = 77;
-			return resolve_step(f, &f->steps[i], &fops, NULL, c, missing);
-		}
-	ck_abort_msg("no step on line %u", line);
-	return 0;
-}
-
-static struct hcall ok(uint32_t line)
-{
-	struct hcall c;
-	int32_t missing;
-
-	ck_assert_int_eq(res(line, &c, &missing), 0);
-	ck_assert_int_eq(missing, -1);
-	return c;
+	fx_free();
 }
 
 START_TEST(test_ia_open_names)
 {
-	struct hcall c = ok(2);
+	struct hcall c = fx_ok(2);
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_IA_OPEN);
 	ck_assert_int_eq(c.obj, -1);
 	ck_assert_str_eq(c.name, "");
 	ck_assert_uint_eq(c.type, M_DAT_IA_CMA);
-	c = ok(3);
+	c = fx_ok(3);
 	ck_assert_str_eq(c.name, AGENT_DAT_IA_SCM);
 	ck_assert_uint_eq(c.type, M_DAT_IA_SCM);
-	c = ok(4);
+	c = fx_ok(4);
 	ck_assert_str_eq(c.name, "ofa-v2-ib0");
 	ck_assert_uint_eq(c.type, M_DAT_IA_UNKNOWN);
 	ck_assert_uint_eq(c.nprefer, 1);
@@ -125,7 +62,7 @@ END_TEST
 
 START_TEST(test_lmr_create)
 {
-	struct hcall c = ok(7);
+	struct hcall c = fx_ok(7);
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_LMR_CREATE);
 	ck_assert_int_eq(c.obj, 2);
@@ -137,18 +74,18 @@ START_TEST(test_lmr_create)
 	ck_assert_uint_eq(c.flags, 0);
 	ck_assert_uint_eq(c.offset, 0);
 	ck_assert_uint_eq(c.prot, M_PROT_RW);
-	c = ok(8);
+	c = fx_ok(8);
 	ck_assert_uint_eq(c.node, 1);
 	ck_assert_int_eq(c.pd, 1);
 	ck_assert_uint_eq(c.access, 0x33);
 	ck_assert_uint_eq(c.offset, 100);
 	ck_assert_uint_eq(c.prot, M_PROT_RO);
-	c = ok(9);
+	c = fx_ok(9);
 	ck_assert_uint_eq(c.type, M_DAT_MEM_LMR);
 	ck_assert_int_eq(c.mr, 2);
 	ck_assert_uint_eq(c.flags, 1); /* DAT_VA_TYPE_ZB */
 	ck_assert_uint_eq(c.access, M_DAT_PRIV_REMOTE_ATOMIC);
-	c = ok(21);
+	c = fx_ok(21);
 	ck_assert_uint_eq(c.type, M_DAT_MEM_SHARED_VIRTUAL);
 	ck_assert_uint_eq(c.access, 0);
 }
@@ -156,22 +93,22 @@ END_TEST
 
 START_TEST(test_objects_and_connect)
 {
-	struct hcall c = ok(10);
+	struct hcall c = fx_ok(10);
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_RMR_CREATE);
 	ck_assert_int_eq(c.obj, 5);
 	ck_assert_int_eq(c.pd, 1);
-	c = ok(11);
+	c = fx_ok(11);
 	ck_assert_uint_eq(c.op, M_OP_DAT_EP_CONNECT);
 	ck_assert_int_eq(c.obj, 6);
 	ck_assert_int_eq(c.pd, 0);
 	ck_assert_int_eq(c.peer, 1);      /* b.z */
 	ck_assert_uint_eq(c.peer_node, 1);
 	ck_assert_uint_eq(c.len, 12);     /* private data */
-	c = ok(12);
+	c = fx_ok(12);
 	ck_assert_uint_eq(c.peer_node, 0);
 	ck_assert_uint_eq(c.len, 0);
-	c = ok(16);
+	c = fx_ok(16);
 	ck_assert_uint_eq(c.op, M_OP_DAT_LMR_QUERY);
 	ck_assert_int_eq(c.obj, 2);
 	static const struct { uint32_t line; uint8_t op; int32_t obj; } acts[] = {
@@ -179,7 +116,7 @@ START_TEST(test_objects_and_connect)
 		{ 20, M_OP_DAT_PZ_FREE, 0 },
 	};
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
-		c = ok(acts[i].line);
+		c = fx_ok(acts[i].line);
 		ck_assert_uint_eq(c.op, acts[i].op);
 		ck_assert_int_eq(c.obj, acts[i].obj);
 	}
@@ -188,7 +125,7 @@ END_TEST
 
 START_TEST(test_bind_window)
 {
-	struct hcall c = ok(13);
+	struct hcall c = fx_ok(13);
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_RMR_BIND);
 	ck_assert_int_eq(c.obj, 5);        /* the RMR */
@@ -202,7 +139,7 @@ END_TEST
 
 START_TEST(test_dto_triplets)
 {
-	struct hcall c = ok(14);
+	struct hcall c = fx_ok(14);
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_RDMA_WRITE);
 	ck_assert_int_eq(c.obj, 6);
@@ -215,7 +152,7 @@ START_TEST(test_dto_triplets)
 	ck_assert_uint_eq(c.rkey, 0x2000 + 3);
 	ck_assert_uint_eq(c.len, 64);
 	/* A window as the remote, attribute lengths, replaced contexts. */
-	c = ok(15);
+	c = fx_ok(15);
 	ck_assert_uint_eq(c.op, M_OP_DAT_RDMA_READ);
 	ck_assert_int_eq(c.remote, 5);
 	ck_assert_uint_eq(c.raddr, RADDR(5) + 4);
@@ -231,17 +168,17 @@ START_TEST(test_missing_objects)
 	struct hcall c;
 	int32_t missing;
 
-	missing_obj = 3;
-	ck_assert_int_eq(res(14, &c, &missing), -ENOENT);
+	fx_missing[0] = 3;
+	ck_assert_int_eq(fx_res(14, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 3);
-	ck_assert_int_eq(res(13, &c, &missing), -ENOENT);
+	ck_assert_int_eq(fx_res(13, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 3);
-	missing_obj = 2;
-	ck_assert_int_eq(res(15, &c, &missing), -ENOENT); /* local=l and len=l.len */
+	fx_missing[0] = 2;
+	ck_assert_int_eq(fx_res(15, &c, &missing), -ENOENT); /* local=l and len=l.len */
 	ck_assert_int_eq(missing, 2);
 	/* Creations and acts name no engine numbers. */
-	ck_assert_int_eq(res(9, &c, &missing), 0);
-	ck_assert_int_eq(res(19, &c, &missing), 0);
+	ck_assert_int_eq(fx_res(9, &c, &missing), 0);
+	ck_assert_int_eq(fx_res(19, &c, &missing), 0);
 }
 END_TEST
 

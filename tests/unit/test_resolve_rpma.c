@@ -6,45 +6,12 @@
  * fake engine; and the whole path through the model engine (lint).
  */
 #include "harness/be_model.h"
-#include "harness/resolve.h"
 #include "harness/runner.h"
+#include "tests/unit/resolve_fx.h"
 
 #include <check.h>
 #include <errno.h>
 #include <string.h>
-
-/* The fake engine: object o's descriptor is 21 bytes of value 0x10 + o; o's
- * attributes: addr 0xa0000000 + o, len 0x400 + o, rkey 0x2000 + o. Object
- * `gone` does not exist. */
-static int32_t gone = -1;
-static unsigned nblob;
-
-static int fattr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
-{
-	(void)be;
-	if (obj == gone)
-		return -ENOENT;
-	switch (a) {
-	case SCN_ATTR_ADDR: *v = 0xa0000000u + (uint64_t)obj; return 0;
-	case SCN_ATTR_LEN: *v = 0x400u + (uint64_t)obj; return 0;
-	case SCN_ATTR_RKEY: *v = 0x2000u + (uint64_t)obj; return 0;
-	default: return -EINVAL;
-	}
-}
-
-static int fblob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
-{
-	(void)be;
-	nblob++;
-	if (obj == gone)
-		return -ENOENT;
-	ck_assert_uint_ge(cap, 21);
-	memset(buf, 0x10 + obj, 21);
-	*len = 21;
-	return 0;
-}
-
-static const struct backend_ops fops = { .name = "fake", .attr = fattr, .blob = fblob };
 
 /* Objects: 0 a.m, 1 b.buf, 2 b.r, 3 b.cn, 4 b.alias, 5 c.r2, 6 b.t, 7 b.z, 8 b.n */
 static const char text[] =
@@ -73,52 +40,19 @@ static const char text[] =
 	"b: rpma_mr_reg n len=64 usage=SEND null=CONN\n"                               /* 23 */
 	"b: rpma_write cn local=a.m remote=r len=8\n";                                  /* 24: another node's MR */
 
-static struct scn_file *f;
-
 static void setup(void)
 {
-	struct scn_diags d;
-	char buf[512] = "";
-	int rc = scn_parse_text(text, strlen(text), "rr.scn", &f, &d);
-
-	if (rc && d.n)
-		scn_diag_format(&d.d[0], "rr.scn", buf, sizeof(buf));
-	ck_assert_msg(rc == 0, "%s", buf);
-	gone = -1;
-	nblob = 0;
+	fx_parse(text, "rr.scn");
 }
 
 static void teardown(void)
 {
-	scn_free(f);
-	f = NULL;
-}
-
-static int res(uint32_t line, struct hcall *c, int32_t *missing)
-{
-	for (size_t i = 0; i < f->nsteps; i++)
-		if (f->steps[i].line == line) {
-			memset(c, 0x5a, sizeof(*c));
-			*missing = 77;
-			return resolve_step(f, &f->steps[i], &fops, NULL, c, missing);
-		}
-	ck_abort_msg("no step on line %u", line);
-	return 0;
-}
-
-static struct hcall ok(uint32_t line)
-{
-	struct hcall c;
-	int32_t missing;
-
-	ck_assert_int_eq(res(line, &c, &missing), 0);
-	ck_assert_int_eq(missing, -1);
-	return c;
+	fx_free();
 }
 
 START_TEST(test_rpma_registrations)
 {
-	struct hcall c = ok(3);
+	struct hcall c = fx_ok(3);
 
 	ck_assert_uint_eq(c.op, M_OP_RPMA_MR_REG);
 	ck_assert_uint_eq(c.node, 0);
@@ -130,19 +64,19 @@ START_TEST(test_rpma_registrations)
 	ck_assert_int_eq(c.mr, -1);
 	ck_assert_uint_eq(c.nulls, 0);
 	ck_assert_uint_eq(c.rflags, M_RPMA_F_COMPLETION_ALWAYS); /* the default */
-	c = ok(4); /* rpma_mr_reg(peer, ptr, mr_ptr): PTR is bit 1, MR_PTR bit 2 */
+	c = fx_ok(4); /* rpma_mr_reg(peer, ptr, mr_ptr): PTR is bit 1, MR_PTR bit 2 */
 	ck_assert_uint_eq(c.nulls, M_RPMA_NULL_ARG1 | M_RPMA_NULL_ARG2);
 	ck_assert_uint_eq(c.prot, M_PROT_RW);
-	c = ok(7); /* buf=: the other MR's buffer */
+	c = fx_ok(7); /* buf=: the other MR's buffer */
 	ck_assert_int_eq(c.mr, 1);
 	ck_assert_int_eq(c.obj, 4);
-	ck_assert_uint_eq(nblob, 0);
+	ck_assert_uint_eq(fx_nblob, 0);
 }
 END_TEST
 
 START_TEST(test_rpma_descriptors)
 {
-	struct hcall c = ok(5);
+	struct hcall c = fx_ok(5);
 
 	ck_assert_uint_eq(c.op, M_OP_RPMA_REMOTE_FROM_DESC);
 	ck_assert_int_eq(c.obj, 2);
@@ -150,9 +84,9 @@ START_TEST(test_rpma_descriptors)
 	ck_assert_uint_eq(c.desc[0], 0x10);  /* a.m's bytes from the engine */
 	ck_assert_uint_eq(c.desc[20], 0x10);
 	ck_assert_uint_eq(c.size, 64);
-	ck_assert_uint_eq(nblob, 1);
+	ck_assert_uint_eq(fx_nblob, 1);
 	/* handed on: b.r's bytes, rkey and usage overwritten, size defaults to the bytes */
-	c = ok(8);
+	c = fx_ok(8);
 	ck_assert_uint_eq(c.node, 2);
 	ck_assert_uint_eq(c.desc[0], 0x12);
 	ck_assert_uint_eq(c.desc[16], 0x01);
@@ -161,14 +95,14 @@ START_TEST(test_rpma_descriptors)
 	ck_assert_uint_eq(c.desc[20], 0);
 	ck_assert_uint_eq(c.size, 21);
 	/* bytes= (2), then fields written over them: the descriptor grows to 16 */
-	c = ok(9);
+	c = fx_ok(9);
 	ck_assert_uint_eq(c.ndesc, 16);
 	ck_assert_uint_eq(c.desc[0], 0x00); /* addr 0xa0000000 little-endian */
 	ck_assert_uint_eq(c.desc[3], 0xa0);
 	ck_assert_uint_eq(c.desc[8], 7);
 	ck_assert_uint_eq(c.size, 16);
 	/* no descriptor at all: zeros, 21 passed */
-	c = ok(10);
+	c = fx_ok(10);
 	ck_assert_uint_eq(c.ndesc, 0);
 	ck_assert_uint_eq(c.size, 21);
 	ck_assert_uint_eq(c.nulls, M_RPMA_NULL_ARG0 | M_RPMA_NULL_ARG1);
@@ -177,7 +111,7 @@ END_TEST
 
 START_TEST(test_rpma_connection_and_io)
 {
-	struct hcall c = ok(6);
+	struct hcall c = fx_ok(6);
 
 	ck_assert_uint_eq(c.op, M_OP_RPMA_CONNECT);
 	ck_assert_uint_eq(c.node, 1);
@@ -185,7 +119,7 @@ START_TEST(test_rpma_connection_and_io)
 	ck_assert_uint_eq(c.type, 1); /* pmem */
 	ck_assert_int_eq(c.obj, 3);
 
-	c = ok(11);
+	c = fx_ok(11);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_WRITE);
 	ck_assert_int_eq(c.obj, 3);
 	ck_assert_int_eq(c.mr, 1);
@@ -195,32 +129,32 @@ START_TEST(test_rpma_connection_and_io)
 	ck_assert_uint_eq(c.len, 64);
 	ck_assert_uint_eq(c.rflags, 3);
 
-	c = ok(12); /* rpma_read(conn, dst, src): SRC is bit 2; a negative offset wraps */
+	c = fx_ok(12); /* rpma_read(conn, dst, src): SRC is bit 2; a negative offset wraps */
 	ck_assert_uint_eq(c.offset, 0);
 	ck_assert_uint_eq(c.roff, (uint64_t)-8);
 	ck_assert_uint_eq(c.len, 4ull << 30);
 	ck_assert_uint_eq(c.rflags, M_RPMA_F_COMPLETION_ON_ERROR);
 	ck_assert_uint_eq(c.nulls, M_RPMA_NULL_ARG2);
 
-	c = ok(13); /* no local, no remote: NULL MRs */
+	c = fx_ok(13); /* no local, no remote: NULL MRs */
 	ck_assert_int_eq(c.mr, -1);
 	ck_assert_int_eq(c.remote, -1);
 	ck_assert_uint_eq(c.rflags, 0);
 
-	c = ok(14);
+	c = fx_ok(14);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_ATOMIC_WRITE);
 	ck_assert_uint_eq(c.swap, 0x1122);
 	ck_assert_uint_eq(c.roff, 8);
 	ck_assert_uint_eq(c.nulls, 7);
 
-	c = ok(15);
+	c = fx_ok(15);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_FLUSH);
 	ck_assert_uint_eq(c.type, M_RPMA_FLUSH_VISIBILITY);
 	ck_assert_uint_eq(c.len, 1u << 20);
 	ck_assert_uint_eq(c.roff, 24);
-	ck_assert_uint_eq(ok(16).type, 2); /* an integer where a word goes */
+	ck_assert_uint_eq(fx_ok(16).type, 2); /* an integer where a word goes */
 
-	c = ok(22);
+	c = fx_ok(22);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_DISCONNECT);
 	ck_assert_uint_eq(c.nulls, 1);
 	ck_assert_uint_eq(c.nprefer, 1);
@@ -232,15 +166,15 @@ START_TEST(test_rpma_null_bits_per_call)
 	struct hcall c;
 	int32_t missing;
 
-	ck_assert_uint_eq(ok(17).nulls, 3);                 /* dereg(mr_ptr, *mr_ptr) */
-	ck_assert_uint_eq(ok(18).nulls, M_RPMA_NULL_ARG1); /* get_descriptor(mr, desc) */
-	ck_assert_uint_eq(ok(19).nulls, M_RPMA_NULL_ARG1);
-	ck_assert_uint_eq(ok(20).nulls, M_RPMA_NULL_ARG1);
-	ck_assert_uint_eq(ok(21).nulls, 3);
+	ck_assert_uint_eq(fx_ok(17).nulls, 3);                 /* dereg(mr_ptr, *mr_ptr) */
+	ck_assert_uint_eq(fx_ok(18).nulls, M_RPMA_NULL_ARG1); /* get_descriptor(mr, desc) */
+	ck_assert_uint_eq(fx_ok(19).nulls, M_RPMA_NULL_ARG1);
+	ck_assert_uint_eq(fx_ok(20).nulls, M_RPMA_NULL_ARG1);
+	ck_assert_uint_eq(fx_ok(21).nulls, 3);
 	/* a name the call has no argument of */
-	ck_assert_int_eq(res(23, &c, &missing), -EINVAL);
+	ck_assert_int_eq(fx_res(23, &c, &missing), -EINVAL);
 	/* librpma objects belong to the step's node */
-	ck_assert_int_eq(res(24, &c, &missing), -EINVAL);
+	ck_assert_int_eq(fx_res(24, &c, &missing), -EINVAL);
 }
 END_TEST
 
@@ -249,10 +183,10 @@ START_TEST(test_rpma_missing_objects)
 	struct hcall c;
 	int32_t missing;
 
-	gone = 0; /* a.m failed to register on this engine */
-	ck_assert_int_eq(res(5, &c, &missing), -ENOENT);
+	fx_missing[0] = 0; /* a.m failed to register on this engine */
+	ck_assert_int_eq(fx_res(5, &c, &missing), -ENOENT);
 	ck_assert_int_eq(missing, 0);
-	ck_assert_int_eq(res(8, &c, &missing), -ENOENT); /* rkey=a.m.rkey+1 */
+	ck_assert_int_eq(fx_res(8, &c, &missing), -ENOENT); /* rkey=a.m.rkey+1 */
 	ck_assert_int_eq(missing, 0);
 }
 END_TEST
