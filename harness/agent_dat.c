@@ -378,6 +378,27 @@ static int do_ia_open(struct agent *a)
 	return answer(a, r, NULL);
 }
 
+/*
+ * Answer a create call that returned r and handle h: on success o becomes a
+ * live object of kind k holding h (without memory for it, h is freed again
+ * with free_h and the answer is ENOMEM).
+ */
+static int keep_created(struct agent *a, struct aobj *o, enum aobj_kind k, DAT_RETURN r, DAT_HANDLE h,
+			DAT_RETURN (*free_h)(DAT_HANDLE))
+{
+	if (r == DAT_SUCCESS) {
+		struct dat_obj *x = new_ext(o, k, release);
+
+		if (!x) {
+			free_h(h);
+			return reply_err(a, ENOMEM, "out of memory");
+		}
+		x->h = h;
+		o->live = 1;
+	}
+	return answer(a, r, NULL);
+}
+
 static int do_pz_create(struct agent *a)
 {
 	struct dat_state *d = ready(a);
@@ -390,17 +411,7 @@ static int do_pz_create(struct agent *a)
 	if (!o)
 		return reply_err(a, EINVAL, "bad id");
 	r = d->f.dat_pz_create(d->ia, &pz);
-	if (r == DAT_SUCCESS) {
-		struct dat_obj *x = new_ext(o, AO_DAT_PZ, release);
-
-		if (!x) {
-			d->f.dat_pz_free(pz);
-			return reply_err(a, ENOMEM, "out of memory");
-		}
-		x->h = pz;
-		o->live = 1;
-	}
-	return answer(a, r, NULL);
+	return keep_created(a, o, AO_DAT_PZ, r, pz, d->f.dat_pz_free);
 }
 
 /* dat_pz_free, dat_lmr_free, dat_rmr_free: the object's handle (NULL once freed). */
@@ -522,17 +533,7 @@ static int do_rmr_create(struct agent *a)
 	if (!o)
 		return reply_err(a, EINVAL, "bad id");
 	r = d->f.dat_rmr_create(handle_of(dobj(a, "pz", AO_DAT_PZ)), &h);
-	if (r == DAT_SUCCESS) {
-		struct dat_obj *x = new_ext(o, AO_DAT_RMR, release);
-
-		if (!x) {
-			d->f.dat_rmr_free(h);
-			return reply_err(a, ENOMEM, "out of memory");
-		}
-		x->h = h;
-		o->live = 1;
-	}
-	return answer(a, r, NULL);
+	return keep_created(a, o, AO_DAT_RMR, r, h, d->f.dat_rmr_free);
 }
 
 static int do_rmr_bind(struct agent *a)
