@@ -5,6 +5,7 @@
  * model constants against the installed dat2 headers.
  */
 #include "harness/scn.h"
+#include "tests/unit/scn_fx.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -19,36 +20,6 @@
 #include <dat2/dat_ib_extensions.h>
 #define HAVE_DAT 1
 #endif
-
-static struct scn_diags d;
-
-static struct scn_file *parse_ok(const char *text)
-{
-	struct scn_file *f = NULL;
-	char buf[512] = "";
-	int rc = scn_parse_text(text, strlen(text), "t.scn", &f, &d);
-
-	if (rc != 0 && d.n)
-		scn_diag_format(&d.d[0], "t.scn", buf, sizeof(buf));
-	ck_assert_msg(rc == 0, "rc %d: %s", rc, buf);
-	return f;
-}
-
-static enum scn_err parse_err(const char *text)
-{
-	struct scn_file *f = NULL;
-
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), -EINVAL);
-	return (enum scn_err)d.d[0].code;
-}
-
-static const char *fmt(const struct scn_file *f, size_t i)
-{
-	static char buf[512];
-
-	scn_step_format(f, &f->steps[i], buf, sizeof(buf));
-	return buf;
-}
 
 #define BASE "require dapl\nnodes a b\na: dat_ia_open\nb: dat_ia_open name=\"ofa-v2-scm-roe\"\n" \
 	     "a: dat_pz_create z\nb: dat_pz_create z\n"
@@ -156,8 +127,9 @@ START_TEST(test_dat_corpus_round_trip)
 		if (!strstr(e->d_name, ".scn"))
 			continue;
 		snprintf(path, sizeof(path), "scenarios/dat/%s", e->d_name);
-		rc = scn_parse_file(path, &f, &d);
-		ck_assert_msg(rc == 0, "%s: %d %s at %u:%u", path, rc, d.n ? d.d[0].msg : "", d.d[0].line, d.d[0].col);
+		rc = scn_parse_file(path, &f, &scn_fx_d);
+		ck_assert_msg(rc == 0, "%s: %d %s at %u:%u", path, rc, scn_fx_d.n ? scn_fx_d.d[0].msg : "",
+			      scn_fx_d.d[0].line, scn_fx_d.d[0].col);
 		ck_assert_msg(f->ncites >= 2 && f->title_line, "%s: a title and citations", path);
 		len = (size_t)snprintf(text, sizeof(text), "nodes");
 		for (size_t i = 0; i < f->nnodes; i++)
@@ -168,7 +140,7 @@ START_TEST(test_dat_corpus_round_trip)
 			text[len++] = '\n';
 		}
 		text[len] = '\0';
-		ck_assert_int_eq(scn_parse_text(text, len, path, &g, &d), 0);
+		ck_assert_int_eq(scn_parse_text(text, len, path, &g, &scn_fx_d), 0);
 		ck_assert_uint_eq(g->nsteps, f->nsteps);
 		for (size_t i = 0; i < f->nsteps; i++) {
 			scn_step_format(g, &g->steps[i], again, sizeof(again));

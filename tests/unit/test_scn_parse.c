@@ -5,6 +5,7 @@
  * (mutated examples must never crash).
  */
 #include "harness/scn.h"
+#include "tests/unit/scn_fx.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -12,37 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static struct scn_diags d;
-
-static struct scn_file *parse_ok(const char *text)
-{
-	struct scn_file *f = NULL;
-	char buf[512];
-	int rc = scn_parse_text(text, strlen(text), "dir/t.scn", &f, &d);
-
-	if (rc != 0 && d.n)
-		scn_diag_format(&d.d[0], "t.scn", buf, sizeof(buf));
-	ck_assert_msg(rc == 0, "rc %d: %s", rc, d.n ? buf : "");
-	ck_assert_ptr_nonnull(f);
-	return f;
-}
-
-static enum scn_err parse_err(const char *text)
-{
-	struct scn_file *f = NULL;
-
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), -EINVAL);
-	return (enum scn_err)d.d[0].code;
-}
-
-static const char *fmt(const struct scn_file *f, size_t i)
-{
-	static char buf[512];
-
-	scn_step_format(f, &f->steps[i], buf, sizeof(buf));
-	return buf;
-}
 
 #define H "nodes a b\n"
 #define P H "a: alloc_pd pd\nb: alloc_pd pd\n"
@@ -252,7 +222,7 @@ START_TEST(test_lexer_edges)
 	scn_free(f);
 	/* columns count characters, not bytes */
 	ck_assert_int_eq(parse_err(H "b: dat_ia_open name=\"é\" x=1\n"), SCN_E_UNKNOWN_KEY);
-	ck_assert_uint_eq(d.d[0].col, 25);
+	ck_assert_uint_eq(scn_fx_d.d[0].col, 25);
 	/* overlong encoding, surrogate, truncated sequence, code point above U+10FFFF */
 	ck_assert_int_eq(parse_err("nodes a\n# \xc0\xaf\n"), SCN_E_UTF8);
 	ck_assert_int_eq(parse_err("nodes a\n# \xed\xa0\x80\n"), SCN_E_UTF8);
@@ -269,13 +239,13 @@ START_TEST(test_bad_arguments)
 {
 	struct scn_file *f = NULL;
 
-	ck_assert_int_eq(scn_parse_text("x", 1, "t", NULL, &d), -EINVAL);
+	ck_assert_int_eq(scn_parse_text("x", 1, "t", NULL, &scn_fx_d), -EINVAL);
 	ck_assert_int_eq(scn_parse_text("x", 1, "t", &f, NULL), -EINVAL);
-	ck_assert_int_eq(scn_parse_text(NULL, 1, "t", &f, &d), -EINVAL);
-	ck_assert_int_eq(scn_parse_file(NULL, &f, &d), -EINVAL);
+	ck_assert_int_eq(scn_parse_text(NULL, 1, "t", &f, &scn_fx_d), -EINVAL);
+	ck_assert_int_eq(scn_parse_file(NULL, &f, &scn_fx_d), -EINVAL);
 	scn_free(NULL);
 	f = NULL;
-	ck_assert_int_eq(scn_parse_text("nodes a\na: alloc_pd p\n", 22, NULL, &f, &d), 0);
+	ck_assert_int_eq(scn_parse_text("nodes a\na: alloc_pd p\n", 22, NULL, &f, &scn_fx_d), 0);
 	ck_assert_str_eq(f->title, "-");
 	scn_free(f);
 }
@@ -298,8 +268,9 @@ START_TEST(test_examples_parse_and_round_trip)
 		if (!strstr(e->d_name, ".scn"))
 			continue;
 		snprintf(path, sizeof(path), "scenarios/examples/%s", e->d_name);
-		rc = scn_parse_file(path, &f, &d);
-		ck_assert_msg(rc == 0, "%s: %d %s at %u:%u", path, rc, d.n ? d.d[0].msg : "", d.d[0].line, d.d[0].col);
+		rc = scn_parse_file(path, &f, &scn_fx_d);
+		ck_assert_msg(rc == 0, "%s: %d %s at %u:%u", path, rc, scn_fx_d.n ? scn_fx_d.d[0].msg : "",
+			      scn_fx_d.d[0].line, scn_fx_d.d[0].col);
 		text = malloc(cap);
 		ck_assert_ptr_nonnull(text);
 		len = (size_t)snprintf(text, cap, "nodes");
@@ -311,7 +282,7 @@ START_TEST(test_examples_parse_and_round_trip)
 			text[len++] = '\n';
 		}
 		text[len] = '\0';
-		ck_assert_int_eq(scn_parse_text(text, len, path, &g, &d), 0);
+		ck_assert_int_eq(scn_parse_text(text, len, path, &g, &scn_fx_d), 0);
 		ck_assert_uint_eq(g->nsteps, f->nsteps);
 		again = malloc(cap);
 		ck_assert_ptr_nonnull(again);
@@ -385,12 +356,12 @@ START_TEST(test_mutations_never_crash)
 					n = at + 1;          /* truncate */
 				text[at] = b;                /* and overwrite */
 			}
-			rc = scn_parse_text(text, n, "m.scn", &f, &d);
+			rc = scn_parse_text(text, n, "m.scn", &f, &scn_fx_d);
 			ck_assert(rc == 0 || rc == -EINVAL);
 			ck_assert_int_eq(rc == 0, f != NULL);
-			ck_assert_int_eq(rc == 0, d.n == 0);
-			for (size_t i = 0; i < d.n; i++)
-				ck_assert_uint_lt(d.d[i].code, SCN_E_COUNT_);
+			ck_assert_int_eq(rc == 0, scn_fx_d.n == 0);
+			for (size_t i = 0; i < scn_fx_d.n; i++)
+				ck_assert_uint_lt(scn_fx_d.d[i].code, SCN_E_COUNT_);
 			scn_free(f);
 		}
 	}

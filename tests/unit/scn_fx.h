@@ -1,0 +1,49 @@
+/*
+ * scn_fx.h — helpers of the scenario-language tests (test_scn_parse.c,
+ * test_scn_dat.c): parse text that must be valid or must fail, and print a
+ * step back. The diagnostics of the last parse are in scn_fx_d.
+ */
+#ifndef RDMACHECK_TEST_SCN_FX_H
+#define RDMACHECK_TEST_SCN_FX_H
+
+#include "harness/scn.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+static struct scn_diags scn_fx_d;
+
+/* Parse text (file "dir/t.scn"); it must be valid. */
+static inline struct scn_file *parse_ok(const char *text)
+{
+	struct scn_file *f = NULL;
+	char buf[512];
+	int rc = scn_parse_text(text, strlen(text), "dir/t.scn", &f, &scn_fx_d);
+
+	if (rc != 0 && scn_fx_d.n)
+		scn_diag_format(&scn_fx_d.d[0], "t.scn", buf, sizeof(buf));
+	ck_assert_msg(rc == 0, "rc %d: %s", rc, scn_fx_d.n ? buf : "");
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+/* Parse text that must be refused; the first diagnostic's code. */
+static inline enum scn_err parse_err(const char *text)
+{
+	struct scn_file *f = NULL;
+
+	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &scn_fx_d), -EINVAL);
+	return (enum scn_err)scn_fx_d.d[0].code;
+}
+
+/* Step i of f as canonical text (a static buffer). */
+static inline const char *fmt(const struct scn_file *f, size_t i)
+{
+	static char buf[512];
+
+	scn_step_format(f, &f->steps[i], buf, sizeof(buf));
+	return buf;
+}
+
+#endif
