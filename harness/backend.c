@@ -35,11 +35,7 @@ int hview_attr(const struct hview *v, enum scn_attr a, uint64_t *out)
 	if (!(scn_class_attrs((enum scn_class)v->cls) & (1u << a)))
 		return -EINVAL;
 	switch (a) {
-	case SCN_ATTR_ADDR:
-		if (hview_ref(v, 0, 1, out, &key) == 0)
-			return 0;
-		*out = v->addr; /* a class peers do not address (an rpma remote MR): its address */
-		return 0;
+	case SCN_ATTR_ADDR: return hview_ref(v, 0, 1, out, &key);
 	case SCN_ATTR_LEN: *out = v->len; return 0;
 	case SCN_ATTR_LKEY: *out = v->lkey; return 0;
 	case SCN_ATTR_RKEY: *out = v->rkey; return 0;
