@@ -27,6 +27,9 @@ UNIT_SRCS :=
 all:
 
 include model/model.mk
+# lib/<name>/<name>.mk: the libraries the project provides (an API family with no
+# packaged implementation gets one here: lib/mrapi, lib/rpmem).
+include $(sort $(wildcard lib/*/*.mk))
 include netns/netns.mk
 include harness/harness.mk
 include tests/tests.mk
