@@ -5,7 +5,7 @@
  *
  * The coordinator (this process) forks one agent per node (a and b of the
  * topology); in netns mode each agent enters its node's namespace first. They
- * talk over socketpairs with the line protocol of harness/proto.h; the
+ * talk over socketpairs with the line protocol of harness/run/proto.h; the
  * coordinator relays QPN, GID, address and rkey between them. Checks, on the
  * real stack:
  *   - an RC QP pair connects across the two nodes;
@@ -21,8 +21,8 @@
  * unreadable, an agent died or timed out).
  */
 #define _GNU_SOURCE /* setns(2) for entering a node's network namespace */
-#include "harness/proto.h"
-#include "harness/vnode.h"
+#include "harness/run/proto.h"
+#include "harness/agent/vnode.h"
 #include "netns/topo.h"
 
 #include <errno.h>

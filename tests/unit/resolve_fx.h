@@ -12,7 +12,7 @@
 #ifndef RDMACHECK_TEST_RESOLVE_FX_H
 #define RDMACHECK_TEST_RESOLVE_FX_H
 
-#include "harness/resolve.h"
+#include "harness/run/resolve.h"
 
 #include <check.h>
 #include <errno.h>

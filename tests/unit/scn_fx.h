@@ -6,7 +6,7 @@
 #ifndef RDMACHECK_TEST_SCN_FX_H
 #define RDMACHECK_TEST_SCN_FX_H
 
-#include "harness/scn.h"
+#include "harness/lang/scn.h"
 
 #include <check.h>
 #include <errno.h>

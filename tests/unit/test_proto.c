@@ -1,7 +1,7 @@
-/* Unit tests of the coordinator<->agent line protocol (harness/proto.c) and the
- * device-independent helpers of the verbs node (harness/vnode.c). */
-#include "harness/proto.h"
-#include "harness/vnode.h"
+/* Unit tests of the coordinator<->agent line protocol (harness/run/proto.c) and the
+ * device-independent helpers of the verbs node (harness/agent/vnode.c). */
+#include "harness/run/proto.h"
+#include "harness/agent/vnode.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,12 +1,12 @@
 /*
- * Unit tests of the streamed result records (harness/records.c): what the
+ * Unit tests of the streamed result records (harness/cli/records.c): what the
  * inner runner writes (rec_start, rec_step, rec_result) is what the outer
  * runner rebuilds (rec_read), field by field; text fields cannot break the
  * line format; a file cut short by a dying machine, unknown or damaged lines
  * and out-of-range indexes are handled; reading again (the outer runner polls
  * the growing file) gives the same results.
  */
-#include "harness/records.h"
+#include "harness/cli/records.h"
 
 #include <check.h>
 #include <errno.h>

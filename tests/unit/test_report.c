@@ -1,5 +1,5 @@
 /*
- * Unit tests of what a run prints (harness/report.c): the text lines per
+ * Unit tests of what a run prints (harness/cli/report.c): the text lines per
  * verdict, TAP version 13 (plan, ok / not ok, SKIP and TODO directives, the
  * YAML block of a failure and its escaping), the summary line, the progress
  * line on a terminal, and JUnit XML, checked for well-formedness by a small
@@ -9,7 +9,7 @@
  * back as written, time attributes).
  */
 #define _XOPEN_SOURCE 600 /* posix_openpt, grantpt, unlockpt, ptsname */
-#include "harness/report.h"
+#include "harness/cli/report.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests of step resolution (harness/resolve.c): a parsed scenario step
+ * Unit tests of step resolution (harness/run/resolve.c): a parsed scenario step
  * becomes a struct hcall whose object references are scenario object indexes
  * and whose address, key and attribute references are the engine's own
  * numbers, asked through a fake engine's ref/attr (backend.h) that makes

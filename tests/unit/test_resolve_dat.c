@@ -1,10 +1,10 @@
 /*
- * Unit tests of the resolution of uDAPL steps (harness/resolve_dat.c): the
+ * Unit tests of the resolution of uDAPL steps (harness/api/dat/resolve_dat.c): the
  * struct hcall fields each call fills, with the engine's own numbers for
  * triplets and windows, asked through a fake engine whose numbers tell
  * where they came from.
  */
-#include "harness/agent.h"
+#include "harness/agent/agent.h"
 #include "tests/unit/resolve_fx.h"
 
 /* Objects: 0 a.z, 1 b.z, 2 a.l, 3 b.t, 4 a.l2, 5 b.r, 6 a.e, 7 b.back, 8 a.sv. */

@@ -1,12 +1,12 @@
 /*
- * Unit tests of the librpma steps' resolution (harness/resolve_rpma.c):
+ * Unit tests of the librpma steps' resolution (harness/api/rpma/resolve_rpma.c):
  * objects, offsets, null= as the call's pointer-argument bits, flags, and the
  * descriptor rpma_mr_remote_from_descriptor is given (the source object's
  * bytes from the engine's blob, bytes=, field overrides, size) — through a
  * fake engine; and the whole path through the model engine (lint).
  */
-#include "harness/be_model.h"
-#include "harness/runner.h"
+#include "harness/run/be_model.h"
+#include "harness/run/runner.h"
 #include "tests/unit/resolve_fx.h"
 
 #include <check.h>

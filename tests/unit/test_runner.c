@@ -1,5 +1,5 @@
 /*
- * Unit tests of the coordinator's core (harness/runner.c): the verdict of
+ * Unit tests of the coordinator's core (harness/run/runner.c): the verdict of
  * run_scenario for every way reality can relate to the model's sets, driven
  * by parsed scenario text and a scripted fake engine (struct backend_ops of
  * this file) that can make "reality" do anything: return any outcome or an
@@ -8,8 +8,8 @@
  * and the runner's small helpers (verdict names, run_format_set,
  * run_deviation, run_unsupported).
  */
-#include "harness/be_model.h"
-#include "harness/runner.h"
+#include "harness/run/be_model.h"
+#include "harness/run/runner.h"
 
 #include <check.h>
 #include <errno.h>

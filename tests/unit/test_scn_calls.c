@@ -3,7 +3,7 @@
  * enum names, and the values of flags and outcomes against the installed C
  * headers (libibverbs, librpma, uDAPL) when they are present.
  */
-#include "harness/scn.h"
+#include "harness/lang/scn.h"
 
 #include <check.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * scenarios/dat corpus round trip, and the values of the uDAPL tables and
  * model constants against the installed dat2 headers.
  */
-#include "harness/scn.h"
+#include "harness/lang/scn.h"
 #include "tests/unit/scn_fx.h"
 
 #include <check.h>

@@ -3,7 +3,7 @@
  * message (enum scn_err), with its exact position and hint; collecting
  * several errors; the cap.
  */
-#include "harness/scn.h"
+#include "harness/lang/scn.h"
 
 #include <check.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * lexer's edge cases, canonical printing, the example files, and odd input
  * (mutated examples must never crash).
  */
-#include "harness/scn.h"
+#include "harness/lang/scn.h"
 #include "tests/unit/scn_fx.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
  * values of the usage, flag, flush-type and error names against the
  * installed librpma.h (when it is there).
  */
-#include "harness/scn.h"
+#include "harness/lang/scn.h"
 
 #include <check.h>
 #include <errno.h>

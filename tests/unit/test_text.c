@@ -1,5 +1,5 @@
-/* Unit tests of the growing text buffer of reports (harness/text.c). */
-#include "harness/text.h"
+/* Unit tests of the growing text buffer of reports (harness/cli/text.c). */
+#include "harness/cli/text.h"
 
 #include <check.h>
 #include <stdlib.h>

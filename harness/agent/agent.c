@@ -1,0 +1,263 @@
+/* agent.c — the node agent's core: objects, buffers, the request loop (agent.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "harness/agent/agent_internal.h"
+#include "harness/agent/vnode.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+int reply_err(struct agent *a, int err, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	for (char *p = text; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	proto_send(a->fd, "err errno=%d msg=%s", err ? err : EIO, text);
+	return 0;
+}
+
+struct aobj *field_obj(struct agent *a, const char *key, enum aobj_kind k, int need_live)
+{
+	uint64_t id;
+
+	if (proto_get_u64(a->msg, key, &id) || id >= AGENT_OBJS_MAX)
+		return NULL;
+	struct aobj *o = &a->obj[id];
+
+	if (o->kind != k || (need_live && !o->live))
+		return NULL;
+	return o;
+}
+
+struct aobj *new_obj(struct agent *a)
+{
+	uint64_t id;
+
+	if (proto_get_u64(a->msg, "id", &id) || id >= AGENT_OBJS_MAX || a->obj[id].live)
+		return NULL;
+	return &a->obj[id];
+}
+
+uint64_t num(struct agent *a, const char *key, uint64_t dflt)
+{
+	uint64_t v;
+
+	return proto_get_u64(a->msg, key, &v) ? dflt : v;
+}
+
+int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int agent_buffer(struct aobj *o, uint64_t len, uint64_t off, int prot)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (off >= (uint64_t)page || len > AGENT_BUF_MAX || prot < 0 || prot > 3)
+		return -EINVAL;
+	if (o->map) /* a name created again: one buffer per object id */
+		munmap(o->map, o->maplen);
+	o->map = o->buf = NULL;
+	o->len = len;
+	o->maplen = (size_t)((off + len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page);
+	if (o->maplen == 0)
+		o->maplen = (size_t)page;
+	o->map = mmap(NULL, o->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (o->map == MAP_FAILED) {
+		o->map = NULL;
+		return -errno;
+	}
+	o->buf = o->map + off;
+	if (prot == 3) {
+		/* Not mapped (MR-MAP-1): the address range exists no more. The
+		 * object keeps no bytes (fill and read refuse it). */
+		munmap(o->map, o->maplen);
+		o->map = NULL;
+	}
+	o->prot = prot == 1 ? PROT_READ : prot == 2 ? PROT_NONE : PROT_READ | PROT_WRITE;
+	if (o->map && o->prot != (PROT_READ | PROT_WRITE))
+		mprotect(o->map, o->maplen, o->prot);
+	return 0;
+}
+
+/* The object of the request's id that has a buffer, or NULL. */
+static struct aobj *buffer_obj(struct agent *a)
+{
+	uint64_t id;
+
+	if (proto_get_u64(a->msg, "id", &id) || id >= AGENT_OBJS_MAX || !a->obj[id].buf)
+		return NULL;
+	return &a->obj[id];
+}
+
+/* Make a buffer's pages accessible for the harness while it touches them. */
+static void open_pages(struct aobj *o, int open)
+{
+	if (o->prot != (PROT_READ | PROT_WRITE))
+		mprotect(o->map, o->maplen, open ? PROT_READ | PROT_WRITE : o->prot);
+}
+
+static int do_fill(struct agent *a)
+{
+	struct aobj *o = buffer_obj(a);
+	uint64_t off = num(a, "off", 0), len = num(a, "len", 0);
+
+	if (!o || off > o->len || len > o->len - off)
+		return reply_err(a, EINVAL, "bad fill request");
+	if (!o->map)
+		return reply_err(a, ENOENT, "the buffer is not mapped");
+	open_pages(o, 1);
+	memset(o->buf + off, (int)num(a, "byte", 0), len);
+	open_pages(o, 0);
+	return proto_send(a->fd, "ok");
+}
+
+static int do_read(struct agent *a)
+{
+	struct aobj *o = buffer_obj(a);
+	uint64_t off = num(a, "off", 0), len = num(a, "len", 0);
+	char hex[2 * AGENT_READ_MAX + 1];
+
+	if (!o || off > o->len || len > o->len - off || len > AGENT_READ_MAX)
+		return reply_err(a, EINVAL, "bad read request");
+	if (!o->map)
+		return reply_err(a, ENOENT, "the buffer is not mapped");
+	open_pages(o, 1);
+	for (uint64_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", o->buf[off + i]);
+	open_pages(o, 0);
+	hex[2 * len] = '\0';
+	return proto_send(a->fd, "ok hex=%s", hex);
+}
+
+static const struct agent_req core_reqs[] = {
+	{ "fill", do_fill },
+	{ "read", do_read },
+	{ NULL, NULL },
+};
+
+/* Release every object: API objects first (they sit on verbs ones), then verbs ones. */
+static void release_all(struct agent *a)
+{
+	static const enum aobj_kind order[] = { AO_MW, AO_QP, AO_MR, AO_PD };
+
+	for (int i = AGENT_OBJS_MAX - 1; i >= 0; i--)
+		if (a->obj[i].release)
+			a->obj[i].release(a, &a->obj[i]);
+	agent_rpma_end(a);
+	agent_dat_end(a);
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (int i = AGENT_OBJS_MAX - 1; i >= 0; i--) {
+			struct aobj *o = &a->obj[i];
+
+			if (o->kind != order[k] || !o->live)
+				continue;
+			if (order[k] == AO_MW)
+				ibv_dealloc_mw(o->mw);
+			else if (order[k] == AO_QP && !ibv_destroy_qp(o->qp)) {
+				ibv_destroy_cq(o->rcq);
+				ibv_destroy_cq(o->scq);
+			} else if (order[k] == AO_MR)
+				ibv_dereg_mr(o->mr);
+			else if (order[k] == AO_PD)
+				ibv_dealloc_pd(o->pd);
+			o->live = 0;
+		}
+	for (int i = 0; i < AGENT_OBJS_MAX; i++)
+		if (a->obj[i].map)
+			munmap(a->obj[i].map, a->obj[i].maplen);
+}
+
+static int open_device(struct agent *a, char *err, size_t errlen)
+{
+	struct ibv_device **list;
+	int num_dev = 0, rc = -ENODEV;
+
+	list = ibv_get_device_list(&num_dev);
+	if (!list) {
+		snprintf(err, errlen, "ibv_get_device_list: %s", strerror(errno));
+		return -errno;
+	}
+	for (int i = 0; i < num_dev; i++)
+		if (strcmp(ibv_get_device_name(list[i]), a->node->ibdev) == 0) {
+			a->ctx = ibv_open_device(list[i]);
+			rc = a->ctx ? 0 : -errno;
+			break;
+		}
+	ibv_free_device_list(list);
+	if (rc) {
+		snprintf(err, errlen, "cannot open RDMA device %s: %s", a->node->ibdev, strerror(-rc));
+		return rc;
+	}
+	if (ibv_query_gid(a->ctx, 1, a->node->gid_index, &a->gid)) {
+		snprintf(err, errlen, "ibv_query_gid(%s, %d) failed", a->node->ibdev, a->node->gid_index);
+		ibv_close_device(a->ctx);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The handler of the request in a->msg, or NULL. */
+static const struct agent_req *find_req(const struct agent *a)
+{
+	const struct agent_req *const tables[] = { core_reqs, agent_verbs_reqs, agent_rpma_reqs, agent_dat_reqs };
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (const struct agent_req *r = tables[t]; r->verb; r++)
+			if (proto_is(a->msg, r->verb))
+				return r;
+	return NULL;
+}
+
+int agent_serve(int fd, const struct agent_node *node, int step_ms)
+{
+	struct agent *a = calloc(1, sizeof(*a));
+	char err[256], gid[33];
+	int rc;
+
+	if (!a)
+		return -ENOMEM;
+	a->fd = fd;
+	a->step_ms = step_ms;
+	a->node = node;
+	rc = open_device(a, err, sizeof(err));
+	if (rc) {
+		reply_err(a, -rc, "%s", err);
+		free(a);
+		return rc;
+	}
+	vnode_gid_to_hex(&a->gid, gid);
+	proto_send(fd, "ok hello node=%s gid=%s", node->name, gid);
+	while (proto_recv(fd, a->msg, sizeof(a->msg), -1) >= 0) {
+		const struct agent_req *r;
+
+		if (proto_is(a->msg, "quit")) {
+			proto_send(fd, "ok");
+			break;
+		}
+		r = find_req(a);
+		if (!r)
+			reply_err(a, EINVAL, "unknown request");
+		else
+			r->fn(a);
+	}
+	release_all(a);
+	ibv_close_device(a->ctx);
+	free(a);
+	return 0;
+}

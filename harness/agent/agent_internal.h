@@ -1,0 +1,91 @@
+/*
+ * agent_internal.h — what the node agent's files share (not a public API):
+ * the agent, its objects, request helpers, and the per-API request tables.
+ *
+ * agent.c is the core: the request loop, objects and their buffers, fill and
+ * read. Each API adds one file with its requests and one table:
+ * agent_verbs.c (libibverbs), agent_rpma.c (librpma), agent_dat.c (uDAPL).
+ * An object created by an API may keep API state in ext, released by its
+ * release function when the agent ends.
+ */
+#ifndef RDMACHECK_AGENT_INTERNAL_H
+#define RDMACHECK_AGENT_INTERNAL_H
+
+#include "harness/agent/agent.h"
+#include "harness/run/proto.h"
+
+#include <infiniband/verbs.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum aobj_kind {
+	AO_NONE, AO_PD, AO_MR, AO_MW, AO_QP,     /* verbs */
+	AO_RPMA_MR, AO_RPMA_REMOTE, AO_RPMA_CONN, /* librpma */
+	AO_DAT_PZ, AO_DAT_LMR, AO_DAT_RMR, AO_DAT_EP, /* uDAPL */
+};
+
+struct agent;
+
+struct aobj {
+	uint8_t kind, live;
+	/* A buffer (MR, librpma MR, DAT LMR): it outlives the registration. */
+	uint8_t *map, *buf;       /* map NULL: no bytes behind buf (unmapped on purpose) */
+	size_t maplen, len;
+	int prot;
+	/* verbs */
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct ibv_mw *mw;
+	uint32_t mw_rkey;
+	struct ibv_qp *qp;
+	struct ibv_cq *scq, *rcq;
+	uint32_t qp_access;
+	/* Other APIs: their own state, and how to release it (at the end only). */
+	void *ext;
+	void (*release)(struct agent *a, struct aobj *o);
+};
+
+struct agent {
+	int fd, step_ms;
+	const struct agent_node *node;
+	struct ibv_context *ctx;
+	union ibv_gid gid;
+	uint64_t next_wr;
+	struct aobj obj[AGENT_OBJS_MAX];
+	char msg[PROTO_LINE_MAX];
+	void *rpma;                /* agent_rpma.c's per-agent state, NULL until first use */
+	void *dat;                 /* agent_dat.c's */
+};
+
+/* One request a file serves: verb (the first word) and its handler. */
+struct agent_req {
+	const char *verb;
+	int (*fn)(struct agent *a);
+};
+
+extern const struct agent_req agent_verbs_reqs[];
+extern const struct agent_req agent_rpma_reqs[];
+extern const struct agent_req agent_dat_reqs[];
+/* Release an API's per-agent state (after every object). */
+void agent_rpma_end(struct agent *a);
+void agent_dat_end(struct agent *a);
+
+/* Answer "err errno=N msg=TEXT" (err a positive errno). Returns 0. */
+int reply_err(struct agent *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The object named by field key of the request, of kind k (live, if need_live), or NULL. */
+struct aobj *field_obj(struct agent *a, const char *key, enum aobj_kind k, int need_live);
+/* The request's id field as a fresh slot for a new object, or NULL. */
+struct aobj *new_obj(struct agent *a);
+/* The request's numeric field key, or dflt. */
+uint64_t num(struct agent *a, const char *key, uint64_t dflt);
+int64_t now_ms(void);
+
+/*
+ * Give o a buffer of len bytes at page offset off (< page size) whose pages
+ * have protection prot (0 RW, 1 RO, 2 none, 3 not mapped: see enum m_prot),
+ * releasing a buffer o had. Returns 0 or -errno.
+ */
+int agent_buffer(struct aobj *o, uint64_t len, uint64_t off, int prot);
+#define AGENT_BUF_MAX (1ull << 30) /* the largest buffer agent_buffer makes */
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * be_rpma.c — librpma calls on the real stack, through the node agents
+ * (requests in agent.h). A connection needs both of its nodes at once: the
+ * server's agent listens (and, for pmem, hands out its peer cfg), then it is
+ * told to accept while the client's is told to connect, and both answer; a
+ * disconnect likewise tells the client to disconnect and the server to close.
+ * The coordinator keeps every descriptor it saw (an rpma MR's, as its agent
+ * reported it; a remote MR's, the bytes it was made from) and hands them on
+ * byte for byte (blob).
+ */
+#include "harness/run/be_verbs.h"
+#include "harness/run/proto.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DESC_SIZE 21 /* librpma 1.2.0's descriptor (RPMA-DESC-1) */
+
+static int hexval(char ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+/* The hex value of key in reply into out (cap bytes); the byte count, or -EPROTO. */
+static int reply_bytes(const char *reply, const char *key, uint8_t *out, size_t cap)
+{
+	char hex[2 * 32 + 2];
+	size_t n;
+
+	if (proto_get(reply, key, hex, sizeof(hex)) || strlen(hex) % 2 || strlen(hex) / 2 > cap)
+		return -EPROTO;
+	n = strlen(hex) / 2;
+	for (size_t i = 0; i < n; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EPROTO;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (int)n;
+}
+
+static uint64_t le(const uint8_t *b, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | b[n];
+	return v;
+}
+
+/* What a peer needs of a descriptor: its bytes (the first 21) and its fields. */
+static void take_desc(struct bv_obj *o, const uint8_t *d, size_t n)
+{
+	memset(o->desc, 0, sizeof(o->desc));
+	memcpy(o->desc, d, n < DESC_SIZE ? n : DESC_SIZE);
+	o->ndesc = DESC_SIZE;
+	o->v.addr = o->v.iova = le(o->desc, 8);
+	o->v.len = le(o->desc + 8, 8);
+	o->v.rkey = (uint32_t)le(o->desc + 16, 4);
+}
+
+int bv_blob_rpma(struct be_verbs *bv, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
+{
+	const struct bv_obj *o;
+	uint16_t cls;
+
+	if (obj < 0 || (size_t)obj >= bv->f->nobjs)
+		return -EINVAL;
+	o = &bv->o[obj];
+	cls = bv->f->objs[obj].cls;
+	if (cls != SCN_C_RPMA_MR && cls != SCN_C_RPMA_REMOTE)
+		return -EINVAL;
+	if (!o->made || !o->ndesc)
+		return -ENOENT;
+	if (cap < o->ndesc)
+		return -ENOSPC;
+	memcpy(buf, o->desc, o->ndesc);
+	*len = o->ndesc;
+	return 0;
+}
+
+/* Both halves of a connection: server c->peer_node accepts, client c->node connects. */
+static int rpma_connect(struct be_verbs *bv, const struct hcall *c, char *reply, struct hres *r)
+{
+	char ip[64], port[16], pcfg[2 * 32 + 8] = "", sreply[PROTO_LINE_MAX];
+	unsigned s = c->peer_node;
+	int rc, rs;
+
+	if (s >= bv->n || s == c->node)
+		return -EINVAL;
+	rc = bv_call(bv, s, reply, "rpma_listen");
+	if (rc)
+		return rc;
+	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip)) || proto_get(reply, "port", port, sizeof(port))) {
+		snprintf(bv->err, sizeof(bv->err), "node %s cannot listen: %.200s", bv->f->nodes[s], reply);
+		return -EIO;
+	}
+	if (c->type) {
+		/* The server's peer cfg says it writes directly to pmem; the client applies it. */
+		char d[2 * 32 + 2];
+
+		rc = bv_call(bv, s, reply, "rpma_peer_cfg");
+		if (rc)
+			return rc;
+		if (!proto_is(reply, "ok") || proto_get(reply, "desc", d, sizeof(d))) {
+			snprintf(bv->err, sizeof(bv->err), "node %s: no peer cfg: %.200s", bv->f->nodes[s], reply);
+			return -EIO;
+		}
+		snprintf(pcfg, sizeof(pcfg), " pcfg=%s", d);
+	}
+	if ((rc = bv_send(bv, s, "rpma_accept id=%d", c->obj)) ||
+	    (rc = bv_send(bv, c->node, "rpma_connect id=%d ip=%s port=%s%s", c->obj, ip, port, pcfg)))
+		return rc;
+	rc = bv_recv(bv, c->node, reply, bv->step_ms + BV_SLACK_MS);
+	rs = bv_recv(bv, s, sreply, bv->step_ms + BV_SLACK_MS);
+	if (rc || rs)
+		return rc ? rc : rs;
+	if (!proto_is(reply, "ok") || !proto_is(sreply, "ok")) {
+		snprintf(bv->err, sizeof(bv->err), "rpma_connect %s -> %s: client '%.160s', server '%.160s'",
+			 bv->f->nodes[c->node], bv->f->nodes[s], reply, sreply);
+		return -EIO;
+	}
+	bv->o[c->obj] = (struct bv_obj){ .made = 1, .peer_node = (uint8_t)s };
+	r->out = (struct m_outcome){ M_OUT_OK, 0 };
+	return 0;
+}
+
+/* The client disconnects while the server waits for it and closes its half. */
+static int rpma_disconnect(struct be_verbs *bv, const struct hcall *c, char *reply, struct hres *r)
+{
+	const struct bv_obj *o = &bv->o[c->obj];
+	char sreply[PROTO_LINE_MAX];
+	int rc, rs;
+
+	if ((c->nulls & 1) || !o->made) {
+		/* NULL (or no connection): librpma refuses at once; the server stays. */
+		rc = bv_call(bv, c->node, reply, "rpma_disconnect id=%d nulls=%u", c->obj, c->nulls);
+		return rc ? rc : bv_outcome(bv, reply, &r->out);
+	}
+	if ((rc = bv_send(bv, c->node, "rpma_disconnect id=%d nulls=0", c->obj)) ||
+	    (rc = bv_send(bv, o->peer_node, "rpma_close id=%d", c->obj)))
+		return rc;
+	rc = bv_recv(bv, c->node, reply, bv->step_ms + BV_SLACK_MS);
+	rs = bv_recv(bv, o->peer_node, sreply, bv->step_ms + BV_SLACK_MS);
+	if (rc || rs)
+		return rc ? rc : rs;
+	if (!proto_is(sreply, "ok")) {
+		snprintf(bv->err, sizeof(bv->err), "rpma_conn_disconnect: server '%.200s'", sreply);
+		return -EIO;
+	}
+	return bv_outcome(bv, reply, &r->out);
+}
+
+/* rpma_read/write/atomic_write/flush. */
+static int rpma_io(struct be_verbs *bv, const struct hcall *c, char *reply)
+{
+	static const char *const ops[M_OP_COUNT_] = {
+		[M_OP_RPMA_READ] = "read", [M_OP_RPMA_WRITE] = "write",
+		[M_OP_RPMA_ATOMIC_WRITE] = "atomic_write", [M_OP_RPMA_FLUSH] = "flush",
+	};
+	char local[32] = "", remote[32] = "";
+
+	if (c->mr >= 0)
+		snprintf(local, sizeof(local), " local=%d", c->mr);
+	if (c->remote >= 0)
+		snprintf(remote, sizeof(remote), " remote=%d", c->remote);
+	return bv_call(bv, c->node, reply,
+		       "rpma_io id=%d op=%s%s loff=%llu%s roff=%llu len=%llu flags=%u type=%u value=%llu nulls=%u",
+		       c->obj, ops[c->op], local, (unsigned long long)c->offset, remote, (unsigned long long)c->roff,
+		       (unsigned long long)c->len, c->rflags, c->type, (unsigned long long)c->swap, c->nulls);
+}
+
+int bv_exec_rpma(struct be_verbs *bv, const struct hcall *c, struct hres *r)
+{
+	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->desc) + 8] = "", buf[32] = "";
+	struct bv_obj *o = c->obj >= 0 ? &bv->o[c->obj] : NULL;
+	uint8_t d[32];
+	int rc, n;
+
+	memset(r, 0, sizeof(*r));
+	if (!o)
+		return -EINVAL;
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_RPMA_MR_REG:
+		if (c->mr >= 0)
+			snprintf(buf, sizeof(buf), " buf=%d", c->mr);
+		rc = bv_call(bv, c->node, reply, "rpma_reg id=%d len=%llu usage=%u offset=%llu prot=%u nulls=%u%s",
+			     c->obj, (unsigned long long)c->len, c->access, (unsigned long long)c->offset, c->prot,
+			     c->nulls, buf);
+		break;
+	case M_OP_RPMA_MR_DEREG:
+		rc = bv_call(bv, c->node, reply, "rpma_dereg id=%d nulls=%u", c->obj, c->nulls);
+		break;
+	case M_OP_RPMA_MR_GET_DESC:
+		rc = bv_call(bv, c->node, reply, "rpma_desc id=%d nulls=%u", c->obj, c->nulls);
+		break;
+	case M_OP_RPMA_MR_GET_DESC_SIZE:
+		rc = bv_call(bv, c->node, reply, "rpma_desc_size id=%d nulls=%u", c->obj, c->nulls);
+		break;
+	case M_OP_RPMA_REMOTE_FROM_DESC:
+		if (c->ndesc) {
+			strcpy(hex, " hex=");
+			for (unsigned i = 0; i < c->ndesc; i++)
+				snprintf(hex + 5 + 2 * i, 3, "%02x", c->desc[i]);
+		}
+		rc = bv_call(bv, c->node, reply, "rpma_remote id=%d size=%u nulls=%u%s", c->obj, c->size, c->nulls, hex);
+		break;
+	case M_OP_RPMA_REMOTE_GET_SIZE:
+		rc = bv_call(bv, c->node, reply, "rpma_remote_size id=%d nulls=%u", c->obj, c->nulls);
+		break;
+	case M_OP_RPMA_REMOTE_GET_FLUSH_TYPE:
+		rc = bv_call(bv, c->node, reply, "rpma_remote_flush_type id=%d nulls=%u", c->obj, c->nulls);
+		break;
+	case M_OP_RPMA_CONNECT:
+		return rpma_connect(bv, c, reply, r);
+	case M_OP_RPMA_DISCONNECT:
+		return rpma_disconnect(bv, c, reply, r);
+	case M_OP_RPMA_READ: case M_OP_RPMA_WRITE: case M_OP_RPMA_ATOMIC_WRITE: case M_OP_RPMA_FLUSH:
+		rc = rpma_io(bv, c, reply);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (rc || (rc = bv_outcome(bv, reply, &r->out)))
+		return rc;
+	if (r->out.kind != M_OUT_OK)
+		return 0;
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_RPMA_MR_REG:
+	case M_OP_RPMA_MR_GET_DESC:
+		/* The descriptor as the agent reported it (a later one replaces it). */
+		if ((n = reply_bytes(reply, "desc", d, sizeof(d))) < DESC_SIZE) {
+			snprintf(bv->err, sizeof(bv->err), "%s: no descriptor in '%.120s'", bv->f->objs[c->obj].name, reply);
+			return -EPROTO;
+		}
+		take_desc(o, d, (size_t)n);
+		o->made = 1;
+		if (c->op == M_OP_RPMA_MR_REG)
+			o->v.addr = o->v.iova = bv_field(reply, "addr");
+		break;
+	case M_OP_RPMA_REMOTE_FROM_DESC:
+		take_desc(o, c->desc, c->ndesc);
+		o->made = 1;
+		break;
+	default:
+		break;
+	}
+	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
+		return bv_query_reply(bv, scn_call_get(c->call), reply, r);
+	return 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * coverage.h — semantic coverage: which rules of model/rules.def a set of
+ * scenario results exercised (a rule is exercised when it decided an
+ * alternative a run followed; struct result.rules).
+ */
+#ifndef RDMACHECK_COVERAGE_H
+#define RDMACHECK_COVERAGE_H
+
+#include "harness/run/runner.h"
+
+#include <stdio.h>
+
+struct rule_cov {
+	unsigned hits[M_RULE_COUNT_];   /* scenarios that exercised rule r */
+	long first[M_RULE_COUNT_];      /* index of the first of them, -1 none */
+};
+
+/* Start empty. */
+void cov_init(struct rule_cov *c);
+/* Count the rules of result idx. */
+void cov_add(struct rule_cov *c, const struct result *r, size_t idx);
+/* Encoded rules no result exercised. */
+size_t cov_missing(const struct rule_cov *c);
+/*
+ * One line per catalog area: "A: 77 of 77 encoded rules exercised (11 not
+ * encoded)", each line starting with prefix; with rs (the results cov_add saw, for file names), first a
+ * table of every rule: ID, status, scenarios, the first scenario or the
+ * reason it is not encoded.
+ */
+void cov_print(FILE *out, const struct rule_cov *c, const struct result *rs, const char *prefix);
+
+#endif

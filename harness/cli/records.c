@@ -1,0 +1,158 @@
+/* records.c — streamed results (records.h). */
+#include "harness/cli/records.h"
+#include "harness/cli/text.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Print s with TABs and newlines as blanks. */
+static void put_clean(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static void sync_line(FILE *f)
+{
+	fputc('\n', f);
+	fflush(f);
+	fsync(fileno(f));
+}
+
+void rec_start(FILE *f, size_t idx)
+{
+	fprintf(f, "start\t%zu", idx);
+	sync_line(f);
+}
+
+void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note)
+{
+	fprintf(f, "step\t%zu\t%u\t%d\t", idx, line, crash);
+	put_clean(f, note);
+	sync_line(f);
+}
+
+void rec_result(FILE *f, size_t idx, const struct result *r)
+{
+	const char *p = r->detail;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, len);
+
+		fprintf(f, "detail\t%zu\t", idx);
+		put_clean(f, line);
+		free(line);
+		fputc('\n', f);
+		p += len + (nl ? 1 : 0);
+	}
+	fprintf(f, "rules\t%zu\t", idx);
+	for (size_t i = 0; i < sizeof(r->rules); i++)
+		fprintf(f, "%02x", r->rules[i]);
+	fputc('\n', f);
+	fprintf(f, "result\t%zu\t%s\t%u\t%.3f\t%u\t%u\t", idx, verdict_str(r->v), r->line, r->secs, r->steps_run,
+		r->steps);
+	put_clean(f, r->reason);
+	sync_line(f);
+}
+
+/* Split line at TABs into at most max fields (the last takes the rest). */
+static size_t split(char *line, char **fld, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		fld[n++] = line;
+		if (n == max || !(line = strchr(line, '\t')))
+			break;
+		*line++ = '\0';
+	}
+	return n;
+}
+
+/* A scenario index: decimal digits only, below n. Returns 0, or -EINVAL for anything else. */
+static int parse_idx(const char *s, size_t n, size_t *idx)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v >= n)
+		return -EINVAL;
+	*idx = (size_t)v;
+	return 0;
+}
+
+int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	struct text *det = calloc(n ? n : 1, sizeof(*det));
+
+	if (!det) {
+		if (f)
+			fclose(f);
+		return -ENOMEM;
+	}
+	if (!f) {
+		free(det);
+		return errno == ENOENT ? 0 : -errno;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *fld[8];
+		size_t nf, idx;
+
+		if (line[len - 1] != '\n')
+			break; /* a torn last line: the machine died while writing it */
+		line[len - 1] = '\0';
+		nf = split(line, fld, 8);
+		if (nf < 2)
+			continue;
+		if (parse_idx(fld[1], n, &idx))
+			continue; /* damaged, or a scenario this reader does not hold */
+		if (strcmp(fld[0], "start") == 0) {
+			st[idx].started = 1;
+		} else if (strcmp(fld[0], "step") == 0 && nf >= 5) {
+			st[idx].step_line = (uint32_t)strtoul(fld[2], NULL, 10);
+			st[idx].step_crash = atoi(fld[3]);
+			snprintf(st[idx].step_note, sizeof(st[idx].step_note), "%s", fld[4]);
+		} else if (strcmp(fld[0], "rules") == 0 && nf >= 3) {
+			for (size_t i = 0; i < sizeof(rs[idx].rules) && fld[2][2 * i] && fld[2][2 * i + 1]; i++) {
+				char hex[3] = { fld[2][2 * i], fld[2][2 * i + 1], 0 };
+
+				rs[idx].rules[i] = (uint8_t)strtoul(hex, NULL, 16);
+			}
+		} else if (strcmp(fld[0], "detail") == 0 && nf >= 3) {
+			text_addf(&det[idx], "%s\n", fld[2]);
+		} else if (strcmp(fld[0], "result") == 0 && nf >= 8) {
+			struct result *r = &rs[idx];
+			enum verdict v;
+
+			if (verdict_parse(fld[2], &v))
+				continue;
+			r->v = v;
+			r->line = (uint32_t)strtoul(fld[3], NULL, 10);
+			r->secs = strtod(fld[4], NULL);
+			r->steps_run = (unsigned)strtoul(fld[5], NULL, 10);
+			r->steps = (unsigned)strtoul(fld[6], NULL, 10);
+			snprintf(r->reason, sizeof(r->reason), "%s", fld[7]);
+			free(r->detail);
+			r->detail = text_take(&det[idx]);
+			st[idx].finished = 1;
+		}
+	}
+	free(line);
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		text_free(&det[i]);
+	free(det);
+	return 0;
+}

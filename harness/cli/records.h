@@ -1,0 +1,42 @@
+/*
+ * records.h — results streamed out of a machine that may die. The inner runner
+ * (inside the VM) appends one line per event to a file on the shared
+ * checkout and syncs it; the outer runner (host) reads the file after the
+ * guest exits, however it exited, and rebuilds the results — including the
+ * scenario and step that were running when the guest kernel died or hung.
+ *
+ * Lines (fields separated by one TAB; text fields have TAB/newline replaced):
+ *   start  IDX
+ *   step   IDX LINE CRASH NOTE      CRASH 1: the profile says this step kills the kernel
+ *   detail IDX TEXT                 one line of the result's detail
+ *   rules  IDX HEX                  the result's rule set (struct result.rules, 2 hex digits a byte)
+ *   result IDX VERDICT LINE SECS STEPS_RUN STEPS REASON
+ */
+#ifndef RDMACHECK_RECORDS_H
+#define RDMACHECK_RECORDS_H
+
+#include "harness/run/runner.h"
+
+#include <stdio.h>
+
+void rec_start(FILE *f, size_t idx);
+void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note);
+/* detail lines and then the result line of r. */
+void rec_result(FILE *f, size_t idx, const struct result *r);
+
+/* What a records file says about scenario IDX, filled in while reading. */
+struct rec_state {
+	int started, finished;
+	uint32_t step_line;     /* the last step begun */
+	int step_crash;
+	char step_note[512];
+};
+
+/*
+ * Read records from path into rs[base..] (results of scenario idx go to
+ * rs[idx], which must be below n; file and title are kept) and st[idx].
+ * Returns 0 or -errno (a missing file is not an error: nothing happened).
+ */
+int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n);
+
+#endif

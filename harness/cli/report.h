@@ -1,0 +1,34 @@
+/*
+ * report.h — what a run prints: text (one line per scenario, details only for
+ * failures, a progress line on a TTY), TAP version 13 (xfail as TODO, skip as
+ * SKIP with the reason), and JUnit XML for GitLab/GitHub test reporters.
+ */
+#ifndef RDMACHECK_REPORT_H
+#define RDMACHECK_REPORT_H
+
+#include "harness/run/runner.h"
+
+#include <stdio.h>
+
+enum report_format { REPORT_TEXT, REPORT_TAP };
+
+/* "text", "tap"; parse returns 0 or -EINVAL. */
+const char *report_format_str(enum report_format f);
+int report_format_parse(const char *name, enum report_format *out);
+
+/* Before the first result: TAP's version and plan; nothing for text. */
+void report_begin(FILE *out, enum report_format f, size_t total);
+/* One scenario's result (index k of total, 0-based). */
+void report_result(FILE *out, enum report_format f, size_t k, const struct result *r);
+/* The closing summary line(s). */
+void report_end(FILE *out, enum report_format f, const struct result *rs, size_t n, double secs);
+/* A progress line on stderr when it is a terminal ("[k/total] file"); cleared with k == total. */
+void report_progress(size_t k, size_t total, const char *file);
+
+/* Write the whole run as JUnit XML to path. Returns 0 or -errno. */
+int report_junit(const char *path, const struct result *rs, size_t n, double secs);
+
+/* Counts per verdict into counts[V_COUNT_]. */
+void report_count(const struct result *rs, size_t n, size_t counts[V_COUNT_]);
+
+#endif

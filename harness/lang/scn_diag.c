@@ -1,0 +1,125 @@
+/*
+ * scn_diag.c — the parser's messages (one format per enum scn_err), their
+ * collection (capped at SCN_DIAG_MAX) and formatting.
+ */
+#include "harness/lang/scn_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const formats[SCN_E_COUNT_] = {
+	[SCN_E_FILE_TOO_LARGE] = "file is larger than %u bytes",
+	[SCN_E_READ] = "cannot read the file: %s",
+	[SCN_E_NUL] = "NUL byte in the text",
+	[SCN_E_UTF8] = "invalid UTF-8",
+	[SCN_E_LINE_TOO_LONG] = "line is longer than %u bytes",
+	[SCN_E_TOO_MANY_WORDS] = "more than %u words on one line",
+	[SCN_E_NON_ASCII] = "non-ASCII character outside a string or comment",
+	[SCN_E_CONTROL] = "control character 0x%02x",
+	[SCN_E_UNTERMINATED] = "unterminated string",
+	[SCN_E_BAD_ESCAPE] = "bad escape '\\%c' in a string",
+	[SCN_E_TEXT_TOO_LONG] = "text is longer than %u bytes",
+	[SCN_E_UNKNOWN_STATEMENT] = "unknown statement '%s'",
+	[SCN_E_NEEDS_TEXT] = "'%s' needs %s",
+	[SCN_E_TWICE] = "'%s' given twice (first at line %u)",
+	[SCN_E_HEADER_AFTER_STEP] = "header line '%s' after the first step",
+	[SCN_E_NODE_COUNT] = "nodes takes 1 to %u names",
+	[SCN_E_BAD_NODE_NAME] = "bad node name '%s'",
+	[SCN_E_NODE_TWICE] = "node '%s' declared twice",
+	[SCN_E_UNKNOWN_CAP] = "unknown capability '%s'",
+	[SCN_E_TOO_MANY] = "too many %s (at most %u)",
+	[SCN_E_NO_NODES] = "a step before the nodes line",
+	[SCN_E_NO_STEPS] = "no steps",
+	[SCN_E_UNKNOWN_NODE] = "unknown node '%s'",
+	[SCN_E_UNKNOWN_CALL] = "unknown call '%s'",
+	[SCN_E_NEEDS_NAME] = "%s needs the name of %s %s",
+	[SCN_E_BAD_NAME] = "bad name '%s'",
+	[SCN_E_RESERVED_NAME] = "'%s' cannot name an object: it is %s",
+	[SCN_E_LIVE] = "'%s' already exists on node %s (created at line %u)",
+	[SCN_E_UNKNOWN_NAME] = "unknown name '%s' on node %s",
+	[SCN_E_WRONG_CLASS] = "'%s' is %s %s, %s needs %s",
+	[SCN_E_UNKNOWN_KEY] = "unknown key '%s' for %s",
+	[SCN_E_KEY_TWICE] = "key '%s' given twice",
+	[SCN_E_MISSING_KEY] = "%s needs %s=",
+	[SCN_E_NEEDS_VALUE] = "key '%s' needs a value",
+	[SCN_E_TAKES_NO_VALUE] = "key '%s' takes no value",
+	[SCN_E_BAD_INT] = "bad integer '%s'",
+	[SCN_E_OVERFLOW] = "integer '%s' does not fit in 64 bits",
+	[SCN_E_RANGE] = "%s=%llu is out of range %llu..%llu",
+	[SCN_E_UNKNOWN_FLAG] = "unknown %s name '%s'",
+	[SCN_E_WRONG_KIND] = "%s takes %s",
+	[SCN_E_BAD_REF] = "bad reference '%s'",
+	[SCN_E_UNKNOWN_ATTR] = "unknown attribute '%s'",
+	[SCN_E_ATTR_CLASS] = "%s %s has no attribute '%s'",
+	[SCN_E_BAD_HEX] = "bad hex bytes '%s'",
+	[SCN_E_EXPECT_EMPTY] = "expect needs an outcome",
+	[SCN_E_UNKNOWN_OUTCOME] = "unknown outcome '%s'",
+	[SCN_E_CANNOT_PRODUCE] = "'%s' is not an outcome of %s",
+	[SCN_E_UNEXPECTED] = "unexpected '%s'",
+	[SCN_E_UNKNOWN_RESULT] = "%s reports no '%s'",
+	[SCN_E_CONNECT_OPERANDS] = "connect takes two operands NODE.QP NODE.QP",
+	[SCN_E_SAME_NODE] = "connect needs QPs on two different nodes",
+};
+
+const char *scn_err_str(enum scn_err e)
+{
+	return (unsigned)e < SCN_E_COUNT_ && formats[e] ? formats[e] : "?";
+}
+
+int scn_err_parse(const char *fmt, enum scn_err *out)
+{
+	for (unsigned i = 0; i < SCN_E_COUNT_; i++)
+		if (formats[i] && strcmp(formats[i], fmt) == 0) {
+			*out = (enum scn_err)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static void vdiag(struct scn_ctx *c, uint32_t line, uint32_t col, const char *hint,
+		  enum scn_err e, va_list ap)
+{
+	struct scn_diag *d;
+
+	c->stmt_errs++;
+	if (c->d->n >= SCN_DIAG_MAX) {
+		c->d->dropped++;
+		return;
+	}
+	d = &c->d->d[c->d->n++];
+	d->code = (uint16_t)e;
+	d->line = line;
+	d->col = col;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	vsnprintf(d->msg, sizeof(d->msg), scn_err_str(e), ap);
+#pragma GCC diagnostic pop
+	snprintf(d->hint, sizeof(d->hint), "%s", hint ? hint : "");
+}
+
+void scn_diag(struct scn_ctx *c, uint32_t line, uint32_t col, const char *hint, enum scn_err e, ...)
+{
+	va_list ap;
+
+	va_start(ap, e);
+	vdiag(c, line, col, hint, e, ap);
+	va_end(ap);
+}
+
+void scn_diag_w(struct scn_ctx *c, const struct scn_word *w, const char *hint, enum scn_err e, ...)
+{
+	va_list ap;
+
+	va_start(ap, e);
+	vdiag(c, c->ln ? c->ln->no : 0, w ? w->col : 1, hint, e, ap);
+	va_end(ap);
+}
+
+size_t scn_diag_format(const struct scn_diag *d, const char *file, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s:%u:%u: %s\n%s%s%s", file ? file : "-", d->line, d->col,
+			 d->msg, d->hint[0] ? "  hint: " : "", d->hint, d->hint[0] ? "\n" : "");
+
+	return n < 0 ? 0 : (size_t)n;
+}

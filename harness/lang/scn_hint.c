@@ -1,0 +1,143 @@
+/*
+ * scn_hint.c — did-you-mean: bounded edit distance over candidate lists.
+ */
+#include "harness/lang/scn_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CMP_MAX 64
+
+size_t scn_edit_distance(const char *a, const char *b, bool nocase)
+{
+	size_t la = strnlen(a, CMP_MAX), lb = strnlen(b, CMP_MAX);
+	size_t row[CMP_MAX + 1];
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = (unsigned char)a[i - 1], cb = (unsigned char)b[j - 1];
+			size_t up = row[j];
+			size_t best;
+
+			if (nocase) {
+				ca = tolower(ca);
+				cb = tolower(cb);
+			}
+			best = diag + (ca != cb);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+const char *scn_hint_best(const char *word, scn_cand_fn get, const void *ctx, bool nocase,
+			  char *hint, size_t len)
+{
+	size_t wl = strlen(word);
+	size_t limit = wl <= 3 ? 1 : wl <= 6 ? 2 : 3;
+	size_t best_d = limit + 1;
+	const char *best = NULL, *s;
+
+	for (size_t i = 0; (s = get(ctx, i)) != NULL; i++) {
+		size_t d = scn_edit_distance(word, s, nocase);
+
+		if (d < best_d && d < wl) {
+			best_d = d;
+			best = s;
+		}
+	}
+	if (len)
+		hint[0] = '\0';
+	if (best && len)
+		snprintf(hint, len, "did you mean '%s'?", best);
+	return best;
+}
+
+void scn_cand_list(scn_cand_fn get, const void *ctx, const char *prefix, char *buf, size_t len)
+{
+	size_t off;
+	const char *s;
+
+	if (!len)
+		return;
+	off = (size_t)snprintf(buf, len, "%s", prefix);
+	for (size_t i = 0; (s = get(ctx, i)) != NULL && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", s);
+	if (off >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+void scn_node_hint(const struct scn_file *f, const char *name, char *hint, size_t len)
+{
+	if (!scn_hint_best(name, scn_cand_node, f, false, hint, len))
+		scn_cand_list(scn_cand_node, f, "nodes: ", hint, len);
+}
+
+const char *scn_cand_call(const void *ctx, size_t i)
+{
+	const struct scn_call *c = scn_call_get(i);
+
+	(void)ctx;
+	return c ? c->name : NULL;
+}
+
+const char *scn_cand_cap(const void *ctx, size_t i)
+{
+	(void)ctx;
+	return scn_cap_name(i);
+}
+
+const char *scn_cand_outcome(const void *ctx, size_t i)
+{
+	(void)ctx;
+	return m_outcome_nth(i, NULL);
+}
+
+const char *scn_cand_node(const void *ctx, size_t i)
+{
+	const struct scn_file *f = ctx;
+
+	return i < f->nnodes ? f->nodes[i] : NULL;
+}
+
+const char *scn_cand_spec(const void *ctx, size_t i)
+{
+	const struct scn_arg_spec *s = ctx;
+
+	for (size_t k = 0; s && s[k].key; k++)
+		if (k == i)
+			return s[k].key;
+	return NULL;
+}
+
+const char *scn_cand_attr(const void *ctx, size_t i)
+{
+	(void)ctx;
+	return i < SCN_ATTR_COUNT_ ? scn_attr_str((enum scn_attr)i) : NULL;
+}
+
+const char *scn_cand_statement(const void *ctx, size_t i)
+{
+	static const char *const st[] = { "title", "cite", "require", "nodes", "connect" };
+
+	(void)ctx;
+	return i < SCN_N(st) ? st[i] : NULL;
+}
+
+const char *scn_cand_table(const void *ctx, size_t i)
+{
+	const struct scn_table_ctx *t = ctx;
+
+	return scn_table_name(t->t, i, NULL);
+}

@@ -1,0 +1,271 @@
+/*
+ * scn_parse.c — a scenario file: lines, header statements (title, cite,
+ * require, nodes), dispatch of steps (scn_step.c), reading files, freeing.
+ */
+#include "harness/lang/scn_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The rest of the line from word 1 (comment stripped) into buf. */
+static void header_text(struct scn_ctx *c, const char *what, const char *need, char *buf)
+{
+	const struct scn_line *ln = c->ln;
+	const struct scn_word *first = &ln->w[1], *last = &ln->w[ln->nwords - 1];
+
+	if (ln->nwords < 2) {
+		scn_diag_w(c, &ln->w[0], NULL, SCN_E_NEEDS_TEXT, what, need);
+		return;
+	}
+	if (!scn_copy(buf, SCN_TEXT_MAX, first->p, (size_t)(last->p + last->len - first->p))) {
+		buf[0] = '\0';
+		scn_diag_w(c, first, NULL, SCN_E_TEXT_TOO_LONG, SCN_TEXT_MAX - 1);
+	}
+}
+
+static void parse_require(struct scn_ctx *c)
+{
+	const struct scn_line *ln = c->ln;
+	struct scn_file *f = c->f;
+	char name[SCN_NAME_MAX + 1], hint[224];
+
+	if (ln->nwords < 2)
+		scn_diag_w(c, &ln->w[0], NULL, SCN_E_NEEDS_TEXT, "require", "a capability");
+	for (size_t i = 1; i < ln->nwords; i++) {
+		int cap = -ENOENT;
+		bool seen = false;
+
+		if (scn_copy(name, sizeof(name), ln->w[i].p, ln->w[i].len))
+			cap = scn_cap_find(name);
+		if (cap < 0) {
+			if (!scn_hint_best(name, scn_cand_cap, NULL, false, hint, sizeof(hint)))
+				scn_cand_list(scn_cand_cap, NULL, "known: ", hint, sizeof(hint));
+			scn_diag_w(c, &ln->w[i], hint, SCN_E_UNKNOWN_CAP, name);
+			continue;
+		}
+		for (size_t k = 0; k < f->nrequires; k++)
+			seen |= f->requires[k] == cap;
+		if (!seen && f->nrequires < SCN_REQUIRES_MAX)
+			f->requires[f->nrequires++] = (uint8_t)cap;
+	}
+}
+
+static void parse_nodes(struct scn_ctx *c)
+{
+	const struct scn_line *ln = c->ln;
+	struct scn_file *f = c->f;
+	char name[SCN_NAME_MAX + 1];
+
+	if (c->nodes_seen) {
+		scn_diag_w(c, &ln->w[0], NULL, SCN_E_TWICE, "nodes", c->nodes_line);
+		return;
+	}
+	c->nodes_seen = true;
+	c->nodes_line = ln->no;
+	if (ln->nwords < 2 || ln->nwords - 1 > SCN_NODES_MAX) {
+		scn_diag_w(c, &ln->w[0], NULL, SCN_E_NODE_COUNT, SCN_NODES_MAX);
+		return;
+	}
+	for (size_t i = 1; i < ln->nwords; i++) {
+		bool fits = scn_copy(name, sizeof(name), ln->w[i].p, ln->w[i].len);
+
+		if (!fits || !scn_is_node_name(name)) {
+			scn_diag_w(c, &ln->w[i], "node names are [a-z][a-z0-9_]*, at most 31 bytes",
+				   SCN_E_BAD_NODE_NAME, name);
+			continue;
+		}
+		if (scn_node_find(f, name) >= 0) {
+			scn_diag_w(c, &ln->w[i], NULL, SCN_E_NODE_TWICE, name);
+			continue;
+		}
+		scn_copy(f->nodes[f->nnodes++], SCN_NAME_MAX, name, strlen(name));
+	}
+}
+
+static void statement(struct scn_ctx *c)
+{
+	const struct scn_line *ln = c->ln;
+	const struct scn_word *w0 = &ln->w[0];
+	struct scn_file *f = c->f;
+	bool header = WORD_IS(w0, "title") || WORD_IS(w0, "cite") || WORD_IS(w0, "require") ||
+		      WORD_IS(w0, "nodes");
+	char word[SCN_NAME_MAX + 1], hint[224];
+
+	scn_copy(word, sizeof(word), w0->p, w0->len);
+	if (header && c->in_steps) {
+		scn_diag_w(c, w0, "header lines come before the steps", SCN_E_HEADER_AFTER_STEP, word);
+	} else if (WORD_IS(w0, "title")) {
+		if (f->title_line)
+			scn_diag_w(c, w0, NULL, SCN_E_TWICE, "title", f->title_line);
+		else
+			header_text(c, "title", "text", f->title);
+		f->title_line = ln->no;
+	} else if (WORD_IS(w0, "cite")) {
+		if (f->ncites == SCN_CITES_MAX)
+			scn_diag_w(c, w0, NULL, SCN_E_TOO_MANY, "cite lines", SCN_CITES_MAX);
+		else
+			header_text(c, "cite", "text", f->cites[f->ncites++]);
+	} else if (WORD_IS(w0, "require")) {
+		parse_require(c);
+	} else if (WORD_IS(w0, "nodes")) {
+		parse_nodes(c);
+	} else if (WORD_IS(w0, "connect") || memchr(w0->p, ':', w0->len)) {
+		c->in_steps = true;
+		if (!c->nodes_seen)
+			scn_diag_w(c, w0, "declare them first, e.g. 'nodes a b'", SCN_E_NO_NODES);
+		else
+			scn_parse_step(c);
+	} else {
+		if (!scn_hint_best(word, scn_cand_statement, NULL, false, hint, sizeof(hint)) &&
+		    scn_call_find(word) >= 0)
+			snprintf(hint, sizeof(hint), "a step starts with its node, e.g. 'a: %s …'", word);
+		scn_diag_w(c, w0, hint, SCN_E_UNKNOWN_STATEMENT, word);
+	}
+}
+
+static void default_title(struct scn_file *f, const char *filename)
+{
+	const char *base = strrchr(filename, '/');
+
+	snprintf(f->name, sizeof(f->name), "%s", filename);
+	snprintf(f->title, sizeof(f->title), "%s", base && base[1] ? base + 1 : filename);
+}
+
+int scn_parse_text(const char *text, size_t len, const char *filename, struct scn_file **out,
+		   struct scn_diags *diags)
+{
+	struct scn_ctx c = { .d = diags };
+	struct scn_line *ln;
+	uint32_t no = 0;
+
+	if (!out || !diags || (!text && len))
+		return -EINVAL;
+	*out = NULL;
+	memset(diags, 0, sizeof(*diags));
+	c.f = calloc(1, sizeof(*c.f));
+	ln = malloc(sizeof(*ln));
+	if (!c.f || !ln) {
+		free(ln);
+		free(c.f);
+		return -ENOMEM;
+	}
+	default_title(c.f, filename ? filename : "-");
+	if (len > SCN_FILE_MAX) {
+		scn_diag(&c, 1, 1, NULL, SCN_E_FILE_TOO_LARGE, SCN_FILE_MAX);
+		len = 0;
+	}
+	for (size_t pos = 0; pos < len && !c.oom && diags->n < SCN_DIAG_MAX;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		*ln = (struct scn_line){ .p = text + pos, .len = end - pos, .no = ++no };
+		if (ln->len && ln->p[ln->len - 1] == '\r')
+			ln->len--;
+		pos = end + 1;
+		c.ln = ln;
+		c.stmt_errs = 0;
+		if (scn_lex_line(&c, ln) == 0 && ln->nwords > 0)
+			statement(&c);
+	}
+	c.ln = NULL;
+	if (diags->n >= SCN_DIAG_MAX)
+		diags->dropped++; /* parsing stopped at the cap: at least one more */
+	else if (c.f->nsteps == 0 && diags->n == 0)
+		scn_diag(&c, no ? no : 1, 1, "a scenario has at least one step", SCN_E_NO_STEPS);
+	free(ln);
+	if (c.oom) {
+		scn_free(c.f);
+		return -ENOMEM;
+	}
+	if (diags->n) {
+		scn_free(c.f);
+		return -EINVAL;
+	}
+	*out = c.f;
+	return 0;
+}
+
+/* Read at most SCN_FILE_MAX + 1 bytes of path into a new buffer. */
+static int read_all(const char *path, char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	int rc = 0;
+
+	*buf = NULL;
+	if (fd < 0)
+		return -errno;
+	*buf = malloc(SCN_FILE_MAX + 1);
+	if (!*buf) {
+		rc = -ENOMEM;
+		goto out_close;
+	}
+	while (n < SCN_FILE_MAX + 1) {
+		ssize_t r = read(fd, *buf + n, SCN_FILE_MAX + 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = -errno;
+			goto out_free;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*len = n;
+	close(fd);
+	return n > SCN_FILE_MAX ? -EFBIG : 0;
+out_free:
+	free(*buf);
+	*buf = NULL;
+out_close:
+	close(fd);
+	return rc;
+}
+
+int scn_parse_file(const char *path, struct scn_file **out, struct scn_diags *diags)
+{
+	char *buf;
+	size_t len = 0;
+	int rc;
+
+	if (!path || !out || !diags)
+		return -EINVAL;
+	*out = NULL;
+	rc = read_all(path, &buf, &len);
+	if (rc < 0) {
+		struct scn_ctx c = { .d = diags };
+
+		memset(diags, 0, sizeof(*diags));
+		if (rc == -EFBIG)
+			scn_diag(&c, 0, 0, NULL, SCN_E_FILE_TOO_LARGE, SCN_FILE_MAX);
+		else
+			scn_diag(&c, 0, 0, NULL, SCN_E_READ, strerror(-rc));
+		free(buf);
+		return rc;
+	}
+	rc = scn_parse_text(buf, len, path, out, diags);
+	free(buf);
+	return rc;
+}
+
+void scn_free(struct scn_file *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nsteps; i++) {
+		for (size_t k = 0; k < f->steps[i].nargs; k++)
+			free(f->steps[i].args[k].v.str);
+		for (size_t k = 0; k < f->steps[i].nconds; k++)
+			free(f->steps[i].conds[k].v.str);
+	}
+	free(f->steps);
+	free(f->objs);
+	free(f);
+}

@@ -1,0 +1,145 @@
+/*
+ * scn_print.c — steps and values back to canonical scenario text (for
+ * reports and round-trip tests).
+ */
+#include "harness/lang/scn_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Appends to a bounded buffer; off keeps counting past the end (snprintf-like). */
+struct out { char *buf; size_t len, off; };
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->off < o->len ? o->buf + o->off : NULL, o->off < o->len ? o->len - o->off : 0,
+		      fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->off += (size_t)n;
+}
+
+static void put_ref(struct out *o, const struct scn_file *f, const struct scn_value *v, unsigned node)
+{
+	if ((unsigned)v->node != node)
+		put(o, "%s.", f->nodes[v->node]);
+	put(o, "%s", f->objs[v->obj].name);
+}
+
+static void put_flags(struct out *o, enum scn_table t, uint64_t bits)
+{
+	const char *name;
+	uint64_t val;
+	bool any = false;
+
+	for (size_t i = 0; (name = scn_table_name(t, i, &val)) != NULL; i++)
+		if (val && (bits & val) == val) {
+			put(o, "%s%s", any ? "|" : "", name);
+			bits &= ~val;
+			any = true;
+		}
+	if (bits || !any)
+		put(o, any ? "|0x%llx" : "%llu", (unsigned long long)bits);
+}
+
+static void put_value(struct out *o, const struct scn_file *f, const struct scn_arg *a, unsigned node)
+{
+	const struct scn_value *v = &a->v;
+	const char *name;
+	uint64_t val;
+
+	switch (v->kind) {
+	case SCN_V_INT:
+		put(o, "%llu", (unsigned long long)v->num);
+		break;
+	case SCN_V_FLAGS:
+		put_flags(o, (enum scn_table)a->spec->table, v->num);
+		break;
+	case SCN_V_WORD:
+		for (size_t i = 0; (name = scn_table_name((enum scn_table)a->spec->table, i, &val)); i++)
+			if (val == v->num) {
+				put(o, "%s", name);
+				break;
+			}
+		break;
+	case SCN_V_OBJ:
+		put_ref(o, f, v, node);
+		break;
+	case SCN_V_ADDR:
+		put_ref(o, f, v, node);
+		put(o, "%c%llu", v->neg ? '-' : '+', (unsigned long long)v->num);
+		break;
+	case SCN_V_ATTR:
+		put_ref(o, f, v, node);
+		put(o, ".%s", scn_attr_str((enum scn_attr)v->attr));
+		if (v->num)
+			put(o, "%c%llu", v->neg ? '-' : '+', (unsigned long long)v->num);
+		break;
+	case SCN_V_STR:
+		put(o, "\"");
+		for (const char *p = v->str; *p; p++)
+			put(o, "%s%c", (*p == '"' || *p == '\\') ? "\\" : "", *p);
+		put(o, "\"");
+		break;
+	case SCN_V_HEX:
+		put(o, "%s", v->str);
+		break;
+	case SCN_V_NODE:
+		put(o, "%s", f->nodes[v->node]);
+		break;
+	default: /* SCN_V_BARE: the key alone */
+		break;
+	}
+}
+
+size_t scn_value_format(const struct scn_file *f, const struct scn_arg *a, unsigned node,
+			char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+
+	if (len)
+		buf[0] = '\0';
+	put_value(&o, f, a, node);
+	return o.off;
+}
+
+size_t scn_step_format(const struct scn_file *f, const struct scn_step *s, char *buf, size_t len)
+{
+	const struct scn_call *call = scn_step_call(s);
+	struct out o = { buf, len, 0 };
+	unsigned node = s->node;
+
+	if (len)
+		buf[0] = '\0';
+	if (call->kind == SCN_KIND_CONNECT) {
+		put(&o, "connect %s.%s", f->nodes[s->node], f->objs[s->obj].name);
+		node = SCN_NODES_MAX; /* every reference with its node */
+	} else {
+		put(&o, "%s: %s", f->nodes[s->node], call->name);
+		if (s->obj >= 0)
+			put(&o, " %s", f->objs[s->obj].name);
+	}
+	for (size_t i = 0; i < s->nargs; i++) {
+		const struct scn_arg *a = &s->args[i];
+
+		if (a->spec->flags & SCN_A_POS)
+			put(&o, " ");
+		else
+			put(&o, a->v.kind == SCN_V_BARE ? " %s" : " %s=", a->spec->key);
+		put_value(&o, f, a, node);
+	}
+	if (s->nexpect || s->nconds)
+		put(&o, " expect");
+	for (size_t i = 0; i < s->nexpect; i++)
+		put(&o, "%s%s", i ? "|" : " ", m_outcome_name(s->expect[i]));
+	for (size_t i = 0; i < s->nconds; i++) {
+		put(&o, " %s=", s->conds[i].spec->key);
+		put_value(&o, f, &s->conds[i], s->node);
+	}
+	return o.off;
+}

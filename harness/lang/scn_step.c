@@ -1,0 +1,472 @@
+/*
+ * scn_step.c — one step line: `NODE: CALL [NAME] [KEY=VALUE…] [expect …]`
+ * or `connect NODE.QP NODE.QP [KEY=VALUE…] [expect …]`, checked against
+ * the call table; object creation and liveness; step accessors.
+ *
+ * Names: a creating call declares NAME on its node. A name may not be
+ * created again while live; it stops being live after its destroying call
+ * (unless that step's expect list lacks ok), and a creating step whose
+ * expect list lacks ok never makes it live. Destroyed or failed names can
+ * still be referred to (stale handles and keys are test material).
+ */
+#include "harness/lang/scn_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const reserved[] = { "expect", "connect", "title", "cite", "require", "nodes" };
+
+/* Is name usable for an object on this file? Diagnoses if not. */
+static bool name_ok(struct scn_ctx *c, const struct scn_word *w, const char *name)
+{
+	enum scn_attr a;
+
+	if (!scn_is_ident(w->p, w->len)) {
+		scn_diag_w(c, w, "names are [A-Za-z_][A-Za-z0-9_]*, at most 31 bytes", SCN_E_BAD_NAME, name);
+		return false;
+	}
+	for (size_t i = 0; i < SCN_N(reserved); i++)
+		if (strcmp(name, reserved[i]) == 0) {
+			scn_diag_w(c, w, NULL, SCN_E_RESERVED_NAME, name, "a keyword");
+			return false;
+		}
+	if (scn_attr_parse(name, &a) == 0) {
+		scn_diag_w(c, w, NULL, SCN_E_RESERVED_NAME, name, "an attribute name");
+		return false;
+	}
+	if (scn_node_find(c->f, name) >= 0) {
+		scn_diag_w(c, w, NULL, SCN_E_RESERVED_NAME, name, "a node name");
+		return false;
+	}
+	return true;
+}
+
+int32_t scn_obj_add(struct scn_ctx *c, const char *name, unsigned node, unsigned cls,
+		    const struct scn_word *w)
+{
+	struct scn_file *f = c->f;
+
+	if (f->nobjs == SCN_OBJS_MAX) {
+		scn_diag_w(c, w, NULL, SCN_E_TOO_MANY, "objects", SCN_OBJS_MAX);
+		return -1;
+	}
+	if (f->nobjs == f->cap_objs) {
+		size_t n = f->cap_objs ? f->cap_objs * 2 : 16;
+		struct scn_obj *o = realloc(f->objs, n * sizeof(*o));
+
+		if (!o) {
+			c->oom = 1;
+			return -1;
+		}
+		f->objs = o;
+		f->cap_objs = n;
+	}
+	f->objs[f->nobjs] = (struct scn_obj){ .node = (uint8_t)node, .cls = (uint16_t)cls,
+					      .step = (uint32_t)f->nsteps,
+					      .line = c->ln ? c->ln->no : 0 };
+	snprintf(f->objs[f->nobjs].name, SCN_NAME_MAX, "%s", name);
+	return (int32_t)f->nobjs++;
+}
+
+static void free_args(struct scn_arg *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(a[i].v.str);
+}
+
+static int add_step(struct scn_ctx *c, const struct scn_step *st)
+{
+	struct scn_file *f = c->f;
+
+	if (f->nsteps == SCN_STEPS_MAX) {
+		scn_diag(c, st->line, st->col, NULL, SCN_E_TOO_MANY, "steps", SCN_STEPS_MAX);
+		return -EINVAL;
+	}
+	if (f->nsteps == f->cap_steps) {
+		size_t n = f->cap_steps ? f->cap_steps * 2 : 16;
+		struct scn_step *s = realloc(f->steps, n * sizeof(*s));
+
+		if (!s) {
+			c->oom = 1;
+			return -ENOMEM;
+		}
+		f->steps = s;
+		f->cap_steps = n;
+	}
+	f->steps[f->nsteps++] = *st;
+	return 0;
+}
+
+/* One outcome list "A|B|C" (word w) into st. */
+static void parse_outcomes(struct scn_ctx *c, const struct scn_call *call, const struct scn_word *w,
+			   struct scn_step *st)
+{
+	char s[SCN_LINE_MAX + 1], hint[224];
+
+	scn_copy(s, sizeof(s), w->p, w->len);
+	for (char *part = s;;) {
+		char *bar = strchr(part, '|');
+		struct m_outcome o;
+
+		if (bar)
+			*bar = '\0';
+		if (m_outcome_parse(part, &o) < 0) {
+			scn_hint_best(part, scn_cand_outcome, NULL, true, hint, sizeof(hint));
+			scn_diag_w(c, w, hint, SCN_E_UNKNOWN_OUTCOME, part);
+			return;
+		}
+		if (!(call->outs & (1u << o.kind))) {
+			size_t off = (size_t)snprintf(hint, sizeof(hint), "%s gives", call->name);
+
+			for (unsigned k = 0; k < M_OUT_COUNT_; k++)
+				if (call->outs & (1u << k))
+					off += (size_t)snprintf(hint + off, sizeof(hint) - off, " %s,",
+								m_outcome_kind_str((enum m_outcome_kind)k));
+			if (call->outs & SCN_OUTS_QUERY)
+				snprintf(hint + off, sizeof(hint) - off, " KEY=VALUE results,");
+			hint[strlen(hint) - 1] = '\0';
+			if (o.kind == M_OUT_OK && (call->outs & (1u << M_OUT_WC)))
+				snprintf(hint, sizeof(hint), "a work request that completes well gives SUCCESS");
+			scn_diag_w(c, w, hint, SCN_E_CANNOT_PRODUCE, part, call->name);
+			return;
+		}
+		if (st->nexpect == SCN_OUTCOMES_MAX) {
+			scn_diag_w(c, w, NULL, SCN_E_TOO_MANY, "outcomes", SCN_OUTCOMES_MAX);
+			return;
+		}
+		st->expect[st->nexpect++] = o;
+		if (!bar)
+			break;
+		part = bar + 1;
+	}
+}
+
+/* Has st an argument (or condition, in list a) for spec? */
+static bool has_spec(const struct scn_arg *a, size_t n, const struct scn_arg_spec *spec)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].spec == spec)
+			return true;
+	return false;
+}
+
+/* expect KEY=VALUE… for a query (words from i). */
+static void parse_conds(struct scn_ctx *c, const struct scn_call *call, size_t i, struct scn_step *st)
+{
+	const struct scn_line *ln = c->ln;
+	char key[SCN_NAME_MAX], hint[224];
+
+	for (; i < ln->nwords; i++) {
+		const struct scn_word *w = &ln->w[i];
+		const char *eq = memchr(w->p, '=', w->len);
+		const struct scn_arg_spec *spec;
+		struct scn_arg *a;
+
+		if (!eq) {
+			scn_copy(key, sizeof(key), w->p, w->len);
+			scn_diag_w(c, w, "a query's expect is KEY=VALUE… or one outcome list", SCN_E_UNEXPECTED,
+				   key);
+			return;
+		}
+		scn_copy(key, sizeof(key), w->p, (size_t)(eq - w->p));
+		spec = scn_spec_find(call->query, key);
+		if (!spec) {
+			if (!scn_hint_best(key, scn_cand_spec, call->query, false, hint, sizeof(hint)))
+				scn_cand_list(scn_cand_spec, call->query, "it reports: ", hint, sizeof(hint));
+			scn_diag_w(c, w, hint, SCN_E_UNKNOWN_RESULT, call->name, key);
+			return;
+		}
+		if (has_spec(st->conds, st->nconds, spec)) {
+			scn_diag_w(c, w, NULL, SCN_E_KEY_TWICE, key);
+			return;
+		}
+		if (st->nconds == SCN_ARGS_MAX) {
+			scn_diag_w(c, w, NULL, SCN_E_TOO_MANY, "results", SCN_ARGS_MAX);
+			return;
+		}
+		a = &st->conds[st->nconds];
+		a->spec = spec;
+		if (scn_value_parse(c, w, (size_t)(eq - w->p) + 1, spec, st->node, &a->v) < 0)
+			return;
+		st->nconds++;
+	}
+}
+
+static void parse_expect(struct scn_ctx *c, const struct scn_call *call, size_t i, struct scn_step *st)
+{
+	const struct scn_line *ln = c->ln;
+	const struct scn_word *w = &ln->w[i];
+	char word[64];
+
+	st->expect_col = w->col;
+	if (i + 1 == ln->nwords) {
+		scn_diag_w(c, w, "ok, an errno name, a completion status, …", SCN_E_EXPECT_EMPTY);
+		return;
+	}
+	w++;
+	if (memchr(w->p, '=', w->len)) {
+		if (call->kind == SCN_KIND_QUERY) {
+			parse_conds(c, call, i + 1, st);
+			return;
+		}
+		scn_copy(word, sizeof(word), w->p, w->len);
+		scn_diag_w(c, w, "only queries report KEY=VALUE results", SCN_E_CANNOT_PRODUCE, word,
+			   call->name);
+		return;
+	}
+	parse_outcomes(c, call, w, st);
+	if (i + 2 < ln->nwords) {
+		scn_copy(word, sizeof(word), w[1].p, w[1].len);
+		scn_diag_w(c, &w[1], "join alternatives with '|' and no blanks", SCN_E_UNEXPECTED, word);
+	}
+}
+
+/* A word after NAME: KEY=VALUE, a bare key, or a positional value. */
+static void parse_arg(struct scn_ctx *c, const struct scn_call *call, const struct scn_word *w,
+		      struct scn_step *st)
+{
+	char key[SCN_NAME_MAX + 1], hint[224];
+	const char *eq = memchr(w->p, '=', w->len);
+	size_t klen = eq ? (size_t)(eq - w->p) : w->len;
+	const struct scn_arg_spec *spec = NULL;
+	struct scn_arg *a = &st->args[st->nargs];
+
+	scn_copy(key, sizeof(key), w->p, klen < sizeof(key) ? klen : sizeof(key) - 1);
+	if (scn_is_ident(w->p, klen))
+		spec = scn_spec_find(call->args, key);
+	if (!eq && !(spec && spec->kinds == SCN_V_BARE)) {
+		if (spec) {
+			scn_diag_w(c, w, NULL, SCN_E_NEEDS_VALUE, key);
+			return;
+		}
+		for (spec = call->args; spec->key; spec++)
+			if ((spec->flags & SCN_A_POS) && !has_spec(st->args, st->nargs, spec))
+				break;
+		if (!spec->key)
+			spec = NULL;
+		else
+			eq = w->p - 1; /* the value starts at the word */
+	}
+	if (!spec) {
+		if (!scn_is_ident(w->p, klen)) {
+			char word[64];
+
+			scn_copy(word, sizeof(word), w->p, w->len);
+			scn_diag_w(c, w, "arguments are KEY=VALUE", SCN_E_UNEXPECTED, word);
+			return;
+		}
+		if (!scn_hint_best(key, scn_cand_spec, call->args, false, hint, sizeof(hint)))
+			scn_cand_list(scn_cand_spec, call->args, call->args->key ? "it takes: " : "it takes no keys",
+				      hint, sizeof(hint));
+		scn_diag_w(c, w, hint, SCN_E_UNKNOWN_KEY, key, call->name);
+		return;
+	}
+	if (has_spec(st->args, st->nargs, spec)) {
+		scn_diag_w(c, w, NULL, SCN_E_KEY_TWICE, spec->key);
+		return;
+	}
+	if (st->nargs == SCN_ARGS_MAX) {
+		scn_diag_w(c, w, NULL, SCN_E_TOO_MANY, "arguments", SCN_ARGS_MAX);
+		return;
+	}
+	a->spec = spec;
+	if (spec->kinds == SCN_V_BARE) {
+		if (eq) {
+			scn_diag_w(c, w, NULL, SCN_E_TAKES_NO_VALUE, key);
+			return;
+		}
+		a->v = (struct scn_value){ .kind = SCN_V_BARE, .line = c->ln->no, .col = w->col,
+					   .node = -1, .obj = -1 };
+		st->nargs++;
+		return;
+	}
+	if ((size_t)(eq + 1 - w->p) == w->len) {
+		scn_diag_w(c, w, NULL, SCN_E_NEEDS_VALUE, key);
+		return;
+	}
+	if (scn_value_parse(c, w, (size_t)(eq + 1 - w->p), spec, st->node, &a->v) == 0)
+		st->nargs++;
+}
+
+/* The NAME word of a step on node (its own node for connect's operands). */
+static void parse_name(struct scn_ctx *c, const struct scn_call *call, const struct scn_word *w,
+		       struct scn_step *st, bool *create)
+{
+	char name[SCN_NAME_MAX];
+
+	scn_copy(name, sizeof(name), w->p, w->len);
+	if (!name_ok(c, w, name))
+		return;
+	if (call->kind != SCN_KIND_CREATE) {
+		scn_ref_resolve(c, w, name, st->node, call->cls, call->name, &st->obj);
+		return;
+	}
+	int32_t o = scn_obj_find(c->f, st->node, name);
+
+	if (o >= 0 && c->f->objs[o].live) {
+		scn_diag_w(c, w, "destroy it first or use another name", SCN_E_LIVE, name,
+			   c->f->nodes[st->node], c->f->objs[o].line);
+		return;
+	}
+	*create = true;
+}
+
+static bool expects_ok(const struct scn_step *st)
+{
+	return scn_step_expects(st, (struct m_outcome){ M_OUT_OK, 0 });
+}
+
+/* connect NODE.QP NODE.QP: the first operand; returns the index of the next word. */
+static size_t parse_connect(struct scn_ctx *c, struct scn_step *st)
+{
+	const struct scn_line *ln = c->ln;
+	const struct scn_call *call = scn_call_get((size_t)scn_call_find("connect"));
+	const struct scn_arg_spec *peer = &call->args[0];
+	struct scn_value v;
+
+	if (ln->nwords < 3 || !memchr(ln->w[1].p, '.', ln->w[1].len) ||
+	    !memchr(ln->w[2].p, '.', ln->w[2].len) || memchr(ln->w[2].p, '=', ln->w[2].len)) {
+		scn_diag_w(c, &ln->w[0], "e.g. connect a.q b.q", SCN_E_CONNECT_OPERANDS);
+		return 0;
+	}
+	if (scn_value_parse(c, &ln->w[1], 0, peer, 0, &v) < 0)
+		return 0;
+	st->node = (uint8_t)v.node;
+	st->obj = v.obj;
+	st->obj_col = v.col;
+	return 2;
+}
+
+void scn_parse_step(struct scn_ctx *c)
+{
+	const struct scn_line *ln = c->ln;
+	const struct scn_word *w0 = &ln->w[0];
+	struct scn_step st = { .line = ln->no, .col = w0->col, .obj = -1 };
+	const struct scn_call *call;
+	char word[SCN_NAME_MAX + 8], hint[224];
+	size_t i = 1;
+	bool create = false;
+	const struct scn_word *name_w = NULL;
+	struct scn_word callw;
+	uint32_t call_col = w0->col;
+
+	if (WORD_IS(w0, "connect")) {
+		st.call = (uint16_t)scn_call_find("connect");
+		call = scn_call_get(st.call);
+		i = parse_connect(c, &st);
+		if (i == 0)
+			return;
+	} else {
+		const char *colon = memchr(w0->p, ':', w0->len);
+		size_t nlen = (size_t)(colon - w0->p);
+		int node;
+
+		scn_copy(word, sizeof(word), w0->p, nlen < sizeof(word) ? nlen : sizeof(word) - 1);
+		node = scn_node_find(c->f, word);
+		if (node < 0) {
+			scn_node_hint(c->f, word, hint, sizeof(hint));
+			scn_diag_w(c, w0, hint, SCN_E_UNKNOWN_NODE, word);
+			return;
+		}
+		st.node = (uint8_t)node;
+		if (colon + 1 < w0->p + w0->len) {
+			callw = (struct scn_word){ colon + 1, w0->len - nlen - 1, w0->col + (uint32_t)nlen + 1 };
+		} else if (ln->nwords > 1) {
+			callw = ln->w[1];
+			i = 2;
+		} else {
+			snprintf(hint, sizeof(hint), "e.g. '%s: alloc_pd pd'", word);
+			scn_diag_w(c, w0, hint, SCN_E_NEEDS_TEXT, word, "a call");
+			return;
+		}
+		scn_copy(word, sizeof(word), callw.p, callw.len);
+		int ci = callw.len < sizeof(word) ? scn_call_find(word) : -ENOENT;
+
+		if (ci < 0) {
+			if (!scn_hint_best(word, scn_cand_call, NULL, false, hint, sizeof(hint)))
+				snprintf(hint, sizeof(hint), "scenarios/README.md lists the calls");
+			scn_diag_w(c, &callw, hint, SCN_E_UNKNOWN_CALL, word);
+			return;
+		}
+		call = scn_call_get((size_t)ci);
+		call_col = callw.col;
+		if (call->kind == SCN_KIND_CONNECT) {
+			scn_diag_w(c, &callw, "write 'connect a.q b.q' without 'NODE:'", SCN_E_CONNECT_OPERANDS);
+			return;
+		}
+		st.call = (uint16_t)ci;
+		if (call->cls) {
+			if (i >= ln->nwords || memchr(ln->w[i].p, '=', ln->w[i].len) ||
+			    WORD_IS(&ln->w[i], "expect")) {
+				snprintf(hint, sizeof(hint), "e.g. '%s: %s x …'", c->f->nodes[st.node], call->name);
+				scn_diag_w(c, i < ln->nwords ? &ln->w[i] : &callw, hint, SCN_E_NEEDS_NAME,
+					   call->name, scn_class_a(call->cls),
+					   scn_class_str((enum scn_class)(call->cls & -call->cls)));
+				return;
+			}
+			name_w = &ln->w[i++];
+			st.obj_col = name_w->col;
+			parse_name(c, call, name_w, &st, &create);
+		}
+	}
+	for (; i < ln->nwords; i++) {
+		if (WORD_IS(&ln->w[i], "expect")) {
+			parse_expect(c, call, i, &st);
+			break;
+		}
+		parse_arg(c, call, &ln->w[i], &st);
+	}
+	if (c->stmt_errs == 0)
+		for (const struct scn_arg_spec *s = call->args; s->key; s++)
+			if ((s->flags & SCN_A_REQ) && !has_spec(st.args, st.nargs, s)) {
+				scn_diag(c, ln->no, call_col, NULL, SCN_E_MISSING_KEY, call->name, s->key);
+				break;
+			}
+	if (c->stmt_errs == 0 && call->kind == SCN_KIND_CONNECT) {
+		const struct scn_value *peer = scn_step_arg(&st, "peer");
+
+		if (peer && peer->node == st.node)
+			scn_diag(c, ln->no, peer->col, NULL, SCN_E_SAME_NODE);
+	}
+	/* Declare a created name even when the line has errors: no cascade of unknown names. */
+	if (create) {
+		scn_copy(word, sizeof(word), name_w->p, name_w->len);
+		st.obj = scn_obj_add(c, word, st.node, call->cls, name_w);
+		if (st.obj >= 0)
+			c->f->objs[st.obj].live = c->stmt_errs == 0 && expects_ok(&st);
+	}
+	if (c->stmt_errs || add_step(c, &st) < 0) {
+		free_args(st.args, st.nargs);
+		free_args(st.conds, st.nconds);
+		return;
+	}
+	if (call->destroys && st.obj >= 0 && expects_ok(&st))
+		c->f->objs[st.obj].live = 0;
+}
+
+/* ------------------------------------------------------- accessors -- */
+
+const struct scn_call *scn_step_call(const struct scn_step *s)
+{
+	return scn_call_get(s->call);
+}
+
+const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key)
+{
+	for (size_t i = 0; i < s->nargs; i++)
+		if (strcmp(s->args[i].spec->key, key) == 0)
+			return &s->args[i].v;
+	return NULL;
+}
+
+int scn_step_expects(const struct scn_step *s, struct m_outcome o)
+{
+	if (s->nexpect == 0)
+		return 1;
+	for (size_t i = 0; i < s->nexpect; i++)
+		if (s->expect[i].kind == o.kind && s->expect[i].code == o.code)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,318 @@
+/* be_model.c — the reference model as a backend and oracle (be_model.h). */
+#include "harness/run/be_model.h"
+
+#include <errno.h>
+#include <string.h>
+
+int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profile *prof)
+{
+	int rc;
+
+	memset(bm, 0, sizeof(*bm));
+	rc = model_init(&bm->m, (unsigned)f->nnodes);
+	if (rc)
+		return rc;
+	bm->f = f;
+	bm->prof = *prof;
+	/* The specification's reading of this stack: generic rules, but the
+	 * device's own capabilities (a missing optional feature is not a
+	 * deviation). */
+	m_profile_get("generic", 0, &bm->gen);
+	bm->gen.caps = prof->caps;
+	for (size_t i = 0; i < SCN_OBJS_MAX; i++)
+		bm->h[i] = bm->recv[i] = -1;
+	return 0;
+}
+
+void bm_free(struct be_model *bm)
+{
+	model_free(&bm->m);
+}
+
+/* The model handle of scenario object o, or -1 (none given: -1 too). */
+static int16_t handle(const struct be_model *bm, int32_t o)
+{
+	return o >= 0 && o < (int32_t)SCN_OBJS_MAX ? bm->h[o] : -1;
+}
+
+/* Does c (a higher-level API's call) create its object, or take none? */
+static int api_creates(const struct hcall *c)
+{
+	return (M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) &&
+	       (c->obj < 0 || scn_call_get(c->call)->kind == SCN_KIND_CREATE);
+}
+
+/* Translate c into a model operation; -ENOENT if an object it needs was never created. */
+static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->kind = c->op;
+	op->node = c->node;
+	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
+	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
+	    c->op != M_OP_CREATE_QP && !api_creates(c)) {
+		op->obj = handle(bm, c->obj);
+		if (op->obj < 0)
+			return -ENOENT;
+	}
+	if (c->pd >= 0 && (op->pd = handle(bm, c->pd)) < 0)
+		return -ENOENT;
+	if (c->mr >= 0 && (op->mr = handle(bm, c->mr)) < 0)
+		return -ENOENT;
+	if (c->qp >= 0 && (op->qp = handle(bm, c->qp)) < 0)
+		return -ENOENT;
+	if (c->op == M_OP_CONNECT) {
+		op->peer_node = c->peer_node;
+		if ((op->peer_qp = handle(bm, c->peer)) < 0)
+			return -ENOENT;
+	}
+	/* Higher-level APIs (struct m_op): the remote object (librpma's remote MR,
+	 * a DTO's remote LMR) and the peer side of a uDAPL connection. */
+	op->remote = op->peer_pd = -1;
+	if ((M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) && c->remote >= 0 &&
+	    (op->remote = handle(bm, c->remote)) < 0)
+		return -ENOENT;
+	op->roff = c->roff;
+	if (M_OP_IS_DAT(c->op)) {
+		op->peer_node = c->peer_node;
+		if (c->op == M_OP_DAT_EP_CONNECT && (op->peer_pd = handle(bm, c->peer)) < 0)
+			return -ENOENT;
+	}
+	op->access = c->access;
+	op->flags = c->op == M_OP_BIND_MW ? c->zero_based : c->flags;
+	op->type = c->type;
+	op->len = c->len;
+	op->offset = c->offset;
+	op->iova = c->iova;
+	op->has_iova = c->has_iova;
+	op->prot = c->prot;
+	op->byte = c->byte;
+	op->lkey = c->lkey;
+	op->laddr = c->laddr;
+	op->rkey = (c->op == M_OP_LOCAL_INV || c->with_inv) ? c->inv_rkey : c->rkey;
+	op->raddr = c->raddr;
+	op->compare = c->compare;
+	op->swap = c->swap;
+	op->with_inv = c->with_inv;
+	/* What librpma's calls take. */
+	op->nulls = c->nulls;
+	op->ndesc = c->ndesc;
+	memcpy(op->desc, c->desc, sizeof(op->desc));
+	op->size = c->size;
+	if (M_OP_IS_RPMA(c->op)) {
+		op->flags = c->rflags;
+		op->peer_node = c->op == M_OP_RPMA_CONNECT ? c->peer_node : -1;
+	}
+	return 0;
+}
+
+int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *prof, struct m_pred *gen)
+{
+	struct m_op op;
+	int rc = to_op(bm, c, &op);
+
+	if (rc)
+		return rc;
+	rc = model_predict(&bm->m, &bm->prof, &op, prof);
+	if (rc == 0 && gen)
+		rc = model_predict(&bm->m, &bm->gen, &op, gen);
+	return rc;
+}
+
+int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i)
+{
+	int created = -1, rc = model_apply(&bm->m, p, i, &created);
+
+	if (rc == 0 && created >= 0 && c->obj >= 0 && c->obj < (int32_t)SCN_OBJS_MAX)
+		bm->h[c->obj] = (int16_t)created;
+	return rc;
+}
+
+int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
+{
+	for (size_t i = 0; h >= 0 && i < bm->f->nobjs; i++)
+		if (bm->f->objs[i].node == node && bm->f->objs[i].cls == cls && bm->h[i] == h)
+			return (int32_t)i;
+	return -1;
+}
+
+int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
+{
+	if (obj < 0 || (size_t)obj >= bm->f->nobjs || handle(bm, obj) < 0 ||
+	    !(bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)))
+		return 0;
+	*node = bm->f->objs[obj].node;
+	*h = handle(bm, obj);
+	return 1;
+}
+
+/* ------------------------------------------------- the backend table -- */
+
+static int model_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	struct be_model *bm = be;
+	struct m_pred p;
+	size_t pick = 0;
+	int rc = bm_predict(bm, c, &p, NULL);
+
+	if (rc)
+		return rc;
+	/* Simulate a preferred alternative, else the first that keeps the model alive. */
+	while (pick + 1 < p.n && p.alt[pick].effect == M_EFF_CRASH)
+		pick++;
+	for (size_t k = 0; k < c->nprefer; k++) {
+		int i = model_pred_find(&p, c->prefer[k]);
+
+		if (i >= 0) {
+			pick = (size_t)i;
+			break;
+		}
+	}
+	memset(r, 0, sizeof(*r));
+	r->out = p.alt[pick].out;
+	if (p.alt[pick].peer_recv >= 0 && p.res.peer_node >= 0) {
+		int32_t q = bm_object(bm, (unsigned)p.res.peer_node, SCN_C_QP, p.res.peer_qp);
+
+		if (q >= 0)
+			bm->recv[q] = p.alt[pick].peer_recv;
+	}
+	rc = bm_commit(bm, c, &p, pick);
+	if (rc == 0 && scn_call_get(c->call)->kind == SCN_KIND_QUERY && r->out.kind == M_OUT_OK) {
+		/* Simulate the answer: what the model itself reports. */
+		const struct scn_call *call = scn_call_get(c->call);
+		struct m_qres q;
+
+		if (model_query(&bm->m, &bm->prof, &p.op, &q) == 0)
+			for (unsigned i = 0; i < q.n; i++) {
+				int k = scn_spec_index(call->query, q.r[i].key);
+
+				if (k < 0)
+					continue;
+				r->q[k] = q.r[i].mode == M_Q_ZERO ? 0 : q.r[i].value;
+				if (q.r[i].mode == M_Q_NONZERO && r->q[k] == 0)
+					r->q[k] = 1;
+				r->qset |= 1u << k;
+			}
+	}
+	return rc;
+}
+
+/* The model's view of scenario object obj (backend.h). -ENOENT if it never existed here. */
+static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
+{
+	int16_t h = handle(bm, obj);
+
+	if (h < 0)
+		return -ENOENT;
+	const struct m_node *nd = &bm->m.node[bm->f->objs[obj].node];
+
+	*v = (struct hview){ .cls = bm->f->objs[obj].cls };
+	switch (v->cls) {
+	case SCN_C_MR:
+	case SCN_C_RPMA_MR:
+	case SCN_C_DAT_LMR: {
+		const struct m_mr *mr = &nd->mr[h];
+
+		v->addr = mr->addr;
+		v->iova = mr->iova;
+		v->len = mr->len;
+		v->lkey = mr->lkey;
+		v->rkey = mr->rkey;
+		break;
+	}
+	case SCN_C_MW:
+	case SCN_C_DAT_RMR: {
+		const struct m_mw *mw = &nd->mw[h];
+
+		v->start = mw->start;
+		v->len = mw->len;
+		v->rkey = mw->rkey;
+		v->zero_based = mw->zero_based;
+		break;
+	}
+	case SCN_C_QP:
+		v->qpn = nd->qp[h].qpn;
+		break;
+	case SCN_C_RPMA_REMOTE:
+		v->addr = v->iova = nd->rremote[h].addr;
+		v->len = nd->rremote[h].len;
+		v->rkey = nd->rremote[h].rkey;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int model_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	struct hview v;
+	int rc = model_view(be, obj, &v);
+
+	return rc ? rc : hview_ref(&v, off, remote, addr, key);
+}
+
+static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
+{
+	struct hview v;
+	int rc = model_view(be, obj, &v);
+
+	return rc ? rc : hview_attr(&v, a, out);
+}
+
+static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	const struct be_model *bm = be;
+	unsigned n;
+	int h;
+
+	if (!bm_mr(bm, obj, &n, &h))
+		return -ENOENT;
+	const struct m_mr *mr = &bm->m.node[n].mr[h];
+
+	if (off > mr->len || len > mr->len - off)
+		return -ERANGE;
+	memcpy(buf, mr->bytes + off, len);
+	return 0;
+}
+
+static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
+{
+	struct be_model *bm = be;
+	int16_t h = handle(bm, qp);
+
+	(void)wait_ms;
+	if (h < 0)
+		return -ENOENT;
+	out->state = bm->m.node[bm->f->objs[qp].node].qp[h].state;
+	out->recv = bm->recv[qp];
+	bm->recv[qp] = -1;
+	return 0;
+}
+
+static int model_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
+{
+	const struct be_model *bm = be;
+	int16_t h = handle(bm, obj);
+	uint16_t cls = obj >= 0 && (size_t)obj < bm->f->nobjs ? bm->f->objs[obj].cls : 0;
+	int rc;
+
+	if (h < 0)
+		return -ENOENT;
+	if ((cls != SCN_C_RPMA_MR && cls != SCN_C_RPMA_REMOTE) || cap < M_RPMA_DESC_SIZE)
+		return -EINVAL;
+	rc = model_rpma_descriptor(&bm->m, bm->f->objs[obj].node, cls == SCN_C_RPMA_REMOTE, h, buf);
+	if (rc == 0)
+		*len = M_RPMA_DESC_SIZE;
+	return rc;
+}
+
+const struct backend_ops be_model_ops = {
+	.name = "model",
+	.exec = model_exec,
+	.ref = model_ref,
+	.attr = model_attr,
+	.read = model_read,
+	.peer = model_peer,
+	.blob = model_blob,
+};

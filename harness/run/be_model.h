@@ -1,0 +1,50 @@
+/*
+ * be_model.h — the reference model as a backend (backend.h), and as the
+ * oracle the coordinator consults before every real step.
+ *
+ * It keeps one struct model for a scenario and maps scenario objects to
+ * model handles. As a backend (be_model_ops) it runs each call as the model
+ * would simulate it (first allowed alternative). As the oracle, bm_predict
+ * gives the allowed sets under the profile and under the generic reading,
+ * and bm_commit advances the model along the alternative reality took.
+ */
+#ifndef RDMACHECK_BE_MODEL_H
+#define RDMACHECK_BE_MODEL_H
+
+#include "harness/run/backend.h"
+
+struct be_model {
+	struct model m;
+	struct m_profile prof, gen;
+	const struct scn_file *f;
+	int16_t h[SCN_OBJS_MAX];   /* model handle of each scenario object; -1 not created */
+	int8_t recv[SCN_OBJS_MAX]; /* as an engine: a QP's receive completion not yet
+	                              reported by peer() (enum m_wc_status), -1 none */
+};
+
+extern const struct backend_ops be_model_ops;
+
+/* Start an empty model for f (its nodes) under profile prof. Returns 0 or -errno. */
+int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profile *prof);
+/* Release what bm owns. */
+void bm_free(struct be_model *bm);
+
+/*
+ * The model's allowed sets for c: under the profile (*prof) and under the
+ * generic reading (*gen; may be NULL). Returns 0, -ENOENT when c names an
+ * object the model never created (its creation failed), or -EINVAL when the
+ * model rejects the operation as malformed.
+ */
+int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *prof, struct m_pred *gen);
+
+/* Commit alternative i of p (from bm_predict for c); creations record c->obj. */
+int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i);
+
+/* The scenario object of class cls on node whose model handle is h, or -1. */
+int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h);
+
+/* Is scenario object obj a buffer the model holds bytes for (an MR, a librpma MR,
+ * a DAT LMR: all mr[] in the model)? Then its node and handle. */
+int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h);
+
+#endif

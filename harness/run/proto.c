@@ -1,0 +1,153 @@
+/* proto.c — line framing of the coordinator↔agent protocol (see proto.h). */
+#include "harness/run/proto.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int proto_send(int fd, const char *fmt, ...)
+{
+	char buf[PROTO_LINE_MAX + 1];
+	size_t off = 0, len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= PROTO_LINE_MAX || memchr(buf, '\n', (size_t)n))
+		return -EMSGSIZE;
+	buf[n] = '\n';
+	len = (size_t)n + 1;
+	while (off < len) {
+		ssize_t w = write(fd, buf + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int proto_recv(int fd, char *buf, size_t cap, int timeout_ms)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	size_t len = 0;
+
+	if (cap == 0)
+		return -EMSGSIZE;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int wait = -1, rc;
+		char c;
+		ssize_t r;
+
+		if (deadline >= 0) {
+			int64_t left = deadline - now_ms();
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			wait = (int)left;
+		}
+		rc = poll(&p, 1, wait);
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (rc == 0)
+			return -ETIMEDOUT;
+		r = read(fd, &c, 1);
+		if (r < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EPIPE;
+		if (c == '\n') {
+			buf[len] = '\0';
+			return (int)len;
+		}
+		if (len + 1 >= cap || len + 1 >= PROTO_LINE_MAX)
+			return -EMSGSIZE;
+		buf[len++] = c;
+	}
+}
+
+int proto_get(const char *msg, const char *key, char *out, size_t cap)
+{
+	size_t klen = strlen(key);
+	const char *p = msg;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == msg || p[-1] == ' ') && p[klen] == '=') {
+			const char *v = p + klen + 1;
+			size_t vlen = strcspn(v, " ");
+
+			if (vlen >= cap)
+				return -EMSGSIZE;
+			memcpy(out, v, vlen);
+			out[vlen] = '\0';
+			return 0;
+		}
+		p += klen;
+	}
+	return -ENOENT;
+}
+
+int proto_get_tail(const char *msg, const char *key, char *out, size_t cap)
+{
+	size_t klen = strlen(key);
+	const char *p = msg;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == msg || p[-1] == ' ') && p[klen] == '=') {
+			if (cap > 0)
+				snprintf(out, cap, "%s", p + klen + 1);
+			return 0;
+		}
+		p += klen;
+	}
+	return -ENOENT;
+}
+
+int proto_get_u64(const char *msg, const char *key, uint64_t *out)
+{
+	char v[32], *end;
+	int rc = proto_get(msg, key, v, sizeof(v));
+
+	if (rc)
+		return rc;
+	if (v[0] == '-' || v[0] == '\0')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(v, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int proto_is(const char *msg, const char *word)
+{
+	size_t n = strlen(word);
+
+	return strncmp(msg, word, n) == 0 && (msg[n] == ' ' || msg[n] == '\0');
+}

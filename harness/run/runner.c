@@ -1,0 +1,618 @@
+/* runner.c — run one scenario on an engine with the model alongside (runner.h). */
+#include "harness/run/runner.h"
+#include "harness/run/be_model.h"
+#include "harness/run/resolve.h"
+#include "harness/cli/text.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PEER_RECV_WAIT_MS 2000 /* a receive completion the model predicts */
+#define PEER_STATE_WAIT_MS 1000 /* a responder may reach ERR shortly after the NAK */
+#define MEM_CHUNK 4096
+
+static const char *const verdicts[V_COUNT_] = { "pass", "fail", "xfail", "skip", "error" };
+
+const char *verdict_str(enum verdict v)
+{
+	return (unsigned)v < V_COUNT_ ? verdicts[v] : "?";
+}
+
+int verdict_parse(const char *name, enum verdict *out)
+{
+	for (int i = 0; i < V_COUNT_; i++)
+		if (strcmp(name, verdicts[i]) == 0) {
+			*out = (enum verdict)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void result_rule_add(struct result *r, enum m_rule rule)
+{
+	if ((unsigned)rule < M_RULE_COUNT_)
+		r->rules[rule / 8] |= (uint8_t)(1u << (rule % 8));
+}
+
+int result_rule_has(const struct result *r, enum m_rule rule)
+{
+	return (unsigned)rule < M_RULE_COUNT_ && (r->rules[rule / 8] & (1u << (rule % 8)));
+}
+
+void result_clear(struct result *r)
+{
+	free(r->detail);
+	r->detail = NULL;
+}
+
+static void rules_str(const struct m_alt *a, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < a->nrules && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
+					m_rule_info((enum m_rule)a->rules[i])->id);
+}
+
+void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < p->n && off < len; i++) {
+		char o[48], rules[128];
+		int dup = 0;
+
+		if (s && !scn_step_expects(s, p->alt[i].out))
+			continue;
+		for (unsigned j = 0; j < i; j++)
+			dup |= p->alt[j].out.kind == p->alt[i].out.kind && p->alt[j].out.code == p->alt[i].out.code;
+		if (dup)
+			continue;
+		rules_str(&p->alt[i], rules, sizeof(rules));
+		off += (size_t)snprintf(buf + off, len - off, "%s%s%s%s%s", off ? ", " : "",
+					m_outcome_str(p->alt[i].out, o, sizeof(o)), rules[0] ? " [" : "", rules,
+					rules[0] ? "]" : "");
+	}
+	if (!buf[0])
+		snprintf(buf, len, "nothing");
+}
+
+const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o)
+{
+	for (unsigned i = 0; i < pred->n; i++) {
+		const struct m_alt *a = &pred->alt[i];
+
+		if (a->out.kind != o.kind || a->out.code != o.code)
+			continue;
+		for (unsigned r = 0; r < a->nrules; r++)
+			for (size_t d = 0; d < p->ndev; d++) {
+				const struct m_deviation *dv = &p->dev[d];
+
+				if (dv->rule != a->rules[r] || (p->kernel &&
+				    (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max)))
+					continue;
+				for (unsigned k = 0; k < dv->n; k++)
+					if (dv->outs[k].kind == o.kind && dv->outs[k].code == o.code)
+						return dv;
+			}
+	}
+	return NULL;
+}
+
+int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t len)
+{
+	for (size_t i = 0; i < f->nrequires; i++) {
+		const char *name = scn_cap_name(f->requires[i]);
+		enum m_cap c;
+
+		if (m_cap_parse(name, &c) != 0 || !(caps & c)) {
+			snprintf(why, len, "requires %s, which %s", name,
+				 m_cap_parse(name, &c) ? "no backend of this build implements yet" :
+							 "the profile of this stack does not offer");
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct scn_call *c = scn_step_call(&f->steps[i]);
+		/* A library's calls need the library on the stack, required or not. */
+		uint32_t need = c->api == SCN_API_RPMA ? M_CAP_RPMA : c->api == SCN_API_DAT ? M_CAP_DAPL : 0;
+
+		if (resolve_op_kind(c) < 0 && strcmp(c->name, "check") != 0) {
+			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,
+				 c->name, scn_api_str((enum scn_api)c->api));
+			return 1;
+		}
+		if (need && !(caps & need)) {
+			snprintf(why, len, "line %u: %s needs %s, which the profile of this stack does not offer",
+				 f->steps[i].line, c->name, m_cap_str((enum m_cap)need));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ a run -- */
+
+struct run {
+	const struct scn_file *f;
+	const struct backend_ops *ops;
+	void *be;
+	const struct run_opts *o;
+	struct be_model bm;
+	struct result *r;
+	struct text detail;
+	int xfails;
+};
+
+static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Record the deciding verdict (the first fail/error wins over xfail). */
+static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->r->v == V_FAIL || x->r->v == V_ERROR || x->r->v == V_SKIP)
+		return;
+	if (v == V_XFAIL && x->r->v == V_XFAIL)
+		return;
+	x->r->v = v;
+	x->r->line = line;
+	va_start(ap, fmt);
+	vsnprintf(x->r->reason, sizeof(x->r->reason), fmt, ap);
+	va_end(ap);
+}
+
+static const char *obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len)
+{
+	if (o < 0 || (size_t)o >= f->nobjs)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s.%s", f->nodes[f->objs[o].node], f->objs[o].name);
+	return buf;
+}
+
+/*
+ * Compare [off, off+len) of buffer object obj on the engine with the model;
+ * with want >= 0 (check byte=X) also every byte with want, in the model and
+ * in reality. 0 equal, 1 differs (a fail recorded), <0 error.
+ */
+static int compare_mem(struct run *x, int32_t obj, uint64_t off, uint64_t len, uint32_t line, int want)
+{
+	uint8_t real[MEM_CHUNK];
+	unsigned node;
+	int h;
+
+	if (!bm_mr(&x->bm, obj, &node, &h))
+		return 0;
+	const struct m_mr *mr = &x->bm.m.node[node].mr[h];
+
+	if (off > mr->len)
+		return 0;
+	if (len > mr->len - off)
+		len = mr->len - off;
+	for (uint64_t done = 0; done < len;) {
+		size_t n = len - done < MEM_CHUNK ? (size_t)(len - done) : MEM_CHUNK;
+		int rc = x->ops->read(x->be, obj, off + done, n, real);
+		long d;
+
+		if (rc == -ENOENT)
+			return 0; /* never registered on the engine: nothing to compare */
+		if (rc)
+			return rc;
+		d = model_mr_compare(&x->bm.m, node, h, off + done, real, n);
+		if (d >= 0) {
+			char name[80], exp[3 * 8 + 1] = "", got[3 * 8 + 1] = "";
+			size_t at = (size_t)d;
+
+			for (size_t i = at; i < n && i < at + 8; i++) {
+				snprintf(exp + 3 * (i - at), 4, "%02x ", mr->bytes[off + done + i]);
+				snprintf(got + 3 * (i - at), 4, "%02x ", real[i]);
+			}
+			say(x, V_FAIL, line, "%s: memory differs from the model at offset %llu",
+			    obj_name(x->f, obj, name, sizeof(name)), (unsigned long long)(off + done + at));
+			text_addf(&x->detail, "  %s, offset %llu: model %s| real %s\n", name,
+				  (unsigned long long)(off + done + at), exp, got);
+			return 1;
+		}
+		for (size_t i = 0; want >= 0 && i < n; i++) {
+			uint64_t at = off + done + i;
+			char name[80];
+			int model_says = !mr->unknown[at] && mr->bytes[at] != want;
+
+			if (!model_says && real[i] == want)
+				continue;
+			obj_name(x->f, obj, name, sizeof(name));
+			if (model_says)
+				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: the model says 0x%02x at offset %llu",
+				    line, name, want, mr->bytes[at], (unsigned long long)at);
+			else
+				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: real 0x%02x at offset %llu", line,
+				    name, want, real[i], (unsigned long long)at);
+			return 1;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * Among the alternatives of p equal to reality's outcome, find one whose
+ * peer effects match what the peer QP really shows. Returns its index, or -1
+ * (with a fail recorded) when none does.
+ */
+static int match_peer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first)
+{
+	int want_recv = 0, want_state = 0;
+	struct hpeer seen = { -1, -1 };
+	int32_t peer_obj = -1;
+	struct m_outcome out = p->alt[first].out;
+
+	for (unsigned i = 0; i < p->n; i++)
+		if (p->alt[i].out.kind == out.kind && p->alt[i].out.code == out.code) {
+			want_recv |= p->alt[i].peer_recv >= 0;
+			want_state |= p->alt[i].peer_state != M_NO_PEER;
+		}
+	if (!want_state && !want_recv)
+		return first;
+	if (p->res.peer_node < 0 || p->res.peer_qp < 0)
+		return first;
+	peer_obj = bm_object(&x->bm, (unsigned)p->res.peer_node, SCN_C_QP, p->res.peer_qp);
+	if (peer_obj < 0)
+		return first;
+	for (int waited = 0;; waited += 100) {
+		struct hpeer now;
+		int rc = x->ops->peer(x->be, peer_obj, seen.recv < 0 && want_recv && waited == 0 ?
+					     PEER_RECV_WAIT_MS : 0, &now);
+
+		if (rc)
+			return first; /* the peer QP is gone on the engine: nothing to observe */
+		if (seen.recv < 0)
+			seen.recv = now.recv;
+		seen.state = now.state;
+		for (unsigned i = 0; i < p->n; i++) {
+			const struct m_alt *a = &p->alt[i];
+
+			if (a->out.kind != out.kind || a->out.code != out.code)
+				continue;
+			if ((a->peer_state == M_NO_PEER || a->peer_state == seen.state) &&
+			    (!want_recv || a->peer_recv == seen.recv))
+				return (int)i;
+		}
+		if (waited >= PEER_STATE_WAIT_MS)
+			break;
+		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	}
+	{
+		char name[80], allowed[256] = "";
+		size_t off = 0;
+
+		for (unsigned i = 0; i < p->n && off < sizeof(allowed); i++) {
+			const struct m_alt *a = &p->alt[i];
+
+			if (a->out.kind != out.kind || a->out.code != out.code)
+				continue;
+			off += (size_t)snprintf(allowed + off, sizeof(allowed) - off, "%sstate %s, receive %s",
+						off ? " or " : "",
+						a->peer_state == M_NO_PEER ? "any" : m_qp_state_str(a->peer_state),
+						a->peer_recv < 0 ? "none" : m_wc_status_str(a->peer_recv));
+		}
+		say(x, V_FAIL, s->line, "line %u: peer QP %s: model allows %s; real state %s, receive %s", s->line,
+		    obj_name(x->f, peer_obj, name, sizeof(name)), allowed,
+		    seen.state < 0 ? "?" : m_qp_state_str(seen.state),
+		    seen.recv < 0 ? "none" : m_wc_status_str(seen.recv));
+	}
+	return -1;
+}
+
+/* Value v of query result spec sp as scenario text ("RTS", "LOCAL_WRITE|REMOTE_READ", "4096"). */
+static const char *qval(const struct run *x, const struct scn_arg_spec *sp, uint64_t v, char *buf, size_t len)
+{
+	struct scn_arg a = { .spec = sp };
+
+	a.v.kind = (sp->kinds & SCN_V_WORD) ? SCN_V_WORD : (sp->kinds & SCN_V_FLAGS) ? SCN_V_FLAGS : SCN_V_INT;
+	a.v.num = v;
+	scn_value_format(x->f, &a, 0, buf, len);
+	return buf;
+}
+
+/* What the model says of result key: "=4096", "nonzero", … into buf. */
+static const char *qmodel(const struct run *x, const struct scn_arg_spec *sp, const struct m_qres *q, int j,
+			  char *buf, size_t len)
+{
+	char v[128];
+
+	if (q->r[j].mode == M_Q_EXACT)
+		snprintf(buf, len, "%s=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
+	else
+		snprintf(buf, len, "%s %s", sp->key, m_qmode_str((enum m_qmode)q->r[j].mode));
+	return buf;
+}
+
+/*
+ * A query step: every result reality reports against what the model knows of
+ * it, and the step's KEY=VALUE expectations against reality (lint: against
+ * the model). op is the model operation of the step.
+ */
+static void judge_query(struct run *x, const struct scn_step *s, const struct m_op *op, const struct hres *real)
+{
+	const struct scn_call *call = scn_step_call(s);
+	struct m_qres q;
+	char a1[160], a2[160];
+
+	if (model_query(&x->bm.m, &x->o->prof, op, &q)) {
+		say(x, V_ERROR, s->line, "line %u: %s: the model cannot answer this query", s->line, call->name);
+		return;
+	}
+	for (unsigned j = 0; j < q.n; j++) {
+		int i = scn_spec_index(call->query, q.r[j].key);
+
+		if (i < 0 || !(real->qset & (1u << i)) || model_qres_ok(&q, (size_t)j, real->q[i]))
+			continue;
+		say(x, V_FAIL, s->line, "line %u: %s: model says %s, real %s=%s", s->line, call->name,
+		    qmodel(x, &call->query[i], &q, (int)j, a1, sizeof(a1)), q.r[j].key,
+		    qval(x, &call->query[i], real->q[i], a2, sizeof(a2)));
+		if (q.r[j].rule < M_RULE_COUNT_)
+			text_addf(&x->detail, "  rule %s: %s\n", m_rule_info((enum m_rule)q.r[j].rule)->id,
+				  m_rule_info((enum m_rule)q.r[j].rule)->summary);
+		return;
+	}
+	for (size_t c = 0; c < s->nconds; c++) {
+		const struct scn_arg *cd = &s->conds[c];
+		int i = scn_spec_index(call->query, cd->spec->key);
+		int j = -1;
+
+		uint64_t want = cd->v.num;
+
+		for (unsigned k = 0; k < q.n; k++)
+			if (strcmp(q.r[k].key, cd->spec->key) == 0)
+				j = (int)k;
+		if (cd->v.kind == SCN_V_ATTR) {
+			/* expect KEY=NAME.ATTR: the engine's own value of the attribute. */
+			uint64_t v;
+			char name[80];
+
+			if (x->ops->attr(x->be, cd->v.obj, (enum scn_attr)cd->v.attr, &v)) {
+				say(x, V_ERROR, s->line, "line %u: expect %s=: %s has no %s on the %s engine", s->line,
+				    cd->spec->key, obj_name(x->f, cd->v.obj, name, sizeof(name)),
+				    scn_attr_str((enum scn_attr)cd->v.attr), x->ops->name);
+				return;
+			}
+			want = cd->v.neg ? v - cd->v.num : v + cd->v.num;
+		}
+		if (x->o->mode == RUN_LINT) {
+			if (j >= 0 && !model_qres_ok(&q, (size_t)j, want))
+				say(x, V_FAIL, s->line, "line %u: expect %s=%s, but the model says %s", s->line,
+				    cd->spec->key, qval(x, cd->spec, want, a1, sizeof(a1)),
+				    qmodel(x, cd->spec, &q, j, a2, sizeof(a2)));
+			continue;
+		}
+		if (i < 0 || !(real->qset & (1u << i))) {
+			say(x, V_ERROR, s->line, "line %u: %s did not report %s", s->line, call->name, cd->spec->key);
+			return;
+		}
+		if (want != real->q[i])
+			say(x, V_FAIL, s->line, "line %u: expect %s=%s, real %s=%s", s->line, cd->spec->key,
+			    qval(x, cd->spec, want, a1, sizeof(a1)), cd->spec->key,
+			    qval(x, cd->spec, real->q[i], a2, sizeof(a2)));
+	}
+}
+
+/* Lint: every outcome the step's expect names must be in the generic set. */
+static int lint_expect(struct run *x, const struct scn_step *s, const struct m_pred *gen)
+{
+	for (size_t i = 0; i < s->nexpect; i++) {
+		struct m_outcome o = s->expect[i];
+		char set[512];
+
+		if (model_pred_find(gen, o) >= 0)
+			continue;
+		run_format_set(gen, NULL, set, sizeof(set));
+		say(x, V_FAIL, s->line, "line %u: expect %s, but the model allows only: %s", s->line,
+		    m_outcome_name(s->expect[i]), set);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run one step. Returns 0 to go on, 1 to stop the scenario. */
+static int run_step(struct run *x, size_t si)
+{
+	const struct scn_step *s = &x->f->steps[si];
+	const struct scn_call *call = scn_step_call(s);
+	struct hcall cm, cr;
+	struct m_pred pg, pp;
+	struct hres real;
+	int32_t missing;
+	char name[80], got[48];
+	int rc, crash = 0, pick;
+	const struct m_pred *from;
+
+	if (strcmp(call->name, "check") == 0) {
+		const struct scn_value *off = scn_step_arg(s, "off"), *len = scn_step_arg(s, "len");
+		const struct scn_value *byte = scn_step_arg(s, "byte");
+
+		rc = compare_mem(x, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, s->line,
+				 byte ? (int)byte->num : -1);
+		if (rc < 0)
+			say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line,
+			    obj_name(x->f, s->obj, name, sizeof(name)), strerror(-rc));
+		return rc != 0;
+	}
+	rc = resolve_step(x->f, s, &be_model_ops, &x->bm, &cm, &missing);
+	if (rc == 0)
+		rc = bm_predict(&x->bm, &cm, &pp, &pg);
+	if (rc) {
+		say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
+		    rc == -ENOENT ? "it uses an object whose creation failed: " : "malformed for the model",
+		    rc == -ENOENT ? obj_name(x->f, missing >= 0 ? missing : s->obj, name, sizeof(name)) : "");
+		return 1;
+	}
+	for (unsigned i = 0; i < pp.n; i++)
+		crash |= pp.alt[i].out.kind == M_OUT_CRASH;
+	if (crash && pp.n == 1 && !x->o->allow_crash && x->o->mode == RUN_REAL) {
+		const struct m_deviation *d = run_deviation(&x->o->prof, &pp, pp.alt[0].out);
+
+		say(x, V_SKIP, s->line, "line %u: the %s profile says this step kills the kernel (%s: %s); "
+		    "run it in a disposable VM (--stack=vm)", s->line, x->o->prof.name,
+		    d ? m_rule_info(d->rule)->id : "?", d ? d->citation : "?");
+		return 1;
+	}
+	if (x->o->mode == RUN_LINT && lint_expect(x, s, &pg))
+		return 1;
+	if (x->o->on_step)
+		x->o->on_step(x->o->ctx, x->f, si, &pg, &pp, crash);
+	rc = resolve_step(x->f, s, x->ops, x->be, &cr, &missing);
+	if (rc) {
+		say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, call->name,
+		    obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
+		return 1;
+	}
+	rc = x->ops->exec(x->be, &cr, &real);
+	x->r->steps_run++;
+	if (rc == -ETIMEDOUT) {
+		char set[512];
+
+		run_format_set(&pg, s->nexpect ? s : NULL, set, sizeof(set));
+		say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line,
+		    call->name);
+		text_addf(&x->detail, "  allowed: %s\n", set);
+		return 1;
+	}
+	if (rc) {
+		say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, call->name, x->ops->name,
+		    strerror(-rc));
+		return 1;
+	}
+	m_outcome_str(real.out, got, sizeof(got));
+	if (x->o->trace) {
+		char st[256];
+
+		scn_step_format(x->f, s, st, sizeof(st));
+		text_addf(&x->detail, "  trace: line %u: %s -> %s\n", s->line, st, got);
+	}
+	int in_gen = model_pred_find(&pg, real.out) >= 0;
+	int in_exp = scn_step_expects(s, real.out);
+	int ip = model_pred_find(&pp, real.out);
+
+	if (in_gen && in_exp) {
+		/* Follow the profile's alternative where it has one (reality is the
+		 * profile's stack); lint's engine simulates the generic reading. */
+		int gen_only = ip < 0 || x->o->mode == RUN_LINT;
+
+		from = gen_only ? &pg : &pp;
+		pick = gen_only ? model_pred_find(&pg, real.out) : ip;
+		if (ip < 0 && x->o->mode == RUN_REAL) {
+			char pset[512];
+
+			run_format_set(&pp, NULL, pset, sizeof(pset));
+			text_addf(&x->detail, "  note: line %u: %s gave %s, which the specification allows but "
+				  "profile %s does not predict (it says: %s): is its deviation stale?\n",
+				  s->line, call->name, got, x->o->prof.name, pset);
+		}
+	} else if (ip >= 0 && !in_gen) {
+		const struct m_deviation *d = run_deviation(&x->o->prof, &pp, real.out);
+		char set[512];
+
+		run_format_set(&pg, s->nexpect ? s : NULL, set, sizeof(set));
+		if (d) {
+			say(x, V_XFAIL, s->line, "line %u: %s gave %s: declared deviation %s of profile %s", s->line,
+			    call->name, got, m_rule_info(d->rule)->id, x->o->prof.name);
+			text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    deviation %s%s%s%s: %s\n",
+				  s->line, call->name, got, set, m_rule_info(d->rule)->id,
+				  d->component ? " (" : "", d->component ? d->component : "", d->component ? ")" : "",
+				  d->citation);
+		} else {
+			say(x, V_XFAIL, s->line, "line %u: %s gave %s: allowed by profile %s, not by the specification",
+			    s->line, call->name, got, x->o->prof.name);
+			text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    no single deviation names it\n",
+				  s->line, call->name, got, set);
+		}
+		x->xfails++;
+		from = &pp;
+		pick = ip;
+	} else {
+		char set[512], pset[512], rules[160] = "";
+		struct text t = { 0 };
+
+		run_format_set(&pg, s->nexpect ? s : NULL, set, sizeof(set));
+		run_format_set(&pp, NULL, pset, sizeof(pset));
+		say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, call->name, got);
+		scn_step_format(x->f, s, rules, sizeof(rules));
+		text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n",
+			  rules, s->line, set, s->nexpect ? " (expect ∩ model)" : "", x->o->prof.name, pset, got);
+		text_addf(&x->detail, "%s", text_str(&t));
+		text_free(&t);
+		return 1;
+	}
+	if (real.out.kind == M_OUT_CRASH)
+		return 1;
+	pick = match_peer(x, s, from, pick);
+	if (pick < 0)
+		return 1;
+	for (unsigned i = 0; i < from->alt[pick].nrules; i++)
+		result_rule_add(x->r, (enum m_rule)from->alt[pick].rules[i]);
+	rc = bm_commit(&x->bm, &cm, from, (size_t)pick);
+	if (rc) {
+		say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
+		return 1;
+	}
+	if (call->kind == SCN_KIND_QUERY && real.out.kind == M_OUT_OK)
+		judge_query(x, s, &from->op, &real);
+	return x->r->v == V_FAIL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
+		 const struct run_opts *o, struct result *r)
+{
+	struct run x = { .f = f, .ops = ops, .be = be, .o = o, .r = r };
+	double t0 = now_s();
+	size_t si;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->file, sizeof(r->file), "%s", f->name);
+	snprintf(r->title, sizeof(r->title), "%s", f->title);
+	r->steps = (unsigned)f->nsteps;
+	r->v = V_PASS;
+	if (run_unsupported(f, o->prof.caps | o->engine_caps, r->reason, sizeof(r->reason))) {
+		r->v = V_SKIP;
+		return 0;
+	}
+	rc = bm_init(&x.bm, f, &o->prof);
+	if (rc)
+		return rc;
+	for (si = 0; si < f->nsteps; si++)
+		if (run_step(&x, si))
+			break;
+	if (si == f->nsteps) {
+		/* Every buffer, at the end, against the model. */
+		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {
+			rc = compare_mem(&x, (int32_t)i, 0, UINT64_MAX, 0, -1);
+			if (rc < 0)
+				say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, strerror(-rc));
+		}
+	}
+	bm_free(&x.bm);
+	if (x.detail.oom) {
+		text_free(&x.detail);
+		return -ENOMEM;
+	}
+	r->detail = text_take(&x.detail);
+	r->secs = now_s() - t0;
+	return 0;
+}

@@ -1,0 +1,99 @@
+/*
+ * runner.h — the coordinator's core: run one parsed scenario on an engine
+ * (backend.h) with the reference model alongside, step by step, and judge.
+ *
+ * For every step the model gives two allowed sets: the generic reading of
+ * the specification and the profile's (a provider's declared deviations).
+ * The step passes when reality is in (expect ∩ generic set); it is an xfail
+ * when reality is outside that but in the profile's set (a declared
+ * deviation: its rule and citation are reported); otherwise it fails, and
+ * the scenario stops there (the model cannot follow reality). Besides each
+ * step's outcome the runner checks, unasked, the peer QP's state and receive
+ * completion the model predicts, and at the end every buffer's bytes.
+ *
+ * In lint mode the engine is the model itself (be_model_ops, generic
+ * profile, taking the alternatives `expect` names) and every outcome a step's
+ * `expect` lists must be allowed by the generic set: otherwise the scenario
+ * and the model disagree and a human must decide which is wrong.
+ */
+#ifndef RDMACHECK_RUNNER_H
+#define RDMACHECK_RUNNER_H
+
+#include "harness/run/backend.h"
+#include "harness/lang/scn.h"
+#include "model/model.h"
+
+enum verdict { V_PASS, V_FAIL, V_XFAIL, V_SKIP, V_ERROR, V_COUNT_ };
+
+/* "pass", "fail", "xfail", "skip", "error"; "?" out of range. */
+const char *verdict_str(enum verdict v);
+int verdict_parse(const char *name, enum verdict *out);
+
+struct result {
+	char file[512];
+	char title[512];
+	enum verdict v;
+	char reason[512];   /* one line: why it failed / was skipped / errored / xfailed */
+	char *detail;       /* more lines (malloc'd), or NULL: for fail and xfail the why; for
+	                       any verdict the notes ("  note: ..."), e.g. where reality stayed
+	                       in the specification's set but left the profile's (the profile's
+	                       deviation may be stale) */
+	uint32_t line;      /* the deciding step's line, 0 if none */
+	double secs;
+	unsigned steps_run, steps;
+	/* The rules that decided the alternatives the run followed (semantic
+	 * coverage): bit r of rules[r / 8] for enum m_rule r. */
+	uint8_t rules[(M_RULE_COUNT_ + 7) / 8];
+};
+
+/* Set / test rule r in a result's rule set. */
+void result_rule_add(struct result *r, enum m_rule rule);
+int result_rule_has(const struct result *r, enum m_rule rule);
+
+/* Release r->detail. */
+void result_clear(struct result *r);
+
+enum run_mode { RUN_REAL, RUN_LINT };
+
+struct run_opts {
+	enum run_mode mode;
+	struct m_profile prof;     /* the stack's profile (lint: generic) */
+	uint32_t engine_caps;      /* capabilities the engine offers besides the profile's (M_CAP_*) */
+	int allow_crash;           /* execute steps whose only allowed outcome kills the kernel */
+	int trace;                 /* add a "trace:" detail line per step: what reality did */
+	/*
+	 * Called before every step runs (NULL: not called), with the step, the
+	 * model's sets and, when the profile says this step kills the kernel,
+	 * crash = 1. For streaming progress out of a machine that may die.
+	 */
+	void (*on_step)(void *ctx, const struct scn_file *f, size_t step, const struct m_pred *gen,
+			const struct m_pred *prof, int crash);
+	void *ctx;
+};
+
+/*
+ * Run f on engine (ops, be), judging against the model. Fills *r (file and
+ * title included). Returns 0 when a verdict was reached (any verdict), or
+ * -ENOMEM.
+ */
+int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
+		 const struct run_opts *o, struct result *r);
+
+/*
+ * The reason a scenario cannot run with these capabilities (a `require`
+ * line or a call no engine here implements), written into why; returns 1
+ * if it must be skipped, else 0.
+ */
+int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t len);
+
+/* Format an allowed set: "REM_ACCESS_ERR [RA-KEY-1], SUCCESS [..]" (only
+ * alternatives in expect when s is not NULL). */
+void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf, size_t len);
+
+/*
+ * Find the profile's deviation that makes outcome o allowed for pred (a rule
+ * of the alternative with a deviation listing o). Returns it or NULL.
+ */
+const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o);
+
+#endif
