@@ -43,6 +43,10 @@ lint: all
 corpus: all
 	$(BUILD)/rdmacheck run --stack=$(STACK) $(RUN_OPTS) $(CORPUS)
 
+# A new scenario from scenarios/TEMPLATE.scn (NAME=verbs/my-behaviour).
+new-scenario:
+	scenarios/new "$(NAME)"
+
 # The oracle's self-test: deliberately wrong scenarios must be reported.
 oracle: all
 	tests/oracle/run
@@ -85,4 +89,4 @@ coverage: deps
 	grep '^rules ' $(COV)/rules.txt
 	@echo "semantic coverage (every rule, the scenarios that exercise it): $(COV)/rules.txt"
 
-.PHONY: unit-asan shell-tests lint corpus oracle
+.PHONY: unit-asan shell-tests lint corpus oracle new-scenario

@@ -27,7 +27,9 @@ static const char usage_lint[] =
 	"Parse every scenario (files, or directories searched for *.scn) and walk it on the\n"
 	"model: every outcome an `expect` names must be allowed by the specification (the\n"
 	"generic model). A disagreement means the scenario or the model is wrong: a human\n"
-	"must decide which. Exit 0 clean, 1 disagreements, 2 parse errors.\n";
+	"must decide which. Every file must also keep the corpus conventions: a `title`\n"
+	"line and at least one `cite rule ID` naming a rule of the model.\n"
+	"Exit 0 clean, 1 disagreements or conventions broken, 2 parse errors.\n";
 
 static const char usage_coverage[] =
 	"usage: rdmacheck coverage [--profile=NAME[:MAJ.MIN]] [--strict] PATH...\n"
@@ -185,6 +187,22 @@ static enum verdict lint_one(const struct scn_file *f, const struct m_profile *p
 	return r->v;
 }
 
+/* The corpus conventions (scn_meta_check) of f, printed like parse errors. Returns 1 if broken. */
+static int lint_meta(const char *path, const struct scn_file *f)
+{
+	struct scn_diags d = { 0 };
+
+	if (!scn_meta_check(f, &d))
+		return 0;
+	for (size_t k = 0; k < d.n; k++) {
+		char buf[1024];
+
+		scn_diag_format(&d.d[k], path, buf, sizeof(buf));
+		fputs(buf, stdout);
+	}
+	return 1;
+}
+
 static int cmd_lint(int argc, char **argv)
 {
 	struct m_profile prof;
@@ -200,7 +218,9 @@ static int cmd_lint(int argc, char **argv)
 		return rc;
 	for (size_t i = 0; i < fl.n; i++) {
 		struct result r;
+		int meta = lint_meta(fl.v[i], files[i]);
 
+		bad += meta;
 		switch (lint_one(files[i], &prof, NULL, NULL, &r)) {
 		case V_SKIP:
 			printf("%s: not checked: %s\n", fl.v[i], r.reason);
@@ -211,7 +231,7 @@ static int cmd_lint(int argc, char **argv)
 			break;
 		default:
 			printf("%s:%u: %s\n", fl.v[i], r.line, r.reason);
-			bad++;
+			bad += !meta;
 			break;
 		}
 		result_clear(&r);

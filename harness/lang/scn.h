@@ -114,6 +114,7 @@ enum scn_err {
 	SCN_E_WRONG_KIND, SCN_E_BAD_REF, SCN_E_UNKNOWN_ATTR, SCN_E_ATTR_CLASS, SCN_E_BAD_HEX,
 	SCN_E_EXPECT_EMPTY, SCN_E_UNKNOWN_OUTCOME, SCN_E_CANNOT_PRODUCE, SCN_E_UNEXPECTED,
 	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE,
+	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };
 
@@ -237,6 +238,11 @@ struct scn_file {
 	uint32_t title_line;              /* 0 if defaulted */
 	size_t ncites;
 	char cites[SCN_CITES_MAX][SCN_TEXT_MAX];
+	size_t nrules;                    /* the ID of each `cite rule ID [comment]` line, and where */
+	struct scn_rule_cite {
+		uint32_t line, col;
+		char id[SCN_NAME_MAX];    /* "" when the word is longer than an ID can be */
+	} rules[SCN_CITES_MAX];
 	size_t nrequires;
 	uint8_t requires[SCN_REQUIRES_MAX]; /* capability indexes (scn_cap_name) */
 	size_t nnodes;
@@ -290,6 +296,15 @@ int scn_parse_text(const char *text, size_t len, const char *filename, struct sc
  * -ENOENT), or -ENOMEM.
  */
 int scn_parse_file(const char *path, struct scn_file **out, struct scn_diags *diags);
+
+/*
+ * The conventions every corpus file keeps (rdmacheck lint enforces them; run
+ * does not): a `title` line, at least one `cite rule ID` line, and every
+ * cited ID a rule of the model (model/rules.def). Appends one diagnostic per
+ * problem to d (file-relative line and column; a missing line is reported at
+ * 1:1) and returns their number.
+ */
+size_t scn_meta_check(const struct scn_file *f, struct scn_diags *d);
 
 /* Release a parsed file; NULL is fine. */
 void scn_free(struct scn_file *f);

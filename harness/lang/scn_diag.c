@@ -60,6 +60,9 @@ static const char *const formats[SCN_E_COUNT_] = {
 	[SCN_E_UNKNOWN_RESULT] = "%s reports no '%s'",
 	[SCN_E_CONNECT_OPERANDS] = "connect takes two operands NODE.QP NODE.QP",
 	[SCN_E_SAME_NODE] = "connect needs QPs on two different nodes",
+	[SCN_E_NO_TITLE] = "no 'title' line",
+	[SCN_E_NO_RULE_CITE] = "no 'cite rule ID' line",
+	[SCN_E_UNKNOWN_RULE] = "unknown rule '%s'",
 };
 
 const char *scn_err_str(enum scn_err e)

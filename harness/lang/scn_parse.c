@@ -28,6 +28,23 @@ static void header_text(struct scn_ctx *c, const char *what, const char *need, c
 	}
 }
 
+/* cite TEXT; `cite rule ID [comment]` also records the ID and where it stands. */
+static void parse_cite(struct scn_ctx *c)
+{
+	const struct scn_line *ln = c->ln;
+	struct scn_file *f = c->f;
+	struct scn_rule_cite *r;
+
+	header_text(c, "cite", "text", f->cites[f->ncites++]);
+	if (ln->nwords < 3 || !WORD_IS(&ln->w[1], "rule"))
+		return;
+	r = &f->rules[f->nrules++];
+	r->line = ln->no;
+	r->col = ln->w[2].col;
+	if (!scn_copy(r->id, sizeof(r->id), ln->w[2].p, ln->w[2].len))
+		r->id[0] = '\0';
+}
+
 static void parse_require(struct scn_ctx *c)
 {
 	const struct scn_line *ln = c->ln;
@@ -109,7 +126,7 @@ static void statement(struct scn_ctx *c)
 		if (f->ncites == SCN_CITES_MAX)
 			scn_diag_w(c, w0, NULL, SCN_E_TOO_MANY, "cite lines", SCN_CITES_MAX);
 		else
-			header_text(c, "cite", "text", f->cites[f->ncites++]);
+			parse_cite(c);
 	} else if (WORD_IS(w0, "require")) {
 		parse_require(c);
 	} else if (WORD_IS(w0, "nodes")) {
