@@ -134,6 +134,7 @@ END_TEST
 static const enum scn_err special[] = {
 	SCN_E_FILE_TOO_LARGE, SCN_E_READ, SCN_E_LINE_TOO_LONG, SCN_E_TOO_MANY_WORDS,
 	SCN_E_TEXT_TOO_LONG, SCN_E_TOO_MANY,
+	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* test_meta_* */
 };
 
 START_TEST(test_every_message_is_tested)
@@ -152,6 +153,52 @@ START_TEST(test_every_message_is_tested)
 		ck_assert_int_eq(back, e);
 	}
 	ck_assert_str_eq(scn_err_str(SCN_E_COUNT_), "?");
+}
+END_TEST
+
+/* The corpus conventions (scn_meta_check) of text, every diagnostic formatted into buf. */
+static size_t meta_diags(const char *text, char *buf, size_t size)
+{
+	struct scn_file *f = NULL;
+	size_t n, used = 0;
+
+	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
+	memset(&d, 0, sizeof(d));
+	n = scn_meta_check(f, &d);
+	ck_assert_uint_eq(n, d.n);
+	buf[0] = '\0';
+	for (size_t i = 0; i < d.n && used < size; i++)
+		used += scn_diag_format(&d.d[i], "t.scn", buf + used, size - used);
+	scn_free(f);
+	return n;
+}
+
+START_TEST(test_meta_missing_title_and_rule)
+{
+	char buf[1024];
+
+	ck_assert_uint_eq(meta_diags(P, buf, sizeof(buf)), 2);
+	ck_assert_str_eq(buf, "t.scn:1:1: no 'title' line\n"
+		"  hint: say in one line what the scenario shows: 'title …' (scenarios/TEMPLATE.scn)\n"
+		"t.scn:1:1: no 'cite rule ID' line\n"
+		"  hint: name the model rule it exercises, e.g. 'cite rule MR-ACC-1' (rdmacheck coverage lists the rules)\n");
+	ck_assert_int_eq(d.d[0].code, SCN_E_NO_TITLE);
+	ck_assert_int_eq(d.d[1].code, SCN_E_NO_RULE_CITE);
+	/* A free-text cite is not a rule cite. */
+	ck_assert_uint_eq(meta_diags("title t\ncite ibv_reg_mr(3)\n" P, buf, sizeof(buf)), 1);
+	ck_assert_int_eq(d.d[0].code, SCN_E_NO_RULE_CITE);
+}
+END_TEST
+
+START_TEST(test_meta_unknown_rule)
+{
+	char buf[1024];
+
+	ck_assert_uint_eq(meta_diags("title t\ncite rule PD-1 (a comment)\ncite rule  MR-ACC-11\n" P,
+				     buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "t.scn:3:12: unknown rule 'MR-ACC-11'\n  hint: did you mean 'MR-ACC-1'?\n");
+	ck_assert_int_eq(d.d[0].code, SCN_E_UNKNOWN_RULE);
+	ck_assert_uint_eq(meta_diags("title t\ncite rule RA-ACC-1\n" P, buf, sizeof(buf)), 0);
 }
 END_TEST
 
@@ -303,6 +350,8 @@ Suite *suite_test_scn_errors(void)
 
 	tcase_add_loop_test(tc, test_each_message, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_every_message_is_tested);
+	tcase_add_test(tc, test_meta_missing_title_and_rule);
+	tcase_add_test(tc, test_meta_unknown_rule);
 	tcase_add_test(tc, test_file_too_large);
 	tcase_add_test(tc, test_read_errors);
 	tcase_add_test(tc, test_line_too_long);
