@@ -190,8 +190,9 @@ static int run_inner(const struct run_args *a)
 		fprintf(stderr, "rdmacheck: cannot open %s or %s: %s\n", a->list, a->records, strerror(errno));
 		return EXIT_INFRA;
 	}
-	while ((len = getline(&line, &cap, list)) > 0) {
-		line[len - 1] = line[len - 1] == '\n' ? '\0' : line[len - 1];
+	while ((len = getdelim(&line, &cap, '\0', list)) > 0) { /* the outer run's NUL-terminated list */
+		if (line[len - 1] != '\0')
+			break; /* cut short: not a whole name */
 		if (files_add(&fl, line, err, sizeof(err)))
 			fprintf(stderr, "rdmacheck: %s\n", err);
 	}
@@ -336,8 +337,9 @@ static int one_round(struct outer *o, size_t from)
 			fclose(lf);
 		return -EIO;
 	}
+	/* NUL-terminated: a file name may hold any other byte, newlines too */
 	for (size_t i = from; i < o->fl.n; i++)
-		fprintf(lf, "%s\n", o->fl.v[i]);
+		fwrite(o->fl.v[i], 1, strlen(o->fl.v[i]) + 1, lf);
 	fclose(lf);
 	unlink(o->rec);
 	unlink(o->console);
@@ -464,7 +466,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		size_t from = 0;
 
 		snprintf(o.rec, sizeof(o.rec), "%s/build/run/records-%ld.txt", o.root, (long)getpid());
-		snprintf(o.list, sizeof(o.list), "%s/build/run/list-%ld.txt", o.root, (long)getpid());
+		snprintf(o.list, sizeof(o.list), "%s/build/run/list-%ld.nul", o.root, (long)getpid());
 		snprintf(o.console, sizeof(o.console), "%s/build/run/console-%ld.log", o.root, (long)getpid());
 		{
 			char dir[PATH_MAX + 16];

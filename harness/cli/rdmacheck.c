@@ -68,6 +68,8 @@ int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***f
 			files_free(fl);
 			return EXIT_USAGE;
 		}
+	for (size_t i = 0; i < fl->nnotes; i++)
+		fprintf(stderr, "rdmacheck: %s\n", fl->notes[i]);
 	*files = calloc(fl->n, sizeof(**files));
 	if (!*files) {
 		files_free(fl);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char root[64];
@@ -22,7 +23,7 @@ static char err[256];
 
 static void mkfile(const char *rel)
 {
-	char p[256];
+	char p[4096];
 	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/%s", root, rel);
@@ -34,7 +35,7 @@ static void mkfile(const char *rel)
 
 static void mkd(const char *rel)
 {
-	char p[256];
+	char p[4096];
 
 	snprintf(p, sizeof(p), "%s/%s", root, rel);
 	ck_assert_int_eq(mkdir(p, 0755), 0);
@@ -42,7 +43,7 @@ static void mkd(const char *rel)
 
 static void mklink(const char *target, const char *rel)
 {
-	char p[256];
+	char p[4096];
 
 	snprintf(p, sizeof(p), "%s/%s", root, rel);
 	ck_assert_int_eq(symlink(target, p), 0);
@@ -51,7 +52,7 @@ static void mklink(const char *target, const char *rel)
 /* root + "/" + rel */
 static const char *at(const char *rel)
 {
-	static char p[8][256];
+	static char p[8][4096];
 	static int k;
 
 	k = (k + 1) % 8;
@@ -209,16 +210,140 @@ START_TEST(test_directory_without_scenarios)
 }
 END_TEST
 
+/* The note of fl that starts with at(rel), or NULL. */
+static const char *note_for(const char *rel)
+{
+	const char *p = at(rel);
+
+	for (size_t i = 0; i < fl.nnotes; i++)
+		if (strncmp(fl.notes[i], p, strlen(p)) == 0)
+			return fl.notes[i] + strlen(p);
+	return NULL;
+}
+
 START_TEST(test_symlinks)
 {
-	static const char *const want[] = { "a.scn", "b.scn", "dir.scn/f.scn", "link.scn", "linkdir/d.scn",
-					    "sub/a-b.scn", "sub/c.scn", "sub/deeper/d.scn", "z.scn" };
+	static const char *const want[] = { "a.scn", "b.scn", "dir.scn/f.scn", "sub/a-b.scn", "sub/c.scn",
+					    "sub/deeper/d.scn", "z.scn" };
 
-	mklink("z.scn", "link.scn");        /* a link to a file: counted by its own name */
-	mklink("sub/deeper", "linkdir");    /* a link to a directory: searched */
-	mklink("nowhere.scn", "dangling.scn"); /* a dangling link: skipped */
+	mklink("z.scn", "link.scn");        /* a second name of z.scn: z.scn is taken, once */
+	mklink("sub/deeper", "linkdir");    /* a second name of sub/deeper: searched once, as sub/deeper */
+	mklink("nowhere.scn", "dangling.scn"); /* a dangling link: skipped, and said */
 	ck_assert_int_eq(files_add(&fl, root, err, sizeof(err)), 0);
-	expect(want, 9);
+	expect(want, 7);
+	ck_assert_uint_eq(fl.nnotes, 1);
+	ck_assert_str_eq(note_for("dangling.scn"), ": skipped: dangling symbolic link");
+}
+END_TEST
+
+START_TEST(test_symlink_only_path)
+{
+	static const char *const want[] = { "loop/x.scn", "loop/out/y.scn" };
+
+	/* a tree reachable only through a link is searched through it */
+	mkd("loop");
+	mkfile("loop/x.scn");
+	mkd("loop/.outside");
+	mkfile("loop/.outside/y.scn");
+	mklink(".outside", "loop/out");
+	ck_assert_int_eq(files_add(&fl, at("loop"), err, sizeof(err)), 0);
+	ck_assert_uint_eq(fl.n, 2);
+	ck_assert_str_eq(fl.v[0], at(want[1]));
+	ck_assert_str_eq(fl.v[1], at(want[0]));
+}
+END_TEST
+
+START_TEST(test_symlink_dag_runs_each_file_once)
+{
+	char name[64], target[64];
+
+	/* dag/l0 … dag/l7, and three links in each level to the next: 6,561 paths to one file */
+	mkd("dag");
+	for (int lvl = 0; lvl < 8; lvl++) {
+		snprintf(name, sizeof(name), "dag/l%d", lvl);
+		mkd(name);
+	}
+	for (int lvl = -1; lvl < 7; lvl++)
+		for (int k = 0; k < 3; k++) {
+			if (lvl < 0)
+				snprintf(name, sizeof(name), "dag/k%d", k);
+			else
+				snprintf(name, sizeof(name), "dag/l%d/k%d", lvl, k);
+			snprintf(target, sizeof(target), "%sl%d", lvl < 0 ? "" : "../", lvl + 1);
+			mklink(target, name);
+		}
+	mkfile("dag/l7/leaf.scn");
+	ck_assert_int_eq(files_add(&fl, at("dag"), err, sizeof(err)), 0);
+	ck_assert_uint_eq(fl.n, 1);
+	ck_assert_str_eq(fl.v[0], at("dag/l7/leaf.scn"));
+	ck_assert_uint_eq(fl.nnotes, 0);
+	/* named again, directly or through links: still once */
+	ck_assert_int_eq(files_add(&fl, at("dag/k0/k1/k2/k0/k1/k2/k0/k1/leaf.scn"), err, sizeof(err)), 0);
+	ck_assert_int_eq(files_add(&fl, at("dag"), err, sizeof(err)), 0);
+	ck_assert_uint_eq(fl.n, 1);
+}
+END_TEST
+
+START_TEST(test_fifo)
+{
+	char want[320];
+
+	ck_assert_int_eq(mkfifo(at("pipe.scn"), 0644), 0);
+	/* named: refused at once (opening it would block) */
+	ck_assert_int_eq(files_add(&fl, at("pipe.scn"), err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: a FIFO, not a scenario file", at("pipe.scn"));
+	ck_assert_str_eq(err, want);
+	/* in a directory: skipped, and said */
+	ck_assert_int_eq(files_add(&fl, root, err, sizeof(err)), 0);
+	ck_assert_uint_eq(fl.n, 7);
+	ck_assert_str_eq(note_for("pipe.scn"), ": skipped: a FIFO");
+}
+END_TEST
+
+START_TEST(test_deep_tree_is_said)
+{
+	char rel[2048] = "deep";
+
+	mkd(rel);
+	for (int i = 0; i < FILES_DEPTH_MAX + 2; i++) {
+		strcat(rel, "/d");
+		mkd(rel);
+	}
+	strcat(rel, "/x.scn");
+	mkfile(rel);
+	mkfile("deep/top.scn");
+	ck_assert_int_eq(files_add(&fl, at("deep"), err, sizeof(err)), 0);
+	ck_assert_uint_eq(fl.n, 1);
+	ck_assert_uint_eq(fl.nnotes, 1);
+	ck_assert_ptr_nonnull(strstr(fl.notes[0], ": skipped: deeper than 256 directories"));
+}
+END_TEST
+
+START_TEST(test_unreadable_directory_is_said)
+{
+	pid_t pid;
+	int status;
+
+	/* root reads every directory: the walk runs as nobody, in a child of its own */
+	ck_assert_int_eq(chmod(root, 0755), 0);
+	mkd("locked");
+	mkfile("locked/x.scn");
+	ck_assert_int_eq(chmod(at("locked"), 0), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int ok;
+
+		if (geteuid() == 0 && setuid(65534))
+			_exit(2);
+		ok = files_add(&fl, root, err, sizeof(err)) == 0 && fl.n == 7 && /* the rest is there */
+		     note_for("locked") && strcmp(note_for("locked"), ": skipped: Permission denied") == 0;
+		_exit(ok ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(chmod(at("locked"), 0755), 0);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
 }
 END_TEST
 
@@ -268,7 +393,12 @@ Suite *suite_test_files(void)
 	tcase_add_test(tc, test_directory_without_scenarios);
 	tcase_add_test(tc, test_symlinks);
 	tcase_add_test(tc, test_symlink_loop);
+	tcase_add_test(tc, test_symlink_only_path);
+	tcase_add_test(tc, test_symlink_dag_runs_each_file_once);
+	tcase_add_test(tc, test_fifo);
+	tcase_add_test(tc, test_deep_tree_is_said);
 	tcase_add_test(tc, test_free_resets);
+	tcase_add_test(tc, test_unreadable_directory_is_said);
 	suite_add_tcase(s, tc);
 	return s;
 }

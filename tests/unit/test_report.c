@@ -533,7 +533,7 @@ START_TEST(test_tap_lines)
 		      "      allowed: REM_ACCESS_ERR [RA-KEY-1]\n"
 		      "  ...\n");
 	ck_assert_out(REPORT_TAP, 2,
-		      "ok 3 - scenarios/verbs/085-lp.scn: SEND longer than the receive"
+		      "not ok 3 - scenarios/verbs/085-lp.scn: SEND longer than the receive"
 		      " # TODO line 19: send gave REM_OP_ERR: declared deviation LP-5 of profile rxe\n");
 	ck_assert_out(REPORT_TAP, 3,
 		      "ok 4 - scenarios/verbs/030-rereg.scn: rereg grants write"
