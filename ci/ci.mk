@@ -77,7 +77,8 @@ coverage: deps
 	lcov -q --zerocounters --directory $(COV)
 	tests/run-unit $(COV)/tests/unit-tests
 	RDMACHECK_BUILD=$(COV) ci/stack --stack=$(STACK) -- tests/smoke/run
-	$(COV)/rdmacheck run --stack=$(STACK) $(CORPUS) > $(COV)/corpus.txt || true
+	$(COV)/rdmacheck run --stack=$(STACK) $(CORPUS) > $(COV)/corpus.tmp; echo $$? > $(COV)/corpus.status; \
+	  mv $(COV)/corpus.tmp $(COV)/corpus.txt
 	tail -n 4 $(COV)/corpus.txt
 	lcov -q --capture --directory $(COV) --base-directory . --output-file $(COV)/lcov.raw
 	lcov -q --extract $(COV)/lcov.raw "$(CURDIR)/*" --output-file $(COV)/lcov.tmp
@@ -85,8 +86,10 @@ coverage: deps
 	genhtml -q --output-directory $(COV)/html $(COV)/lcov.info
 	ci/coverage-summary $(COV)/lcov.info "$(CURDIR)/"
 	@echo "coverage report: $(COV)/html/index.html"
-	$(COV)/rdmacheck coverage $(CORPUS) > $(COV)/rules.txt
+	$(COV)/rdmacheck coverage $(CORPUS) > $(COV)/rules.tmp && mv $(COV)/rules.tmp $(COV)/rules.txt
 	grep '^rules ' $(COV)/rules.txt
 	@echo "semantic coverage (every rule, the scenarios that exercise it): $(COV)/rules.txt"
+	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
+	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
 .PHONY: unit-asan shell-tests lint corpus oracle new-scenario

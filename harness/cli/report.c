@@ -1,6 +1,8 @@
 /* report.c — text, TAP 13 and JUnit XML output of a run (report.h). */
 #include "harness/cli/report.h"
 
+#include "harness/cli/afile.h"
+
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -239,11 +241,14 @@ static void classname(FILE *out, const char *file)
 
 int report_junit(const char *path, const struct result *rs, size_t n, double secs)
 {
-	FILE *out = fopen(path, "w");
+	struct afile af;
+	FILE *out;
 	size_t c[V_COUNT_];
+	int rc = afile_open(&af, path);
 
-	if (!out)
-		return -errno;
+	if (rc)
+		return rc;
+	out = af.f;
 	report_count(rs, n, c);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(out, "<testsuites name=\"rdmacheck\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
@@ -288,7 +293,5 @@ int report_junit(const char *path, const struct result *rs, size_t n, double sec
 		fprintf(out, "    </testcase>\n");
 	}
 	fprintf(out, "  </testsuite>\n</testsuites>\n");
-	if (fclose(out))
-		return -errno;
-	return 0;
+	return afile_close(&af, 1);
 }

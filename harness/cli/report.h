@@ -25,7 +25,8 @@ void report_end(FILE *out, enum report_format f, const struct result *rs, size_t
 /* A progress line on stderr when it is a terminal ("[k/total] file"); cleared with k == total. */
 void report_progress(size_t k, size_t total, const char *file);
 
-/* Write the whole run as JUnit XML to path. Returns 0 or -errno. */
+/* Write the whole run as JUnit XML to path, whole or not at all (afile.h: a
+ * concurrent run or reader never sees a torn file). Returns 0 or -errno. */
 int report_junit(const char *path, const struct result *rs, size_t n, double secs);
 
 /* Counts per verdict into counts[V_COUNT_]. */

@@ -1,0 +1,27 @@
+/*
+ * afile.h — files written whole or not at all: the text goes to a temporary
+ * file beside the target, which is renamed over it once complete, so a reader
+ * (or a second run writing the same report) never sees half a file.
+ */
+#ifndef RDMACHECK_AFILE_H
+#define RDMACHECK_AFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct afile {
+	FILE *f;                 /* write here */
+	char path[4096];         /* the target */
+	char tmp[4096 + 8];      /* the temporary file beside it */
+};
+
+/* Start writing path. Returns 0 (a->f open), or -errno (nothing created). */
+int afile_open(struct afile *a, const char *path);
+/*
+ * Finish: flush, close and rename the temporary file over the target when
+ * keep is non-zero and every write succeeded; else remove it and leave the
+ * target as it was. Returns 0, or -errno of the first failure.
+ */
+int afile_close(struct afile *a, int keep);
+
+#endif
