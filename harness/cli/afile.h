@@ -1,7 +1,9 @@
 /*
  * afile.h — files written whole or not at all: the text goes to a temporary
  * file beside the target, which is renamed over it once complete, so a reader
- * (or a second run writing the same report) never sees half a file.
+ * (or a second run writing the same report) never sees half a file. A target
+ * that exists and is not a regular file (/dev/stdout, a FIFO) is written to
+ * directly: it is never replaced.
  */
 #ifndef RDMACHECK_AFILE_H
 #define RDMACHECK_AFILE_H
@@ -12,7 +14,7 @@
 struct afile {
 	FILE *f;                 /* write here */
 	char path[4096];         /* the target */
-	char tmp[4096 + 8];      /* the temporary file beside it */
+	char tmp[4096 + 8];      /* the temporary file beside it; "" when writing the target itself */
 };
 
 /* Start writing path. Returns 0 (a->f open), or -errno (nothing created). */

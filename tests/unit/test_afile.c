@@ -74,6 +74,16 @@ START_TEST(test_written_whole_or_not_at_all)
 	ck_assert_int_eq(afile_close(&a, 1), 0);
 	ck_assert_int_eq(entries(), 1);
 	ck_assert_int_eq(afile_open(&a, "/nonexistent-dir/x"), -ENOENT);
+	/* a device is written to, never replaced */
+	ck_assert_int_eq(afile_open(&a, "/dev/null"), 0);
+	fputs("x", a.f);
+	ck_assert_int_eq(afile_close(&a, 1), 0);
+	{
+		struct stat st;
+
+		ck_assert_int_eq(stat("/dev/null", &st), 0);
+		ck_assert(S_ISCHR(st.st_mode));
+	}
 }
 END_TEST
 
