@@ -207,7 +207,8 @@ static int run_inner(const struct run_args *a)
 			maxn = files[i]->nnodes;
 	}
 	snprintf(topology, sizeof(topology), "%s/netns/topology", root);
-	snprintf(topo_file, sizeof(topo_file), "%s/build/run/topo-%ld.topo", root, (long)getpid());
+	/* named after the outer run's records: the outer run removes it, even after a panic */
+	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
 	snprintf(nodes, sizeof(nodes), "%zu", maxn);
 	if (mode && (strcmp(mode, "netns") == 0 || strcmp(mode, "routed") == 0 || strcmp(mode, "auto") == 0))
 		snprintf(modeopt, sizeof(modeopt), "--mode=%s", mode);
@@ -505,6 +506,12 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		print_ready(&o);
 		unlink(o.rec);
 		unlink(o.list);
+		{
+			char topo[sizeof(o.rec) + 8];
+
+			snprintf(topo, sizeof(topo), "%s.topo", o.rec); /* left by a guest that died */
+			unlink(topo);
+		}
 	}
 	report_end(stdout, a->format, o.rs, o.fl.n, now_s() - t0);
 	{
