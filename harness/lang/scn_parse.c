@@ -176,7 +176,10 @@ int scn_parse_text(const char *text, size_t len, const char *filename, struct sc
 		scn_diag(&c, 1, 1, NULL, SCN_E_FILE_TOO_LARGE, SCN_FILE_MAX);
 		len = 0;
 	}
-	for (size_t pos = 0; pos < len && !c.oom && diags->n < SCN_DIAG_MAX;) {
+	/* A UTF-8 byte order mark (editors on Windows write one) is not text. */
+	size_t start = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+
+	for (size_t pos = start; pos < len && !c.oom && diags->n < SCN_DIAG_MAX;) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
 

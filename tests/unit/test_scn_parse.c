@@ -232,6 +232,12 @@ START_TEST(test_lexer_edges)
 	ck_assert_int_eq(parse_err(H "b: dat_ia_open name=\"ab\"c\n"), SCN_E_UNEXPECTED);
 	ck_assert_int_eq(parse_err(H "b: dat_ia_open name=\"ab\\\"\n"), SCN_E_UNTERMINATED);
 	ck_assert_int_eq(parse_err(""), SCN_E_NO_STEPS);
+	/* a UTF-8 byte order mark at the start is skipped; anywhere else it is text */
+	f = parse_ok("\xef\xbb\xbfnodes a\r\na: alloc_pd p\r\n");
+	ck_assert_uint_eq(f->nsteps, 1);
+	scn_free(f);
+	ck_assert_int_eq(parse_err("nodes a\n\xef\xbb\xbf" "a: alloc_pd p\n"), SCN_E_NON_ASCII);
+	ck_assert_uint_eq(scn_fx_d.n, 1); /* one error, no cascade */
 }
 END_TEST
 
