@@ -78,10 +78,17 @@ void scn_cand_list(scn_cand_fn get, const void *ctx, const char *prefix, char *b
 		memcpy(buf + len - 4, "...", 4);
 }
 
-void scn_node_hint(const struct scn_file *f, const char *name, char *hint, size_t len)
+void scn_unknown_node(struct scn_ctx *c, const struct scn_word *w, const char *name)
 {
-	if (!scn_hint_best(name, scn_cand_node, f, false, hint, len))
-		scn_cand_list(scn_cand_node, f, "nodes: ", hint, len);
+	char hint[224];
+
+	if (c->nodes_refused) {
+		c->stmt_errs++; /* the statement fails, silently: the nodes line's own error says why */
+		return;
+	}
+	if (!scn_hint_best(name, scn_cand_node, c->f, false, hint, sizeof(hint)))
+		scn_cand_list(scn_cand_node, c->f, "nodes: ", hint, sizeof(hint));
+	scn_diag_w(c, w, hint, SCN_E_UNKNOWN_NODE, name);
 }
 
 const char *scn_cand_call(const void *ctx, size_t i)

@@ -45,6 +45,7 @@ struct scn_ctx {
 	const struct scn_line *ln;  /* the line being parsed */
 	bool in_steps;              /* a step has been seen */
 	bool nodes_seen;
+	bool nodes_refused;         /* the nodes line refused a name (too many, bad) */
 	uint32_t nodes_line;
 	uint32_t stmt_errs;         /* errors on the current line */
 	int oom;
@@ -79,8 +80,12 @@ typedef const char *(*scn_cand_fn)(const void *ctx, size_t i);
  */
 const char *scn_hint_best(const char *word, scn_cand_fn get, const void *ctx, bool nocase,
 			  char *hint, size_t len);
-/* Hint for an unknown node: the closest node, else the list of nodes. */
-void scn_node_hint(const struct scn_file *f, const char *name, char *hint, size_t len);
+/*
+ * Report an unknown node at w, hinting the closest node or the list of them;
+ * when the nodes line refused a name, the statement fails without a message
+ * (that line's own error says why).
+ */
+void scn_unknown_node(struct scn_ctx *c, const struct scn_word *w, const char *name);
 /* Candidate lists. */
 const char *scn_cand_call(const void *ctx, size_t i);
 const char *scn_cand_cap(const void *ctx, size_t i);

@@ -84,16 +84,23 @@ static void parse_nodes(struct scn_ctx *c)
 	}
 	c->nodes_seen = true;
 	c->nodes_line = ln->no;
-	if (ln->nwords < 2 || ln->nwords - 1 > SCN_NODES_MAX) {
+	if (ln->nwords < 2) {
 		scn_diag_w(c, &ln->w[0], NULL, SCN_E_NODE_COUNT, SCN_NODES_MAX);
 		return;
 	}
-	for (size_t i = 1; i < ln->nwords; i++) {
+	if (ln->nwords - 1 > SCN_NODES_MAX) {
+		/* the first SCN_NODES_MAX are declared: the steps on them are still checked */
+		scn_diag_w(c, &ln->w[SCN_NODES_MAX + 1], "the model holds at most 16 nodes (M_MAX_NODES)",
+			   SCN_E_NODE_COUNT, SCN_NODES_MAX);
+		c->nodes_refused = true;
+	}
+	for (size_t i = 1; i < ln->nwords && i <= SCN_NODES_MAX; i++) {
 		bool fits = scn_copy(name, sizeof(name), ln->w[i].p, ln->w[i].len);
 
 		if (!fits || !scn_is_node_name(name)) {
 			scn_diag_w(c, &ln->w[i], "node names are [a-z][a-z0-9_]*, at most 31 bytes",
 				   SCN_E_BAD_NODE_NAME, name);
+			c->nodes_refused = true;
 			continue;
 		}
 		if (scn_node_find(f, name) >= 0) {

@@ -366,8 +366,7 @@ void scn_parse_step(struct scn_ctx *c)
 		scn_copy(word, sizeof(word), w0->p, nlen < sizeof(word) ? nlen : sizeof(word) - 1);
 		node = scn_node_find(c->f, word);
 		if (node < 0) {
-			scn_node_hint(c->f, word, hint, sizeof(hint));
-			scn_diag_w(c, w0, hint, SCN_E_UNKNOWN_NODE, word);
+			scn_unknown_node(c, w0, word);
 			return;
 		}
 		st.node = (uint8_t)node;

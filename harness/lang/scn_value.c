@@ -252,12 +252,10 @@ static int hex_value(struct scn_ctx *c, const struct scn_word *w, const char *s,
 
 static int node_value(struct scn_ctx *c, const struct scn_word *w, const char *s, int16_t *out)
 {
-	char hint[160];
 	int n = scn_node_find(c->f, s);
 
 	if (n < 0) {
-		scn_node_hint(c->f, s, hint, sizeof(hint));
-		scn_diag_w(c, w, hint, SCN_E_UNKNOWN_NODE, s);
+		scn_unknown_node(c, w, s);
 		return -EINVAL;
 	}
 	*out = (int16_t)n;
@@ -366,8 +364,7 @@ static int ref_value(struct scn_ctx *c, const struct scn_word *w, const char *te
 				scn_diag_w(c, w, hint, SCN_E_UNKNOWN_ATTR, part[1]);
 				return -EINVAL;
 			}
-			scn_node_hint(c->f, part[0], hint, sizeof(hint));
-			scn_diag_w(c, w, hint, SCN_E_UNKNOWN_NODE, part[0]);
+			scn_unknown_node(c, w, part[0]);
 			return -EINVAL;
 		}
 		node = (unsigned)n;

@@ -319,6 +319,30 @@ START_TEST(test_collects_all_errors)
 }
 END_TEST
 
+START_TEST(test_refused_nodes_do_not_cascade)
+{
+	static const char many[] = "nodes n0 n1 n2 n3 n4 n5 n6 n7 n8 n9 n10 n11 n12 n13 n14 n15 n16\n"
+				   "n0: alloc_pd p\n"   /* declared: checked */
+				   "n16: alloc_pd p\n"  /* refused with the nodes line: no second error */
+				   "n1: reg_mr m pd=n16.p len=4K\n";
+	static const char bad[] = "nodes a B\nB: alloc_pd p\na: alloc_pd p\na: alloc_pd p\n";
+	struct scn_file *f;
+	char buf[512];
+
+	ck_assert_int_eq(scn_parse_text(many, sizeof(many) - 1, "t.scn", &f, &d), -EINVAL);
+	ck_assert_uint_eq(d.n, 1);
+	scn_diag_format(&d.d[0], "t.scn", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "t.scn:1:61: nodes takes 1 to 16 names\n"
+			      "  hint: the model holds at most 16 nodes (M_MAX_NODES)\n");
+	/* a bad name: its steps are not errors again, the others are still checked */
+	ck_assert_int_eq(scn_parse_text(bad, sizeof(bad) - 1, "t.scn", &f, &d), -EINVAL);
+	ck_assert_uint_eq(d.n, 2);
+	ck_assert_int_eq(d.d[0].code, SCN_E_BAD_NODE_NAME);
+	ck_assert_int_eq(d.d[1].code, SCN_E_LIVE);
+	ck_assert_uint_eq(d.d[1].line, 4);
+}
+END_TEST
+
 START_TEST(test_error_cap)
 {
 	char text[4096];
@@ -360,6 +384,7 @@ Suite *suite_test_scn_errors(void)
 	tcase_add_test(tc, test_too_many_cites);
 	tcase_add_test(tc, test_too_many_objects);
 	tcase_add_test(tc, test_collects_all_errors);
+	tcase_add_test(tc, test_refused_nodes_do_not_cascade);
 	tcase_add_test(tc, test_error_cap);
 	tcase_add_test(tc, test_format_truncates);
 	suite_add_tcase(s, tc);
