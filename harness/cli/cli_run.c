@@ -214,9 +214,11 @@ static int run_inner(const struct run_args *a)
 		snprintf(modeopt, sizeof(modeopt), "--mode=%s", mode);
 	{
 		char fileopt[PATH_MAX + 80];
-		char *up[] = { topology, "up", nodes, fileopt, "-q", modeopt[0] ? modeopt : NULL, NULL };
+		char owneropt[40];
+		char *up[] = { topology, "up", nodes, fileopt, owneropt, "-q", modeopt[0] ? modeopt : NULL, NULL };
 
 		snprintf(fileopt, sizeof(fileopt), "--file=%s", topo_file);
+		snprintf(owneropt, sizeof(owneropt), "--owner=%ld", (long)getpid()); /* kept by a concurrent `down` */
 		rc = spawn_wait(up, 1);
 		if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
 			char *down[] = { topology, "down", fileopt, "-q", NULL };
