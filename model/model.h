@@ -15,6 +15,11 @@
  * it with model_apply(). Pure C11: no I/O, no global state, deterministic.
  * Enum values equal libibverbs' (IBV_ACCESS_*, IBV_QPS_*, IBV_WC_*), so a
  * real backend can pass them through unchanged.
+ *
+ * API families (verbs, librpma, uDAPL, ...) are rows of a registry
+ * (model/families.def, model/ops.def, model/state.def); each family's
+ * values, operation arguments and state are in model/<family>/<family>.h,
+ * included here through model/families.h. HACKING.md: "Adding an API family".
  */
 #ifndef RDMACHECK_MODEL_H
 #define RDMACHECK_MODEL_H
@@ -251,8 +256,15 @@ const char *m_profile_name(size_t i);
 
 /* ------------------------------------------------------------- state -- */
 
-/* Which API made an object (a librpma MR is a verbs MR librpma registered). */
-enum m_api { M_API_VERBS, M_API_RPMA, M_API_DAT };
+/*
+ * Which API made an object (a librpma MR is a verbs MR librpma registered):
+ * M_API_<SYM> per row of model/families.def, equal to its M_FAM_<SYM>.
+ */
+enum m_api {
+#define FAMILY(sym, name) M_API_##sym = M_FAM_##sym,
+#include "model/families.def"
+#undef FAMILY
+};
 
 struct m_pd { uint8_t live, ever, api; uint32_t usecnt; };
 

@@ -97,9 +97,10 @@ void m_dat_add_set(struct m_pred *out, const struct m_set *s, enum m_effect eff,
 struct m_op m_dat_lmr_reg_op(const struct model *m, const struct m_op *op)
 {
 	const struct m_node *nd = &m->node[op->node];
-	struct m_op v = { .kind = M_OP_REG_MR, .node = op->node, .obj = -1, .verbs.pd = op->dat.pz, .verbs.mr = -1, .verbs.qp = -1,
-			  .verbs.access = lmr_access(op->dat.priv), .verbs.len = op->dat.len, .verbs.offset = op->dat.offset, .verbs.prot = op->dat.prot,
-			  .verbs.peer_node = -1, .verbs.peer_qp = -1 };
+	struct m_op v = { .kind = M_OP_REG_MR, .node = op->node, .obj = -1,
+			  .verbs = { .pd = op->dat.pz, .mr = -1, .qp = -1, .access = lmr_access(op->dat.priv),
+				     .len = op->dat.len, .offset = op->dat.offset, .prot = op->dat.prot,
+				     .peer_node = -1, .peer_qp = -1 } };
 
 	if (op->dat.lmr >= 0 && op->dat.lmr < nd->nmr) {
 		/* Over another LMR's memory: its buffer, page offset and (type LMR) length. */
@@ -119,9 +120,10 @@ struct m_op m_dat_dto_op(const struct model *m, const struct m_op *op)
 	const struct m_conn *c = &m->node[op->node].conn[op->obj];
 
 	return (struct m_op){ .kind = op->kind == M_OP_DAT_RDMA_WRITE ? M_OP_WRITE : M_OP_READ, .node = op->node,
-			      .obj = c->qp, .verbs.pd = -1, .verbs.mr = -1, .verbs.qp = -1, .verbs.len = op->dat.len, .verbs.lkey = op->dat.lkey,
-			      .verbs.laddr = op->dat.laddr, .verbs.rkey = op->dat.rkey, .verbs.raddr = op->dat.raddr, .verbs.peer_node = -1,
-			      .verbs.peer_qp = -1 };
+			      .obj = c->qp,
+			      .verbs = { .pd = -1, .mr = -1, .qp = -1, .len = op->dat.len, .lkey = op->dat.lkey,
+					 .laddr = op->dat.laddr, .rkey = op->dat.rkey, .raddr = op->dat.raddr,
+					 .peer_node = -1, .peer_qp = -1 } };
 }
 
 /* The verbs type-1 bind an rmr_bind stands for. */
@@ -129,9 +131,11 @@ struct m_op m_dat_bind_op(const struct model *m, const struct m_op *op)
 {
 	const struct m_conn *c = &m->node[op->node].conn[op->dat.ep];
 
-	return (struct m_op){ .kind = M_OP_BIND_MW, .node = op->node, .obj = op->obj, .verbs.pd = -1, .verbs.mr = op->dat.lmr,
-			      .verbs.qp = c->qp, .verbs.access = priv_access(op->dat.priv), .verbs.bind_call = 1, .verbs.len = op->dat.len,
-			      .verbs.offset = op->dat.offset, .verbs.peer_node = -1, .verbs.peer_qp = -1 };
+	return (struct m_op){ .kind = M_OP_BIND_MW, .node = op->node, .obj = op->obj,
+			      .verbs = { .pd = -1, .mr = op->dat.lmr, .qp = c->qp,
+					 .access = priv_access(op->dat.priv), .bind_call = 1,
+					 .len = op->dat.len, .offset = op->dat.offset, .peer_node = -1,
+					 .peer_qp = -1 } };
 }
 
 

@@ -29,7 +29,8 @@ int m_dat_pred_ep_connect(const struct model *m, struct m_pred *out)
 
 	/* Both PZs must be live: a connection is set up between two open IAs. */
 	if (!VALID(nd->pd, nd->npd, op->dat.pz) || !nd->pd[op->dat.pz].live || nd->pd[op->dat.pz].api != M_API_DAT ||
-	    !VALID(pn->pd, pn->npd, op->dat.peer_pz) || !pn->pd[op->dat.peer_pz].live || pn->pd[op->dat.peer_pz].api != M_API_DAT)
+	    !VALID(pn->pd, pn->npd, op->dat.peer_pz) || !pn->pd[op->dat.peer_pz].live ||
+	    pn->pd[op->dat.peer_pz].api != M_API_DAT)
 		return -EINVAL;
 	/* DAT-EP-4: private data up to the IA's limit; beyond it OFA misbehaves
 	 * in ways no outcome expresses, so the model predicts nothing there. */

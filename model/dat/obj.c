@@ -100,7 +100,8 @@ int m_dat_pred_lmr_create(const struct model *m, const struct m_profile *p, stru
 		m_alt_add(out, DAT(INVALID_HANDLE), M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->dat.mem_type != M_DAT_MEM_VIRTUAL && op->dat.mem_type != M_DAT_MEM_LMR && op->dat.mem_type != M_DAT_MEM_SHARED_VIRTUAL) {
+	if (op->dat.mem_type != M_DAT_MEM_VIRTUAL && op->dat.mem_type != M_DAT_MEM_LMR &&
+	    op->dat.mem_type != M_DAT_MEM_SHARED_VIRTUAL) {
 		m_alt_add(out, DAT(INVALID_PARAMETER), M_EFF_NONE, &why, -1);
 		return 0;
 	}

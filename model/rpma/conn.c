@@ -21,8 +21,9 @@ int m_rpma_pred_connect(const struct model *m, struct m_pred *out)
 /* A QP of node n in its peer's PD with all remote rights; its handle in *qp. */
 static int make_qp(struct model *m, unsigned n, int *qp)
 {
-	struct m_op vop = { .kind = M_OP_CREATE_QP, .node = (uint8_t)n, .obj = -1, .verbs.pd = m->node[n].rpma.pd,
-			    .verbs.mr = -1, .verbs.qp = -1, .verbs.peer_node = -1, .verbs.peer_qp = -1, .verbs.access = QP_RIGHTS };
+	struct m_op vop = { .kind = M_OP_CREATE_QP, .node = (uint8_t)n, .obj = -1,
+			    .verbs = { .pd = m->node[n].rpma.pd, .mr = -1, .qp = -1, .peer_node = -1,
+				       .peer_qp = -1, .access = QP_RIGHTS } };
 
 	return m_verbs_step_apply(m, &vop, NULL, NULL, qp);
 }
@@ -39,11 +40,12 @@ int m_rpma_apply_connect(struct model *m, const struct m_op *op, int *created)
 	if ((rc = m_rpma_ensure_peer(m, cn)) || (rc = m_rpma_ensure_peer(m, sn)) || (rc = make_qp(m, cn, &cq)) ||
 	    (rc = make_qp(m, sn, &sq)))
 		return rc;
-	struct m_op con = { .kind = M_OP_CONNECT, .node = (uint8_t)cn, .obj = (int16_t)cq, .verbs.pd = -1, .verbs.mr = -1,
-			    .verbs.qp = -1, .verbs.peer_node = (int16_t)sn, .verbs.peer_qp = (int16_t)sq };
-	struct m_op reg = { .kind = M_OP_REG_MR, .node = (uint8_t)cn, .obj = -1, .verbs.pd = c->rpma.pd, .verbs.mr = -1,
-			    .verbs.qp = -1, .verbs.peer_node = -1, .verbs.peer_qp = -1, .verbs.len = AUX_LEN,
-			    .verbs.access = m_rpma_usage2access(M_RPMA_READ_DST) };
+	struct m_op con = { .kind = M_OP_CONNECT, .node = (uint8_t)cn, .obj = (int16_t)cq,
+			    .verbs = { .pd = -1, .mr = -1, .qp = -1, .peer_node = (int16_t)sn,
+				       .peer_qp = (int16_t)sq } };
+	struct m_op reg = { .kind = M_OP_REG_MR, .node = (uint8_t)cn, .obj = -1,
+			    .verbs = { .pd = c->rpma.pd, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1,
+				       .len = AUX_LEN, .access = m_rpma_usage2access(M_RPMA_READ_DST) } };
 	int dummy;
 
 	if ((rc = m_verbs_step_apply(m, &con, NULL, NULL, &dummy)) || (rc = m_verbs_step_apply(m, &reg, NULL, NULL, &aux)))
@@ -87,8 +89,8 @@ int m_rpma_apply_disconnect(struct model *m, const struct m_op *op)
 {
 	struct m_conn *c = &m->node[op->node].conn[op->obj];
 	struct m_conn *s = &m->node[c->peer_node].conn[c->peer_conn];
-	struct m_op dq = { .kind = M_OP_DESTROY_QP, .node = op->node, .obj = c->qp, .verbs.pd = -1, .verbs.mr = -1, .verbs.qp = -1,
-			   .verbs.peer_node = -1, .verbs.peer_qp = -1 };
+	struct m_op dq = { .kind = M_OP_DESTROY_QP, .node = op->node, .obj = c->qp,
+			   .verbs = { .pd = -1, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1 } };
 	struct m_op dm = dq;
 	int dummy, rc;
 
@@ -145,8 +147,9 @@ static void io_to_verbs(const struct model *m, const struct m_op *op, const stru
 	const struct m_node *nd = &m->node[op->node];
 	const struct m_mr *aux = &nd->mr[io->c->aux_mr];
 
-	*vop = (struct m_op){ .kind = (uint8_t)k, .node = op->node, .obj = io->c->qp, .verbs.pd = -1, .verbs.mr = -1,
-			      .verbs.qp = -1, .verbs.peer_node = -1, .verbs.peer_qp = -1, .verbs.len = io->l ? len : 0 };
+	*vop = (struct m_op){ .kind = (uint8_t)k, .node = op->node, .obj = io->c->qp,
+			      .verbs = { .pd = -1, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1,
+					 .len = io->l ? len : 0 } };
 	vop->verbs.lkey = io->l ? io->l->lkey : aux->lkey;
 	vop->verbs.laddr = io->l ? io->l->addr + op->rpma.offset : aux->addr;
 	if (io->r) {

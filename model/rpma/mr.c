@@ -11,9 +11,10 @@ static void reg_to_verbs(const struct model *m, const struct m_op *op, struct m_
 {
 	const struct m_node *nd = &m->node[op->node];
 
-	*vop = (struct m_op){ .kind = M_OP_REG_MR, .node = op->node, .obj = -1, .verbs.pd = nd->rpma.pd, .verbs.mr = -1,
-			      .verbs.qp = -1, .verbs.peer_node = -1, .verbs.peer_qp = -1, .verbs.len = op->rpma.len,
-			      .verbs.access = m_rpma_usage2access(op->rpma.usage), .verbs.offset = op->rpma.offset, .verbs.prot = op->rpma.prot };
+	*vop = (struct m_op){ .kind = M_OP_REG_MR, .node = op->node, .obj = -1,
+			      .verbs = { .pd = nd->rpma.pd, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1,
+					 .len = op->rpma.len, .access = m_rpma_usage2access(op->rpma.usage),
+					 .offset = op->rpma.offset, .prot = op->rpma.prot } };
 	if (op->rpma.mr >= 0) {
 		/* Registering another rpma MR's buffer again: its page offset, and
 		 * (a limit of the model, which keeps no page protection per MR)
@@ -121,8 +122,8 @@ int m_rpma_pred_dereg(const struct model *m, const struct m_profile *p, struct m
 		m_rpma_alt1(out, O_OK, M_EFF_NONE, M_RULE_RPMA_DEREG_1);
 		return 0;
 	}
-	vop = (struct m_op){ .kind = M_OP_DEREG_MR, .node = op->node, .obj = op->obj, .verbs.pd = -1, .verbs.mr = -1,
-			     .verbs.qp = -1, .verbs.peer_node = -1, .verbs.peer_qp = -1 };
+	vop = (struct m_op){ .kind = M_OP_DEREG_MR, .node = op->node, .obj = op->obj,
+			     .verbs = { .pd = -1, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1 } };
 	rc = m_verbs_step_predict(m, p, &vop, &vp);
 	if (rc)
 		return rc;

@@ -130,8 +130,8 @@ static int rpma_apply(struct model *m, const struct m_pred *pred, size_t i, int 
 	case M_OP_RPMA_MR_REG:
 		return m_rpma_apply_reg(m, pred, i, created);
 	case M_OP_RPMA_MR_DEREG: {
-		struct m_op vop = { .kind = M_OP_DEREG_MR, .node = pred->op.node, .obj = pred->op.obj, .verbs.pd = -1,
-				    .verbs.mr = -1, .verbs.qp = -1, .verbs.peer_node = -1, .verbs.peer_qp = -1 };
+		struct m_op vop = { .kind = M_OP_DEREG_MR, .node = pred->op.node, .obj = pred->op.obj,
+				    .verbs = { .pd = -1, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1 } };
 
 		return m_verbs_step_apply(m, &vop, &pred->res, a, created);
 	}

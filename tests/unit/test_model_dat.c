@@ -327,7 +327,8 @@ START_TEST(test_DAT_LMR_7_lmr_over_lmr)
 	z = dat_node(&f, 0);
 	z2 = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_PZ_CREATE, .node = 0, .obj = -1 }, ok_());
 	l = fx_lmr(&f, 0, z, 8192, M_DAT_PRIV_LOCAL_WRITE);
-	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)l, .verbs.byte = 0x3c, .verbs.len = 8192 }, ok_());
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)l, .verbs.byte = 0x3c, .verbs.len = 8192 },
+	      ok_());
 	op = op_lmr(0, z2, 1, PRIV_RW); /* the length is ignored */
 	op.dat.mem_type = M_DAT_MEM_LMR;
 	op.dat.lmr = (int16_t)l;

@@ -350,7 +350,8 @@ START_TEST(test_MR_DEREG_2_bound_window)
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
 	int mr = fx_mr(&f, 0, s.pa, 4096, M_ACC_LOCAL_WRITE | M_ACC_MW_BIND);
-	int mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)s.pa, .verbs.mw_type = 1 }, ok_());
+	int mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)s.pa, .verbs.mw_type = 1 },
+		       ok_());
 	struct m_op bind = { .kind = M_OP_BIND_MW, .node = 0, .obj = (int16_t)mw, .verbs.qp = (int16_t)s.qa,
 			     .verbs.mr = (int16_t)mr, .verbs.offset = f.m.node[0].mr[mr].iova, .verbs.len = 4096,
 			     .verbs.access = M_ACC_REMOTE_READ };

@@ -279,7 +279,8 @@ START_TEST(test_RA_ERR_5_post_to_err_qp)
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
 
-	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .node = 0, .obj = (int16_t)s.qa, .verbs.qp_state = M_QPS_ERR }, ok_());
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .node = 0, .obj = (int16_t)s.qa, .verbs.qp_state = M_QPS_ERR },
+	      ok_());
 	struct m_pred pr = fx_predict(&f, W(0, 8));
 	ck_assert(fx_has(pr, wc_(M_WC_WR_FLUSH_ERR)) && fx_has(pr, err_(EINVAL)));
 	ck_assert(fx_rule(pr, wc_(M_WC_WR_FLUSH_ERR), M_RULE_RA_ERR_5));
@@ -598,7 +599,8 @@ START_TEST(test_LP_7_receive_queue_full)
 	model_free(&f.m);
 	/* A QP that asks for a depth of 2. */
 	s = fx_pair(&f, "generic", 2);
-	struct m_op cq = { .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb, .verbs.access = QP_ALL, .verbs.max_recv_wr = 2 };
+	struct m_op cq = { .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb, .verbs.access = QP_ALL,
+			   .verbs.max_recv_wr = 2 };
 	int q2 = fx_do(&f, cq, ok_());
 	fx_connect(&f, 0, fx_qp(&f, 0, s.pa, QP_ALL), 1, q2);
 	fx_do(&f, op_recv(&f, 1, q2, s.mb, 8), ok_());

@@ -11,7 +11,8 @@
 
 static struct m_op op_rreg(int node, uint64_t len, uint32_t usage)
 {
-	return (struct m_op){ .kind = M_OP_RPMA_MR_REG, .node = (uint8_t)node, .obj = -1, .rpma.mr = -1, .rpma.peer_node = -1, .rpma.remote = -1, .rpma.len = len, .rpma.usage = usage };
+	return (struct m_op){ .kind = M_OP_RPMA_MR_REG, .node = (uint8_t)node, .obj = -1,
+			      .rpma = { .mr = -1, .peer_node = -1, .remote = -1, .len = len, .usage = usage } };
 }
 
 static int rreg(struct fx *f, int node, uint64_t len, uint32_t usage)
