@@ -17,13 +17,44 @@ int m_dat_pred_ia_open(const struct m_node *nd, struct m_pred *out)
 	return 0;
 }
 
+/*
+ * A free that OFA carries out as verbs op v underneath: predict v and add each
+ * of its alternatives with the DAT rules why first, its outcome through map
+ * (NULL: as it is) and its verbs effect. Returns m_verbs_step_predict's.
+ */
+static int free_underneath(const struct model *m, const struct m_profile *p, const struct m_op *v,
+			   const struct m_why *why, struct m_outcome (*map)(struct m_outcome), struct m_pred *out)
+{
+	struct m_pred vp;
+	int rc = m_verbs_step_predict(m, p, v, &vp);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < vp.n; i++) {
+		struct m_why w = m_dat_why_of(&vp.alt[i], why);
+
+		m_alt_add(out, map ? map(vp.alt[i].out) : vp.alt[i].out, vp.alt[i].effect, &w, -1);
+	}
+	return 0;
+}
+
+/* dat_pz_free: a refused ibv_dealloc_pd is a PZ in use. */
+static struct m_outcome pz_free_outcome(struct m_outcome o)
+{
+	return o.kind == M_OUT_OK ? O_OK : DAT(INVALID_STATE);
+}
+
+/* dat_lmr_free: a verbs refusal is converted (dapl_convert_errno); the LMR stays. */
+static struct m_outcome lmr_free_outcome(struct m_outcome o)
+{
+	return o.kind == M_OUT_ERRNO ? O_DAT(m_dat_errno(o.code)) : o;
+}
+
 int m_dat_pred_pz_free(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
-	struct m_pred vp;
-	int rc;
 
 	if (!VALID(nd->pd, nd->npd, op->obj) || nd->pd[op->obj].api != M_API_DAT)
 		return -EINVAL;
@@ -41,15 +72,7 @@ int m_dat_pred_pz_free(const struct model *m, const struct m_profile *p, struct 
 	/* Unused: the verbs PD is deallocated underneath (PD-2). */
 	struct m_op v = { .kind = M_OP_DEALLOC_PD, .node = op->node, .obj = op->obj };
 
-	rc = m_verbs_step_predict(m, p, &v, &vp);
-	if (rc)
-		return rc;
-	for (unsigned i = 0; i < vp.n; i++) {
-		struct m_why w = m_dat_why_of(&vp.alt[i], &why);
-
-		m_alt_add(out, vp.alt[i].out.kind == M_OUT_OK ? O_OK : DAT(INVALID_STATE), vp.alt[i].effect, &w, -1);
-	}
-	return 0;
+	return free_underneath(m, p, &v, &why, pz_free_outcome, out);
 }
 
 /* Map the verbs registration's alternatives to dat_lmr_create's (DAT-LMR-3, DAT-LMR-4). */
@@ -152,9 +175,7 @@ int m_dat_pred_lmr_free(const struct model *m, const struct m_profile *p, struct
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
-	struct m_pred vp;
 	struct m_set s;
-	int rc;
 
 	if (!VALID(nd->mr, nd->nmr, op->obj) || nd->mr[op->obj].api != M_API_DAT)
 		return -EINVAL;
@@ -171,17 +192,7 @@ int m_dat_pred_lmr_free(const struct model *m, const struct m_profile *p, struct
 	}
 	struct m_op v = { .kind = M_OP_DEREG_MR, .node = op->node, .obj = op->obj };
 
-	rc = m_verbs_step_predict(m, p, &v, &vp);
-	if (rc)
-		return rc;
-	for (unsigned i = 0; i < vp.n; i++) {
-		struct m_why w = m_dat_why_of(&vp.alt[i], &why);
-
-		/* A verbs refusal is converted (dapl_convert_errno); the LMR stays. */
-		m_alt_add(out, vp.alt[i].out.kind == M_OUT_ERRNO ? O_DAT(m_dat_errno(vp.alt[i].out.code)) : vp.alt[i].out,
-			  vp.alt[i].effect, &w, -1);
-	}
-	return 0;
+	return free_underneath(m, p, &v, &why, lmr_free_outcome, out);
 }
 
 int m_dat_pred_rmr_create(const struct model *m, const struct m_profile *p, struct m_pred *out)
@@ -226,8 +237,6 @@ int m_dat_pred_rmr_free(const struct model *m, const struct m_profile *p, struct
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
-	struct m_pred vp;
-	int rc;
 
 	if (!VALID(nd->mw, nd->nmw, op->obj))
 		return -EINVAL;
@@ -237,15 +246,7 @@ int m_dat_pred_rmr_free(const struct model *m, const struct m_profile *p, struct
 	}
 	struct m_op v = { .kind = M_OP_DEALLOC_MW, .node = op->node, .obj = op->obj };
 
-	rc = m_verbs_step_predict(m, p, &v, &vp);
-	if (rc)
-		return rc;
-	for (unsigned i = 0; i < vp.n; i++) {
-		struct m_why w = m_dat_why_of(&vp.alt[i], &why);
-
-		m_alt_add(out, vp.alt[i].out, vp.alt[i].effect, &w, -1);
-	}
-	return 0;
+	return free_underneath(m, p, &v, &why, NULL, out);
 }
 
 /* Is conn h of node nd a uDAPL EP created at some time? */
