@@ -487,15 +487,7 @@ int model_query(const struct model *m, const struct m_profile *p, const struct m
 /* Does value v satisfy entry i of q? */
 int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v);
 
-/* ------------------------------------------------------------ queries -- */
-
-/*
- * The librpma descriptor (RPMA-DESC-2: little-endian addr, length, rkey,
- * usage; M_RPMA_DESC_SIZE bytes) of an rpma MR (remote = 0: mr[h]) or of
- * what a remote MR was made from (remote = 1: rremote[h]) on node n, into
- * out. Returns 0, or -EINVAL for a handle that is neither.
- */
-int model_rpma_descriptor(const struct model *m, unsigned n, int remote, int h, uint8_t out[M_RPMA_DESC_SIZE]);
+/* ----------------------------------------------------------- memory -- */
 
 /* Remote address of byte off of MR h on node n (iova + off). */
 uint64_t model_mr_raddr(const struct model *m, unsigned n, int h, uint64_t off);

@@ -74,6 +74,15 @@ struct m_rremote {
 
 #define M_MAX_RREMOTE 16
 
+struct model;
+/*
+ * The librpma descriptor (RPMA-DESC-2: little-endian addr, length, rkey,
+ * usage; M_RPMA_DESC_SIZE bytes) of an rpma MR (remote = 0: mr[h]) or of
+ * what a remote MR was made from (remote = 1: rremote[h]) on node n, into
+ * out. Returns 0, or -EINVAL for a handle that is neither.
+ */
+int model_rpma_descriptor(const struct model *m, unsigned n, int remote, int h, uint8_t out[M_RPMA_DESC_SIZE]);
+
 /* A node's librpma state (struct m_node.rpma). */
 struct m_rpma_node {
 	int16_t pd;                 /* the PD of this node's librpma peer, -1 before first use */
