@@ -42,7 +42,8 @@ START_TEST(test_family_names)
 }
 END_TEST
 
-/* The dispatch: each family's state starts as its init hook says; an op that is no query, an unknown kind or node fail. */
+/* The dispatch: each family's state starts as its init hook says; an op that is no query, an unknown
+ * kind or node fail. */
 START_TEST(test_dispatch_and_state)
 {
 	struct fx f;
