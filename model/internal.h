@@ -64,26 +64,56 @@ int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey);   /* live MW handle or
 int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span);
 uint32_t m_new_key(struct m_node *nd);
 
-/* Predictors (pred_obj.c, pred_post.c): out->op is the operation. */
-int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
-int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+/* ----------------------------------------------------- the registry -- */
 
 /*
- * The higher-level APIs (rpma.c, dat.c). Each predicts its own operations
- * (kinds M_OP_RPMA_* / M_OP_DAT_*), commits alternative i of a prediction it
- * made (model_apply hands over every effect), and answers its queries. An
- * API operation that the library carries out with verbs is predicted by
- * translating it into the verbs operation and asking m_pred_obj/m_pred_post,
- * so the same rule IDs decide underneath.
+ * An API family's hooks (model/family.c dispatches through them; each
+ * family defines const struct m_family_ops m_family_<name> in its own files and
+ * has a row in model/families.def).
+ *
+ * init     set up the family's state on a freshly zeroed model (nnodes set);
+ *          NULL: zeroed state is the start state.
+ * predict  out->op is the operation (a kind of this family, on an existing
+ *          node, model not crashed), out->res reset (m_pred_init): add every
+ *          allowed alternative. Returns 0 or -EINVAL (model_predict's).
+ * apply    commit alternative i (< pred->n) of a prediction this family made;
+ *          *created is -1 on entry. Returns model_apply's.
+ * query    what query op reports (out->n = 0, node checked); NULL: the family
+ *          has no queries (model_query returns -EINVAL).
  */
-int m_pred_rpma(const struct model *m, const struct m_profile *p, struct m_pred *out);
-int m_apply_rpma(struct model *m, const struct m_pred *pred, size_t i, int *created);
-int m_query_rpma(const struct model *m, const struct m_profile *p, const struct m_op *op,
-		 struct m_qres *out);
-int m_pred_dat(const struct model *m, const struct m_profile *p, struct m_pred *out);
-int m_apply_dat(struct model *m, const struct m_pred *pred, size_t i, int *created);
-int m_query_dat(const struct model *m, const struct m_profile *p, const struct m_op *op,
-		struct m_qres *out);
+struct m_family_ops {
+	void (*init)(struct model *m);
+	int (*predict)(const struct model *m, const struct m_profile *p, struct m_pred *out);
+	int (*apply)(struct model *m, const struct m_pred *pred, size_t i, int *created);
+	int (*query)(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		     struct m_qres *out);
+};
+
+#define FAMILY(sym, name) extern const struct m_family_ops m_family_##name;
+#include "model/families.def"
+#undef FAMILY
+
+/* An empty prediction of op: no alternative, nothing resolved. */
+void m_pred_init(struct m_pred *pred, const struct m_op *op);
+
+/*
+ * The verbs underneath another family (model/verbs/step.c). A family that
+ * its library carries out with verbs translates its step into the verbs
+ * operation vop and asks the verbs family itself (never the public entry
+ * points again), so the same rule IDs decide underneath.
+ *
+ * m_verbs_step_predict: predict verbs op vop on m into *vp (as model_predict
+ * would, minus the crash and peer-state bookkeeping the caller's own
+ * prediction gets). Returns 0 or -EINVAL.
+ * m_verbs_step_apply: commit vop with the effect of alternative a and what
+ * predict resolved (res); a NULL: the plain success (M_EFF_DO), res NULL:
+ * nothing resolved. *created receives the new handle or -1. Returns
+ * model_apply's.
+ */
+int m_verbs_step_predict(const struct model *m, const struct m_profile *p, const struct m_op *vop,
+			 struct m_pred *vp);
+int m_verbs_step_apply(struct model *m, const struct m_op *vop, const struct m_resolved *res,
+		       const struct m_alt *a, int *created);
 
 /* Add one query result to q (bounded by M_QRES_MAX). */
 void m_qres_add(struct m_qres *q, const char *key, enum m_qmode mode, uint64_t value, enum m_rule rule);

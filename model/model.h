@@ -15,6 +15,11 @@
  * it with model_apply(). Pure C11: no I/O, no global state, deterministic.
  * Enum values equal libibverbs' (IBV_ACCESS_*, IBV_QPS_*, IBV_WC_*), so a
  * real backend can pass them through unchanged.
+ *
+ * API families (verbs, librpma, uDAPL, ...) are rows of a registry
+ * (model/families.def, model/ops.def, model/state.def); each family's
+ * values, operation arguments and state are in model/<family>/<family>.h,
+ * included here through model/families.h. HACKING.md: "Adding an API family".
  */
 #ifndef RDMACHECK_MODEL_H
 #define RDMACHECK_MODEL_H
@@ -93,71 +98,6 @@ enum m_outcome_kind {
 	M_OUT_COUNT_
 };
 
-/* librpma's values (librpma.h 1.2.0). */
-enum m_rpma_err {
-	M_RPMA_E_UNKNOWN = -100000, M_RPMA_E_NOSUPP = -100001, M_RPMA_E_PROVIDER = -100002,
-	M_RPMA_E_NOMEM = -100003, M_RPMA_E_INVAL = -100004, M_RPMA_E_NO_COMPLETION = -100005,
-	M_RPMA_E_NO_EVENT = -100006, M_RPMA_E_AGAIN = -100007, M_RPMA_E_SHARED_CHANNEL = -100008,
-	M_RPMA_E_NOT_SHARED_CHNL = -100009,
-};
-enum m_rpma_usage {
-	M_RPMA_READ_SRC = 1 << 0, M_RPMA_READ_DST = 1 << 1, M_RPMA_WRITE_SRC = 1 << 2,
-	M_RPMA_WRITE_DST = 1 << 3, M_RPMA_USAGE_FLUSH_VISIBILITY = 1 << 4, M_RPMA_USAGE_FLUSH_PERSISTENT = 1 << 5,
-	M_RPMA_SEND = 1 << 6, M_RPMA_RECV = 1 << 7,
-};
-#define M_RPMA_USAGE_ALL 0xffu
-enum m_rpma_flag { M_RPMA_F_COMPLETION_ON_ERROR = 1, M_RPMA_F_COMPLETION_ALWAYS = 3 };
-enum m_rpma_flush_type { M_RPMA_FLUSH_PERSISTENT = 0, M_RPMA_FLUSH_VISIBILITY = 1 };
-#define M_RPMA_DESC_SIZE 21 /* u64 addr, u64 length, u32 rkey, u8 usage (RPMA-DESC-1) */
-/*
- * librpma pointer arguments passed as NULL (struct m_op.nulls): bit i is the
- * i-th pointer argument of the C call, in its order:
- *   rpma_mr_reg(peer, ptr, mr_ptr)          rpma_mr_dereg(mr_ptr, *mr_ptr)
- *   rpma_mr_get_descriptor(mr, desc)        rpma_mr_get_descriptor_size(mr, desc_size)
- *   rpma_mr_remote_from_descriptor(desc, mr_ptr)
- *   rpma_mr_remote_get_size(mr, size)       rpma_mr_remote_get_flush_type(mr, flush_type)
- *   rpma_read(conn, dst, src)               rpma_write(conn, dst, src)
- *   rpma_atomic_write(conn, dst, src)       rpma_flush(conn, dst)
- *   rpma_conn_disconnect(conn)
- * (rpma_read's dst is the local MR, rpma_write's dst the remote one.)
- */
-enum m_rpma_null { M_RPMA_NULL_ARG0 = 1 << 0, M_RPMA_NULL_ARG1 = 1 << 1, M_RPMA_NULL_ARG2 = 1 << 2 };
-
-/* uDAPL's values (dat_error.h, dat.h, dat_ib_extensions.h of libdapl 2.1.10). */
-enum m_dat_ret {
-	M_DAT_SUCCESS = 0x00000000, M_DAT_ABORT = 0x00010000, M_DAT_CONN_QUAL_IN_USE = 0x00020000,
-	M_DAT_INSUFFICIENT_RESOURCES = 0x00030000, M_DAT_INTERNAL_ERROR = 0x00040000,
-	M_DAT_INVALID_HANDLE = 0x00050000, M_DAT_INVALID_PARAMETER = 0x00060000,
-	M_DAT_INVALID_STATE = 0x00070000, M_DAT_LENGTH_ERROR = 0x00080000,
-	M_DAT_MODEL_NOT_SUPPORTED = 0x00090000, M_DAT_PROVIDER_NOT_FOUND = 0x000A0000,
-	M_DAT_PRIVILEGES_VIOLATION = 0x000B0000, M_DAT_PROTECTION_VIOLATION = 0x000C0000,
-	M_DAT_QUEUE_EMPTY = 0x000D0000, M_DAT_QUEUE_FULL = 0x000E0000, M_DAT_TIMEOUT_EXPIRED = 0x000F0000,
-	M_DAT_PROVIDER_ALREADY_REGISTERED = 0x00100000, M_DAT_PROVIDER_IN_USE = 0x00110000,
-	M_DAT_INVALID_ADDRESS = 0x00120000, M_DAT_INTERRUPTED_CALL = 0x00130000,
-	M_DAT_CONN_QUAL_UNAVAILABLE = 0x00140000, M_DAT_RESERVED_LMR = 0x00150000,
-	M_DAT_PORT_IN_USE = 0x00160000, M_DAT_COMM_NOT_SUPPORTED = 0x00170000,
-	M_DAT_NOT_IMPLEMENTED = 0x3FFF0000,
-};
-enum m_dat_dto {
-	M_DTO_SUCCESS, M_DTO_ERR_FLUSHED, M_DTO_ERR_LOCAL_LENGTH, M_DTO_ERR_LOCAL_EP,
-	M_DTO_ERR_LOCAL_PROTECTION, M_DTO_ERR_BAD_RESPONSE, M_DTO_ERR_REMOTE_ACCESS,
-	M_DTO_ERR_REMOTE_RESPONDER, M_DTO_ERR_TRANSPORT, M_DTO_ERR_RECEIVER_NOT_READY,
-	M_DTO_ERR_PARTIAL_PACKET, M_DTO_RMR_OPERATION_FAILED, M_DTO_ERR_LOCAL_MM_ERROR,
-};
-/* DAT_MEM_PRIV_*_FLAG, plus the IB extension's REMOTE_ATOMIC. */
-enum m_dat_priv {
-	M_DAT_PRIV_LOCAL_READ = 0x01, M_DAT_PRIV_REMOTE_READ = 0x02, M_DAT_PRIV_LOCAL_WRITE = 0x10,
-	M_DAT_PRIV_REMOTE_WRITE = 0x20, M_DAT_PRIV_REMOTE_ATOMIC = 0x40,
-};
-/* The IA a node's dat_ia_open names (struct m_op type; m_node ia_open). OFA's providers. */
-enum m_dat_ia { M_DAT_IA_CMA = 0, M_DAT_IA_UNKNOWN = 1, M_DAT_IA_SCM = 2 };
-/* Connect private data the IAs carry (catalog G): OFA cma 56 (the IB REQ's 92 less rdma_cm's 36-byte
- * header), scm 68. The model predicts nothing beyond (DAT-EP-4). */
-#define M_DAT_PDATA_CMA 56
-#define M_DAT_PDATA_SCM 68
-/* DAT_MEM_TYPE_* of dat_lmr_create. */
-enum m_dat_mem_type { M_DAT_MEM_VIRTUAL = 0x00, M_DAT_MEM_LMR = 0x01, M_DAT_MEM_SHARED_VIRTUAL = 0x02 };
-
 /* Memory protection of the pages under a registration (MR-MAP-*). */
 /* Memory under a registration (MR-MAP-*): read-write, read-only, mapped without
  * any access (PROT_NONE), or not mapped at all. */
@@ -165,27 +105,27 @@ enum m_prot { M_PROT_RW, M_PROT_RO, M_PROT_NONE, M_PROT_UNMAPPED };
 
 enum m_mw_type { M_MW_TYPE_1 = 1, M_MW_TYPE_2 = 2 };
 
+/* The API families (model/families.def): M_FAM_VERBS, M_FAM_RPMA, ... */
+enum m_family {
+#define FAMILY(sym, name) M_FAM_##sym,
+#include "model/families.def"
+#undef FAMILY
+	M_FAM_COUNT_
+};
+
+/* Operation kinds (model/ops.def): M_OP_ALLOC_PD, ..., M_OP_RPMA_MR_REG, ... */
 enum m_op_kind {
-	M_OP_ALLOC_PD, M_OP_DEALLOC_PD, M_OP_REG_MR, M_OP_DEREG_MR, M_OP_REREG_MR,
-	M_OP_ALLOC_MW, M_OP_BIND_MW, M_OP_DEALLOC_MW, M_OP_CREATE_QP, M_OP_CONNECT,
-	M_OP_MODIFY_QP, M_OP_DESTROY_QP, M_OP_WRITE, M_OP_READ, M_OP_CAS, M_OP_FADD,
-	M_OP_SEND, M_OP_RECV, M_OP_LOCAL_INV, M_OP_QUERY_QP, M_OP_FILL,
-	/* librpma (model/rpma.c) */
-	M_OP_RPMA_MR_REG, M_OP_RPMA_MR_DEREG, M_OP_RPMA_MR_GET_DESC, M_OP_RPMA_REMOTE_FROM_DESC,
-	M_OP_RPMA_REMOTE_GET_SIZE, M_OP_RPMA_CONNECT, M_OP_RPMA_DISCONNECT, M_OP_RPMA_READ,
-	M_OP_RPMA_WRITE, M_OP_RPMA_ATOMIC_WRITE, M_OP_RPMA_FLUSH, M_OP_RPMA_MR_GET_DESC_SIZE,
-	M_OP_RPMA_REMOTE_GET_FLUSH_TYPE,
-	/* uDAPL (model/dat.c) */
-	M_OP_DAT_IA_OPEN, M_OP_DAT_PZ_CREATE, M_OP_DAT_PZ_FREE, M_OP_DAT_LMR_CREATE,
-	M_OP_DAT_LMR_QUERY, M_OP_DAT_LMR_FREE, M_OP_DAT_RMR_CREATE, M_OP_DAT_RMR_FREE,
-	M_OP_DAT_EP_CONNECT, M_OP_DAT_EP_DISCONNECT, M_OP_DAT_RDMA_WRITE, M_OP_DAT_RDMA_READ,
-	M_OP_DAT_EP_FREE, M_OP_DAT_RMR_BIND,
+#define OP(fam, sym, name) M_OP_##sym,
+#include "model/ops.def"
+#undef OP
 	M_OP_COUNT_
 };
 
-/* Which API an operation kind belongs to. */
-#define M_OP_IS_RPMA(k) ((k) >= M_OP_RPMA_MR_REG && (k) <= M_OP_RPMA_REMOTE_GET_FLUSH_TYPE)
-#define M_OP_IS_DAT(k) ((k) >= M_OP_DAT_IA_OPEN && (k) <= M_OP_DAT_RMR_BIND)
+/* The family op kind k belongs to (M_FAM_COUNT_ for a value out of range). */
+enum m_family m_op_family(enum m_op_kind k);
+
+/* Each family's values, operation arguments and state (model/<family>/<family>.h). */
+#include "model/families.h"
 
 /* Capabilities a profile declares (scenario `require` lines). */
 enum m_cap {
@@ -238,6 +178,8 @@ const char *m_prot_str(enum m_prot p);
 int m_prot_parse(const char *name, enum m_prot *out);
 const char *m_op_kind_str(enum m_op_kind k);
 int m_op_kind_parse(const char *name, enum m_op_kind *out);
+const char *m_family_str(enum m_family f);     /* "verbs", "rpma", "dat" */
+int m_family_parse(const char *name, enum m_family *out);
 const char *m_cap_str(enum m_cap c);
 int m_cap_parse(const char *name, enum m_cap *out);
 const char *m_mw_type_str(enum m_mw_type t);
@@ -314,8 +256,15 @@ const char *m_profile_name(size_t i);
 
 /* ------------------------------------------------------------- state -- */
 
-/* Which API made an object (a librpma MR is a verbs MR librpma registered). */
-enum m_api { M_API_VERBS, M_API_RPMA, M_API_DAT };
+/*
+ * Which API made an object (a librpma MR is a verbs MR librpma registered):
+ * M_API_<SYM> per row of model/families.def, equal to its M_FAM_<SYM>.
+ */
+enum m_api {
+#define FAMILY(sym, name) M_API_##sym = M_FAM_##sym,
+#include "model/families.def"
+#undef FAMILY
+};
 
 struct m_pd { uint8_t live, ever, api; uint32_t usecnt; };
 
@@ -356,14 +305,6 @@ struct m_qp {
 	uint32_t qpn;
 };
 
-/* A librpma remote MR: what a descriptor said (RPMA-DESC-2/3). */
-struct m_rremote {
-	uint8_t live, ever;
-	uint8_t usage;
-	uint64_t addr, len;
-	uint32_t rkey;
-};
-
 /*
  * A connection of a higher-level API (a librpma connection, a uDAPL
  * endpoint): a connected RC QP pair underneath, qp here and peer_qp on
@@ -377,28 +318,30 @@ struct m_conn {
 	int16_t aux_mr;             /* RPMA: the internal 8-byte MR flush reads into, or -1 */
 };
 
-#define M_MAX_RREMOTE 16
 #define M_MAX_CONN 8
 
 struct m_node {
 	uint32_t next_key;          /* keys are never reused: stale keys stay stale */
 	uint64_t next_va;
 	uint8_t npd, nmr, nmw, nqp; /* handles given out so far (never reused) */
-	uint8_t nrremote, nconn;
-	int16_t rpma_pd;            /* the PD of this node's librpma peer, -1 before first use */
-	uint8_t ia_open;            /* DAT: dat_ia_open succeeded on this node: 1 + enum m_dat_ia */
+	uint8_t nconn;
 	struct m_pd pd[M_MAX_PD];
 	struct m_mr mr[M_MAX_MR];
 	struct m_mw mw[M_MAX_MW];
 	struct m_qp qp[M_MAX_QP];
-	struct m_rremote rremote[M_MAX_RREMOTE];
 	struct m_conn conn[M_MAX_CONN];
+	/* Each family's own state (model/state.def): rpma, dat, ... */
+#define NODE_STATE(name) struct m_##name##_node name;
+#include "model/state.def"
 };
 
 struct model {
 	uint8_t nnodes;
 	uint8_t crashed;            /* a kernel died: nothing more is predicted */
 	struct m_node node[M_MAX_NODES];
+	/* Each family's domain-wide state (model/state.def). */
+#define MODEL_STATE(name) struct m_##name##_model name;
+#include "model/state.def"
 };
 
 /*
@@ -414,69 +357,22 @@ int model_clone(struct model *dst, const struct model *src);
 /* ---------------------------------------------------------- operations -- */
 
 /*
- * One operation on one node. Handles are per-node indexes given out by the
- * creating operation (never reused). Posting operations carry the raw numbers
- * a real program would put in its work request (lkey, local address, remote
- * address, rkey), so stale or tampered keys are expressible.
+ * One operation on one node: which (kind), where (node), on what (obj: the
+ * handle of the object acted on, or -1 for a creating call), and the
+ * arguments of its family (the union member named after the family; each
+ * field's meaning is documented where its struct is declared, in
+ * model/<family>/<family>.h). Handles are per-node indexes given out by the
+ * creating operation (never reused).
  */
 struct m_op {
 	uint8_t kind;       /* enum m_op_kind */
 	uint8_t node;
-	int16_t obj;        /* the object acted on (dealloc, dereg, bind, post: the QP, ...) */
-	int16_t pd;         /* alloc_mw, reg_mr, create_qp, rereg (new PD) */
-	int16_t mr;         /* bind_mw: the MR */
-	int16_t qp;         /* bind_mw: the QP the bind is posted on */
-	uint32_t access;    /* reg/rereg access, bind mw_access, create_qp qp_access_flags */
-	uint32_t flags;     /* rereg flags; bind: 1 = zero-based window */
-	uint32_t type;      /* alloc_mw type; modify_qp target state; bind_mw: 1 = through
-	                       the ibv_bind_mw() call (type-1 API), 0 = by the MW's type */
-	uint64_t len;       /* reg/bind/post length; create_qp: max_recv_wr (0: the default) */
-	uint64_t offset;    /* reg: page offset of the buffer; bind: window start (iova space) */
-	uint64_t iova;      /* reg: hca_va (ibv_reg_mr_iova) when has_iova */
-	uint8_t has_iova;
-	uint8_t prot;       /* reg: enum m_prot of the pages */
-	uint8_t byte;       /* fill: the byte value */
-	int16_t peer_node, peer_qp; /* connect */
-	uint32_t lkey;      /* post: local SGE */
-	uint64_t laddr;
-	uint32_t rkey;      /* post: remote key; send: the rkey to invalidate; local_inv: the rkey */
-	uint64_t raddr;
-	uint64_t compare, swap; /* cas: compare/swap; fadd: swap = add */
-	uint8_t with_inv;   /* send: SEND_WITH_INV */
-	/*
-	 * Higher-level APIs. RPMA: obj is the rpma MR (an mr[] handle), the remote
-	 * MR (rremote[]) or the connection (conn[]); access carries the usage
-	 * (reg) or the privileges (DAT lmr_create); flags the RPMA_F_* flags;
-	 * type the flush type, the DAT mem_type, or the DAT provider (0 known,
-	 * 1 unknown). I/O: mr + offset the local side, remote + roff the remote.
-	 * librpma besides: rpma_mr_reg takes offset and prot like reg_mr, and mr
-	 * >= 0 registers that rpma MR's buffer again (-1: a new buffer);
-	 * rpma_connect: peer_node is the server, type 1 applies the server's peer
-	 * cfg with direct_write_to_pmem; rpma_atomic_write: swap is the value
-	 * (its 8 bytes little-endian). nulls: see enum m_rpma_null.
-	 */
-	int16_t remote;     /* RPMA: rremote[] handle; DAT: the remote LMR (mr[] on peer_node) */
-	uint64_t roff;
-	uint8_t nulls;      /* arguments passed as NULL: bit i = the call's i-th pointer argument */
-	uint8_t ndesc;      /* rpma_mr_remote_from_descriptor: the descriptor bytes */
-	uint8_t desc[32];
-	uint32_t size;      /* the descriptor size passed (may differ from ndesc) */
-	/*
-	 * uDAPL (model/dat.c) uses the fields above so: ia_open: type the IA
-	 * (enum m_dat_ia). pz_free, lmr_query/free,
-	 * rmr_free, ep_disconnect/free: obj (pd[], mr[], mw[], conn[]).
-	 * lmr_create: pd the PZ, len, access the DAT privileges, type the
-	 * mem_type, mr the LMR it is made from (mem_type LMR, or VIRTUAL over
-	 * the same buffer; -1 none), offset/prot the buffer, flags bit 0 the
-	 * va_type DAT_VA_TYPE_ZB. rmr_create: pd. ep_connect: pd here, peer_pd
-	 * on peer_node. rdma_write/read: obj the EP, the raw local triplet
-	 * (lkey = lmr_context, laddr, len) and remote triplet (rkey =
-	 * rmr_context, raddr) as a program passes them, mr/offset the local
-	 * LMR, remote/roff the remote LMR on peer_node (-1: none named).
-	 * rmr_bind: obj the RMR, qp the EP (conn[]), mr the LMR, offset the
-	 * window start (the LMR's address space), len, access the privileges.
-	 */
-	int16_t peer_pd;    /* DAT ep_connect: the server side's PZ (pd[] on peer_node) */
+	int16_t obj;
+	union {
+#define FAMILY(sym, name) struct m_##name##_args name;
+#include "model/families.def"
+#undef FAMILY
+	};
 };
 
 /* Side effects an alternative has besides its outcome. */
@@ -591,15 +487,7 @@ int model_query(const struct model *m, const struct m_profile *p, const struct m
 /* Does value v satisfy entry i of q? */
 int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v);
 
-/* ------------------------------------------------------------ queries -- */
-
-/*
- * The librpma descriptor (RPMA-DESC-2: little-endian addr, length, rkey,
- * usage; M_RPMA_DESC_SIZE bytes) of an rpma MR (remote = 0: mr[h]) or of
- * what a remote MR was made from (remote = 1: rremote[h]) on node n, into
- * out. Returns 0, or -EINVAL for a handle that is neither.
- */
-int model_rpma_descriptor(const struct model *m, unsigned n, int remote, int h, uint8_t out[M_RPMA_DESC_SIZE]);
+/* ----------------------------------------------------------- memory -- */
 
 /* Remote address of byte off of MR h on node n (iova + off). */
 uint64_t model_mr_raddr(const struct model *m, unsigned n, int h, uint64_t off);

@@ -106,30 +106,18 @@ static const struct name prot_names[] = {
 NAMED_ENUM(m_prot, enum m_prot, prot_names)
 
 static const struct name op_names[] = {
-	{ M_OP_ALLOC_PD, "alloc_pd" }, { M_OP_DEALLOC_PD, "dealloc_pd" },
-	{ M_OP_REG_MR, "reg_mr" }, { M_OP_DEREG_MR, "dereg_mr" }, { M_OP_REREG_MR, "rereg_mr" },
-	{ M_OP_ALLOC_MW, "alloc_mw" }, { M_OP_BIND_MW, "bind_mw" }, { M_OP_DEALLOC_MW, "dealloc_mw" },
-	{ M_OP_CREATE_QP, "create_qp" }, { M_OP_CONNECT, "connect" }, { M_OP_MODIFY_QP, "modify_qp" },
-	{ M_OP_DESTROY_QP, "destroy_qp" }, { M_OP_WRITE, "write" }, { M_OP_READ, "read" },
-	{ M_OP_CAS, "cas" }, { M_OP_FADD, "fadd" }, { M_OP_SEND, "send" }, { M_OP_RECV, "recv" },
-	{ M_OP_LOCAL_INV, "local_inv" }, { M_OP_QUERY_QP, "query_qp" }, { M_OP_FILL, "fill" },
-	{ M_OP_RPMA_MR_REG, "rpma_mr_reg" }, { M_OP_RPMA_MR_DEREG, "rpma_mr_dereg" },
-	{ M_OP_RPMA_MR_GET_DESC, "rpma_mr_get_descriptor" },
-	{ M_OP_RPMA_REMOTE_FROM_DESC, "rpma_mr_remote_from_descriptor" },
-	{ M_OP_RPMA_REMOTE_GET_SIZE, "rpma_mr_remote_get_size" }, { M_OP_RPMA_CONNECT, "rpma_connect" },
-	{ M_OP_RPMA_DISCONNECT, "rpma_conn_disconnect" }, { M_OP_RPMA_READ, "rpma_read" },
-	{ M_OP_RPMA_WRITE, "rpma_write" }, { M_OP_RPMA_ATOMIC_WRITE, "rpma_atomic_write" },
-	{ M_OP_RPMA_FLUSH, "rpma_flush" }, { M_OP_RPMA_MR_GET_DESC_SIZE, "rpma_mr_get_descriptor_size" },
-	{ M_OP_RPMA_REMOTE_GET_FLUSH_TYPE, "rpma_mr_remote_get_flush_type" },
-	{ M_OP_DAT_IA_OPEN, "dat_ia_open" }, { M_OP_DAT_PZ_CREATE, "dat_pz_create" },
-	{ M_OP_DAT_PZ_FREE, "dat_pz_free" }, { M_OP_DAT_LMR_CREATE, "dat_lmr_create" },
-	{ M_OP_DAT_LMR_QUERY, "dat_lmr_query" }, { M_OP_DAT_LMR_FREE, "dat_lmr_free" },
-	{ M_OP_DAT_RMR_CREATE, "dat_rmr_create" }, { M_OP_DAT_RMR_FREE, "dat_rmr_free" },
-	{ M_OP_DAT_EP_CONNECT, "dat_ep_connect" }, { M_OP_DAT_EP_DISCONNECT, "dat_ep_disconnect" },
-	{ M_OP_DAT_RDMA_WRITE, "dat_ep_post_rdma_write" }, { M_OP_DAT_RDMA_READ, "dat_ep_post_rdma_read" },
-	{ M_OP_DAT_EP_FREE, "dat_ep_free" }, { M_OP_DAT_RMR_BIND, "dat_rmr_bind" },
+#define OP(fam, sym, name) { M_OP_##sym, name },
+#include "model/ops.def"
+#undef OP
 };
 NAMED_ENUM(m_op_kind, enum m_op_kind, op_names)
+
+static const struct name family_names[] = {
+#define FAMILY(sym, name) { M_FAM_##sym, #name },
+#include "model/families.def"
+#undef FAMILY
+};
+NAMED_ENUM(m_family, enum m_family, family_names)
 
 static const struct name cap_names[] = {
 	{ M_CAP_MW_TYPE1, "mw_type1" }, { M_CAP_MW_TYPE2, "mw_type2" }, { M_CAP_REREG, "rereg" },

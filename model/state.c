@@ -1,25 +1,8 @@
-/* state.c — the model's state: life cycle, lookups, memory, decisions. */
+/* state.c — the model's state: release and copy, lookups, memory, decisions. */
 #include "model/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define VA_BASE 0x10000000ull
-
-int model_init(struct model *m, unsigned nnodes)
-{
-	if (nnodes < 1 || nnodes > M_MAX_NODES)
-		return -EINVAL;
-	memset(m, 0, sizeof(*m));
-	m->nnodes = (uint8_t)nnodes;
-	for (unsigned i = 0; i < nnodes; i++) {
-		/* Distinct key spaces per node make a key relayed to the wrong node fail. */
-		m->node[i].next_key = 0x100u * (i + 1) * 0x1000u + 1;
-		m->node[i].next_va = VA_BASE;
-		m->node[i].rpma_pd = -1;
-	}
-	return 0;
-}
 
 void model_free(struct model *m)
 {
@@ -214,46 +197,4 @@ long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
 			return (long)i;
 	}
 	return -1;
-}
-
-int model_predict(const struct model *m, const struct m_profile *p, const struct m_op *op,
-		  struct m_pred *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->op = *op;
-	out->res = (struct m_resolved){ .lmr = -1, .tmr = -1, .inv_mw = -1, .rmr = -1,
-				       .peer_node = -1, .peer_qp = -1 };
-	if (op->node >= m->nnodes || op->kind >= M_OP_COUNT_)
-		return -EINVAL;
-	if (m->crashed) {
-		struct m_why why = { 0 };
-
-		m_alt_add(out, O_CRASH, M_EFF_CRASH, &why, -1);
-		return 0;
-	}
-	int rc;
-
-	switch (op->kind) {
-	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD:
-	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
-		rc = m_pred_post(m, p, out);
-		break;
-	default:
-		rc = M_OP_IS_RPMA(op->kind) ? m_pred_rpma(m, p, out)
-		     : M_OP_IS_DAT(op->kind) ? m_pred_dat(m, p, out)
-					     : m_pred_obj(m, p, out);
-		break;
-	}
-	/* The peer QP's state after each alternative (a secondary effect). */
-	for (unsigned i = 0; i < out->n; i++) {
-		struct m_alt *a = &out->alt[i];
-
-		if (out->res.peer_node < 0)
-			a->peer_state = M_NO_PEER;
-		else if (a->effect == M_EFF_BOTH_ERR || a->effect == M_EFF_PEER_ERR)
-			a->peer_state = M_QPS_ERR;
-		else
-			a->peer_state = m->node[out->res.peer_node].qp[out->res.peer_qp].state;
-	}
-	return rc;
 }

@@ -38,72 +38,128 @@ static int16_t handle(const struct be_model *bm, int32_t o)
 /* Does c (a higher-level API's call) create its object, or take none? */
 static int api_creates(const struct hcall *c)
 {
-	return (M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) &&
-	       (c->obj < 0 || scn_call_get(c->call)->kind == SCN_KIND_CREATE);
+	return m_op_family(c->op) != M_FAM_VERBS && (c->obj < 0 || scn_call_get(c->call)->kind == SCN_KIND_CREATE);
+}
+
+/* The verbs arguments of c; pd, mr, qp: the model handles c names. */
+static int to_verbs(const struct be_model *bm, const struct hcall *c, int16_t pd, int16_t mr, int16_t qp,
+		    struct m_verbs_args *a)
+{
+	a->pd = pd;
+	a->mr = mr;
+	a->qp = qp;
+	a->peer_node = a->peer_qp = -1;
+	if (c->op == M_OP_CONNECT) {
+		a->peer_node = c->peer_node;
+		if ((a->peer_qp = handle(bm, c->peer)) < 0)
+			return -ENOENT;
+	}
+	a->access = c->access;
+	a->rereg_flags = c->flags;
+	a->zero_based = c->zero_based;
+	if (c->op == M_OP_ALLOC_MW)
+		a->mw_type = c->type;
+	if (c->op == M_OP_MODIFY_QP)
+		a->qp_state = c->type;
+	if (c->op == M_OP_BIND_MW)
+		a->bind_call = c->type;
+	if (c->op == M_OP_CREATE_QP)
+		a->max_recv_wr = c->len;
+	a->len = c->len;
+	a->offset = c->offset;
+	a->iova = c->iova;
+	a->has_iova = c->has_iova;
+	a->prot = c->prot;
+	a->byte = c->byte;
+	a->lkey = c->lkey;
+	a->laddr = c->laddr;
+	a->rkey = (c->op == M_OP_LOCAL_INV || c->with_inv) ? c->inv_rkey : c->rkey;
+	a->raddr = c->raddr;
+	a->compare = c->compare;
+	a->swap = c->swap;
+	a->with_inv = c->with_inv;
+	return 0;
+}
+
+/* The librpma arguments of c; mr, remote: the model handles c names. */
+static void to_rpma(const struct hcall *c, int16_t mr, int16_t remote, struct m_rpma_args *a)
+{
+	a->mr = mr;
+	a->remote = remote;
+	a->peer_node = c->op == M_OP_RPMA_CONNECT ? c->peer_node : -1;
+	a->pmem = c->op == M_OP_RPMA_CONNECT && c->type == 1;
+	a->prot = c->prot;
+	a->usage = c->access;
+	a->flags = c->rflags;
+	a->flush_type = c->type;
+	a->len = c->len;
+	a->offset = c->offset;
+	a->roff = c->roff;
+	a->value = c->swap;
+	a->nulls = c->nulls;
+	a->ndesc = c->ndesc;
+	memcpy(a->desc, c->desc, sizeof(a->desc));
+	a->size = c->size;
+}
+
+/* The uDAPL arguments of c; pd, mr, qp, remote: the model handles c names. */
+static int to_dat(const struct be_model *bm, const struct hcall *c, int16_t pd, int16_t mr, int16_t qp,
+		  int16_t remote, struct m_dat_args *a)
+{
+	a->ia = c->type;
+	a->pz = pd;
+	a->lmr = mr;
+	a->ep = qp;
+	a->peer_node = c->peer_node;
+	a->peer_pz = -1;
+	if (c->op == M_OP_DAT_EP_CONNECT && (a->peer_pz = handle(bm, c->peer)) < 0)
+		return -ENOENT;
+	a->remote = remote;
+	a->priv = c->access;
+	a->mem_type = c->type;
+	a->zero_based = (uint8_t)(c->flags & 1);
+	a->prot = c->prot;
+	a->len = c->len;
+	a->offset = c->offset;
+	a->roff = c->roff;
+	a->lkey = c->lkey;
+	a->laddr = c->laddr;
+	a->rkey = c->with_inv ? c->inv_rkey : c->rkey;
+	a->raddr = c->raddr;
+	return 0;
 }
 
 /* Translate c into a model operation; -ENOENT if an object it needs was never created. */
 static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
+	enum m_family fam = m_op_family(c->op);
+	int16_t pd = -1, mr = -1, qp = -1, remote = -1;
+
 	memset(op, 0, sizeof(*op));
 	op->kind = c->op;
 	op->node = c->node;
-	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
+	op->obj = -1;
 	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
 	    c->op != M_OP_CREATE_QP && !api_creates(c)) {
 		op->obj = handle(bm, c->obj);
 		if (op->obj < 0)
 			return -ENOENT;
 	}
-	if (c->pd >= 0 && (op->pd = handle(bm, c->pd)) < 0)
+	if ((c->pd >= 0 && (pd = handle(bm, c->pd)) < 0) || (c->mr >= 0 && (mr = handle(bm, c->mr)) < 0) ||
+	    (c->qp >= 0 && (qp = handle(bm, c->qp)) < 0))
 		return -ENOENT;
-	if (c->mr >= 0 && (op->mr = handle(bm, c->mr)) < 0)
+	/* Higher-level APIs: the remote object (librpma's remote MR, a DTO's remote LMR). */
+	if (fam != M_FAM_VERBS && c->remote >= 0 && (remote = handle(bm, c->remote)) < 0)
 		return -ENOENT;
-	if (c->qp >= 0 && (op->qp = handle(bm, c->qp)) < 0)
-		return -ENOENT;
-	if (c->op == M_OP_CONNECT) {
-		op->peer_node = c->peer_node;
-		if ((op->peer_qp = handle(bm, c->peer)) < 0)
-			return -ENOENT;
+	switch (fam) {
+	case M_FAM_RPMA:
+		to_rpma(c, mr, remote, &op->rpma);
+		return 0;
+	case M_FAM_DAT:
+		return to_dat(bm, c, pd, mr, qp, remote, &op->dat);
+	default:
+		return to_verbs(bm, c, pd, mr, qp, &op->verbs);
 	}
-	/* Higher-level APIs (struct m_op): the remote object (librpma's remote MR,
-	 * a DTO's remote LMR) and the peer side of a uDAPL connection. */
-	op->remote = op->peer_pd = -1;
-	if ((M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) && c->remote >= 0 &&
-	    (op->remote = handle(bm, c->remote)) < 0)
-		return -ENOENT;
-	op->roff = c->roff;
-	if (M_OP_IS_DAT(c->op)) {
-		op->peer_node = c->peer_node;
-		if (c->op == M_OP_DAT_EP_CONNECT && (op->peer_pd = handle(bm, c->peer)) < 0)
-			return -ENOENT;
-	}
-	op->access = c->access;
-	op->flags = c->op == M_OP_BIND_MW ? c->zero_based : c->flags;
-	op->type = c->type;
-	op->len = c->len;
-	op->offset = c->offset;
-	op->iova = c->iova;
-	op->has_iova = c->has_iova;
-	op->prot = c->prot;
-	op->byte = c->byte;
-	op->lkey = c->lkey;
-	op->laddr = c->laddr;
-	op->rkey = (c->op == M_OP_LOCAL_INV || c->with_inv) ? c->inv_rkey : c->rkey;
-	op->raddr = c->raddr;
-	op->compare = c->compare;
-	op->swap = c->swap;
-	op->with_inv = c->with_inv;
-	/* What librpma's calls take. */
-	op->nulls = c->nulls;
-	op->ndesc = c->ndesc;
-	memcpy(op->desc, c->desc, sizeof(op->desc));
-	op->size = c->size;
-	if (M_OP_IS_RPMA(c->op)) {
-		op->flags = c->rflags;
-		op->peer_node = c->op == M_OP_RPMA_CONNECT ? c->peer_node : -1;
-	}
-	return 0;
 }
 
 int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *prof, struct m_pred *gen)
@@ -234,9 +290,9 @@ static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
 		v->qpn = nd->qp[h].qpn;
 		break;
 	case SCN_C_RPMA_REMOTE:
-		v->addr = v->iova = nd->rremote[h].addr;
-		v->len = nd->rremote[h].len;
-		v->rkey = nd->rremote[h].rkey;
+		v->addr = v->iova = nd->rpma.rremote[h].addr;
+		v->len = nd->rpma.rremote[h].len;
+		v->rkey = nd->rpma.rremote[h].rkey;
 		break;
 	default:
 		break;

@@ -91,16 +91,16 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 		if (nd->nmr >= M_MAX_MR)
 			return -EAGAIN;
 		op->kind = M_OP_REG_MR;
-		op->pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
-		op->len = model_gen_below(g, 4) ? 64u << model_gen_below(g, 4) : model_gen_below(g, 3);
-		op->offset = model_gen_below(g, 3) ? 0 : model_gen_below(g, M_PAGE);
-		op->access = accesses[model_gen_below(g, sizeof(accesses) / sizeof(accesses[0]))];
-		op->prot = (uint8_t)(model_gen_below(g, 8) == 0 ? model_gen_below(g, 3) : M_PROT_RW);
+		op->verbs.pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
+		op->verbs.len = model_gen_below(g, 4) ? 64u << model_gen_below(g, 4) : model_gen_below(g, 3);
+		op->verbs.offset = model_gen_below(g, 3) ? 0 : model_gen_below(g, M_PAGE);
+		op->verbs.access = accesses[model_gen_below(g, sizeof(accesses) / sizeof(accesses[0]))];
+		op->verbs.prot = (uint8_t)(model_gen_below(g, 8) == 0 ? model_gen_below(g, 3) : M_PROT_RW);
 		if (model_gen_below(g, 8) == 0) {
-			op->has_iova = 1;
-			op->iova = model_gen_below(g, 2) ? 0 : op->offset + M_PAGE * model_gen_below(g, 4);
+			op->verbs.has_iova = 1;
+			op->verbs.iova = model_gen_below(g, 2) ? 0 : op->verbs.offset + M_PAGE * model_gen_below(g, 4);
 		}
-		return op->pd < 0 ? -EAGAIN : 0;
+		return op->verbs.pd < 0 ? -EAGAIN : 0;
 	}
 	if (k < 23) {
 		op->kind = M_OP_DEREG_MR;
@@ -110,19 +110,19 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 	if (k < 26) {
 		op->kind = M_OP_REREG_MR;
 		op->obj = (int16_t)pick_live_mr(g, nd); /* a dead one: use after free */
-		op->flags = model_gen_below(g, 9);
-		op->access = accesses[model_gen_below(g, sizeof(accesses) / sizeof(accesses[0]))];
-		op->pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
-		op->len = model_gen_below(g, 2) * 64;
-		return op->obj < 0 || op->pd < 0 ? -EAGAIN : 0;
+		op->verbs.rereg_flags = model_gen_below(g, 9);
+		op->verbs.access = accesses[model_gen_below(g, sizeof(accesses) / sizeof(accesses[0]))];
+		op->verbs.pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
+		op->verbs.len = model_gen_below(g, 2) * 64;
+		return op->obj < 0 || op->verbs.pd < 0 ? -EAGAIN : 0;
 	}
 	if (k < 30) {
 		if (nd->nmw >= M_MAX_MW)
 			return -EAGAIN;
 		op->kind = M_OP_ALLOC_MW;
-		op->pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
-		op->type = 1 + model_gen_below(g, 3) / 2 + (model_gen_below(g, 16) == 0 ? 5 : 0);
-		return op->pd < 0 ? -EAGAIN : 0;
+		op->verbs.pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
+		op->verbs.mw_type = 1 + model_gen_below(g, 3) / 2 + (model_gen_below(g, 16) == 0 ? 5 : 0);
+		return op->verbs.pd < 0 ? -EAGAIN : 0;
 	}
 	if (k < 32) {
 		op->kind = M_OP_DEALLOC_MW;
@@ -133,9 +133,9 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 		if (nd->nqp >= M_MAX_QP)
 			return -EAGAIN;
 		op->kind = M_OP_CREATE_QP;
-		op->pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
-		op->access = model_gen_below(g, 4) ? 14 : model_gen_below(g, 16);
-		return op->pd < 0 ? -EAGAIN : 0;
+		op->verbs.pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
+		op->verbs.access = model_gen_below(g, 4) ? 14 : model_gen_below(g, 16);
+		return op->verbs.pd < 0 ? -EAGAIN : 0;
 	}
 	int qp = PICK_OBJ(g, nd->qp, nd->nqp, 1);
 
@@ -149,13 +149,13 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 		if (peer == node)
 			return -EAGAIN;
 		op->kind = M_OP_CONNECT;
-		op->peer_node = (int16_t)peer;
-		op->peer_qp = (int16_t)PICK_OBJ(g, pn->qp, pn->nqp, 1);
-		return op->peer_qp < 0 ? -EAGAIN : 0;
+		op->verbs.peer_node = (int16_t)peer;
+		op->verbs.peer_qp = (int16_t)PICK_OBJ(g, pn->qp, pn->nqp, 1);
+		return op->verbs.peer_qp < 0 ? -EAGAIN : 0;
 	}
 	if (k < 46) {
 		op->kind = M_OP_MODIFY_QP;
-		op->type = model_gen_below(g, 2) ? M_QPS_ERR : M_QPS_RESET;
+		op->verbs.qp_state = model_gen_below(g, 2) ? M_QPS_ERR : M_QPS_RESET;
 		return 0;
 	}
 	if (k < 47) {
@@ -168,20 +168,20 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 	}
 	if (k < 55) {
 		op->kind = M_OP_BIND_MW;
-		op->qp = (int16_t)qp;
+		op->verbs.qp = (int16_t)qp;
 		op->obj = (int16_t)PICK_OBJ(g, nd->mw, nd->nmw, 1);
-		op->mr = (int16_t)pick_live_mr(g, nd);
-		if (op->obj < 0 || op->mr < 0)
+		op->verbs.mr = (int16_t)pick_live_mr(g, nd);
+		if (op->obj < 0 || op->verbs.mr < 0)
 			return -EAGAIN;
-		op->offset = nd->mr[op->mr].iova + model_gen_below(g, 3) * 32;
-		op->len = model_gen_below(g, 4) * 32;
-		op->access = model_gen_below(g, 16) & 0xe;
-		op->flags = model_gen_below(g, 4) == 0;
+		op->verbs.offset = nd->mr[op->verbs.mr].iova + model_gen_below(g, 3) * 32;
+		op->verbs.len = model_gen_below(g, 4) * 32;
+		op->verbs.access = model_gen_below(g, 16) & 0xe;
+		op->verbs.zero_based = model_gen_below(g, 4) == 0;
 		return 0;
 	}
 	if (k < 58) {
 		op->kind = M_OP_LOCAL_INV;
-		op->rkey = pick_key(g, nd, 1);
+		op->verbs.rkey = pick_key(g, nd, 1);
 		return 0;
 	}
 	/* Posts: the local SGE in one of the node's MRs, the remote target on the peer. */
@@ -189,28 +189,28 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 	static const uint8_t posts[] = { M_OP_WRITE, M_OP_WRITE, M_OP_READ, M_OP_READ, M_OP_CAS,
 					 M_OP_FADD, M_OP_SEND, M_OP_RECV, M_OP_RECV };
 	op->kind = posts[model_gen_below(g, sizeof(posts))];
-	op->len = model_gen_below(g, 5) ? 8u << model_gen_below(g, 4) : model_gen_below(g, 2) * 4;
+	op->verbs.len = model_gen_below(g, 5) ? 8u << model_gen_below(g, 4) : model_gen_below(g, 2) * 4;
 	if (op->kind == M_OP_CAS || op->kind == M_OP_FADD)
-		op->len = model_gen_below(g, 8) ? 8 : 4;
+		op->verbs.len = model_gen_below(g, 8) ? 8 : 4;
 	if (nd->nmr) {
 		const struct m_mr *l = &nd->mr[model_gen_below(g, nd->nmr)];
 
-		op->lkey = model_gen_below(g, 10) ? l->lkey : (uint32_t)model_gen_next(g);
-		op->laddr = l->addr + model_gen_below(g, 4) * 8;
+		op->verbs.lkey = model_gen_below(g, 10) ? l->lkey : (uint32_t)model_gen_next(g);
+		op->verbs.laddr = l->addr + model_gen_below(g, 4) * 8;
 	}
-	op->compare = model_gen_below(g, 4);
-	op->swap = model_gen_next(g);
+	op->verbs.compare = model_gen_below(g, 4);
+	op->verbs.swap = model_gen_next(g);
 	if (q->peer_node >= 0) {
 		const struct m_node *pn = &m->node[q->peer_node];
 
-		op->rkey = pick_key(g, pn, 1);
+		op->verbs.rkey = pick_key(g, pn, 1);
 		if (pn->nmr) {
 			const struct m_mr *t = &pn->mr[model_gen_below(g, pn->nmr)];
 
-			op->raddr = t->iova + model_gen_below(g, 8) * 4;
+			op->verbs.raddr = t->iova + model_gen_below(g, 8) * 4;
 		}
 		if (op->kind == M_OP_SEND && model_gen_below(g, 4) == 0)
-			op->with_inv = 1;
+			op->verbs.with_inv = 1;
 	}
 	return 0;
 }

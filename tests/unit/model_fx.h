@@ -82,8 +82,8 @@ static inline int fx_pd(struct fx *f, int node)
 
 static inline struct m_op op_reg(int node, int pd, uint64_t len, uint32_t access)
 {
-	return (struct m_op){ .kind = M_OP_REG_MR, .node = (uint8_t)node, .pd = (int16_t)pd, .len = len,
-			      .access = access };
+	return (struct m_op){ .kind = M_OP_REG_MR, .node = (uint8_t)node, .verbs.pd = (int16_t)pd, .verbs.len = len,
+			      .verbs.access = access };
 }
 
 static inline int fx_mr(struct fx *f, int node, int pd, uint64_t len, uint32_t access)
@@ -93,14 +93,14 @@ static inline int fx_mr(struct fx *f, int node, int pd, uint64_t len, uint32_t a
 
 static inline int fx_qp(struct fx *f, int node, int pd, uint32_t access)
 {
-	return fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = (uint8_t)node, .pd = (int16_t)pd,
-				       .access = access }, ok_());
+	return fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = (uint8_t)node, .verbs.pd = (int16_t)pd,
+				       .verbs.access = access }, ok_());
 }
 
 static inline void fx_connect(struct fx *f, int na, int qa, int nb, int qb)
 {
 	fx_do(f, (struct m_op){ .kind = M_OP_CONNECT, .node = (uint8_t)na, .obj = (int16_t)qa,
-				.peer_node = (int16_t)nb, .peer_qp = (int16_t)qb }, ok_());
+				.verbs.peer_node = (int16_t)nb, .verbs.peer_qp = (int16_t)qb }, ok_());
 }
 
 static inline struct m_op op_obj(enum m_op_kind k, int node, int obj)
@@ -112,12 +112,12 @@ static inline struct m_op op_obj(enum m_op_kind k, int node, int obj)
 static inline struct m_op op_rdma(struct fx *f, enum m_op_kind k, int node, int qp, int lmr, uint64_t loff,
 				  int rnode, int rmr, uint64_t roff, uint64_t len)
 {
-	struct m_op op = { .kind = (uint8_t)k, .node = (uint8_t)node, .obj = (int16_t)qp, .len = len };
+	struct m_op op = { .kind = (uint8_t)k, .node = (uint8_t)node, .obj = (int16_t)qp, .verbs.len = len };
 
-	op.lkey = f->m.node[node].mr[lmr].lkey;
-	op.laddr = model_mr_laddr(&f->m, (unsigned)node, lmr, loff);
-	op.rkey = f->m.node[rnode].mr[rmr].rkey;
-	op.raddr = model_mr_raddr(&f->m, (unsigned)rnode, rmr, roff);
+	op.verbs.lkey = f->m.node[node].mr[lmr].lkey;
+	op.verbs.laddr = model_mr_laddr(&f->m, (unsigned)node, lmr, loff);
+	op.verbs.rkey = f->m.node[rnode].mr[rmr].rkey;
+	op.verbs.raddr = model_mr_raddr(&f->m, (unsigned)rnode, rmr, roff);
 	return op;
 }
 

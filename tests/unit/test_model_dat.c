@@ -1,5 +1,5 @@
 /*
- * Unit tests of the model's uDAPL personality (model/dat.c, catalog area
+ * Unit tests of the model's uDAPL personality (model/dat/, catalog area
  * C): one test per rule, its allowed and its refused path, and that the
  * verbs rules decide underneath.
  */
@@ -21,8 +21,8 @@ static int dat_node(struct fx *f, int node)
 
 static struct m_op op_lmr(int node, int pz, uint64_t len, uint32_t priv)
 {
-	return (struct m_op){ .kind = M_OP_DAT_LMR_CREATE, .node = (uint8_t)node, .obj = -1, .pd = (int16_t)pz,
-			      .mr = -1, .len = len, .access = priv };
+	return (struct m_op){ .kind = M_OP_DAT_LMR_CREATE, .node = (uint8_t)node, .obj = -1, .dat.pz = (int16_t)pz,
+			      .dat.lmr = -1, .dat.len = len, .dat.priv = priv };
 }
 
 static int fx_lmr(struct fx *f, int node, int pz, uint64_t len, uint32_t priv)
@@ -33,7 +33,7 @@ static int fx_lmr(struct fx *f, int node, int pz, uint64_t len, uint32_t priv)
 static int fx_ep(struct fx *f, int node, int pz, int peer, int ppz)
 {
 	return fx_do(f, (struct m_op){ .kind = M_OP_DAT_EP_CONNECT, .node = (uint8_t)node, .obj = -1,
-				       .pd = (int16_t)pz, .peer_node = (int16_t)peer, .peer_pd = (int16_t)ppz },
+				       .dat.pz = (int16_t)pz, .dat.peer_node = (int16_t)peer, .dat.peer_pz = (int16_t)ppz },
 		     ok_());
 }
 
@@ -41,13 +41,14 @@ static int fx_ep(struct fx *f, int node, int pz, int peer, int ppz)
 static struct m_op op_dto(struct fx *f, enum m_op_kind k, int node, int ep, int l, uint64_t loff, int rnode, int r,
 			  uint64_t roff, uint64_t len)
 {
-	struct m_op op = { .kind = (uint8_t)k, .node = (uint8_t)node, .obj = (int16_t)ep, .mr = (int16_t)l,
-			   .remote = (int16_t)r, .peer_node = (int16_t)rnode, .len = len, .offset = loff, .roff = roff };
+	struct m_op op = { .kind = (uint8_t)k, .node = (uint8_t)node, .obj = (int16_t)ep, .dat.lmr = (int16_t)l,
+			   .dat.remote = (int16_t)r, .dat.peer_node = (int16_t)rnode, .dat.len = len, .dat.offset = loff,
+			   .dat.roff = roff };
 
-	op.lkey = f->m.node[node].mr[l].lkey;
-	op.laddr = model_mr_laddr(&f->m, (unsigned)node, l, loff);
-	op.rkey = f->m.node[rnode].mr[r].rkey;
-	op.raddr = model_mr_raddr(&f->m, (unsigned)rnode, r, roff);
+	op.dat.lkey = f->m.node[node].mr[l].lkey;
+	op.dat.laddr = model_mr_laddr(&f->m, (unsigned)node, l, loff);
+	op.dat.rkey = f->m.node[rnode].mr[r].rkey;
+	op.dat.raddr = model_mr_raddr(&f->m, (unsigned)rnode, r, roff);
 	return op;
 }
 
@@ -80,27 +81,27 @@ START_TEST(test_DAT_IA_1_known_and_unknown_names)
 	struct m_pred pr;
 
 	fx_init(&f, 1, "generic");
-	struct m_op op = { .kind = M_OP_DAT_IA_OPEN, .node = 0, .type = 1 };
+	struct m_op op = { .kind = M_OP_DAT_IA_OPEN, .node = 0, .dat.ia = 1 };
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, dat_(M_DAT_PROVIDER_NOT_FOUND)));
 	ck_assert(fx_rule(pr, dat_(M_DAT_PROVIDER_NOT_FOUND), M_RULE_DAT_IA_1));
 	fx_do(&f, op, dat_(M_DAT_PROVIDER_NOT_FOUND));
-	ck_assert(!f.m.node[0].ia_open);
-	op.type = 0;
+	ck_assert(!f.m.node[0].dat.ia_open);
+	op.dat.ia = 0;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_IA_1));
 	fx_do(&f, op, ok_());
-	ck_assert(f.m.node[0].ia_open);
-	ck_assert_int_eq(f.m.node[0].ia_open, 1 + M_DAT_IA_CMA);
+	ck_assert(f.m.node[0].dat.ia_open);
+	ck_assert_int_eq(f.m.node[0].dat.ia_open, 1 + M_DAT_IA_CMA);
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL); /* one IA per node */
 	model_free(&f.m);
 	fx_init(&f, 1, "generic");
-	op.type = M_DAT_IA_SCM;
+	op.dat.ia = M_DAT_IA_SCM;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	fx_do(&f, op, ok_());
-	ck_assert_int_eq(f.m.node[0].ia_open, 1 + M_DAT_IA_SCM);
+	ck_assert_int_eq(f.m.node[0].dat.ia_open, 1 + M_DAT_IA_SCM);
 	model_free(&f.m);
 }
 END_TEST
@@ -167,7 +168,7 @@ START_TEST(test_DAT_LMR_1_bad_pz_and_mem_type)
 	ck_assert(fx_only(pr, dat_(M_DAT_INVALID_HANDLE)));
 	ck_assert(fx_rule(pr, dat_(M_DAT_INVALID_HANDLE), M_RULE_DAT_LMR_1));
 	struct m_op op = op_lmr(0, z, 4096, M_DAT_PRIV_LOCAL_WRITE);
-	op.type = 7;
+	op.dat.mem_type = 7;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, dat_(M_DAT_INVALID_PARAMETER)));
 	ck_assert(fx_rule(pr, dat_(M_DAT_INVALID_PARAMETER), M_RULE_DAT_LMR_1));
@@ -233,9 +234,9 @@ START_TEST(test_DAT_LMR_3_remote_write_without_local_write)
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, dat_(M_DAT_INSUFFICIENT_RESOURCES)));
-	op.access = M_DAT_PRIV_REMOTE_ATOMIC;
+	op.dat.priv = M_DAT_PRIV_REMOTE_ATOMIC;
 	ck_assert(fx_only(fx_predict(&f, op), dat_(M_DAT_INSUFFICIENT_RESOURCES)));
-	op.access |= M_DAT_PRIV_LOCAL_WRITE;
+	op.dat.priv |= M_DAT_PRIV_LOCAL_WRITE;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	model_free(&f.m);
 }
@@ -255,17 +256,17 @@ START_TEST(test_DAT_LMR_4_other_registration_failures)
 	ck_assert(fx_rule(pr, dat_(M_DAT_INSUFFICIENT_RESOURCES), M_RULE_DAT_LMR_4));
 	ck_assert(fx_rule(pr, dat_(M_DAT_INSUFFICIENT_RESOURCES), M_RULE_MR_LEN_1));
 	op = op_lmr(0, z, 0, M_DAT_PRIV_LOCAL_WRITE);
-	op.offset = 100; /* one page: a zero-length registration may succeed */
+	op.dat.offset = 100; /* one page: a zero-length registration may succeed */
 	pr = fx_predict(&f, op);
 	ck_assert(fx_has(pr, ok_()) && fx_has(pr, dat_(M_DAT_INSUFFICIENT_RESOURCES)));
 	op = op_lmr(0, z, 4096, M_DAT_PRIV_LOCAL_WRITE);
-	op.prot = M_PROT_UNMAPPED;
+	op.dat.prot = M_PROT_UNMAPPED;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, dat_(M_DAT_INSUFFICIENT_RESOURCES)));
 	ck_assert(fx_rule(pr, dat_(M_DAT_INSUFFICIENT_RESOURCES), M_RULE_MR_MAP_1));
-	op.prot = M_PROT_RO;
+	op.dat.prot = M_PROT_RO;
 	ck_assert(fx_only(fx_predict(&f, op), dat_(M_DAT_INSUFFICIENT_RESOURCES)));
-	op.access = PRIV_READ; /* nothing writable: read-only pages register */
+	op.dat.priv = PRIV_READ; /* nothing writable: read-only pages register */
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	model_free(&f.m);
 }
@@ -280,11 +281,11 @@ START_TEST(test_DAT_LMR_5_zero_based_va_type)
 	fx_init(&f, 1, "generic");
 	z = dat_node(&f, 0);
 	op = op_lmr(0, z, 4096, PRIV_ALL);
-	op.flags = 1;
+	op.dat.zero_based = 1;
 	struct m_pred pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, dat_(M_DAT_NOT_IMPLEMENTED)));
 	ck_assert(fx_rule(pr, dat_(M_DAT_NOT_IMPLEMENTED), M_RULE_DAT_LMR_5));
-	op.flags = 0;
+	op.dat.zero_based = 0;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	model_free(&f.m);
 }
@@ -300,7 +301,7 @@ START_TEST(test_DAT_LMR_6_shared_virtual)
 	fx_init(&f, 1, "generic");
 	z = dat_node(&f, 0);
 	op = op_lmr(0, z, 4096, M_DAT_PRIV_LOCAL_WRITE);
-	op.type = M_DAT_MEM_SHARED_VIRTUAL;
+	op.dat.mem_type = M_DAT_MEM_SHARED_VIRTUAL;
 	pr = fx_predict(&f, op);
 	ck_assert_uint_eq(pr.n, 3);
 	ck_assert(fx_has(pr, ok_()) && fx_has(pr, dat_(M_DAT_NOT_IMPLEMENTED)) &&
@@ -326,10 +327,11 @@ START_TEST(test_DAT_LMR_7_lmr_over_lmr)
 	z = dat_node(&f, 0);
 	z2 = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_PZ_CREATE, .node = 0, .obj = -1 }, ok_());
 	l = fx_lmr(&f, 0, z, 8192, M_DAT_PRIV_LOCAL_WRITE);
-	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)l, .byte = 0x3c, .len = 8192 }, ok_());
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)l, .verbs.byte = 0x3c, .verbs.len = 8192 },
+	      ok_());
 	op = op_lmr(0, z2, 1, PRIV_RW); /* the length is ignored */
-	op.type = M_DAT_MEM_LMR;
-	op.mr = (int16_t)l;
+	op.dat.mem_type = M_DAT_MEM_LMR;
+	op.dat.lmr = (int16_t)l;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_LMR_7));
@@ -417,8 +419,8 @@ END_TEST
 /* Bind RMR r of node 0 to LMR l+off (len bytes, privileges priv) through EP ep. */
 static struct m_op op_bind(int r, int ep, int l, uint64_t start, uint64_t len, uint32_t priv)
 {
-	return (struct m_op){ .kind = M_OP_DAT_RMR_BIND, .node = 0, .obj = (int16_t)r, .qp = (int16_t)ep,
-			      .mr = (int16_t)l, .offset = start, .len = len, .access = priv };
+	return (struct m_op){ .kind = M_OP_DAT_RMR_BIND, .node = 0, .obj = (int16_t)r, .dat.ep = (int16_t)ep,
+			      .dat.lmr = (int16_t)l, .dat.offset = start, .dat.len = len, .dat.priv = priv };
 }
 
 START_TEST(test_DAT_FREE_1_free_and_bound_rmrs)
@@ -426,7 +428,7 @@ START_TEST(test_DAT_FREE_1_free_and_bound_rmrs)
 	struct fx f;
 	struct dpair s = fx_dpair(&f, "generic");
 	int l = fx_lmr(&f, 0, s.za, 4096, PRIV_ALL);
-	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .pd = (int16_t)s.za },
+	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .dat.pz = (int16_t)s.za },
 		      ok_());
 	struct m_pred pr;
 	unsigned use = f.m.node[0].pd[s.za].usecnt;
@@ -523,7 +525,7 @@ START_TEST(test_DAT_RMR_1_create)
 
 	fx_init(&f, 1, "generic");
 	z = dat_node(&f, 0);
-	op = (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .pd = (int16_t)z };
+	op = (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .dat.pz = (int16_t)z };
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_RMR_1));
@@ -538,7 +540,7 @@ START_TEST(test_DAT_RMR_1_create)
 	/* A freed PZ. */
 	z2 = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_PZ_CREATE, .node = 0, .obj = -1 }, ok_());
 	fx_do(&f, op_obj(M_OP_DAT_PZ_FREE, 0, z2), ok_());
-	op.pd = (int16_t)z2;
+	op.dat.pz = (int16_t)z2;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, dat_(M_DAT_INVALID_HANDLE)));
 	ck_assert(fx_rule(pr, dat_(M_DAT_INVALID_HANDLE), M_RULE_DAT_RMR_1));
@@ -551,7 +553,7 @@ START_TEST(test_DAT_RMR_2_bind_checks)
 	struct fx f;
 	struct dpair s = fx_dpair(&f, "generic");
 	int l = fx_lmr(&f, 0, s.za, 4096, PRIV_ALL);
-	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .pd = (int16_t)s.za },
+	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .dat.pz = (int16_t)s.za },
 		      ok_());
 	int z2 = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_PZ_CREATE, .node = 0, .obj = -1 }, ok_());
 	int l2 = fx_lmr(&f, 0, z2, 4096, PRIV_ALL);
@@ -590,7 +592,7 @@ START_TEST(test_DAT_RMR_3_remote_write_over_lmr_without_local_write)
 	struct fx f;
 	struct dpair s = fx_dpair(&f, "generic");
 	int l = fx_lmr(&f, 0, s.za, 4096, M_DAT_PRIV_LOCAL_READ | M_DAT_PRIV_REMOTE_READ);
-	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .pd = (int16_t)s.za },
+	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 0, .obj = -1, .dat.pz = (int16_t)s.za },
 		      ok_());
 	uint64_t base = f.m.node[0].mr[l].iova;
 	struct m_pred pr = fx_predict(&f, op_bind(r, s.ep, l, base, 64, M_DAT_PRIV_REMOTE_WRITE));
@@ -611,7 +613,7 @@ START_TEST(test_DAT_RMR_4_bound_context)
 	struct fx f;
 	struct dpair s = fx_dpair(&f, "generic");
 	/* Node 1 binds a window over its target and node 0 writes through it. */
-	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 1, .obj = -1, .pd = (int16_t)s.zb },
+	int r = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_RMR_CREATE, .node = 1, .obj = -1, .dat.pz = (int16_t)s.zb },
 		      ok_());
 	int back = fx_ep(&f, 1, s.zb, 0, s.za);
 	uint64_t base = f.m.node[1].mr[s.dst].iova;
@@ -625,7 +627,7 @@ START_TEST(test_DAT_RMR_4_bound_context)
 	fx_do(&f, bind, dto_(M_DTO_SUCCESS));
 	uint32_t old = f.m.node[1].mw[r].rkey;
 	struct m_op w = op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 1024, 64);
-	w.rkey = old;
+	w.dat.rkey = old;
 	ck_assert(fx_only(fx_predict(&f, w), dto_(M_DTO_SUCCESS)));
 	/* Rebinding gives a new context; the old one stops working. */
 	fx_do(&f, bind, dto_(M_DTO_SUCCESS));
@@ -649,7 +651,7 @@ START_TEST(test_DAT_DTO_1_status_mapping)
 	int nolw = fx_lmr(&f, 0, s.za, 4096, M_DAT_PRIV_LOCAL_READ);
 	struct m_pred pr;
 
-	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.src, .byte = 0x5a, .len = 4096 },
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.src, .verbs.byte = 0x5a, .verbs.len = 4096 },
 	      ok_());
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 4096));
 	ck_assert(fx_only(pr, dto_(M_DTO_SUCCESS)));
@@ -678,13 +680,13 @@ START_TEST(test_DAT_DTO_2_zero_length_segment)
 
 	fx_do(&f, op_obj(M_OP_DAT_LMR_FREE, 0, s.src), ok_());
 	op = op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 0);
-	op.rkey = 0;
+	op.dat.rkey = 0;
 	/* The verbs layer may validate a zero-length SGE (LP-2); the DAT triplet says: legal. */
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, dto_(M_DTO_SUCCESS)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_SUCCESS), M_RULE_DAT_DTO_2));
 	ck_assert(fx_rule(pr, dto_(M_DTO_SUCCESS), M_RULE_RA_ZERO_1));
-	op.len = 1;
+	op.dat.len = 1;
 	ck_assert(!fx_has(fx_predict(&f, op), dto_(M_DTO_SUCCESS)));
 	model_free(&f.m);
 }
@@ -733,17 +735,17 @@ START_TEST(test_DAT_EP_1_connect)
 	ck_assert_uint_eq(f.m.node[0].qp[c->qp].access, M_ACC_REMOTE_ANY);
 	ck_assert_int_eq(f.m.node[1].conn[c->peer_conn].peer_conn, s.ep);
 	ck_assert_int_eq(f.m.node[1].qp[c->peer_qp].pd, s.zb);
-	struct m_op op = { .kind = M_OP_DAT_EP_CONNECT, .node = 0, .obj = -1, .pd = (int16_t)s.za, .peer_node = 1,
-			   .peer_pd = (int16_t)s.zb };
+	struct m_op op = { .kind = M_OP_DAT_EP_CONNECT, .node = 0, .obj = -1, .dat.pz = (int16_t)s.za, .dat.peer_node = 1,
+			   .dat.peer_pz = (int16_t)s.zb };
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_EP_1));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_QP_CONN_1));
 	/* Both PZs must be live, on two nodes. */
-	op.peer_node = 0;
+	op.dat.peer_node = 0;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
-	op.peer_node = 1;
-	op.peer_pd = 5;
+	op.dat.peer_node = 1;
+	op.dat.peer_pz = 5;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	model_free(&f.m);
 }
@@ -758,28 +760,28 @@ START_TEST(test_DAT_EP_4_private_data)
 	fx_init(&f, 3, "rxe");
 	za = dat_node(&f, 0);
 	zb = dat_node(&f, 1);
-	fx_do(&f, (struct m_op){ .kind = M_OP_DAT_IA_OPEN, .node = 2, .type = M_DAT_IA_SCM }, ok_());
+	fx_do(&f, (struct m_op){ .kind = M_OP_DAT_IA_OPEN, .node = 2, .dat.ia = M_DAT_IA_SCM }, ok_());
 	zc = fx_do(&f, (struct m_op){ .kind = M_OP_DAT_PZ_CREATE, .node = 2, .obj = -1 }, ok_());
-	struct m_op op = { .kind = M_OP_DAT_EP_CONNECT, .node = 0, .obj = -1, .pd = (int16_t)za, .peer_node = 1,
-			   .peer_pd = (int16_t)zb, .len = M_DAT_PDATA_CMA };
+	struct m_op op = { .kind = M_OP_DAT_EP_CONNECT, .node = 0, .obj = -1, .dat.pz = (int16_t)za, .dat.peer_node = 1,
+			   .dat.peer_pz = (int16_t)zb, .dat.len = M_DAT_PDATA_CMA };
 	/* cma: 56 bytes go; more is not predicted. */
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_EP_4));
-	op.len++;
+	op.dat.len++;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	/* scm (node 2's IA): 68; more is not predicted either. */
-	op = (struct m_op){ .kind = M_OP_DAT_EP_CONNECT, .node = 2, .obj = -1, .pd = (int16_t)zc, .peer_node = 1,
-			    .peer_pd = (int16_t)zb, .len = M_DAT_PDATA_SCM };
+	op = (struct m_op){ .kind = M_OP_DAT_EP_CONNECT, .node = 2, .obj = -1, .dat.pz = (int16_t)zc, .dat.peer_node = 1,
+			    .dat.peer_pz = (int16_t)zb, .dat.len = M_DAT_PDATA_SCM };
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_DAT_EP_4));
 	fx_do(&f, op, ok_());
 	ck_assert_int_eq(f.m.node[2].nconn, 1);
-	op.len++;
+	op.dat.len++;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	/* No private data: the rule is not involved. */
-	op.len = 0;
+	op.dat.len = 0;
 	ck_assert(!fx_rule(fx_predict(&f, op), ok_(), M_RULE_DAT_EP_4));
 	model_free(&f.m);
 }
@@ -838,18 +840,18 @@ START_TEST(test_dat_same_buffer_twice)
 	struct m_op op = op_lmr(1, s.zb, 4096, M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_READ);
 	int twin;
 
-	op.mr = (int16_t)s.dst;
+	op.dat.lmr = (int16_t)s.dst;
 	twin = fx_do(&f, op, ok_());
 	ck_assert_uint_eq(f.m.node[1].mr[twin].addr, f.m.node[1].mr[s.dst].addr);
 	ck_assert_uint_ne(f.m.node[1].mr[twin].lkey, f.m.node[1].mr[s.dst].lkey);
-	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.src, .byte = 0x42, .len = 4096 },
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.src, .verbs.byte = 0x42, .verbs.len = 4096 },
 	      ok_());
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 128), dto_(M_DTO_SUCCESS));
 	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[127], 0x42);
 	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[128], 0);
 	/* Longer than the buffer it names: malformed. */
 	struct m_pred pr;
-	op.len = 8192;
+	op.dat.len = 8192;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	model_free(&f.m);
 }

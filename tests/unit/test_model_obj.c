@@ -26,7 +26,7 @@ START_TEST(test_PD_3_dealloc_busy_multi_node)
 	pd0 = fx_pd(&f, 0);
 	pd2 = fx_pd(&f, 2);
 	qp = fx_qp(&f, 2, pd2, 0);
-	mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)pd0, .type = 2 }, ok_());
+	mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)pd0, .verbs.mw_type = 2 }, ok_());
 	/* A QP on node 2 holds node 2's PD; an MW holds node 0's. */
 	struct m_pred pr = fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 2, pd2));
 	ck_assert(fx_only(pr, err_(EBUSY)));
@@ -167,7 +167,7 @@ START_TEST(test_MR_LEN_1_zero_length)
 	ck_assert(fx_only(pr, err_(EINVAL)));
 	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MR_LEN_1));
 	struct m_op op = op_reg(0, pd, 0, 0);
-	op.offset = 100;
+	op.verbs.offset = 100;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, ok_()));
 	model_free(&f.m);
@@ -195,7 +195,7 @@ START_TEST(test_MR_ADDR_1_unaligned_exact_range)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op op = op_reg(1, s.pb, 100, RW);
 
-	op.offset = 3000;
+	op.verbs.offset = 3000;
 	int m = fx_do(&f, op, ok_());
 	ck_assert_uint_eq(f.m.node[1].mr[m].addr % M_PAGE, 3000);
 	/* The last byte is inside, one more is outside, though the page is pinned. */
@@ -216,11 +216,11 @@ START_TEST(test_MR_ADDR_2_iova_page_offset)
 	fx_init(&f, 1, "generic");
 	pd = fx_pd(&f, 0);
 	struct m_op op = op_reg(0, pd, 4096, 0);
-	op.has_iova = 1;
-	op.iova = 0x100010;
+	op.verbs.has_iova = 1;
+	op.verbs.iova = 0x100010;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EINVAL)));
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EINVAL), M_RULE_MR_ADDR_2));
-	op.offset = 0x10;
+	op.verbs.offset = 0x10;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	model_free(&f.m);
 }
@@ -232,8 +232,8 @@ START_TEST(test_MR_ADDR_3_zero_based)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op op = op_reg(1, s.pb, 64, RW);
 
-	op.has_iova = 1;
-	op.iova = 0;
+	op.verbs.has_iova = 1;
+	op.verbs.iova = 0;
 	ck_assert(fx_rule(fx_predict(&f, op), ok_(), M_RULE_MR_ADDR_3));
 	int z = fx_do(&f, op, ok_());
 	ck_assert_uint_eq(model_mr_raddr(&f.m, 1, z, 8), 8);
@@ -241,7 +241,7 @@ START_TEST(test_MR_ADDR_3_zero_based)
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
 	/* Its virtual address is not a valid remote address. */
 	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, z, 0, 8);
-	w.raddr = f.m.node[1].mr[z].addr;
+	w.verbs.raddr = f.m.node[1].mr[z].addr;
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
 	model_free(&f.m);
 }
@@ -255,14 +255,14 @@ START_TEST(test_MR_MAP_1_unmapped)
 	fx_init(&f, 1, "generic");
 	pd = fx_pd(&f, 0);
 	struct m_op op = op_reg(0, pd, 4096, 0);
-	op.prot = M_PROT_UNMAPPED;
+	op.verbs.prot = M_PROT_UNMAPPED;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_1));
-	op.access = M_ACC_LOCAL_WRITE;
+	op.verbs.access = M_ACC_LOCAL_WRITE;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
-	op.prot = M_PROT_UNMAPPED + 1;
+	op.verbs.prot = M_PROT_UNMAPPED + 1;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &(struct m_pred){ 0 }), -EINVAL);
-	op.prot = M_PROT_RW;
+	op.verbs.prot = M_PROT_RW;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	model_free(&f.m);
 }
@@ -276,11 +276,11 @@ START_TEST(test_MR_MAP_2_read_only_pages)
 	fx_init(&f, 1, "generic");
 	pd = fx_pd(&f, 0);
 	struct m_op op = op_reg(0, pd, 4096, M_ACC_REMOTE_READ);
-	op.prot = M_PROT_RO;
+	op.verbs.prot = M_PROT_RO;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
-	op.access = M_ACC_LOCAL_WRITE;
+	op.verbs.access = M_ACC_LOCAL_WRITE;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
-	op.access = M_ACC_MW_BIND;
+	op.verbs.access = M_ACC_MW_BIND;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_2));
 	model_free(&f.m);
@@ -296,16 +296,16 @@ START_TEST(test_MR_MAP_2_prot_none_pages)
 	fx_init(&f, 1, "generic");
 	pd = fx_pd(&f, 0);
 	struct m_op op = op_reg(0, pd, 4096, M_ACC_REMOTE_READ);
-	op.prot = M_PROT_NONE;
+	op.verbs.prot = M_PROT_NONE;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EFAULT), M_RULE_MR_MAP_2));
 	model_free(&f.m);
 	/* rxe on 6.1 pins read-only registrations with FOLL_FORCE: ok; writable ones still fail. */
 	fx_init(&f, 1, "rxe");
 	pd = fx_pd(&f, 0);
-	op.pd = (int16_t)pd;
+	op.verbs.pd = (int16_t)pd;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
-	op.access = M_ACC_LOCAL_WRITE;
+	op.verbs.access = M_ACC_LOCAL_WRITE;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EFAULT)));
 	model_free(&f.m);
 }
@@ -350,10 +350,11 @@ START_TEST(test_MR_DEREG_2_bound_window)
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
 	int mr = fx_mr(&f, 0, s.pa, 4096, M_ACC_LOCAL_WRITE | M_ACC_MW_BIND);
-	int mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)s.pa, .type = 1 }, ok_());
-	struct m_op bind = { .kind = M_OP_BIND_MW, .node = 0, .obj = (int16_t)mw, .qp = (int16_t)s.qa,
-			     .mr = (int16_t)mr, .offset = f.m.node[0].mr[mr].iova, .len = 4096,
-			     .access = M_ACC_REMOTE_READ };
+	int mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)s.pa, .verbs.mw_type = 1 },
+		       ok_());
+	struct m_op bind = { .kind = M_OP_BIND_MW, .node = 0, .obj = (int16_t)mw, .verbs.qp = (int16_t)s.qa,
+			     .verbs.mr = (int16_t)mr, .verbs.offset = f.m.node[0].mr[mr].iova, .verbs.len = 4096,
+			     .verbs.access = M_ACC_REMOTE_READ };
 
 	fx_do(&f, bind, wc_(M_WC_SUCCESS));
 	struct m_pred pr = fx_predict(&f, op_obj(M_OP_DEREG_MR, 0, mr));
@@ -373,7 +374,7 @@ END_TEST
 static struct m_op op_rereg(int node, int mr, uint32_t flags, uint32_t access, int pd)
 {
 	return (struct m_op){ .kind = M_OP_REREG_MR, .node = (uint8_t)node, .obj = (int16_t)mr,
-			      .flags = flags, .access = access, .pd = (int16_t)pd, .len = 4096 };
+			      .verbs.rereg_flags = flags, .verbs.access = access, .verbs.pd = (int16_t)pd, .verbs.len = 4096 };
 }
 
 #define REREG_SETUP                      \
@@ -400,9 +401,9 @@ START_TEST(test_MR_REREG_2_translation_without_range)
 {
 	REREG_SETUP;
 	struct m_op op = op_rereg(0, mr, M_REREG_CHANGE_TRANSLATION, 0, pd);
-	op.len = 0;
+	op.verbs.len = 0;
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EINVAL), M_RULE_MR_REREG_2));
-	op.len = 4096;
+	op.verbs.len = 4096;
 	ck_assert(fx_has(fx_predict(&f, op), ok_()));
 	(void)pd2;
 	model_free(&f.m);
@@ -519,9 +520,9 @@ START_TEST(test_MW_ALLOC_1_bad_type)
 
 	fx_init(&f, 1, "generic");
 	pd = fx_pd(&f, 0);
-	struct m_op op = { .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)pd, .type = 3 };
+	struct m_op op = { .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)pd, .verbs.mw_type = 3 };
 	ck_assert(fx_rule(fx_predict(&f, op), err_(EINVAL), M_RULE_MW_ALLOC_1));
-	op.type = 1;
+	op.verbs.mw_type = 1;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	struct m_profile none = f.p;
 	none.caps &= ~(uint32_t)M_CAP_MW_TYPE1;
@@ -539,7 +540,7 @@ START_TEST(test_MW_ALLOC_3_holds_pd)
 
 	fx_init(&f, 1, "generic");
 	pd = fx_pd(&f, 0);
-	struct m_op op = { .kind = M_OP_ALLOC_MW, .node = 0, .pd = (int16_t)pd, .type = 2 };
+	struct m_op op = { .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)pd, .verbs.mw_type = 2 };
 	ck_assert(fx_rule(fx_predict(&f, op), ok_(), M_RULE_MW_ALLOC_3));
 	mw = fx_do(&f, op, ok_());
 	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd)), err_(EBUSY)));
@@ -556,11 +557,11 @@ START_TEST(test_QP_CONN_1_connect)
 
 	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_RTS);
 	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
-	struct m_op again = { .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)s.qa, .peer_node = 1,
-			      .peer_qp = (int16_t)s.qb };
+	struct m_op again = { .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)s.qa, .verbs.peer_node = 1,
+			      .verbs.peer_qp = (int16_t)s.qb };
 	ck_assert(fx_rule(fx_predict(&f, again), err_(EINVAL), M_RULE_QP_CONN_1));
 	struct m_pred pr;
-	again.peer_node = 0;
+	again.verbs.peer_node = 0;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &again, &pr), -EINVAL); /* to itself: malformed */
 	model_free(&f.m);
 }

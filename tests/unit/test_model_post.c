@@ -6,16 +6,16 @@
 
 static int fx_mw(struct fx *f, int node, int pd, int type)
 {
-	return fx_do(f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = (uint8_t)node, .pd = (int16_t)pd,
-				       .type = (uint32_t)type }, ok_());
+	return fx_do(f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = (uint8_t)node, .verbs.pd = (int16_t)pd,
+				       .verbs.mw_type = (uint32_t)type }, ok_());
 }
 
 static struct m_op op_bind(struct fx *f, int node, int mw, int qp, int mr, uint64_t off, uint64_t len,
 			   uint32_t access)
 {
-	return (struct m_op){ .kind = M_OP_BIND_MW, .node = (uint8_t)node, .obj = (int16_t)mw, .qp = (int16_t)qp,
-			      .mr = (int16_t)mr, .offset = f->m.node[node].mr[mr].iova + off, .len = len,
-			      .access = access };
+	return (struct m_op){ .kind = M_OP_BIND_MW, .node = (uint8_t)node, .obj = (int16_t)mw, .verbs.qp = (int16_t)qp,
+			      .verbs.mr = (int16_t)mr, .verbs.offset = f->m.node[node].mr[mr].iova + off, .verbs.len = len,
+			      .verbs.access = access };
 }
 
 /* An rdma op from node 0's QP against node 1's window mw. */
@@ -23,8 +23,8 @@ static struct m_op op_via_mw(struct fx *f, enum m_op_kind k, struct pair s, int 
 {
 	struct m_op op = op_rdma(f, k, 0, s.qa, s.ma, 0, 1, s.mb, 0, len);
 
-	op.rkey = f->m.node[1].mw[mw].rkey;
-	op.raddr = raddr;
+	op.verbs.rkey = f->m.node[1].mw[mw].rkey;
+	op.verbs.raddr = raddr;
 	return op;
 }
 
@@ -37,13 +37,13 @@ START_TEST(test_RA_KEY_1_unknown_and_tampered_rkey)
 	struct m_op w = W(0, 8);
 
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
-	w.rkey += 1000;
+	w.verbs.rkey += 1000;
 	struct m_pred pr = fx_predict(&f, w);
 	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_ACCESS_ERR), M_RULE_RA_KEY_1));
 	/* An lkey is not an rkey. */
 	w = W(0, 8);
-	w.rkey = f.m.node[1].mr[s.mb].lkey;
+	w.verbs.rkey = f.m.node[1].mr[s.mb].lkey;
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
 	model_free(&f.m);
 }
@@ -142,9 +142,9 @@ START_TEST(test_RA_BND_1_bounds_exact)
 	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_ACCESS_ERR), M_RULE_RA_BND_1));
 	struct m_op w = W(0, 8);
-	w.raddr -= 8; /* before the start */
+	w.verbs.raddr -= 8; /* before the start */
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
-	w.raddr = UINT64_MAX - 3; /* wraps: must not pass */
+	w.verbs.raddr = UINT64_MAX - 3; /* wraps: must not pass */
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
 	model_free(&f.m);
 }
@@ -156,13 +156,13 @@ START_TEST(test_RA_ZERO_1_zero_length_ignores_key)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op w = W(0, 0);
 
-	w.rkey = 0xdead;
-	w.raddr = 0;
+	w.verbs.rkey = 0xdead;
+	w.verbs.raddr = 0;
 	struct m_pred pr = fx_predict(&f, w);
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RA_ZERO_1));
-	w.len = 1;
-	w.lkey = f.m.node[0].mr[s.ma].lkey;
+	w.verbs.len = 1;
+	w.verbs.lkey = f.m.node[0].mr[s.ma].lkey;
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
 	model_free(&f.m);
 }
@@ -174,8 +174,8 @@ START_TEST(test_RA_LEN_1_over_2g)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op w = W(0, 8);
 
-	w.len = (1ull << 31) + 1;
-	w.lkey = 0; /* the responder check comes first for READ */
+	w.verbs.len = (1ull << 31) + 1;
+	w.verbs.lkey = 0; /* the responder check comes first for READ */
 	w.kind = M_OP_READ;
 	struct m_pred pr = fx_predict(&f, w);
 	ck_assert(fx_only(pr, wc_(M_WC_REM_INV_REQ_ERR)));
@@ -223,7 +223,7 @@ START_TEST(test_RA_ERR_2_requester_err_then_flush)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op bad = W(0, 8);
 
-	bad.rkey ^= 0x5a5a;
+	bad.verbs.rkey ^= 0x5a5a;
 	struct m_pred pr = fx_predict(&f, bad);
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_ACCESS_ERR), M_RULE_RA_ERR_2));
 	fx_do(&f, bad, wc_(M_WC_REM_ACCESS_ERR));
@@ -239,8 +239,8 @@ START_TEST(test_RA_ERR_3_responder_err_and_recv_flush)
 {
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
-	struct m_op recv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)s.qb, .len = 64,
-			     .lkey = f.m.node[1].mr[s.mb].lkey, .laddr = model_mr_laddr(&f.m, 1, s.mb, 0) };
+	struct m_op recv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)s.qb, .verbs.len = 64,
+			     .verbs.lkey = f.m.node[1].mr[s.mb].lkey, .verbs.laddr = model_mr_laddr(&f.m, 1, s.mb, 0) };
 
 	fx_do(&f, recv, ok_());
 	ck_assert_uint_eq(f.m.node[1].qp[s.qb].nrecv, 1);
@@ -253,7 +253,7 @@ START_TEST(test_RA_ERR_3_responder_err_and_recv_flush)
 	model_free(&f.m);
 	struct pair t = fx_pair(&f, "generic", 2);
 	struct m_op lbad = op_rdma(&f, M_OP_WRITE, 0, t.qa, t.ma, 0, 1, t.mb, 0, 8);
-	lbad.lkey += 77;
+	lbad.verbs.lkey += 77;
 	fx_do(&f, lbad, wc_(M_WC_LOC_PROT_ERR));
 	ck_assert_int_eq(fx_qps(&f, 0, t.qa), M_QPS_ERR);
 	ck_assert_int_eq(fx_qps(&f, 1, t.qb), M_QPS_RTS);
@@ -267,7 +267,7 @@ START_TEST(test_RA_ERR_1_nak_mapping)
 	struct pair s = fx_pair(&f, "rxe", 2);
 	struct m_op bad = W(0, 8);
 
-	bad.rkey += 1;
+	bad.verbs.rkey += 1;
 	ck_assert(fx_rule(fx_predict(&f, bad), wc_(M_WC_REM_ACCESS_ERR), M_RULE_RA_ERR_1));
 	ck_assert(fx_only(fx_predict(&f, W(0, 8)), wc_(M_WC_SUCCESS)));
 	model_free(&f.m);
@@ -279,7 +279,8 @@ START_TEST(test_RA_ERR_5_post_to_err_qp)
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
 
-	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .node = 0, .obj = (int16_t)s.qa, .type = M_QPS_ERR }, ok_());
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .node = 0, .obj = (int16_t)s.qa, .verbs.qp_state = M_QPS_ERR },
+	      ok_());
 	struct m_pred pr = fx_predict(&f, W(0, 8));
 	ck_assert(fx_has(pr, wc_(M_WC_WR_FLUSH_ERR)) && fx_has(pr, err_(EINVAL)));
 	ck_assert(fx_rule(pr, wc_(M_WC_WR_FLUSH_ERR), M_RULE_RA_ERR_5));
@@ -302,8 +303,8 @@ START_TEST(test_QP_STATE_1_post_below_rts)
 	struct m_pred pr = fx_predict(&f, w);
 	ck_assert(fx_only(pr, err_(EINVAL)));
 	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_QP_STATE_1));
-	struct m_op recv = { .kind = M_OP_RECV, .node = 0, .obj = (int16_t)qa, .len = 8, .lkey = w.lkey,
-			     .laddr = w.laddr };
+	struct m_op recv = { .kind = M_OP_RECV, .node = 0, .obj = (int16_t)qa, .verbs.len = 8, .verbs.lkey = w.verbs.lkey,
+			     .verbs.laddr = w.verbs.laddr };
 	ck_assert(fx_only(fx_predict(&f, recv), err_(EINVAL))); /* RESET */
 	model_free(&f.m);
 }
@@ -315,19 +316,19 @@ START_TEST(test_LP_1_bad_lkey_and_range)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op w = W(0, 8);
 
-	w.lkey ^= 0x77;
+	w.verbs.lkey ^= 0x77;
 	struct m_pred pr = fx_predict(&f, w);
 	ck_assert(fx_has(pr, wc_(M_WC_LOC_PROT_ERR)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_LOC_QP_OP_ERR), M_RULE_LP_1));
 	w = W(0, 8);
-	w.laddr += 4092; /* the SGE runs off the local MR */
+	w.verbs.laddr += 4092; /* the SGE runs off the local MR */
 	ck_assert(!fx_has(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
 	w = W(0, 8);
-	w.lkey ^= 0x77;
+	w.verbs.lkey ^= 0x77;
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR))); /* F */
 	w = W(0, 8);
-	w.laddr += 4092; /* out of range on 6.1: -EFAULT, LOC_PROT_ERR (oracle self-test) */
+	w.verbs.laddr += 4092; /* out of range on 6.1: -EFAULT, LOC_PROT_ERR (oracle self-test) */
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_LOC_PROT_ERR)));
 	f.p.kernel = KVER(6, 8); /* newer kernels: no declared deviation for the range */
 	ck_assert(fx_has(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR)));
@@ -342,7 +343,7 @@ START_TEST(test_LP_2_zero_length_sge)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op w = W(0, 0);
 
-	w.lkey = 0xbad;
+	w.verbs.lkey = 0xbad;
 	struct m_pred pr = fx_predict(&f, w);
 	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)) && fx_has(pr, wc_(M_WC_LOC_PROT_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_2));
@@ -376,7 +377,7 @@ START_TEST(test_LP_6_atomic_result_into_read_only)
 	int ro = fx_mr(&f, 0, s.pa, 4096, 0);
 	struct m_op c = op_rdma(&f, M_OP_FADD, 0, s.qa, ro, 0, 1, s.mb, 8, 8);
 
-	c.swap = 5;
+	c.verbs.swap = 5;
 	f.m.node[0].mr[ro].bytes[0] = 0x77;
 	f.m.node[1].mr[s.mb].bytes[8] = 2;
 	struct m_pred pr = fx_predict(&f, c);
@@ -404,7 +405,7 @@ START_TEST(test_RA_READ_1_local_error_leaves_responder)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op r = R(0, 64);
 
-	r.lkey += 99;
+	r.verbs.lkey += 99;
 	ck_assert(fx_rule(fx_predict(&f, r), wc_(M_WC_LOC_PROT_ERR), M_RULE_RA_READ_1));
 	fx_do(&f, r, wc_(M_WC_LOC_PROT_ERR));
 	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_ERR);
@@ -441,7 +442,7 @@ START_TEST(test_RA_ATOM_2_sge_length)
 
 	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, wc_(M_WC_LOC_LEN_ERR)));
 	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_RA_ATOM_2));
-	c.len = 8;
+	c.verbs.len = 8;
 	ck_assert(fx_only(fx_predict(&f, c), wc_(M_WC_SUCCESS)));
 	model_free(&f.m);
 }
@@ -454,10 +455,10 @@ START_TEST(test_RA_ATOM_3_cas_and_fadd_values)
 	struct m_op fill = op_obj(M_OP_FILL, 1, s.mb);
 	uint8_t real[8];
 
-	fill.byte = 1;
+	fill.verbs.byte = 1;
 	fx_do(&f, fill, ok_());
 	struct m_op fa = op_rdma(&f, M_OP_FADD, 0, s.qa, s.ma, 0, 1, s.mb, 8, 8);
-	fa.swap = 0x10;
+	fa.verbs.swap = 0x10;
 	ck_assert(fx_rule(fx_predict(&f, fa), wc_(M_WC_SUCCESS), M_RULE_RA_ATOM_3));
 	fx_do(&f, fa, wc_(M_WC_SUCCESS));
 	memset(real, 1, 8);
@@ -465,11 +466,11 @@ START_TEST(test_RA_ATOM_3_cas_and_fadd_values)
 	real[0] = 0x11;
 	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 8, real, 8), -1); /* 0x0101..01 + 0x10 */
 	struct m_op cas = op_rdma(&f, M_OP_CAS, 0, s.qa, s.ma, 0, 1, s.mb, 8, 8);
-	cas.compare = 0;
-	cas.swap = 42;
+	cas.verbs.compare = 0;
+	cas.verbs.swap = 42;
 	fx_do(&f, cas, wc_(M_WC_SUCCESS)); /* no match: unchanged */
 	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 8, real, 8), -1);
-	cas.compare = 0x0101010101010111ull;
+	cas.verbs.compare = 0x0101010101010111ull;
 	fx_do(&f, cas, wc_(M_WC_SUCCESS));
 	uint8_t swapped[8] = { 42 };
 	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 8, swapped, 8), -1);
@@ -505,14 +506,14 @@ START_TEST(test_write_read_contents)
 	struct m_op fill = op_obj(M_OP_FILL, 0, s.ma);
 	uint8_t want[4096];
 
-	fill.byte = 0xab;
+	fill.verbs.byte = 0xab;
 	fx_do(&f, fill, ok_());
 	fx_do(&f, W(0, 4096), wc_(M_WC_SUCCESS));
 	memset(want, 0xab, sizeof(want));
 	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, want, 4096), -1);
 	want[100] = 0;
 	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, want, 4096), 100);
-	fill.byte = 0;
+	fill.verbs.byte = 0;
 	fx_do(&f, fill, ok_());
 	fx_do(&f, R(0, 4096), wc_(M_WC_SUCCESS));
 	want[100] = 0xab;
@@ -523,8 +524,8 @@ END_TEST
 
 static struct m_op op_send(struct fx *f, int node, int qp, int mr, uint64_t len)
 {
-	return (struct m_op){ .kind = M_OP_SEND, .node = (uint8_t)node, .obj = (int16_t)qp, .len = len,
-			      .lkey = f->m.node[node].mr[mr].lkey, .laddr = model_mr_laddr(&f->m, (unsigned)node, mr, 0) };
+	return (struct m_op){ .kind = M_OP_SEND, .node = (uint8_t)node, .obj = (int16_t)qp, .verbs.len = len,
+			      .verbs.lkey = f->m.node[node].mr[mr].lkey, .verbs.laddr = model_mr_laddr(&f->m, (unsigned)node, mr, 0) };
 }
 
 static struct m_op op_recv(struct fx *f, int node, int qp, int mr, uint64_t len)
@@ -598,13 +599,14 @@ START_TEST(test_LP_7_receive_queue_full)
 	model_free(&f.m);
 	/* A QP that asks for a depth of 2. */
 	s = fx_pair(&f, "generic", 2);
-	struct m_op cq = { .kind = M_OP_CREATE_QP, .node = 1, .pd = (int16_t)s.pb, .access = QP_ALL, .len = 2 };
+	struct m_op cq = { .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb, .verbs.access = QP_ALL,
+			   .verbs.max_recv_wr = 2 };
 	int q2 = fx_do(&f, cq, ok_());
 	fx_connect(&f, 0, fx_qp(&f, 0, s.pa, QP_ALL), 1, q2);
 	fx_do(&f, op_recv(&f, 1, q2, s.mb, 8), ok_());
 	fx_do(&f, op_recv(&f, 1, q2, s.mb, 8), ok_());
 	ck_assert(fx_has(fx_predict(&f, op_recv(&f, 1, q2, s.mb, 8)), err_(ENOMEM)));
-	cq.len = M_RECV_DEPTH_MAX + 1; /* beyond what the language lets a QP ask for */
+	cq.verbs.max_recv_wr = M_RECV_DEPTH_MAX + 1; /* beyond what the language lets a QP ask for */
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &cq, &pr), -EINVAL);
 	model_free(&f.m);
 }
@@ -658,7 +660,7 @@ START_TEST(test_MW_ACC_2_outside_window_inside_mr)
 	pr = fx_predict(&f, r);
 	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)) && fx_has(pr, wc_(M_WC_REM_ACCESS_ERR)));
 	/* Outside the MR too: refused everywhere. */
-	r.raddr = base + 4096;
+	r.verbs.raddr = base + 4096;
 	ck_assert(fx_only(fx_predict(&f, r), wc_(M_WC_REM_ACCESS_ERR)));
 	model_free(&f.m);
 }
@@ -673,7 +675,7 @@ START_TEST(test_MW_KEY_1_rebind_kills_old_rkey)
 
 	ck_assert(fx_rule(fx_predict(&f, bind), wc_(M_WC_SUCCESS), M_RULE_MW_KEY_1));
 	fx_do(&f, bind, wc_(M_WC_SUCCESS));
-	ck_assert_uint_ne(f.m.node[1].mw[mw].rkey, old.rkey);
+	ck_assert_uint_ne(f.m.node[1].mw[mw].rkey, old.verbs.rkey);
 	ck_assert(fx_only(fx_predict(&f, old), wc_(M_WC_REM_ACCESS_ERR)));
 	ck_assert(fx_only(fx_predict(&f, op_via_mw(&f, M_OP_READ, s, mw, base, 8)), wc_(M_WC_SUCCESS)));
 	ck_assert_uint_eq(f.m.node[1].mr[mr].nbound, 1);
@@ -720,9 +722,9 @@ START_TEST(test_MW_BIND_1_bind_call_on_type2)
 	int mr = fx_mr(&f, 1, s.pb, 4096, MWB), mw = fx_mw(&f, 1, s.pb, 2);
 	struct m_op b = op_bind(&f, 1, mw, s.qb, mr, 0, 64, M_ACC_REMOTE_READ);
 
-	b.type = 1; /* the ibv_bind_mw() call */
+	b.verbs.bind_call = 1; /* the ibv_bind_mw() call */
 	ck_assert(fx_rule(fx_predict(&f, b), err_(EINVAL), M_RULE_MW_BIND_1));
-	b.type = 0; /* a bind work request */
+	b.verbs.bind_call = 0; /* a bind work request */
 	ck_assert(fx_only(fx_predict(&f, b), wc_(M_WC_SUCCESS)));
 	model_free(&f.m);
 }
@@ -768,7 +770,7 @@ START_TEST(test_MW_BIND_6_write_window_needs_local_write)
 	struct m_op b = op_bind(&f, 1, mw, s.qb, mr, 0, 64, M_ACC_REMOTE_WRITE);
 
 	ck_assert(fx_rule(fx_predict(&f, b), wc_(M_WC_MW_BIND_ERR), M_RULE_MW_BIND_6));
-	b.access = M_ACC_REMOTE_READ;
+	b.verbs.access = M_ACC_REMOTE_READ;
 	ck_assert(fx_only(fx_predict(&f, b), wc_(M_WC_SUCCESS)));
 	model_free(&f.m);
 }
@@ -795,7 +797,7 @@ START_TEST(test_MW_BIND_8_type1_zero_based)
 	int mr = fx_mr(&f, 1, s.pb, 4096, MWB), mw = fx_mw(&f, 1, s.pb, 1);
 	struct m_op b = op_bind(&f, 1, mw, s.qb, mr, 0, 64, M_ACC_REMOTE_READ);
 
-	b.flags = 1;
+	b.verbs.zero_based = 1;
 	struct m_pred pr = fx_predict(&f, b);
 	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, wc_(M_WC_MW_BIND_ERR)) && !fx_has(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_MW_BIND_8));
@@ -809,8 +811,8 @@ START_TEST(test_MW_BIND_9_zero_based_mr)
 	struct pair s = fx_pair(&f, "generic", 2);
 	struct m_op reg = op_reg(1, s.pb, 4096, MWB);
 
-	reg.has_iova = 1;
-	reg.iova = 0;
+	reg.verbs.has_iova = 1;
+	reg.verbs.iova = 0;
 	int mr = fx_do(&f, reg, ok_()), mw = fx_mw(&f, 1, s.pb, 1);
 	struct m_pred pr = fx_predict(&f, op_bind(&f, 1, mw, s.qb, mr, 0, 64, M_ACC_REMOTE_READ));
 	ck_assert(fx_has(pr, wc_(M_WC_MW_BIND_ERR)) && fx_has(pr, wc_(M_WC_SUCCESS)));
@@ -836,7 +838,7 @@ START_TEST(test_MW_BIND_10_type2_already_bound)
 	ck_assert(fx_only(pr, wc_(M_WC_MW_BIND_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_MW_BIND_ERR), M_RULE_MW_BIND_10));
 	struct m_op zero = bind2;
-	zero.len = 0;
+	zero.verbs.len = 0;
 	ck_assert(fx_only(fx_predict(&f, zero), wc_(M_WC_MW_BIND_ERR)));
 	model_free(&f.m);
 }
@@ -864,7 +866,7 @@ START_TEST(test_MW_ACC_3_type2_zero_based_and_qp)
 	int mr = fx_mr(&f, 1, s.pb, 4096, MWB), mw = fx_mw(&f, 1, s.pb, 2);
 	struct m_op b = op_bind(&f, 1, mw, s.qb, mr, 1024, 1024, M_ACC_REMOTE_READ);
 
-	b.flags = 1;
+	b.verbs.zero_based = 1;
 	fx_do(&f, b, wc_(M_WC_SUCCESS));
 	struct m_pred pr = fx_predict(&f, op_via_mw(&f, M_OP_READ, s, mw, 1016, 8));
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
@@ -874,8 +876,8 @@ START_TEST(test_MW_ACC_3_type2_zero_based_and_qp)
 	int q3 = fx_qp(&f, 1, s.pb, QP_ALL), p2 = fx_pd(&f, 2), m2 = fx_mr(&f, 2, p2, 64, RW), q2 = fx_qp(&f, 2, p2, QP_ALL);
 	fx_connect(&f, 2, q2, 1, q3);
 	struct m_op other = op_rdma(&f, M_OP_READ, 2, q2, m2, 0, 1, mr, 0, 8);
-	other.rkey = f.m.node[1].mw[mw].rkey;
-	other.raddr = 0;
+	other.verbs.rkey = f.m.node[1].mw[mw].rkey;
+	other.verbs.raddr = 0;
 	ck_assert(fx_only(fx_predict(&f, other), wc_(M_WC_REM_ACCESS_ERR)));
 	model_free(&f.m);
 }
@@ -884,7 +886,7 @@ END_TEST
 static struct m_op op_linv(struct fx *f, int node, int qp, uint32_t rkey)
 {
 	(void)f;
-	return (struct m_op){ .kind = M_OP_LOCAL_INV, .node = (uint8_t)node, .obj = (int16_t)qp, .rkey = rkey };
+	return (struct m_op){ .kind = M_OP_LOCAL_INV, .node = (uint8_t)node, .obj = (int16_t)qp, .verbs.rkey = rkey };
 }
 
 START_TEST(test_MW_INV_2_local_and_remote_invalidate)
@@ -903,8 +905,8 @@ START_TEST(test_MW_INV_2_local_and_remote_invalidate)
 	fx_do(&f, b, wc_(M_WC_SUCCESS));
 	fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 64), ok_());
 	struct m_op si = op_send(&f, 0, s.qa, s.ma, 8);
-	si.with_inv = 1;
-	si.rkey = f.m.node[1].mw[mw].rkey;
+	si.verbs.with_inv = 1;
+	si.verbs.rkey = f.m.node[1].mw[mw].rkey;
 	fx_do(&f, si, wc_(M_WC_SUCCESS));
 	ck_assert(!f.m.node[1].mw[mw].bound);
 	model_free(&f.m);
@@ -952,8 +954,8 @@ START_TEST(test_MW_INV_4_invalidate_plain_mr)
 	ck_assert(fx_rule(pr, wc_(M_WC_LOC_QP_OP_ERR), M_RULE_MW_INV_4));
 	fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 64), ok_());
 	struct m_op si = op_send(&f, 0, s.qa, s.ma, 8);
-	si.with_inv = 1;
-	si.rkey = f.m.node[1].mr[s.mb].rkey;
+	si.verbs.with_inv = 1;
+	si.verbs.rkey = f.m.node[1].mr[s.mb].rkey;
 	pr = fx_predict(&f, si);
 	ck_assert(!fx_has(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_MW_INV_4));
@@ -985,7 +987,7 @@ START_TEST(test_three_nodes_one_target_two_writers)
 		p[i] = fx_pd(&f, i);
 		m[i] = fx_mr(&f, i, p[i], 64, RW);
 		struct m_op fill = op_obj(M_OP_FILL, i, m[i]);
-		fill.byte = (uint8_t)(0x10 * (i + 1));
+		fill.verbs.byte = (uint8_t)(0x10 * (i + 1));
 		fx_do(&f, fill, ok_());
 	}
 	qa = fx_qp(&f, 0, p[0], QP_ALL);

@@ -76,12 +76,12 @@ static void check_dead_keys(const struct fx *f, const struct dead *d, uint64_t s
 				const struct m_node *pn = &f->m.node[qp->peer_node];
 				for (int t = 0; t < pn->nmr; t++) {
 					struct m_op op = { .kind = M_OP_WRITE, .node = (uint8_t)n, .obj = (int16_t)q,
-							   .len = 8, .rkey = d->k[i].rkey, .raddr = pn->mr[t].iova };
+							   .verbs.len = 8, .verbs.rkey = d->k[i].rkey, .verbs.raddr = pn->mr[t].iova };
 					struct m_pred pr;
 
 					if (nd->nmr) {
-						op.lkey = nd->mr[0].lkey;
-						op.laddr = nd->mr[0].addr;
+						op.verbs.lkey = nd->mr[0].lkey;
+						op.verbs.laddr = nd->mr[0].addr;
 					}
 					ck_assert_int_eq(model_predict(&f->m, &f->p, &op, &pr), 0);
 					ck_assert_msg(model_pred_find(&pr, wc_(M_WC_SUCCESS)) < 0,
@@ -169,7 +169,7 @@ static void run_sequence(uint64_t seed, const char *profile)
 			ck_assert_msg(same_state(&before, &f.m, -1, -1), "seed %llu step %d: %s without effect changed state",
 				      (unsigned long long)seed, step, m_op_kind_str(op.kind));
 		if (pr.alt[pick].effect == M_EFF_QP_ERR) {
-			int q = op.kind == M_OP_BIND_MW ? op.qp : op.obj;
+			int q = op.kind == M_OP_BIND_MW ? op.verbs.qp : op.obj;
 			ck_assert_int_eq(f.m.node[op.node].qp[q].state, M_QPS_ERR);
 			ck_assert_msg(same_state(&before, &f.m, op.node, q), "seed %llu step %d: a local error changed more than its QP",
 				      (unsigned long long)seed, step);
@@ -218,7 +218,7 @@ START_TEST(test_clone_is_deep)
 	uint8_t zero[16] = { 0 };
 
 	ck_assert_int_eq(model_clone(&c, &f.m), 0);
-	fill.byte = 9;
+	fill.verbs.byte = 9;
 	fx_do(&f, fill, ok_());
 	ck_assert_int_eq(model_mr_compare(&c, 1, s.mb, 0, zero, 16), -1);
 	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, zero, 16), 0);

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the model's librpma personality (model/rpma.c, catalog area
+ * Unit tests of the model's librpma personality (model/rpma/, catalog area
  * B): one test per encoded rule, each with its allowed and its refused path,
  * and the verbs rules that must fire underneath.
  */
@@ -11,8 +11,8 @@
 
 static struct m_op op_rreg(int node, uint64_t len, uint32_t usage)
 {
-	return (struct m_op){ .kind = M_OP_RPMA_MR_REG, .node = (uint8_t)node, .obj = -1, .pd = -1, .mr = -1,
-			      .qp = -1, .peer_node = -1, .peer_qp = -1, .remote = -1, .len = len, .access = usage };
+	return (struct m_op){ .kind = M_OP_RPMA_MR_REG, .node = (uint8_t)node, .obj = -1,
+			      .rpma = { .mr = -1, .peer_node = -1, .remote = -1, .len = len, .usage = usage } };
 }
 
 static int rreg(struct fx *f, int node, uint64_t len, uint32_t usage)
@@ -35,9 +35,9 @@ static struct m_op op_from(struct fx *f, int node, int src_node, int h)
 	struct m_op op = op_rreg(node, 0, 0);
 
 	op.kind = M_OP_RPMA_REMOTE_FROM_DESC;
-	ck_assert_int_eq(model_rpma_descriptor(&f->m, (unsigned)src_node, 0, h, op.desc), 0);
-	op.ndesc = M_RPMA_DESC_SIZE;
-	op.size = M_RPMA_DESC_SIZE;
+	ck_assert_int_eq(model_rpma_descriptor(&f->m, (unsigned)src_node, 0, h, op.rpma.desc), 0);
+	op.rpma.ndesc = M_RPMA_DESC_SIZE;
+	op.rpma.size = M_RPMA_DESC_SIZE;
 	return op;
 }
 
@@ -51,8 +51,8 @@ static int rconnect(struct fx *f, int client, int server, int pmem)
 	struct m_op op = op_rreg(client, 0, 0);
 
 	op.kind = M_OP_RPMA_CONNECT;
-	op.peer_node = (int16_t)server;
-	op.type = (uint32_t)pmem;
+	op.rpma.peer_node = (int16_t)server;
+	op.rpma.pmem = (uint8_t)pmem;
 	return fx_do(f, op, ok_());
 }
 
@@ -61,12 +61,12 @@ static struct m_op op_io(enum m_op_kind k, int node, int conn, int mr, uint64_t 
 {
 	struct m_op op = op_on(k, node, conn);
 
-	op.mr = (int16_t)mr;
-	op.offset = off;
-	op.remote = (int16_t)remote;
-	op.roff = roff;
-	op.len = len;
-	op.flags = flags;
+	op.rpma.mr = (int16_t)mr;
+	op.rpma.offset = off;
+	op.rpma.remote = (int16_t)remote;
+	op.rpma.roff = roff;
+	op.rpma.len = len;
+	op.rpma.flags = flags;
 	return op;
 }
 
@@ -96,15 +96,15 @@ START_TEST(test_RPMA_REG_1_null_arguments_and_size_zero)
 
 	fx_init(&f, 1, "generic");
 	for (unsigned bit = 0; bit < 3; bit++) {
-		op.nulls = (uint8_t)(1u << bit);
+		op.rpma.nulls = (uint8_t)(1u << bit);
 		ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
 		ck_assert(fx_rule(fx_predict(&f, op), RPMA_(INVAL), M_RULE_RPMA_REG_1));
 	}
-	op.nulls = 0;
-	op.len = 0;
+	op.rpma.nulls = 0;
+	op.rpma.len = 0;
 	fx_do(&f, op, RPMA_(INVAL));
 	ck_assert_uint_eq(f.m.node[0].nmr, 0); /* nothing registered */
-	op.len = 4096;
+	op.rpma.len = 4096;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	model_free(&f.m);
 }
@@ -148,10 +148,10 @@ START_TEST(test_RPMA_REG_3_usage_to_access)
 		ck_assert_uint_eq(f.m.node[0].mr[h].usage, map[i].usage);
 		ck_assert_uint_eq(f.m.node[0].mr[h].api, M_API_RPMA);
 		/* Every rpma MR of a node is in its one peer PD. */
-		ck_assert_int_eq(f.m.node[0].mr[h].pd, f.m.node[0].rpma_pd);
+		ck_assert_int_eq(f.m.node[0].mr[h].pd, f.m.node[0].rpma.pd);
 	}
 	ck_assert_uint_eq(f.m.node[0].npd, 1);
-	ck_assert_uint_eq(f.m.node[0].pd[f.m.node[0].rpma_pd].api, M_API_RPMA);
+	ck_assert_uint_eq(f.m.node[0].pd[f.m.node[0].rpma.pd].api, M_API_RPMA);
 	model_free(&f.m);
 
 	/* The refused side: READ_SRC grants no remote write (the verbs rule decides). */
@@ -173,17 +173,17 @@ START_TEST(test_RPMA_REG_4_verbs_refusal_is_provider)
 	struct m_pred pr;
 
 	fx_init(&f, 1, "rxe");
-	op.prot = M_PROT_UNMAPPED;
+	op.rpma.prot = M_PROT_UNMAPPED;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, RPMA_(PROVIDER)));
 	ck_assert(fx_rule(pr, RPMA_(PROVIDER), M_RULE_RPMA_REG_4));
 	ck_assert(fx_rule(pr, RPMA_(PROVIDER), M_RULE_MR_MAP_1)); /* the verbs rule underneath */
-	op.prot = M_PROT_RO;
+	op.rpma.prot = M_PROT_RO;
 	ck_assert(fx_rule(fx_predict(&f, op), RPMA_(PROVIDER), M_RULE_MR_MAP_2));
-	op.access = M_RPMA_READ_SRC; /* REMOTE_READ only: read-only pages are enough */
+	op.rpma.usage = M_RPMA_READ_SRC; /* REMOTE_READ only: read-only pages are enough */
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	/* PROT_NONE: refused by the generic reading, registered by 6.1 (MR-MAP-2 deviation). */
-	op.prot = M_PROT_NONE;
+	op.rpma.prot = M_PROT_NONE;
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	ck_assert_int_eq(m_profile_get("generic", 0, &f.p), 0);
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(PROVIDER)));
@@ -201,19 +201,19 @@ START_TEST(test_RPMA_DEREG_1_null_noop_and_dereg)
 	fx_init(&f, 1, "generic");
 	h = rreg(&f, 0, 64, M_RPMA_READ_SRC);
 	op = op_on(M_OP_RPMA_MR_DEREG, 0, h);
-	op.nulls = M_RPMA_NULL_ARG0; /* mr_ptr NULL */
+	op.rpma.nulls = M_RPMA_NULL_ARG0; /* mr_ptr NULL */
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.nulls = M_RPMA_NULL_ARG1; /* *mr_ptr NULL */
+	op.rpma.nulls = M_RPMA_NULL_ARG1; /* *mr_ptr NULL */
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
 	ck_assert_uint_eq(pr.alt[0].effect, M_EFF_NONE);
-	op.nulls = 0;
+	op.rpma.nulls = 0;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_rule(pr, ok_(), M_RULE_RPMA_DEREG_1));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_MR_DEREG_1));
 	fx_do(&f, op, ok_());
 	ck_assert(!f.m.node[0].mr[h].live);
-	ck_assert_uint_eq(f.m.node[0].pd[f.m.node[0].rpma_pd].usecnt, 0);
+	ck_assert_uint_eq(f.m.node[0].pd[f.m.node[0].rpma.pd].usecnt, 0);
 	/* Again: *mr_ptr was NULLed by the first call, so a no-op. */
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, ok_()));
@@ -238,7 +238,7 @@ START_TEST(test_RPMA_DESC_1_descriptor_size)
 	ck_assert_str_eq(q.r[0].key, "size");
 	ck_assert(model_qres_ok(&q, 0, 21) && !model_qres_ok(&q, 0, 24));
 	ck_assert_uint_eq(q.r[0].rule, M_RULE_RPMA_DESC_1);
-	op.nulls = M_RPMA_NULL_ARG1;
+	op.rpma.nulls = M_RPMA_NULL_ARG1;
 	ck_assert(fx_rule(fx_predict(&f, op), RPMA_(INVAL), M_RULE_RPMA_DESC_1));
 	model_free(&f.m);
 }
@@ -270,9 +270,9 @@ START_TEST(test_RPMA_DESC_2_descriptor_content)
 	ck_assert_uint_eq(d[20], M_RPMA_WRITE_DST | M_RPMA_USAGE_FLUSH_VISIBILITY);
 	op = op_on(M_OP_RPMA_MR_GET_DESC, 0, h);
 	ck_assert(fx_rule(fx_predict(&f, op), ok_(), M_RULE_RPMA_DESC_2));
-	op.nulls = M_RPMA_NULL_ARG1; /* desc NULL */
+	op.rpma.nulls = M_RPMA_NULL_ARG1; /* desc NULL */
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.nulls = 0;
+	op.rpma.nulls = 0;
 	fx_do(&f, op_on(M_OP_RPMA_MR_DEREG, 0, h), ok_());
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL))); /* the handle is NULL now */
 	/* A stale descriptor is still the last one. */
@@ -293,29 +293,29 @@ START_TEST(test_RPMA_DESC_3_from_descriptor)
 	s = rreg(&f, 1, 4096, M_RPMA_READ_SRC);
 	op = op_from(&f, 0, 1, s);
 	for (unsigned bit = 0; bit < 2; bit++) {
-		op.nulls = (uint8_t)(1u << bit);
+		op.rpma.nulls = (uint8_t)(1u << bit);
 		ck_assert(fx_rule(fx_predict(&f, op), RPMA_(INVAL), M_RULE_RPMA_DESC_3));
 	}
-	op.nulls = 0;
-	op.size = 0;
+	op.rpma.nulls = 0;
+	op.rpma.size = 0;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.size = 20;
+	op.rpma.size = 20;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.size = 64; /* longer: accepted, the rest ignored */
+	op.rpma.size = 64; /* longer: accepted, the rest ignored */
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
-	op.size = 21;
+	op.rpma.size = 21;
 	/* Nothing but the usage byte is checked: garbage gives a nonsense MR. */
-	memset(op.desc, 0xee, M_RPMA_DESC_SIZE);
+	memset(op.rpma.desc, 0xee, M_RPMA_DESC_SIZE);
 	r = fx_do(&f, op, ok_());
-	ck_assert_uint_eq(f.m.node[0].rremote[r].len, 0xeeeeeeeeeeeeeeeeull);
-	ck_assert_uint_eq(f.m.node[0].rremote[r].rkey, 0xeeeeeeeeu);
+	ck_assert_uint_eq(f.m.node[0].rpma.rremote[r].len, 0xeeeeeeeeeeeeeeeeull);
+	ck_assert_uint_eq(f.m.node[0].rpma.rremote[r].rkey, 0xeeeeeeeeu);
 	/* Usage byte 0: the man page's NOSUPP; 1.2.0's INVAL is the rxe profile's. */
-	op.desc[20] = 0;
+	op.rpma.desc[20] = 0;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(NOSUPP)));
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
 	fx_do(&f, op, RPMA_(INVAL));
-	ck_assert_uint_eq(f.m.node[0].nrremote, 1); /* nothing made */
+	ck_assert_uint_eq(f.m.node[0].rpma.nrremote, 1); /* nothing made */
 	model_free(&f.m);
 }
 END_TEST
@@ -339,10 +339,10 @@ START_TEST(test_RPMA_DESC_4_remote_size_and_flush_type)
 	ck_assert_int_eq(model_query(&f.m, &f.p, &op, &q), 0);
 	ck_assert_str_eq(q.r[0].key, "flush_type");
 	ck_assert(model_qres_ok(&q, 0, M_RPMA_USAGE_FLUSH_PERSISTENT));
-	op.nulls = M_RPMA_NULL_ARG1;
+	op.rpma.nulls = M_RPMA_NULL_ARG1;
 	ck_assert(fx_rule(fx_predict(&f, op), RPMA_(INVAL), M_RULE_RPMA_DESC_4));
 	op.kind = M_OP_RPMA_REMOTE_GET_SIZE;
-	op.nulls = M_RPMA_NULL_ARG0;
+	op.rpma.nulls = M_RPMA_NULL_ARG0;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
 	model_free(&f.m);
 }
@@ -356,18 +356,18 @@ START_TEST(test_RPMA_OP_1_argument_checks)
 	struct m_pred pr;
 
 	ck_assert(fx_rule(fx_predict(&f, op), RPMA_(INVAL), M_RULE_RPMA_OP_1)); /* flags 0 */
-	op.flags = ALWAYS;
+	op.rpma.flags = ALWAYS;
 	ck_assert(fx_only(fx_predict(&f, op), wc_(M_WC_SUCCESS)));
-	op.nulls = M_RPMA_NULL_ARG0;
+	op.rpma.nulls = M_RPMA_NULL_ARG0;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.nulls = M_RPMA_NULL_ARG2; /* src NULL, dst given */
+	op.rpma.nulls = M_RPMA_NULL_ARG2; /* src NULL, dst given */
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
 	/* Both NULL, offsets and len 0: the legal 0-byte form. */
 	op = op_io(M_OP_RPMA_WRITE, 0, x.conn, -1, 0, -1, 0, 0, ALWAYS);
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RA_ZERO_1));
-	op.roff = 8;
+	op.rpma.roff = 8;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
 	/* A deregistered local MR is a NULL handle. */
 	fx_do(&f, op_on(M_OP_RPMA_MR_DEREG, 0, x.c), ok_());
@@ -444,18 +444,18 @@ START_TEST(test_RPMA_AW_1_atomic_write)
 	struct m_op op = op_io(M_OP_RPMA_ATOMIC_WRITE, 0, x.conn, -1, 0, x.r, 8, 0, ALWAYS);
 	struct m_pred pr;
 
-	op.swap = 0x1122334455667788ull;
+	op.rpma.value = 0x1122334455667788ull;
 	for (unsigned bit = 0; bit < 3; bit++) {
-		op.nulls = (uint8_t)(1u << bit);
+		op.rpma.nulls = (uint8_t)(1u << bit);
 		ck_assert(fx_rule(fx_predict(&f, op), RPMA_(INVAL), M_RULE_RPMA_AW_1));
 	}
-	op.nulls = 0;
-	op.roff = 4; /* dst_offset not aligned to 8 */
+	op.rpma.nulls = 0;
+	op.rpma.roff = 4; /* dst_offset not aligned to 8 */
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.roff = 8;
-	op.flags = 0;
+	op.rpma.roff = 8;
+	op.rpma.flags = 0;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.flags = ALWAYS;
+	op.rpma.flags = ALWAYS;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RPMA_AW_1));
@@ -475,7 +475,7 @@ START_TEST(test_RPMA_AW_1_atomic_write)
 	fx_init(&f, 2, "rxe");
 	struct m_op reg = op_rreg(1, 64, M_RPMA_WRITE_DST);
 
-	reg.offset = 4;
+	reg.rpma.offset = 4;
 	x.s = fx_do(&f, reg, ok_());
 	x.c = rreg(&f, 0, 64, M_RPMA_USAGE_ALL);
 	x.r = from(&f, 0, 1, x.s);
@@ -495,19 +495,19 @@ START_TEST(test_RPMA_FLUSH_1_checks)
 	struct rp x = fx_rpair(&f, "generic", M_RPMA_USAGE_FLUSH_VISIBILITY | M_RPMA_READ_SRC, 0);
 	struct m_op op = op_io(M_OP_RPMA_FLUSH, 0, x.conn, -1, 0, x.r, 0, 4096, ALWAYS);
 
-	op.type = M_RPMA_FLUSH_VISIBILITY;
+	op.rpma.flush_type = M_RPMA_FLUSH_VISIBILITY;
 	ck_assert(fx_only(fx_predict(&f, op), wc_(M_WC_SUCCESS)));
-	op.nulls = M_RPMA_NULL_ARG1;
+	op.rpma.nulls = M_RPMA_NULL_ARG1;
 	ck_assert(fx_rule(fx_predict(&f, op), RPMA_(INVAL), M_RULE_RPMA_FLUSH_1));
-	op.nulls = 0;
-	op.flags = 0;
+	op.rpma.nulls = 0;
+	op.rpma.flags = 0;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.flags = ALWAYS;
+	op.rpma.flags = ALWAYS;
 	/* PERSISTENT: no pmem peer cfg on this connection, and no usage bit. */
-	op.type = M_RPMA_FLUSH_PERSISTENT;
+	op.rpma.flush_type = M_RPMA_FLUSH_PERSISTENT;
 	ck_assert(fx_rule(fx_predict(&f, op), RPMA_(NOSUPP), M_RULE_RPMA_FLUSH_1));
 	/* An unknown type: the man page's RPMA_E_INVAL; 1.2.0 goes on (rxe). */
-	op.type = 7;
+	op.rpma.flush_type = 7;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
 	ck_assert(fx_rule(fx_predict(&f, op), wc_(M_WC_SUCCESS), M_RULE_RPMA_FLUSH_1));
@@ -517,9 +517,9 @@ START_TEST(test_RPMA_FLUSH_1_checks)
 	/* With the pmem peer cfg applied: PERSISTENT needs the usage bit only. */
 	x = fx_rpair(&f, "rxe", M_RPMA_USAGE_FLUSH_PERSISTENT, 1);
 	op = op_io(M_OP_RPMA_FLUSH, 0, x.conn, -1, 0, x.r, 0, 8, ALWAYS);
-	op.type = M_RPMA_FLUSH_PERSISTENT;
+	op.rpma.flush_type = M_RPMA_FLUSH_PERSISTENT;
 	ck_assert(fx_only(fx_predict(&f, op), wc_(M_WC_SUCCESS)));
-	op.type = M_RPMA_FLUSH_VISIBILITY; /* its bit is missing */
+	op.rpma.flush_type = M_RPMA_FLUSH_VISIBILITY; /* its bit is missing */
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(NOSUPP)));
 	model_free(&f.m);
 }
@@ -532,15 +532,15 @@ START_TEST(test_RPMA_FLUSH_2_an_8_byte_read)
 	struct m_op op = op_io(M_OP_RPMA_FLUSH, 0, x.conn, -1, 0, x.r, 0, 1u << 20, ALWAYS);
 	struct m_pred pr;
 
-	op.type = M_RPMA_FLUSH_VISIBILITY;
+	op.rpma.flush_type = M_RPMA_FLUSH_VISIBILITY;
 	pr = fx_predict(&f, op); /* len is ignored: 1 MiB of a 4 KiB MR */
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RPMA_FLUSH_2));
-	op.roff = 4092; /* 8 bytes from size-4: past the end */
+	op.rpma.roff = 4092; /* 8 bytes from size-4: past the end */
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_ACCESS_ERR), M_RULE_RA_BND_1));
-	op.roff = 4088;
+	op.rpma.roff = 4088;
 	ck_assert(fx_only(fx_predict(&f, op), wc_(M_WC_SUCCESS)));
 	model_free(&f.m);
 
@@ -551,11 +551,11 @@ START_TEST(test_RPMA_FLUSH_2_an_8_byte_read)
 	struct m_op fd = op_from(&f, 0, 1, s);
 
 	(void)c;
-	fd.desc[20] = M_RPMA_USAGE_FLUSH_VISIBILITY;
+	fd.rpma.desc[20] = M_RPMA_USAGE_FLUSH_VISIBILITY;
 	x.r = fx_do(&f, fd, ok_());
 	x.conn = rconnect(&f, 0, 1, 0);
 	op = op_io(M_OP_RPMA_FLUSH, 0, x.conn, -1, 0, x.r, 0, 8, ON_ERROR);
-	op.type = M_RPMA_FLUSH_VISIBILITY;
+	op.rpma.flush_type = M_RPMA_FLUSH_VISIBILITY;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_ACCESS_ERR), M_RULE_RA_ACC_1));
@@ -571,7 +571,7 @@ START_TEST(test_RPMA_CONN_1_connect_and_disconnect)
 
 	fx_init(&f, 3, "rxe");
 	op.kind = M_OP_RPMA_CONNECT;
-	op.peer_node = 0;
+	op.rpma.peer_node = 0;
 	struct m_pred pr;
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL); /* to itself */
 	conn = rconnect(&f, 0, 1, 0);
@@ -582,13 +582,13 @@ START_TEST(test_RPMA_CONN_1_connect_and_disconnect)
 	ck_assert_uint_eq(q->state, M_QPS_RTS);
 	ck_assert_uint_eq(sq->state, M_QPS_RTS);
 	ck_assert_uint_eq(q->access, M_ACC_REMOTE_ANY);
-	ck_assert_int_eq(q->pd, f.m.node[0].rpma_pd);
-	ck_assert_int_eq(sq->pd, f.m.node[1].rpma_pd);
+	ck_assert_int_eq(q->pd, f.m.node[0].rpma.pd);
+	ck_assert_int_eq(sq->pd, f.m.node[1].rpma.pd);
 	ck_assert_uint_eq(f.m.node[1].nconn, 2);
 	op = op_on(M_OP_RPMA_DISCONNECT, 0, conn);
-	op.nulls = M_RPMA_NULL_ARG0;
+	op.rpma.nulls = M_RPMA_NULL_ARG0;
 	ck_assert(fx_only(fx_predict(&f, op), RPMA_(INVAL)));
-	op.nulls = 0;
+	op.rpma.nulls = 0;
 	pr = fx_predict(&f, op);
 	ck_assert(fx_rule(pr, ok_(), M_RULE_RPMA_CONN_1));
 	fx_do(&f, op, ok_());
@@ -616,20 +616,20 @@ START_TEST(test_rpma_same_buffer_and_malformed)
 	a = rreg(&f, 0, 4096, M_RPMA_READ_SRC);
 	memset(f.m.node[0].mr[a].bytes, 7, 4096);
 	op = op_rreg(0, 4096, M_RPMA_WRITE_DST);
-	op.mr = (int16_t)a;
+	op.rpma.mr = (int16_t)a;
 	b = fx_do(&f, op, ok_());
 	ck_assert_uint_eq(f.m.node[0].mr[b].addr, f.m.node[0].mr[a].addr);
 	ck_assert_uint_ne(f.m.node[0].mr[b].rkey, f.m.node[0].mr[a].rkey);
 	ck_assert_uint_eq(f.m.node[0].mr[b].bytes[100], 7);
-	op.len = 8192; /* longer than the buffer */
+	op.rpma.len = 8192; /* longer than the buffer */
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	/* A verbs MR is no rpma MR. */
 	int pd = fx_pd(&f, 0), v = fx_mr(&f, 0, pd, 64, 0);
 
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_RPMA_MR_DEREG, .obj = (int16_t)v,
-								      .remote = -1, .mr = -1 }, &pr), -EINVAL);
-	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_RPMA_READ, .obj = 0, .remote = -1,
-								      .mr = -1 }, &pr), -EINVAL);
+								      .rpma.remote = -1, .rpma.mr = -1 }, &pr), -EINVAL);
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_RPMA_READ, .obj = 0, .rpma.remote = -1,
+								      .rpma.mr = -1 }, &pr), -EINVAL);
 	ck_assert(first(fx_predict(&f, op_on(M_OP_RPMA_MR_GET_DESC, 0, a))).kind == M_OUT_OK);
 	model_free(&f.m);
 }

@@ -154,7 +154,7 @@ START_TEST(test_kernel_ranges_select_deviations)
 	fx_init(&f, 1, "rxe");
 	pd = fx_pd(&f, 0);
 	mr = fx_mr(&f, 0, pd, 64, 0);
-	struct m_op op = { .kind = M_OP_REREG_MR, .node = 0, .obj = (int16_t)mr, .flags = M_REREG_CHANGE_ACCESS };
+	struct m_op op = { .kind = M_OP_REREG_MR, .node = 0, .obj = (int16_t)mr, .verbs.rereg_flags = M_REREG_CHANGE_ACCESS };
 	ck_assert(fx_only(fx_predict(&f, op), err_(EOPNOTSUPP))); /* 6.1: no rereg */
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 8), &f.p), 0);
 	ck_assert(fx_only(fx_predict(&f, op), ok_())); /* the 6.1 observation does not apply */

@@ -1,8 +1,8 @@
 /*
- * pred_obj.c — predictions for the verbs calls that create, change and destroy
+ * obj.c — predictions for the verbs calls that create, change and destroy
  * objects: PDs, MRs, MWs (alloc/dealloc), QPs, and the local fill.
  */
-#include "model/internal.h"
+#include "model/verbs/internal.h"
 
 #include <string.h>
 
@@ -79,29 +79,29 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 	struct m_why why = { 0 };
 	uint32_t ignored;
 
-	if (!VALID(nd->pd, nd->npd, op->pd, 1) || op->offset >= M_PAGE || op->prot > M_PROT_UNMAPPED)
+	if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.offset >= M_PAGE || op->verbs.prot > M_PROT_UNMAPPED)
 		return -EINVAL;
-	if (op->has_iova && (op->iova % M_PAGE) != op->offset) {
+	if (op->verbs.has_iova && (op->verbs.iova % M_PAGE) != op->verbs.offset) {
 		struct m_set s = DECIDE(p, MR_ADDR_2, PART_STEP, O_ERR(EINVAL));
 
 		m_why_add(&why, M_RULE_MR_ADDR_2);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (access_check(p, op->access, out, &why, &ignored))
+	if (access_check(p, op->verbs.access, out, &why, &ignored))
 		return 0;
-	if (op->len > UINT64_MAX - M_PAGE - op->offset) {
+	if (op->verbs.len > UINT64_MAX - M_PAGE - op->verbs.offset) {
 		struct m_set s = DECIDE(p, MR_LEN_2, PART_STEP, O_ERR(EINVAL));
 
 		m_why_add(&why, M_RULE_MR_LEN_2);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->len > M_MR_LEN_MAX)
+	if (op->verbs.len > M_MR_LEN_MAX)
 		return -EINVAL; /* beyond the model's memory: a scenario limit, not a stack outcome */
-	if (op->len == 0) {
+	if (op->verbs.len == 0) {
 		/* Page-aligned: no pages, EINVAL; unaligned: one page, a zero-length MR. */
-		struct m_set s = op->offset == 0 ? DECIDE(p, MR_LEN_1, PART_STEP, O_ERR(EINVAL))
+		struct m_set s = op->verbs.offset == 0 ? DECIDE(p, MR_LEN_1, PART_STEP, O_ERR(EINVAL))
 						 : DECIDE(p, MR_LEN_1, PART_STEP, O_ERR(EINVAL), O_OK);
 
 		m_why_add(&why, M_RULE_MR_LEN_1);
@@ -109,18 +109,18 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->prot == M_PROT_UNMAPPED) {
+	if (op->verbs.prot == M_PROT_UNMAPPED) {
 		struct m_set s = DECIDE(p, MR_MAP_1, PART_STEP, O_ERR(EFAULT));
 
 		m_why_add(&why, M_RULE_MR_MAP_1);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->prot == M_PROT_NONE) {
+	if (op->verbs.prot == M_PROT_NONE) {
 		/* Pages without read permission cannot be pinned, writable or not
 		 * (a kernel that pins with FOLL_FORCE for read-only access is a
 		 * profile deviation). */
-		struct m_set s = (op->access & ~ignored & WRITABLE_ACCESS)
+		struct m_set s = (op->verbs.access & ~ignored & WRITABLE_ACCESS)
 					 ? DECIDE(p, MR_MAP_2, PART_STEP, O_ERR(EFAULT))
 					 : DECIDE(p, MR_MAP_2, PART_PROT_NONE, O_ERR(EFAULT));
 
@@ -129,18 +129,18 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->prot == M_PROT_RO && (op->access & ~ignored & WRITABLE_ACCESS)) {
+	if (op->verbs.prot == M_PROT_RO && (op->verbs.access & ~ignored & WRITABLE_ACCESS)) {
 		struct m_set s = DECIDE(p, MR_MAP_2, PART_STEP, O_ERR(EFAULT));
 
 		m_why_add(&why, M_RULE_MR_MAP_2);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->prot == M_PROT_RO)
+	if (op->verbs.prot == M_PROT_RO)
 		m_why_add(&why, M_RULE_MR_MAP_2);
-	if (op->offset)
+	if (op->verbs.offset)
 		m_why_add(&why, M_RULE_MR_ADDR_1);
-	if (op->has_iova && op->iova == 0)
+	if (op->verbs.has_iova && op->verbs.iova == 0)
 		m_why_add(&why, M_RULE_MR_ADDR_3);
 	m_why_add(&why, M_RULE_MR_KEY_1);
 	m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
@@ -158,15 +158,15 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 
 	if (!VALID(nd->mr, nd->nmr, op->obj, 0))
 		return -EINVAL;
-	if (op->flags & ~known)
+	if (op->verbs.rereg_flags & ~known)
 		r = M_RULE_MR_REREG_1;
-	else if ((op->flags & M_REREG_CHANGE_TRANSLATION) && op->len == 0)
+	else if ((op->verbs.rereg_flags & M_REREG_CHANGE_TRANSLATION) && op->verbs.len == 0)
 		r = M_RULE_MR_REREG_2;
-	else if (op->access && !(op->flags & M_REREG_CHANGE_ACCESS))
+	else if (op->verbs.access && !(op->verbs.rereg_flags & M_REREG_CHANGE_ACCESS))
 		r = M_RULE_MR_REREG_3;
 	else if (!nd->mr[op->obj].live)
 		return -EINVAL; /* a deregistered MR's pointer: use after free, no defined outcome */
-	else if (op->flags == 0)
+	else if (op->verbs.rereg_flags == 0)
 		r = M_RULE_MR_REREG_5;
 	if (r != M_RULE_COUNT_) {
 		struct m_set s = m_decide(p, r, PART_STEP, &O_ERR(EINVAL), 1);
@@ -176,14 +176,14 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if ((op->flags & M_REREG_CHANGE_PD) && !VALID(nd->pd, nd->npd, op->pd, 1))
+	if ((op->verbs.rereg_flags & M_REREG_CHANGE_PD) && !VALID(nd->pd, nd->npd, op->verbs.pd, 1))
 		return -EINVAL;
-	if (op->flags & M_REREG_CHANGE_ACCESS) {
+	if (op->verbs.rereg_flags & M_REREG_CHANGE_ACCESS) {
 		struct m_pred refused = { .n = 0 };
 		struct m_why rw = why;
 
 		m_why_add(&rw, M_RULE_MR_REREG_6);
-		if (access_check(p, op->access, &refused, &rw, &ignored)) {
+		if (access_check(p, op->verbs.access, &refused, &rw, &ignored)) {
 			/* The kernel refuses the new access (MR-REREG-6) — unless, as a
 			 * profile may say, it refuses every rereg before looking. */
 			struct m_outcome outs[M_ALT_MAX];
@@ -199,10 +199,10 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 		}
 	}
 	m_why_add(&why, M_RULE_MR_REREG_8);
-	struct m_set s = (op->flags & M_REREG_CHANGE_TRANSLATION)
+	struct m_set s = (op->verbs.rereg_flags & M_REREG_CHANGE_TRANSLATION)
 				 ? DECIDE(p, MR_REREG_7, PART_STEP, O_OK, O_ERR(EOPNOTSUPP))
 				 : DECIDE(p, MR_REREG_9, PART_STEP, O_OK);
-	m_why_add(&why, (op->flags & M_REREG_CHANGE_TRANSLATION) ? M_RULE_MR_REREG_7 : M_RULE_MR_REREG_9);
+	m_why_add(&why, (op->verbs.rereg_flags & M_REREG_CHANGE_TRANSLATION) ? M_RULE_MR_REREG_7 : M_RULE_MR_REREG_9);
 	for (unsigned i = 0; i < s.n; i++)
 		m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 	return 0;
@@ -248,12 +248,12 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 	case M_OP_REREG_MR:
 		return pred_rereg_mr(m, p, out);
 	case M_OP_ALLOC_MW:
-		if (!VALID(nd->pd, nd->npd, op->pd, 1))
+		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1))
 			return -EINVAL;
 		m_why_add(&why, M_RULE_MW_ALLOC_1);
-		if (op->type != M_MW_TYPE_1 && op->type != M_MW_TYPE_2) {
+		if (op->verbs.mw_type != M_MW_TYPE_1 && op->verbs.mw_type != M_MW_TYPE_2) {
 			s = DECIDE(p, MW_ALLOC_1, PART_STEP, O_ERR(EINVAL));
-		} else if (!(p->caps & (op->type == M_MW_TYPE_1 ? M_CAP_MW_TYPE1 : M_CAP_MW_TYPE2))) {
+		} else if (!(p->caps & (op->verbs.mw_type == M_MW_TYPE_1 ? M_CAP_MW_TYPE1 : M_CAP_MW_TYPE2))) {
 			s = DECIDE(p, MW_ALLOC_1, PART_STEP, O_ERR(EOPNOTSUPP));
 		} else {
 			m_why_add(&why, M_RULE_MW_ALLOC_2);
@@ -270,20 +270,20 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_CREATE_QP:
-		if (!VALID(nd->pd, nd->npd, op->pd, 1) || op->len > M_RECV_DEPTH_MAX)
+		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.max_recv_wr > M_RECV_DEPTH_MAX)
 			return -EINVAL;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_CONNECT: {
-		if (!VALID(nd->qp, nd->nqp, op->obj, 1) || op->peer_node < 0 ||
-		    op->peer_node >= m->nnodes || op->peer_node == op->node)
+		if (!VALID(nd->qp, nd->nqp, op->obj, 1) || op->verbs.peer_node < 0 ||
+		    op->verbs.peer_node >= m->nnodes || op->verbs.peer_node == op->node)
 			return -EINVAL;
-		const struct m_node *pn = &m->node[op->peer_node];
+		const struct m_node *pn = &m->node[op->verbs.peer_node];
 
-		if (!VALID(pn->qp, pn->nqp, op->peer_qp, 1))
+		if (!VALID(pn->qp, pn->nqp, op->verbs.peer_qp, 1))
 			return -EINVAL;
 		m_why_add(&why, M_RULE_QP_CONN_1);
-		if (nd->qp[op->obj].state != M_QPS_RESET || pn->qp[op->peer_qp].state != M_QPS_RESET)
+		if (nd->qp[op->obj].state != M_QPS_RESET || pn->qp[op->verbs.peer_qp].state != M_QPS_RESET)
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
 		else
 			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
@@ -291,9 +291,9 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 	}
 	case M_OP_MODIFY_QP:
 		if (!VALID(nd->qp, nd->nqp, op->obj, 1) ||
-		    (op->type != M_QPS_ERR && op->type != M_QPS_RESET))
+		    (op->verbs.qp_state != M_QPS_ERR && op->verbs.qp_state != M_QPS_RESET))
 			return -EINVAL;
-		if (op->type == M_QPS_ERR)
+		if (op->verbs.qp_state == M_QPS_ERR)
 			m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
@@ -304,8 +304,8 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		m_alt_add(out, O_OK, op->kind == M_OP_QUERY_QP ? M_EFF_NONE : M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_FILL:
-		if (!VALID(nd->mr, nd->nmr, op->obj, 0) || op->offset > nd->mr[op->obj].len ||
-		    op->len > nd->mr[op->obj].len - op->offset)
+		if (!VALID(nd->mr, nd->nmr, op->obj, 0) || op->verbs.offset > nd->mr[op->obj].len ||
+		    op->verbs.len > nd->mr[op->obj].len - op->verbs.offset)
 			return -EINVAL;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;

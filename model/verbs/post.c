@@ -1,10 +1,10 @@
 /*
- * pred_post.c — predictions for work requests: RDMA WRITE/READ, atomics,
+ * post.c — predictions for work requests: RDMA WRITE/READ, atomics,
  * SEND (with invalidate), RECV, LOCAL_INV and memory-window binds. Every post
  * is signaled and waited for, so a QP never has more than one send WR
  * outstanding; posted receives queue up.
  */
-#include "model/internal.h"
+#include "model/verbs/internal.h"
 
 #define WC_ERR(s) O_WC(M_WC_##s)
 
@@ -50,7 +50,7 @@ static int sge_check(const struct m_profile *p, const struct m_node *nd, int pd,
 		     struct m_pred *out, struct m_why *why)
 {
 	enum m_rule r;
-	int ok = sge_valid(nd, pd, op->lkey, op->laddr, len, need_write, &out->res.lmr,
+	int ok = sge_valid(nd, pd, op->verbs.lkey, op->verbs.laddr, len, need_write, &out->res.lmr,
 			   &out->res.loff, &r);
 
 	if (ok)
@@ -120,7 +120,7 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 	const struct m_node *pn = &m->node[out->res.peer_node];
 	const struct m_qp *pq = &pn->qp[out->res.peer_qp];
 	uint32_t right = needed_right((enum m_op_kind)op->kind);
-	uint64_t len = op->kind == M_OP_CAS || op->kind == M_OP_FADD ? 8 : op->len;
+	uint64_t len = op->kind == M_OP_CAS || op->kind == M_OP_FADD ? 8 : op->verbs.len;
 	struct m_set s;
 
 	if (!(pq->access & right)) {
@@ -138,7 +138,7 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 		return 1;
 	}
 	s = DECIDE(p, RA_KEY_1, PART_STEP, WC_ERR(REM_ACCESS_ERR));
-	int h = m_mr_by_rkey(pn, op->rkey);
+	int h = m_mr_by_rkey(pn, op->verbs.rkey);
 
 	if (h >= 0) {
 		const struct m_mr *mr = &pn->mr[h];
@@ -153,7 +153,7 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 			remote_fail(out, &s, *why, M_RULE_RA_ACC_1, 0);
 			return 0;
 		}
-		if (!m_range_ok(op->raddr, len, mr->iova, mr->len)) {
+		if (!m_range_ok(op->verbs.raddr, len, mr->iova, mr->len)) {
 			/* RA-WRITE-1: a refused WRITE may leave part of the target written. */
 			int unknown = 0;
 
@@ -169,10 +169,10 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 		}
 		m_why_add(why, M_RULE_RA_BND_1);
 		out->res.tmr = (int16_t)h;
-		out->res.toff = op->raddr - mr->iova;
+		out->res.toff = op->verbs.raddr - mr->iova;
 		return 1;
 	}
-	int w = m_mw_by_rkey(pn, op->rkey);
+	int w = m_mw_by_rkey(pn, op->verbs.rkey);
 
 	if (w < 0 || !pn->mw[w].bound) {
 		m_why_add(why, M_RULE_MR_KEY_3);
@@ -197,7 +197,7 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 		remote_fail(out, &s, *why, M_RULE_RA_ACC_1, 0);
 		return 0;
 	}
-	uint64_t addr = op->raddr;
+	uint64_t addr = op->verbs.raddr;
 
 	if (mw->zero_based) {
 		m_why_add(why, M_RULE_MW_ACC_3);
@@ -256,7 +256,7 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 			m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, r.o[i].code);
 		return;
 	}
-	if (op->len > rq->len) {
+	if (op->verbs.len > rq->len) {
 		s = DECIDE(p, LP_5, PART_STEP, WC_ERR(REM_INV_REQ_ERR));
 		r = DECIDE(p, LP_5, PART_PEER_RECV, WC_ERR(LOC_LEN_ERR), WC_ERR(REM_INV_REQ_ERR));
 		m_why_add(&why, M_RULE_LP_5);
@@ -265,15 +265,15 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 			m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, r.o[i].code);
 		return;
 	}
-	if (op->with_inv) {
-		int w = m_mw_by_rkey(pn, op->rkey);
+	if (op->verbs.with_inv) {
+		int w = m_mw_by_rkey(pn, op->verbs.rkey);
 
 		if (w >= 0 && pn->mw[w].type == M_MW_TYPE_2 && pn->mw[w].bound && pn->mw[w].pd == pq->pd) {
 			m_why_add(&why, M_RULE_MW_INV_2);
 			out->res.inv_mw = (int16_t)w;
 		} else {
 			int unbound_t2 = w >= 0 && pn->mw[w].type == M_MW_TYPE_2 && !pn->mw[w].bound;
-			enum m_rule rule = m_mr_by_rkey(pn, op->rkey) >= 0 ? M_RULE_MW_INV_4 : M_RULE_MW_INV_2;
+			enum m_rule rule = m_mr_by_rkey(pn, op->verbs.rkey) >= 0 ? M_RULE_MW_INV_4 : M_RULE_MW_INV_2;
 
 			s = m_decide(p, rule, unbound_t2 ? PART_UNBOUND_T2 : PART_REMOTE,
 				     (const struct m_outcome[]){ WC_ERR(REM_INV_REQ_ERR), WC_ERR(REM_OP_ERR) }, 2);
@@ -298,7 +298,7 @@ static void local_inv(const struct m_profile *p, const struct m_node *nd, const 
 		      struct m_pred *out, struct m_why why)
 {
 	const struct m_op *op = &out->op;
-	int w = m_mw_by_rkey(nd, op->rkey);
+	int w = m_mw_by_rkey(nd, op->verbs.rkey);
 	struct m_set s;
 
 	if (w >= 0 && nd->mw[w].type == M_MW_TYPE_2 && nd->mw[w].bound && nd->mw[w].pd == q->pd) {
@@ -307,7 +307,7 @@ static void local_inv(const struct m_profile *p, const struct m_node *nd, const 
 		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 		return;
 	}
-	if (w < 0 && m_mr_by_rkey(nd, op->rkey) >= 0) {
+	if (w < 0 && m_mr_by_rkey(nd, op->verbs.rkey) >= 0) {
 		s = DECIDE(p, MW_INV_4, PART_STEP, WC_ERR(LOC_QP_OP_ERR), WC_ERR(LOC_PROT_ERR), WC_ERR(MW_BIND_ERR));
 		m_why_add(&why, M_RULE_MW_INV_4);
 	} else {
@@ -328,12 +328,12 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
 	const struct m_mw *mw = &nd->mw[op->obj];
-	const struct m_mr *mr = &nd->mr[op->mr];
-	int zero_based = op->flags & 1;
+	const struct m_mr *mr = &nd->mr[op->verbs.mr];
+	int zero_based = op->verbs.zero_based & 1;
 	struct m_set s;
 	enum m_rule r = M_RULE_COUNT_;
 
-	if (mw->type == M_MW_TYPE_1 && op->len == 0) {
+	if (mw->type == M_MW_TYPE_1 && op->verbs.len == 0) {
 		m_why_add(&why, M_RULE_MW_INV_1); /* an unbind */
 		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 		return 0;
@@ -351,13 +351,13 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (mw->type == M_MW_TYPE_2 && (mw->bound || mw->pd != q->pd || op->len == 0 || mr->pd != mw->pd))
+	if (mw->type == M_MW_TYPE_2 && (mw->bound || mw->pd != q->pd || op->verbs.len == 0 || mr->pd != mw->pd))
 		r = M_RULE_MW_BIND_10;
 	else if (!(mr->access & M_ACC_MW_BIND))
 		r = M_RULE_MW_BIND_5;
-	else if ((op->access & (M_ACC_REMOTE_WRITE | M_ACC_REMOTE_ATOMIC)) && !(mr->access & M_ACC_LOCAL_WRITE))
+	else if ((op->verbs.access & (M_ACC_REMOTE_WRITE | M_ACC_REMOTE_ATOMIC)) && !(mr->access & M_ACC_LOCAL_WRITE))
 		r = M_RULE_MW_BIND_6;
-	else if (!m_range_ok(op->offset, op->len, mr->iova, mr->len))
+	else if (!m_range_ok(op->verbs.offset, op->verbs.len, mr->iova, mr->len))
 		r = M_RULE_MW_BIND_7;
 	if (r != M_RULE_COUNT_) {
 		s = m_decide(p, r, PART_STEP, &WC_ERR(MW_BIND_ERR), 1);
@@ -385,7 +385,7 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
-	int qh = op->kind == M_OP_BIND_MW ? op->qp : op->obj;
+	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
 	struct m_set s;
 
 	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live)
@@ -393,10 +393,10 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 	const struct m_qp *q = &nd->qp[qh];
 
 	if (op->kind == M_OP_BIND_MW) {
-		if (op->obj < 0 || op->obj >= nd->nmw || !nd->mw[op->obj].live || op->mr < 0 ||
-		    op->mr >= nd->nmr || !nd->mr[op->mr].live)
+		if (op->obj < 0 || op->obj >= nd->nmw || !nd->mw[op->obj].live || op->verbs.mr < 0 ||
+		    op->verbs.mr >= nd->nmr || !nd->mr[op->verbs.mr].live)
 			return -EINVAL;
-		if (nd->mw[op->obj].type != M_MW_TYPE_1 && op->kind == M_OP_BIND_MW && op->type == 1) {
+		if (nd->mw[op->obj].type != M_MW_TYPE_1 && op->kind == M_OP_BIND_MW && op->verbs.bind_call == 1) {
 			/* ibv_bind_mw() called on a type-2 window (MW-BIND-1). */
 			s = DECIDE(p, MW_BIND_1, PART_STEP, O_ERR(EINVAL));
 			m_why_add(&why, M_RULE_MW_BIND_1);
@@ -458,9 +458,9 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
 
 	if (atomic) {
-		uint64_t sge = op->len ? op->len : 8;
+		uint64_t sge = op->verbs.len ? op->verbs.len : 8;
 
-		if (op->raddr & 7) {
+		if (op->verbs.raddr & 7) {
 			s = DECIDE(p, RA_ATOM_1, PART_STEP, O_ERR(EINVAL), WC_ERR(REM_INV_REQ_ERR));
 			m_why_add(&why, M_RULE_RA_ATOM_1);
 			for (unsigned i = 0; i < s.n; i++)
@@ -476,7 +476,7 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		}
 	}
 	if (op->kind == M_OP_WRITE || op->kind == M_OP_SEND) {
-		if (!sge_check(p, nd, q->pd, op, op->len, 0, M_RULE_LP_1, out, &why))
+		if (!sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
 			return 0;
 		if (op->kind == M_OP_SEND) {
 			peer_receive(m, p, out, why);
@@ -490,7 +490,7 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		unsigned first = out->n;
 
 		m_why_add(&why, atomic ? M_RULE_RA_ATOM_3 : M_RULE_RA_READ_1);
-		if (!sge_check(p, nd, q->pd, op, atomic ? 8 : op->len, 1, M_RULE_LP_6, out, &why)) {
+		if (!sge_check(p, nd, q->pd, op, atomic ? 8 : op->verbs.len, 1, M_RULE_LP_6, out, &why)) {
 			/* The local SGE is written when the response arrives: an atomic
 			 * has already been executed by the responder (RA-ATOM-3). */
 			for (unsigned i = first; atomic && i < out->n; i++)

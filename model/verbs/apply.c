@@ -1,5 +1,5 @@
-/* apply.c — commit one predicted alternative to the model's state. */
-#include "model/internal.h"
+/* apply.c — the verbs family's commit: one predicted alternative into the model's state. */
+#include "model/verbs/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static uint64_t atomic_at_target(const struct m_op *op, struct m_mr *t, uint64_t
 	*unknown = 0;
 	for (int i = 0; i < 8; i++)
 		*unknown |= t->unknown[toff + (uint64_t)i];
-	nv = op->kind == M_OP_FADD ? old + op->swap : (old == op->compare ? op->swap : old);
+	nv = op->kind == M_OP_FADD ? old + op->verbs.swap : (old == op->verbs.compare ? op->verbs.swap : old);
 	store64(t->bytes + toff, nv);
 	if (op->kind == M_OP_CAS && *unknown)
 		memset(t->unknown + toff, 1, 8); /* whether it swapped is unknown */
@@ -60,8 +60,8 @@ static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
 		return -ENOSPC;
 	mr = &nd->mr[nd->nmr];
 	memset(mr, 0, sizeof(*mr));
-	mr->bytes = calloc(op->len ? op->len : 1, 1);
-	mr->unknown = calloc(op->len ? op->len : 1, 1);
+	mr->bytes = calloc(op->verbs.len ? op->verbs.len : 1, 1);
+	mr->unknown = calloc(op->verbs.len ? op->verbs.len : 1, 1);
 	if (!mr->bytes || !mr->unknown) {
 		free(mr->bytes);
 		free(mr->unknown);
@@ -69,16 +69,16 @@ static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
 		return -ENOMEM;
 	}
 	mr->live = mr->ever = 1;
-	mr->pd = op->pd;
-	mr->access = op->access & ~M_ACC_OPTIONAL_RANGE;
-	mr->addr = nd->next_va + op->offset;
-	mr->len = op->len;
-	mr->iova = op->has_iova ? op->iova : mr->addr;
+	mr->pd = op->verbs.pd;
+	mr->access = op->verbs.access & ~M_ACC_OPTIONAL_RANGE;
+	mr->addr = nd->next_va + op->verbs.offset;
+	mr->len = op->verbs.len;
+	mr->iova = op->verbs.has_iova ? op->verbs.iova : mr->addr;
 	mr->lkey = m_new_key(nd);
 	mr->rkey = m_new_key(nd);
-	span = (op->offset + op->len + M_PAGE - 1) / M_PAGE * M_PAGE;
+	span = (op->verbs.offset + op->verbs.len + M_PAGE - 1) / M_PAGE * M_PAGE;
 	nd->next_va += span + M_PAGE; /* a guard page between buffers */
-	nd->pd[op->pd].usecnt++;
+	nd->pd[op->verbs.pd].usecnt++;
 	*created = nd->nmr++;
 	return 0;
 }
@@ -91,17 +91,17 @@ static void apply_bind_mw(struct model *m, const struct m_op *op)
 	if (mw->bound)
 		nd->mr[mw->mr].nbound--;
 	mw->bound = 0;
-	if (op->len == 0 && mw->type == M_MW_TYPE_1)
+	if (op->verbs.len == 0 && mw->type == M_MW_TYPE_1)
 		return; /* MW-INV-1: unbound; the rkey dies with the next key below */
 	mw->bound = 1;
-	mw->mr = op->mr;
-	mw->start = op->offset;
-	mw->len = op->len;
-	mw->access = op->access;
-	mw->zero_based = (uint8_t)(op->flags & 1);
-	mw->bind_qp = op->qp;
+	mw->mr = op->verbs.mr;
+	mw->start = op->verbs.offset;
+	mw->len = op->verbs.len;
+	mw->access = op->verbs.access;
+	mw->zero_based = (uint8_t)(op->verbs.zero_based & 1);
+	mw->bind_qp = op->verbs.qp;
 	mw->rkey = m_new_key(nd); /* MW-KEY-1: the previous rkey dies */
-	nd->mr[op->mr].nbound++;
+	nd->mr[op->verbs.mr].nbound++;
 }
 
 static void unbind_mw(struct m_node *nd, struct m_mw *mw)
@@ -123,12 +123,12 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_WRITE:
-		if (t && l && op->len)
-			copy_bytes(t, r->toff, l, r->loff, op->len);
+		if (t && l && op->verbs.len)
+			copy_bytes(t, r->toff, l, r->loff, op->verbs.len);
 		break;
 	case M_OP_READ:
-		if (t && l && op->len)
-			copy_bytes(l, r->loff, t, r->toff, op->len);
+		if (t && l && op->verbs.len)
+			copy_bytes(l, r->loff, t, r->toff, op->verbs.len);
 		break;
 	case M_OP_CAS:
 	case M_OP_FADD: {
@@ -144,8 +144,8 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_SEND: {
 		struct m_qp *pq = &pn->qp[r->peer_qp];
 
-		if (r->rmr >= 0 && l && op->len)
-			copy_bytes(&pn->mr[r->rmr], r->roff, l, r->loff, op->len);
+		if (r->rmr >= 0 && l && op->verbs.len)
+			copy_bytes(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
 		memmove(&pq->recv[0], &pq->recv[1], sizeof(pq->recv[0]) * (size_t)(pq->nrecv - 1));
 		pq->nrecv--;
 		if (r->inv_mw >= 0)
@@ -155,7 +155,7 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_RECV: {
 		struct m_qp *q = &nd->qp[op->obj];
 
-		q->recv[q->nrecv++] = (struct m_recv){ 0, op->lkey, op->laddr, (uint32_t)op->len };
+		q->recv[q->nrecv++] = (struct m_recv){ 0, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len };
 		break;
 	}
 	case M_OP_LOCAL_INV:
@@ -194,22 +194,22 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	case M_OP_REREG_MR: {
 		struct m_mr *mr = &nd->mr[op->obj];
 
-		if (op->flags & M_REREG_CHANGE_PD) {
+		if (op->verbs.rereg_flags & M_REREG_CHANGE_PD) {
 			nd->pd[mr->pd].usecnt--;
-			mr->pd = op->pd;
+			mr->pd = op->verbs.pd;
 			nd->pd[mr->pd].usecnt++;
 		}
-		if (op->flags & M_REREG_CHANGE_ACCESS)
-			mr->access = op->access & ~M_ACC_OPTIONAL_RANGE;
+		if (op->verbs.rereg_flags & M_REREG_CHANGE_ACCESS)
+			mr->access = op->verbs.access & ~M_ACC_OPTIONAL_RANGE;
 		return 0;
 	}
 	case M_OP_ALLOC_MW:
 		if (nd->nmw >= M_MAX_MW)
 			return -ENOSPC;
-		nd->mw[nd->nmw] = (struct m_mw){ .live = 1, .ever = 1, .type = (uint8_t)op->type,
-						 .pd = op->pd, .mr = -1, .bind_qp = -1,
+		nd->mw[nd->nmw] = (struct m_mw){ .live = 1, .ever = 1, .type = (uint8_t)op->verbs.mw_type,
+						 .pd = op->verbs.pd, .mr = -1, .bind_qp = -1,
 						 .rkey = m_new_key(nd) };
-		nd->pd[op->pd].usecnt++;
+		nd->pd[op->verbs.pd].usecnt++;
 		*created = nd->nmw++;
 		return 0;
 	case M_OP_DEALLOC_MW: {
@@ -223,19 +223,19 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	case M_OP_CREATE_QP:
 		if (nd->nqp >= M_MAX_QP)
 			return -ENOSPC;
-		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->pd,
-						 .max_recv = (uint8_t)(op->len ? op->len : M_RECV_DEPTH_DEFAULT),
-						 .access = op->access, .peer_node = -1, .peer_qp = -1,
+		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
+						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
+						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)nd->nqp };
-		nd->pd[op->pd].usecnt++;
+		nd->pd[op->verbs.pd].usecnt++;
 		*created = nd->nqp++;
 		return 0;
 	case M_OP_CONNECT: {
-		struct m_qp *a = &nd->qp[op->obj], *b = &m->node[op->peer_node].qp[op->peer_qp];
+		struct m_qp *a = &nd->qp[op->obj], *b = &m->node[op->verbs.peer_node].qp[op->verbs.peer_qp];
 
 		a->state = b->state = M_QPS_RTS;
-		a->peer_node = op->peer_node;
-		a->peer_qp = op->peer_qp;
+		a->peer_node = op->verbs.peer_node;
+		a->peer_qp = op->verbs.peer_qp;
 		b->peer_node = op->node;
 		b->peer_qp = op->obj;
 		return 0;
@@ -243,7 +243,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	case M_OP_MODIFY_QP: {
 		struct m_qp *q = &nd->qp[op->obj];
 
-		if (op->type == M_QPS_ERR) {
+		if (op->verbs.qp_state == M_QPS_ERR) {
 			qp_to_err(q);
 		} else {
 			q->state = M_QPS_RESET;
@@ -258,10 +258,10 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		return 0;
 	case M_OP_FILL: {
 		struct m_mr *mr = &nd->mr[op->obj];
-		uint64_t len = op->len ? op->len : mr->len - op->offset;
+		uint64_t len = op->verbs.len ? op->verbs.len : mr->len - op->verbs.offset;
 
-		memset(mr->bytes + op->offset, op->byte, len);
-		memset(mr->unknown + op->offset, 0, len);
+		memset(mr->bytes + op->verbs.offset, op->verbs.byte, len);
+		memset(mr->unknown + op->verbs.offset, 0, len);
 		return 0;
 	}
 	default:
@@ -270,29 +270,18 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	}
 }
 
-int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
-	const struct m_alt *a;
 	const struct m_op *op = &pred->op;
-	int dummy;
+	const struct m_alt *a = &pred->alt[i];
 
-	if (!created)
-		created = &dummy;
-	*created = -1;
-	if (i >= pred->n)
-		return -EINVAL;
-	if (M_OP_IS_RPMA(op->kind))
-		return m_apply_rpma(m, pred, i, created);
-	if (M_OP_IS_DAT(op->kind))
-		return m_apply_dat(m, pred, i, created);
-	a = &pred->alt[i];
 	if (a->target_unknown && pred->res.tmr >= 0 && pred->res.peer_node >= 0) {
 		/* RA-WRITE-1: the part of the refused range inside the MR is unspecified. */
 		struct m_mr *t = &m->node[pred->res.peer_node].mr[pred->res.tmr];
-		uint64_t start = op->raddr > t->iova ? op->raddr - t->iova : 0;
+		uint64_t start = op->verbs.raddr > t->iova ? op->verbs.raddr - t->iova : 0;
 
 		if (start < t->len)
-			memset(t->unknown + start, 1, t->len - start < op->len ? t->len - start : op->len);
+			memset(t->unknown + start, 1, t->len - start < op->verbs.len ? t->len - start : op->verbs.len);
 	}
 	switch ((enum m_effect)a->effect) {
 	case M_EFF_NONE:
@@ -301,7 +290,7 @@ int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 		return apply_do(m, pred, created);
 	case M_EFF_QP_ERR:
 	case M_EFF_BOTH_ERR: {
-		int qh = op->kind == M_OP_BIND_MW ? op->qp : op->obj;
+		int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
 		struct m_qp *q = &m->node[op->node].qp[qh];
 
 		qp_to_err(q);
@@ -320,8 +309,8 @@ int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 		struct m_node *pn = &m->node[r->peer_node];
 
 		/* The payload may have landed before the responder failed. */
-		if (r->rmr >= 0 && op->len)
-			memset(pn->mr[r->rmr].unknown + r->roff, 1, op->len);
+		if (r->rmr >= 0 && op->verbs.len)
+			memset(pn->mr[r->rmr].unknown + r->roff, 1, op->verbs.len);
 		qp_to_err(&pn->qp[r->peer_qp]);
 		return 0;
 	}

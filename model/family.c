@@ -1,0 +1,98 @@
+/*
+ * family.c — the registry of API families and the public entry points that
+ * dispatch through it: model_init, model_predict, model_apply, model_query.
+ * A family is a row of model/families.def (its hooks: struct m_family_ops in
+ * model/internal.h), its operations rows of model/ops.def.
+ */
+#include "model/internal.h"
+
+#include <string.h>
+
+static const struct m_family_ops *const families[M_FAM_COUNT_] = {
+#define FAMILY(sym, name) [M_FAM_##sym] = &m_family_##name,
+#include "model/families.def"
+#undef FAMILY
+};
+
+static const uint8_t op_family[M_OP_COUNT_] = {
+#define OP(fam, sym, name) [M_OP_##sym] = M_FAM_##fam,
+#include "model/ops.def"
+#undef OP
+};
+
+enum m_family m_op_family(enum m_op_kind k)
+{
+	return (unsigned)k < M_OP_COUNT_ ? (enum m_family)op_family[k] : M_FAM_COUNT_;
+}
+
+int model_init(struct model *m, unsigned nnodes)
+{
+	if (nnodes < 1 || nnodes > M_MAX_NODES)
+		return -EINVAL;
+	memset(m, 0, sizeof(*m));
+	m->nnodes = (uint8_t)nnodes;
+	for (unsigned f = 0; f < M_FAM_COUNT_; f++)
+		if (families[f]->init)
+			families[f]->init(m);
+	return 0;
+}
+
+void m_pred_init(struct m_pred *pred, const struct m_op *op)
+{
+	memset(pred, 0, sizeof(*pred));
+	pred->op = *op;
+	pred->res = (struct m_resolved){ .lmr = -1, .tmr = -1, .inv_mw = -1, .rmr = -1, .peer_node = -1,
+					 .peer_qp = -1 };
+}
+
+int model_predict(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		  struct m_pred *out)
+{
+	m_pred_init(out, op);
+	if (op->node >= m->nnodes || op->kind >= M_OP_COUNT_)
+		return -EINVAL;
+	if (m->crashed) {
+		struct m_why why = { 0 };
+
+		m_alt_add(out, O_CRASH, M_EFF_CRASH, &why, -1);
+		return 0;
+	}
+	int rc = families[op_family[op->kind]]->predict(m, p, out);
+
+	/* The peer QP's state after each alternative (a secondary effect). */
+	for (unsigned i = 0; i < out->n; i++) {
+		struct m_alt *a = &out->alt[i];
+
+		if (out->res.peer_node < 0)
+			a->peer_state = M_NO_PEER;
+		else if (a->effect == M_EFF_BOTH_ERR || a->effect == M_EFF_PEER_ERR)
+			a->peer_state = M_QPS_ERR;
+		else
+			a->peer_state = m->node[out->res.peer_node].qp[out->res.peer_qp].state;
+	}
+	return rc;
+}
+
+int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+{
+	int dummy;
+
+	if (!created)
+		created = &dummy;
+	*created = -1;
+	if (i >= pred->n || pred->op.kind >= M_OP_COUNT_)
+		return -EINVAL;
+	return families[op_family[pred->op.kind]]->apply(m, pred, i, created);
+}
+
+int model_query(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		struct m_qres *out)
+{
+	const struct m_family_ops *f;
+
+	out->n = 0;
+	if (op->node >= m->nnodes || op->kind >= M_OP_COUNT_)
+		return -EINVAL;
+	f = families[op_family[op->kind]];
+	return f->query ? f->query(m, p, op, out) : -EINVAL;
+}

@@ -1,0 +1,15 @@
+/* verbs/internal.h — the verbs family's files among themselves (not a public API). */
+#ifndef RDMACHECK_MODEL_VERBS_INTERNAL_H
+#define RDMACHECK_MODEL_VERBS_INTERNAL_H
+
+#include "model/internal.h"
+
+/* The family's hooks (struct m_family; see model/internal.h). */
+int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
+
+/* Predictors (obj.c: object calls and fill; post.c: posted work requests): out->op is the operation. */
+int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
+#endif

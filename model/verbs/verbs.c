@@ -1,0 +1,57 @@
+/*
+ * verbs.c — the verbs family's registry row (m_family_verbs): its state's
+ * start, the dispatch of its predictions to obj.c (objects) and post.c
+ * (work requests), and its query (query_qp). Its commit is apply.c.
+ */
+#include "model/verbs/internal.h"
+
+#define VA_BASE 0x10000000ull
+
+static void verbs_init(struct model *m)
+{
+	for (unsigned i = 0; i < m->nnodes; i++) {
+		/* Distinct key spaces per node make a key relayed to the wrong node fail. */
+		m->node[i].next_key = 0x100u * (i + 1) * 0x1000u + 1;
+		m->node[i].next_va = VA_BASE;
+	}
+}
+
+int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	switch (out->op.kind) {
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD:
+	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
+		return m_pred_post(m, p, out);
+	default:
+		return m_pred_obj(m, p, out);
+	}
+}
+
+/* query_qp: the state, and the access flags once the QP left RESET. */
+static int query_qp(const struct model *m, const struct m_op *op, struct m_qres *out)
+{
+	const struct m_node *nd = &m->node[op->node];
+
+	if (op->obj < 0 || op->obj >= nd->nqp)
+		return -EINVAL;
+	const struct m_qp *q = &nd->qp[op->obj];
+
+	m_qres_add(out, "state", M_Q_EXACT, q->state, M_RULE_QP_CONN_1);
+	/* qp_access_flags are set by the RESET->INIT transition (connect). */
+	m_qres_add(out, "access", q->state == M_QPS_RESET ? M_Q_ANY : M_Q_EXACT, q->access, M_RULE_QP_CONN_1);
+	return 0;
+}
+
+static int verbs_query(const struct model *m, const struct m_profile *p, const struct m_op *op,
+		       struct m_qres *out)
+{
+	(void)p;
+	return op->kind == M_OP_QUERY_QP ? query_qp(m, op, out) : -EINVAL;
+}
+
+const struct m_family_ops m_family_verbs = {
+	.init = verbs_init,
+	.predict = m_verbs_predict,
+	.apply = m_verbs_apply,
+	.query = verbs_query,
+};

@@ -1,0 +1,52 @@
+/*
+ * verbs.h — the verbs family's operation arguments (struct m_op.verbs),
+ * included by model/model.h through model/families.h. The verbs objects
+ * themselves (struct m_pd, m_mr, m_mw, m_qp) are the state every family
+ * shares and stay in model/model.h. The family: model/verbs/.
+ */
+#ifndef RDMACHECK_MODEL_VERBS_H
+#define RDMACHECK_MODEL_VERBS_H
+
+#include <stdint.h>
+
+/*
+ * Arguments of the verbs operations. The handle acted on is struct
+ * m_op.obj: the PD, MR, MW or QP of dealloc/dereg/rereg/destroy/modify/
+ * query, the MW of bind_mw, the QP of connect and of every post, the MR
+ * of fill; -1 for the creating calls. Posts carry the raw numbers a real
+ * program puts in its work request (lkey, local address, remote address,
+ * rkey), so stale or tampered keys are expressible.
+ */
+struct m_verbs_args {
+	int16_t pd;         /* alloc_mw, reg_mr, create_qp: the PD; rereg_mr: the new PD */
+	int16_t mr;         /* bind_mw: the MR */
+	int16_t qp;         /* bind_mw: the QP the bind is posted on */
+	int16_t peer_node, peer_qp; /* connect: the other side's QP */
+	uint32_t access;    /* reg_mr/rereg_mr: IBV_ACCESS_*; bind_mw: the window's access;
+	                       create_qp: qp_access_flags */
+	uint32_t rereg_flags; /* rereg_mr: IBV_REREG_MR_* (enum m_rereg_flag) */
+	uint32_t zero_based; /* bind_mw: bit 0 set = a zero-based window */
+	uint32_t bind_call; /* bind_mw: 1 = through the ibv_bind_mw() call (type-1 API),
+	                       0 = by the MW's type */
+	uint32_t mw_type;   /* alloc_mw: enum m_mw_type */
+	uint32_t qp_state;  /* modify_qp: the target state (enum m_qp_state) */
+	uint64_t max_recv_wr; /* create_qp: max_recv_wr (0: the default) */
+	uint64_t len;       /* reg_mr/rereg_mr: length; bind_mw: window length; posts: the
+	                       SGE's length; fill: bytes (0: to the MR's end) */
+	uint64_t offset;    /* reg_mr: page offset of the buffer; bind_mw: window start (iova
+	                       space); fill: the first byte */
+	uint64_t iova;      /* reg_mr: hca_va (ibv_reg_mr_iova) when has_iova */
+	uint8_t has_iova;
+	uint8_t prot;       /* reg_mr: enum m_prot of the pages */
+	uint8_t byte;       /* fill: the byte value */
+	uint8_t with_inv;   /* send: SEND_WITH_INV */
+	uint32_t lkey;      /* posts: the local SGE's lkey, */
+	uint64_t laddr;     /*        and address */
+	uint32_t rkey;      /* write/read/cas/fadd: the remote key; send with_inv and
+	                       local_inv: the rkey to invalidate */
+	uint64_t raddr;     /* write/read/cas/fadd: the remote address */
+	uint64_t compare;   /* cas: the compare value */
+	uint64_t swap;      /* cas: the swap value; fadd: the value added */
+};
+
+#endif
