@@ -15,7 +15,7 @@
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
-#include "harness/run/be_verbs.h"
+#include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
 #include "harness/cli/records.h"
@@ -227,36 +227,36 @@ static int run_inner(const struct run_args *a)
 		}
 		for (size_t i = 0; files && i < fl.n; i++) {
 			struct result r = { 0 };
-			struct be_verbs *bv = calloc(1, sizeof(*bv));
+			struct stack *st = calloc(1, sizeof(*st));
 			struct inner_ctx ic = { rec, a->base + i, &prof };
 			struct run_opts o = { .mode = RUN_REAL, .prof = prof, .allow_crash = allow_crash, .trace = a->trace,
 					      .on_step = inner_on_step, .ctx = &ic };
 
 			rec_start(rec, a->base + i);
 			n++;
-			if (!files[i] || !bv) {
-				snprintf(r.reason, sizeof(r.reason), "%s", bv ? "cannot parse" : "out of memory");
+			if (!files[i] || !st) {
+				snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
 				r.v = V_ERROR;
 			} else if (run_unsupported(files[i], prof.caps, r.reason, sizeof(r.reason))) {
 				r.v = V_SKIP;
-			} else if ((rc = bv_start(bv, files[i], &t, a->step_s * 1000)) != 0) {
+			} else if ((rc = stack_start(st, files[i], &t, a->step_s * 1000)) != 0) {
 				r.v = V_ERROR;
-				snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", bv->err);
+				snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 			} else {
-				if (run_scenario(files[i], &be_verbs_ops, bv, &o, &r)) {
+				if (run_scenario(files[i], &stack_ops, st, &o, &r)) {
 					r.v = V_ERROR;
 					snprintf(r.reason, sizeof(r.reason), "out of memory");
 				}
-				if (r.v == V_ERROR && bv->err[0]) {
+				if (r.v == V_ERROR && st->err[0]) {
 					size_t l = strlen(r.reason);
 
-					snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", bv->err);
+					snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
 				}
-				bv_stop(bv);
+				stack_stop(st);
 			}
 			rec_result(rec, a->base + i, &r);
 			result_clear(&r);
-			free(bv);
+			free(st);
 		}
 		char *down[] = { topology, "down", fileopt, "-q", NULL };
 

@@ -1,7 +1,7 @@
 /*
  * backend.h — the one table of operations every engine implements: the
- * reference model (be_model.c) and the real verbs stack through node agents
- * (be_verbs.c). The coordinator (runner.c) drives a scenario through two of
+ * reference model (be_model.c) and the real stack through node agents
+ * (stack.c). The coordinator (runner.c) drives a scenario through two of
  * them side by side, as sqllogictest runs one script on any engine.
  *
  * A step reaches a backend as a struct hcall: the operation, scenario object
@@ -28,6 +28,8 @@
 /* connect options, in this order (hcall.conn). */
 enum hconn { HC_MTU, HC_TIMEOUT, HC_RETRY_CNT, HC_RNR_RETRY, HC_MIN_RNR_TIMER, HC_MAX_RD_ATOMIC,
 	     HC_MAX_DEST_RD_ATOMIC, HC_COUNT_ };
+/* The scenario key (and agent field) of a connect option: "mtu", …; "?" out of range. */
+const char *hconn_key(enum hconn k);
 
 struct hcall {
 	uint16_t call;            /* the scenario call (index in the call table) */

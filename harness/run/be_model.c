@@ -1,5 +1,6 @@
 /* be_model.c — the reference model as a backend and oracle (be_model.h). */
 #include "harness/run/be_model.h"
+#include "harness/api/family.h"
 
 #include <errno.h>
 #include <string.h>
@@ -29,57 +30,39 @@ void bm_free(struct be_model *bm)
 	model_free(&bm->m);
 }
 
-/* The model handle of scenario object o, or -1 (none given: -1 too). */
-static int16_t handle(const struct be_model *bm, int32_t o)
+int16_t bm_handle(const struct be_model *bm, int32_t o)
 {
 	return o >= 0 && o < (int32_t)SCN_OBJS_MAX ? bm->h[o] : -1;
 }
 
-/* Does c (a higher-level API's call) create its object, or take none? */
-static int api_creates(const struct hcall *c)
-{
-	return (M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) &&
-	       (c->obj < 0 || scn_call_get(c->call)->kind == SCN_KIND_CREATE);
-}
-
-/* Translate c into a model operation; -ENOENT if an object it needs was never created. */
+/*
+ * Translate c into a model operation: the objects every family names (the
+ * one acted on, unless the call creates it or takes none; pd, mr, qp, the
+ * remote one) as model handles, then the family's part (family.h:
+ * model_op). -ENOENT if an object it needs was never created.
+ */
 static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
+	const struct scn_call *call = scn_call_get(c->call);
+	const struct api_family *fam = api_family_get(call->api);
+
 	memset(op, 0, sizeof(*op));
 	op->kind = c->op;
 	op->node = c->node;
-	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = -1;
-	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
-	    c->op != M_OP_CREATE_QP && !api_creates(c)) {
-		op->obj = handle(bm, c->obj);
-		if (op->obj < 0)
-			return -ENOENT;
-	}
-	if (c->pd >= 0 && (op->pd = handle(bm, c->pd)) < 0)
+	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = op->remote = op->peer_pd = -1;
+	if (c->obj >= 0 && call->kind != SCN_KIND_CREATE && (op->obj = bm_handle(bm, c->obj)) < 0)
 		return -ENOENT;
-	if (c->mr >= 0 && (op->mr = handle(bm, c->mr)) < 0)
+	if (c->pd >= 0 && (op->pd = bm_handle(bm, c->pd)) < 0)
 		return -ENOENT;
-	if (c->qp >= 0 && (op->qp = handle(bm, c->qp)) < 0)
+	if (c->mr >= 0 && (op->mr = bm_handle(bm, c->mr)) < 0)
 		return -ENOENT;
-	if (c->op == M_OP_CONNECT) {
-		op->peer_node = c->peer_node;
-		if ((op->peer_qp = handle(bm, c->peer)) < 0)
-			return -ENOENT;
-	}
-	/* Higher-level APIs (struct m_op): the remote object (librpma's remote MR,
-	 * a DTO's remote LMR) and the peer side of a uDAPL connection. */
-	op->remote = op->peer_pd = -1;
-	if ((M_OP_IS_RPMA(c->op) || M_OP_IS_DAT(c->op)) && c->remote >= 0 &&
-	    (op->remote = handle(bm, c->remote)) < 0)
+	if (c->qp >= 0 && (op->qp = bm_handle(bm, c->qp)) < 0)
+		return -ENOENT;
+	if (c->remote >= 0 && (op->remote = bm_handle(bm, c->remote)) < 0)
 		return -ENOENT;
 	op->roff = c->roff;
-	if (M_OP_IS_DAT(c->op)) {
-		op->peer_node = c->peer_node;
-		if (c->op == M_OP_DAT_EP_CONNECT && (op->peer_pd = handle(bm, c->peer)) < 0)
-			return -ENOENT;
-	}
 	op->access = c->access;
-	op->flags = c->op == M_OP_BIND_MW ? c->zero_based : c->flags;
+	op->flags = c->flags;
 	op->type = c->type;
 	op->len = c->len;
 	op->offset = c->offset;
@@ -89,21 +72,16 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->byte = c->byte;
 	op->lkey = c->lkey;
 	op->laddr = c->laddr;
-	op->rkey = (c->op == M_OP_LOCAL_INV || c->with_inv) ? c->inv_rkey : c->rkey;
+	op->rkey = c->rkey;
 	op->raddr = c->raddr;
 	op->compare = c->compare;
 	op->swap = c->swap;
 	op->with_inv = c->with_inv;
-	/* What librpma's calls take. */
 	op->nulls = c->nulls;
 	op->ndesc = c->ndesc;
 	memcpy(op->desc, c->desc, sizeof(op->desc));
 	op->size = c->size;
-	if (M_OP_IS_RPMA(c->op)) {
-		op->flags = c->rflags;
-		op->peer_node = c->op == M_OP_RPMA_CONNECT ? c->peer_node : -1;
-	}
-	return 0;
+	return fam && fam->model_op ? fam->model_op(bm, c, op) : 0;
 }
 
 int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *prof, struct m_pred *gen)
@@ -138,11 +116,11 @@ int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
 
 int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
 {
-	if (obj < 0 || (size_t)obj >= bm->f->nobjs || handle(bm, obj) < 0 ||
+	if (obj < 0 || (size_t)obj >= bm->f->nobjs || bm_handle(bm, obj) < 0 ||
 	    !(bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)))
 		return 0;
 	*node = bm->f->objs[obj].node;
-	*h = handle(bm, obj);
+	*h = bm_handle(bm, obj);
 	return 1;
 }
 
@@ -200,7 +178,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 /* The model's view of scenario object obj (backend.h). -ENOENT if it never existed here. */
 static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
 {
-	int16_t h = handle(bm, obj);
+	int16_t h = bm_handle(bm, obj);
 
 	if (h < 0)
 		return -ENOENT;
@@ -279,7 +257,7 @@ static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 {
 	struct be_model *bm = be;
-	int16_t h = handle(bm, qp);
+	int16_t h = bm_handle(bm, qp);
 
 	(void)wait_ms;
 	if (h < 0)
@@ -293,7 +271,7 @@ static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 static int model_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
 {
 	const struct be_model *bm = be;
-	int16_t h = handle(bm, obj);
+	int16_t h = bm_handle(bm, obj);
 	uint16_t cls = obj >= 0 && (size_t)obj < bm->f->nobjs ? bm->f->objs[obj].cls : 0;
 	int rc;
 

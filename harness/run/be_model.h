@@ -40,6 +40,9 @@ int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *
 /* Commit alternative i of p (from bm_predict for c); creations record c->obj. */
 int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i);
 
+/* The model handle of scenario object o, or -1 (not created, or o < 0). */
+int16_t bm_handle(const struct be_model *bm, int32_t o);
+
 /* The scenario object of class cls on node whose model handle is h, or -1. */
 int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h);
 

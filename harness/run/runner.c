@@ -1,5 +1,6 @@
 /* runner.c — run one scenario on an engine with the model alongside (runner.h). */
 #include "harness/run/runner.h"
+#include "harness/api/family.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
 #include "harness/cli/text.h"
@@ -121,7 +122,7 @@ int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t l
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_step_call(&f->steps[i]);
 		/* A library's calls need the library on the stack, required or not. */
-		uint32_t need = c->api == SCN_API_RPMA ? M_CAP_RPMA : c->api == SCN_API_DAT ? M_CAP_DAPL : 0;
+		uint32_t need = api_family_get(c->api)->caps;
 
 		if (resolve_op_kind(c) < 0 && strcmp(c->name, "check") != 0) {
 			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,

@@ -15,6 +15,7 @@
  * and the IA, and the temporary directory is removed.
  */
 #include "harness/agent/agent_internal.h"
+#include "harness/api/dat/dat.h"
 #include "model/model.h"
 
 #include <arpa/inet.h>
@@ -41,7 +42,7 @@ struct dat_lib {
 #undef X
 };
 
-/* a->dat: the node's uDAPL state. */
+/* a->state[SCN_API_DAT]: the node's uDAPL state. */
 struct dat_state {
 	void *dl;
 	struct dat_lib f;
@@ -65,7 +66,7 @@ struct dat_obj {
 
 static struct dat_state *st(struct agent *a)
 {
-	return a->dat;
+	return a->state[SCN_API_DAT];
 }
 
 /* ---------------------------------------------------------- loading -- */
@@ -109,20 +110,20 @@ static struct dat_state *ready(struct agent *a)
 		return d;
 	d = calloc(1, sizeof(*d));
 	if (!d) {
-		reply_err(a, ENOMEM, "out of memory");
+		agent_reply_err(a, ENOMEM, "out of memory");
 		return NULL;
 	}
 	snprintf(d->dir, sizeof(d->dir), "%s/rdmacheck-dat-XXXXXX", tmp && strlen(tmp) < 32 ? tmp : "/tmp");
 	if (!mkdtemp(d->dir)) {
 		rc = errno;
 		d->dir[0] = '\0';
-		reply_err(a, rc, "mkdtemp for the node's dat.conf: %s", strerror(rc));
+		agent_reply_err(a, rc, "mkdtemp for the node's dat.conf: %s", strerror(rc));
 		goto fail;
 	}
 	snprintf(d->conf, sizeof(d->conf), "%s/dat.conf", d->dir);
 	rc = write_conf(a, d);
 	if (rc) {
-		reply_err(a, -rc, "writing %s: %s", d->conf, strerror(-rc));
+		agent_reply_err(a, -rc, "writing %s: %s", d->conf, strerror(-rc));
 		goto fail;
 	}
 	/* Before the constructor runs: the registry, the scm provider's netdev,
@@ -134,25 +135,25 @@ static struct dat_state *ready(struct agent *a)
 	    setenv("DAT_DBG_TYPE", dbg && dbg[0] ? dbg : "0", 1) || setenv("DAPL_DBG_TYPE", dbg && dbg[0] ? dbg : "0", 1) ||
 	    setenv("DAT_DBG_DEST", dbg && dbg[0] ? "2" : "0", 1) || setenv("DAPL_DBG_DEST", dbg && dbg[0] ? "1" : "0", 1) ||
 	    setenv("DAPL_MAX_INLINE", "0", 1)) {
-		reply_err(a, errno, "setenv failed");
+		agent_reply_err(a, errno, "setenv failed");
 		goto fail;
 	}
 	if (dbg && dbg[0])
 		dup2(2, 1); /* libdapl prints to stdout, which the coordinator discards */
 	d->dl = dlopen("libdat2.so.2", RTLD_NOW | RTLD_GLOBAL); /* providers resolve dat_registry_* in it */
 	if (!d->dl) {
-		reply_err(a, ENOENT, "cannot load libdat2.so.2: %s", dlerror());
+		agent_reply_err(a, ENOENT, "cannot load libdat2.so.2: %s", dlerror());
 		goto fail;
 	}
 #define X(fn)                                                                      \
 	*(void **)&d->f.fn = dlsym(d->dl, #fn);                                    \
 	if (!d->f.fn) {                                                            \
-		reply_err(a, ENOENT, "libdat2.so.2 has no %s", #fn);               \
+		agent_reply_err(a, ENOENT, "libdat2.so.2 has no %s", #fn);               \
 		goto fail;                                                         \
 	}
 	DAT_FNS(X)
 #undef X
-	a->dat = d;
+	a->state[SCN_API_DAT] = d;
 	return d;
 fail:
 	unload(d);
@@ -170,7 +171,7 @@ static int answer(struct agent *a, DAT_RETURN r, const char *extra)
 	if (r == DAT_SUCCESS)
 		return proto_send(a->fd, "ok%s%s", extra && extra[0] ? " " : "", extra ? extra : "");
 	if (strcmp(name, "?") == 0)
-		return reply_err(a, EPROTO, "DAT_RETURN 0x%x has no name", (unsigned)r);
+		return agent_reply_err(a, EPROTO, "DAT_RETURN 0x%x has no name", (unsigned)r);
 	return proto_send(a->fd, "ok outcome=%s", name);
 }
 
@@ -180,14 +181,14 @@ static int answer_dto(struct agent *a, DAT_DTO_COMPLETION_STATUS s, const char *
 	const char *name = m_outcome_name((struct m_outcome){ M_OUT_DTO, (int32_t)s });
 
 	if (strcmp(name, "?") == 0)
-		return reply_err(a, EPROTO, "DTO status %d has no name", (int)s);
+		return agent_reply_err(a, EPROTO, "DTO status %d has no name", (int)s);
 	return proto_send(a->fd, "ok outcome=%s%s%s", name, extra && extra[0] ? " " : "", extra ? extra : "");
 }
 
 /* The request's uDAPL object of kind k (any state), or NULL. */
 static struct aobj *dobj(struct agent *a, const char *key, enum aobj_kind k)
 {
-	struct aobj *o = field_obj(a, key, k, 0);
+	struct aobj *o = agent_field_obj(a, key, k, 0);
 
 	return o && o->ext ? o : NULL;
 }
@@ -200,7 +201,7 @@ static DAT_HANDLE handle_of(const struct aobj *o)
 
 static int64_t deadline_left(int64_t deadline)
 {
-	int64_t left = deadline - now_ms();
+	int64_t left = deadline - proto_now_ms();
 
 	return left > 0 ? left : 0;
 }
@@ -256,7 +257,7 @@ static void ep_disconnect_wait(struct dat_state *d, struct dat_obj *x, int64_t d
 static void ep_release(struct dat_state *d, struct dat_obj *x, int budget_ms)
 {
 	if (x->h) {
-		ep_disconnect_wait(d, x, now_ms() + budget_ms);
+		ep_disconnect_wait(d, x, proto_now_ms() + budget_ms);
 		d->f.dat_ep_free(x->h);
 	}
 	if (x->req_evd)
@@ -301,7 +302,7 @@ void agent_dat_end(struct agent *a)
 	if (d->ia && d->f.dat_ia_close(d->ia, DAT_CLOSE_GRACEFUL_FLAG) != DAT_SUCCESS)
 		d->f.dat_ia_close(d->ia, DAT_CLOSE_ABRUPT_FLAG);
 	unload(d);
-	a->dat = NULL;
+	a->state[SCN_API_DAT] = NULL;
 }
 
 /* ---------------------------------------------------------- requests -- */
@@ -357,18 +358,18 @@ static int do_ia_open(struct agent *a)
 	if (!d)
 		return 0;
 	if (d->ia)
-		return reply_err(a, EEXIST, "the node's IA is open");
+		return agent_reply_err(a, EEXIST, "the node's IA is open");
 	proto_get(a->msg, "name_hex", hex, sizeof(hex));
 	for (; hex[2 * n] && hex[2 * n + 1] && n < sizeof(name) - 1; n++) {
 		int hi = hexval(hex[2 * n]), lo = hexval(hex[2 * n + 1]);
 
 		if (hi < 0 || lo < 0)
-			return reply_err(a, EINVAL, "bad name_hex");
+			return agent_reply_err(a, EINVAL, "bad name_hex");
 		name[n] = (char)(hi << 4 | lo);
 	}
 	name[n] = '\0';
 	if (strcmp(name, AGENT_DAT_IA_SCM) == 0 && scm_needs_ipv6(a))
-		return reply_err(a, EPERM, "cannot enable IPv6 on %s for the scm provider", a->node->netdev);
+		return agent_reply_err(a, EPERM, "cannot enable IPv6 on %s for the scm provider", a->node->netdev);
 	d->async_evd = DAT_HANDLE_NULL;
 	DAT_RETURN r = d->f.dat_ia_openv(n ? name : AGENT_DAT_IA_CMA, 8, &d->async_evd, &d->ia, DAT_VERSION_MAJOR,
 					 DAT_VERSION_MINOR, DAT_THREADSAFE);
@@ -391,7 +392,7 @@ static int keep_created(struct agent *a, struct aobj *o, enum aobj_kind k, DAT_R
 
 		if (!x) {
 			free_h(h);
-			return reply_err(a, ENOMEM, "out of memory");
+			return agent_reply_err(a, ENOMEM, "out of memory");
 		}
 		x->h = h;
 		o->live = 1;
@@ -402,14 +403,14 @@ static int keep_created(struct agent *a, struct aobj *o, enum aobj_kind k, DAT_R
 static int do_pz_create(struct agent *a)
 {
 	struct dat_state *d = ready(a);
-	struct aobj *o = new_obj(a);
+	struct aobj *o = agent_new_obj(a);
 	DAT_PZ_HANDLE pz = DAT_HANDLE_NULL;
 	DAT_RETURN r;
 
 	if (!d)
 		return 0;
 	if (!o)
-		return reply_err(a, EINVAL, "bad id");
+		return agent_reply_err(a, EINVAL, "bad id");
 	r = d->f.dat_pz_create(d->ia, &pz);
 	return keep_created(a, o, AO_DAT_PZ, r, pz, d->f.dat_pz_free);
 }
@@ -427,7 +428,7 @@ static int do_free(struct agent *a)
 		return 0;
 	o = dobj(a, "id", k);
 	if (!o)
-		return reply_err(a, ENOENT, "no such object");
+		return agent_reply_err(a, ENOENT, "no such object");
 	r = k == AO_DAT_PZ ? d->f.dat_pz_free(handle_of(o))
 	    : k == AO_DAT_LMR ? d->f.dat_lmr_free(handle_of(o)) : d->f.dat_rmr_free(handle_of(o));
 	if (r == DAT_SUCCESS)
@@ -448,7 +449,7 @@ static void alias_buffer(struct aobj *o, const struct aobj *from, size_t len)
 static int do_lmr_create(struct agent *a)
 {
 	struct dat_state *d = ready(a);
-	struct aobj *o = new_obj(a), *pz, *from;
+	struct aobj *o = agent_new_obj(a), *pz, *from;
 	struct dat_obj *x;
 	DAT_REGION_DESCRIPTION rd;
 	DAT_LMR_HANDLE h = DAT_HANDLE_NULL;
@@ -456,7 +457,7 @@ static int do_lmr_create(struct agent *a)
 	DAT_RMR_CONTEXT rctx = 0;
 	DAT_VLEN size = 0;
 	DAT_VADDR addr = 0;
-	uint64_t len = num(a, "len", 0), type = num(a, "type", DAT_MEM_TYPE_VIRTUAL);
+	uint64_t len = agent_num(a, "len", 0), type = agent_num(a, "type", DAT_MEM_TYPE_VIRTUAL);
 	char extra[256];
 	DAT_RETURN r;
 	int rc;
@@ -464,20 +465,20 @@ static int do_lmr_create(struct agent *a)
 	if (!d)
 		return 0;
 	if (!o)
-		return reply_err(a, EINVAL, "bad id");
+		return agent_reply_err(a, EINVAL, "bad id");
 	pz = dobj(a, "pz", AO_DAT_PZ);
 	from = dobj(a, "from", AO_DAT_LMR);
 	x = new_ext(o, AO_DAT_LMR, release);
 	if (!x)
-		return reply_err(a, ENOMEM, "out of memory");
+		return agent_reply_err(a, ENOMEM, "out of memory");
 	memset(&rd, 0, sizeof(rd));
 	if (from) {
 		alias_buffer(o, from, type == DAT_MEM_TYPE_LMR ? from->len : len);
 		x->alias = 1;
 	} else {
-		rc = agent_buffer(o, len, num(a, "offset", 0), (int)num(a, "prot", 0));
+		rc = agent_buffer(o, len, agent_num(a, "offset", 0), (int)agent_num(a, "prot", 0));
 		if (rc)
-			return reply_err(a, -rc, "buffer: %s", strerror(-rc));
+			return agent_reply_err(a, -rc, "buffer: %s", strerror(-rc));
 	}
 	if (type == DAT_MEM_TYPE_LMR) {
 		rd.for_lmr_handle = handle_of(from);
@@ -487,8 +488,8 @@ static int do_lmr_create(struct agent *a)
 	} else {
 		rd.for_va = o->buf;
 	}
-	r = d->f.dat_lmr_create(d->ia, (DAT_MEM_TYPE)type, rd, len, handle_of(pz), (DAT_MEM_PRIV_FLAGS)num(a, "priv", 0),
-				(DAT_VA_TYPE)num(a, "va", DAT_VA_TYPE_VA), &h, &lctx, &rctx, &size, &addr);
+	r = d->f.dat_lmr_create(d->ia, (DAT_MEM_TYPE)type, rd, len, handle_of(pz), (DAT_MEM_PRIV_FLAGS)agent_num(a, "priv", 0),
+				(DAT_VA_TYPE)agent_num(a, "va", DAT_VA_TYPE_VA), &h, &lctx, &rctx, &size, &addr);
 	if (r != DAT_SUCCESS)
 		return answer(a, r, NULL); /* the buffer stays with the id; x marks nothing live */
 	x->h = h;
@@ -512,7 +513,7 @@ static int do_lmr_query(struct agent *a)
 		return 0;
 	o = dobj(a, "id", AO_DAT_LMR);
 	if (!o)
-		return reply_err(a, ENOENT, "no such LMR");
+		return agent_reply_err(a, ENOENT, "no such LMR");
 	memset(&p, 0, sizeof(p));
 	r = d->f.dat_lmr_query(handle_of(o), DAT_LMR_FIELD_ALL, &p);
 	snprintf(extra, sizeof(extra), "lmr_context=%u rmr_context=%u registered_size=%llu registered_address=0x%llx "
@@ -524,14 +525,14 @@ static int do_lmr_query(struct agent *a)
 static int do_rmr_create(struct agent *a)
 {
 	struct dat_state *d = ready(a);
-	struct aobj *o = new_obj(a);
+	struct aobj *o = agent_new_obj(a);
 	DAT_RMR_HANDLE h = DAT_HANDLE_NULL;
 	DAT_RETURN r;
 
 	if (!d)
 		return 0;
 	if (!o)
-		return reply_err(a, EINVAL, "bad id");
+		return agent_reply_err(a, EINVAL, "bad id");
 	r = d->f.dat_rmr_create(handle_of(dobj(a, "pz", AO_DAT_PZ)), &h);
 	return keep_created(a, o, AO_DAT_RMR, r, h, d->f.dat_rmr_free);
 }
@@ -552,16 +553,16 @@ static int do_rmr_bind(struct agent *a)
 	lmr = dobj(a, "lmr", AO_DAT_LMR);
 	ep = dobj(a, "ep", AO_DAT_EP);
 	if (!o || !lmr || !ep)
-		return reply_err(a, ENOENT, "no such RMR, LMR or EP");
-	t.virtual_address = num(a, "addr", 0);
-	t.segment_length = (DAT_SEG_LENGTH)num(a, "len", 0);
+		return agent_reply_err(a, ENOENT, "no such RMR, LMR or EP");
+	t.virtual_address = agent_num(a, "addr", 0);
+	t.segment_length = (DAT_SEG_LENGTH)agent_num(a, "len", 0);
 	t.lmr_context = ((struct dat_obj *)lmr->ext)->lctx;
-	r = d->f.dat_rmr_bind(handle_of(o), handle_of(lmr), &t, (DAT_MEM_PRIV_FLAGS)num(a, "priv", 0), DAT_VA_TYPE_VA,
+	r = d->f.dat_rmr_bind(handle_of(o), handle_of(lmr), &t, (DAT_MEM_PRIV_FLAGS)agent_num(a, "priv", 0), DAT_VA_TYPE_VA,
 			      handle_of(ep), (DAT_RMR_COOKIE){ .as_64 = ++d->cookie }, DAT_COMPLETION_DEFAULT_FLAG,
 			      &ctx);
 	if (r != DAT_SUCCESS)
 		return answer(a, r, NULL);
-	r = wait_event(d, ((struct dat_obj *)ep->ext)->req_evd, now_ms() + a->step_ms, DAT_RMR_BIND_COMPLETION_EVENT, 0,
+	r = wait_event(d, ((struct dat_obj *)ep->ext)->req_evd, proto_now_ms() + a->step_ms, DAT_RMR_BIND_COMPLETION_EVENT, 0,
 		       &ev);
 	if (r != DAT_SUCCESS)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no bind completion", ETIMEDOUT);
@@ -578,7 +579,7 @@ static int do_listen(struct agent *a)
 	if (!d)
 		return 0;
 	if (!d->psp) {
-		d->port = (unsigned)num(a, "port", 45248);
+		d->port = (unsigned)agent_num(a, "port", 45248);
 		r = d->f.dat_evd_create(d->ia, 8, DAT_HANDLE_NULL, DAT_EVD_CR_FLAG, &d->cr_evd);
 		if (r == DAT_SUCCESS)
 			r = d->f.dat_psp_create(d->ia, d->port, d->cr_evd, DAT_PSP_CONSUMER_FLAG, &d->psp);
@@ -586,7 +587,7 @@ static int do_listen(struct agent *a)
 			if (d->cr_evd)
 				d->f.dat_evd_free(d->cr_evd);
 			d->cr_evd = d->psp = DAT_HANDLE_NULL;
-			return reply_err(a, EPROTO, "cannot listen on port %u: DAT_RETURN 0x%x", d->port, (unsigned)r);
+			return agent_reply_err(a, EPROTO, "cannot listen on port %u: DAT_RETURN 0x%x", d->port, (unsigned)r);
 		}
 	}
 	snprintf(ip, sizeof(ip), "%s", a->node->ipv4);
@@ -626,14 +627,14 @@ static int connected(struct agent *a, struct aobj *o, struct dat_obj *x, DAT_RET
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no connection event in time", ETIMEDOUT);
 	if (r != DAT_SUCCESS)
 		return answer(a, r, NULL);
-	return reply_err(a, ECONNREFUSED, "connection event 0x%x instead of ESTABLISHED", (unsigned)ev->event_number);
+	return agent_reply_err(a, ECONNREFUSED, "connection event 0x%x instead of ESTABLISHED", (unsigned)ev->event_number);
 }
 
 static int do_accept(struct agent *a)
 {
 	struct dat_state *d = ready(a);
-	struct aobj *o = new_obj(a);
-	int64_t deadline = now_ms() + a->step_ms;
+	struct aobj *o = agent_new_obj(a);
+	int64_t deadline = proto_now_ms() + a->step_ms;
 	struct dat_obj *x;
 	DAT_EVENT ev;
 	DAT_RETURN r;
@@ -641,7 +642,7 @@ static int do_accept(struct agent *a)
 	if (!d)
 		return 0;
 	if (!o || !d->cr_evd)
-		return reply_err(a, EINVAL, "bad id, or not listening");
+		return agent_reply_err(a, EINVAL, "bad id, or not listening");
 	r = wait_event(d, d->cr_evd, deadline, DAT_CONNECTION_REQUEST_EVENT, 0, &ev);
 	if (r != DAT_SUCCESS)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no connection request in time", ETIMEDOUT);
@@ -662,10 +663,10 @@ static int do_accept(struct agent *a)
 static int do_connect(struct agent *a)
 {
 	struct dat_state *d = ready(a);
-	struct aobj *o = new_obj(a);
+	struct aobj *o = agent_new_obj(a);
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	uint8_t pdata[1024];
-	uint64_t npdata = num(a, "pdata", 0);
+	uint64_t npdata = agent_num(a, "pdata", 0);
 	struct dat_obj *x;
 	char ip[64];
 	DAT_RETURN r;
@@ -674,12 +675,12 @@ static int do_connect(struct agent *a)
 		return 0;
 	if (!o || proto_get(a->msg, "ip", ip, sizeof(ip)) || inet_pton(AF_INET, ip, &sin.sin_addr) != 1 ||
 	    npdata > sizeof(pdata))
-		return reply_err(a, EINVAL, "bad id, ip or pdata");
+		return agent_reply_err(a, EINVAL, "bad id, ip or pdata");
 	for (size_t i = 0; i < npdata; i++)
 		pdata[i] = (uint8_t)(0xa0 + i);
 	r = ep_new(d, o, handle_of(dobj(a, "pz", AO_DAT_PZ)), &x);
 	if (r == DAT_SUCCESS)
-		r = d->f.dat_ep_connect(x->h, (DAT_IA_ADDRESS_PTR)&sin, num(a, "port", 0),
+		r = d->f.dat_ep_connect(x->h, (DAT_IA_ADDRESS_PTR)&sin, agent_num(a, "port", 0),
 					(DAT_TIMEOUT)a->step_ms * 1000u, (DAT_COUNT)npdata, npdata ? pdata : NULL,
 					DAT_QOS_BEST_EFFORT, DAT_CONNECT_DEFAULT_FLAG);
 	if (r != DAT_SUCCESS) {
@@ -702,7 +703,7 @@ static int do_connect_wait(struct agent *a)
 		return 0;
 	o = dobj(a, "id", AO_DAT_EP);
 	if (!o || o->live)
-		return reply_err(a, EINVAL, "no EP connecting");
+		return agent_reply_err(a, EINVAL, "no EP connecting");
 	/* The first connection event decides: ESTABLISHED, or how it failed. */
 	DAT_COUNT nmore = 0;
 
@@ -722,11 +723,11 @@ static int do_ep_disconnect(struct agent *a)
 		return 0;
 	o = dobj(a, "id", AO_DAT_EP);
 	if (!o)
-		return reply_err(a, ENOENT, "no such EP");
+		return agent_reply_err(a, ENOENT, "no such EP");
 	x = o->ext;
 	r = d->f.dat_ep_disconnect(handle_of(o), DAT_CLOSE_ABRUPT_FLAG);
 	if (r == DAT_SUCCESS && o->live && x->connected) {
-		wait_event(d, x->conn_evd, now_ms() + a->step_ms, DAT_CONNECTION_EVENT_DISCONNECTED,
+		wait_event(d, x->conn_evd, proto_now_ms() + a->step_ms, DAT_CONNECTION_EVENT_DISCONNECTED,
 			   DAT_CONNECTION_EVENT_BROKEN, &ev);
 		x->connected = 0;
 	}
@@ -745,12 +746,12 @@ static int do_ep_wait(struct agent *a)
 		return 0;
 	o = dobj(a, "id", AO_DAT_EP);
 	if (!o)
-		return reply_err(a, ENOENT, "no such EP");
+		return agent_reply_err(a, ENOENT, "no such EP");
 	x = o->ext;
 	if (o->live && x->connected) {
-		int64_t ms = (int64_t)num(a, "ms", (uint64_t)a->step_ms);
+		int64_t ms = (int64_t)agent_num(a, "ms", (uint64_t)a->step_ms);
 
-		if (wait_event(d, x->conn_evd, now_ms() + (ms < a->step_ms ? ms : a->step_ms),
+		if (wait_event(d, x->conn_evd, proto_now_ms() + (ms < a->step_ms ? ms : a->step_ms),
 			       DAT_CONNECTION_EVENT_DISCONNECTED,
 			       DAT_CONNECTION_EVENT_BROKEN, &ev) != DAT_SUCCESS)
 			return proto_send(a->fd, "err errno=%d timeout=1 msg=no disconnect event", ETIMEDOUT);
@@ -769,12 +770,12 @@ static int do_ep_free(struct agent *a)
 		return 0;
 	o = dobj(a, "id", AO_DAT_EP);
 	if (!o)
-		return reply_err(a, ENOENT, "no such EP");
+		return agent_reply_err(a, ENOENT, "no such EP");
 	if (!o->live)
 		return answer(a, d->f.dat_ep_free(DAT_HANDLE_NULL), NULL);
 	struct dat_obj *x = o->ext;
 
-	ep_disconnect_wait(d, x, now_ms() + a->step_ms / 2);
+	ep_disconnect_wait(d, x, proto_now_ms() + a->step_ms / 2);
 	r = d->f.dat_ep_free(x->h);
 	if (r == DAT_SUCCESS) {
 		x->h = DAT_HANDLE_NULL;
@@ -800,12 +801,12 @@ static int do_post(struct agent *a)
 	o = dobj(a, "id", AO_DAT_EP);
 	proto_get(a->msg, "op", opname, sizeof(opname));
 	if (!o || (strcmp(opname, "write") && strcmp(opname, "read")))
-		return reply_err(a, EINVAL, "no such EP, or a bad op");
+		return agent_reply_err(a, EINVAL, "no such EP, or a bad op");
 	x = o->ext;
-	lt = (DAT_LMR_TRIPLET){ .virtual_address = num(a, "laddr", 0), .segment_length = (DAT_SEG_LENGTH)num(a, "len", 0),
-				.lmr_context = (DAT_LMR_CONTEXT)num(a, "lkey", 0) };
-	rt = (DAT_RMR_TRIPLET){ .virtual_address = num(a, "raddr", 0), .segment_length = lt.segment_length,
-				.rmr_context = (DAT_RMR_CONTEXT)num(a, "rkey", 0) };
+	lt = (DAT_LMR_TRIPLET){ .virtual_address = agent_num(a, "laddr", 0), .segment_length = (DAT_SEG_LENGTH)agent_num(a, "len", 0),
+				.lmr_context = (DAT_LMR_CONTEXT)agent_num(a, "lkey", 0) };
+	rt = (DAT_RMR_TRIPLET){ .virtual_address = agent_num(a, "raddr", 0), .segment_length = lt.segment_length,
+				.rmr_context = (DAT_RMR_CONTEXT)agent_num(a, "rkey", 0) };
 	DAT_DTO_COOKIE ck = { .as_64 = ++d->cookie };
 
 	r = strcmp(opname, "write") == 0
@@ -813,7 +814,7 @@ static int do_post(struct agent *a)
 		    : d->f.dat_ep_post_rdma_read(handle_of(o), 1, &lt, ck, &rt, DAT_COMPLETION_DEFAULT_FLAG);
 	if (r != DAT_SUCCESS)
 		return answer(a, r, NULL);
-	r = wait_event(d, x->req_evd, now_ms() + a->step_ms, DAT_DTO_COMPLETION_EVENT, 0, &ev);
+	r = wait_event(d, x->req_evd, proto_now_ms() + a->step_ms, DAT_DTO_COMPLETION_EVENT, 0, &ev);
 	if (r != DAT_SUCCESS)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no DTO completion in time", ETIMEDOUT);
 	DAT_DTO_COMPLETION_STATUS s = ev.event_data.dto_completion_event_data.status;

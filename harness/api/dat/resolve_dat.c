@@ -3,6 +3,7 @@
  * model/model.h for what each field means to the model).
  */
 #include "harness/agent/agent.h"
+#include "harness/api/dat/dat.h"
 #include "harness/run/resolve_internal.h"
 
 #include <errno.h>
@@ -19,12 +20,12 @@ static uint32_t ia_kind(const char *name)
 	return M_DAT_IA_UNKNOWN;
 }
 
-int resolve_dat(struct rctx *r, const struct scn_step *s, struct hcall *c)
+int resolve_dat(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
 	uint32_t key;
 
-	c->pd = rc_obj(scn_step_arg(s, "pz"));
+	c->pd = rsv_obj(scn_step_arg(s, "pz"));
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_DAT_IA_OPEN:
 		if ((v = scn_step_arg(s, "name")) && v->str)
@@ -32,43 +33,43 @@ int resolve_dat(struct rctx *r, const struct scn_step *s, struct hcall *c)
 		c->type = ia_kind(c->name);
 		break;
 	case M_OP_DAT_LMR_CREATE:
-		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
-		c->access = (uint32_t)rc_num(r, scn_step_arg(s, "priv"), 0);
-		c->type = (uint32_t)rc_num(r, scn_step_arg(s, "type"), M_DAT_MEM_VIRTUAL);
-		c->mr = rc_obj(scn_step_arg(s, "from"));
-		c->flags = (uint32_t)rc_num(r, scn_step_arg(s, "va_type"), 0);
-		c->offset = rc_num(r, scn_step_arg(s, "offset"), 0);
-		c->prot = (uint8_t)rc_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
+		c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
+		c->access = (uint32_t)rsv_num(r, scn_step_arg(s, "priv"), 0);
+		c->type = (uint32_t)rsv_num(r, scn_step_arg(s, "type"), M_DAT_MEM_VIRTUAL);
+		c->mr = rsv_obj(scn_step_arg(s, "from"));
+		c->flags = (uint32_t)rsv_num(r, scn_step_arg(s, "va_type"), 0);
+		c->offset = rsv_num(r, scn_step_arg(s, "offset"), 0);
+		c->prot = (uint8_t)rsv_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
 		break;
 	case M_OP_DAT_RMR_BIND:
 		v = scn_step_arg(s, "lmr");
-		c->mr = rc_obj(v);
-		rc_ref(r, v, 1, &c->offset, &key); /* the window start, in the LMR's address space */
-		c->qp = rc_obj(scn_step_arg(s, "ep"));
-		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
-		c->access = (uint32_t)rc_num(r, scn_step_arg(s, "priv"), 0);
+		c->mr = rsv_obj(v);
+		rsv_ref(r, v, 1, &c->offset, &key); /* the window start, in the LMR's address space */
+		c->qp = rsv_obj(scn_step_arg(s, "ep"));
+		c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
+		c->access = (uint32_t)rsv_num(r, scn_step_arg(s, "priv"), 0);
 		break;
 	case M_OP_DAT_EP_CONNECT:
 		v = scn_step_arg(s, "peer");
-		c->peer = rc_obj(v);
+		c->peer = rsv_obj(v);
 		c->peer_node = v ? (uint8_t)v->node : 0;
-		c->len = rc_num(r, scn_step_arg(s, "private_data"), 0);
+		c->len = rsv_num(r, scn_step_arg(s, "private_data"), 0);
 		break;
 	case M_OP_DAT_RDMA_WRITE:
 	case M_OP_DAT_RDMA_READ:
 		v = scn_step_arg(s, "local");
-		c->mr = rc_obj(v);
-		rc_ref(r, v, 0, &c->laddr, &c->lkey);
+		c->mr = rsv_obj(v);
+		rsv_ref(r, v, 0, &c->laddr, &c->lkey);
 		v = scn_step_arg(s, "remote");
-		c->remote = rc_obj(v);
+		c->remote = rsv_obj(v);
 		c->peer_node = v ? (uint8_t)v->node : 0;
-		rc_ref(r, v, 1, &c->raddr, &c->rkey);
+		rsv_ref(r, v, 1, &c->raddr, &c->rkey);
 		c->roff = v ? v->num : 0;
 		if ((v = scn_step_arg(s, "lmr_context")))
-			c->lkey = (uint32_t)rc_num(r, v, 0);
+			c->lkey = (uint32_t)rsv_num(r, v, 0);
 		if ((v = scn_step_arg(s, "rmr_context")))
-			c->rkey = (uint32_t)rc_num(r, v, 0);
-		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
+			c->rkey = (uint32_t)rsv_num(r, v, 0);
+		c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
 		break;
 	default: /* pz_create/free, lmr_query/free, rmr_create/free, ep_disconnect/free: obj, pd */
 		break;

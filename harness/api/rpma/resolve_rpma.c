@@ -6,6 +6,8 @@
  * bytes as this engine exports them (backend_ops.blob), or bytes=, with
  * addr=, length=, rkey=, usage= written over the fields they name.
  */
+#include "harness/api/rpma/rpma.h"
+#include "harness/run/proto.h"
 #include "harness/run/resolve_internal.h"
 
 #include <errno.h>
@@ -70,11 +72,6 @@ static int addr_arg(const struct scn_step *s, const char *key, int32_t *obj, uin
 	return 0;
 }
 
-static int hexval(char ch)
-{
-	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
-
 /* Write the n low bytes of x little-endian at off of the descriptor. */
 static void patch(struct hcall *c, unsigned off, uint64_t x, unsigned n)
 {
@@ -89,7 +86,7 @@ static void patch(struct hcall *c, unsigned off, uint64_t x, unsigned n)
  * else none), the fields given written over it, and the size passed (size=,
  * else the bytes' count, else 21).
  */
-static int descriptor(struct rctx *r, const struct scn_step *s, struct hcall *c)
+static int descriptor(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	static const struct { const char *key; unsigned off, n; } fields[] = {
 		{ "addr", 0, 8 }, { "length", 8, 8 }, { "rkey", 16, 4 }, { "usage", 20, 1 },
@@ -98,21 +95,16 @@ static int descriptor(struct rctx *r, const struct scn_step *s, struct hcall *c)
 	size_t n = 0;
 
 	if ((v = scn_step_arg(s, "bytes"))) {
-		size_t len = strlen(v->str) / 2;
+		int len = proto_hex_decode(v->str, c->desc, sizeof(c->desc));
 
-		if (len > sizeof(c->desc))
+		if (len < 0)
 			return -EINVAL;
-		for (size_t i = 0; i < len; i++)
-			c->desc[i] = (uint8_t)(hexval(v->str[2 * i]) << 4 | hexval(v->str[2 * i + 1]));
-		n = len;
+		n = (size_t)len;
 	} else if ((v = scn_step_arg(s, "from"))) {
 		int rc = r->ops->blob(r->be, v->obj, c->desc, sizeof(c->desc), &n);
 
 		if (rc) {
-			if (!r->rc) {
-				r->rc = rc;
-				*r->missing = v->obj;
-			}
+			rsv_fail(r, rc, v->obj);
 			return 0;
 		}
 	}
@@ -120,45 +112,36 @@ static int descriptor(struct rctx *r, const struct scn_step *s, struct hcall *c)
 	c->ndesc = (uint8_t)n;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if ((v = scn_step_arg(s, fields[i].key)))
-			patch(c, fields[i].off, rc_num(r, v, 0), fields[i].n);
+			patch(c, fields[i].off, rsv_num(r, v, 0), fields[i].n);
 	v = scn_step_arg(s, "size");
 	c->size = v ? (uint32_t)v->num : c->ndesc ? c->ndesc : M_RPMA_DESC_SIZE;
 	return 0;
 }
 
 /* The remote MR and offset of an I/O step. */
-static int remote_arg(struct rctx *r, const struct scn_step *s, struct hcall *c)
+static int remote_arg(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	int rc = addr_arg(s, "remote", &c->remote, &c->roff);
 
 	return rc ? rc : r->rc;
 }
 
-/* Is the bare key present? */
-static int bare(const struct scn_step *s, const char *key)
-{
-	for (size_t i = 0; i < s->nargs; i++)
-		if (strcmp(s->args[i].spec->key, key) == 0)
-			return 1;
-	return 0;
-}
-
-int resolve_rpma(struct rctx *r, const struct scn_step *s, struct hcall *c)
+int resolve_rpma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
 	int rc = nulls(s, c);
 
 	if (rc)
 		return rc;
-	c->rflags = (uint32_t)rc_num(r, scn_step_arg(s, "flags"), F_ALWAYS);
+	c->rflags = (uint32_t)rsv_num(r, scn_step_arg(s, "flags"), F_ALWAYS);
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_RPMA_MR_REG: {
 		uint64_t off;
 
-		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
-		c->access = (uint32_t)rc_num(r, scn_step_arg(s, "usage"), 0);
-		c->offset = rc_num(r, scn_step_arg(s, "offset"), 0);
-		c->prot = (uint8_t)rc_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
+		c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
+		c->access = (uint32_t)rsv_num(r, scn_step_arg(s, "usage"), 0);
+		c->offset = rsv_num(r, scn_step_arg(s, "offset"), 0);
+		c->prot = (uint8_t)rsv_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
 		if ((rc = addr_arg(s, "buf", &c->mr, &off)))
 			return rc;
 		break;
@@ -170,21 +153,21 @@ int resolve_rpma(struct rctx *r, const struct scn_step *s, struct hcall *c)
 	case M_OP_RPMA_CONNECT:
 		v = scn_step_arg(s, "peer");
 		c->peer_node = v ? (uint8_t)v->node : c->node;
-		c->type = (uint32_t)bare(s, "pmem");
+		c->type = (uint32_t)rsv_bare(s, "pmem");
 		break;
 	case M_OP_RPMA_READ:
 	case M_OP_RPMA_WRITE:
 		if ((rc = addr_arg(s, "local", &c->mr, &c->offset)))
 			return rc;
-		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
+		c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
 		return remote_arg(r, s, c);
 	case M_OP_RPMA_ATOMIC_WRITE:
 	case M_OP_RPMA_FLUSH:
 		if (c->op == M_OP_RPMA_ATOMIC_WRITE)
-			c->swap = rc_num(r, scn_step_arg(s, "value"), 0);
+			c->swap = rsv_num(r, scn_step_arg(s, "value"), 0);
 		if (c->op == M_OP_RPMA_FLUSH) {
-			c->len = rc_num(r, scn_step_arg(s, "len"), 0);
-			c->type = (uint32_t)rc_num(r, scn_step_arg(s, "type"), 0);
+			c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
+			c->type = (uint32_t)rsv_num(r, scn_step_arg(s, "type"), 0);
 		}
 		return remote_arg(r, s, c);
 	default: /* dereg, descriptors, queries, disconnect: the object alone */

@@ -8,7 +8,8 @@
  * reported it; a remote MR's, the bytes it was made from) and hands them on
  * byte for byte (blob).
  */
-#include "harness/run/be_verbs.h"
+#include "harness/api/rpma/rpma.h"
+#include "harness/run/stack.h"
 #include "harness/run/proto.h"
 
 #include <errno.h>
@@ -17,28 +18,16 @@
 
 #define DESC_SIZE 21 /* librpma 1.2.0's descriptor (RPMA-DESC-1) */
 
-static int hexval(char ch)
-{
-	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
-
 /* The hex value of key in reply into out (cap bytes); the byte count, or -EPROTO. */
 static int reply_bytes(const char *reply, const char *key, uint8_t *out, size_t cap)
 {
 	char hex[2 * 32 + 2];
-	size_t n;
+	int n;
 
-	if (proto_get(reply, key, hex, sizeof(hex)) || strlen(hex) % 2 || strlen(hex) / 2 > cap)
+	if (proto_get(reply, key, hex, sizeof(hex)))
 		return -EPROTO;
-	n = strlen(hex) / 2;
-	for (size_t i = 0; i < n; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EPROTO;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return (int)n;
+	n = proto_hex_decode(hex, out, cap);
+	return n < 0 ? -EPROTO : n;
 }
 
 static uint64_t le(const uint8_t *b, unsigned n)
@@ -51,7 +40,7 @@ static uint64_t le(const uint8_t *b, unsigned n)
 }
 
 /* What a peer needs of a descriptor: its bytes (the first 21) and its fields. */
-static void take_desc(struct bv_obj *o, const uint8_t *d, size_t n)
+static void take_desc(struct stack_obj *o, const uint8_t *d, size_t n)
 {
 	memset(o->desc, 0, sizeof(o->desc));
 	memcpy(o->desc, d, n < DESC_SIZE ? n : DESC_SIZE);
@@ -61,15 +50,15 @@ static void take_desc(struct bv_obj *o, const uint8_t *d, size_t n)
 	o->v.rkey = (uint32_t)le(o->desc + 16, 4);
 }
 
-int bv_blob_rpma(struct be_verbs *bv, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
+int stack_blob_rpma(struct stack *st, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
 {
-	const struct bv_obj *o;
+	const struct stack_obj *o;
 	uint16_t cls;
 
-	if (obj < 0 || (size_t)obj >= bv->f->nobjs)
+	if (obj < 0 || (size_t)obj >= st->f->nobjs)
 		return -EINVAL;
-	o = &bv->o[obj];
-	cls = bv->f->objs[obj].cls;
+	o = &st->o[obj];
+	cls = st->f->objs[obj].cls;
 	if (cls != SCN_C_RPMA_MR && cls != SCN_C_RPMA_REMOTE)
 		return -EINVAL;
 	if (!o->made || !o->ndesc)
@@ -82,79 +71,79 @@ int bv_blob_rpma(struct be_verbs *bv, int32_t obj, uint8_t *buf, size_t cap, siz
 }
 
 /* Both halves of a connection: server c->peer_node accepts, client c->node connects. */
-static int rpma_connect(struct be_verbs *bv, const struct hcall *c, char *reply, struct hres *r)
+static int rpma_connect(struct stack *st, const struct hcall *c, char *reply, struct hres *r)
 {
 	char ip[64], port[16], pcfg[2 * 32 + 8] = "", sreply[PROTO_LINE_MAX];
 	unsigned s = c->peer_node;
 	int rc, rs;
 
-	if (s >= bv->n || s == c->node)
+	if (s >= st->n || s == c->node)
 		return -EINVAL;
-	rc = bv_call(bv, s, reply, "rpma_listen");
+	rc = stack_call(st, s, reply, "rpma_listen");
 	if (rc)
 		return rc;
 	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip)) || proto_get(reply, "port", port, sizeof(port))) {
-		snprintf(bv->err, sizeof(bv->err), "node %s cannot listen: %.200s", bv->f->nodes[s], reply);
+		snprintf(st->err, sizeof(st->err), "node %s cannot listen: %.200s", st->f->nodes[s], reply);
 		return -EIO;
 	}
 	if (c->type) {
 		/* The server's peer cfg says it writes directly to pmem; the client applies it. */
 		char d[2 * 32 + 2];
 
-		rc = bv_call(bv, s, reply, "rpma_peer_cfg");
+		rc = stack_call(st, s, reply, "rpma_peer_cfg");
 		if (rc)
 			return rc;
 		if (!proto_is(reply, "ok") || proto_get(reply, "desc", d, sizeof(d))) {
-			snprintf(bv->err, sizeof(bv->err), "node %s: no peer cfg: %.200s", bv->f->nodes[s], reply);
+			snprintf(st->err, sizeof(st->err), "node %s: no peer cfg: %.200s", st->f->nodes[s], reply);
 			return -EIO;
 		}
 		snprintf(pcfg, sizeof(pcfg), " pcfg=%s", d);
 	}
-	if ((rc = bv_send(bv, s, "rpma_accept id=%d", c->obj)) ||
-	    (rc = bv_send(bv, c->node, "rpma_connect id=%d ip=%s port=%s%s", c->obj, ip, port, pcfg)))
+	if ((rc = stack_send(st, s, "rpma_accept id=%d", c->obj)) ||
+	    (rc = stack_send(st, c->node, "rpma_connect id=%d ip=%s port=%s%s", c->obj, ip, port, pcfg)))
 		return rc;
-	rc = bv_recv(bv, c->node, reply, bv->step_ms + BV_SLACK_MS);
-	rs = bv_recv(bv, s, sreply, bv->step_ms + BV_SLACK_MS);
+	rc = stack_recv(st, c->node, reply, st->step_ms + STACK_SLACK_MS);
+	rs = stack_recv(st, s, sreply, st->step_ms + STACK_SLACK_MS);
 	if (rc || rs)
 		return rc ? rc : rs;
 	if (!proto_is(reply, "ok") || !proto_is(sreply, "ok")) {
-		snprintf(bv->err, sizeof(bv->err), "rpma_connect %s -> %s: client '%.160s', server '%.160s'",
-			 bv->f->nodes[c->node], bv->f->nodes[s], reply, sreply);
+		snprintf(st->err, sizeof(st->err), "rpma_connect %s -> %s: client '%.160s', server '%.160s'",
+			 st->f->nodes[c->node], st->f->nodes[s], reply, sreply);
 		return -EIO;
 	}
-	bv->o[c->obj] = (struct bv_obj){ .made = 1, .peer_node = (uint8_t)s };
+	st->o[c->obj] = (struct stack_obj){ .made = 1, .peer_node = (uint8_t)s };
 	r->out = (struct m_outcome){ M_OUT_OK, 0 };
 	return 0;
 }
 
 /* The client disconnects while the server waits for it and closes its half. */
-static int rpma_disconnect(struct be_verbs *bv, const struct hcall *c, char *reply, struct hres *r)
+static int rpma_disconnect(struct stack *st, const struct hcall *c, char *reply, struct hres *r)
 {
-	const struct bv_obj *o = &bv->o[c->obj];
+	const struct stack_obj *o = &st->o[c->obj];
 	char sreply[PROTO_LINE_MAX];
 	int rc, rs;
 
 	if ((c->nulls & 1) || !o->made) {
 		/* NULL (or no connection): librpma refuses at once; the server stays. */
-		rc = bv_call(bv, c->node, reply, "rpma_disconnect id=%d nulls=%u", c->obj, c->nulls);
-		return rc ? rc : bv_outcome(bv, reply, &r->out);
+		rc = stack_call(st, c->node, reply, "rpma_disconnect id=%d nulls=%u", c->obj, c->nulls);
+		return rc ? rc : stack_outcome(st, reply, &r->out);
 	}
-	if ((rc = bv_send(bv, c->node, "rpma_disconnect id=%d nulls=0", c->obj)) ||
-	    (rc = bv_send(bv, o->peer_node, "rpma_close id=%d", c->obj)))
+	if ((rc = stack_send(st, c->node, "rpma_disconnect id=%d nulls=0", c->obj)) ||
+	    (rc = stack_send(st, o->peer_node, "rpma_close id=%d", c->obj)))
 		return rc;
-	rc = bv_recv(bv, c->node, reply, bv->step_ms + BV_SLACK_MS);
-	rs = bv_recv(bv, o->peer_node, sreply, bv->step_ms + BV_SLACK_MS);
+	rc = stack_recv(st, c->node, reply, st->step_ms + STACK_SLACK_MS);
+	rs = stack_recv(st, o->peer_node, sreply, st->step_ms + STACK_SLACK_MS);
 	if (rc || rs)
 		return rc ? rc : rs;
 	if (!proto_is(sreply, "ok")) {
-		snprintf(bv->err, sizeof(bv->err), "rpma_conn_disconnect: server '%.200s'", sreply);
+		snprintf(st->err, sizeof(st->err), "rpma_conn_disconnect: server '%.200s'", sreply);
 		return -EIO;
 	}
-	return bv_outcome(bv, reply, &r->out);
+	return stack_outcome(st, reply, &r->out);
 }
 
 /* rpma_read/write/atomic_write/flush. */
-static int rpma_io(struct be_verbs *bv, const struct hcall *c, char *reply)
+static int rpma_io(struct stack *st, const struct hcall *c, char *reply)
 {
 	static const char *const ops[M_OP_COUNT_] = {
 		[M_OP_RPMA_READ] = "read", [M_OP_RPMA_WRITE] = "write",
@@ -166,16 +155,16 @@ static int rpma_io(struct be_verbs *bv, const struct hcall *c, char *reply)
 		snprintf(local, sizeof(local), " local=%d", c->mr);
 	if (c->remote >= 0)
 		snprintf(remote, sizeof(remote), " remote=%d", c->remote);
-	return bv_call(bv, c->node, reply,
+	return stack_call(st, c->node, reply,
 		       "rpma_io id=%d op=%s%s loff=%llu%s roff=%llu len=%llu flags=%u type=%u value=%llu nulls=%u",
 		       c->obj, ops[c->op], local, (unsigned long long)c->offset, remote, (unsigned long long)c->roff,
 		       (unsigned long long)c->len, c->rflags, c->type, (unsigned long long)c->swap, c->nulls);
 }
 
-int bv_exec_rpma(struct be_verbs *bv, const struct hcall *c, struct hres *r)
+int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->desc) + 8] = "", buf[32] = "";
-	struct bv_obj *o = c->obj >= 0 ? &bv->o[c->obj] : NULL;
+	struct stack_obj *o = c->obj >= 0 ? &st->o[c->obj] : NULL;
 	uint8_t d[32];
 	int rc, n;
 
@@ -186,44 +175,43 @@ int bv_exec_rpma(struct be_verbs *bv, const struct hcall *c, struct hres *r)
 	case M_OP_RPMA_MR_REG:
 		if (c->mr >= 0)
 			snprintf(buf, sizeof(buf), " buf=%d", c->mr);
-		rc = bv_call(bv, c->node, reply, "rpma_reg id=%d len=%llu usage=%u offset=%llu prot=%u nulls=%u%s",
+		rc = stack_call(st, c->node, reply, "rpma_reg id=%d len=%llu usage=%u offset=%llu prot=%u nulls=%u%s",
 			     c->obj, (unsigned long long)c->len, c->access, (unsigned long long)c->offset, c->prot,
 			     c->nulls, buf);
 		break;
 	case M_OP_RPMA_MR_DEREG:
-		rc = bv_call(bv, c->node, reply, "rpma_dereg id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_dereg id=%d nulls=%u", c->obj, c->nulls);
 		break;
 	case M_OP_RPMA_MR_GET_DESC:
-		rc = bv_call(bv, c->node, reply, "rpma_desc id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_desc id=%d nulls=%u", c->obj, c->nulls);
 		break;
 	case M_OP_RPMA_MR_GET_DESC_SIZE:
-		rc = bv_call(bv, c->node, reply, "rpma_desc_size id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_desc_size id=%d nulls=%u", c->obj, c->nulls);
 		break;
 	case M_OP_RPMA_REMOTE_FROM_DESC:
 		if (c->ndesc) {
 			strcpy(hex, " hex=");
-			for (unsigned i = 0; i < c->ndesc; i++)
-				snprintf(hex + 5 + 2 * i, 3, "%02x", c->desc[i]);
+			proto_hex_encode(c->desc, c->ndesc, hex + 5);
 		}
-		rc = bv_call(bv, c->node, reply, "rpma_remote id=%d size=%u nulls=%u%s", c->obj, c->size, c->nulls, hex);
+		rc = stack_call(st, c->node, reply, "rpma_remote id=%d size=%u nulls=%u%s", c->obj, c->size, c->nulls, hex);
 		break;
 	case M_OP_RPMA_REMOTE_GET_SIZE:
-		rc = bv_call(bv, c->node, reply, "rpma_remote_size id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_remote_size id=%d nulls=%u", c->obj, c->nulls);
 		break;
 	case M_OP_RPMA_REMOTE_GET_FLUSH_TYPE:
-		rc = bv_call(bv, c->node, reply, "rpma_remote_flush_type id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_remote_flush_type id=%d nulls=%u", c->obj, c->nulls);
 		break;
 	case M_OP_RPMA_CONNECT:
-		return rpma_connect(bv, c, reply, r);
+		return rpma_connect(st, c, reply, r);
 	case M_OP_RPMA_DISCONNECT:
-		return rpma_disconnect(bv, c, reply, r);
+		return rpma_disconnect(st, c, reply, r);
 	case M_OP_RPMA_READ: case M_OP_RPMA_WRITE: case M_OP_RPMA_ATOMIC_WRITE: case M_OP_RPMA_FLUSH:
-		rc = rpma_io(bv, c, reply);
+		rc = rpma_io(st, c, reply);
 		break;
 	default:
 		return -EINVAL;
 	}
-	if (rc || (rc = bv_outcome(bv, reply, &r->out)))
+	if (rc || (rc = stack_outcome(st, reply, &r->out)))
 		return rc;
 	if (r->out.kind != M_OUT_OK)
 		return 0;
@@ -232,13 +220,13 @@ int bv_exec_rpma(struct be_verbs *bv, const struct hcall *c, struct hres *r)
 	case M_OP_RPMA_MR_GET_DESC:
 		/* The descriptor as the agent reported it (a later one replaces it). */
 		if ((n = reply_bytes(reply, "desc", d, sizeof(d))) < DESC_SIZE) {
-			snprintf(bv->err, sizeof(bv->err), "%s: no descriptor in '%.120s'", bv->f->objs[c->obj].name, reply);
+			snprintf(st->err, sizeof(st->err), "%s: no descriptor in '%.120s'", st->f->objs[c->obj].name, reply);
 			return -EPROTO;
 		}
 		take_desc(o, d, (size_t)n);
 		o->made = 1;
 		if (c->op == M_OP_RPMA_MR_REG)
-			o->v.addr = o->v.iova = bv_field(reply, "addr");
+			o->v.addr = o->v.iova = stack_field(reply, "addr");
 		break;
 	case M_OP_RPMA_REMOTE_FROM_DESC:
 		take_desc(o, c->desc, c->ndesc);
@@ -248,6 +236,6 @@ int bv_exec_rpma(struct be_verbs *bv, const struct hcall *c, struct hres *r)
 		break;
 	}
 	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
-		return bv_query_reply(bv, scn_call_get(c->call), reply, r);
+		return stack_query_reply(st, scn_call_get(c->call), reply, r);
 	return 0;
 }
