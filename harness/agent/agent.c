@@ -144,10 +144,8 @@ static int do_read(struct agent *a)
 	if (!o->map)
 		return agent_reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
-	for (uint64_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", o->buf[off + i]);
+	proto_hex_encode(o->buf + off, len, hex);
 	open_pages(o, 0);
-	hex[2 * len] = '\0';
 	return proto_send(a->fd, "ok hex=%s", hex);
 }
 

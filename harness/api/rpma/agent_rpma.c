@@ -14,16 +14,12 @@
  * the CQ's completion channel). librpma's log goes nowhere but the last line,
  * kept for error messages. Everything is released when the agent ends.
  */
-#define _GNU_SOURCE /* RTLD_NEXT */
 #include "harness/agent/agent_internal.h"
 #include "harness/api/rpma/rpma.h"
 #include "model/model.h"
 
 #include <librpma.h>
-#include <rdma/rdma_cma.h>
 
-#include <arpa/inet.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -66,64 +62,10 @@ static void keep_log(enum rpma_log_level level, const char *file, const int line
 	va_end(ap);
 }
 
-/*
- * The source address of the node's outgoing connections. librpma 1.2.0
- * resolves a server without one (src/info.c: rdma_resolve_addr(id,
- * ai_src_addr = NULL, dst)), so the kernel picks the device by the route of
- * unbound traffic. On a host of its own that is the host's device; in the
- * routed topology (every node in one kernel) it is the device of whichever
- * node netns/topology routes unbound traffic to the server from (its pref
- * 30 rule), and the QP then cannot be made in the peer's PD
- * (rdma_create_qp_ex: EINVAL). So the agent lends librdmacm's resolution the
- * node's own address as the source, as that node's own host would: this
- * definition takes the place of librdmacm's for the whole process and calls
- * it with the source filled in when the caller gave none.
- */
-static struct sockaddr_in node_src; /* AF_INET once the node's librpma peer exists */
-
-int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr, struct sockaddr *dst_addr, int timeout_ms)
-{
-	static int (*real)(struct rdma_cm_id *, struct sockaddr *, struct sockaddr *, int);
-
-	if (!real)
-		*(void **)&real = dlsym(RTLD_NEXT, "rdma_resolve_addr");
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	if (!src_addr && node_src.sin_family == AF_INET && dst_addr && dst_addr->sa_family == AF_INET)
-		src_addr = (struct sockaddr *)&node_src;
-	return real(id, src_addr, dst_addr, timeout_ms);
-}
-
 /* Answer a librpma call's failure rc as its outcome. */
 static int reply_rpma(struct agent *a, int rc)
 {
 	return proto_send(a->fd, "ok outcome=%s", m_outcome_name((struct m_outcome){ M_OUT_RPMA, rc }));
-}
-
-static void to_hex(const uint8_t *b, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-	out[2 * n] = '\0';
-}
-
-/* hex digits into out (cap bytes); the byte count, or -1. */
-static int from_hex(const char *hex, uint8_t *out, size_t cap)
-{
-	size_t n = strlen(hex) / 2;
-
-	if (strlen(hex) % 2 || n > cap)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned v;
-
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			return -1;
-		out[i] = (uint8_t)v;
-	}
-	return (int)n;
 }
 
 /* The node's librpma state, made at first use; NULL after an err answer. */
@@ -149,8 +91,7 @@ static struct rstate *state(struct agent *a)
 		free(s);
 		return NULL;
 	}
-	if (inet_pton(AF_INET, a->node->ipv4, &node_src.sin_addr) == 1)
-		node_src.sin_family = AF_INET;
+	agent_rpma_source(a->node->ipv4);
 	a->state[SCN_API_RPMA] = s;
 	return s;
 }
@@ -213,7 +154,7 @@ static int do_reg(struct agent *a)
 	if (rc)
 		return agent_reply_err(a, EIO, "rpma_mr_get_descriptor: %s", rpma_err_2str(rc));
 	memcpy(&rkey, desc + 16, 4); /* little-endian, as on this host */
-	to_hex(desc, dsize, hex);
+	proto_hex_encode(desc, dsize, hex);
 	return proto_send(a->fd, "ok addr=0x%llx len=%llu rkey=%u desc=%s", (unsigned long long)(uintptr_t)o->buf,
 			  (unsigned long long)len, rkey, hex);
 }
@@ -262,7 +203,7 @@ static int do_desc(struct agent *a)
 	rc = rpma_mr_get_descriptor(mr, (nulls & 2) ? NULL : desc);
 	if (rc)
 		return reply_rpma(a, rc);
-	to_hex(desc, size, hex);
+	proto_hex_encode(desc, size, hex);
 	return proto_send(a->fd, "ok desc=%s", hex);
 }
 
@@ -284,7 +225,7 @@ static int do_remote(struct agent *a)
 	buf = calloc(1, size > (uint64_t)n ? size : (uint64_t)n + 1);
 	if (!buf)
 		return agent_reply_err(a, ENOMEM, "out of memory");
-	if (from_hex(hex, buf, (size_t)n) != n) {
+	if (proto_hex_decode(hex, buf, (size_t)n) != n) {
 		free(buf);
 		return agent_reply_err(a, EINVAL, "bad rpma_remote bytes");
 	}
@@ -401,7 +342,7 @@ static int do_peer_cfg(struct agent *a)
 	if ((rc = rpma_peer_cfg_get_descriptor_size(s->pcfg, &n)) != 0 || n > DESC_MAX ||
 	    (rc = rpma_peer_cfg_get_descriptor(s->pcfg, d)) != 0)
 		return agent_reply_err(a, EIO, "rpma_peer_cfg_get_descriptor: %s", rpma_err_2str(rc));
-	to_hex(d, n, hex);
+	proto_hex_encode(d, n, hex);
 	return proto_send(a->fd, "ok desc=%s", hex);
 }
 
@@ -465,7 +406,7 @@ static int do_connect(struct agent *a)
 	if (proto_get(a->msg, "pcfg", hex, sizeof(hex)) == 0) {
 		uint8_t d[DESC_MAX];
 		struct rpma_peer_cfg *pc = NULL;
-		int n = from_hex(hex, d, sizeof(d));
+		int n = proto_hex_decode(hex, d, sizeof(d));
 
 		rc = n < 0 ? RPMA_E_INVAL : rpma_peer_cfg_from_descriptor(d, (size_t)n, &pc);
 		if (!rc)

@@ -14,6 +14,8 @@ int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r);
 /* The descriptor of a librpma MR or remote MR, from its agent (backend.h: blob). */
 int stack_blob_rpma(struct stack *st, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
 extern const struct agent_req agent_rpma_reqs[];
+/* The node's IPv4 address as the source of rdma_resolve_addr calls that give none (agent_rpma_cm.c). */
+void agent_rpma_source(const char *ipv4);
 /* Release the node's librpma state (after every object). */
 void agent_rpma_end(struct agent *a);
 
