@@ -304,6 +304,15 @@ const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key);
 /* Does the expect list of s allow o? (No expect clause: returns 1.) */
 int scn_step_expects(const struct scn_step *s, struct m_outcome o);
 
+/* ------------------------------------------------------------ text -- */
+
+/*
+ * Length of the valid UTF-8 sequence at p (at most n bytes; 1 for ASCII), or
+ * 0 for an invalid one (overlong, surrogate, beyond U+10FFFF, truncated).
+ * The one UTF-8 check of the project (scenario text, report output).
+ */
+size_t scn_utf8_len(const unsigned char *p, size_t n);
+
 /* --------------------------------------------------------- printing -- */
 
 /*
