@@ -95,10 +95,45 @@ static int peer_wait(struct stack *st, const struct hcall *c, const char *what, 
 	return rc;
 }
 
+/*
+ * After an answer that made or bound something: keep what it reported in c's
+ * object (a bind that broke the connection lets the EP's peer see it); a
+ * query's results into r.
+ */
+static int keep(struct stack *st, const struct hcall *c, const char *reply, struct hres *r)
+{
+	struct stack_obj *o = c->obj >= 0 ? &st->o[c->obj] : NULL;
+
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_DAT_PZ_CREATE:
+	case M_OP_DAT_RMR_CREATE:
+		*o = (struct stack_obj){ .made = 1 };
+		break;
+	case M_OP_DAT_LMR_CREATE:
+		*o = (struct stack_obj){ .made = 1, .v = { .addr = stack_field(reply, "addr"),
+						       .iova = stack_field(reply, "registered_address"),
+						       .len = stack_field(reply, "registered_size"),
+						       .lkey = (uint32_t)stack_field(reply, "lmr_context"),
+						       .rkey = (uint32_t)stack_field(reply, "rmr_context") } };
+		break;
+	case M_OP_DAT_RMR_BIND:
+		if (r->out.code == M_DTO_SUCCESS) {
+			o->v.rkey = (uint32_t)stack_field(reply, "rmr_context");
+			o->v.start = c->offset;
+			o->v.len = c->len;
+		}
+		return breaks(r->out) ? peer_wait(st, &(struct hcall){ .obj = c->qp }, "dat_ep_wait", PEER_SETTLE_MS) : 0;
+	case M_OP_DAT_LMR_QUERY:
+		return stack_query_reply(st, scn_call_get(c->call), reply, r);
+	default:
+		break;
+	}
+	return 0;
+}
+
 int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->name) + 1];
-	struct stack_obj *o = c->obj >= 0 ? &st->o[c->obj] : NULL;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -168,29 +203,5 @@ int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 		return rc;
 	if (!ok(r) && !(c->op == M_OP_DAT_RMR_BIND && r->out.kind == M_OUT_DTO))
 		return 0;
-	switch ((enum m_op_kind)c->op) {
-	case M_OP_DAT_PZ_CREATE:
-	case M_OP_DAT_RMR_CREATE:
-		*o = (struct stack_obj){ .made = 1 };
-		break;
-	case M_OP_DAT_LMR_CREATE:
-		*o = (struct stack_obj){ .made = 1, .v = { .addr = stack_field(reply, "addr"),
-						       .iova = stack_field(reply, "registered_address"),
-						       .len = stack_field(reply, "registered_size"),
-						       .lkey = (uint32_t)stack_field(reply, "lmr_context"),
-						       .rkey = (uint32_t)stack_field(reply, "rmr_context") } };
-		break;
-	case M_OP_DAT_RMR_BIND:
-		if (r->out.code == M_DTO_SUCCESS) {
-			o->v.rkey = (uint32_t)stack_field(reply, "rmr_context");
-			o->v.start = c->offset;
-			o->v.len = c->len;
-		}
-		return breaks(r->out) ? peer_wait(st, &(struct hcall){ .obj = c->qp }, "dat_ep_wait", PEER_SETTLE_MS) : 0;
-	case M_OP_DAT_LMR_QUERY:
-		return stack_query_reply(st, scn_call_get(c->call), reply, r);
-	default:
-		break;
-	}
-	return 0;
+	return keep(st, c, reply, r);
 }

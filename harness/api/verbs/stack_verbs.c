@@ -119,7 +119,7 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 /* Keep what a successful creation (or re-registration, bind) reported in c's object. */
 static void keep(struct stack *st, const struct hcall *c, const char *reply, const struct hres *r)
 {
-	struct stack_obj *o = &st->o[c->obj];
+	struct stack_obj *o = c->obj >= 0 ? &st->o[c->obj] : NULL;
 
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD:
