@@ -17,7 +17,7 @@ static const struct api_family families[] = {
 		.stack_exec = stack_exec_verbs, .agent_reqs = agent_verbs_reqs,
 	},
 	[SCN_API_HARNESS] = {
-		.name = "harness", .calls = api_harness_calls, .resolve = resolve_harness,
+		.name = "harness", .calls = api_harness_calls, .resolve = resolve_harness, .model_op = model_op_harness,
 		.stack_exec = stack_exec_harness,
 	},
 	[SCN_API_RPMA] = {

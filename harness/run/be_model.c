@@ -35,11 +35,19 @@ int16_t bm_handle(const struct be_model *bm, int32_t o)
 	return o >= 0 && o < (int32_t)SCN_OBJS_MAX ? bm->h[o] : -1;
 }
 
+int bm_map(const struct be_model *bm, int32_t o, int16_t *h)
+{
+	if (o < 0)
+		return 0;
+	*h = bm_handle(bm, o);
+	return *h < 0 ? -ENOENT : 0;
+}
+
 /*
- * Translate c into a model operation: the objects every family names (the
- * one acted on, unless the call creates it or takes none; pd, mr, qp, the
- * remote one) as model handles, then the family's part (family.h:
- * model_op). -ENOENT if an object it needs was never created.
+ * Translate c into a model operation: its kind, node and the object it acts
+ * on (unless the call creates it or takes none) as a model handle, then its
+ * family's arguments (family.h: model_op). -ENOENT if an object it needs was
+ * never created.
  */
 static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
@@ -52,35 +60,6 @@ static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *
 	op->obj = op->pd = op->mr = op->qp = op->peer_node = op->peer_qp = op->remote = op->peer_pd = -1;
 	if (c->obj >= 0 && call->kind != SCN_KIND_CREATE && (op->obj = bm_handle(bm, c->obj)) < 0)
 		return -ENOENT;
-	if (c->pd >= 0 && (op->pd = bm_handle(bm, c->pd)) < 0)
-		return -ENOENT;
-	if (c->mr >= 0 && (op->mr = bm_handle(bm, c->mr)) < 0)
-		return -ENOENT;
-	if (c->qp >= 0 && (op->qp = bm_handle(bm, c->qp)) < 0)
-		return -ENOENT;
-	if (c->remote >= 0 && (op->remote = bm_handle(bm, c->remote)) < 0)
-		return -ENOENT;
-	op->roff = c->roff;
-	op->access = c->access;
-	op->flags = c->flags;
-	op->type = c->type;
-	op->len = c->len;
-	op->offset = c->offset;
-	op->iova = c->iova;
-	op->has_iova = c->has_iova;
-	op->prot = c->prot;
-	op->byte = c->byte;
-	op->lkey = c->lkey;
-	op->laddr = c->laddr;
-	op->rkey = c->rkey;
-	op->raddr = c->raddr;
-	op->compare = c->compare;
-	op->swap = c->swap;
-	op->with_inv = c->with_inv;
-	op->nulls = c->nulls;
-	op->ndesc = c->ndesc;
-	memcpy(op->desc, c->desc, sizeof(op->desc));
-	op->size = c->size;
 	return fam && fam->model_op ? fam->model_op(bm, c, op) : 0;
 }
 

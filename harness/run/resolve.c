@@ -95,9 +95,6 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 	c->call = s->call;
 	c->node = s->node;
 	c->obj = s->obj;
-	c->pd = rsv_obj(scn_step_arg(s, "pd"));
-	c->qp = rsv_obj(scn_step_arg(s, "qp"));
-	c->mr = c->peer = c->remote = -1;
 	for (size_t i = 0; i < s->nexpect && i < SCN_OUTCOMES_MAX; i++)
 		c->prefer[c->nprefer++] = s->expect[i];
 	return fam->resolve(&r, s, c);

@@ -43,24 +43,24 @@ static int ep_connect(struct stack *st, const struct hcall *c, char *reply, stru
 	char ip[64], sreply[PROTO_LINE_MAX];
 	int rc, rs;
 
-	rc = stack_call(st, c->peer_node, reply, "dat_listen port=%u", DAT_PORT_BASE + c->peer_node);
+	rc = stack_call(st, c->dat.peer_node, reply, "dat_listen port=%u", DAT_PORT_BASE + c->dat.peer_node);
 	if (rc)
 		return rc;
 	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip))) {
-		snprintf(st->err, sizeof(st->err), "node %s cannot listen: %.200s", st->f->nodes[c->peer_node], reply);
+		snprintf(st->err, sizeof(st->err), "node %s cannot listen: %.200s", st->f->nodes[c->dat.peer_node], reply);
 		return -EPROTO;
 	}
-	rc = stack_call(st, c->node, reply, "dat_connect id=%d pz=%d ip=%s port=%u pdata=%llu", c->obj, c->pd, ip,
-		     (unsigned)stack_field(reply, "port"), (unsigned long long)c->len);
+	rc = stack_call(st, c->node, reply, "dat_connect id=%d pz=%d ip=%s port=%u pdata=%llu", c->obj, c->dat.pz, ip,
+		     (unsigned)stack_field(reply, "port"), (unsigned long long)c->dat.pdata);
 	if (rc || (rc = outcome(st, reply, r)) || !ok(r))
 		return rc;
-	rc = stack_send(st, c->peer_node, "dat_accept id=%d pz=%d", c->obj, c->peer);
+	rc = stack_send(st, c->dat.peer_node, "dat_accept id=%d pz=%d", c->obj, c->dat.peer_pz);
 	if (rc == 0)
 		rc = stack_send(st, c->node, "dat_connect_wait id=%d", c->obj);
 	if (rc)
 		return rc;
 	rc = stack_recv(st, c->node, reply, st->step_ms + STACK_SLACK_MS);
-	rs = stack_recv(st, c->peer_node, sreply, st->step_ms + STACK_SLACK_MS);
+	rs = stack_recv(st, c->dat.peer_node, sreply, st->step_ms + STACK_SLACK_MS);
 	if (rc)
 		return rc;
 	if (rs)
@@ -69,11 +69,11 @@ static int ep_connect(struct stack *st, const struct hcall *c, char *reply, stru
 	if (rc)
 		return rc;
 	if (ok(r) && !proto_is(sreply, "ok")) {
-		snprintf(st->err, sizeof(st->err), "node %s did not accept: %.200s", st->f->nodes[c->peer_node], sreply);
+		snprintf(st->err, sizeof(st->err), "node %s did not accept: %.200s", st->f->nodes[c->dat.peer_node], sreply);
 		return -EPROTO;
 	}
 	if (ok(r))
-		st->o[c->obj] = (struct stack_obj){ .made = 1, .peer_node = c->peer_node };
+		st->o[c->obj] = (struct stack_obj){ .made = 1, .peer_node = c->dat.peer_node };
 	return 0;
 }
 
@@ -119,10 +119,10 @@ static int keep(struct stack *st, const struct hcall *c, const char *reply, stru
 	case M_OP_DAT_RMR_BIND:
 		if (r->out.code == M_DTO_SUCCESS) {
 			o->v.rkey = (uint32_t)stack_field(reply, "rmr_context");
-			o->v.start = c->offset;
-			o->v.len = c->len;
+			o->v.start = c->dat.start;
+			o->v.len = c->dat.len;
 		}
-		return breaks(r->out) ? peer_wait(st, &(struct hcall){ .obj = c->qp }, "dat_ep_wait", PEER_SETTLE_MS) : 0;
+		return breaks(r->out) ? peer_wait(st, &(struct hcall){ .obj = c->dat.ep }, "dat_ep_wait", PEER_SETTLE_MS) : 0;
 	case M_OP_DAT_LMR_QUERY:
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);
 	default:
@@ -133,13 +133,13 @@ static int keep(struct stack *st, const struct hcall *c, const char *reply, stru
 
 int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 {
-	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->name) + 1];
+	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->dat.name) + 1];
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_DAT_IA_OPEN:
-		proto_hex_encode((const uint8_t *)c->name, strlen(c->name), hex);
+		proto_hex_encode((const uint8_t *)c->dat.name, strlen(c->dat.name), hex);
 		rc = stack_call(st, c->node, reply, "dat_ia_open name_hex=%s", hex);
 		break;
 	case M_OP_DAT_PZ_CREATE:
@@ -151,12 +151,12 @@ int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 	case M_OP_DAT_LMR_CREATE: {
 		char from[32] = "";
 
-		if (c->mr >= 0)
-			snprintf(from, sizeof(from), " from=%d", c->mr);
+		if (c->dat.lmr >= 0)
+			snprintf(from, sizeof(from), " from=%d", c->dat.lmr);
 		rc = stack_call(st, c->node, reply,
 			     "dat_lmr_create id=%d pz=%d len=%llu priv=%u type=%u va=%u offset=%llu prot=%u%s", c->obj,
-			     c->pd, (unsigned long long)c->len, c->access, c->type, c->flags,
-			     (unsigned long long)c->offset, c->prot, from);
+			     c->dat.pz, (unsigned long long)c->dat.len, c->dat.priv, c->dat.mem_type, c->dat.va_type,
+			     (unsigned long long)c->dat.offset, c->dat.prot, from);
 		break;
 	}
 	case M_OP_DAT_LMR_QUERY:
@@ -166,14 +166,15 @@ int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 		rc = stack_call(st, c->node, reply, "dat_lmr_free id=%d", c->obj);
 		break;
 	case M_OP_DAT_RMR_CREATE:
-		rc = stack_call(st, c->node, reply, "dat_rmr_create id=%d pz=%d", c->obj, c->pd);
+		rc = stack_call(st, c->node, reply, "dat_rmr_create id=%d pz=%d", c->obj, c->dat.pz);
 		break;
 	case M_OP_DAT_RMR_FREE:
 		rc = stack_call(st, c->node, reply, "dat_rmr_free id=%d", c->obj);
 		break;
 	case M_OP_DAT_RMR_BIND:
 		rc = stack_call(st, c->node, reply, "dat_rmr_bind id=%d ep=%d lmr=%d addr=0x%llx len=%llu priv=%u", c->obj,
-			     c->qp, c->mr, (unsigned long long)c->offset, (unsigned long long)c->len, c->access);
+			     c->dat.ep, c->dat.lmr, (unsigned long long)c->dat.start, (unsigned long long)c->dat.len,
+			     c->dat.priv);
 		break;
 	case M_OP_DAT_EP_CONNECT:
 		return ep_connect(st, c, reply, r);
@@ -190,8 +191,8 @@ int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 	case M_OP_DAT_RDMA_WRITE:
 	case M_OP_DAT_RDMA_READ:
 		rc = stack_call(st, c->node, reply, "dat_post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u",
-			     c->obj, c->op == M_OP_DAT_RDMA_WRITE ? "write" : "read", (unsigned long long)c->laddr,
-			     c->lkey, (unsigned long long)c->len, (unsigned long long)c->raddr, c->rkey);
+			     c->obj, c->op == M_OP_DAT_RDMA_WRITE ? "write" : "read", (unsigned long long)c->dat.laddr,
+			     c->dat.lkey, (unsigned long long)c->dat.len, (unsigned long long)c->dat.raddr, c->dat.rkey);
 		if (rc || (rc = outcome(st, reply, r)))
 			return rc;
 		/* The provider disconnected the broken connection: let the peer see it. */

@@ -9,13 +9,13 @@ int resolve_harness(struct rsv *r, const struct scn_step *s, struct hcall *c)
 
 	if (c->op != M_OP_FILL)
 		return r->rc;
-	c->byte = (uint8_t)rsv_num(r, scn_step_arg(s, "byte"), 0);
-	c->offset = rsv_num(r, scn_step_arg(s, "off"), 0);
+	c->fill.byte = (uint8_t)rsv_num(r, scn_step_arg(s, "byte"), 0);
+	c->fill.off = rsv_num(r, scn_step_arg(s, "off"), 0);
 	if ((v = scn_step_arg(s, "len"))) {
-		c->len = rsv_num(r, v, 0);
+		c->fill.len = rsv_num(r, v, 0);
 	} else {
 		rsv_attr(r, s->obj, SCN_ATTR_LEN, &len);
-		c->len = len > c->offset ? len - c->offset : 0;
+		c->fill.len = len > c->fill.off ? len - c->fill.off : 0;
 	}
 	return r->rc;
 }

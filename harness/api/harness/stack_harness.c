@@ -14,7 +14,7 @@ int stack_exec_harness(struct stack *st, const struct hcall *c, struct hres *r)
 	memset(r, 0, sizeof(*r));
 	if (c->op != M_OP_FILL)
 		return -EINVAL;
-	rc = stack_call(st, c->node, reply, "fill id=%d byte=%u off=%llu len=%llu", c->obj, c->byte,
-			(unsigned long long)c->offset, (unsigned long long)c->len);
+	rc = stack_call(st, c->node, reply, "fill id=%d byte=%u off=%llu len=%llu", c->obj, c->fill.byte,
+			(unsigned long long)c->fill.off, (unsigned long long)c->fill.len);
 	return rc ? rc : stack_outcome(st, reply, &r->out);
 }

@@ -1,7 +1,7 @@
 /*
  * resolve_rpma.c — librpma steps -> struct hcall: objects as scenario object
  * indexes (the local and remote MRs of an I/O step on the step's own node),
- * offsets as numbers, null= as the call's nulls bits (struct m_op), and the
+ * offsets as numbers, null= as the call's nulls bits (struct hc_rpma), and the
  * descriptor rpma_mr_remote_from_descriptor is given: the source object's
  * bytes as this engine exports them (backend_ops.blob), or bytes=, with
  * addr=, length=, rkey=, usage= written over the fields they name.
@@ -40,7 +40,7 @@ static int nulls(const struct scn_step *s, struct hcall *c)
 	const struct scn_value *v = scn_step_arg(s, "null");
 	uint64_t left = v ? v->num : 0;
 
-	c->nulls = 0;
+	c->rpma.nulls = 0;
 	for (size_t i = 0; left && i < sizeof(ptr_args) / sizeof(ptr_args[0]); i++) {
 		if (ptr_args[i].op != c->op)
 			continue;
@@ -48,7 +48,7 @@ static int nulls(const struct scn_step *s, struct hcall *c)
 			uint64_t bit;
 
 			if (scn_table_lookup(SCN_T_RPMA_NULL, ptr_args[i].args[a], &bit) == 0 && (left & bit)) {
-				c->nulls |= (uint8_t)(1u << a);
+				c->rpma.nulls |= (uint8_t)(1u << a);
 				left &= ~bit;
 			}
 		}
@@ -76,9 +76,9 @@ static int addr_arg(const struct scn_step *s, const char *key, int32_t *obj, uin
 static void patch(struct hcall *c, unsigned off, uint64_t x, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++, x >>= 8)
-		c->desc[off + i] = (uint8_t)x;
-	if (c->ndesc < off + n)
-		c->ndesc = (uint8_t)(off + n);
+		c->rpma.desc[off + i] = (uint8_t)x;
+	if (c->rpma.ndesc < off + n)
+		c->rpma.ndesc = (uint8_t)(off + n);
 }
 
 /*
@@ -95,13 +95,13 @@ static int descriptor(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	size_t n = 0;
 
 	if ((v = scn_step_arg(s, "bytes"))) {
-		int len = proto_hex_decode(v->str, c->desc, sizeof(c->desc));
+		int len = proto_hex_decode(v->str, c->rpma.desc, sizeof(c->rpma.desc));
 
 		if (len < 0)
 			return -EINVAL;
 		n = (size_t)len;
 	} else if ((v = scn_step_arg(s, "from"))) {
-		int rc = r->ops->blob(r->be, v->obj, c->desc, sizeof(c->desc), &n);
+		int rc = r->ops->blob(r->be, v->obj, c->rpma.desc, sizeof(c->rpma.desc), &n);
 
 		if (rc) {
 			rsv_fail(r, rc, v->obj);
@@ -109,19 +109,19 @@ static int descriptor(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		}
 	}
 	/* Neither: the fields given (addr= ...) over zero bytes. */
-	c->ndesc = (uint8_t)n;
+	c->rpma.ndesc = (uint8_t)n;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if ((v = scn_step_arg(s, fields[i].key)))
 			patch(c, fields[i].off, rsv_num(r, v, 0), fields[i].n);
 	v = scn_step_arg(s, "size");
-	c->size = v ? (uint32_t)v->num : c->ndesc ? c->ndesc : M_RPMA_DESC_SIZE;
+	c->rpma.size = v ? (uint32_t)v->num : c->rpma.ndesc ? c->rpma.ndesc : M_RPMA_DESC_SIZE;
 	return 0;
 }
 
 /* The remote MR and offset of an I/O step. */
 static int remote_arg(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
-	int rc = addr_arg(s, "remote", &c->remote, &c->roff);
+	int rc = addr_arg(s, "remote", &c->rpma.remote, &c->rpma.roff);
 
 	return rc ? rc : r->rc;
 }
@@ -129,20 +129,21 @@ static int remote_arg(struct rsv *r, const struct scn_step *s, struct hcall *c)
 int resolve_rpma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
-	int rc = nulls(s, c);
+	int rc;
 
-	if (rc)
+	c->rpma.mr = c->rpma.remote = -1;
+	if ((rc = nulls(s, c)))
 		return rc;
-	c->rflags = (uint32_t)rsv_num(r, scn_step_arg(s, "flags"), F_ALWAYS);
+	c->rpma.flags = (uint32_t)rsv_num(r, scn_step_arg(s, "flags"), F_ALWAYS);
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_RPMA_MR_REG: {
 		uint64_t off;
 
-		c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
-		c->access = (uint32_t)rsv_num(r, scn_step_arg(s, "usage"), 0);
-		c->offset = rsv_num(r, scn_step_arg(s, "offset"), 0);
-		c->prot = (uint8_t)rsv_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
-		if ((rc = addr_arg(s, "buf", &c->mr, &off)))
+		c->rpma.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+		c->rpma.usage = (uint32_t)rsv_num(r, scn_step_arg(s, "usage"), 0);
+		c->rpma.offset = rsv_num(r, scn_step_arg(s, "offset"), 0);
+		c->rpma.prot = (uint8_t)rsv_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
+		if ((rc = addr_arg(s, "buf", &c->rpma.mr, &off)))
 			return rc;
 		break;
 	}
@@ -152,22 +153,22 @@ int resolve_rpma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		break;
 	case M_OP_RPMA_CONNECT:
 		v = scn_step_arg(s, "peer");
-		c->peer_node = v ? (uint8_t)v->node : c->node;
-		c->type = (uint32_t)rsv_bare(s, "pmem");
+		c->rpma.peer_node = v ? (uint8_t)v->node : c->node;
+		c->rpma.pmem = (uint8_t)rsv_bare(s, "pmem");
 		break;
 	case M_OP_RPMA_READ:
 	case M_OP_RPMA_WRITE:
-		if ((rc = addr_arg(s, "local", &c->mr, &c->offset)))
+		if ((rc = addr_arg(s, "local", &c->rpma.mr, &c->rpma.offset)))
 			return rc;
-		c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
+		c->rpma.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 		return remote_arg(r, s, c);
 	case M_OP_RPMA_ATOMIC_WRITE:
 	case M_OP_RPMA_FLUSH:
 		if (c->op == M_OP_RPMA_ATOMIC_WRITE)
-			c->swap = rsv_num(r, scn_step_arg(s, "value"), 0);
+			c->rpma.value = rsv_num(r, scn_step_arg(s, "value"), 0);
 		if (c->op == M_OP_RPMA_FLUSH) {
-			c->len = rsv_num(r, scn_step_arg(s, "len"), 0);
-			c->type = (uint32_t)rsv_num(r, scn_step_arg(s, "type"), 0);
+			c->rpma.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+			c->rpma.flush_type = (uint32_t)rsv_num(r, scn_step_arg(s, "type"), 0);
 		}
 		return remote_arg(r, s, c);
 	default: /* dereg, descriptors, queries, disconnect: the object alone */

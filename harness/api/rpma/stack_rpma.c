@@ -70,11 +70,11 @@ int stack_blob_rpma(struct stack *st, int32_t obj, uint8_t *buf, size_t cap, siz
 	return 0;
 }
 
-/* Both halves of a connection: server c->peer_node accepts, client c->node connects. */
+/* Both halves of a connection: server c->rpma.peer_node accepts, client c->node connects. */
 static int rpma_connect(struct stack *st, const struct hcall *c, char *reply, struct hres *r)
 {
 	char ip[64], port[16], pcfg[2 * 32 + 8] = "", sreply[PROTO_LINE_MAX];
-	unsigned s = c->peer_node;
+	unsigned s = c->rpma.peer_node;
 	int rc, rs;
 
 	if (s >= st->n || s == c->node)
@@ -86,7 +86,7 @@ static int rpma_connect(struct stack *st, const struct hcall *c, char *reply, st
 		snprintf(st->err, sizeof(st->err), "node %s cannot listen: %.200s", st->f->nodes[s], reply);
 		return -EIO;
 	}
-	if (c->type) {
+	if (c->rpma.pmem) {
 		/* The server's peer cfg says it writes directly to pmem; the client applies it. */
 		char d[2 * 32 + 2];
 
@@ -123,9 +123,9 @@ static int rpma_disconnect(struct stack *st, const struct hcall *c, char *reply,
 	char sreply[PROTO_LINE_MAX];
 	int rc, rs;
 
-	if ((c->nulls & 1) || !o->made) {
+	if ((c->rpma.nulls & 1) || !o->made) {
 		/* NULL (or no connection): librpma refuses at once; the server stays. */
-		rc = stack_call(st, c->node, reply, "rpma_disconnect id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_disconnect id=%d nulls=%u", c->obj, c->rpma.nulls);
 		return rc ? rc : stack_outcome(st, reply, &r->out);
 	}
 	if ((rc = stack_send(st, c->node, "rpma_disconnect id=%d nulls=0", c->obj)) ||
@@ -151,19 +151,20 @@ static int rpma_io(struct stack *st, const struct hcall *c, char *reply)
 	};
 	char local[32] = "", remote[32] = "";
 
-	if (c->mr >= 0)
-		snprintf(local, sizeof(local), " local=%d", c->mr);
-	if (c->remote >= 0)
-		snprintf(remote, sizeof(remote), " remote=%d", c->remote);
+	if (c->rpma.mr >= 0)
+		snprintf(local, sizeof(local), " local=%d", c->rpma.mr);
+	if (c->rpma.remote >= 0)
+		snprintf(remote, sizeof(remote), " remote=%d", c->rpma.remote);
 	return stack_call(st, c->node, reply,
 		       "rpma_io id=%d op=%s%s loff=%llu%s roff=%llu len=%llu flags=%u type=%u value=%llu nulls=%u",
-		       c->obj, ops[c->op], local, (unsigned long long)c->offset, remote, (unsigned long long)c->roff,
-		       (unsigned long long)c->len, c->rflags, c->type, (unsigned long long)c->swap, c->nulls);
+		       c->obj, ops[c->op], local, (unsigned long long)c->rpma.offset, remote,
+		       (unsigned long long)c->rpma.roff, (unsigned long long)c->rpma.len, c->rpma.flags, c->rpma.flush_type,
+		       (unsigned long long)c->rpma.value, c->rpma.nulls);
 }
 
 int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r)
 {
-	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->desc) + 8] = "", buf[32] = "";
+	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->rpma.desc) + 8] = "", buf[32] = "";
 	struct stack_obj *o = c->obj >= 0 ? &st->o[c->obj] : NULL;
 	uint8_t d[32];
 	int rc, n;
@@ -173,33 +174,34 @@ int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r)
 		return -EINVAL;
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_RPMA_MR_REG:
-		if (c->mr >= 0)
-			snprintf(buf, sizeof(buf), " buf=%d", c->mr);
+		if (c->rpma.mr >= 0)
+			snprintf(buf, sizeof(buf), " buf=%d", c->rpma.mr);
 		rc = stack_call(st, c->node, reply, "rpma_reg id=%d len=%llu usage=%u offset=%llu prot=%u nulls=%u%s",
-			     c->obj, (unsigned long long)c->len, c->access, (unsigned long long)c->offset, c->prot,
-			     c->nulls, buf);
+			     c->obj, (unsigned long long)c->rpma.len, c->rpma.usage, (unsigned long long)c->rpma.offset,
+			     c->rpma.prot, c->rpma.nulls, buf);
 		break;
 	case M_OP_RPMA_MR_DEREG:
-		rc = stack_call(st, c->node, reply, "rpma_dereg id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_dereg id=%d nulls=%u", c->obj, c->rpma.nulls);
 		break;
 	case M_OP_RPMA_MR_GET_DESC:
-		rc = stack_call(st, c->node, reply, "rpma_desc id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_desc id=%d nulls=%u", c->obj, c->rpma.nulls);
 		break;
 	case M_OP_RPMA_MR_GET_DESC_SIZE:
-		rc = stack_call(st, c->node, reply, "rpma_desc_size id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_desc_size id=%d nulls=%u", c->obj, c->rpma.nulls);
 		break;
 	case M_OP_RPMA_REMOTE_FROM_DESC:
-		if (c->ndesc) {
+		if (c->rpma.ndesc) {
 			strcpy(hex, " hex=");
-			proto_hex_encode(c->desc, c->ndesc, hex + 5);
+			proto_hex_encode(c->rpma.desc, c->rpma.ndesc, hex + 5);
 		}
-		rc = stack_call(st, c->node, reply, "rpma_remote id=%d size=%u nulls=%u%s", c->obj, c->size, c->nulls, hex);
+		rc = stack_call(st, c->node, reply, "rpma_remote id=%d size=%u nulls=%u%s", c->obj, c->rpma.size,
+				c->rpma.nulls, hex);
 		break;
 	case M_OP_RPMA_REMOTE_GET_SIZE:
-		rc = stack_call(st, c->node, reply, "rpma_remote_size id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_remote_size id=%d nulls=%u", c->obj, c->rpma.nulls);
 		break;
 	case M_OP_RPMA_REMOTE_GET_FLUSH_TYPE:
-		rc = stack_call(st, c->node, reply, "rpma_remote_flush_type id=%d nulls=%u", c->obj, c->nulls);
+		rc = stack_call(st, c->node, reply, "rpma_remote_flush_type id=%d nulls=%u", c->obj, c->rpma.nulls);
 		break;
 	case M_OP_RPMA_CONNECT:
 		return rpma_connect(st, c, reply, r);
@@ -229,7 +231,7 @@ int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r)
 			o->v.addr = o->v.iova = stack_field(reply, "addr");
 		break;
 	case M_OP_RPMA_REMOTE_FROM_DESC:
-		take_desc(o, c->desc, c->ndesc);
+		take_desc(o, c->rpma.desc, c->rpma.ndesc);
 		o->made = 1;
 		break;
 	default:

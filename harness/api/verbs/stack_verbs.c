@@ -16,19 +16,20 @@ static int verbs_connect(struct stack *st, const struct hcall *c, char *reply, s
 {
 	char opts[256] = "";
 	size_t off = 0;
-	const struct stack_obj *qa = &st->o[c->obj], *qb = &st->o[c->peer];
+	const struct stack_obj *qa = &st->o[c->obj], *qb = &st->o[c->verbs.peer];
 	int rc;
 
 	if (!qa->made || !qb->made)
 		return -ENOENT;
 	for (int i = 0; i < HC_COUNT_; i++)
-		if (c->conn_set & (1u << i))
-			off += (size_t)snprintf(opts + off, sizeof(opts) - off, " %s=%u", hconn_key((enum hconn)i), c->conn[i]);
+		if (c->verbs.conn_set & (1u << i))
+			off += (size_t)snprintf(opts + off, sizeof(opts) - off, " %s=%u", hconn_key((enum hconn)i),
+						c->verbs.conn[i]);
 	rc = stack_call(st, c->node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->obj, qb->v.qpn,
-		  st->ag[c->peer_node].gid, opts);
+		  st->ag[c->verbs.peer_node].gid, opts);
 	if (rc || (rc = stack_outcome(st, reply, &r->out)) || r->out.kind != M_OUT_OK)
 		return rc;
-	rc = stack_call(st, c->peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->peer, qa->v.qpn,
+	rc = stack_call(st, c->verbs.peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->verbs.peer, qa->v.qpn,
 		  st->ag[c->node].gid, opts);
 	return rc ? rc : stack_outcome(st, reply, &r->out);
 }
@@ -52,10 +53,11 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_REG_MR: {
 		char iova[40] = "";
 
-		if (c->has_iova)
-			snprintf(iova, sizeof(iova), " iova=0x%llx", (unsigned long long)c->iova);
+		if (c->verbs.has_iova)
+			snprintf(iova, sizeof(iova), " iova=0x%llx", (unsigned long long)c->verbs.iova);
 		rc = stack_call(st, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s", c->obj,
-			  c->pd, (unsigned long long)c->len, c->access, (unsigned long long)c->offset, c->prot, iova);
+			  c->verbs.pd, (unsigned long long)c->verbs.len, c->verbs.access, (unsigned long long)c->verbs.offset,
+			  c->verbs.prot, iova);
 		break;
 	}
 	case M_OP_DEREG_MR:
@@ -63,27 +65,27 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_REREG_MR:
 		rc = stack_call(st, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu", c->obj,
-			  c->flags, c->access, c->pd, (unsigned long long)c->len);
+			  c->verbs.rereg_flags, c->verbs.access, c->verbs.pd, (unsigned long long)c->verbs.len);
 		break;
 	case M_OP_ALLOC_MW:
-		rc = stack_call(st, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->pd, c->type);
+		rc = stack_call(st, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->verbs.pd, c->verbs.mw_type);
 		break;
 	case M_OP_BIND_MW:
 		rc = stack_call(st, c->node, reply,
 			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u", c->obj,
-			     c->qp, c->mr, (unsigned long long)c->offset, (unsigned long long)c->len, c->access,
-			     c->zero_based, c->type == 1);
+			     c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start, (unsigned long long)c->verbs.len,
+			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
 		break;
 	case M_OP_DEALLOC_MW:
 		rc = stack_call(st, c->node, reply, "dealloc_mw id=%d", c->obj);
 		break;
 	case M_OP_CREATE_QP:
-		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu", c->obj, c->pd,
-			     c->access, (unsigned long long)c->len);
+		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu", c->obj, c->verbs.pd,
+			     c->verbs.access, (unsigned long long)c->verbs.max_recv_wr);
 		break;
 	case M_OP_MODIFY_QP:
 		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
-			  m_qp_state_str((enum m_qp_state)c->type));
+			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
 		break;
 	case M_OP_DESTROY_QP:
 		rc = stack_call(st, c->node, reply, "destroy_qp id=%d", c->obj);
@@ -91,21 +93,22 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: {
 		char inv[32] = "";
 
-		if (c->with_inv)
-			snprintf(inv, sizeof(inv), " inv=%u", c->inv_rkey);
+		if (c->verbs.with_inv)
+			snprintf(inv, sizeof(inv), " inv=%u", c->verbs.inv_rkey);
 		rc = stack_call(st, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
-			  c->obj, post_op[c->op], (unsigned long long)c->laddr, c->lkey, (unsigned long long)c->len,
-			  (unsigned long long)c->raddr, c->rkey, (unsigned long long)c->compare,
-			  (unsigned long long)c->swap, inv);
+			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
+			  (unsigned long long)c->verbs.len,
+			  (unsigned long long)c->verbs.raddr, c->verbs.rkey, (unsigned long long)c->verbs.compare,
+			  (unsigned long long)c->verbs.swap, inv);
 		break;
 	}
 	case M_OP_RECV:
 		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
-			  (unsigned long long)c->laddr, c->lkey, (unsigned long long)c->len);
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
 		break;
 	case M_OP_LOCAL_INV:
-		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->inv_rkey);
+		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->verbs.inv_rkey);
 		break;
 	case M_OP_QUERY_QP:
 		rc = stack_call(st, c->node, reply, "query_qp id=%d", c->obj);
@@ -127,7 +130,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 		break;
 	case M_OP_REG_MR:
 		*o = (struct stack_obj){ .made = 1, .v = { .addr = stack_field(reply, "addr"),
-						       .iova = stack_field(reply, "iova"), .len = c->len,
+						       .iova = stack_field(reply, "iova"), .len = c->verbs.len,
 						       .lkey = (uint32_t)stack_field(reply, "lkey"),
 						       .rkey = (uint32_t)stack_field(reply, "rkey") } };
 		break;
@@ -141,9 +144,9 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	case M_OP_BIND_MW:
 		o->v.rkey = (uint32_t)stack_field(reply, "rkey");
 		if (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS) {
-			o->v.start = c->offset;
-			o->v.len = c->len;
-			o->v.zero_based = c->zero_based;
+			o->v.start = c->verbs.start;
+			o->v.len = c->verbs.len;
+			o->v.zero_based = c->verbs.zero_based;
 		}
 		break;
 	case M_OP_CREATE_QP:
