@@ -1,5 +1,5 @@
 /*
- * be_dat.c — uDAPL calls on the real stack, through the node agents
+ * stack_dat.c — uDAPL calls on the real stack, through the node agents
  * (the requests: agent.h). A connection talks to both agents at once: the
  * server's agent listens (once per node) and waits for the request while
  * the client's agent connects.
@@ -133,20 +133,23 @@ static int keep(struct stack *st, const struct hcall *c, const char *reply, stru
 
 int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 {
+	static const char *const id_only[M_OP_COUNT_] = { /* the requests that name the object alone */
+		[M_OP_DAT_PZ_CREATE] = "dat_pz_create", [M_OP_DAT_PZ_FREE] = "dat_pz_free",
+		[M_OP_DAT_LMR_QUERY] = "dat_lmr_query", [M_OP_DAT_LMR_FREE] = "dat_lmr_free",
+		[M_OP_DAT_RMR_FREE] = "dat_rmr_free",
+	};
 	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->dat.name) + 1];
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	switch ((enum m_op_kind)c->op) {
+	case M_OP_DAT_PZ_CREATE: case M_OP_DAT_PZ_FREE: case M_OP_DAT_LMR_QUERY: case M_OP_DAT_LMR_FREE:
+	case M_OP_DAT_RMR_FREE:
+		rc = stack_call(st, c->node, reply, "%s id=%d", id_only[c->op], c->obj);
+		break;
 	case M_OP_DAT_IA_OPEN:
 		proto_hex_encode((const uint8_t *)c->dat.name, strlen(c->dat.name), hex);
 		rc = stack_call(st, c->node, reply, "dat_ia_open name_hex=%s", hex);
-		break;
-	case M_OP_DAT_PZ_CREATE:
-		rc = stack_call(st, c->node, reply, "dat_pz_create id=%d", c->obj);
-		break;
-	case M_OP_DAT_PZ_FREE:
-		rc = stack_call(st, c->node, reply, "dat_pz_free id=%d", c->obj);
 		break;
 	case M_OP_DAT_LMR_CREATE: {
 		char from[32] = "";
@@ -159,17 +162,8 @@ int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 			     (unsigned long long)c->dat.offset, c->dat.prot, from);
 		break;
 	}
-	case M_OP_DAT_LMR_QUERY:
-		rc = stack_call(st, c->node, reply, "dat_lmr_query id=%d", c->obj);
-		break;
-	case M_OP_DAT_LMR_FREE:
-		rc = stack_call(st, c->node, reply, "dat_lmr_free id=%d", c->obj);
-		break;
 	case M_OP_DAT_RMR_CREATE:
 		rc = stack_call(st, c->node, reply, "dat_rmr_create id=%d pz=%d", c->obj, c->dat.pz);
-		break;
-	case M_OP_DAT_RMR_FREE:
-		rc = stack_call(st, c->node, reply, "dat_rmr_free id=%d", c->obj);
 		break;
 	case M_OP_DAT_RMR_BIND:
 		rc = stack_call(st, c->node, reply, "dat_rmr_bind id=%d ep=%d lmr=%d addr=0x%llx len=%llu priv=%u", c->obj,

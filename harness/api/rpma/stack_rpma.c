@@ -1,5 +1,5 @@
 /*
- * be_rpma.c — librpma calls on the real stack, through the node agents
+ * stack_rpma.c — librpma calls on the real stack, through the node agents
  * (requests in agent.h). A connection needs both of its nodes at once: the
  * server's agent listens (and, for pmem, hands out its peer cfg), then it is
  * told to accept while the client's is told to connect, and both answer; a
@@ -164,6 +164,11 @@ static int rpma_io(struct stack *st, const struct hcall *c, char *reply)
 
 int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r)
 {
+	static const char *const obj_only[M_OP_COUNT_] = { /* the requests that name the object and nulls alone */
+		[M_OP_RPMA_MR_DEREG] = "rpma_dereg", [M_OP_RPMA_MR_GET_DESC] = "rpma_desc",
+		[M_OP_RPMA_MR_GET_DESC_SIZE] = "rpma_desc_size", [M_OP_RPMA_REMOTE_GET_SIZE] = "rpma_remote_size",
+		[M_OP_RPMA_REMOTE_GET_FLUSH_TYPE] = "rpma_remote_flush_type",
+	};
 	char reply[PROTO_LINE_MAX], hex[2 * sizeof(c->rpma.desc) + 8] = "", buf[32] = "";
 	struct stack_obj *o = c->obj >= 0 ? &st->o[c->obj] : NULL;
 	uint8_t d[32];
@@ -173,21 +178,16 @@ int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r)
 	if (!o)
 		return -EINVAL;
 	switch ((enum m_op_kind)c->op) {
+	case M_OP_RPMA_MR_DEREG: case M_OP_RPMA_MR_GET_DESC: case M_OP_RPMA_MR_GET_DESC_SIZE:
+	case M_OP_RPMA_REMOTE_GET_SIZE: case M_OP_RPMA_REMOTE_GET_FLUSH_TYPE:
+		rc = stack_call(st, c->node, reply, "%s id=%d nulls=%u", obj_only[c->op], c->obj, c->rpma.nulls);
+		break;
 	case M_OP_RPMA_MR_REG:
 		if (c->rpma.mr >= 0)
 			snprintf(buf, sizeof(buf), " buf=%d", c->rpma.mr);
 		rc = stack_call(st, c->node, reply, "rpma_reg id=%d len=%llu usage=%u offset=%llu prot=%u nulls=%u%s",
 			     c->obj, (unsigned long long)c->rpma.len, c->rpma.usage, (unsigned long long)c->rpma.offset,
 			     c->rpma.prot, c->rpma.nulls, buf);
-		break;
-	case M_OP_RPMA_MR_DEREG:
-		rc = stack_call(st, c->node, reply, "rpma_dereg id=%d nulls=%u", c->obj, c->rpma.nulls);
-		break;
-	case M_OP_RPMA_MR_GET_DESC:
-		rc = stack_call(st, c->node, reply, "rpma_desc id=%d nulls=%u", c->obj, c->rpma.nulls);
-		break;
-	case M_OP_RPMA_MR_GET_DESC_SIZE:
-		rc = stack_call(st, c->node, reply, "rpma_desc_size id=%d nulls=%u", c->obj, c->rpma.nulls);
 		break;
 	case M_OP_RPMA_REMOTE_FROM_DESC:
 		if (c->rpma.ndesc) {
@@ -196,12 +196,6 @@ int stack_exec_rpma(struct stack *st, const struct hcall *c, struct hres *r)
 		}
 		rc = stack_call(st, c->node, reply, "rpma_remote id=%d size=%u nulls=%u%s", c->obj, c->rpma.size,
 				c->rpma.nulls, hex);
-		break;
-	case M_OP_RPMA_REMOTE_GET_SIZE:
-		rc = stack_call(st, c->node, reply, "rpma_remote_size id=%d nulls=%u", c->obj, c->rpma.nulls);
-		break;
-	case M_OP_RPMA_REMOTE_GET_FLUSH_TYPE:
-		rc = stack_call(st, c->node, reply, "rpma_remote_flush_type id=%d nulls=%u", c->obj, c->rpma.nulls);
 		break;
 	case M_OP_RPMA_CONNECT:
 		return rpma_connect(st, c, reply, r);

@@ -41,14 +41,16 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		[M_OP_WRITE] = "write", [M_OP_READ] = "read", [M_OP_CAS] = "cas", [M_OP_FADD] = "fadd",
 		[M_OP_SEND] = "send",
 	};
+	static const char *const id_only[M_OP_COUNT_] = { /* the requests that name the object alone */
+		[M_OP_ALLOC_PD] = "alloc_pd", [M_OP_DEALLOC_PD] = "dealloc_pd", [M_OP_DEREG_MR] = "dereg_mr",
+		[M_OP_DEALLOC_MW] = "dealloc_mw", [M_OP_DESTROY_QP] = "destroy_qp", [M_OP_QUERY_QP] = "query_qp",
+	};
 	int rc;
 
 	switch ((enum m_op_kind)c->op) {
-	case M_OP_ALLOC_PD:
-		rc = stack_call(st, c->node, reply, "alloc_pd id=%d", c->obj);
-		break;
-	case M_OP_DEALLOC_PD:
-		rc = stack_call(st, c->node, reply, "dealloc_pd id=%d", c->obj);
+	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_DEREG_MR: case M_OP_DEALLOC_MW: case M_OP_DESTROY_QP:
+	case M_OP_QUERY_QP:
+		rc = stack_call(st, c->node, reply, "%s id=%d", id_only[c->op], c->obj);
 		break;
 	case M_OP_REG_MR: {
 		char iova[40] = "";
@@ -60,9 +62,6 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			  c->verbs.prot, iova);
 		break;
 	}
-	case M_OP_DEREG_MR:
-		rc = stack_call(st, c->node, reply, "dereg_mr id=%d", c->obj);
-		break;
 	case M_OP_REREG_MR:
 		rc = stack_call(st, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu", c->obj,
 			  c->verbs.rereg_flags, c->verbs.access, c->verbs.pd, (unsigned long long)c->verbs.len);
@@ -76,9 +75,6 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			     c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start, (unsigned long long)c->verbs.len,
 			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
 		break;
-	case M_OP_DEALLOC_MW:
-		rc = stack_call(st, c->node, reply, "dealloc_mw id=%d", c->obj);
-		break;
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu", c->obj, c->verbs.pd,
 			     c->verbs.access, (unsigned long long)c->verbs.max_recv_wr);
@@ -86,9 +82,6 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_MODIFY_QP:
 		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
 			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
-		break;
-	case M_OP_DESTROY_QP:
-		rc = stack_call(st, c->node, reply, "destroy_qp id=%d", c->obj);
 		break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: {
 		char inv[32] = "";
@@ -109,9 +102,6 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_LOCAL_INV:
 		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->verbs.inv_rkey);
-		break;
-	case M_OP_QUERY_QP:
-		rc = stack_call(st, c->node, reply, "query_qp id=%d", c->obj);
 		break;
 	default:
 		return -EINVAL;
