@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
+#include "harness/run/proto.h"
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
@@ -57,14 +58,6 @@ struct run_args {
 	int step_s, inner, first, trace;
 	size_t base;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /*
  * This executable's path. When it was rebuilt while running, the link says
@@ -346,7 +339,7 @@ static int one_round(struct outer *o, size_t from)
 	FILE *lf = fopen(o->list, "w");
 	struct stat sb;
 	off_t last = -1;
-	double last_change = now_s();
+	double last_change = proto_now_s();
 	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0;
 	pid_t pid;
 
@@ -392,9 +385,9 @@ static int one_round(struct outer *o, size_t from)
 			break;
 		if (stat(o->rec, &sb) == 0 && sb.st_size != last) {
 			last = sb.st_size;
-			last_change = now_s();
+			last_change = proto_now_s();
 		}
-		if (now_s() - last_change > hang_s) {
+		if (proto_now_s() - last_change > hang_s) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			return 121;
@@ -524,7 +517,7 @@ static int outer_report(struct outer *o, double secs)
 static int run_outer(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a };
-	double t0 = now_s();
+	double t0 = proto_now_s();
 	size_t c[V_COUNT_];
 	int rc = cli_load(npaths, paths, &o.fl, &o.files), infra = 0;
 	struct m_profile prof;
@@ -554,7 +547,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	} else {
 		infra = outer_stack(&o);
 	}
-	infra |= outer_report(&o, now_s() - t0);
+	infra |= outer_report(&o, proto_now_s() - t0);
 	report_count(o.rs, o.fl.n, c);
 	for (size_t i = 0; i < o.fl.n; i++)
 		result_clear(&o.rs[i]);

@@ -46,6 +46,14 @@ int64_t proto_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+double proto_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int proto_recv(int fd, char *buf, size_t cap, int timeout_ms)
 {
 	int64_t deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;

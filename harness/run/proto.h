@@ -81,7 +81,9 @@ int proto_is(const char *msg, const char *word);
 void proto_hex_encode(const uint8_t *b, size_t n, char *out);
 int proto_hex_decode(const char *hex, uint8_t *out, size_t cap);
 
-/* Milliseconds of CLOCK_MONOTONIC, for deadlines (agents and coordinator alike). */
+/* CLOCK_MONOTONIC in milliseconds, for deadlines (agents and coordinator alike), and
+ * in seconds, for durations in reports. */
 int64_t proto_now_ms(void);
+double proto_now_s(void);
 
 #endif

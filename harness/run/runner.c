@@ -1,5 +1,6 @@
 /* runner.c — run one scenario on an engine with the model alongside (runner.h). */
 #include "harness/run/runner.h"
+#include "harness/run/proto.h"
 #include "harness/api/family.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
@@ -638,19 +639,11 @@ static int run_step(struct run *x, size_t si)
 	return step_commit(x, s, &cm, from, pick, &real);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
 		 const struct run_opts *o, struct result *r)
 {
 	struct run x = { .f = f, .ops = ops, .be = be, .o = o, .r = r };
-	double t0 = now_s();
+	double t0 = proto_now_s();
 	size_t si;
 	int rc;
 
@@ -683,6 +676,6 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 		return -ENOMEM;
 	}
 	r->detail = text_take(&x.detail);
-	r->secs = now_s() - t0;
+	r->secs = proto_now_s() - t0;
 	return 0;
 }
