@@ -12,8 +12,8 @@ STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl
 
 # libagent.a: the coordinator<->agent protocol, the agent, and every family's
 # agent and real-stack backend code.
-AGENT_SRCS := $(sort $(wildcard harness/agent/*.c)) harness/run/proto.c harness/run/be_verbs.c \
-              $(sort $(wildcard harness/api/*/agent_*.c harness/api/*/be_*.c))
+AGENT_SRCS := $(sort $(wildcard harness/agent/*.c)) harness/run/proto.c harness/run/stack.c harness/run/agents.c \
+              $(sort $(wildcard harness/api/*/agent_*.c harness/api/*/stack_*.c))
 AGENT_LIB  := $(BUILD)/libagent.a
 $(AGENT_LIB): $(AGENT_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)
@@ -21,7 +21,7 @@ $(AGENT_LIB): $(AGENT_SRCS:%.c=$(BUILD)/%.o)
 
 # The real-traffic smoke test (tests/smoke/run drives it on a topology).
 SMOKE_BIN := $(BUILD)/tests/rc-smoke
-$(SMOKE_BIN): $(BUILD)/tests/smoke/rc_smoke.o $(AGENT_LIB) $(TOPO_LIB)
+$(SMOKE_BIN): $(BUILD)/tests/smoke/rc_smoke.o $(BUILD)/tests/smoke/vnode.o $(AGENT_LIB) $(TOPO_LIB) $(MODEL_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -libverbs
 BINS_ALL += $(SMOKE_BIN)
 
@@ -36,7 +36,7 @@ LIBS_ALL += $(SCN_LIB)
 # libharness.a: the coordinator (runner, resolution, model backend, reports,
 # records, CLI pieces); build/rdmacheck is harness/cli/rdmacheck.c linked with everything.
 HARNESS_SRCS := $(filter-out $(AGENT_SRCS) harness/cli/rdmacheck.c,\
-                  $(sort $(wildcard harness/run/*.c harness/cli/*.c harness/api/*/*.c)))
+                  $(sort $(wildcard harness/run/*.c harness/cli/*.c harness/api/*.c harness/api/*/*.c)))
 HARNESS_LIB  := $(BUILD)/libharness.a
 $(HARNESS_LIB): $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)

@@ -1,7 +1,7 @@
 /* agent.c — the node agent's core: objects, buffers, the request loop (agent.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "harness/agent/agent_internal.h"
-#include "harness/agent/vnode.h"
+#include "model/model.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,10 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
-int reply_err(struct agent *a, int err, const char *fmt, ...)
+int agent_reply_err(struct agent *a, int err, const char *fmt, ...)
 {
 	char text[512];
 	va_list ap;
@@ -27,7 +26,7 @@ int reply_err(struct agent *a, int err, const char *fmt, ...)
 	return 0;
 }
 
-struct aobj *field_obj(struct agent *a, const char *key, enum aobj_kind k, int need_live)
+struct aobj *agent_field_obj(struct agent *a, const char *key, enum aobj_kind k, int need_live)
 {
 	uint64_t id;
 
@@ -40,7 +39,7 @@ struct aobj *field_obj(struct agent *a, const char *key, enum aobj_kind k, int n
 	return o;
 }
 
-struct aobj *new_obj(struct agent *a)
+struct aobj *agent_new_obj(struct agent *a)
 {
 	uint64_t id;
 
@@ -49,19 +48,26 @@ struct aobj *new_obj(struct agent *a)
 	return &a->obj[id];
 }
 
-uint64_t num(struct agent *a, const char *key, uint64_t dflt)
+uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt)
 {
 	uint64_t v;
 
 	return proto_get_u64(a->msg, key, &v) ? dflt : v;
 }
 
-int64_t now_ms(void)
-{
-	struct timespec ts;
+_Static_assert((int)IBV_WC_GENERAL_ERR == (int)M_WC_GENERAL_ERR && (int)IBV_WC_REM_ACCESS_ERR == (int)M_WC_REM_ACCESS_ERR,
+	       "enum m_wc_status follows enum ibv_wc_status");
+_Static_assert((int)IBV_QPS_ERR == (int)M_QPS_ERR && (int)IBV_QPS_RTS == (int)M_QPS_RTS,
+	       "enum m_qp_state follows enum ibv_qp_state");
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+const char *agent_wc_status_str(enum ibv_wc_status s)
+{
+	return m_wc_status_str((enum m_wc_status)s);
+}
+
+const char *agent_qp_state_str(enum ibv_qp_state s)
+{
+	return m_qp_state_str((enum m_qp_state)s);
 }
 
 int agent_buffer(struct aobj *o, uint64_t len, uint64_t off, int prot)
@@ -115,14 +121,14 @@ static void open_pages(struct aobj *o, int open)
 static int do_fill(struct agent *a)
 {
 	struct aobj *o = buffer_obj(a);
-	uint64_t off = num(a, "off", 0), len = num(a, "len", 0);
+	uint64_t off = agent_num(a, "off", 0), len = agent_num(a, "len", 0);
 
 	if (!o || off > o->len || len > o->len - off)
-		return reply_err(a, EINVAL, "bad fill request");
+		return agent_reply_err(a, EINVAL, "bad fill request");
 	if (!o->map)
-		return reply_err(a, ENOENT, "the buffer is not mapped");
+		return agent_reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
-	memset(o->buf + off, (int)num(a, "byte", 0), len);
+	memset(o->buf + off, (int)agent_num(a, "byte", 0), len);
 	open_pages(o, 0);
 	return proto_send(a->fd, "ok");
 }
@@ -130,18 +136,16 @@ static int do_fill(struct agent *a)
 static int do_read(struct agent *a)
 {
 	struct aobj *o = buffer_obj(a);
-	uint64_t off = num(a, "off", 0), len = num(a, "len", 0);
+	uint64_t off = agent_num(a, "off", 0), len = agent_num(a, "len", 0);
 	char hex[2 * AGENT_READ_MAX + 1];
 
 	if (!o || off > o->len || len > o->len - off || len > AGENT_READ_MAX)
-		return reply_err(a, EINVAL, "bad read request");
+		return agent_reply_err(a, EINVAL, "bad read request");
 	if (!o->map)
-		return reply_err(a, ENOENT, "the buffer is not mapped");
+		return agent_reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
-	for (uint64_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", o->buf[off + i]);
+	proto_hex_encode(o->buf + off, len, hex);
 	open_pages(o, 0);
-	hex[2 * len] = '\0';
 	return proto_send(a->fd, "ok hex=%s", hex);
 }
 
@@ -159,8 +163,9 @@ static void release_all(struct agent *a)
 	for (int i = AGENT_OBJS_MAX - 1; i >= 0; i--)
 		if (a->obj[i].release)
 			a->obj[i].release(a, &a->obj[i]);
-	agent_rpma_end(a);
-	agent_dat_end(a);
+	for (size_t f = 0; f < api_family_count(); f++)
+		if (api_family_get(f)->agent_end)
+			api_family_get(f)->agent_end(a);
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		for (int i = AGENT_OBJS_MAX - 1; i >= 0; i--) {
 			struct aobj *o = &a->obj[i];
@@ -212,15 +217,16 @@ static int open_device(struct agent *a, char *err, size_t errlen)
 	return 0;
 }
 
-/* The handler of the request in a->msg, or NULL. */
+/* The handler of the request in a->msg (the core's, else a family's), or NULL. */
 static const struct agent_req *find_req(const struct agent *a)
 {
-	const struct agent_req *const tables[] = { core_reqs, agent_verbs_reqs, agent_rpma_reqs, agent_dat_reqs };
+	for (size_t f = 0; f <= api_family_count(); f++) {
+		const struct agent_req *r = f ? api_family_get(f - 1)->agent_reqs : core_reqs;
 
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-		for (const struct agent_req *r = tables[t]; r->verb; r++)
+		for (; r && r->verb; r++)
 			if (proto_is(a->msg, r->verb))
 				return r;
+	}
 	return NULL;
 }
 
@@ -237,11 +243,11 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 	a->node = node;
 	rc = open_device(a, err, sizeof(err));
 	if (rc) {
-		reply_err(a, -rc, "%s", err);
+		agent_reply_err(a, -rc, "%s", err);
 		free(a);
 		return rc;
 	}
-	vnode_gid_to_hex(&a->gid, gid);
+	proto_hex_encode(a->gid.raw, sizeof(a->gid.raw), gid);
 	proto_send(fd, "ok hello node=%s gid=%s", node->name, gid);
 	while (proto_recv(fd, a->msg, sizeof(a->msg), -1) >= 0) {
 		const struct agent_req *r;
@@ -252,7 +258,7 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 		}
 		r = find_req(a);
 		if (!r)
-			reply_err(a, EINVAL, "unknown request");
+			agent_reply_err(a, EINVAL, "unknown request");
 		else
 			r->fn(a);
 	}

@@ -1,6 +1,9 @@
 /*
- * agent.h — the node agent: one process per scenario node that executes verbs
- * calls on the real stack for the coordinator.
+ * agent.h — the node agent: one process per scenario node that executes the
+ * API families' calls (libibverbs, librpma, uDAPL, …) on the real stack for
+ * the coordinator. The core (agent.c) serves fill and read; every other
+ * request is a family's (harness/api/<family>/agent_*.c, found through the
+ * registry, harness/api/family.h).
  *
  * The agent owns the node's device context and every object a scenario
  * creates on that node, keyed by the coordinator's object id (the scenario's

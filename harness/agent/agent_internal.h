@@ -3,8 +3,9 @@
  * the agent, its objects, request helpers, and the per-API request tables.
  *
  * agent.c is the core: the request loop, objects and their buffers, fill and
- * read. Each API adds one file with its requests and one table:
- * agent_verbs.c (libibverbs), agent_rpma.c (librpma), agent_dat.c (uDAPL).
+ * read. Each API family adds its requests in harness/api/<family>/agent_*.c
+ * and names its request table and teardown in its registry row (family.h):
+ * the loop looks requests up through the registry.
  * An object created by an API may keep API state in ext, released by its
  * release function when the agent ends.
  */
@@ -12,6 +13,7 @@
 #define RDMACHECK_AGENT_INTERNAL_H
 
 #include "harness/agent/agent.h"
+#include "harness/api/family.h"
 #include "harness/run/proto.h"
 
 #include <infiniband/verbs.h>
@@ -53,32 +55,24 @@ struct agent {
 	uint64_t next_wr;
 	struct aobj obj[AGENT_OBJS_MAX];
 	char msg[PROTO_LINE_MAX];
-	void *rpma;                /* agent_rpma.c's per-agent state, NULL until first use */
-	void *dat;                 /* agent_dat.c's */
+	/* Each API family's per-node state (state[its enum scn_api]), NULL until
+	 * its first use; released by its agent_end (family.h). */
+	void *state[API_FAMILIES_MAX];
 };
-
-/* One request a file serves: verb (the first word) and its handler. */
-struct agent_req {
-	const char *verb;
-	int (*fn)(struct agent *a);
-};
-
-extern const struct agent_req agent_verbs_reqs[];
-extern const struct agent_req agent_rpma_reqs[];
-extern const struct agent_req agent_dat_reqs[];
-/* Release an API's per-agent state (after every object). */
-void agent_rpma_end(struct agent *a);
-void agent_dat_end(struct agent *a);
 
 /* Answer "err errno=N msg=TEXT" (err a positive errno). Returns 0. */
-int reply_err(struct agent *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int agent_reply_err(struct agent *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The object named by field key of the request, of kind k (live, if need_live), or NULL. */
-struct aobj *field_obj(struct agent *a, const char *key, enum aobj_kind k, int need_live);
+struct aobj *agent_field_obj(struct agent *a, const char *key, enum aobj_kind k, int need_live);
 /* The request's id field as a fresh slot for a new object, or NULL. */
-struct aobj *new_obj(struct agent *a);
+struct aobj *agent_new_obj(struct agent *a);
 /* The request's numeric field key, or dflt. */
-uint64_t num(struct agent *a, const char *key, uint64_t dflt);
-int64_t now_ms(void);
+uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt);
+
+/* The names of a completion status and a QP state as answers carry them:
+ * the model's (model/names.c), whose enums follow libibverbs' numbering. */
+const char *agent_wc_status_str(enum ibv_wc_status s);
+const char *agent_qp_state_str(enum ibv_qp_state s);
 
 /*
  * Give o a buffer of len bytes at page offset off (< page size) whose pages

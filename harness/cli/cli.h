@@ -1,6 +1,7 @@
 /*
- * cli.h — the rdmacheck command (harness/cli/rdmacheck.c: lint, predict, help;
- * harness/cli/cli_run.c: run). Exit statuses of every subcommand:
+ * cli.h — the rdmacheck command (harness/cli/rdmacheck.c: main, lint, predict,
+ * help; harness/cli/cli_run.c: run; harness/cli/cli_load.c: what they share).
+ * Exit statuses of every subcommand:
  *   0 nothing failed · 1 some scenario failed (or lint found a disagreement)
  *   2 usage or parse error · 3 infrastructure error
  */
@@ -21,6 +22,7 @@
  * or EXIT_USAGE when a path is unusable or a file has errors.
  */
 int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files);
+/* Release what cli_load gave. */
 void cli_unload(struct filelist *fl, struct scn_file **files);
 
 /* Look up --profile=NAME[:MAJOR.MINOR]; 0 or -EINVAL with a message printed. */

@@ -15,7 +15,8 @@
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
-#include "harness/run/be_verbs.h"
+#include "harness/run/proto.h"
+#include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
 #include "harness/cli/records.h"
@@ -57,14 +58,6 @@ struct run_args {
 	int step_s, inner, first, trace;
 	size_t base;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /*
  * This executable's path. When it was rebuilt while running, the link says
@@ -163,17 +156,96 @@ static uint32_t running_kernel(void)
 	return KVER(maj, min);
 }
 
+/* Read the --list file's paths into fl and parse them (NULL: a file that does not parse); *maxn: most nodes. */
+static struct scn_file **inner_load(FILE *list, struct filelist *fl, size_t *maxn)
+{
+	char *line = NULL, err[512];
+	size_t cap = 0;
+	ssize_t len;
+
+	while ((len = getdelim(&line, &cap, '\0', list)) > 0) { /* the outer run's NUL-terminated list */
+		if (line[len - 1] != '\0')
+			break; /* cut short: not a whole name */
+		if (files_add(fl, line, err, sizeof(err)))
+			fprintf(stderr, "rdmacheck: %s\n", err);
+	}
+	free(line);
+	struct scn_file **files = calloc(fl->n ? fl->n : 1, sizeof(*files));
+
+	*maxn = 1;
+	for (size_t i = 0; files && i < fl->n; i++) {
+		struct scn_diags d;
+
+		if (scn_parse_file(fl->v[i], &files[i], &d) == 0 && files[i]->nnodes > *maxn)
+			*maxn = files[i]->nnodes;
+	}
+	return files;
+}
+
+/* Run scenario f (record index k) on topology t with its own agents, and record its result. */
+static void inner_one(const struct run_args *a, const struct m_profile *prof, const struct topo *t, FILE *rec,
+		      size_t k, const struct scn_file *f, int allow_crash)
+{
+	struct result r = { 0 };
+	struct stack *st = calloc(1, sizeof(*st));
+	struct inner_ctx ic = { rec, k, prof };
+	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
+			      .on_step = inner_on_step, .ctx = &ic };
+
+	rec_start(rec, k);
+	if (!f || !st) {
+		snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
+		r.v = V_ERROR;
+	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
+		r.v = V_SKIP;
+	} else if (stack_start(st, f, t, a->step_s * 1000) != 0) {
+		r.v = V_ERROR;
+		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
+	} else {
+		if (run_scenario(f, &stack_ops, st, &o, &r)) {
+			r.v = V_ERROR;
+			snprintf(r.reason, sizeof(r.reason), "out of memory");
+		}
+		if (r.v == V_ERROR && st->err[0]) {
+			size_t l = strlen(r.reason);
+
+			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
+		}
+		stack_stop(st);
+	}
+	rec_result(rec, k, &r);
+	result_clear(&r);
+	free(st);
+}
+
+/* netns/topology up|down for nodes nodes (mode from RDMACHECK_TOPOLOGY_MODE), its description in topo_file. */
+static int inner_topology(const char *root, const char *verb, size_t nodes, const char *topo_file)
+{
+	const char *mode = getenv("RDMACHECK_TOPOLOGY_MODE");
+	char topology[PATH_MAX + 32], fileopt[PATH_MAX + 80], n[24], modeopt[64] = "", owneropt[40];
+	char *up[] = { topology, "up", n, fileopt, owneropt, "-q", NULL, NULL };
+	char *down[] = { topology, "down", fileopt, "-q", NULL };
+
+	snprintf(topology, sizeof(topology), "%s/netns/topology", root);
+	snprintf(fileopt, sizeof(fileopt), "--file=%s", topo_file);
+	snprintf(n, sizeof(n), "%zu", nodes);
+	snprintf(owneropt, sizeof(owneropt), "--owner=%ld", (long)getpid()); /* kept by a concurrent `down` */
+	if (mode && (strcmp(mode, "netns") == 0 || strcmp(mode, "routed") == 0 || strcmp(mode, "auto") == 0)) {
+		snprintf(modeopt, sizeof(modeopt), "--mode=%s", mode);
+		up[6] = modeopt;
+	}
+	return spawn_wait(strcmp(verb, "up") == 0 ? up : down, 1);
+}
+
 static int run_inner(const struct run_args *a)
 {
-	char root[PATH_MAX], topology[PATH_MAX + 32], topo_file[PATH_MAX + 64], nodes[24], modeopt[64] = "";
-	const char *mode = getenv("RDMACHECK_TOPOLOGY_MODE");
+	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512];
 	struct filelist fl = { 0 };
+	struct scn_file **files;
 	struct topo t;
 	struct m_profile prof;
 	FILE *list, *rec;
-	char *line = NULL, err[512];
-	size_t cap = 0, maxn = 1, n = 0;
-	ssize_t len;
+	size_t maxn;
 	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
 
 	if (find_root(root, sizeof(root)) || !a->records || !a->list) {
@@ -190,83 +262,22 @@ static int run_inner(const struct run_args *a)
 		fprintf(stderr, "rdmacheck: cannot open %s or %s: %s\n", a->list, a->records, strerror(errno));
 		return EXIT_INFRA;
 	}
-	while ((len = getdelim(&line, &cap, '\0', list)) > 0) { /* the outer run's NUL-terminated list */
-		if (line[len - 1] != '\0')
-			break; /* cut short: not a whole name */
-		if (files_add(&fl, line, err, sizeof(err)))
-			fprintf(stderr, "rdmacheck: %s\n", err);
-	}
-	free(line);
+	files = inner_load(list, &fl, &maxn);
 	fclose(list);
-	struct scn_file **files = calloc(fl.n ? fl.n : 1, sizeof(*files));
-
-	for (size_t i = 0; files && i < fl.n; i++) {
-		struct scn_diags d;
-
-		if (scn_parse_file(fl.v[i], &files[i], &d) == 0 && files[i]->nnodes > maxn)
-			maxn = files[i]->nnodes;
-	}
-	snprintf(topology, sizeof(topology), "%s/netns/topology", root);
 	/* named after the outer run's records: the outer run removes it, even after a panic */
 	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
-	snprintf(nodes, sizeof(nodes), "%zu", maxn);
-	if (mode && (strcmp(mode, "netns") == 0 || strcmp(mode, "routed") == 0 || strcmp(mode, "auto") == 0))
-		snprintf(modeopt, sizeof(modeopt), "--mode=%s", mode);
-	{
-		char fileopt[PATH_MAX + 80];
-		char owneropt[40];
-		char *up[] = { topology, "up", nodes, fileopt, owneropt, "-q", modeopt[0] ? modeopt : NULL, NULL };
-
-		snprintf(fileopt, sizeof(fileopt), "--file=%s", topo_file);
-		snprintf(owneropt, sizeof(owneropt), "--owner=%ld", (long)getpid()); /* kept by a concurrent `down` */
-		rc = spawn_wait(up, 1);
-		if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
-			char *down[] = { topology, "down", fileopt, "-q", NULL };
-
-			fprintf(stderr, "rdmacheck: netns/topology up %s failed (%d)\n", nodes, rc);
-			spawn_wait(down, 1);
-			cli_unload(&fl, files);
-			fclose(rec);
-			return EXIT_INFRA;
-		}
-		for (size_t i = 0; files && i < fl.n; i++) {
-			struct result r = { 0 };
-			struct be_verbs *bv = calloc(1, sizeof(*bv));
-			struct inner_ctx ic = { rec, a->base + i, &prof };
-			struct run_opts o = { .mode = RUN_REAL, .prof = prof, .allow_crash = allow_crash, .trace = a->trace,
-					      .on_step = inner_on_step, .ctx = &ic };
-
-			rec_start(rec, a->base + i);
-			n++;
-			if (!files[i] || !bv) {
-				snprintf(r.reason, sizeof(r.reason), "%s", bv ? "cannot parse" : "out of memory");
-				r.v = V_ERROR;
-			} else if (run_unsupported(files[i], prof.caps, r.reason, sizeof(r.reason))) {
-				r.v = V_SKIP;
-			} else if ((rc = bv_start(bv, files[i], &t, a->step_s * 1000)) != 0) {
-				r.v = V_ERROR;
-				snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", bv->err);
-			} else {
-				if (run_scenario(files[i], &be_verbs_ops, bv, &o, &r)) {
-					r.v = V_ERROR;
-					snprintf(r.reason, sizeof(r.reason), "out of memory");
-				}
-				if (r.v == V_ERROR && bv->err[0]) {
-					size_t l = strlen(r.reason);
-
-					snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", bv->err);
-				}
-				bv_stop(bv);
-			}
-			rec_result(rec, a->base + i, &r);
-			result_clear(&r);
-			free(bv);
-		}
-		char *down[] = { topology, "down", fileopt, "-q", NULL };
-
-		spawn_wait(down, 1);
-		unlink(topo_file);
+	rc = inner_topology(root, "up", maxn, topo_file);
+	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
+		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);
+		inner_topology(root, "down", maxn, topo_file);
+		cli_unload(&fl, files);
+		fclose(rec);
+		return EXIT_INFRA;
 	}
+	for (size_t i = 0; files && i < fl.n; i++)
+		inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
+	inner_topology(root, "down", maxn, topo_file);
+	unlink(topo_file);
 	cli_unload(&fl, files);
 	fclose(rec);
 	return 0;
@@ -331,7 +342,7 @@ static int one_round(struct outer *o, size_t from)
 	FILE *lf = fopen(o->list, "w");
 	struct stat sb;
 	off_t last = -1;
-	double last_change = now_s();
+	double last_change = proto_now_s();
 	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0;
 	pid_t pid;
 
@@ -340,9 +351,8 @@ static int one_round(struct outer *o, size_t from)
 			fclose(lf);
 		return -EIO;
 	}
-	/* NUL-terminated: a file name may hold any other byte, newlines too */
 	for (size_t i = from; i < o->fl.n; i++)
-		fwrite(o->fl.v[i], 1, strlen(o->fl.v[i]) + 1, lf);
+		fwrite(o->fl.v[i], 1, strlen(o->fl.v[i]) + 1, lf); /* NUL-terminated: a name may hold newlines */
 	fclose(lf);
 	unlink(o->rec);
 	unlink(o->console);
@@ -378,9 +388,9 @@ static int one_round(struct outer *o, size_t from)
 			break;
 		if (stat(o->rec, &sb) == 0 && sb.st_size != last) {
 			last = sb.st_size;
-			last_change = now_s();
+			last_change = proto_now_s();
 		}
-		if (now_s() - last_change > hang_s) {
+		if (proto_now_s() - last_change > hang_s) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			return 121;
@@ -423,10 +433,100 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	return k + 1;
 }
 
+/* --stack=model: every scenario on the model engine, simulating the profile's stack. */
+static void outer_model(struct outer *o, const struct m_profile *prof)
+{
+	for (size_t i = 0; i < o->fl.n; i++) {
+		struct be_model eng;
+		/* The model simulates the profile's stack: its capabilities only. */
+		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = o->a->trace };
+
+		if (bm_init(&eng, o->files[i], prof) == 0) {
+			run_scenario(o->files[i], &be_model_ops, &eng, &ro, &o->rs[i]);
+			snprintf(o->rs[i].file, sizeof(o->rs[i].file), "%s", o->fl.v[i]);
+		}
+		bm_free(&eng);
+		o->st[i].finished = 1;
+		print_ready(o);
+	}
+}
+
+/*
+ * The real stack: rounds of the inner runner (ci/stack), each resuming after
+ * the scenario that killed the previous one; a stack that is not there skips
+ * the rest. Returns 1 on an infrastructure failure.
+ */
+static int outer_stack(struct outer *o)
+{
+	char dir[PATH_MAX + 16];
+	size_t from = 0;
+	int infra = 0;
+
+	snprintf(o->rec, sizeof(o->rec), "%s/build/run/records-%ld.txt", o->root, (long)getpid());
+	snprintf(o->list, sizeof(o->list), "%s/build/run/list-%ld.nul", o->root, (long)getpid());
+	snprintf(o->console, sizeof(o->console), "%s/build/run/console-%ld.log", o->root, (long)getpid());
+	snprintf(dir, sizeof(dir), "%s/build", o->root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
+	mkdir(dir, 0755);
+	while (from < o->fl.n) {
+		int st = one_round(o, from);
+
+		if (st == 120 || st == 121) {
+			from = record_death(o, from, st);
+			print_ready(o);
+			continue;
+		}
+		if (st == 77) {
+			for (size_t i = from; i < o->fl.n; i++)
+				if (!o->st[i].finished) {
+					o->rs[i].v = V_SKIP;
+					snprintf(o->rs[i].reason, sizeof(o->rs[i].reason),
+						 "no real RDMA stack here (ci/stack said why)");
+					o->st[i].finished = 1;
+				}
+		} else if (st != 0) {
+			fprintf(stderr, "rdmacheck: the runner on the real stack failed (exit %d)\n", st);
+			infra = 1;
+		}
+		break;
+	}
+	for (size_t i = 0; i < o->fl.n; i++)
+		o->st[i].finished = 1;
+	print_ready(o);
+	unlink(o->rec);
+	unlink(o->list);
+	{
+		char topo[sizeof(o->rec) + 8];
+
+		snprintf(topo, sizeof(topo), "%s.topo", o->rec); /* the inner run's, left by a guest that died */
+		unlink(topo);
+	}
+	return infra;
+}
+
+/* The end of a run: the report's summary, semantic coverage, JUnit. Returns 1 if the JUnit file failed. */
+static int outer_report(struct outer *o, double secs)
+{
+	struct rule_cov cov;
+	int rc;
+
+	report_end(stdout, o->a->format, o->rs, o->fl.n, secs);
+	cov_init(&cov);
+	for (size_t i = 0; i < o->fl.n; i++)
+		cov_add(&cov, &o->rs[i], i);
+	cov_print(stdout, &cov, NULL, o->a->format == REPORT_TAP ? "# " : "");
+	if (o->a->junit && (rc = report_junit(o->a->junit, o->rs, o->fl.n, secs)) != 0) {
+		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", o->a->junit, strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
 static int run_outer(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a };
-	double t0 = now_s();
+	double t0 = proto_now_s();
 	size_t c[V_COUNT_];
 	int rc = cli_load(npaths, paths, &o.fl, &o.files), infra = 0;
 	struct m_profile prof;
@@ -449,85 +549,14 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	}
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
-		for (size_t i = 0; i < o.fl.n; i++) {
-			struct be_model eng;
-			/* The model simulates the profile's stack: its capabilities only. */
-			struct run_opts ro = { .mode = RUN_REAL, .prof = prof, .trace = a->trace };
-
-			if (bm_init(&eng, o.files[i], &prof) == 0) {
-				run_scenario(o.files[i], &be_model_ops, &eng, &ro, &o.rs[i]);
-				snprintf(o.rs[i].file, sizeof(o.rs[i].file), "%s", o.fl.v[i]);
-			}
-			bm_free(&eng);
-			o.st[i].finished = 1;
-			print_ready(&o);
-		}
+		outer_model(&o, &prof);
 	} else if (find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
 		infra = 1;
 	} else {
-		size_t from = 0;
-
-		snprintf(o.rec, sizeof(o.rec), "%s/build/run/records-%ld.txt", o.root, (long)getpid());
-		snprintf(o.list, sizeof(o.list), "%s/build/run/list-%ld.nul", o.root, (long)getpid());
-		snprintf(o.console, sizeof(o.console), "%s/build/run/console-%ld.log", o.root, (long)getpid());
-		{
-			char dir[PATH_MAX + 16];
-
-			snprintf(dir, sizeof(dir), "%s/build", o.root);
-			mkdir(dir, 0755);
-			snprintf(dir, sizeof(dir), "%s/build/run", o.root);
-			mkdir(dir, 0755);
-		}
-		while (from < o.fl.n) {
-			int st = one_round(&o, from);
-
-			if (st == 120 || st == 121) {
-				from = record_death(&o, from, st);
-				print_ready(&o);
-				continue;
-			}
-			if (st == 77) {
-				for (size_t i = from; i < o.fl.n; i++)
-					if (!o.st[i].finished) {
-						o.rs[i].v = V_SKIP;
-						snprintf(o.rs[i].reason, sizeof(o.rs[i].reason),
-							 "no real RDMA stack here (ci/stack said why)");
-						o.st[i].finished = 1;
-					}
-			} else if (st != 0) {
-				fprintf(stderr, "rdmacheck: the runner on the real stack failed (exit %d)\n", st);
-				infra = 1;
-				for (size_t i = from; i < o.fl.n; i++)
-					o.st[i].finished = 1;
-			}
-			break;
-		}
-		for (size_t i = 0; i < o.fl.n; i++)
-			o.st[i].finished = 1;
-		print_ready(&o);
-		unlink(o.rec);
-		unlink(o.list);
-		{
-			char topo[sizeof(o.rec) + 8];
-
-			snprintf(topo, sizeof(topo), "%s.topo", o.rec); /* left by a guest that died */
-			unlink(topo);
-		}
+		infra = outer_stack(&o);
 	}
-	report_end(stdout, a->format, o.rs, o.fl.n, now_s() - t0);
-	{
-		struct rule_cov cov;
-
-		cov_init(&cov);
-		for (size_t i = 0; i < o.fl.n; i++)
-			cov_add(&cov, &o.rs[i], i);
-		cov_print(stdout, &cov, NULL, a->format == REPORT_TAP ? "# " : "");
-	}
-	if (a->junit && (rc = report_junit(a->junit, o.rs, o.fl.n, now_s() - t0)) != 0) {
-		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", a->junit, strerror(-rc));
-		infra = 1;
-	}
+	infra |= outer_report(&o, proto_now_s() - t0);
 	report_count(o.rs, o.fl.n, c);
 	for (size_t i = 0; i < o.fl.n; i++)
 		result_clear(&o.rs[i]);

@@ -1,6 +1,7 @@
 /* records.c — streamed results (records.h). */
 #include "harness/cli/records.h"
 #include "harness/cli/text.h"
+#include "harness/run/proto.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -49,10 +50,10 @@ void rec_result(FILE *f, size_t idx, const struct result *r)
 		fputc('\n', f);
 		p += len + (nl ? 1 : 0);
 	}
-	fprintf(f, "rules\t%zu\t", idx);
-	for (size_t i = 0; i < sizeof(r->rules); i++)
-		fprintf(f, "%02x", r->rules[i]);
-	fputc('\n', f);
+	char hex[2 * sizeof(r->rules) + 1];
+
+	proto_hex_encode(r->rules, sizeof(r->rules), hex);
+	fprintf(f, "rules\t%zu\t%s\n", idx, hex);
 	fprintf(f, "result\t%zu\t%s\t%u\t%.3f\t%u\t%u\t", idx, verdict_str(r->v), r->line, r->secs, r->steps_run,
 		r->steps);
 	put_clean(f, r->reason);
@@ -125,11 +126,11 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 			st[idx].step_crash = atoi(fld[3]);
 			snprintf(st[idx].step_note, sizeof(st[idx].step_note), "%s", fld[4]);
 		} else if (strcmp(fld[0], "rules") == 0 && nf >= 3) {
-			for (size_t i = 0; i < sizeof(rs[idx].rules) && fld[2][2 * i] && fld[2][2 * i + 1]; i++) {
-				char hex[3] = { fld[2][2 * i], fld[2][2 * i + 1], 0 };
+			char hex[2 * sizeof(rs[idx].rules) + 1];
 
-				rs[idx].rules[i] = (uint8_t)strtoul(hex, NULL, 16);
-			}
+			snprintf(hex, sizeof(hex), "%s", fld[2]);
+			hex[strlen(hex) & ~(size_t)1] = '\0'; /* the whole bytes of a cut line */
+			proto_hex_decode(hex, rs[idx].rules, sizeof(rs[idx].rules));
 		} else if (strcmp(fld[0], "detail") == 0 && nf >= 3) {
 			text_addf(&det[idx], "%s\n", fld[2]);
 		} else if (strcmp(fld[0], "result") == 0 && nf >= 8) {

@@ -153,27 +153,12 @@ void report_progress(size_t k, size_t total, const char *file)
 }
 
 /* Length of the valid UTF-8 sequence at s that is an XML character (U+0080 and up), or 0. */
-static size_t utf8_len(const unsigned char *s)
+static size_t xml_char_len(const unsigned char *s)
 {
-	unsigned cp;
-	size_t n;
+	size_t n = s[0] < 0x80 ? 0 : scn_utf8_len(s, strlen((const char *)s));
 
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07u;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    cp == 0xfffe || cp == 0xffff)
-		return 0;
+	if (n == 3 && s[0] == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf))
+		return 0; /* U+FFFE, U+FFFF: not XML characters */
 	return n;
 }
 
@@ -199,7 +184,7 @@ static void xml(FILE *out, const char *s)
 				fputc(' ', out);
 			else if (c < 0x80)
 				fputc(c, out);
-			else if ((n = utf8_len((const unsigned char *)s)) == 0)
+			else if ((n = xml_char_len((const unsigned char *)s)) == 0)
 				fputc('?', out);
 			else {
 				fwrite(s, 1, n, out);

@@ -3,8 +3,8 @@
  *
  * A scenario (.scn, described for testers in scenarios/README.md) is parsed
  * into a struct scn_file: the header (title, cites, required capabilities,
- * nodes) and the steps, each with its call (an entry of the call table,
- * harness/lang/scn_calls.c), the object it creates or acts on, its typed
+ * nodes) and the steps, each with its call (an entry of the call table:
+ * the API families' call lists, harness/api/<family>/calls_<family>.c), the object it creates or acts on, its typed
  * arguments and its expected outcomes — every piece with its line and
  * column, so the coordinator can report exact positions.
  *
@@ -43,9 +43,10 @@
 
 /* ------------------------------------------------------------- enums -- */
 
-/* Which C API a call belongs to. */
-enum scn_api { SCN_API_VERBS, SCN_API_RPMA, SCN_API_DAT, SCN_API_MRAPI, SCN_API_RPMEM,
-	       SCN_API_HARNESS, SCN_API_COUNT_ };
+/* Which C API a call belongs to: the index of its family's row in the
+ * registry (harness/api/family.h), whose call lists make the call table. */
+enum scn_api { SCN_API_VERBS, SCN_API_HARNESS, SCN_API_RPMA, SCN_API_DAT, SCN_API_MRAPI,
+	       SCN_API_RPMEM, SCN_API_COUNT_ };
 
 /* What a call does with its NAME. */
 enum scn_kind {
@@ -317,6 +318,15 @@ const struct scn_call *scn_step_call(const struct scn_step *s);
 const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key);
 /* Does the expect list of s allow o? (No expect clause: returns 1.) */
 int scn_step_expects(const struct scn_step *s, struct m_outcome o);
+
+/* ------------------------------------------------------------ text -- */
+
+/*
+ * Length of the valid UTF-8 sequence at p (at most n bytes; 1 for ASCII), or
+ * 0 for an invalid one (overlong, surrogate, beyond U+10FFFF, truncated).
+ * The one UTF-8 check of the project (scenario text, report output).
+ */
+size_t scn_utf8_len(const unsigned char *p, size_t n);
 
 /* --------------------------------------------------------- printing -- */
 

@@ -19,8 +19,7 @@ uint32_t scn_col(const struct scn_line *ln, const char *p)
 	return col;
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
+size_t scn_utf8_len(const unsigned char *p, size_t n)
 {
 	uint32_t cp;
 	size_t len;
@@ -58,7 +57,7 @@ static int check_bytes(struct scn_ctx *c, const struct scn_line *ln)
 	const unsigned char *p = (const unsigned char *)ln->p;
 
 	for (size_t i = 0; i < ln->len;) {
-		size_t n = utf8_len(p + i, ln->len - i);
+		size_t n = scn_utf8_len(p + i, ln->len - i);
 
 		if (p[i] == 0) {
 			scn_diag(c, ln->no, scn_col(ln, ln->p + i), NULL, SCN_E_NUL);

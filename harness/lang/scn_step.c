@@ -339,100 +339,118 @@ static size_t parse_connect(struct scn_ctx *c, struct scn_step *st)
 	return 2;
 }
 
-void scn_parse_step(struct scn_ctx *c)
+/* What the head of a step line gave: its call, where its arguments start, its NAME. */
+struct step_head {
+	const struct scn_call *call;
+	uint32_t call_col;
+	size_t next;                   /* the first word after the head */
+	const struct scn_word *name_w; /* NAME, or NULL */
+	bool create;                   /* the step creates NAME */
+};
+
+/* The head "NODE: call [NAME]" (not connect) into st and *h. Returns 0, or -1 after a diagnostic. */
+static int parse_head(struct scn_ctx *c, struct scn_step *st, struct step_head *h)
 {
 	const struct scn_line *ln = c->ln;
 	const struct scn_word *w0 = &ln->w[0];
-	struct scn_step st = { .line = ln->no, .col = w0->col, .obj = -1 };
-	const struct scn_call *call;
+	const char *colon = memchr(w0->p, ':', w0->len);
+	size_t nlen = (size_t)(colon - w0->p);
 	char word[SCN_NAME_MAX + 8], hint[224];
-	size_t i = 1;
-	bool create = false;
-	const struct scn_word *name_w = NULL;
 	struct scn_word callw;
-	uint32_t call_col = w0->col;
+	int node, ci;
 
-	if (WORD_IS(w0, "connect")) {
-		st.call = (uint16_t)scn_call_find("connect");
-		call = scn_call_get(st.call);
-		i = parse_connect(c, &st);
-		if (i == 0)
-			return;
+	scn_copy(word, sizeof(word), w0->p, nlen < sizeof(word) ? nlen : sizeof(word) - 1);
+	node = scn_node_find(c->f, word);
+	if (node < 0) {
+		scn_unknown_node(c, w0, word);
+		return -1;
+	}
+	st->node = (uint8_t)node;
+	if (colon + 1 < w0->p + w0->len) {
+		callw = (struct scn_word){ colon + 1, w0->len - nlen - 1, w0->col + (uint32_t)nlen + 1 };
+	} else if (ln->nwords > 1) {
+		callw = ln->w[1];
+		h->next = 2;
 	} else {
-		const char *colon = memchr(w0->p, ':', w0->len);
-		size_t nlen = (size_t)(colon - w0->p);
-		int node;
-
-		scn_copy(word, sizeof(word), w0->p, nlen < sizeof(word) ? nlen : sizeof(word) - 1);
-		node = scn_node_find(c->f, word);
-		if (node < 0) {
-			scn_unknown_node(c, w0, word);
-			return;
-		}
-		st.node = (uint8_t)node;
-		if (colon + 1 < w0->p + w0->len) {
-			callw = (struct scn_word){ colon + 1, w0->len - nlen - 1, w0->col + (uint32_t)nlen + 1 };
-		} else if (ln->nwords > 1) {
-			callw = ln->w[1];
-			i = 2;
-		} else {
-			snprintf(hint, sizeof(hint), "e.g. '%s: alloc_pd pd'", word);
-			scn_diag_w(c, w0, hint, SCN_E_NEEDS_TEXT, word, "a call");
-			return;
-		}
-		scn_copy(word, sizeof(word), callw.p, callw.len);
-		int ci = callw.len < sizeof(word) ? scn_call_find(word) : -ENOENT;
-
-		if (ci < 0) {
-			if (!scn_hint_best(word, scn_cand_call, NULL, false, hint, sizeof(hint)))
-				snprintf(hint, sizeof(hint), "scenarios/README.md lists the calls");
-			scn_diag_w(c, &callw, hint, SCN_E_UNKNOWN_CALL, word);
-			return;
-		}
-		call = scn_call_get((size_t)ci);
-		call_col = callw.col;
-		if (call->kind == SCN_KIND_CONNECT) {
-			scn_diag_w(c, &callw, "write 'connect a.q b.q' without 'NODE:'", SCN_E_CONNECT_OPERANDS);
-			return;
-		}
-		st.call = (uint16_t)ci;
-		if (call->cls) {
-			if (i >= ln->nwords || memchr(ln->w[i].p, '=', ln->w[i].len) ||
-			    WORD_IS(&ln->w[i], "expect")) {
-				snprintf(hint, sizeof(hint), "e.g. '%s: %s x …'", c->f->nodes[st.node], call->name);
-				scn_diag_w(c, i < ln->nwords ? &ln->w[i] : &callw, hint, SCN_E_NEEDS_NAME,
-					   call->name, scn_class_a(call->cls),
-					   scn_class_str((enum scn_class)(call->cls & -call->cls)));
-				return;
-			}
-			name_w = &ln->w[i++];
-			st.obj_col = name_w->col;
-			parse_name(c, call, name_w, &st, &create);
-		}
+		snprintf(hint, sizeof(hint), "e.g. '%s: alloc_pd pd'", word);
+		scn_diag_w(c, w0, hint, SCN_E_NEEDS_TEXT, word, "a call");
+		return -1;
 	}
-	for (; i < ln->nwords; i++) {
-		if (WORD_IS(&ln->w[i], "expect")) {
-			parse_expect(c, call, i, &st);
-			break;
-		}
-		parse_arg(c, call, &ln->w[i], &st);
+	scn_copy(word, sizeof(word), callw.p, callw.len);
+	ci = callw.len < sizeof(word) ? scn_call_find(word) : -ENOENT;
+	if (ci < 0) {
+		if (!scn_hint_best(word, scn_cand_call, NULL, false, hint, sizeof(hint)))
+			snprintf(hint, sizeof(hint), "scenarios/README.md lists the calls");
+		scn_diag_w(c, &callw, hint, SCN_E_UNKNOWN_CALL, word);
+		return -1;
 	}
+	h->call = scn_call_get((size_t)ci);
+	h->call_col = callw.col;
+	if (h->call->kind == SCN_KIND_CONNECT) {
+		scn_diag_w(c, &callw, "write 'connect a.q b.q' without 'NODE:'", SCN_E_CONNECT_OPERANDS);
+		return -1;
+	}
+	st->call = (uint16_t)ci;
+	if (!h->call->cls)
+		return 0;
+	if (h->next >= ln->nwords || memchr(ln->w[h->next].p, '=', ln->w[h->next].len) ||
+	    WORD_IS(&ln->w[h->next], "expect")) {
+		snprintf(hint, sizeof(hint), "e.g. '%s: %s x …'", c->f->nodes[st->node], h->call->name);
+		scn_diag_w(c, h->next < ln->nwords ? &ln->w[h->next] : &callw, hint, SCN_E_NEEDS_NAME, h->call->name,
+			   scn_class_a(h->call->cls), scn_class_str((enum scn_class)(h->call->cls & -h->call->cls)));
+		return -1;
+	}
+	h->name_w = &ln->w[h->next++];
+	st->obj_col = h->name_w->col;
+	parse_name(c, h->call, h->name_w, st, &h->create);
+	return 0;
+}
+
+/* The checks of a whole step: required keys given, a connection between two nodes. */
+static void check_step(struct scn_ctx *c, const struct step_head *h, const struct scn_step *st)
+{
 	if (c->stmt_errs == 0)
-		for (const struct scn_arg_spec *s = call->args; s->key; s++)
-			if ((s->flags & SCN_A_REQ) && !has_spec(st.args, st.nargs, s)) {
-				scn_diag(c, ln->no, call_col, NULL, SCN_E_MISSING_KEY, call->name, s->key);
+		for (const struct scn_arg_spec *s = h->call->args; s->key; s++)
+			if ((s->flags & SCN_A_REQ) && !has_spec(st->args, st->nargs, s)) {
+				scn_diag(c, c->ln->no, h->call_col, NULL, SCN_E_MISSING_KEY, h->call->name, s->key);
 				break;
 			}
-	if (c->stmt_errs == 0 && call->kind == SCN_KIND_CONNECT) {
-		const struct scn_value *peer = scn_step_arg(&st, "peer");
+	if (c->stmt_errs == 0 && h->call->kind == SCN_KIND_CONNECT) {
+		const struct scn_value *peer = scn_step_arg(st, "peer");
 
-		if (peer && peer->node == st.node)
-			scn_diag(c, ln->no, peer->col, NULL, SCN_E_SAME_NODE);
+		if (peer && peer->node == st->node)
+			scn_diag(c, c->ln->no, peer->col, NULL, SCN_E_SAME_NODE);
 	}
+}
+
+void scn_parse_step(struct scn_ctx *c)
+{
+	const struct scn_line *ln = c->ln;
+	struct scn_step st = { .line = ln->no, .col = ln->w[0].col, .obj = -1 };
+	struct step_head h = { .call_col = ln->w[0].col, .next = 1 };
+	char word[SCN_NAME_MAX + 8];
+
+	if (WORD_IS(&ln->w[0], "connect")) {
+		st.call = (uint16_t)scn_call_find("connect");
+		h.call = scn_call_get(st.call);
+		h.next = parse_connect(c, &st);
+		if (h.next == 0)
+			return;
+	} else if (parse_head(c, &st, &h)) {
+		return;
+	}
+	for (size_t i = h.next; i < ln->nwords; i++) {
+		if (WORD_IS(&ln->w[i], "expect")) {
+			parse_expect(c, h.call, i, &st);
+			break;
+		}
+		parse_arg(c, h.call, &ln->w[i], &st);
+	}
+	check_step(c, &h, &st);
 	/* Declare a created name even when the line has errors: no cascade of unknown names. */
-	if (create) {
-		scn_copy(word, sizeof(word), name_w->p, name_w->len);
-		st.obj = scn_obj_add(c, word, st.node, call->cls, name_w);
+	if (h.create) {
+		scn_copy(word, sizeof(word), h.name_w->p, h.name_w->len);
+		st.obj = scn_obj_add(c, word, st.node, h.call->cls, h.name_w);
 		if (st.obj >= 0)
 			c->f->objs[st.obj].live = c->stmt_errs == 0 && expects_ok(&st);
 	}
@@ -441,7 +459,7 @@ void scn_parse_step(struct scn_ctx *c)
 		free_args(st.conds, st.nconds);
 		return;
 	}
-	if (call->destroys && st.obj >= 0 && expects_ok(&st))
+	if (h.call->destroys && st.obj >= 0 && expects_ok(&st))
 		c->f->objs[st.obj].live = 0;
 }
 

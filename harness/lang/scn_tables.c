@@ -39,12 +39,6 @@ int scn_value_of(const struct scn_name *t, size_t n, const char *name, bool noca
 		return rc;                                                            \
 	}
 
-static const struct scn_name api_names[] = {
-	{ SCN_API_VERBS, "verbs" }, { SCN_API_RPMA, "rpma" }, { SCN_API_DAT, "dat" },
-	{ SCN_API_MRAPI, "mrapi" }, { SCN_API_RPMEM, "rpmem" }, { SCN_API_HARNESS, "harness" },
-};
-NAMED_ENUM(scn_api, enum scn_api, api_names)
-
 static const struct scn_name kind_names[] = {
 	{ SCN_KIND_CREATE, "create" }, { SCN_KIND_ACT, "act" }, { SCN_KIND_POST, "post" },
 	{ SCN_KIND_QUERY, "query" }, { SCN_KIND_CONNECT, "connect" }, { SCN_KIND_LOCAL, "local" },

@@ -313,37 +313,55 @@ int scn_ref_resolve(struct scn_ctx *c, const struct scn_word *w, const char *nam
 }
 
 /* NAME, NODE.NAME, NAME.ATTR, NODE.NAME.ATTR, each with an optional +N / -N. */
+/*
+ * Split reference text (copied into s) at its sign and dots: the dotted parts
+ * into part[] (*np of them), the offset after + or - into *off (v->neg for -),
+ * *signed_ whether there was one. Returns 0, or -EINVAL after a diagnostic.
+ */
+static int ref_split(struct scn_ctx *c, const struct scn_word *w, const char *text, char *s, size_t cap,
+		     char *part[3], size_t *np, uint64_t *off, int *signed_, struct scn_value *v)
+{
+	char *sign;
+
+	snprintf(s, cap, "%s", text);
+	part[0] = s;
+	*np = 1;
+	sign = strpbrk(s, "+-");
+	*signed_ = sign != NULL;
+	if (sign) {
+		v->neg = *sign == '-';
+		*sign = '\0';
+		if (int_value(c, w, sign + 1, NULL, off) < 0)
+			return -EINVAL;
+	}
+	for (char *p = s; (p = strchr(p, '.')) != NULL && *np < 4; p++) {
+		*p = '\0';
+		if (*np < 3)
+			part[*np] = p + 1;
+		(*np)++;
+	}
+	for (size_t i = 0; i < *np; i++)
+		if (*np > 3 || !scn_is_ident(part[i], strlen(part[i]))) {
+			scn_diag_w(c, w, "[NODE.]NAME, NAME+OFFSET or NAME.ATTR[+N]", SCN_E_BAD_REF, text);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static int ref_value(struct scn_ctx *c, const struct scn_word *w, const char *text,
 		     const struct scn_arg_spec *spec, unsigned node, struct scn_value *v)
 {
 	char hint[160], s[SCN_LINE_MAX + 1];
-	char *part[3] = { s, NULL, NULL };
-	size_t np = 1;
-	char *sign;
+	char *part[3] = { NULL, NULL, NULL };
+	size_t np;
+	int sign;
 	const char *name;
 	uint64_t off = 0;
 	int attr = -1;
 	enum scn_attr a;
 
-	snprintf(s, sizeof(s), "%s", text);
-	sign = strpbrk(s, "+-");
-	if (sign) {
-		v->neg = *sign == '-';
-		*sign = '\0';
-		if (int_value(c, w, sign + 1, NULL, &off) < 0)
-			return -EINVAL;
-	}
-	for (char *p = s; (p = strchr(p, '.')) != NULL && np < 4; p++) {
-		*p = '\0';
-		if (np < 3)
-			part[np] = p + 1;
-		np++;
-	}
-	for (size_t i = 0; i < np; i++)
-		if (np > 3 || !scn_is_ident(part[i], strlen(part[i]))) {
-			scn_diag_w(c, w, "[NODE.]NAME, NAME+OFFSET or NAME.ATTR[+N]", SCN_E_BAD_REF, text);
-			return -EINVAL;
-		}
+	if (ref_split(c, w, text, s, sizeof(s), part, &np, &off, &sign, v))
+		return -EINVAL;
 	if (np == 3 || (np == 2 && scn_attr_parse(part[1], &a) == 0)) {
 		const char *an = part[np - 1];
 

@@ -3,6 +3,14 @@
 
 #include <errno.h>
 
+const char *hconn_key(enum hconn k)
+{
+	static const char *const keys[HC_COUNT_] = { "mtu", "timeout", "retry_cnt", "rnr_retry",
+						     "min_rnr_timer", "max_rd_atomic", "max_dest_rd_atomic" };
+
+	return (unsigned)k < HC_COUNT_ ? keys[k] : "?";
+}
+
 int hview_ref(const struct hview *v, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
 {
 	switch (v->cls) {

@@ -1,7 +1,7 @@
 /*
  * backend.h — the one table of operations every engine implements: the
- * reference model (be_model.c) and the real verbs stack through node agents
- * (be_verbs.c). The coordinator (runner.c) drives a scenario through two of
+ * reference model (be_model.c) and the real stack through node agents
+ * (stack.c). The coordinator (runner.c) drives a scenario through two of
  * them side by side, as sqllogictest runs one script on any engine.
  *
  * A step reaches a backend as a struct hcall: the operation, scenario object
@@ -28,37 +28,103 @@
 /* connect options, in this order (hcall.conn). */
 enum hconn { HC_MTU, HC_TIMEOUT, HC_RETRY_CNT, HC_RNR_RETRY, HC_MIN_RNR_TIMER, HC_MAX_RD_ATOMIC,
 	     HC_MAX_DEST_RD_ATOMIC, HC_COUNT_ };
+/* The scenario key (and agent field) of a connect option: "mtu", …; "?" out of range. */
+const char *hconn_key(enum hconn k);
 
+/* libibverbs calls (harness/api/verbs/). Scenario objects are indexes, -1 none. */
+struct hc_verbs {
+	int32_t pd;               /* reg_mr, alloc_mw, create_qp: the PD; rereg_mr: the new PD */
+	int32_t mr, qp;           /* bind_mw: the MR, and the QP the bind is posted on */
+	int32_t peer;             /* connect: the peer QP */
+	uint8_t peer_node;        /* connect: its node */
+	uint32_t access;          /* reg/rereg: access; bind_mw: the window's access; create_qp: qp_access */
+	uint32_t rereg_flags;     /* rereg_mr: IBV_REREG_* (enum m_rereg_flag) */
+	uint32_t mw_type;         /* alloc_mw: 1 or 2 */
+	uint32_t qp_state;        /* modify_qp: the target state (enum m_qp_state) */
+	uint8_t bind_call;        /* bind_mw: through ibv_bind_mw() whatever the type */
+	uint8_t zero_based;       /* bind_mw: a zero-based window */
+	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
+	uint64_t max_recv_wr;     /* create_qp */
+	uint64_t offset;          /* reg_mr: the buffer's page offset */
+	uint64_t start;           /* bind_mw: the window's start, in the MR's address space */
+	uint64_t iova;            /* reg_mr: hca_va when has_iova */
+	uint8_t has_iova, prot;   /* reg_mr: iova given; enum m_prot of the pages */
+	uint32_t lkey, rkey;      /* post: the SGE's key, the remote key */
+	uint64_t laddr, raddr;    /* post: the SGE's address, the remote address */
+	uint64_t compare, swap;   /* cas: compare, swap; fadd: both the addend */
+	uint8_t with_inv;         /* send: SEND_WITH_INV */
+	uint32_t inv_rkey;        /* send with inv, local_inv: the rkey to invalidate */
+	uint32_t conn_set;        /* connect: bits (1 << enum hconn) given */
+	uint32_t conn[HC_COUNT_]; /* connect: the options given */
+};
+
+/* The harness's fill (harness/api/harness/). */
+struct hc_fill {
+	uint8_t byte;
+	uint64_t off, len;
+};
+
+/* librpma calls (harness/api/rpma/; struct m_op says what the model makes of them). */
+struct hc_rpma {
+	int32_t mr;               /* rpma_mr_reg: the MR whose buffer to register again (-1 new); I/O: the local MR */
+	uint64_t offset;          /* rpma_mr_reg: the buffer's page offset; I/O: the local offset */
+	uint64_t len;
+	uint32_t usage;           /* rpma_mr_reg: RPMA_MR_USAGE_* (enum m_rpma_usage) */
+	uint8_t prot;             /* rpma_mr_reg: enum m_prot of the pages */
+	int32_t remote;           /* I/O: the remote MR */
+	uint64_t roff;            /* I/O: the offset in it */
+	uint32_t flags;           /* I/O: RPMA_F_* */
+	uint32_t flush_type;      /* rpma_flush: enum m_rpma_flush_type */
+	uint64_t value;           /* rpma_atomic_write: the 8 bytes, little-endian */
+	uint8_t peer_node;        /* rpma_connect: the server's node */
+	uint8_t pmem;             /* rpma_connect: the server's peer cfg says direct write to pmem */
+	uint8_t nulls;            /* pointer arguments passed as NULL (enum m_rpma_null) */
+	uint8_t ndesc;            /* rpma_mr_remote_from_descriptor: the descriptor's bytes */
+	uint8_t desc[32];
+	uint32_t size;            /* the descriptor size passed (size=N; default ndesc or 21) */
+};
+
+/* uDAPL calls (harness/api/dat/; struct m_op says what the model makes of them). */
+struct hc_dat {
+	int32_t pz;               /* lmr_create, rmr_create, ep_connect: the PZ */
+	char name[64];            /* ia_open: the provider name ("" the node's default) */
+	uint32_t ia;              /* ia_open: which IA the name is (enum m_dat_ia) */
+	int32_t lmr;              /* lmr_create: the LMR it is made from (-1 none); rmr_bind, DTO: the local LMR */
+	int32_t ep;               /* rmr_bind: the EP */
+	uint64_t len;             /* lmr_create, rmr_bind, DTO: the length */
+	uint32_t priv;            /* lmr_create, rmr_bind: DAT_MEM_PRIV_* (enum m_dat_priv) */
+	uint32_t mem_type;        /* lmr_create: enum m_dat_mem_type */
+	uint32_t va_type;         /* lmr_create: DAT_VA_TYPE */
+	uint64_t offset;          /* lmr_create: the buffer's page offset */
+	uint64_t start;           /* rmr_bind: the window's start, in the LMR's address space */
+	uint8_t prot;             /* lmr_create: enum m_prot of the pages */
+	int32_t peer_pz;          /* ep_connect: the PZ on the peer */
+	uint64_t pdata;           /* ep_connect: private data bytes */
+	uint8_t peer_node;        /* ep_connect: the peer; DTO: the remote LMR's node */
+	uint32_t lkey, rkey;      /* DTO: lmr_context and rmr_context as passed */
+	uint64_t laddr, raddr;    /* DTO: the local and remote addresses as passed */
+	int32_t remote;           /* DTO: the remote LMR named (-1 none) */
+	uint64_t roff;            /* DTO: the offset in it */
+};
+
+/*
+ * One call as an engine runs it: what every call has, then the arguments of
+ * its family (the member of the union its call's api names: verbs, fill,
+ * rpma, dat), each field with one meaning.
+ */
 struct hcall {
 	uint16_t call;            /* the scenario call (index in the call table) */
 	uint8_t op;               /* enum m_op_kind */
 	uint8_t node;
 	int32_t obj;              /* object created or acted on (post: the QP); -1 none */
-	int32_t pd, mr, qp, peer; /* reg/alloc/create: pd; bind: mr, qp; connect: peer QP */
-	uint8_t peer_node;
-	uint32_t access;          /* reg/rereg access, bind mw_access, create_qp qp_access */
-	uint32_t flags;           /* rereg flags */
-	uint32_t type;            /* alloc_mw type; modify_qp state (enum m_qp_state) */
-	uint64_t len;
-	uint64_t offset;          /* reg: page offset; bind: window start (MR address space);
-	                             fill/check: byte offset */
-	uint64_t iova;
-	uint8_t has_iova, prot, byte, zero_based, with_inv;
-	uint32_t lkey, rkey, inv_rkey;
-	uint64_t laddr, raddr, compare, swap;
-	uint32_t conn_set;        /* bits (1 << enum hconn) given */
-	uint32_t conn[HC_COUNT_];
 	uint8_t nprefer;          /* simulating engines: take an alternative with one of these */
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
-	/* Higher-level APIs (librpma, uDAPL); see struct m_op for their meaning. */
-	int32_t remote;           /* RPMA: the remote MR; DAT: the peer's LMR (object); -1 none */
-	uint64_t roff;            /* offset in it */
-	uint32_t rflags;          /* RPMA_F_* */
-	uint8_t nulls;            /* pointer arguments passed as NULL (bit i: the i-th) */
-	uint8_t ndesc;            /* a descriptor given literally (bytes=HEX), else 0 */
-	uint8_t desc[32];
-	uint32_t size;            /* the descriptor size to pass (size=N; default ndesc or 21) */
-	char name[64];            /* dat_ia_open: the provider name ("" the node's default) */
+	union {
+		struct hc_verbs verbs;
+		struct hc_fill fill;
+		struct hc_rpma rpma;
+		struct hc_dat dat;
+	};
 };
 
 /*

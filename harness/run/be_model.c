@@ -1,5 +1,6 @@
 /* be_model.c — the reference model as a backend and oracle (be_model.h). */
 #include "harness/run/be_model.h"
+#include "harness/api/family.h"
 
 #include <errno.h>
 #include <string.h>
@@ -29,137 +30,37 @@ void bm_free(struct be_model *bm)
 	model_free(&bm->m);
 }
 
-/* The model handle of scenario object o, or -1 (none given: -1 too). */
-static int16_t handle(const struct be_model *bm, int32_t o)
+int16_t bm_handle(const struct be_model *bm, int32_t o)
 {
 	return o >= 0 && o < (int32_t)SCN_OBJS_MAX ? bm->h[o] : -1;
 }
 
-/* Does c (a higher-level API's call) create its object, or take none? */
-static int api_creates(const struct hcall *c)
+int bm_map(const struct be_model *bm, int32_t o, int16_t *h)
 {
-	return m_op_family(c->op) != M_FAM_VERBS && (c->obj < 0 || scn_call_get(c->call)->kind == SCN_KIND_CREATE);
+	if (o < 0)
+		return 0;
+	*h = bm_handle(bm, o);
+	return *h < 0 ? -ENOENT : 0;
 }
 
-/* The verbs arguments of c; pd, mr, qp: the model handles c names. */
-static int to_verbs(const struct be_model *bm, const struct hcall *c, int16_t pd, int16_t mr, int16_t qp,
-		    struct m_verbs_args *a)
-{
-	a->pd = pd;
-	a->mr = mr;
-	a->qp = qp;
-	a->peer_node = a->peer_qp = -1;
-	if (c->op == M_OP_CONNECT) {
-		a->peer_node = c->peer_node;
-		if ((a->peer_qp = handle(bm, c->peer)) < 0)
-			return -ENOENT;
-	}
-	a->access = c->access;
-	a->rereg_flags = c->flags;
-	a->zero_based = c->zero_based;
-	if (c->op == M_OP_ALLOC_MW)
-		a->mw_type = c->type;
-	if (c->op == M_OP_MODIFY_QP)
-		a->qp_state = c->type;
-	if (c->op == M_OP_BIND_MW)
-		a->bind_call = c->type;
-	if (c->op == M_OP_CREATE_QP)
-		a->max_recv_wr = c->len;
-	a->len = c->len;
-	a->offset = c->offset;
-	a->iova = c->iova;
-	a->has_iova = c->has_iova;
-	a->prot = c->prot;
-	a->byte = c->byte;
-	a->lkey = c->lkey;
-	a->laddr = c->laddr;
-	a->rkey = (c->op == M_OP_LOCAL_INV || c->with_inv) ? c->inv_rkey : c->rkey;
-	a->raddr = c->raddr;
-	a->compare = c->compare;
-	a->swap = c->swap;
-	a->with_inv = c->with_inv;
-	return 0;
-}
-
-/* The librpma arguments of c; mr, remote: the model handles c names. */
-static void to_rpma(const struct hcall *c, int16_t mr, int16_t remote, struct m_rpma_args *a)
-{
-	a->mr = mr;
-	a->remote = remote;
-	a->peer_node = c->op == M_OP_RPMA_CONNECT ? c->peer_node : -1;
-	a->pmem = c->op == M_OP_RPMA_CONNECT && c->type == 1;
-	a->prot = c->prot;
-	a->usage = c->access;
-	a->flags = c->rflags;
-	a->flush_type = c->type;
-	a->len = c->len;
-	a->offset = c->offset;
-	a->roff = c->roff;
-	a->value = c->swap;
-	a->nulls = c->nulls;
-	a->ndesc = c->ndesc;
-	memcpy(a->desc, c->desc, sizeof(a->desc));
-	a->size = c->size;
-}
-
-/* The uDAPL arguments of c; pd, mr, qp, remote: the model handles c names. */
-static int to_dat(const struct be_model *bm, const struct hcall *c, int16_t pd, int16_t mr, int16_t qp,
-		  int16_t remote, struct m_dat_args *a)
-{
-	a->ia = c->type;
-	a->pz = pd;
-	a->lmr = mr;
-	a->ep = qp;
-	a->peer_node = c->peer_node;
-	a->peer_pz = -1;
-	if (c->op == M_OP_DAT_EP_CONNECT && (a->peer_pz = handle(bm, c->peer)) < 0)
-		return -ENOENT;
-	a->remote = remote;
-	a->priv = c->access;
-	a->mem_type = c->type;
-	a->zero_based = (uint8_t)(c->flags & 1);
-	a->prot = c->prot;
-	a->len = c->len;
-	a->offset = c->offset;
-	a->roff = c->roff;
-	a->lkey = c->lkey;
-	a->laddr = c->laddr;
-	a->rkey = c->with_inv ? c->inv_rkey : c->rkey;
-	a->raddr = c->raddr;
-	return 0;
-}
-
-/* Translate c into a model operation; -ENOENT if an object it needs was never created. */
+/*
+ * Translate c into a model operation: its kind, node and the object it acts
+ * on (unless the call creates it or takes none) as a model handle, then its
+ * family's arguments (family.h: model_op). -ENOENT if an object it needs was
+ * never created.
+ */
 static int to_op(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
-	enum m_family fam = m_op_family(c->op);
-	int16_t pd = -1, mr = -1, qp = -1, remote = -1;
+	const struct scn_call *call = scn_call_get(c->call);
+	const struct api_family *fam = api_family_get(call->api);
 
 	memset(op, 0, sizeof(*op));
 	op->kind = c->op;
 	op->node = c->node;
 	op->obj = -1;
-	if (c->op != M_OP_ALLOC_PD && c->op != M_OP_REG_MR && c->op != M_OP_ALLOC_MW &&
-	    c->op != M_OP_CREATE_QP && !api_creates(c)) {
-		op->obj = handle(bm, c->obj);
-		if (op->obj < 0)
-			return -ENOENT;
-	}
-	if ((c->pd >= 0 && (pd = handle(bm, c->pd)) < 0) || (c->mr >= 0 && (mr = handle(bm, c->mr)) < 0) ||
-	    (c->qp >= 0 && (qp = handle(bm, c->qp)) < 0))
+	if (c->obj >= 0 && call->kind != SCN_KIND_CREATE && (op->obj = bm_handle(bm, c->obj)) < 0)
 		return -ENOENT;
-	/* Higher-level APIs: the remote object (librpma's remote MR, a DTO's remote LMR). */
-	if (fam != M_FAM_VERBS && c->remote >= 0 && (remote = handle(bm, c->remote)) < 0)
-		return -ENOENT;
-	switch (fam) {
-	case M_FAM_RPMA:
-		to_rpma(c, mr, remote, &op->rpma);
-		return 0;
-	case M_FAM_DAT:
-		return to_dat(bm, c, pd, mr, qp, remote, &op->dat);
-	default:
-		return to_verbs(bm, c, pd, mr, qp, &op->verbs);
-	}
+	return fam && fam->model_op ? fam->model_op(bm, c, op) : 0;
 }
 
 int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *prof, struct m_pred *gen)
@@ -194,11 +95,11 @@ int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
 
 int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
 {
-	if (obj < 0 || (size_t)obj >= bm->f->nobjs || handle(bm, obj) < 0 ||
+	if (obj < 0 || (size_t)obj >= bm->f->nobjs || bm_handle(bm, obj) < 0 ||
 	    !(bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)))
 		return 0;
 	*node = bm->f->objs[obj].node;
-	*h = handle(bm, obj);
+	*h = bm_handle(bm, obj);
 	return 1;
 }
 
@@ -256,7 +157,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 /* The model's view of scenario object obj (backend.h). -ENOENT if it never existed here. */
 static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
 {
-	int16_t h = handle(bm, obj);
+	int16_t h = bm_handle(bm, obj);
 
 	if (h < 0)
 		return -ENOENT;
@@ -335,7 +236,7 @@ static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 {
 	struct be_model *bm = be;
-	int16_t h = handle(bm, qp);
+	int16_t h = bm_handle(bm, qp);
 
 	(void)wait_ms;
 	if (h < 0)
@@ -349,7 +250,7 @@ static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 static int model_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
 {
 	const struct be_model *bm = be;
-	int16_t h = handle(bm, obj);
+	int16_t h = bm_handle(bm, obj);
 	uint16_t cls = obj >= 0 && (size_t)obj < bm->f->nobjs ? bm->f->objs[obj].cls : 0;
 	int rc;
 

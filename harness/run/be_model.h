@@ -40,6 +40,15 @@ int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *
 /* Commit alternative i of p (from bm_predict for c); creations record c->obj. */
 int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i);
 
+/* The model handle of scenario object o, or -1 (not created, or o < 0). */
+int16_t bm_handle(const struct be_model *bm, int32_t o);
+/*
+ * *h = the model handle of scenario object o; o < 0 (none named) leaves *h
+ * alone. Returns 0, or -ENOENT when o was named but never created (for the
+ * families' model_op, family.h).
+ */
+int bm_map(const struct be_model *bm, int32_t o, int16_t *h);
+
 /* The scenario object of class cls on node whose model handle is h, or -1. */
 int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h);
 

@@ -38,7 +38,7 @@ int proto_send(int fd, const char *fmt, ...)
 	return 0;
 }
 
-static int64_t now_ms(void)
+int64_t proto_now_ms(void)
 {
 	struct timespec ts;
 
@@ -46,9 +46,17 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+double proto_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int proto_recv(int fd, char *buf, size_t cap, int timeout_ms)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int64_t deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;
 	size_t len = 0;
 
 	if (cap == 0)
@@ -60,7 +68,7 @@ int proto_recv(int fd, char *buf, size_t cap, int timeout_ms)
 		ssize_t r;
 
 		if (deadline >= 0) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - proto_now_ms();
 
 			if (left <= 0)
 				return -ETIMEDOUT;
@@ -150,4 +158,45 @@ int proto_is(const char *msg, const char *word)
 	size_t n = strlen(word);
 
 	return strncmp(msg, word, n) == 0 && (msg[n] == ' ' || msg[n] == '\0');
+}
+
+void proto_hex_encode(const uint8_t *b, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* The value of one hex digit, or -1. */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int proto_hex_decode(const char *hex, uint8_t *out, size_t cap)
+{
+	size_t len = strlen(hex);
+
+	if (len % 2)
+		return -EINVAL;
+	if (len / 2 > cap)
+		return -ENOSPC;
+	for (size_t i = 0; i < len / 2; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (int)(len / 2);
 }

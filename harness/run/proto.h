@@ -71,4 +71,19 @@ int proto_get_u64(const char *msg, const char *key, uint64_t *out);
 /* 1 if msg's first word is word, else 0. */
 int proto_is(const char *msg, const char *word);
 
+/*
+ * The protocol's one hex codec (hex=, desc=, name_hex= fields; bytes= of a
+ * scenario). proto_hex_encode writes n bytes as 2n lower-case digits and a
+ * NUL into out (2n+1 bytes). proto_hex_decode reads an even number of
+ * digits (either case) into out (cap bytes) and returns the byte count, or
+ * -EINVAL for an odd length or a non-digit, -ENOSPC when cap is too small.
+ */
+void proto_hex_encode(const uint8_t *b, size_t n, char *out);
+int proto_hex_decode(const char *hex, uint8_t *out, size_t cap);
+
+/* CLOCK_MONOTONIC in milliseconds, for deadlines (agents and coordinator alike), and
+ * in seconds, for durations in reports. */
+int64_t proto_now_ms(void);
+double proto_now_s(void);
+
 #endif

@@ -1,5 +1,7 @@
 /* runner.c — run one scenario on an engine with the model alongside (runner.h). */
 #include "harness/run/runner.h"
+#include "harness/run/proto.h"
+#include "harness/api/family.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
 #include "harness/cli/text.h"
@@ -121,9 +123,9 @@ int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t l
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_step_call(&f->steps[i]);
 		/* A library's calls need the library on the stack, required or not. */
-		uint32_t need = c->api == SCN_API_RPMA ? M_CAP_RPMA : c->api == SCN_API_DAT ? M_CAP_DAPL : 0;
+		uint32_t need = api_family_get(c->api)->caps;
 
-		if (resolve_op_kind(c) < 0 && strcmp(c->name, "check") != 0) {
+		if ((resolve_op_kind(c) < 0 || !api_family_get(c->api)->resolve) && strcmp(c->name, "check") != 0) {
 			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,
 				 c->name, scn_api_str((enum scn_api)c->api));
 			return 1;
@@ -422,64 +424,79 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 }
 
 /* Run one step. Returns 0 to go on, 1 to stop the scenario. */
-static int run_step(struct run *x, size_t si)
+/* A check step: compare the buffer's bytes with the model's. Returns 1 to stop the scenario. */
+static int step_check(struct run *x, const struct scn_step *s)
+{
+	const struct scn_value *off = scn_step_arg(s, "off"), *len = scn_step_arg(s, "len");
+	const struct scn_value *byte = scn_step_arg(s, "byte");
+	char name[80];
+	int rc = compare_mem(x, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, s->line,
+			     byte ? (int)byte->num : -1);
+
+	if (rc < 0)
+		say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line, obj_name(x->f, s->obj, name, sizeof(name)),
+		    strerror(-rc));
+	return rc != 0;
+}
+
+/*
+ * Phase 1: the model's call cm and its allowed sets (*pg generic, *pp the
+ * profile's); skip a step that would kill the kernel, check lint's expect,
+ * report the step to on_step. Returns 1 to stop the scenario.
+ */
+static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pred *pg, struct m_pred *pp)
 {
 	const struct scn_step *s = &x->f->steps[si];
 	const struct scn_call *call = scn_step_call(s);
-	struct hcall cm, cr;
-	struct m_pred pg, pp;
-	struct hres real;
+	char name[80];
 	int32_t missing;
-	char name[80], got[48];
-	int rc, crash = 0, pick;
-	const struct m_pred *from;
+	int crash = 0, rc = resolve_step(x->f, s, &be_model_ops, &x->bm, cm, &missing);
 
-	if (strcmp(call->name, "check") == 0) {
-		const struct scn_value *off = scn_step_arg(s, "off"), *len = scn_step_arg(s, "len");
-		const struct scn_value *byte = scn_step_arg(s, "byte");
-
-		rc = compare_mem(x, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, s->line,
-				 byte ? (int)byte->num : -1);
-		if (rc < 0)
-			say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line,
-			    obj_name(x->f, s->obj, name, sizeof(name)), strerror(-rc));
-		return rc != 0;
-	}
-	rc = resolve_step(x->f, s, &be_model_ops, &x->bm, &cm, &missing);
 	if (rc == 0)
-		rc = bm_predict(&x->bm, &cm, &pp, &pg);
+		rc = bm_predict(&x->bm, cm, pp, pg);
 	if (rc) {
 		say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
 		    rc == -ENOENT ? "it uses an object whose creation failed: " : "malformed for the model",
 		    rc == -ENOENT ? obj_name(x->f, missing >= 0 ? missing : s->obj, name, sizeof(name)) : "");
 		return 1;
 	}
-	for (unsigned i = 0; i < pp.n; i++)
-		crash |= pp.alt[i].out.kind == M_OUT_CRASH;
-	if (crash && pp.n == 1 && !x->o->allow_crash && x->o->mode == RUN_REAL) {
-		const struct m_deviation *d = run_deviation(&x->o->prof, &pp, pp.alt[0].out);
+	for (unsigned i = 0; i < pp->n; i++)
+		crash |= pp->alt[i].out.kind == M_OUT_CRASH;
+	if (crash && pp->n == 1 && !x->o->allow_crash && x->o->mode == RUN_REAL) {
+		const struct m_deviation *d = run_deviation(&x->o->prof, pp, pp->alt[0].out);
 
 		say(x, V_SKIP, s->line, "line %u: the %s profile says this step kills the kernel (%s: %s); "
 		    "run it in a disposable VM (--stack=vm)", s->line, x->o->prof.name,
 		    d ? m_rule_info(d->rule)->id : "?", d ? d->citation : "?");
 		return 1;
 	}
-	if (x->o->mode == RUN_LINT && lint_expect(x, s, &pg))
+	if (x->o->mode == RUN_LINT && lint_expect(x, s, pg))
 		return 1;
 	if (x->o->on_step)
-		x->o->on_step(x->o->ctx, x->f, si, &pg, &pp, crash);
-	rc = resolve_step(x->f, s, x->ops, x->be, &cr, &missing);
+		x->o->on_step(x->o->ctx, x->f, si, pg, pp, crash);
+	return 0;
+}
+
+/* Phase 2: run the step on the engine; *real what it did. Returns 1 to stop the scenario. */
+static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, struct hres *real)
+{
+	const struct scn_call *call = scn_step_call(s);
+	struct hcall cr;
+	char name[80];
+	int32_t missing;
+	int rc = resolve_step(x->f, s, x->ops, x->be, &cr, &missing);
+
 	if (rc) {
 		say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, call->name,
 		    obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
 		return 1;
 	}
-	rc = x->ops->exec(x->be, &cr, &real);
+	rc = x->ops->exec(x->be, &cr, real);
 	x->r->steps_run++;
 	if (rc == -ETIMEDOUT) {
 		char set[512];
 
-		run_format_set(&pg, s->nexpect ? s : NULL, set, sizeof(set));
+		run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
 		say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line,
 		    call->name);
 		text_addf(&x->detail, "  allowed: %s\n", set);
@@ -490,97 +507,143 @@ static int run_step(struct run *x, size_t si)
 		    strerror(-rc));
 		return 1;
 	}
-	m_outcome_str(real.out, got, sizeof(got));
 	if (x->o->trace) {
-		char st[256];
+		char st[256], got[48];
 
 		scn_step_format(x->f, s, st, sizeof(st));
-		text_addf(&x->detail, "  trace: line %u: %s -> %s\n", s->line, st, got);
+		text_addf(&x->detail, "  trace: line %u: %s -> %s\n", s->line, st,
+			  m_outcome_str(real->out, got, sizeof(got)));
 	}
-	int in_gen = model_pred_find(&pg, real.out) >= 0;
-	int in_exp = scn_step_expects(s, real.out);
-	int ip = model_pred_find(&pp, real.out);
+	return 0;
+}
 
+/* Phase 3, reality outside both sets: a failure, with the step, both sets and reality. */
+static void step_fail(struct run *x, const struct scn_step *s, const struct m_pred *pg, const struct m_pred *pp,
+		      const char *got)
+{
+	char set[512], pset[512], text[160] = "";
+	struct text t = { 0 };
+
+	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+	run_format_set(pp, NULL, pset, sizeof(pset));
+	say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, scn_step_call(s)->name, got);
+	scn_step_format(x->f, s, text, sizeof(text));
+	text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n",
+		  text, s->line, set, s->nexpect ? " (expect ∩ model)" : "", x->o->prof.name, pset, got);
+	text_addf(&x->detail, "%s", text_str(&t));
+	text_free(&t);
+}
+
+/* Phase 3, reality in the profile's set only: an xfail (a declared deviation, or none names it). */
+static void step_xfail(struct run *x, const struct scn_step *s, const struct m_pred *pg, const struct m_pred *pp,
+		       struct m_outcome out, const char *got)
+{
+	const char *cname = scn_step_call(s)->name;
+	const struct m_deviation *d = run_deviation(&x->o->prof, pp, out);
+	char set[512];
+
+	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+	if (d) {
+		say(x, V_XFAIL, s->line, "line %u: %s gave %s: declared deviation %s of profile %s", s->line, cname,
+		    got, m_rule_info(d->rule)->id, x->o->prof.name);
+		text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    deviation %s%s%s%s: %s\n", s->line,
+			  cname, got, set, m_rule_info(d->rule)->id, d->component ? " (" : "",
+			  d->component ? d->component : "", d->component ? ")" : "", d->citation);
+	} else {
+		say(x, V_XFAIL, s->line, "line %u: %s gave %s: allowed by profile %s, not by the specification",
+		    s->line, cname, got, x->o->prof.name);
+		text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    no single deviation names it\n",
+			  s->line, cname, got, set);
+	}
+	x->xfails++;
+}
+
+/*
+ * Phase 3: judge reality against (expect ∩ generic set) and the profile's
+ * set; *from and *pick: the alternative the model follows. Returns 1 to stop.
+ */
+static int step_judge(struct run *x, const struct scn_step *s, const struct m_pred *pg, const struct m_pred *pp,
+		      const struct hres *real, const struct m_pred **from, int *pick)
+{
+	char got[48];
+	int in_gen = model_pred_find(pg, real->out) >= 0;
+	int in_exp = scn_step_expects(s, real->out);
+	int ip = model_pred_find(pp, real->out);
+
+	m_outcome_str(real->out, got, sizeof(got));
 	if (in_gen && in_exp) {
 		/* Follow the profile's alternative where it has one (reality is the
 		 * profile's stack); lint's engine simulates the generic reading. */
 		int gen_only = ip < 0 || x->o->mode == RUN_LINT;
 
-		from = gen_only ? &pg : &pp;
-		pick = gen_only ? model_pred_find(&pg, real.out) : ip;
+		*from = gen_only ? pg : pp;
+		*pick = gen_only ? model_pred_find(pg, real->out) : ip;
 		if (ip < 0 && x->o->mode == RUN_REAL) {
 			char pset[512];
 
-			run_format_set(&pp, NULL, pset, sizeof(pset));
+			run_format_set(pp, NULL, pset, sizeof(pset));
 			text_addf(&x->detail, "  note: line %u: %s gave %s, which the specification allows but "
 				  "profile %s does not predict (it says: %s): is its deviation stale?\n",
-				  s->line, call->name, got, x->o->prof.name, pset);
+				  s->line, scn_step_call(s)->name, got, x->o->prof.name, pset);
 		}
-	} else if (ip >= 0 && !in_gen) {
-		const struct m_deviation *d = run_deviation(&x->o->prof, &pp, real.out);
-		char set[512];
-
-		run_format_set(&pg, s->nexpect ? s : NULL, set, sizeof(set));
-		if (d) {
-			say(x, V_XFAIL, s->line, "line %u: %s gave %s: declared deviation %s of profile %s", s->line,
-			    call->name, got, m_rule_info(d->rule)->id, x->o->prof.name);
-			text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    deviation %s%s%s%s: %s\n",
-				  s->line, call->name, got, set, m_rule_info(d->rule)->id,
-				  d->component ? " (" : "", d->component ? d->component : "", d->component ? ")" : "",
-				  d->citation);
-		} else {
-			say(x, V_XFAIL, s->line, "line %u: %s gave %s: allowed by profile %s, not by the specification",
-			    s->line, call->name, got, x->o->prof.name);
-			text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    no single deviation names it\n",
-				  s->line, call->name, got, set);
-		}
-		x->xfails++;
-		from = &pp;
-		pick = ip;
-	} else {
-		char set[512], pset[512], rules[160] = "";
-		struct text t = { 0 };
-
-		run_format_set(&pg, s->nexpect ? s : NULL, set, sizeof(set));
-		run_format_set(&pp, NULL, pset, sizeof(pset));
-		say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, call->name, got);
-		scn_step_format(x->f, s, rules, sizeof(rules));
-		text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n",
-			  rules, s->line, set, s->nexpect ? " (expect ∩ model)" : "", x->o->prof.name, pset, got);
-		text_addf(&x->detail, "%s", text_str(&t));
-		text_free(&t);
-		return 1;
+		return 0;
 	}
-	if (real.out.kind == M_OUT_CRASH)
+	if (ip >= 0 && !in_gen) {
+		step_xfail(x, s, pg, pp, real->out, got);
+		*from = pp;
+		*pick = ip;
+		return 0;
+	}
+	step_fail(x, s, pg, pp, got);
+	return 1;
+}
+
+/* Phase 4: advance the model along alternative pick of from (peer effects, rules, queries). Returns 1 to stop. */
+static int step_commit(struct run *x, const struct scn_step *s, const struct hcall *cm, const struct m_pred *from,
+		       int pick, const struct hres *real)
+{
+	int rc;
+
+	if (real->out.kind == M_OUT_CRASH)
 		return 1;
 	pick = match_peer(x, s, from, pick);
 	if (pick < 0)
 		return 1;
 	for (unsigned i = 0; i < from->alt[pick].nrules; i++)
 		result_rule_add(x->r, (enum m_rule)from->alt[pick].rules[i]);
-	rc = bm_commit(&x->bm, &cm, from, (size_t)pick);
+	rc = bm_commit(&x->bm, cm, from, (size_t)pick);
 	if (rc) {
 		say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
 		return 1;
 	}
-	if (call->kind == SCN_KIND_QUERY && real.out.kind == M_OUT_OK)
-		judge_query(x, s, &from->op, &real);
+	if (scn_step_call(s)->kind == SCN_KIND_QUERY && real->out.kind == M_OUT_OK)
+		judge_query(x, s, &from->op, real);
 	return x->r->v == V_FAIL;
 }
 
-static double now_s(void)
+/* Run step si: predict, execute, judge, commit. Returns 1 to stop the scenario. */
+static int run_step(struct run *x, size_t si)
 {
-	struct timespec ts;
+	const struct scn_step *s = &x->f->steps[si];
+	const struct m_pred *from;
+	struct m_pred pg, pp;
+	struct hcall cm;
+	struct hres real;
+	int pick;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (strcmp(scn_step_call(s)->name, "check") == 0)
+		return step_check(x, s);
+	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, &real) ||
+	    step_judge(x, s, &pg, &pp, &real, &from, &pick))
+		return 1;
+	return step_commit(x, s, &cm, from, pick, &real);
 }
 
 int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
 		 const struct run_opts *o, struct result *r)
 {
 	struct run x = { .f = f, .ops = ops, .be = be, .o = o, .r = r };
-	double t0 = now_s();
+	double t0 = proto_now_s();
 	size_t si;
 	int rc;
 
@@ -613,6 +676,6 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 		return -ENOMEM;
 	}
 	r->detail = text_take(&x.detail);
-	r->secs = now_s() - t0;
+	r->secs = proto_now_s() - t0;
 	return 0;
 }

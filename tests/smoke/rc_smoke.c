@@ -22,7 +22,8 @@
  */
 #define _GNU_SOURCE /* setns(2) for entering a node's network namespace */
 #include "harness/run/proto.h"
-#include "harness/agent/vnode.h"
+#include "tests/smoke/vnode.h"
+#include "model/model.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -124,7 +125,7 @@ static int agent_main(int fd, const struct topo_node *node)
 				continue;
 			}
 			opened = 1;
-			vnode_gid_to_hex(&n.gid, gid);
+			proto_hex_encode(n.gid.raw, sizeof(n.gid.raw), gid);
 			proto_send(fd, "ok qpn=%" PRIu32 " gid=%s", n.qp->qp_num, gid);
 		} else if (!opened) {
 			agent_reply_err(fd, -EINVAL, "not open");
@@ -188,7 +189,7 @@ static int agent_main(int fd, const struct topo_node *node)
 			union ibv_gid gid;
 
 			if (proto_get_u64(msg, "qpn", &u) || proto_get(msg, "gid", gidhex, sizeof(gidhex)) ||
-			    vnode_gid_from_hex(gidhex, &gid)) {
+			    proto_hex_decode(gidhex, gid.raw, sizeof(gid.raw)) != (int)sizeof(gid.raw)) {
 				agent_reply_err(fd, -EINVAL, "bad connect");
 				continue;
 			}
@@ -212,7 +213,7 @@ static int agent_main(int fd, const struct topo_node *node)
 			if (rc)
 				agent_reply_err(fd, rc, "post or completion failed");
 			else
-				proto_send(fd, "ok status=%s vendor_err=%u", vnode_wc_status_str(wc.status), wc.vendor_err);
+				proto_send(fd, "ok status=%s vendor_err=%u", m_wc_status_str((enum m_wc_status)wc.status), wc.vendor_err);
 		} else if (proto_is(msg, "qp_state")) {
 			enum ibv_qp_state s;
 
@@ -220,7 +221,7 @@ static int agent_main(int fd, const struct topo_node *node)
 			if (rc)
 				agent_reply_err(fd, rc, "ibv_query_qp");
 			else
-				proto_send(fd, "ok state=%s", vnode_qp_state_str(s));
+				proto_send(fd, "ok state=%s", m_qp_state_str((enum m_qp_state)s));
 		} else if (proto_is(msg, "netstat")) {
 			uint64_t rx = 0, tx = 0;
 

@@ -865,7 +865,8 @@ START_TEST(test_dat_names)
 
 	ck_assert_int_eq(m_op_kind_parse("dat_ep_free", &k), 0);
 	ck_assert_int_eq(k, M_OP_DAT_EP_FREE);
-	ck_assert(M_OP_IS_DAT(M_OP_DAT_RMR_BIND) && M_OP_IS_DAT(M_OP_DAT_IA_OPEN) && !M_OP_IS_DAT(M_OP_RPMA_FLUSH));
+	ck_assert(m_op_family(M_OP_DAT_RMR_BIND) == M_FAM_DAT && m_op_family(M_OP_DAT_IA_OPEN) == M_FAM_DAT &&
+		  m_op_family(M_OP_RPMA_FLUSH) != M_FAM_DAT);
 	ck_assert_str_eq(m_op_kind_str(M_OP_DAT_RMR_BIND), "dat_rmr_bind");
 	ck_assert_int_eq(m_cap_parse("dapl_rmr", &c), 0);
 	ck_assert_int_eq(c, M_CAP_DAPL_RMR);

@@ -1,7 +1,7 @@
-/* Unit tests of the coordinator<->agent line protocol (harness/run/proto.c) and the
- * device-independent helpers of the verbs node (harness/agent/vnode.c). */
+/* Unit tests of the coordinator<->agent line protocol (harness/run/proto.c: framing,
+ * fields, the hex codec) and the agent's answer names (harness/agent/agent.c). */
 #include "harness/run/proto.h"
-#include "harness/agent/vnode.h"
+#include "harness/agent/agent_internal.h"
 
 #include <check.h>
 #include <errno.h>
@@ -77,24 +77,26 @@ START_TEST(test_recv_timeout_eof_and_oversize)
 }
 END_TEST
 
-START_TEST(test_vnode_names_and_gid_hex)
+START_TEST(test_agent_names_and_gid_hex)
 {
 	union ibv_gid g, back;
 	char hex[33];
 
 	for (int i = 0; i < 16; i++)
 		g.raw[i] = (uint8_t)(i * 17);
-	vnode_gid_to_hex(&g, hex);
+	proto_hex_encode(g.raw, 16, hex);
 	ck_assert_str_eq(hex, "00112233445566778899aabbccddeeff");
-	ck_assert_int_eq(vnode_gid_from_hex(hex, &back), 0);
+	ck_assert_int_eq(proto_hex_decode(hex, back.raw, 16), 16);
 	ck_assert_mem_eq(g.raw, back.raw, 16);
-	ck_assert_int_eq(vnode_gid_from_hex("00112233", &back), -EINVAL);
-	ck_assert_int_eq(vnode_gid_from_hex("0011223344556677889900aabbccddzz", &back), -EINVAL);
-	ck_assert_str_eq(vnode_wc_status_str(IBV_WC_REM_ACCESS_ERR), "REM_ACCESS_ERR");
-	ck_assert_str_eq(vnode_wc_status_str(IBV_WC_WR_FLUSH_ERR), "WR_FLUSH_ERR");
-	ck_assert_str_eq(vnode_wc_status_str((enum ibv_wc_status)99), "?");
-	ck_assert_str_eq(vnode_qp_state_str(IBV_QPS_ERR), "ERR");
-	ck_assert_str_eq(vnode_qp_state_str((enum ibv_qp_state)77), "?");
+	ck_assert_int_eq(proto_hex_decode("00112233", back.raw, 16), 4); /* not a GID: 4 bytes */
+	ck_assert_int_eq(proto_hex_decode("0011223344556677889900aabbccddzz", back.raw, 16), -EINVAL);
+	ck_assert_int_eq(proto_hex_decode("00112", back.raw, 16), -EINVAL);
+	ck_assert_int_eq(proto_hex_decode(hex, back.raw, 15), -ENOSPC);
+	ck_assert_str_eq(agent_wc_status_str(IBV_WC_REM_ACCESS_ERR), "REM_ACCESS_ERR");
+	ck_assert_str_eq(agent_wc_status_str(IBV_WC_WR_FLUSH_ERR), "WR_FLUSH_ERR");
+	ck_assert_str_eq(agent_wc_status_str((enum ibv_wc_status)99), "?");
+	ck_assert_str_eq(agent_qp_state_str(IBV_QPS_ERR), "ERR");
+	ck_assert_str_eq(agent_qp_state_str((enum ibv_qp_state)77), "?");
 }
 END_TEST
 
@@ -107,7 +109,7 @@ Suite *suite_test_proto(void)
 	tcase_add_test(tc, test_send_recv_round_trip);
 	tcase_add_test(tc, test_get_fields);
 	tcase_add_test(tc, test_recv_timeout_eof_and_oversize);
-	tcase_add_test(tc, test_vnode_names_and_gid_hex);
+	tcase_add_test(tc, test_agent_names_and_gid_hex);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -99,40 +99,40 @@ START_TEST(test_creations)
 	ck_assert_uint_eq(c.op, M_OP_REG_MR);
 	ck_assert_uint_eq(c.node, 0);
 	ck_assert_int_eq(c.obj, 1);
-	ck_assert_int_eq(c.pd, 0);
-	ck_assert_int_eq(c.mr, -1);
-	ck_assert_int_eq(c.qp, -1);
-	ck_assert_int_eq(c.peer, -1);
-	ck_assert_uint_eq(c.len, 4096);
-	ck_assert_uint_eq(c.access, M_ACC_LOCAL_WRITE | M_ACC_REMOTE_WRITE);
-	ck_assert_uint_eq(c.offset, 100);
-	ck_assert_uint_eq(c.has_iova, 1);
-	ck_assert_uint_eq(c.iova, 0x10000);
-	ck_assert_uint_eq(c.prot, M_PROT_RO);
+	ck_assert_int_eq(c.verbs.pd, 0);
+	ck_assert_int_eq(c.verbs.mr, -1);
+	ck_assert_int_eq(c.verbs.qp, -1);
+	ck_assert_int_eq(c.verbs.peer, -1);
+	ck_assert_uint_eq(c.verbs.len, 4096);
+	ck_assert_uint_eq(c.verbs.access, M_ACC_LOCAL_WRITE | M_ACC_REMOTE_WRITE);
+	ck_assert_uint_eq(c.verbs.offset, 100);
+	ck_assert_uint_eq(c.verbs.has_iova, 1);
+	ck_assert_uint_eq(c.verbs.iova, 0x10000);
+	ck_assert_uint_eq(c.verbs.prot, M_PROT_RO);
 	ck_assert_uint_eq(c.nprefer, 0);
 	ck_assert_uint_eq(fx_nref + fx_nattr, 0); /* nothing to ask the engine */
 
 	c = fx_ok(5);
 	ck_assert_uint_eq(c.node, 1);
 	ck_assert_int_eq(c.obj, 3);
-	ck_assert_int_eq(c.pd, 2);
-	ck_assert_uint_eq(c.has_iova, 0);
-	ck_assert_uint_eq(c.iova, 0);
-	ck_assert_uint_eq(c.offset, 0);
-	ck_assert_uint_eq(c.prot, M_PROT_RW);
+	ck_assert_int_eq(c.verbs.pd, 2);
+	ck_assert_uint_eq(c.verbs.has_iova, 0);
+	ck_assert_uint_eq(c.verbs.iova, 0);
+	ck_assert_uint_eq(c.verbs.offset, 0);
+	ck_assert_uint_eq(c.verbs.prot, M_PROT_RW);
 
 	c = fx_ok(6); /* create_qp: all remote rights by default */
 	ck_assert_uint_eq(c.op, M_OP_CREATE_QP);
 	ck_assert_int_eq(c.obj, 4);
-	ck_assert_uint_eq(c.access, M_ACC_REMOTE_ANY);
+	ck_assert_uint_eq(c.verbs.access, M_ACC_REMOTE_ANY);
 	c = fx_ok(7);
-	ck_assert_uint_eq(c.access, M_ACC_REMOTE_READ);
+	ck_assert_uint_eq(c.verbs.access, M_ACC_REMOTE_READ);
 
 	c = fx_ok(9);
 	ck_assert_uint_eq(c.op, M_OP_ALLOC_MW);
 	ck_assert_int_eq(c.obj, 6);
-	ck_assert_uint_eq(c.type, 1);
-	ck_assert_uint_eq(fx_ok(29).type, 2);
+	ck_assert_uint_eq(c.verbs.mw_type, 1);
+	ck_assert_uint_eq(fx_ok(29).verbs.mw_type, 2);
 }
 END_TEST
 
@@ -143,12 +143,12 @@ START_TEST(test_connect)
 	ck_assert_uint_eq(c.op, M_OP_CONNECT);
 	ck_assert_uint_eq(c.node, 0);
 	ck_assert_int_eq(c.obj, 4);
-	ck_assert_int_eq(c.peer, 5);
-	ck_assert_uint_eq(c.peer_node, 1);
-	ck_assert_uint_eq(c.conn_set, (1u << HC_MTU) | (1u << HC_RETRY_CNT));
-	ck_assert_uint_eq(c.conn[HC_MTU], 1024);
-	ck_assert_uint_eq(c.conn[HC_RETRY_CNT], 3);
-	ck_assert_uint_eq(c.conn[HC_TIMEOUT], 0);
+	ck_assert_int_eq(c.verbs.peer, 5);
+	ck_assert_uint_eq(c.verbs.peer_node, 1);
+	ck_assert_uint_eq(c.verbs.conn_set, (1u << HC_MTU) | (1u << HC_RETRY_CNT));
+	ck_assert_uint_eq(c.verbs.conn[HC_MTU], 1024);
+	ck_assert_uint_eq(c.verbs.conn[HC_RETRY_CNT], 3);
+	ck_assert_uint_eq(c.verbs.conn[HC_TIMEOUT], 0);
 }
 END_TEST
 
@@ -159,13 +159,13 @@ START_TEST(test_bind_window_start)
 	ck_assert_uint_eq(c.op, M_OP_BIND_MW);
 	ck_assert_uint_eq(c.node, 1);
 	ck_assert_int_eq(c.obj, 6);
-	ck_assert_int_eq(c.mr, 3);
-	ck_assert_int_eq(c.qp, 5);
+	ck_assert_int_eq(c.verbs.mr, 3);
+	ck_assert_int_eq(c.verbs.qp, 5);
 	/* the window start in the MR's (remote) address space: b.m+1K */
-	ck_assert_uint_eq(c.offset, RADDR(3) + 1024);
-	ck_assert_uint_eq(c.len, 2048);
-	ck_assert_uint_eq(c.access, M_ACC_REMOTE_READ);
-	ck_assert_uint_eq(c.zero_based, 1);
+	ck_assert_uint_eq(c.verbs.start, RADDR(3) + 1024);
+	ck_assert_uint_eq(c.verbs.len, 2048);
+	ck_assert_uint_eq(c.verbs.access, M_ACC_REMOTE_READ);
+	ck_assert_uint_eq(c.verbs.zero_based, 1);
 }
 END_TEST
 
@@ -177,32 +177,32 @@ START_TEST(test_local_and_remote_references)
 	ck_assert_uint_eq(c.op, M_OP_WRITE);
 	ck_assert_uint_eq(c.node, 0);
 	ck_assert_int_eq(c.obj, 4);
-	ck_assert_int_eq(c.qp, -1);
-	ck_assert_uint_eq(c.laddr, LADDR(1) + 8);
-	ck_assert_uint_eq(c.lkey, 0x1001);
-	ck_assert_uint_eq(c.raddr, RADDR(3) + 16);
-	ck_assert_uint_eq(c.rkey, 0x2003);
-	ck_assert_uint_eq(c.len, 64);
+	ck_assert_int_eq(c.verbs.qp, -1);
+	ck_assert_uint_eq(c.verbs.laddr, LADDR(1) + 8);
+	ck_assert_uint_eq(c.verbs.lkey, 0x1001);
+	ck_assert_uint_eq(c.verbs.raddr, RADDR(3) + 16);
+	ck_assert_uint_eq(c.verbs.rkey, 0x2003);
+	ck_assert_uint_eq(c.verbs.len, 64);
 	ck_assert_uint_eq(c.nprefer, 0);
 
 	/* a remote window: its address and rkey; len from an attribute, m.len-1 */
 	c = fx_ok(12);
 	ck_assert_uint_eq(c.op, M_OP_READ);
-	ck_assert_uint_eq(c.laddr, LADDR(1));
-	ck_assert_uint_eq(c.raddr, RADDR(6) + 16);
-	ck_assert_uint_eq(c.rkey, 0x2006);
-	ck_assert_uint_eq(c.len, 0x400 + 1 - 1);
+	ck_assert_uint_eq(c.verbs.laddr, LADDR(1));
+	ck_assert_uint_eq(c.verbs.raddr, RADDR(6) + 16);
+	ck_assert_uint_eq(c.verbs.rkey, 0x2006);
+	ck_assert_uint_eq(c.verbs.len, 0x400 + 1 - 1);
 
 	/* `m` alone is m+0; a negative offset; the rkey override b.m.rkey+1 */
 	c = fx_ok(13);
-	ck_assert_uint_eq(c.laddr, LADDR(1));
-	ck_assert_uint_eq(c.raddr, RADDR(3) - 8);
-	ck_assert_uint_eq(c.rkey, 0x2003 + 1);
-	ck_assert_uint_eq(c.len, 8);
+	ck_assert_uint_eq(c.verbs.laddr, LADDR(1));
+	ck_assert_uint_eq(c.verbs.raddr, RADDR(3) - 8);
+	ck_assert_uint_eq(c.verbs.rkey, 0x2003 + 1);
+	ck_assert_uint_eq(c.verbs.len, 8);
 
 	/* another node's attribute: b.w.len+0x10 */
 	c = fx_ok(30);
-	ck_assert_uint_eq(c.len, 0x400 + 6 + 0x10);
+	ck_assert_uint_eq(c.verbs.len, 0x400 + 6 + 0x10);
 }
 END_TEST
 
@@ -211,37 +211,37 @@ START_TEST(test_atomics_and_receives)
 	struct hcall c = fx_ok(14);
 
 	ck_assert_uint_eq(c.op, M_OP_CAS);
-	ck_assert_uint_eq(c.len, 8);
-	ck_assert_uint_eq(c.compare, 1);
-	ck_assert_uint_eq(c.swap, 2);
-	ck_assert_uint_eq(c.laddr, LADDR(1) + 8);
-	ck_assert_uint_eq(c.raddr, RADDR(3));
+	ck_assert_uint_eq(c.verbs.len, 8);
+	ck_assert_uint_eq(c.verbs.compare, 1);
+	ck_assert_uint_eq(c.verbs.swap, 2);
+	ck_assert_uint_eq(c.verbs.laddr, LADDR(1) + 8);
+	ck_assert_uint_eq(c.verbs.raddr, RADDR(3));
 
 	c = fx_ok(15);
 	ck_assert_uint_eq(c.op, M_OP_FADD);
-	ck_assert_uint_eq(c.len, 8);
-	ck_assert_uint_eq(c.compare, 5);
-	ck_assert_uint_eq(c.swap, 5);
-	ck_assert_uint_eq(c.raddr, RADDR(3) + 8);
+	ck_assert_uint_eq(c.verbs.len, 8);
+	ck_assert_uint_eq(c.verbs.compare, 5);
+	ck_assert_uint_eq(c.verbs.swap, 5);
+	ck_assert_uint_eq(c.verbs.raddr, RADDR(3) + 8);
 
 	c = fx_ok(16);
 	ck_assert_uint_eq(c.op, M_OP_RECV);
-	ck_assert_uint_eq(c.laddr, LADDR(1));
-	ck_assert_uint_eq(c.lkey, 0x1001);
-	ck_assert_uint_eq(c.len, 64);
-	ck_assert_uint_eq(c.raddr, 0);
-	ck_assert_uint_eq(c.rkey, 0);
-	ck_assert_uint_eq(c.with_inv, 0);
+	ck_assert_uint_eq(c.verbs.laddr, LADDR(1));
+	ck_assert_uint_eq(c.verbs.lkey, 0x1001);
+	ck_assert_uint_eq(c.verbs.len, 64);
+	ck_assert_uint_eq(c.verbs.raddr, 0);
+	ck_assert_uint_eq(c.verbs.rkey, 0);
+	ck_assert_uint_eq(c.verbs.with_inv, 0);
 
 	/* SEND_WITH_INV carries the window's rkey */
 	c = fx_ok(17);
 	ck_assert_uint_eq(c.op, M_OP_SEND);
 	ck_assert_uint_eq(c.node, 1);
 	ck_assert_int_eq(c.obj, 5);
-	ck_assert_uint_eq(c.laddr, LADDR(3) + 32);
-	ck_assert_uint_eq(c.lkey, 0x1003);
-	ck_assert_uint_eq(c.with_inv, 1);
-	ck_assert_uint_eq(c.inv_rkey, 0x2006);
+	ck_assert_uint_eq(c.verbs.laddr, LADDR(3) + 32);
+	ck_assert_uint_eq(c.verbs.lkey, 0x1003);
+	ck_assert_uint_eq(c.verbs.with_inv, 1);
+	ck_assert_uint_eq(c.verbs.inv_rkey, 0x2006);
 }
 END_TEST
 
@@ -251,9 +251,9 @@ START_TEST(test_local_inv_rkey)
 
 	ck_assert_uint_eq(c.op, M_OP_LOCAL_INV);
 	ck_assert_int_eq(c.obj, 5);
-	ck_assert_uint_eq(c.inv_rkey, 0x2006);
+	ck_assert_uint_eq(c.verbs.inv_rkey, 0x2006);
 	c = fx_ok(19); /* rkey= overrides the window's */
-	ck_assert_uint_eq(c.inv_rkey, 0x1234);
+	ck_assert_uint_eq(c.verbs.inv_rkey, 0x1234);
 }
 END_TEST
 
@@ -264,29 +264,29 @@ START_TEST(test_fill_modify_rereg_dereg)
 	/* without len: the rest of the buffer from off */
 	ck_assert_uint_eq(c.op, M_OP_FILL);
 	ck_assert_int_eq(c.obj, 1);
-	ck_assert_uint_eq(c.byte, 0xab);
-	ck_assert_uint_eq(c.offset, 16);
-	ck_assert_uint_eq(c.len, 0x401 - 16);
+	ck_assert_uint_eq(c.fill.byte, 0xab);
+	ck_assert_uint_eq(c.fill.off, 16);
+	ck_assert_uint_eq(c.fill.len, 0x401 - 16);
 	c = fx_ok(21);
-	ck_assert_uint_eq(c.byte, 1);
-	ck_assert_uint_eq(c.offset, 0);
-	ck_assert_uint_eq(c.len, 8);
+	ck_assert_uint_eq(c.fill.byte, 1);
+	ck_assert_uint_eq(c.fill.off, 0);
+	ck_assert_uint_eq(c.fill.len, 8);
 
 	c = fx_ok(22);
 	ck_assert_uint_eq(c.op, M_OP_MODIFY_QP);
-	ck_assert_uint_eq(c.type, M_QPS_ERR);
+	ck_assert_uint_eq(c.verbs.qp_state, M_QPS_ERR);
 
 	/* rereg flags follow from what is given, unless flags= says */
 	c = fx_ok(24);
 	ck_assert_uint_eq(c.op, M_OP_REREG_MR);
 	ck_assert_int_eq(c.obj, 1);
-	ck_assert_int_eq(c.pd, 7);
-	ck_assert_uint_eq(c.access, M_ACC_LOCAL_WRITE);
-	ck_assert_uint_eq(c.flags, M_REREG_CHANGE_PD | M_REREG_CHANGE_ACCESS);
+	ck_assert_int_eq(c.verbs.pd, 7);
+	ck_assert_uint_eq(c.verbs.access, M_ACC_LOCAL_WRITE);
+	ck_assert_uint_eq(c.verbs.rereg_flags, M_REREG_CHANGE_PD | M_REREG_CHANGE_ACCESS);
 	c = fx_ok(25);
-	ck_assert_int_eq(c.pd, -1);
-	ck_assert_uint_eq(c.access, 0);
-	ck_assert_uint_eq(c.flags, M_REREG_CHANGE_TRANSLATION);
+	ck_assert_int_eq(c.verbs.pd, -1);
+	ck_assert_uint_eq(c.verbs.access, 0);
+	ck_assert_uint_eq(c.verbs.rereg_flags, M_REREG_CHANGE_TRANSLATION);
 
 	c = fx_ok(26);
 	ck_assert_uint_eq(c.op, M_OP_DEREG_MR);
@@ -309,7 +309,7 @@ START_TEST(test_expect_becomes_preferences)
 	ck_assert_int_eq(c.prefer[0].code, M_WC_REM_ACCESS_ERR);
 	ck_assert_uint_eq(c.prefer[1].kind, M_OUT_WC);
 	ck_assert_int_eq(c.prefer[1].code, M_WC_SUCCESS);
-	ck_assert_uint_eq(c.laddr, LADDR(1));
+	ck_assert_uint_eq(c.verbs.laddr, LADDR(1));
 }
 END_TEST
 
@@ -353,7 +353,7 @@ START_TEST(test_missing_objects)
 	ck_assert_int_eq(missing, 6);
 	ck_assert_int_eq(fx_res(19, &c, &missing), 0);       /* rkey= given: the window is not asked */
 	ck_assert_int_eq(missing, -1);
-	ck_assert_uint_eq(c.inv_rkey, 0x1234);
+	ck_assert_uint_eq(c.verbs.inv_rkey, 0x1234);
 	ck_assert_int_eq(fx_res(10, &c, &missing), 0);       /* bind_mw asks for the MR only */
 	/* the MR of a bind */
 	fx_missing[2] = 3;

@@ -47,14 +47,14 @@ START_TEST(test_ia_open_names)
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_IA_OPEN);
 	ck_assert_int_eq(c.obj, -1);
-	ck_assert_str_eq(c.name, "");
-	ck_assert_uint_eq(c.type, M_DAT_IA_CMA);
+	ck_assert_str_eq(c.dat.name, "");
+	ck_assert_uint_eq(c.dat.ia, M_DAT_IA_CMA);
 	c = fx_ok(3);
-	ck_assert_str_eq(c.name, AGENT_DAT_IA_SCM);
-	ck_assert_uint_eq(c.type, M_DAT_IA_SCM);
+	ck_assert_str_eq(c.dat.name, AGENT_DAT_IA_SCM);
+	ck_assert_uint_eq(c.dat.ia, M_DAT_IA_SCM);
 	c = fx_ok(4);
-	ck_assert_str_eq(c.name, "ofa-v2-ib0");
-	ck_assert_uint_eq(c.type, M_DAT_IA_UNKNOWN);
+	ck_assert_str_eq(c.dat.name, "ofa-v2-ib0");
+	ck_assert_uint_eq(c.dat.ia, M_DAT_IA_UNKNOWN);
 	ck_assert_uint_eq(c.nprefer, 1);
 	ck_assert_int_eq(c.prefer[0].kind, M_OUT_DAT);
 }
@@ -66,28 +66,28 @@ START_TEST(test_lmr_create)
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_LMR_CREATE);
 	ck_assert_int_eq(c.obj, 2);
-	ck_assert_int_eq(c.pd, 0);
-	ck_assert_uint_eq(c.len, 4096);
-	ck_assert_uint_eq(c.access, M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_READ);
-	ck_assert_uint_eq(c.type, M_DAT_MEM_VIRTUAL);
-	ck_assert_int_eq(c.mr, -1);
-	ck_assert_uint_eq(c.flags, 0);
-	ck_assert_uint_eq(c.offset, 0);
-	ck_assert_uint_eq(c.prot, M_PROT_RW);
+	ck_assert_int_eq(c.dat.pz, 0);
+	ck_assert_uint_eq(c.dat.len, 4096);
+	ck_assert_uint_eq(c.dat.priv, M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_READ);
+	ck_assert_uint_eq(c.dat.mem_type, M_DAT_MEM_VIRTUAL);
+	ck_assert_int_eq(c.dat.lmr, -1);
+	ck_assert_uint_eq(c.dat.va_type, 0);
+	ck_assert_uint_eq(c.dat.offset, 0);
+	ck_assert_uint_eq(c.dat.prot, M_PROT_RW);
 	c = fx_ok(8);
 	ck_assert_uint_eq(c.node, 1);
-	ck_assert_int_eq(c.pd, 1);
-	ck_assert_uint_eq(c.access, 0x33);
-	ck_assert_uint_eq(c.offset, 100);
-	ck_assert_uint_eq(c.prot, M_PROT_RO);
+	ck_assert_int_eq(c.dat.pz, 1);
+	ck_assert_uint_eq(c.dat.priv, 0x33);
+	ck_assert_uint_eq(c.dat.offset, 100);
+	ck_assert_uint_eq(c.dat.prot, M_PROT_RO);
 	c = fx_ok(9);
-	ck_assert_uint_eq(c.type, M_DAT_MEM_LMR);
-	ck_assert_int_eq(c.mr, 2);
-	ck_assert_uint_eq(c.flags, 1); /* DAT_VA_TYPE_ZB */
-	ck_assert_uint_eq(c.access, M_DAT_PRIV_REMOTE_ATOMIC);
+	ck_assert_uint_eq(c.dat.mem_type, M_DAT_MEM_LMR);
+	ck_assert_int_eq(c.dat.lmr, 2);
+	ck_assert_uint_eq(c.dat.va_type, 1); /* DAT_VA_TYPE_ZB */
+	ck_assert_uint_eq(c.dat.priv, M_DAT_PRIV_REMOTE_ATOMIC);
 	c = fx_ok(21);
-	ck_assert_uint_eq(c.type, M_DAT_MEM_SHARED_VIRTUAL);
-	ck_assert_uint_eq(c.access, 0);
+	ck_assert_uint_eq(c.dat.mem_type, M_DAT_MEM_SHARED_VIRTUAL);
+	ck_assert_uint_eq(c.dat.priv, 0);
 }
 END_TEST
 
@@ -97,17 +97,17 @@ START_TEST(test_objects_and_connect)
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_RMR_CREATE);
 	ck_assert_int_eq(c.obj, 5);
-	ck_assert_int_eq(c.pd, 1);
+	ck_assert_int_eq(c.dat.pz, 1);
 	c = fx_ok(11);
 	ck_assert_uint_eq(c.op, M_OP_DAT_EP_CONNECT);
 	ck_assert_int_eq(c.obj, 6);
-	ck_assert_int_eq(c.pd, 0);
-	ck_assert_int_eq(c.peer, 1);      /* b.z */
-	ck_assert_uint_eq(c.peer_node, 1);
-	ck_assert_uint_eq(c.len, 12);     /* private data */
+	ck_assert_int_eq(c.dat.pz, 0);
+	ck_assert_int_eq(c.dat.peer_pz, 1);      /* b.z */
+	ck_assert_uint_eq(c.dat.peer_node, 1);
+	ck_assert_uint_eq(c.dat.pdata, 12);     /* private data */
 	c = fx_ok(12);
-	ck_assert_uint_eq(c.peer_node, 0);
-	ck_assert_uint_eq(c.len, 0);
+	ck_assert_uint_eq(c.dat.peer_node, 0);
+	ck_assert_uint_eq(c.dat.pdata, 0);
 	c = fx_ok(16);
 	ck_assert_uint_eq(c.op, M_OP_DAT_LMR_QUERY);
 	ck_assert_int_eq(c.obj, 2);
@@ -129,11 +129,11 @@ START_TEST(test_bind_window)
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_RMR_BIND);
 	ck_assert_int_eq(c.obj, 5);        /* the RMR */
-	ck_assert_int_eq(c.qp, 7);         /* the EP */
-	ck_assert_int_eq(c.mr, 3);         /* the LMR */
-	ck_assert_uint_eq(c.offset, RADDR(3) + 1024); /* the window start in the LMR's address space */
-	ck_assert_uint_eq(c.len, 512);
-	ck_assert_uint_eq(c.access, M_DAT_PRIV_REMOTE_WRITE);
+	ck_assert_int_eq(c.dat.ep, 7);         /* the EP */
+	ck_assert_int_eq(c.dat.lmr, 3);         /* the LMR */
+	ck_assert_uint_eq(c.dat.start, RADDR(3) + 1024); /* the window start in the LMR's address space */
+	ck_assert_uint_eq(c.dat.len, 512);
+	ck_assert_uint_eq(c.dat.priv, M_DAT_PRIV_REMOTE_WRITE);
 }
 END_TEST
 
@@ -143,23 +143,23 @@ START_TEST(test_dto_triplets)
 
 	ck_assert_uint_eq(c.op, M_OP_DAT_RDMA_WRITE);
 	ck_assert_int_eq(c.obj, 6);
-	ck_assert_int_eq(c.mr, 2);
-	ck_assert_uint_eq(c.laddr, LADDR(2) + 8);
-	ck_assert_uint_eq(c.lkey, 0x1000 + 2);
-	ck_assert_int_eq(c.remote, 3);
-	ck_assert_uint_eq(c.peer_node, 1);
-	ck_assert_uint_eq(c.raddr, RADDR(3) + 16);
-	ck_assert_uint_eq(c.rkey, 0x2000 + 3);
-	ck_assert_uint_eq(c.len, 64);
+	ck_assert_int_eq(c.dat.lmr, 2);
+	ck_assert_uint_eq(c.dat.laddr, LADDR(2) + 8);
+	ck_assert_uint_eq(c.dat.lkey, 0x1000 + 2);
+	ck_assert_int_eq(c.dat.remote, 3);
+	ck_assert_uint_eq(c.dat.peer_node, 1);
+	ck_assert_uint_eq(c.dat.raddr, RADDR(3) + 16);
+	ck_assert_uint_eq(c.dat.rkey, 0x2000 + 3);
+	ck_assert_uint_eq(c.dat.len, 64);
 	/* A window as the remote, attribute lengths, replaced contexts. */
 	c = fx_ok(15);
 	ck_assert_uint_eq(c.op, M_OP_DAT_RDMA_READ);
-	ck_assert_int_eq(c.remote, 5);
-	ck_assert_uint_eq(c.raddr, RADDR(5) + 4);
-	ck_assert_uint_eq(c.len, 0x400 + 2 - 8);
-	ck_assert_uint_eq(c.lkey, 7);
-	ck_assert_uint_eq(c.rkey, 9);
-	ck_assert_uint_eq(c.laddr, LADDR(2));
+	ck_assert_int_eq(c.dat.remote, 5);
+	ck_assert_uint_eq(c.dat.raddr, RADDR(5) + 4);
+	ck_assert_uint_eq(c.dat.len, 0x400 + 2 - 8);
+	ck_assert_uint_eq(c.dat.lkey, 7);
+	ck_assert_uint_eq(c.dat.rkey, 9);
+	ck_assert_uint_eq(c.dat.laddr, LADDR(2));
 }
 END_TEST
 

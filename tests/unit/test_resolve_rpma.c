@@ -57,18 +57,18 @@ START_TEST(test_rpma_registrations)
 	ck_assert_uint_eq(c.op, M_OP_RPMA_MR_REG);
 	ck_assert_uint_eq(c.node, 0);
 	ck_assert_int_eq(c.obj, 0);
-	ck_assert_uint_eq(c.len, 4096);
-	ck_assert_uint_eq(c.access, M_RPMA_READ_SRC | M_RPMA_WRITE_DST);
-	ck_assert_uint_eq(c.offset, 12);
-	ck_assert_uint_eq(c.prot, M_PROT_RO);
-	ck_assert_int_eq(c.mr, -1);
-	ck_assert_uint_eq(c.nulls, 0);
-	ck_assert_uint_eq(c.rflags, M_RPMA_F_COMPLETION_ALWAYS); /* the default */
+	ck_assert_uint_eq(c.rpma.len, 4096);
+	ck_assert_uint_eq(c.rpma.usage, M_RPMA_READ_SRC | M_RPMA_WRITE_DST);
+	ck_assert_uint_eq(c.rpma.offset, 12);
+	ck_assert_uint_eq(c.rpma.prot, M_PROT_RO);
+	ck_assert_int_eq(c.rpma.mr, -1);
+	ck_assert_uint_eq(c.rpma.nulls, 0);
+	ck_assert_uint_eq(c.rpma.flags, M_RPMA_F_COMPLETION_ALWAYS); /* the default */
 	c = fx_ok(4); /* rpma_mr_reg(peer, ptr, mr_ptr): PTR is bit 1, MR_PTR bit 2 */
-	ck_assert_uint_eq(c.nulls, M_RPMA_NULL_ARG1 | M_RPMA_NULL_ARG2);
-	ck_assert_uint_eq(c.prot, M_PROT_RW);
+	ck_assert_uint_eq(c.rpma.nulls, M_RPMA_NULL_ARG1 | M_RPMA_NULL_ARG2);
+	ck_assert_uint_eq(c.rpma.prot, M_PROT_RW);
 	c = fx_ok(7); /* buf=: the other MR's buffer */
-	ck_assert_int_eq(c.mr, 1);
+	ck_assert_int_eq(c.rpma.mr, 1);
 	ck_assert_int_eq(c.obj, 4);
 	ck_assert_uint_eq(fx_nblob, 0);
 }
@@ -80,32 +80,32 @@ START_TEST(test_rpma_descriptors)
 
 	ck_assert_uint_eq(c.op, M_OP_RPMA_REMOTE_FROM_DESC);
 	ck_assert_int_eq(c.obj, 2);
-	ck_assert_uint_eq(c.ndesc, 21);
-	ck_assert_uint_eq(c.desc[0], 0x10);  /* a.m's bytes from the engine */
-	ck_assert_uint_eq(c.desc[20], 0x10);
-	ck_assert_uint_eq(c.size, 64);
+	ck_assert_uint_eq(c.rpma.ndesc, 21);
+	ck_assert_uint_eq(c.rpma.desc[0], 0x10);  /* a.m's bytes from the engine */
+	ck_assert_uint_eq(c.rpma.desc[20], 0x10);
+	ck_assert_uint_eq(c.rpma.size, 64);
 	ck_assert_uint_eq(fx_nblob, 1);
 	/* handed on: b.r's bytes, rkey and usage overwritten, size defaults to the bytes */
 	c = fx_ok(8);
 	ck_assert_uint_eq(c.node, 2);
-	ck_assert_uint_eq(c.desc[0], 0x12);
-	ck_assert_uint_eq(c.desc[16], 0x01);
-	ck_assert_uint_eq(c.desc[17], 0x20);
-	ck_assert_uint_eq(c.desc[18], 0);
-	ck_assert_uint_eq(c.desc[20], 0);
-	ck_assert_uint_eq(c.size, 21);
+	ck_assert_uint_eq(c.rpma.desc[0], 0x12);
+	ck_assert_uint_eq(c.rpma.desc[16], 0x01);
+	ck_assert_uint_eq(c.rpma.desc[17], 0x20);
+	ck_assert_uint_eq(c.rpma.desc[18], 0);
+	ck_assert_uint_eq(c.rpma.desc[20], 0);
+	ck_assert_uint_eq(c.rpma.size, 21);
 	/* bytes= (2), then fields written over them: the descriptor grows to 16 */
 	c = fx_ok(9);
-	ck_assert_uint_eq(c.ndesc, 16);
-	ck_assert_uint_eq(c.desc[0], 0x00); /* addr 0xa0000000 little-endian */
-	ck_assert_uint_eq(c.desc[3], 0xa0);
-	ck_assert_uint_eq(c.desc[8], 7);
-	ck_assert_uint_eq(c.size, 16);
+	ck_assert_uint_eq(c.rpma.ndesc, 16);
+	ck_assert_uint_eq(c.rpma.desc[0], 0x00); /* addr 0xa0000000 little-endian */
+	ck_assert_uint_eq(c.rpma.desc[3], 0xa0);
+	ck_assert_uint_eq(c.rpma.desc[8], 7);
+	ck_assert_uint_eq(c.rpma.size, 16);
 	/* no descriptor at all: zeros, 21 passed */
 	c = fx_ok(10);
-	ck_assert_uint_eq(c.ndesc, 0);
-	ck_assert_uint_eq(c.size, 21);
-	ck_assert_uint_eq(c.nulls, M_RPMA_NULL_ARG0 | M_RPMA_NULL_ARG1);
+	ck_assert_uint_eq(c.rpma.ndesc, 0);
+	ck_assert_uint_eq(c.rpma.size, 21);
+	ck_assert_uint_eq(c.rpma.nulls, M_RPMA_NULL_ARG0 | M_RPMA_NULL_ARG1);
 }
 END_TEST
 
@@ -115,48 +115,48 @@ START_TEST(test_rpma_connection_and_io)
 
 	ck_assert_uint_eq(c.op, M_OP_RPMA_CONNECT);
 	ck_assert_uint_eq(c.node, 1);
-	ck_assert_uint_eq(c.peer_node, 0);
-	ck_assert_uint_eq(c.type, 1); /* pmem */
+	ck_assert_uint_eq(c.rpma.peer_node, 0);
+	ck_assert_uint_eq(c.rpma.pmem, 1); /* pmem */
 	ck_assert_int_eq(c.obj, 3);
 
 	c = fx_ok(11);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_WRITE);
 	ck_assert_int_eq(c.obj, 3);
-	ck_assert_int_eq(c.mr, 1);
-	ck_assert_uint_eq(c.offset, 8);
-	ck_assert_int_eq(c.remote, 2);
-	ck_assert_uint_eq(c.roff, 16);
-	ck_assert_uint_eq(c.len, 64);
-	ck_assert_uint_eq(c.rflags, 3);
+	ck_assert_int_eq(c.rpma.mr, 1);
+	ck_assert_uint_eq(c.rpma.offset, 8);
+	ck_assert_int_eq(c.rpma.remote, 2);
+	ck_assert_uint_eq(c.rpma.roff, 16);
+	ck_assert_uint_eq(c.rpma.len, 64);
+	ck_assert_uint_eq(c.rpma.flags, 3);
 
 	c = fx_ok(12); /* rpma_read(conn, dst, src): SRC is bit 2; a negative offset wraps */
-	ck_assert_uint_eq(c.offset, 0);
-	ck_assert_uint_eq(c.roff, (uint64_t)-8);
-	ck_assert_uint_eq(c.len, 4ull << 30);
-	ck_assert_uint_eq(c.rflags, M_RPMA_F_COMPLETION_ON_ERROR);
-	ck_assert_uint_eq(c.nulls, M_RPMA_NULL_ARG2);
+	ck_assert_uint_eq(c.rpma.offset, 0);
+	ck_assert_uint_eq(c.rpma.roff, (uint64_t)-8);
+	ck_assert_uint_eq(c.rpma.len, 4ull << 30);
+	ck_assert_uint_eq(c.rpma.flags, M_RPMA_F_COMPLETION_ON_ERROR);
+	ck_assert_uint_eq(c.rpma.nulls, M_RPMA_NULL_ARG2);
 
 	c = fx_ok(13); /* no local, no remote: NULL MRs */
-	ck_assert_int_eq(c.mr, -1);
-	ck_assert_int_eq(c.remote, -1);
-	ck_assert_uint_eq(c.rflags, 0);
+	ck_assert_int_eq(c.rpma.mr, -1);
+	ck_assert_int_eq(c.rpma.remote, -1);
+	ck_assert_uint_eq(c.rpma.flags, 0);
 
 	c = fx_ok(14);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_ATOMIC_WRITE);
-	ck_assert_uint_eq(c.swap, 0x1122);
-	ck_assert_uint_eq(c.roff, 8);
-	ck_assert_uint_eq(c.nulls, 7);
+	ck_assert_uint_eq(c.rpma.value, 0x1122);
+	ck_assert_uint_eq(c.rpma.roff, 8);
+	ck_assert_uint_eq(c.rpma.nulls, 7);
 
 	c = fx_ok(15);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_FLUSH);
-	ck_assert_uint_eq(c.type, M_RPMA_FLUSH_VISIBILITY);
-	ck_assert_uint_eq(c.len, 1u << 20);
-	ck_assert_uint_eq(c.roff, 24);
-	ck_assert_uint_eq(fx_ok(16).type, 2); /* an integer where a word goes */
+	ck_assert_uint_eq(c.rpma.flush_type, M_RPMA_FLUSH_VISIBILITY);
+	ck_assert_uint_eq(c.rpma.len, 1u << 20);
+	ck_assert_uint_eq(c.rpma.roff, 24);
+	ck_assert_uint_eq(fx_ok(16).rpma.flush_type, 2); /* an integer where a word goes */
 
 	c = fx_ok(22);
 	ck_assert_uint_eq(c.op, M_OP_RPMA_DISCONNECT);
-	ck_assert_uint_eq(c.nulls, 1);
+	ck_assert_uint_eq(c.rpma.nulls, 1);
 	ck_assert_uint_eq(c.nprefer, 1);
 }
 END_TEST
@@ -166,11 +166,11 @@ START_TEST(test_rpma_null_bits_per_call)
 	struct hcall c;
 	int32_t missing;
 
-	ck_assert_uint_eq(fx_ok(17).nulls, 3);                 /* dereg(mr_ptr, *mr_ptr) */
-	ck_assert_uint_eq(fx_ok(18).nulls, M_RPMA_NULL_ARG1); /* get_descriptor(mr, desc) */
-	ck_assert_uint_eq(fx_ok(19).nulls, M_RPMA_NULL_ARG1);
-	ck_assert_uint_eq(fx_ok(20).nulls, M_RPMA_NULL_ARG1);
-	ck_assert_uint_eq(fx_ok(21).nulls, 3);
+	ck_assert_uint_eq(fx_ok(17).rpma.nulls, 3);                 /* dereg(mr_ptr, *mr_ptr) */
+	ck_assert_uint_eq(fx_ok(18).rpma.nulls, M_RPMA_NULL_ARG1); /* get_descriptor(mr, desc) */
+	ck_assert_uint_eq(fx_ok(19).rpma.nulls, M_RPMA_NULL_ARG1);
+	ck_assert_uint_eq(fx_ok(20).rpma.nulls, M_RPMA_NULL_ARG1);
+	ck_assert_uint_eq(fx_ok(21).rpma.nulls, 3);
 	/* a name the call has no argument of */
 	ck_assert_int_eq(fx_res(23, &c, &missing), -EINVAL);
 	/* librpma objects belong to the step's node */

@@ -138,23 +138,23 @@ static int fk_exec(void *be, const struct hcall *c, struct hres *r)
 		return 0;
 	switch (c->op) {
 	case M_OP_REG_MR:
-		fk.len[c->obj] = c->len;
+		fk.len[c->obj] = c->verbs.len;
 		free(fk.mem[c->obj]);
-		fk.mem[c->obj] = calloc(c->len && c->len <= FK_LEN_MAX ? c->len : 1, 1);
+		fk.mem[c->obj] = calloc(c->verbs.len && c->verbs.len <= FK_LEN_MAX ? c->verbs.len : 1, 1);
 		ck_assert_ptr_nonnull(fk.mem[c->obj]);
 		/* fall through */
 	case M_OP_ALLOC_PD: case M_OP_ALLOC_MW: case M_OP_CREATE_QP:
 		fk.created[c->obj] = 1;
 		break;
 	case M_OP_FILL:
-		if (fk.mem[c->obj] && c->offset <= fk.len[c->obj] && c->len <= fk.len[c->obj] - c->offset)
-			memset(fk.mem[c->obj] + c->offset, c->byte, c->len);
+		if (fk.mem[c->obj] && c->fill.off <= fk.len[c->obj] && c->fill.len <= fk.len[c->obj] - c->fill.off)
+			memset(fk.mem[c->obj] + c->fill.off, c->fill.byte, c->fill.len);
 		break;
 	case M_OP_WRITE: case M_OP_READ: {
-		uint8_t *l = fk_buf(c->laddr, c->len), *t = fk_buf(c->raddr, c->len);
+		uint8_t *l = fk_buf(c->verbs.laddr, c->verbs.len), *t = fk_buf(c->verbs.raddr, c->verbs.len);
 
 		if (l && t)
-			memmove(c->op == M_OP_WRITE ? t : l, c->op == M_OP_WRITE ? l : t, c->len);
+			memmove(c->op == M_OP_WRITE ? t : l, c->op == M_OP_WRITE ? l : t, c->verbs.len);
 		break;
 	}
 	default:
@@ -353,10 +353,10 @@ START_TEST(test_pass_data_moves_and_memory_matches)
 	ck_assert_uint_ge(fk.npeer, 1); /* the write's peer a.q was looked at */
 	/* the engine saw its own addresses and keys */
 	ck_assert_uint_eq(fk.calls[9].op, M_OP_WRITE);
-	ck_assert_uint_eq(fk.calls[9].laddr, FK_ADDR(3, 0));
-	ck_assert_uint_eq(fk.calls[9].lkey, 0x1000 + 3);
-	ck_assert_uint_eq(fk.calls[9].raddr, FK_ADDR(1, 64));
-	ck_assert_uint_eq(fk.calls[9].rkey, 0x2000 + 1);
+	ck_assert_uint_eq(fk.calls[9].verbs.laddr, FK_ADDR(3, 0));
+	ck_assert_uint_eq(fk.calls[9].verbs.lkey, 0x1000 + 3);
+	ck_assert_uint_eq(fk.calls[9].verbs.raddr, FK_ADDR(1, 64));
+	ck_assert_uint_eq(fk.calls[9].verbs.rkey, 0x2000 + 1);
 	done(f, &r);
 }
 END_TEST

@@ -4,6 +4,7 @@
  * headers (libibverbs, librpma, uDAPL) when they are present.
  */
 #include "harness/lang/scn.h"
+#include "harness/api/family.h"
 
 #include <check.h>
 #include <errno.h>
@@ -54,6 +55,33 @@ START_TEST(test_call_table_integrity)
 		}
 	}
 	ck_assert_int_eq(scn_call_find("ibv_reg_mr"), -ENOENT);
+}
+END_TEST
+
+/* The registry (harness/api/registry.c): one row per enum scn_api value, at that index,
+ * whose calls say so; the call table is the rows' lists in order. */
+START_TEST(test_family_registry)
+{
+	size_t k = 0;
+
+	ck_assert_uint_eq(api_family_count(), SCN_API_COUNT_);
+	ck_assert_ptr_null(api_family_get(SCN_API_COUNT_));
+	for (size_t f = 0; f < api_family_count(); f++) {
+		const struct api_family *fam = api_family_get(f);
+		enum scn_api a;
+
+		ck_assert_int_eq(scn_api_parse(fam->name, &a), 0);
+		ck_assert_uint_eq(a, f);
+		ck_assert_ptr_nonnull(fam->calls);
+		for (const struct scn_call *c = fam->calls; c->name; c++, k++) {
+			ck_assert_ptr_eq(scn_call_get(k), c);
+			ck_assert_msg(c->api == f, "%s is in the %s list", c->name, fam->name);
+		}
+		ck_assert_msg(!fam->stack_blob == !fam->blob_classes, "%s", fam->name);
+		ck_assert_msg(!fam->agent_end || fam->agent_reqs, "%s", fam->name);
+	}
+	ck_assert_uint_eq(k, scn_call_count());
+	ck_assert_str_eq(scn_api_str(SCN_API_COUNT_), "?");
 }
 END_TEST
 
@@ -198,6 +226,7 @@ Suite *suite_test_scn_calls(void)
 	TCase *tc = tcase_create("calls");
 
 	tcase_add_test(tc, test_call_table_integrity);
+	tcase_add_test(tc, test_family_registry);
 	tcase_add_test(tc, test_verbs_calls_present);
 	tcase_add_test(tc, test_enum_names);
 	tcase_add_test(tc, test_values_match_headers);

@@ -14,16 +14,12 @@
  * the CQ's completion channel). librpma's log goes nowhere but the last line,
  * kept for error messages. Everything is released when the agent ends.
  */
-#define _GNU_SOURCE /* RTLD_NEXT */
 #include "harness/agent/agent_internal.h"
-#include "harness/agent/vnode.h"
+#include "harness/api/rpma/rpma.h"
 #include "model/model.h"
 
 #include <librpma.h>
-#include <rdma/rdma_cma.h>
 
-#include <arpa/inet.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -66,70 +62,16 @@ static void keep_log(enum rpma_log_level level, const char *file, const int line
 	va_end(ap);
 }
 
-/*
- * The source address of the node's outgoing connections. librpma 1.2.0
- * resolves a server without one (src/info.c: rdma_resolve_addr(id,
- * ai_src_addr = NULL, dst)), so the kernel picks the device by the route of
- * unbound traffic. On a host of its own that is the host's device; in the
- * routed topology (every node in one kernel) it is the device of whichever
- * node netns/topology routes unbound traffic to the server from (its pref
- * 30 rule), and the QP then cannot be made in the peer's PD
- * (rdma_create_qp_ex: EINVAL). So the agent lends librdmacm's resolution the
- * node's own address as the source, as that node's own host would: this
- * definition takes the place of librdmacm's for the whole process and calls
- * it with the source filled in when the caller gave none.
- */
-static struct sockaddr_in node_src; /* AF_INET once the node's librpma peer exists */
-
-int rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr, struct sockaddr *dst_addr, int timeout_ms)
-{
-	static int (*real)(struct rdma_cm_id *, struct sockaddr *, struct sockaddr *, int);
-
-	if (!real)
-		*(void **)&real = dlsym(RTLD_NEXT, "rdma_resolve_addr");
-	if (!real) {
-		errno = ENOSYS;
-		return -1;
-	}
-	if (!src_addr && node_src.sin_family == AF_INET && dst_addr && dst_addr->sa_family == AF_INET)
-		src_addr = (struct sockaddr *)&node_src;
-	return real(id, src_addr, dst_addr, timeout_ms);
-}
-
 /* Answer a librpma call's failure rc as its outcome. */
 static int reply_rpma(struct agent *a, int rc)
 {
 	return proto_send(a->fd, "ok outcome=%s", m_outcome_name((struct m_outcome){ M_OUT_RPMA, rc }));
 }
 
-static void to_hex(const uint8_t *b, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-	out[2 * n] = '\0';
-}
-
-/* hex digits into out (cap bytes); the byte count, or -1. */
-static int from_hex(const char *hex, uint8_t *out, size_t cap)
-{
-	size_t n = strlen(hex) / 2;
-
-	if (strlen(hex) % 2 || n > cap)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned v;
-
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			return -1;
-		out[i] = (uint8_t)v;
-	}
-	return (int)n;
-}
-
 /* The node's librpma state, made at first use; NULL after an err answer. */
 static struct rstate *state(struct agent *a)
 {
-	struct rstate *s = a->rpma;
+	struct rstate *s = a->state[SCN_API_RPMA];
 	int rc;
 
 	if (s)
@@ -137,21 +79,20 @@ static struct rstate *state(struct agent *a)
 	rpma_log_set_function(keep_log);
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		reply_err(a, ENOMEM, "out of memory");
+		agent_reply_err(a, ENOMEM, "out of memory");
 		return NULL;
 	}
 	rc = rpma_utils_get_ibv_context(a->node->ipv4, RPMA_UTIL_IBV_CONTEXT_LOCAL, &s->ctx);
 	if (!rc)
 		rc = rpma_peer_new(s->ctx, &s->peer);
 	if (rc) {
-		reply_err(a, EIO, "librpma peer on %s (%s): %s: %s", a->node->ibdev, a->node->ipv4, rpma_err_2str(rc),
+		agent_reply_err(a, EIO, "librpma peer on %s (%s): %s: %s", a->node->ibdev, a->node->ipv4, rpma_err_2str(rc),
 			  last_log);
 		free(s);
 		return NULL;
 	}
-	if (inet_pton(AF_INET, a->node->ipv4, &node_src.sin_addr) == 1)
-		node_src.sin_family = AF_INET;
-	a->rpma = s;
+	agent_rpma_source(a->node->ipv4);
+	a->state[SCN_API_RPMA] = s;
 	return s;
 }
 
@@ -172,10 +113,10 @@ static void release_remote(struct agent *a, struct aobj *o)
 /* rpma_reg id len usage offset prot nulls [buf] */
 static int do_reg(struct agent *a)
 {
-	struct aobj *o = new_obj(a), *src = NULL;
+	struct aobj *o = agent_new_obj(a), *src = NULL;
 	struct rstate *s = state(a);
-	uint64_t len = num(a, "len", 0), bufid;
-	unsigned nulls = (unsigned)num(a, "nulls", 0);
+	uint64_t len = agent_num(a, "len", 0), bufid;
+	unsigned nulls = (unsigned)agent_num(a, "nulls", 0);
 	struct rpma_mr_local *mr = NULL;
 	uint8_t desc[DESC_MAX];
 	char hex[2 * DESC_MAX + 1];
@@ -186,20 +127,20 @@ static int do_reg(struct agent *a)
 	if (!s)
 		return 0;
 	if (!o)
-		return reply_err(a, EINVAL, "bad rpma_reg request");
+		return agent_reply_err(a, EINVAL, "bad rpma_reg request");
 	if (proto_get_u64(a->msg, "buf", &bufid) == 0 &&
-	    (!(src = field_obj(a, "buf", AO_RPMA_MR, 0)) || !src->buf || len > src->len))
-		return reply_err(a, EINVAL, "bad rpma_reg buf");
+	    (!(src = agent_field_obj(a, "buf", AO_RPMA_MR, 0)) || !src->buf || len > src->len))
+		return agent_reply_err(a, EINVAL, "bad rpma_reg buf");
 	*o = (struct aobj){ .kind = AO_RPMA_MR, .map = o->map, .maplen = o->maplen, .release = release_mr };
 	if (src) {
 		/* The same buffer again: it stays src's (fill and read go through src). */
 		o->buf = src->buf;
 		o->len = len;
 		o->prot = src->prot;
-	} else if ((rc = agent_buffer(o, len, num(a, "offset", 0), (int)num(a, "prot", 0))) != 0) {
-		return reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
+	} else if ((rc = agent_buffer(o, len, agent_num(a, "offset", 0), (int)agent_num(a, "prot", 0))) != 0) {
+		return agent_reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
 	}
-	rc = rpma_mr_reg((nulls & 1) ? NULL : s->peer, (nulls & 2) ? NULL : o->buf, len, (int)num(a, "usage", 0),
+	rc = rpma_mr_reg((nulls & 1) ? NULL : s->peer, (nulls & 2) ? NULL : o->buf, len, (int)agent_num(a, "usage", 0),
 			 (nulls & 4) ? NULL : &mr);
 	if (rc)
 		return reply_rpma(a, rc);
@@ -211,9 +152,9 @@ static int do_reg(struct agent *a)
 	if (!rc)
 		rc = rpma_mr_get_descriptor(mr, desc);
 	if (rc)
-		return reply_err(a, EIO, "rpma_mr_get_descriptor: %s", rpma_err_2str(rc));
+		return agent_reply_err(a, EIO, "rpma_mr_get_descriptor: %s", rpma_err_2str(rc));
 	memcpy(&rkey, desc + 16, 4); /* little-endian, as on this host */
-	to_hex(desc, dsize, hex);
+	proto_hex_encode(desc, dsize, hex);
 	return proto_send(a->fd, "ok addr=0x%llx len=%llu rkey=%u desc=%s", (unsigned long long)(uintptr_t)o->buf,
 			  (unsigned long long)len, rkey, hex);
 }
@@ -221,7 +162,7 @@ static int do_reg(struct agent *a)
 /* The librpma MR of the request's key (NULL handle: not registered now). */
 static struct rpma_mr_local *mr_of(struct agent *a, const char *key)
 {
-	struct aobj *o = field_obj(a, key, AO_RPMA_MR, 0);
+	struct aobj *o = agent_field_obj(a, key, AO_RPMA_MR, 0);
 
 	return o ? o->ext : NULL;
 }
@@ -229,13 +170,13 @@ static struct rpma_mr_local *mr_of(struct agent *a, const char *key)
 /* rpma_dereg id nulls: nulls bit 0 mr_ptr NULL, bit 1 *mr_ptr NULL. */
 static int do_dereg(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_RPMA_MR, 0);
-	unsigned nulls = (unsigned)num(a, "nulls", 0);
+	struct aobj *o = agent_field_obj(a, "id", AO_RPMA_MR, 0);
+	unsigned nulls = (unsigned)agent_num(a, "nulls", 0);
 	struct rpma_mr_local *none = NULL;
 	int rc;
 
 	if (!o)
-		return reply_err(a, EINVAL, "bad rpma_dereg request");
+		return agent_reply_err(a, EINVAL, "bad rpma_dereg request");
 	rc = rpma_mr_dereg((nulls & 1) ? NULL : (nulls & 2) ? &none : (struct rpma_mr_local **)&o->ext);
 	if (!o->ext)
 		o->live = 0;
@@ -245,7 +186,7 @@ static int do_dereg(struct agent *a)
 /* rpma_desc id nulls (mr, desc) | rpma_desc_size id nulls (mr, desc_size) */
 static int do_desc(struct agent *a)
 {
-	unsigned nulls = (unsigned)num(a, "nulls", 0);
+	unsigned nulls = (unsigned)agent_num(a, "nulls", 0);
 	struct rpma_mr_local *mr = (nulls & 1) ? NULL : mr_of(a, "id");
 	uint8_t desc[DESC_MAX];
 	char hex[2 * DESC_MAX + 1];
@@ -258,20 +199,20 @@ static int do_desc(struct agent *a)
 	}
 	rc = rpma_mr_get_descriptor_size(mr, &size);
 	if (!rc && size > DESC_MAX)
-		return reply_err(a, EOVERFLOW, "a descriptor of %zu bytes", size);
+		return agent_reply_err(a, EOVERFLOW, "a descriptor of %zu bytes", size);
 	rc = rpma_mr_get_descriptor(mr, (nulls & 2) ? NULL : desc);
 	if (rc)
 		return reply_rpma(a, rc);
-	to_hex(desc, size, hex);
+	proto_hex_encode(desc, size, hex);
 	return proto_send(a->fd, "ok desc=%s", hex);
 }
 
 /* rpma_remote id size nulls [hex]: the bytes, zero-padded to size. */
 static int do_remote(struct agent *a)
 {
-	struct aobj *o = new_obj(a);
-	unsigned nulls = (unsigned)num(a, "nulls", 0);
-	uint64_t size = num(a, "size", 0);
+	struct aobj *o = agent_new_obj(a);
+	unsigned nulls = (unsigned)agent_num(a, "nulls", 0);
+	uint64_t size = agent_num(a, "size", 0);
 	uint8_t *buf = NULL;
 	char hex[2 * DESC_MAX + 1] = "";
 	struct rpma_mr_remote *r = NULL;
@@ -280,13 +221,13 @@ static int do_remote(struct agent *a)
 	if (proto_get(a->msg, "hex", hex, sizeof(hex)) == 0)
 		n = (int)(strlen(hex) / 2);
 	if (!o || size > DESC_BYTES_MAX)
-		return reply_err(a, EINVAL, "bad rpma_remote request");
+		return agent_reply_err(a, EINVAL, "bad rpma_remote request");
 	buf = calloc(1, size > (uint64_t)n ? size : (uint64_t)n + 1);
 	if (!buf)
-		return reply_err(a, ENOMEM, "out of memory");
-	if (from_hex(hex, buf, (size_t)n) != n) {
+		return agent_reply_err(a, ENOMEM, "out of memory");
+	if (proto_hex_decode(hex, buf, (size_t)n) != n) {
 		free(buf);
-		return reply_err(a, EINVAL, "bad rpma_remote bytes");
+		return agent_reply_err(a, EINVAL, "bad rpma_remote bytes");
 	}
 	*o = (struct aobj){ .kind = AO_RPMA_REMOTE, .release = release_remote };
 	rc = rpma_mr_remote_from_descriptor((nulls & 1) ? NULL : buf, size, (nulls & 2) ? NULL : &r);
@@ -301,8 +242,8 @@ static int do_remote(struct agent *a)
 /* rpma_remote_size id nulls (mr, size) | rpma_remote_flush_type id nulls (mr, flush_type) */
 static int do_remote_query(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_RPMA_REMOTE, 0);
-	unsigned nulls = (unsigned)num(a, "nulls", 0);
+	struct aobj *o = agent_field_obj(a, "id", AO_RPMA_REMOTE, 0);
+	unsigned nulls = (unsigned)agent_num(a, "nulls", 0);
 	struct rpma_mr_remote *r = (nulls & 1) || !o ? NULL : o->ext;
 	size_t size = 0;
 	int ft = 0, rc;
@@ -351,11 +292,11 @@ static int established(struct agent *a, struct aobj *o, struct rpma_conn **conn,
 {
 	enum rpma_conn_event ev = RPMA_CONN_UNDEFINED;
 	struct rconn *c;
-	int rc = next_event(*conn, deadline - now_ms(), &ev);
+	int rc = next_event(*conn, deadline - proto_now_ms(), &ev);
 
 	if (rc || ev != RPMA_CONN_ESTABLISHED) {
 		rpma_conn_delete(conn);
-		return reply_err(a, rc == -ETIMEDOUT ? ETIMEDOUT : EIO, "not established: %s (%s) %s",
+		return agent_reply_err(a, rc == -ETIMEDOUT ? ETIMEDOUT : EIO, "not established: %s (%s) %s",
 				 rc == -ETIMEDOUT ? "timeout" : rc ? rpma_err_2str(rc) : "event",
 				 rpma_utils_conn_event_2str(ev), last_log);
 	}
@@ -363,7 +304,7 @@ static int established(struct agent *a, struct aobj *o, struct rpma_conn **conn,
 	if (!c || rpma_conn_get_cq(*conn, &c->cq) || rpma_cq_get_fd(c->cq, &c->cq_fd)) {
 		free(c);
 		rpma_conn_delete(conn);
-		return reply_err(a, EIO, "no completion queue");
+		return agent_reply_err(a, EIO, "no completion queue");
 	}
 	c->conn = *conn;
 	*o = (struct aobj){ .kind = AO_RPMA_CONN, .live = 1, .ext = c, .release = release_conn };
@@ -379,7 +320,7 @@ static int do_listen(struct agent *a)
 	if (!s)
 		return 0;
 	if (!s->ep && (rc = rpma_ep_listen(s->peer, a->node->ipv4, RPMA_PORT, &s->ep)) != 0)
-		return reply_err(a, EIO, "rpma_ep_listen(%s:%s): %s %s", a->node->ipv4, RPMA_PORT,
+		return agent_reply_err(a, EIO, "rpma_ep_listen(%s:%s): %s %s", a->node->ipv4, RPMA_PORT,
 				 rpma_err_2str(rc), last_log);
 	return proto_send(a->fd, "ok ip=%s port=%s", a->node->ipv4, RPMA_PORT);
 }
@@ -397,20 +338,20 @@ static int do_peer_cfg(struct agent *a)
 		return 0;
 	if (!s->pcfg && ((rc = rpma_peer_cfg_new(&s->pcfg)) != 0 ||
 			 (rc = rpma_peer_cfg_set_direct_write_to_pmem(s->pcfg, true)) != 0))
-		return reply_err(a, EIO, "rpma_peer_cfg: %s", rpma_err_2str(rc));
+		return agent_reply_err(a, EIO, "rpma_peer_cfg: %s", rpma_err_2str(rc));
 	if ((rc = rpma_peer_cfg_get_descriptor_size(s->pcfg, &n)) != 0 || n > DESC_MAX ||
 	    (rc = rpma_peer_cfg_get_descriptor(s->pcfg, d)) != 0)
-		return reply_err(a, EIO, "rpma_peer_cfg_get_descriptor: %s", rpma_err_2str(rc));
-	to_hex(d, n, hex);
+		return agent_reply_err(a, EIO, "rpma_peer_cfg_get_descriptor: %s", rpma_err_2str(rc));
+	proto_hex_encode(d, n, hex);
 	return proto_send(a->fd, "ok desc=%s", hex);
 }
 
 /* rpma_accept id: the server half of a connection. */
 static int do_accept(struct agent *a)
 {
-	struct aobj *o = new_obj(a);
+	struct aobj *o = agent_new_obj(a);
 	struct rstate *s = state(a);
-	int64_t deadline = now_ms() + a->step_ms;
+	int64_t deadline = proto_now_ms() + a->step_ms;
 	struct rpma_conn_req *req = NULL;
 	struct rpma_conn *conn = NULL;
 	struct pollfd p = { .events = POLLIN };
@@ -419,13 +360,13 @@ static int do_accept(struct agent *a)
 	if (!s)
 		return 0;
 	if (!o || !s->ep)
-		return reply_err(a, EINVAL, "bad rpma_accept request (listening: %d)", s->ep != NULL);
+		return agent_reply_err(a, EINVAL, "bad rpma_accept request (listening: %d)", s->ep != NULL);
 	if ((rc = rpma_ep_get_fd(s->ep, &p.fd)) != 0)
-		return reply_err(a, EIO, "rpma_ep_get_fd: %s", rpma_err_2str(rc));
+		return agent_reply_err(a, EIO, "rpma_ep_get_fd: %s", rpma_err_2str(rc));
 	for (;;) {
-		rc = poll(&p, 1, (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0));
+		rc = poll(&p, 1, (int)(deadline - proto_now_ms() > 0 ? deadline - proto_now_ms() : 0));
 		if (rc <= 0)
-			return reply_err(a, ETIMEDOUT, "no connection request within %d ms", a->step_ms);
+			return agent_reply_err(a, ETIMEDOUT, "no connection request within %d ms", a->step_ms);
 		/* A request its client already gave up fails here (rdma_create_qp_ex:
 		 * EINVAL) and is consumed: wait for the next. */
 		rc = rpma_ep_next_conn_req(s->ep, NULL, &req);
@@ -433,16 +374,16 @@ static int do_accept(struct agent *a)
 			break;
 	}
 	if (rc || (rc = rpma_conn_req_connect(&req, NULL, &conn)) != 0)
-		return reply_err(a, EIO, "accepting: %s %s", rpma_err_2str(rc), last_log);
+		return agent_reply_err(a, EIO, "accepting: %s %s", rpma_err_2str(rc), last_log);
 	return established(a, o, &conn, deadline);
 }
 
 /* rpma_connect id ip port [pcfg]: the client half; pcfg is the server's peer cfg to apply. */
 static int do_connect(struct agent *a)
 {
-	struct aobj *o = new_obj(a);
+	struct aobj *o = agent_new_obj(a);
 	struct rstate *s = state(a);
-	int64_t deadline = now_ms() + a->step_ms;
+	int64_t deadline = proto_now_ms() + a->step_ms;
 	char ip[64], port[16], hex[2 * DESC_MAX + 1];
 	struct rpma_conn_cfg *cfg = NULL;
 	struct rpma_conn_req *req = NULL;
@@ -452,7 +393,7 @@ static int do_connect(struct agent *a)
 	if (!s)
 		return 0;
 	if (!o || proto_get(a->msg, "ip", ip, sizeof(ip)) || proto_get(a->msg, "port", port, sizeof(port)))
-		return reply_err(a, EINVAL, "bad rpma_connect request");
+		return agent_reply_err(a, EINVAL, "bad rpma_connect request");
 	/* The cfg's timeout bounds address and route resolution. */
 	rc = rpma_conn_cfg_new(&cfg);
 	if (!rc)
@@ -461,11 +402,11 @@ static int do_connect(struct agent *a)
 		rc = rpma_conn_req_new(s->peer, ip, port, cfg, &req);
 	rpma_conn_cfg_delete(&cfg);
 	if (rc || (rc = rpma_conn_req_connect(&req, NULL, &conn)) != 0)
-		return reply_err(a, EIO, "connecting to %s:%s: %s %s", ip, port, rpma_err_2str(rc), last_log);
+		return agent_reply_err(a, EIO, "connecting to %s:%s: %s %s", ip, port, rpma_err_2str(rc), last_log);
 	if (proto_get(a->msg, "pcfg", hex, sizeof(hex)) == 0) {
 		uint8_t d[DESC_MAX];
 		struct rpma_peer_cfg *pc = NULL;
-		int n = from_hex(hex, d, sizeof(d));
+		int n = proto_hex_decode(hex, d, sizeof(d));
 
 		rc = n < 0 ? RPMA_E_INVAL : rpma_peer_cfg_from_descriptor(d, (size_t)n, &pc);
 		if (!rc)
@@ -473,7 +414,7 @@ static int do_connect(struct agent *a)
 		rpma_peer_cfg_delete(&pc);
 		if (rc) {
 			rpma_conn_delete(&conn);
-			return reply_err(a, EIO, "applying the peer cfg: %s", rpma_err_2str(rc));
+			return agent_reply_err(a, EIO, "applying the peer cfg: %s", rpma_err_2str(rc));
 		}
 	}
 	return established(a, o, &conn, deadline);
@@ -482,7 +423,7 @@ static int do_connect(struct agent *a)
 /* The connection of the request's id, NULL when disconnected (or never made). */
 static struct rconn *conn_of(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_RPMA_CONN, 0);
+	struct aobj *o = agent_field_obj(a, "id", AO_RPMA_CONN, 0);
 
 	return o ? o->ext : NULL;
 }
@@ -490,10 +431,10 @@ static struct rconn *conn_of(struct agent *a)
 /* rpma_disconnect id nulls: the client: disconnect, wait until closed, delete. */
 static int do_disconnect(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_RPMA_CONN, 0);
+	struct aobj *o = agent_field_obj(a, "id", AO_RPMA_CONN, 0);
 	struct rconn *c = conn_of(a);
 	enum rpma_conn_event ev;
-	int rc = rpma_conn_disconnect((num(a, "nulls", 0) & 1) || !c ? NULL : c->conn);
+	int rc = rpma_conn_disconnect((agent_num(a, "nulls", 0) & 1) || !c ? NULL : c->conn);
 
 	if (rc)
 		return reply_rpma(a, rc);
@@ -505,7 +446,7 @@ static int do_disconnect(struct agent *a)
 /* rpma_close id: the server half: wait until the client disconnects, then go. */
 static int do_close(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_RPMA_CONN, 1);
+	struct aobj *o = agent_field_obj(a, "id", AO_RPMA_CONN, 1);
 	struct rconn *c = o ? o->ext : NULL;
 	enum rpma_conn_event ev;
 
@@ -533,7 +474,7 @@ static int wait_wc(struct rconn *c, uint64_t w1, uint64_t w2, int64_t deadline, 
 		}
 		if (rc && rc != RPMA_E_NO_COMPLETION)
 			return -EIO;
-		rc = poll(&p, 1, (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0));
+		rc = poll(&p, 1, (int)(deadline - proto_now_ms() > 0 ? deadline - proto_now_ms() : 0));
 		if (rc == 0)
 			return -ETIMEDOUT;
 		if (rc < 0)
@@ -555,15 +496,15 @@ static int wait_wc(struct rconn *c, uint64_t w1, uint64_t w2, int64_t deadline, 
 static int do_io(struct agent *a)
 {
 	struct rconn *c = conn_of(a);
-	unsigned nulls = (unsigned)num(a, "nulls", 0);
+	unsigned nulls = (unsigned)agent_num(a, "nulls", 0);
 	struct rpma_conn *conn = (nulls & 1) || !c ? NULL : c->conn;
 	struct rpma_mr_local *l = mr_of(a, "local");
-	struct aobj *ro = field_obj(a, "remote", AO_RPMA_REMOTE, 0);
+	struct aobj *ro = agent_field_obj(a, "remote", AO_RPMA_REMOTE, 0);
 	struct rpma_mr_remote *r = ro ? ro->ext : NULL;
-	uint64_t loff = num(a, "loff", 0), roff = num(a, "roff", 0), len = num(a, "len", 0), v = num(a, "value", 0);
-	int flags = (int)num(a, "flags", 0), rc;
+	uint64_t loff = agent_num(a, "loff", 0), roff = agent_num(a, "roff", 0), len = agent_num(a, "len", 0), v = agent_num(a, "value", 0);
+	int flags = (int)agent_num(a, "flags", 0), rc;
 	uint64_t wr = ++a->next_wr, fence = wr; /* fence == wr: none posted */
-	int64_t deadline = now_ms() + a->step_ms;
+	int64_t deadline = proto_now_ms() + a->step_ms;
 	char src[8], op[16];
 	struct ibv_wc wc;
 
@@ -581,10 +522,10 @@ static int do_io(struct agent *a)
 		rc = rpma_atomic_write(conn, (nulls & 2) ? NULL : r, roff, (nulls & 4) ? NULL : src, flags,
 				       (void *)(uintptr_t)wr);
 	} else if (strcmp(op, "flush") == 0)
-		rc = rpma_flush(conn, (nulls & 2) ? NULL : r, roff, len, (enum rpma_flush_type)num(a, "type", 0),
+		rc = rpma_flush(conn, (nulls & 2) ? NULL : r, roff, len, (enum rpma_flush_type)agent_num(a, "type", 0),
 				flags, (void *)(uintptr_t)wr);
 	else
-		return reply_err(a, EINVAL, "bad rpma_io request");
+		return agent_reply_err(a, EINVAL, "bad rpma_io request");
 	if (rc)
 		return reply_rpma(a, rc);
 	if (!(flags & F_ON_SUCCESS) &&
@@ -595,7 +536,7 @@ static int do_io(struct agent *a)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion within %d ms", ETIMEDOUT,
 				  a->step_ms);
 	if (rc)
-		return reply_err(a, -rc, "rpma_cq_get_wc failed");
+		return agent_reply_err(a, -rc, "rpma_cq_get_wc failed");
 	if (fence != wr && wc.wr_id == fence)
 		return proto_send(a->fd, "ok"); /* the request succeeded silently */
 	if (fence != wr) {
@@ -603,7 +544,7 @@ static int do_io(struct agent *a)
 
 		wait_wc(c, fence, fence, deadline, &fw); /* the fence, flushed after the error */
 	}
-	return proto_send(a->fd, "ok status=%s vendor_err=%u", vnode_wc_status_str(wc.status), wc.vendor_err);
+	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
 }
 
 const struct agent_req agent_rpma_reqs[] = {
@@ -626,7 +567,7 @@ const struct agent_req agent_rpma_reqs[] = {
 
 void agent_rpma_end(struct agent *a)
 {
-	struct rstate *s = a->rpma;
+	struct rstate *s = a->state[SCN_API_RPMA];
 
 	if (!s)
 		return;
@@ -634,5 +575,5 @@ void agent_rpma_end(struct agent *a)
 	rpma_ep_shutdown(&s->ep);
 	rpma_peer_delete(&s->peer);
 	free(s);
-	a->rpma = NULL;
+	a->state[SCN_API_RPMA] = NULL;
 }

@@ -1,11 +1,13 @@
 /*
  * resolve_rpma.c — librpma steps -> struct hcall: objects as scenario object
  * indexes (the local and remote MRs of an I/O step on the step's own node),
- * offsets as numbers, null= as the call's nulls bits (struct m_op), and the
+ * offsets as numbers, null= as the call's nulls bits (struct hc_rpma), and the
  * descriptor rpma_mr_remote_from_descriptor is given: the source object's
  * bytes as this engine exports them (backend_ops.blob), or bytes=, with
  * addr=, length=, rkey=, usage= written over the fields they name.
  */
+#include "harness/api/rpma/rpma.h"
+#include "harness/run/proto.h"
 #include "harness/run/resolve_internal.h"
 
 #include <errno.h>
@@ -38,7 +40,7 @@ static int nulls(const struct scn_step *s, struct hcall *c)
 	const struct scn_value *v = scn_step_arg(s, "null");
 	uint64_t left = v ? v->num : 0;
 
-	c->nulls = 0;
+	c->rpma.nulls = 0;
 	for (size_t i = 0; left && i < sizeof(ptr_args) / sizeof(ptr_args[0]); i++) {
 		if (ptr_args[i].op != c->op)
 			continue;
@@ -46,7 +48,7 @@ static int nulls(const struct scn_step *s, struct hcall *c)
 			uint64_t bit;
 
 			if (scn_table_lookup(SCN_T_RPMA_NULL, ptr_args[i].args[a], &bit) == 0 && (left & bit)) {
-				c->nulls |= (uint8_t)(1u << a);
+				c->rpma.nulls |= (uint8_t)(1u << a);
 				left &= ~bit;
 			}
 		}
@@ -70,18 +72,13 @@ static int addr_arg(const struct scn_step *s, const char *key, int32_t *obj, uin
 	return 0;
 }
 
-static int hexval(char ch)
-{
-	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
-
 /* Write the n low bytes of x little-endian at off of the descriptor. */
 static void patch(struct hcall *c, unsigned off, uint64_t x, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++, x >>= 8)
-		c->desc[off + i] = (uint8_t)x;
-	if (c->ndesc < off + n)
-		c->ndesc = (uint8_t)(off + n);
+		c->rpma.desc[off + i] = (uint8_t)x;
+	if (c->rpma.ndesc < off + n)
+		c->rpma.ndesc = (uint8_t)(off + n);
 }
 
 /*
@@ -89,7 +86,7 @@ static void patch(struct hcall *c, unsigned off, uint64_t x, unsigned n)
  * else none), the fields given written over it, and the size passed (size=,
  * else the bytes' count, else 21).
  */
-static int descriptor(struct rctx *r, const struct scn_step *s, struct hcall *c)
+static int descriptor(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	static const struct { const char *key; unsigned off, n; } fields[] = {
 		{ "addr", 0, 8 }, { "length", 8, 8 }, { "rkey", 16, 4 }, { "usage", 20, 1 },
@@ -98,68 +95,55 @@ static int descriptor(struct rctx *r, const struct scn_step *s, struct hcall *c)
 	size_t n = 0;
 
 	if ((v = scn_step_arg(s, "bytes"))) {
-		size_t len = strlen(v->str) / 2;
+		int len = proto_hex_decode(v->str, c->rpma.desc, sizeof(c->rpma.desc));
 
-		if (len > sizeof(c->desc))
+		if (len < 0)
 			return -EINVAL;
-		for (size_t i = 0; i < len; i++)
-			c->desc[i] = (uint8_t)(hexval(v->str[2 * i]) << 4 | hexval(v->str[2 * i + 1]));
-		n = len;
+		n = (size_t)len;
 	} else if ((v = scn_step_arg(s, "from"))) {
-		int rc = r->ops->blob(r->be, v->obj, c->desc, sizeof(c->desc), &n);
+		int rc = r->ops->blob(r->be, v->obj, c->rpma.desc, sizeof(c->rpma.desc), &n);
 
 		if (rc) {
-			if (!r->rc) {
-				r->rc = rc;
-				*r->missing = v->obj;
-			}
+			rsv_fail(r, rc, v->obj);
 			return 0;
 		}
 	}
 	/* Neither: the fields given (addr= ...) over zero bytes. */
-	c->ndesc = (uint8_t)n;
+	c->rpma.ndesc = (uint8_t)n;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if ((v = scn_step_arg(s, fields[i].key)))
-			patch(c, fields[i].off, rc_num(r, v, 0), fields[i].n);
+			patch(c, fields[i].off, rsv_num(r, v, 0), fields[i].n);
 	v = scn_step_arg(s, "size");
-	c->size = v ? (uint32_t)v->num : c->ndesc ? c->ndesc : M_RPMA_DESC_SIZE;
+	c->rpma.size = v ? (uint32_t)v->num : c->rpma.ndesc ? c->rpma.ndesc : M_RPMA_DESC_SIZE;
 	return 0;
 }
 
 /* The remote MR and offset of an I/O step. */
-static int remote_arg(struct rctx *r, const struct scn_step *s, struct hcall *c)
+static int remote_arg(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
-	int rc = addr_arg(s, "remote", &c->remote, &c->roff);
+	int rc = addr_arg(s, "remote", &c->rpma.remote, &c->rpma.roff);
 
 	return rc ? rc : r->rc;
 }
 
-/* Is the bare key present? */
-static int bare(const struct scn_step *s, const char *key)
-{
-	for (size_t i = 0; i < s->nargs; i++)
-		if (strcmp(s->args[i].spec->key, key) == 0)
-			return 1;
-	return 0;
-}
-
-int resolve_rpma(struct rctx *r, const struct scn_step *s, struct hcall *c)
+int resolve_rpma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
-	int rc = nulls(s, c);
+	int rc;
 
-	if (rc)
+	c->rpma.mr = c->rpma.remote = -1;
+	if ((rc = nulls(s, c)))
 		return rc;
-	c->rflags = (uint32_t)rc_num(r, scn_step_arg(s, "flags"), F_ALWAYS);
+	c->rpma.flags = (uint32_t)rsv_num(r, scn_step_arg(s, "flags"), F_ALWAYS);
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_RPMA_MR_REG: {
 		uint64_t off;
 
-		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
-		c->access = (uint32_t)rc_num(r, scn_step_arg(s, "usage"), 0);
-		c->offset = rc_num(r, scn_step_arg(s, "offset"), 0);
-		c->prot = (uint8_t)rc_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
-		if ((rc = addr_arg(s, "buf", &c->mr, &off)))
+		c->rpma.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+		c->rpma.usage = (uint32_t)rsv_num(r, scn_step_arg(s, "usage"), 0);
+		c->rpma.offset = rsv_num(r, scn_step_arg(s, "offset"), 0);
+		c->rpma.prot = (uint8_t)rsv_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
+		if ((rc = addr_arg(s, "buf", &c->rpma.mr, &off)))
 			return rc;
 		break;
 	}
@@ -169,22 +153,22 @@ int resolve_rpma(struct rctx *r, const struct scn_step *s, struct hcall *c)
 		break;
 	case M_OP_RPMA_CONNECT:
 		v = scn_step_arg(s, "peer");
-		c->peer_node = v ? (uint8_t)v->node : c->node;
-		c->type = (uint32_t)bare(s, "pmem");
+		c->rpma.peer_node = v ? (uint8_t)v->node : c->node;
+		c->rpma.pmem = (uint8_t)rsv_bare(s, "pmem");
 		break;
 	case M_OP_RPMA_READ:
 	case M_OP_RPMA_WRITE:
-		if ((rc = addr_arg(s, "local", &c->mr, &c->offset)))
+		if ((rc = addr_arg(s, "local", &c->rpma.mr, &c->rpma.offset)))
 			return rc;
-		c->len = rc_num(r, scn_step_arg(s, "len"), 0);
+		c->rpma.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 		return remote_arg(r, s, c);
 	case M_OP_RPMA_ATOMIC_WRITE:
 	case M_OP_RPMA_FLUSH:
 		if (c->op == M_OP_RPMA_ATOMIC_WRITE)
-			c->swap = rc_num(r, scn_step_arg(s, "value"), 0);
+			c->rpma.value = rsv_num(r, scn_step_arg(s, "value"), 0);
 		if (c->op == M_OP_RPMA_FLUSH) {
-			c->len = rc_num(r, scn_step_arg(s, "len"), 0);
-			c->type = (uint32_t)rc_num(r, scn_step_arg(s, "type"), 0);
+			c->rpma.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+			c->rpma.flush_type = (uint32_t)rsv_num(r, scn_step_arg(s, "type"), 0);
 		}
 		return remote_arg(r, s, c);
 	default: /* dereg, descriptors, queries, disconnect: the object alone */

@@ -1,6 +1,6 @@
 /* agent_verbs.c — the agent's libibverbs requests (protocol in agent.h). */
 #include "harness/agent/agent_internal.h"
-#include "harness/agent/vnode.h"
+#include "harness/api/verbs/verbs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
  */
 static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_wc *wc)
 {
-	int64_t deadline = now_ms() + budget_ms;
+	int64_t deadline = proto_now_ms() + budget_ms;
 
 	for (;;) {
 		int got = ibv_poll_cq(cq, 1, wc);
@@ -25,7 +25,7 @@ static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_
 			return 0;
 		if (got == 1)
 			continue; /* a completion of an earlier request that timed out */
-		if (now_ms() >= deadline)
+		if (proto_now_ms() >= deadline)
 			return -ETIMEDOUT;
 		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 	}
@@ -33,38 +33,38 @@ static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_
 
 static int do_alloc_pd(struct agent *a)
 {
-	struct aobj *o = new_obj(a);
+	struct aobj *o = agent_new_obj(a);
 
 	if (!o)
-		return reply_err(a, EINVAL, "bad alloc_pd request");
+		return agent_reply_err(a, EINVAL, "bad alloc_pd request");
 	*o = (struct aobj){ .kind = AO_PD };
 	o->pd = ibv_alloc_pd(a->ctx);
 	if (!o->pd)
-		return reply_err(a, errno, "ibv_alloc_pd: %s", strerror(errno));
+		return agent_reply_err(a, errno, "ibv_alloc_pd: %s", strerror(errno));
 	o->live = 1;
 	return proto_send(a->fd, "ok");
 }
 
 static int do_reg_mr(struct agent *a)
 {
-	struct aobj *o = new_obj(a), *pd = field_obj(a, "pd", AO_PD, 0);
-	uint64_t len = num(a, "len", 0), off = num(a, "offset", 0), iova;
-	int access = (int)num(a, "access", 0), prot = (int)num(a, "prot", 0), rc;
+	struct aobj *o = agent_new_obj(a), *pd = agent_field_obj(a, "pd", AO_PD, 0);
+	uint64_t len = agent_num(a, "len", 0), off = agent_num(a, "offset", 0), iova;
+	int access = (int)agent_num(a, "access", 0), prot = (int)agent_num(a, "prot", 0), rc;
 
 	if (!o || !pd)
-		return reply_err(a, EINVAL, "bad reg_mr request");
+		return agent_reply_err(a, EINVAL, "bad reg_mr request");
 	*o = (struct aobj){ .kind = AO_MR, .map = o->map, .maplen = o->maplen };
 	/* A length no buffer can have (addr+len wraps: MR-LEN-2) is registered
 	 * over a one-page buffer that holds no bytes for the harness. */
 	rc = agent_buffer(o, len > AGENT_BUF_MAX ? 0 : len, off, prot);
 	if (rc)
-		return reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
+		return agent_reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
 	if (proto_get_u64(a->msg, "iova", &iova) == 0)
 		o->mr = ibv_reg_mr_iova(pd->pd, o->buf, len, iova, access);
 	else
 		o->mr = ibv_reg_mr(pd->pd, o->buf, len, access);
 	if (!o->mr)
-		return reply_err(a, errno, "ibv_reg_mr: %s", strerror(errno));
+		return agent_reply_err(a, errno, "ibv_reg_mr: %s", strerror(errno));
 	o->live = 1;
 	return proto_send(a->fd, "ok addr=0x%llx iova=0x%llx lkey=%u rkey=%u",
 			  (unsigned long long)(uintptr_t)o->buf,
@@ -74,39 +74,39 @@ static int do_reg_mr(struct agent *a)
 
 static int do_rereg_mr(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_MR, 1), *pd = NULL;
-	int flags = (int)num(a, "flags", 0), rc;
+	struct aobj *o = agent_field_obj(a, "id", AO_MR, 1), *pd = NULL;
+	int flags = (int)agent_num(a, "flags", 0), rc;
 	uint64_t len;
 
 	if (!o)
-		return reply_err(a, EINVAL, "bad rereg_mr request");
+		return agent_reply_err(a, EINVAL, "bad rereg_mr request");
 	if (flags & IBV_REREG_MR_CHANGE_PD) {
-		pd = field_obj(a, "pd", AO_PD, 0);
+		pd = agent_field_obj(a, "pd", AO_PD, 0);
 		if (!pd)
-			return reply_err(a, EINVAL, "bad rereg_mr pd");
+			return agent_reply_err(a, EINVAL, "bad rereg_mr pd");
 	}
 	/* CHANGE_TRANSLATION re-registers [buf, buf+len): len 0 (the scenario gave
 	 * none) passes NULL and 0, which libibverbs must refuse (MR-REREG-2). */
-	len = num(a, "len", 0);
+	len = agent_num(a, "len", 0);
 	errno = 0;
 	rc = ibv_rereg_mr(o->mr, flags, pd ? pd->pd : NULL, len ? o->buf : NULL, len,
-			  (int)num(a, "access", 0));
+			  (int)agent_num(a, "access", 0));
 	if (rc)
-		return reply_err(a, errno ? errno : EINVAL, "ibv_rereg_mr: %d", rc);
+		return agent_reply_err(a, errno ? errno : EINVAL, "ibv_rereg_mr: %d", rc);
 	return proto_send(a->fd, "ok lkey=%u rkey=%u", o->mr->lkey, o->mr->rkey);
 }
 
 static int do_alloc_mw(struct agent *a)
 {
-	struct aobj *o = new_obj(a), *pd = field_obj(a, "pd", AO_PD, 0);
-	uint64_t type = num(a, "type", 0);
+	struct aobj *o = agent_new_obj(a), *pd = agent_field_obj(a, "pd", AO_PD, 0);
+	uint64_t type = agent_num(a, "type", 0);
 
 	if (!o || !pd)
-		return reply_err(a, EINVAL, "bad alloc_mw request");
+		return agent_reply_err(a, EINVAL, "bad alloc_mw request");
 	*o = (struct aobj){ .kind = AO_MW };
 	o->mw = ibv_alloc_mw(pd->pd, type == 1 ? IBV_MW_TYPE_1 : IBV_MW_TYPE_2);
 	if (!o->mw)
-		return reply_err(a, errno, "ibv_alloc_mw: %s", strerror(errno));
+		return agent_reply_err(a, errno, "ibv_alloc_mw: %s", strerror(errno));
 	o->live = 1;
 	o->mw_rkey = o->mw->rkey;
 	return proto_send(a->fd, "ok rkey=%u", o->mw_rkey);
@@ -114,8 +114,8 @@ static int do_alloc_mw(struct agent *a)
 
 static int do_bind_mw(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_MW, 1), *q = field_obj(a, "qp", AO_QP, 1);
-	struct aobj *m = field_obj(a, "mr", AO_MR, 0);
+	struct aobj *o = agent_field_obj(a, "id", AO_MW, 1), *q = agent_field_obj(a, "qp", AO_QP, 1);
+	struct aobj *m = agent_field_obj(a, "mr", AO_MR, 0);
 	struct ibv_mw_bind_info bi;
 	struct ibv_wc wc;
 	uint64_t wr_id = ++a->next_wr;
@@ -123,11 +123,11 @@ static int do_bind_mw(struct agent *a)
 	int rc;
 
 	if (!o || !q || !m || !m->mr)
-		return reply_err(a, EINVAL, "bad bind_mw request");
-	bi = (struct ibv_mw_bind_info){ .mr = m->mr, .addr = num(a, "addr", 0), .length = num(a, "len", 0),
-					.mw_access_flags = (unsigned)num(a, "access", 0) |
-							   (num(a, "zero_based", 0) ? IBV_ACCESS_ZERO_BASED : 0) };
-	if (o->mw->type == IBV_MW_TYPE_1 || num(a, "call", 0)) { /* call: ibv_bind_mw() whatever the type */
+		return agent_reply_err(a, EINVAL, "bad bind_mw request");
+	bi = (struct ibv_mw_bind_info){ .mr = m->mr, .addr = agent_num(a, "addr", 0), .length = agent_num(a, "len", 0),
+					.mw_access_flags = (unsigned)agent_num(a, "access", 0) |
+							   (agent_num(a, "zero_based", 0) ? IBV_ACCESS_ZERO_BASED : 0) };
+	if (o->mw->type == IBV_MW_TYPE_1 || agent_num(a, "call", 0)) { /* call: ibv_bind_mw() whatever the type */
 		struct ibv_mw_bind b = { .wr_id = wr_id, .send_flags = IBV_SEND_SIGNALED, .bind_info = bi };
 
 		rc = ibv_bind_mw(q->qp, o->mw, &b);
@@ -143,30 +143,30 @@ static int do_bind_mw(struct agent *a)
 		rc = ibv_post_send(q->qp, &wr, &bad);
 	}
 	if (rc)
-		return reply_err(a, rc, "bind post: %s", strerror(rc));
+		return agent_reply_err(a, rc, "bind post: %s", strerror(rc));
 	rc = wait_wc(q->scq, wr_id, a->step_ms, &wc);
 	if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no bind completion in time", ETIMEDOUT);
 	if (rc)
-		return reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
+		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
 	if (wc.status == IBV_WC_SUCCESS) {
 		/* The provider takes a type-2 bind's current rkey from mw->rkey and
 		 * post_send does not update it: the application must (MW-KEY-2). */
 		o->mw_rkey = rkey;
 		o->mw->rkey = rkey;
 	}
-	return proto_send(a->fd, "ok status=%s rkey=%u vendor_err=%u", vnode_wc_status_str(wc.status),
+	return proto_send(a->fd, "ok status=%s rkey=%u vendor_err=%u", agent_wc_status_str(wc.status),
 			  o->mw_rkey, wc.vendor_err);
 }
 
 static int do_create_qp(struct agent *a)
 {
-	struct aobj *o = new_obj(a), *pd = field_obj(a, "pd", AO_PD, 0);
+	struct aobj *o = agent_new_obj(a), *pd = agent_field_obj(a, "pd", AO_PD, 0);
 	struct ibv_qp_init_attr qia;
 
 	if (!o || !pd)
-		return reply_err(a, EINVAL, "bad create_qp request");
-	*o = (struct aobj){ .kind = AO_QP, .qp_access = (uint32_t)num(a, "access", 0) };
+		return agent_reply_err(a, EINVAL, "bad create_qp request");
+	*o = (struct aobj){ .kind = AO_QP, .qp_access = (uint32_t)agent_num(a, "access", 0) };
 	o->scq = ibv_create_cq(a->ctx, 64, NULL, NULL, 0);
 	o->rcq = o->scq ? ibv_create_cq(a->ctx, 64, NULL, NULL, 0) : NULL;
 	if (!o->rcq)
@@ -176,7 +176,7 @@ static int do_create_qp(struct agent *a)
 	qia.recv_cq = o->rcq;
 	qia.qp_type = IBV_QPT_RC;
 	qia.sq_sig_all = 1;
-	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)num(a, "max_recv_wr", 16),
+	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = 1, .max_recv_sge = 1 };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
@@ -185,7 +185,7 @@ static int do_create_qp(struct agent *a)
 		ibv_destroy_cq(o->rcq);
 		ibv_destroy_cq(o->scq);
 		o->rcq = o->scq = NULL;
-		return reply_err(a, e, "ibv_create_qp: %s", strerror(e));
+		return agent_reply_err(a, e, "ibv_create_qp: %s", strerror(e));
 	}
 	o->live = 1;
 	return proto_send(a->fd, "ok qpn=%u", o->qp->qp_num);
@@ -196,7 +196,7 @@ err_cq:
 		if (o->scq)
 			ibv_destroy_cq(o->scq);
 		o->scq = NULL;
-		return reply_err(a, e, "ibv_create_cq: %s", strerror(e));
+		return agent_reply_err(a, e, "ibv_create_cq: %s", strerror(e));
 	}
 }
 
@@ -214,7 +214,7 @@ static enum ibv_mtu mtu_enum(uint64_t bytes)
 
 static int do_connect(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_QP, 1);
+	struct aobj *o = agent_field_obj(a, "id", AO_QP, 1);
 	char hex[64];
 	union ibv_gid rgid;
 	struct ibv_qp_attr at;
@@ -222,21 +222,21 @@ static int do_connect(struct agent *a)
 	int rc;
 
 	if (!o || proto_get_u64(a->msg, "rqpn", &rqpn) || proto_get(a->msg, "rgid", hex, sizeof(hex)) ||
-	    vnode_gid_from_hex(hex, &rgid))
-		return reply_err(a, EINVAL, "bad connect request");
+	    proto_hex_decode(hex, rgid.raw, sizeof(rgid.raw)) != (int)sizeof(rgid.raw))
+		return agent_reply_err(a, EINVAL, "bad connect request");
 	memset(&at, 0, sizeof(at));
 	at.qp_state = IBV_QPS_INIT;
 	at.port_num = 1;
 	at.qp_access_flags = (unsigned)o->qp_access;
 	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	if (rc)
-		return reply_err(a, rc, "modify INIT: %s", strerror(rc));
+		return agent_reply_err(a, rc, "modify INIT: %s", strerror(rc));
 	memset(&at, 0, sizeof(at));
 	at.qp_state = IBV_QPS_RTR;
-	at.path_mtu = mtu_enum(num(a, "mtu", 1024));
+	at.path_mtu = mtu_enum(agent_num(a, "mtu", 1024));
 	at.dest_qp_num = (uint32_t)rqpn;
-	at.max_dest_rd_atomic = (uint8_t)num(a, "max_dest_rd_atomic", 1);
-	at.min_rnr_timer = (uint8_t)num(a, "min_rnr_timer", 12);
+	at.max_dest_rd_atomic = (uint8_t)agent_num(a, "max_dest_rd_atomic", 1);
+	at.min_rnr_timer = (uint8_t)agent_num(a, "min_rnr_timer", 12);
 	at.ah_attr.is_global = 1;
 	at.ah_attr.port_num = 1;
 	at.ah_attr.grh.dgid = rgid;
@@ -245,48 +245,48 @@ static int do_connect(struct agent *a)
 	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 				 IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 	if (rc)
-		return reply_err(a, rc, "modify RTR: %s", strerror(rc));
+		return agent_reply_err(a, rc, "modify RTR: %s", strerror(rc));
 	memset(&at, 0, sizeof(at));
 	at.qp_state = IBV_QPS_RTS;
-	at.timeout = (uint8_t)num(a, "timeout", 14);
-	at.retry_cnt = (uint8_t)num(a, "retry_cnt", 3);
-	at.rnr_retry = (uint8_t)num(a, "rnr_retry", 2);
-	at.max_rd_atomic = (uint8_t)num(a, "max_rd_atomic", 1);
+	at.timeout = (uint8_t)agent_num(a, "timeout", 14);
+	at.retry_cnt = (uint8_t)agent_num(a, "retry_cnt", 3);
+	at.rnr_retry = (uint8_t)agent_num(a, "rnr_retry", 2);
+	at.max_rd_atomic = (uint8_t)agent_num(a, "max_rd_atomic", 1);
 	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 				 IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (rc)
-		return reply_err(a, rc, "modify RTS: %s", strerror(rc));
+		return agent_reply_err(a, rc, "modify RTS: %s", strerror(rc));
 	return proto_send(a->fd, "ok");
 }
 
 static int do_modify_qp(struct agent *a)
 {
-	struct aobj *o = field_obj(a, "id", AO_QP, 1);
+	struct aobj *o = agent_field_obj(a, "id", AO_QP, 1);
 	char st[16];
 	struct ibv_qp_attr at = { 0 };
 	int rc;
 
 	if (!o || proto_get(a->msg, "state", st, sizeof(st)))
-		return reply_err(a, EINVAL, "bad modify_qp request");
+		return agent_reply_err(a, EINVAL, "bad modify_qp request");
 	if (strcmp(st, "ERR") == 0)
 		at.qp_state = IBV_QPS_ERR;
 	else if (strcmp(st, "RESET") == 0)
 		at.qp_state = IBV_QPS_RESET;
 	else
-		return reply_err(a, EINVAL, "modify_qp: state %s not supported", st);
+		return agent_reply_err(a, EINVAL, "modify_qp: state %s not supported", st);
 	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE);
 	if (rc)
-		return reply_err(a, rc, "ibv_modify_qp: %s", strerror(rc));
+		return agent_reply_err(a, rc, "ibv_modify_qp: %s", strerror(rc));
 	return proto_send(a->fd, "ok");
 }
 
 static int do_destroy(struct agent *a, enum aobj_kind k)
 {
-	struct aobj *o = field_obj(a, "id", k, 1);
+	struct aobj *o = agent_field_obj(a, "id", k, 1);
 	int rc = EINVAL;
 
 	if (!o)
-		return reply_err(a, EINVAL, "no such live object");
+		return agent_reply_err(a, EINVAL, "no such live object");
 	switch (k) {
 	case AO_PD: rc = ibv_dealloc_pd(o->pd); break;
 	case AO_MR: rc = ibv_dereg_mr(o->mr); break;
@@ -303,7 +303,7 @@ static int do_destroy(struct agent *a, enum aobj_kind k)
 	default: break;
 	}
 	if (rc)
-		return reply_err(a, rc, "destroy: %s", strerror(rc));
+		return agent_reply_err(a, rc, "destroy: %s", strerror(rc));
 	o->live = 0;
 	o->mr = NULL;
 	return proto_send(a->fd, "ok");
@@ -311,29 +311,29 @@ static int do_destroy(struct agent *a, enum aobj_kind k)
 
 static int do_post(struct agent *a)
 {
-	struct aobj *q = field_obj(a, "id", AO_QP, 1);
+	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
 	char op[16];
-	struct ibv_sge sge = { .addr = num(a, "laddr", 0), .length = (uint32_t)num(a, "len", 0),
-			       .lkey = (uint32_t)num(a, "lkey", 0) };
+	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
+			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
 	struct ibv_send_wr wr = { .wr_id = ++a->next_wr, .sg_list = &sge, .num_sge = 1,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad = NULL;
 	struct ibv_wc wc;
 	int rc;
 
 	if (!q || proto_get(a->msg, "op", op, sizeof(op)))
-		return reply_err(a, EINVAL, "bad post request");
-	wr.wr.rdma.remote_addr = num(a, "raddr", 0);
-	wr.wr.rdma.rkey = (uint32_t)num(a, "rkey", 0);
+		return agent_reply_err(a, EINVAL, "bad post request");
+	wr.wr.rdma.remote_addr = agent_num(a, "raddr", 0);
+	wr.wr.rdma.rkey = (uint32_t)agent_num(a, "rkey", 0);
 	if (strcmp(op, "write") == 0) {
 		wr.opcode = IBV_WR_RDMA_WRITE;
 	} else if (strcmp(op, "read") == 0) {
 		wr.opcode = IBV_WR_RDMA_READ;
 	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
 		wr.opcode = op[0] == 'c' ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-		wr.wr.atomic.remote_addr = num(a, "raddr", 0);
-		wr.wr.atomic.rkey = (uint32_t)num(a, "rkey", 0);
-		wr.wr.atomic.compare_add = num(a, "compare", 0);
-		wr.wr.atomic.swap = num(a, "swap", 0);
+		wr.wr.atomic.remote_addr = agent_num(a, "raddr", 0);
+		wr.wr.atomic.rkey = (uint32_t)agent_num(a, "rkey", 0);
+		wr.wr.atomic.compare_add = agent_num(a, "compare", 0);
+		wr.wr.atomic.swap = agent_num(a, "swap", 0);
 	} else if (strcmp(op, "send") == 0) {
 		uint64_t inv;
 
@@ -344,57 +344,57 @@ static int do_post(struct agent *a)
 		}
 	} else if (strcmp(op, "local_inv") == 0) {
 		wr.opcode = IBV_WR_LOCAL_INV;
-		wr.invalidate_rkey = (uint32_t)num(a, "inv", 0);
+		wr.invalidate_rkey = (uint32_t)agent_num(a, "inv", 0);
 		wr.num_sge = 0;
 		wr.sg_list = NULL;
 	} else {
-		return reply_err(a, EINVAL, "unknown post op %s", op);
+		return agent_reply_err(a, EINVAL, "unknown post op %s", op);
 	}
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
-		return reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
-	rc = wait_wc(q->scq, wr.wr_id, (int)num(a, "wait_ms", (uint64_t)a->step_ms), &wc);
+		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
+	rc = wait_wc(q->scq, wr.wr_id, (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms), &wc);
 	if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
 	if (rc)
-		return reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
-	return proto_send(a->fd, "ok status=%s vendor_err=%u", vnode_wc_status_str(wc.status), wc.vendor_err);
+		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
+	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
 }
 
 static int do_recv(struct agent *a)
 {
-	struct aobj *q = field_obj(a, "id", AO_QP, 1);
-	struct ibv_sge sge = { .addr = num(a, "laddr", 0), .length = (uint32_t)num(a, "len", 0),
-			       .lkey = (uint32_t)num(a, "lkey", 0) };
+	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
+	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
+			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
 	struct ibv_recv_wr wr = { .wr_id = ++a->next_wr, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
 	int rc;
 
 	if (!q)
-		return reply_err(a, EINVAL, "bad recv request");
+		return agent_reply_err(a, EINVAL, "bad recv request");
 	rc = ibv_post_recv(q->qp, &wr, &bad);
 	if (rc)
-		return reply_err(a, rc, "ibv_post_recv: %s", strerror(rc));
+		return agent_reply_err(a, rc, "ibv_post_recv: %s", strerror(rc));
 	return proto_send(a->fd, "ok");
 }
 
 static int do_recvs(struct agent *a)
 {
-	struct aobj *q = field_obj(a, "id", AO_QP, 0);
-	int64_t deadline = now_ms() + (int64_t)num(a, "wait_ms", 0);
+	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
+	int64_t deadline = proto_now_ms() + (int64_t)agent_num(a, "wait_ms", 0);
 	struct ibv_wc wc;
 
 	if (!q)
-		return reply_err(a, EINVAL, "bad recvs request");
+		return agent_reply_err(a, EINVAL, "bad recvs request");
 	if (!q->live)
-		return reply_err(a, ENOENT, "the QP was destroyed");
+		return agent_reply_err(a, ENOENT, "the QP was destroyed");
 	for (;;) {
 		int got = ibv_poll_cq(q->rcq, 1, &wc);
 
 		if (got < 0)
-			return reply_err(a, EIO, "ibv_poll_cq failed");
+			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
 		if (got == 1)
-			return proto_send(a->fd, "ok n=1 status=%s", vnode_wc_status_str(wc.status));
-		if (now_ms() >= deadline)
+			return proto_send(a->fd, "ok n=1 status=%s", agent_wc_status_str(wc.status));
+		if (proto_now_ms() >= deadline)
 			return proto_send(a->fd, "ok n=0");
 		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 	}
@@ -402,19 +402,19 @@ static int do_recvs(struct agent *a)
 
 static int do_query_qp(struct agent *a)
 {
-	struct aobj *q = field_obj(a, "id", AO_QP, 0);
+	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
 	struct ibv_qp_attr at;
 	struct ibv_qp_init_attr init;
 	int rc;
 
 	if (!q)
-		return reply_err(a, EINVAL, "bad query_qp request");
+		return agent_reply_err(a, EINVAL, "bad query_qp request");
 	if (!q->live)
-		return reply_err(a, ENOENT, "the QP was destroyed");
+		return agent_reply_err(a, ENOENT, "the QP was destroyed");
 	rc = ibv_query_qp(q->qp, &at, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &init);
 	if (rc)
-		return reply_err(a, rc, "ibv_query_qp: %s", strerror(rc));
-	return proto_send(a->fd, "ok state=%s access=%u", vnode_qp_state_str(at.qp_state), at.qp_access_flags);
+		return agent_reply_err(a, rc, "ibv_query_qp: %s", strerror(rc));
+	return proto_send(a->fd, "ok state=%s access=%u", agent_qp_state_str(at.qp_state), at.qp_access_flags);
 }
 
 

@@ -1,5 +1,6 @@
 /* vnode.c — one node's verbs objects on the real stack (see vnode.h). */
-#include "harness/agent/vnode.h"
+#include "tests/smoke/vnode.h"
+#include "harness/run/proto.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define CQ_DEPTH 64
@@ -247,20 +247,12 @@ int vnode_connect(struct vnode *n, uint32_t remote_qpn, const union ibv_gid *rem
 	return 0;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int vnode_rdma(struct vnode *n, enum ibv_wr_opcode opcode, struct vnode_mr *m, uint32_t len,
 	       uint64_t raddr, uint32_t rkey, int timeout_ms, struct ibv_wc *wc)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)m->buf, .length = len, .lkey = m->mr->lkey };
 	struct ibv_send_wr wr, *bad = NULL;
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = proto_now_ms() + timeout_ms;
 	uint64_t id = ++n->next_wr_id;
 	int rc;
 
@@ -282,7 +274,7 @@ int vnode_rdma(struct vnode *n, enum ibv_wr_opcode opcode, struct vnode_mr *m, u
 			return -EIO;
 		if (got == 1 && wc->wr_id == id)
 			return 0;
-		if (now_ms() >= deadline)
+		if (proto_now_ms() >= deadline)
 			return -ETIMEDOUT;
 		if (got == 0)
 			poll(NULL, 0, 1);
@@ -298,108 +290,5 @@ int vnode_qp_state(struct vnode *n, enum ibv_qp_state *state)
 	if (rc)
 		return -rc;
 	*state = a.qp_state;
-	return 0;
-}
-
-const char *vnode_qp_state_str(enum ibv_qp_state s)
-{
-	switch (s) {
-	case IBV_QPS_RESET: return "RESET";
-	case IBV_QPS_INIT: return "INIT";
-	case IBV_QPS_RTR: return "RTR";
-	case IBV_QPS_RTS: return "RTS";
-	case IBV_QPS_SQD: return "SQD";
-	case IBV_QPS_SQE: return "SQE";
-	case IBV_QPS_ERR: return "ERR";
-	case IBV_QPS_UNKNOWN: return "UNKNOWN";
-	}
-	return "?";
-}
-
-int vnode_qp_state_parse(const char *s, enum ibv_qp_state *out)
-{
-	for (int i = IBV_QPS_RESET; i <= IBV_QPS_UNKNOWN; i++)
-		if (strcmp(s, vnode_qp_state_str((enum ibv_qp_state)i)) == 0) {
-			*out = (enum ibv_qp_state)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-int vnode_wc_status_parse(const char *s, enum ibv_wc_status *out)
-{
-	for (int i = IBV_WC_SUCCESS; i <= IBV_WC_GENERAL_ERR; i++)
-		if (strcmp(s, vnode_wc_status_str((enum ibv_wc_status)i)) == 0) {
-			*out = (enum ibv_wc_status)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-const char *vnode_wc_status_str(enum ibv_wc_status s)
-{
-	static const char *const names[] = {
-		[IBV_WC_SUCCESS] = "SUCCESS",
-		[IBV_WC_LOC_LEN_ERR] = "LOC_LEN_ERR",
-		[IBV_WC_LOC_QP_OP_ERR] = "LOC_QP_OP_ERR",
-		[IBV_WC_LOC_EEC_OP_ERR] = "LOC_EEC_OP_ERR",
-		[IBV_WC_LOC_PROT_ERR] = "LOC_PROT_ERR",
-		[IBV_WC_WR_FLUSH_ERR] = "WR_FLUSH_ERR",
-		[IBV_WC_MW_BIND_ERR] = "MW_BIND_ERR",
-		[IBV_WC_BAD_RESP_ERR] = "BAD_RESP_ERR",
-		[IBV_WC_LOC_ACCESS_ERR] = "LOC_ACCESS_ERR",
-		[IBV_WC_REM_INV_REQ_ERR] = "REM_INV_REQ_ERR",
-		[IBV_WC_REM_ACCESS_ERR] = "REM_ACCESS_ERR",
-		[IBV_WC_REM_OP_ERR] = "REM_OP_ERR",
-		[IBV_WC_RETRY_EXC_ERR] = "RETRY_EXC_ERR",
-		[IBV_WC_RNR_RETRY_EXC_ERR] = "RNR_RETRY_EXC_ERR",
-		[IBV_WC_LOC_RDD_VIOL_ERR] = "LOC_RDD_VIOL_ERR",
-		[IBV_WC_REM_INV_RD_REQ_ERR] = "REM_INV_RD_REQ_ERR",
-		[IBV_WC_REM_ABORT_ERR] = "REM_ABORT_ERR",
-		[IBV_WC_INV_EECN_ERR] = "INV_EECN_ERR",
-		[IBV_WC_INV_EEC_STATE_ERR] = "INV_EEC_STATE_ERR",
-		[IBV_WC_FATAL_ERR] = "FATAL_ERR",
-		[IBV_WC_RESP_TIMEOUT_ERR] = "RESP_TIMEOUT_ERR",
-		[IBV_WC_GENERAL_ERR] = "GENERAL_ERR",
-	};
-
-	if ((unsigned)s < sizeof(names) / sizeof(names[0]) && names[s])
-		return names[s];
-	return "?";
-}
-
-void vnode_gid_to_hex(const union ibv_gid *gid, char out[33])
-{
-	static const char hex[] = "0123456789abcdef";
-
-	for (int i = 0; i < 16; i++) {
-		out[2 * i] = hex[gid->raw[i] >> 4];
-		out[2 * i + 1] = hex[gid->raw[i] & 15];
-	}
-	out[32] = '\0';
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-int vnode_gid_from_hex(const char *hex, union ibv_gid *gid)
-{
-	if (strlen(hex) != 32)
-		return -EINVAL;
-	for (int i = 0; i < 16; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		gid->raw[i] = (uint8_t)(hi << 4 | lo);
-	}
 	return 0;
 }

@@ -1,11 +1,10 @@
 /*
- * vnode.h — one node's verbs objects on the real stack: device context, PD,
- * CQ, one RC QP and a small table of named MRs with their buffers. This is the
- * part of the agent that touches libibverbs. Errors: negative errno
+ * vnode.h — the smoke test's node (tests/smoke/rc_smoke.c): device context,
+ * PD, CQ, one RC QP and a small table of named MRs with their buffers. Errors: negative errno
  * (HACKING.md); a reason goes into the caller's err buffer.
  */
-#ifndef RDMACHECK_VNODE_H
-#define RDMACHECK_VNODE_H
+#ifndef RDMACHECK_SMOKE_VNODE_H
+#define RDMACHECK_SMOKE_VNODE_H
 
 #include <infiniband/verbs.h>
 #include <stddef.h>
@@ -77,21 +76,5 @@ int vnode_rdma(struct vnode *n, enum ibv_wr_opcode opcode, struct vnode_mr *m, u
 
 /* The QP's current state (ibv_query_qp), or -errno. */
 int vnode_qp_state(struct vnode *n, enum ibv_qp_state *state);
-
-/* Name of a QP state without the IBV_QPS_ prefix ("RTS"); "?" if unknown. */
-const char *vnode_qp_state_str(enum ibv_qp_state s);
-
-/* Parse a name as vnode_qp_state_str prints it. Returns 0 or -EINVAL. */
-int vnode_qp_state_parse(const char *s, enum ibv_qp_state *out);
-
-/* Name of a WC status without the IBV_WC_ prefix ("REM_ACCESS_ERR"); "?" if unknown. */
-const char *vnode_wc_status_str(enum ibv_wc_status s);
-
-/* Parse a name as vnode_wc_status_str prints it. Returns 0 or -EINVAL. */
-int vnode_wc_status_parse(const char *s, enum ibv_wc_status *out);
-
-/* GID as 32 hex digits (out: 33 bytes) and back (returns 0 or -EINVAL). */
-void vnode_gid_to_hex(const union ibv_gid *gid, char out[33]);
-int vnode_gid_from_hex(const char *hex, union ibv_gid *gid);
 
 #endif

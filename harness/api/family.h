@@ -1,0 +1,70 @@
+/*
+ * family.h — the registry of API families. An API family (libibverbs,
+ * librpma, uDAPL, …) is one folder harness/api/<name>/ and one row of
+ * api_families[] (harness/api/registry.c); everything that used to ask
+ * "is this call librpma's or uDAPL's?" asks the row instead:
+ *
+ *   the scenario language  its call list (the parser's call table is the
+ *                          families' lists, in registry order)
+ *   resolution             resolve: a step's family-specific arguments
+ *   the model engine       model_op: the family's part of the model operation
+ *   the runner             caps: what a stack must offer for its calls
+ *   the real stack         stack_exec: a call through the node agents;
+ *                          stack_blob: the bytes an object hands a peer
+ *   the agent              agent_reqs: the requests it serves; agent_end:
+ *                          its per-node state's teardown (the state is
+ *                          struct agent's state[] slot of the family's index)
+ *
+ * A family's index in the registry is its enum scn_api value (scn.h) and the
+ * api of each of its calls. Any hook may be NULL: a family whose calls have
+ * no engine yet (resolve NULL) is reported as such and skipped.
+ */
+#ifndef RDMACHECK_API_FAMILY_H
+#define RDMACHECK_API_FAMILY_H
+
+#include "harness/lang/scn.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define API_FAMILIES_MAX 8 /* rows the registry may have (struct agent keeps a state slot each) */
+
+struct hcall;
+struct hres;
+struct rsv;
+struct be_model;
+struct m_op;
+struct stack;
+struct agent;
+
+/* One request the agent serves for a family: verb (the request's first word) and its handler. */
+struct agent_req {
+	const char *verb;
+	int (*fn)(struct agent *a);
+};
+
+struct api_family {
+	const char *name;                  /* the scenario language's name of the API: "rpma" */
+	const struct scn_call *calls;      /* its calls (scn_callspec.h), in table order; name NULL ends them */
+	uint32_t caps;                     /* M_CAP_* a stack must offer for any of its calls */
+	/* Resolution: fill c's family arguments from s (the common part is filled). */
+	int (*resolve)(struct rsv *r, const struct scn_step *s, struct hcall *c);
+	/* The model engine: the family's part of c's model operation (the objects
+	 * every family names are translated already); 0 or -ENOENT. */
+	int (*model_op)(const struct be_model *bm, const struct hcall *c, struct m_op *op);
+	/* The real stack: run c through the agents (backend_ops.exec). */
+	int (*stack_exec)(struct stack *st, const struct hcall *c, struct hres *r);
+	/* The real stack: backend_ops.blob for the family's objects (NULL: they export none). */
+	int (*stack_blob)(struct stack *st, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
+	uint16_t blob_classes;             /* enum scn_class bits stack_blob serves */
+	/* The agent: the requests it serves (verb NULL ends it), and the
+	 * release of its per-node state after every object (NULL: none). */
+	const struct agent_req *agent_reqs;
+	void (*agent_end)(struct agent *a);
+};
+
+/* Number of families; family i (its enum scn_api value), NULL out of range. */
+size_t api_family_count(void);
+const struct api_family *api_family_get(size_t i);
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * calls_harness.c — the harness's own calls: memory contents of any family's
+ * buffer (fill writes them on the stack, check compares them with the model).
+ * Data only; scenarios/README.md documents them.
+ */
+#include "harness/api/harness/harness.h"
+#include "harness/lang/scn_callspec.h"
+
+#define BUF_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR | SCN_C_MRAPI_RMEM)
+
+const struct scn_call api_harness_calls[] = {
+	CALL("fill", HARNESS, LOCAL, BUF_CLS, 0, O(OK),
+	     ARGS(REQ("byte", RANGE(0, 255)), OPT("off", NUM), OPT("len", NUM))),
+	CALL("check", HARNESS, LOCAL, BUF_CLS, 0, O(OK),
+	     ARGS(OPT("off", NUM), OPT("len", NUM), OPT("byte", RANGE(0, 255)))),
+	{ 0 },
+};

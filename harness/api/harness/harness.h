@@ -1,0 +1,15 @@
+/* harness.h — the harness's own calls (fill, check): entry points for their registry row (family.h). */
+#ifndef RDMACHECK_API_HARNESS_H
+#define RDMACHECK_API_HARNESS_H
+
+#include "harness/api/family.h"
+
+extern const struct scn_call api_harness_calls[];
+/* fill's arguments (family.h: resolve); check is the runner's and resolves to nothing. */
+int resolve_harness(struct rsv *r, const struct scn_step *s, struct hcall *c);
+/* fill's model operation (family.h: model_op). */
+int model_op_harness(const struct be_model *bm, const struct hcall *c, struct m_op *op);
+/* fill on the real stack (family.h: stack_exec). */
+int stack_exec_harness(struct stack *st, const struct hcall *c, struct hres *r);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * registry.c — the API families (family.h): one row each, at the index of
+ * its enum scn_api value. Adding a family is its folder harness/api/<name>/
+ * and one row here (HACKING.md: "Adding an API family").
+ */
+#include "harness/api/family.h"
+#include "harness/api/dat/dat.h"
+#include "harness/api/harness/harness.h"
+#include "harness/api/mrapi/mrapi.h"
+#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/verbs/verbs.h"
+
+static const struct api_family families[] = {
+	[SCN_API_VERBS] = {
+		.name = "verbs", .calls = api_verbs_calls, .resolve = resolve_verbs, .model_op = model_op_verbs,
+		.stack_exec = stack_exec_verbs, .agent_reqs = agent_verbs_reqs,
+	},
+	[SCN_API_HARNESS] = {
+		.name = "harness", .calls = api_harness_calls, .resolve = resolve_harness, .model_op = model_op_harness,
+		.stack_exec = stack_exec_harness,
+	},
+	[SCN_API_RPMA] = {
+		.name = "rpma", .calls = api_rpma_calls, .caps = M_CAP_RPMA, .resolve = resolve_rpma,
+		.model_op = model_op_rpma, .stack_exec = stack_exec_rpma, .stack_blob = stack_blob_rpma,
+		.blob_classes = SCN_C_RPMA_MR | SCN_C_RPMA_REMOTE, .agent_reqs = agent_rpma_reqs,
+		.agent_end = agent_rpma_end,
+	},
+	[SCN_API_DAT] = {
+		.name = "dat", .calls = api_dat_calls, .caps = M_CAP_DAPL, .resolve = resolve_dat,
+		.model_op = model_op_dat, .stack_exec = stack_exec_dat, .agent_reqs = agent_dat_reqs,
+		.agent_end = agent_dat_end,
+	},
+	[SCN_API_MRAPI] = { .name = "mrapi", .calls = api_mrapi_calls },
+	[SCN_API_RPMEM] = { .name = "rpmem", .calls = api_rpmem_calls },
+};
+
+_Static_assert(sizeof(families) / sizeof(families[0]) == SCN_API_COUNT_, "one row per enum scn_api value");
+_Static_assert(SCN_API_COUNT_ <= API_FAMILIES_MAX, "raise API_FAMILIES_MAX");
+
+size_t api_family_count(void)
+{
+	return sizeof(families) / sizeof(families[0]);
+}
+
+const struct api_family *api_family_get(size_t i)
+{
+	return i < api_family_count() ? &families[i] : NULL;
+}

@@ -1,0 +1,55 @@
+/*
+ * calls_verbs.c — the libibverbs calls a scenario can make (without the ibv_
+ * prefix), with the keys they take and the outcomes they can produce. Data
+ * only; scenarios/README.md documents each entry.
+ */
+#include "harness/api/verbs/verbs.h"
+#include "harness/lang/scn_callspec.h"
+
+#define O_VERB (O(OK) | O(ERRNO) | O(CRASH))
+#define O_POST (O(ERRNO) | O(WC) | O(CRASH))
+#define O_QUERY (O(OK) | O(ERRNO) | O(CRASH) | SCN_OUTS_QUERY)
+
+#define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("remote", ADDR(SCN_C_MR | SCN_C_MW)), \
+			    __VA_ARGS__, OPT("rkey", NUM))
+
+const struct scn_call api_verbs_calls[] = {
+	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
+	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, NOARGS),
+	CALL("reg_mr", VERBS, CREATE, SCN_C_MR, 0, O_VERB,
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("len", NUM), OPT("access", FLAGS(SCN_T_ACCESS)),
+		  OPT("iova", NUM), OPT("offset", RANGE(0, 4095)), OPT("prot", WORD(SCN_T_PROT)))),
+	CALL("dereg_mr", VERBS, ACT, SCN_C_MR, 1, O_VERB, NOARGS),
+	CALL("rereg_mr", VERBS, ACT, SCN_C_MR, 0, O_VERB,
+	     ARGS(OPT("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
+		  OPT("flags", FLAGS(SCN_T_REREG)), OPT("len", NUM))),
+	CALL("alloc_mw", VERBS, CREATE, SCN_C_MW, 0, O_VERB,
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(1, 2)))),
+	CALL("bind_mw", VERBS, POST, SCN_C_MW, 0, O_POST,
+	     ARGS(REQ("qp", OBJ(SCN_C_QP)), REQ("mr", ADDR(SCN_C_MR)), REQ("len", NUM),
+		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE), OPT("call", BARE))),
+	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, NOARGS),
+	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
+		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)))),
+	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),
+	CALL("modify_qp", VERBS, ACT, SCN_C_QP, 0, O_VERB, ARGS(REQ("state", WORD(SCN_T_QPS_MODIFY)))),
+	CALL("connect", VERBS, CONNECT, SCN_C_QP, 0, O_VERB,
+	     ARGS(POS("peer", OBJ(SCN_C_QP)), OPT("mtu", RANGE(256, 4096)), OPT("timeout", RANGE(0, 31)),
+		  OPT("retry_cnt", RANGE(0, 7)), OPT("rnr_retry", RANGE(0, 7)),
+		  OPT("min_rnr_timer", RANGE(0, 31)), OPT("max_rd_atomic", RANGE(0, 255)),
+		  OPT("max_dest_rd_atomic", RANGE(0, 255)))),
+	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
+	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
+	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM))),
+	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM))),
+	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
+	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
+	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)))),
+	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM))),
+	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
+	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
+	{ 0 },
+};

@@ -1,0 +1,40 @@
+/* model_verbs.c — a verbs call's arguments as its model operation (family.h: model_op; struct m_verbs_args). */
+#include "harness/api/verbs/verbs.h"
+#include "harness/run/be_model.h"
+
+#include <errno.h>
+
+int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op *op)
+{
+	const struct hc_verbs *v = &c->verbs;
+	struct m_verbs_args *a = &op->verbs;
+
+	a->pd = a->mr = a->qp = a->peer_node = a->peer_qp = -1;
+	if (bm_map(bm, v->pd, &a->pd) || bm_map(bm, v->mr, &a->mr) || bm_map(bm, v->qp, &a->qp))
+		return -ENOENT;
+	if (c->op == M_OP_CONNECT) {
+		a->peer_node = v->peer_node;
+		if ((a->peer_qp = bm_handle(bm, v->peer)) < 0)
+			return -ENOENT;
+	}
+	a->access = v->access;
+	a->rereg_flags = v->rereg_flags;
+	a->zero_based = v->zero_based;
+	a->bind_call = v->bind_call;
+	a->mw_type = v->mw_type;
+	a->qp_state = v->qp_state;
+	a->max_recv_wr = v->max_recv_wr;
+	a->len = v->len;
+	a->offset = c->op == M_OP_BIND_MW ? v->start : v->offset;
+	a->iova = v->iova;
+	a->has_iova = v->has_iova;
+	a->prot = v->prot;
+	a->lkey = v->lkey;
+	a->laddr = v->laddr;
+	a->rkey = (c->op == M_OP_LOCAL_INV || v->with_inv) ? v->inv_rkey : v->rkey;
+	a->raddr = v->raddr;
+	a->compare = v->compare;
+	a->swap = v->swap;
+	a->with_inv = v->with_inv;
+	return 0;
+}

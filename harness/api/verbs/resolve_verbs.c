@@ -1,0 +1,131 @@
+/* resolve_verbs.c — libibverbs steps -> struct hcall's verbs arguments (family.h: resolve; backend.h: struct hc_verbs). */
+#include "harness/api/verbs/verbs.h"
+#include "harness/run/resolve_internal.h"
+
+#include <string.h>
+
+static void reg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v;
+
+	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), 0);
+	c->verbs.offset = rsv_num(r, scn_step_arg(s, "offset"), 0);
+	c->verbs.prot = (uint8_t)rsv_num(r, scn_step_arg(s, "prot"), M_PROT_RW);
+	if ((v = scn_step_arg(s, "iova"))) {
+		c->verbs.has_iova = 1;
+		c->verbs.iova = rsv_num(r, v, 0);
+	}
+}
+
+static void rereg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *pd = scn_step_arg(s, "pd"), *acc = scn_step_arg(s, "access"), *v;
+
+	c->verbs.access = (uint32_t)rsv_num(r, acc, 0);
+	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	if ((v = scn_step_arg(s, "flags")))
+		c->verbs.rereg_flags = (uint32_t)v->num;
+	else
+		c->verbs.rereg_flags = (pd ? M_REREG_CHANGE_PD : 0) | (acc ? M_REREG_CHANGE_ACCESS : 0);
+}
+
+static void bind_mw(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v = scn_step_arg(s, "mr");
+	uint32_t key;
+
+	c->verbs.mr = rsv_obj(v);
+	rsv_ref(r, v, 1, &c->verbs.start, &key); /* the window start, in the MR's address space */
+	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), 0);
+	c->verbs.zero_based = (uint8_t)rsv_bare(s, "zero_based");
+	if (rsv_bare(s, "call"))
+		c->verbs.bind_call = 1; /* through ibv_bind_mw() whatever the type */
+}
+
+static void qp_connect(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v = scn_step_arg(s, "peer");
+
+	c->verbs.peer = rsv_obj(v);
+	c->verbs.peer_node = v ? (uint8_t)v->node : 0;
+	for (int i = 0; i < HC_COUNT_; i++)
+		if ((v = scn_step_arg(s, hconn_key((enum hconn)i)))) {
+			c->verbs.conn_set |= 1u << i;
+			c->verbs.conn[i] = (uint32_t)rsv_num(r, v, 0);
+		}
+}
+
+/* write, read, cas, fadd: the local SGE, the remote address and key, the atomic operands. */
+static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v;
+
+	rsv_ref(r, scn_step_arg(s, "local"), 0, &c->verbs.laddr, &c->verbs.lkey);
+	rsv_ref(r, scn_step_arg(s, "remote"), 1, &c->verbs.raddr, &c->verbs.rkey);
+	if ((v = scn_step_arg(s, "rkey")))
+		c->verbs.rkey = (uint32_t)rsv_num(r, v, 0);
+	if (c->op == M_OP_CAS) {
+		c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 8);
+		c->verbs.compare = rsv_num(r, scn_step_arg(s, "compare"), 0);
+		c->verbs.swap = rsv_num(r, scn_step_arg(s, "swap"), 0);
+	} else if (c->op == M_OP_FADD) {
+		c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 8);
+		c->verbs.swap = c->verbs.compare = rsv_num(r, scn_step_arg(s, "add"), 0);
+	} else {
+		c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	}
+}
+
+/* recv, send: the local SGE; send's inv= the rkey it invalidates. */
+static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v;
+
+	rsv_ref(r, scn_step_arg(s, "local"), 0, &c->verbs.laddr, &c->verbs.lkey);
+	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	if ((v = scn_step_arg(s, "inv"))) {
+		uint64_t k;
+
+		c->verbs.with_inv = 1;
+		rsv_attr(r, v->obj, SCN_ATTR_RKEY, &k);
+		c->verbs.inv_rkey = (uint32_t)k;
+	}
+}
+
+static void local_inv(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v;
+	uint64_t k = 0;
+
+	if ((v = scn_step_arg(s, "rkey")))
+		k = rsv_num(r, v, 0);
+	else if ((v = scn_step_arg(s, "mw")))
+		rsv_attr(r, v->obj, SCN_ATTR_RKEY, &k);
+	c->verbs.inv_rkey = (uint32_t)k;
+}
+
+int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	c->verbs.pd = rsv_obj(scn_step_arg(s, "pd"));
+	c->verbs.qp = rsv_obj(scn_step_arg(s, "qp"));
+	c->verbs.mr = c->verbs.peer = -1;
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_REG_MR: reg_mr(r, s, c); break;
+	case M_OP_REREG_MR: rereg_mr(r, s, c); break;
+	case M_OP_ALLOC_MW: c->verbs.mw_type = (uint32_t)rsv_num(r, scn_step_arg(s, "type"), 2); break;
+	case M_OP_BIND_MW: bind_mw(r, s, c); break;
+	case M_OP_CREATE_QP:
+		c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
+		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
+		break;
+	case M_OP_CONNECT: qp_connect(r, s, c); break;
+	case M_OP_MODIFY_QP: c->verbs.qp_state = (uint32_t)rsv_num(r, scn_step_arg(s, "state"), M_QPS_ERR); break;
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: rdma(r, s, c); break;
+	case M_OP_RECV: case M_OP_SEND: sendrecv(r, s, c); break;
+	case M_OP_LOCAL_INV: local_inv(r, s, c); break;
+	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp: the object alone */
+	}
+	return r->rc;
+}

@@ -1,0 +1,167 @@
+/*
+ * stack_verbs.c — libibverbs calls on the real stack, through the node agents
+ * (the requests: agent.h; family.h: stack_exec). A connection sets up both
+ * QPs, each with the other's number and GID. What creations report
+ * (addresses, keys, QP numbers) is kept for references (stack.h).
+ */
+#include "harness/api/verbs/verbs.h"
+#include "harness/run/proto.h"
+#include "harness/run/stack.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int verbs_connect(struct stack *st, const struct hcall *c, char *reply, struct hres *r)
+{
+	char opts[256] = "";
+	size_t off = 0;
+	const struct stack_obj *qa = &st->o[c->obj], *qb = &st->o[c->verbs.peer];
+	int rc;
+
+	if (!qa->made || !qb->made)
+		return -ENOENT;
+	for (int i = 0; i < HC_COUNT_; i++)
+		if (c->verbs.conn_set & (1u << i))
+			off += (size_t)snprintf(opts + off, sizeof(opts) - off, " %s=%u", hconn_key((enum hconn)i),
+						c->verbs.conn[i]);
+	rc = stack_call(st, c->node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->obj, qb->v.qpn,
+		  st->ag[c->verbs.peer_node].gid, opts);
+	if (rc || (rc = stack_outcome(st, reply, &r->out)) || r->out.kind != M_OUT_OK)
+		return rc;
+	rc = stack_call(st, c->verbs.peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->verbs.peer, qa->v.qpn,
+		  st->ag[c->node].gid, opts);
+	return rc ? rc : stack_outcome(st, reply, &r->out);
+}
+
+/* Send c's request to its agent and take the answer into reply. */
+static int request(struct stack *st, const struct hcall *c, char *reply)
+{
+	static const char *const post_op[M_OP_COUNT_] = {
+		[M_OP_WRITE] = "write", [M_OP_READ] = "read", [M_OP_CAS] = "cas", [M_OP_FADD] = "fadd",
+		[M_OP_SEND] = "send",
+	};
+	static const char *const id_only[M_OP_COUNT_] = { /* the requests that name the object alone */
+		[M_OP_ALLOC_PD] = "alloc_pd", [M_OP_DEALLOC_PD] = "dealloc_pd", [M_OP_DEREG_MR] = "dereg_mr",
+		[M_OP_DEALLOC_MW] = "dealloc_mw", [M_OP_DESTROY_QP] = "destroy_qp", [M_OP_QUERY_QP] = "query_qp",
+	};
+	int rc;
+
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_DEREG_MR: case M_OP_DEALLOC_MW: case M_OP_DESTROY_QP:
+	case M_OP_QUERY_QP:
+		rc = stack_call(st, c->node, reply, "%s id=%d", id_only[c->op], c->obj);
+		break;
+	case M_OP_REG_MR: {
+		char iova[40] = "";
+
+		if (c->verbs.has_iova)
+			snprintf(iova, sizeof(iova), " iova=0x%llx", (unsigned long long)c->verbs.iova);
+		rc = stack_call(st, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s", c->obj,
+			  c->verbs.pd, (unsigned long long)c->verbs.len, c->verbs.access, (unsigned long long)c->verbs.offset,
+			  c->verbs.prot, iova);
+		break;
+	}
+	case M_OP_REREG_MR:
+		rc = stack_call(st, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu", c->obj,
+			  c->verbs.rereg_flags, c->verbs.access, c->verbs.pd, (unsigned long long)c->verbs.len);
+		break;
+	case M_OP_ALLOC_MW:
+		rc = stack_call(st, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->verbs.pd, c->verbs.mw_type);
+		break;
+	case M_OP_BIND_MW:
+		rc = stack_call(st, c->node, reply,
+			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u", c->obj,
+			     c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start, (unsigned long long)c->verbs.len,
+			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
+		break;
+	case M_OP_CREATE_QP:
+		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu", c->obj, c->verbs.pd,
+			     c->verbs.access, (unsigned long long)c->verbs.max_recv_wr);
+		break;
+	case M_OP_MODIFY_QP:
+		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
+			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
+		break;
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: {
+		char inv[32] = "";
+
+		if (c->verbs.with_inv)
+			snprintf(inv, sizeof(inv), " inv=%u", c->verbs.inv_rkey);
+		rc = stack_call(st, c->node, reply,
+			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
+			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
+			  (unsigned long long)c->verbs.len,
+			  (unsigned long long)c->verbs.raddr, c->verbs.rkey, (unsigned long long)c->verbs.compare,
+			  (unsigned long long)c->verbs.swap, inv);
+		break;
+	}
+	case M_OP_RECV:
+		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
+		break;
+	case M_OP_LOCAL_INV:
+		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->verbs.inv_rkey);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return rc;
+}
+
+/* Keep what a successful creation (or re-registration, bind) reported in c's object. */
+static void keep(struct stack *st, const struct hcall *c, const char *reply, const struct hres *r)
+{
+	struct stack_obj *o = c->obj >= 0 ? &st->o[c->obj] : NULL;
+
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_ALLOC_PD:
+		o->made = 1;
+		break;
+	case M_OP_REG_MR:
+		*o = (struct stack_obj){ .made = 1, .v = { .addr = stack_field(reply, "addr"),
+						       .iova = stack_field(reply, "iova"), .len = c->verbs.len,
+						       .lkey = (uint32_t)stack_field(reply, "lkey"),
+						       .rkey = (uint32_t)stack_field(reply, "rkey") } };
+		break;
+	case M_OP_REREG_MR:
+		o->v.lkey = (uint32_t)stack_field(reply, "lkey");
+		o->v.rkey = (uint32_t)stack_field(reply, "rkey");
+		break;
+	case M_OP_ALLOC_MW:
+		*o = (struct stack_obj){ .made = 1, .v = { .rkey = (uint32_t)stack_field(reply, "rkey") } };
+		break;
+	case M_OP_BIND_MW:
+		o->v.rkey = (uint32_t)stack_field(reply, "rkey");
+		if (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS) {
+			o->v.start = c->verbs.start;
+			o->v.len = c->verbs.len;
+			o->v.zero_based = c->verbs.zero_based;
+		}
+		break;
+	case M_OP_CREATE_QP:
+		*o = (struct stack_obj){ .made = 1, .v = { .qpn = (uint32_t)stack_field(reply, "qpn") } };
+		break;
+	default:
+		break;
+	}
+}
+
+int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
+{
+	char reply[PROTO_LINE_MAX];
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (c->op == M_OP_CONNECT)
+		return verbs_connect(st, c, reply, r);
+	rc = request(st, c, reply);
+	if (rc || (rc = stack_outcome(st, reply, &r->out)))
+		return rc;
+	if (!proto_is(reply, "ok"))
+		return 0;
+	keep(st, c, reply, r);
+	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
+		return stack_query_reply(st, scn_call_get(c->call), reply, r);
+	return 0;
+}

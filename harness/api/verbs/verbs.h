@@ -1,0 +1,16 @@
+/* verbs.h — the libibverbs family's entry points, for its registry row (family.h). */
+#ifndef RDMACHECK_API_VERBS_H
+#define RDMACHECK_API_VERBS_H
+
+#include "harness/api/family.h"
+
+extern const struct scn_call api_verbs_calls[];
+/* The verbs arguments of step s (family.h: resolve). */
+int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c);
+/* The family's part of c's model operation (family.h: model_op). */
+int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op *op);
+/* A verbs call on the real stack (family.h: stack_exec). */
+int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r);
+extern const struct agent_req agent_verbs_reqs[];
+
+#endif

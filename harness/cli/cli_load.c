@@ -1,0 +1,95 @@
+/*
+ * cli_load.c — what every rdmacheck subcommand shares (cli.h): loading and
+ * parsing the scenario files, looking up --profile, the model's capabilities.
+ */
+#include "harness/cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_unload(struct filelist *fl, struct scn_file **files)
+{
+	for (size_t i = 0; files && i < fl->n; i++)
+		scn_free(files[i]);
+	free(files);
+	files_free(fl);
+}
+
+int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files)
+{
+	char err[512];
+	int bad = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	*files = NULL;
+	if (npaths == 0) {
+		fprintf(stderr, "rdmacheck: no scenario given\n");
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < npaths; i++)
+		if (files_add(fl, paths[i], err, sizeof(err))) {
+			fprintf(stderr, "rdmacheck: %s\n", err);
+			files_free(fl);
+			return EXIT_USAGE;
+		}
+	for (size_t i = 0; i < fl->nnotes; i++)
+		fprintf(stderr, "rdmacheck: %s\n", fl->notes[i]);
+	*files = calloc(fl->n, sizeof(**files));
+	if (!*files) {
+		files_free(fl);
+		return EXIT_INFRA;
+	}
+	for (size_t i = 0; i < fl->n; i++) {
+		struct scn_diags d;
+
+		if (scn_parse_file(fl->v[i], &(*files)[i], &d) == 0)
+			continue;
+		bad = 1;
+		for (size_t k = 0; k < d.n; k++) {
+			char buf[1024];
+
+			scn_diag_format(&d.d[k], fl->v[i], buf, sizeof(buf));
+			fputs(buf, stderr);
+		}
+		if (d.dropped)
+			fprintf(stderr, "%s: %zu more errors not shown\n", fl->v[i], d.dropped);
+	}
+	if (bad) {
+		cli_unload(fl, *files);
+		*files = NULL;
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cli_profile(const char *arg, struct m_profile *out)
+{
+	char name[64];
+	unsigned maj = 0, min = 0;
+	const char *colon = strchr(arg, ':');
+
+	snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
+	if (colon && sscanf(colon + 1, "%u.%u", &maj, &min) != 2) {
+		fprintf(stderr, "rdmacheck: --profile=%s: the kernel is MAJOR.MINOR (rxe:6.1)\n", arg);
+		return -EINVAL;
+	}
+	if (m_profile_get(name, colon ? KVER(maj, min) : 0, out)) {
+		fprintf(stderr, "rdmacheck: unknown profile '%s' (known:", name);
+		for (size_t i = 0; i < m_profile_count(); i++)
+			fprintf(stderr, " %s", m_profile_name(i));
+		fprintf(stderr, ")\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+uint32_t cli_all_caps(void)
+{
+	struct m_profile g;
+
+	m_profile_get("generic", 0, &g);
+	return g.caps;
+}
+

@@ -1,0 +1,182 @@
+/*
+ * agents.c — the real stack's transport: one agent process per scenario node
+ * (agent.h), spawned into its node's network namespace and talked to over a
+ * socketpair with the line protocol (proto.h). stack.h declares it.
+ */
+#include "harness/run/stack.h"
+#include "harness/agent/agent.h"
+#include "harness/run/proto.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HELLO_MS 15000 /* opening the device can be slow under TCG */
+
+static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va_list ap)
+{
+	int rc;
+
+	vsnprintf(req, PROTO_LINE_MAX, fmt, ap);
+	if (node >= st->n || st->ag[node].fd < 0)
+		return -EPIPE;
+	rc = proto_send(st->ag[node].fd, "%s", req);
+	if (rc) {
+		snprintf(st->err, sizeof(st->err), "agent of node %s: cannot send: %s", st->f->nodes[node],
+			 strerror(-rc));
+		return -EPIPE;
+	}
+	return 0;
+}
+
+int stack_send(struct stack *st, unsigned node, const char *fmt, ...)
+{
+	char req[PROTO_LINE_MAX];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vsend(st, node, req, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
+{
+	int rc = proto_recv(st->ag[node].fd, reply, PROTO_LINE_MAX, timeout_ms);
+
+	if (rc == -ETIMEDOUT) {
+		snprintf(st->err, sizeof(st->err), "agent of node %s did not answer within %d ms",
+			 st->f->nodes[node], timeout_ms);
+		return -ETIMEDOUT;
+	}
+	if (rc < 0) {
+		snprintf(st->err, sizeof(st->err), "agent of node %s died", st->f->nodes[node]);
+		return -EPIPE;
+	}
+	return 0;
+}
+
+int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ...)
+{
+	char req[PROTO_LINE_MAX];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vsend(st, node, req, fmt, ap);
+	va_end(ap);
+	if (rc)
+		return rc;
+	rc = stack_recv(st, node, reply, st->step_ms + STACK_SLACK_MS);
+	if (rc) {
+		size_t l = strlen(st->err);
+
+		snprintf(st->err + l, sizeof(st->err) - l, " (request '%.60s')", req);
+	}
+	return rc;
+}
+
+static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
+{
+	int sv[2];
+	char hello[PROTO_LINE_MAX];
+	int rc;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	fflush(NULL);
+	st->ag[i].pid = fork();
+	if (st->ag[i].pid < 0) {
+		rc = -errno;
+		close(sv[0]);
+		close(sv[1]);
+		return rc;
+	}
+	if (st->ag[i].pid == 0) {
+		for (unsigned j = 0; j < i; j++)
+			close(st->ag[j].fd);
+		close(sv[0]);
+		signal(SIGPIPE, SIG_IGN);
+		rc = topo_enter_netns(tn);
+		if (rc) {
+			proto_send(sv[1], "err errno=%d msg=cannot enter netns %s", -rc, tn->netns);
+			_exit(3);
+		}
+		struct agent_node an = { .name = st->f->nodes[i], .ibdev = tn->rxe, .netdev = tn->netdev,
+					 .ipv4 = tn->ipv4, .gid_index = tn->gid_index };
+
+		rc = agent_serve(sv[1], &an, st->step_ms);
+		exit(rc ? 3 : 0); /* exit, not _exit: coverage data is flushed */
+	}
+	close(sv[1]);
+	st->ag[i].fd = sv[0];
+	rc = proto_recv(sv[0], hello, sizeof(hello), HELLO_MS);
+	if (rc < 0 || !proto_is(hello, "ok")) {
+		char msg[200] = "no greeting";
+
+		if (rc >= 0)
+			proto_get_tail(hello, "msg", msg, sizeof(msg));
+		snprintf(st->err, sizeof(st->err), "agent of node %s (%s on %s): %s", st->f->nodes[i], tn->rxe,
+			 tn->netdev, msg);
+		return -EHOSTDOWN;
+	}
+	if (proto_get(hello, "gid", st->ag[i].gid, sizeof(st->ag[i].gid)))
+		return -EPROTO;
+	return 0;
+}
+
+int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t, int step_ms)
+{
+	int rc = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->f = f;
+	st->step_ms = step_ms;
+	for (unsigned i = 0; i < SCN_NODES_MAX; i++)
+		st->ag[i].fd = -1;
+	if (f->nnodes > t->n) {
+		snprintf(st->err, sizeof(st->err), "the topology has %zu nodes, the scenario needs %zu", t->n,
+			 f->nnodes);
+		return -ERANGE;
+	}
+	st->n = (unsigned)f->nnodes;
+	for (unsigned i = 0; i < st->n && rc == 0; i++)
+		rc = spawn(st, i, &t->node[i]);
+	if (rc)
+		stack_stop(st);
+	return rc;
+}
+
+void stack_stop(struct stack *st)
+{
+	char reply[PROTO_LINE_MAX];
+
+	for (unsigned i = 0; i < st->n; i++)
+		if (st->ag[i].fd >= 0 && proto_send(st->ag[i].fd, "quit") == 0)
+			proto_recv(st->ag[i].fd, reply, sizeof(reply), 3000);
+	for (unsigned i = 0; i < st->n; i++) {
+		if (st->ag[i].fd >= 0)
+			close(st->ag[i].fd);
+		st->ag[i].fd = -1;
+		if (st->ag[i].pid > 0) {
+			int ws;
+			struct timespec ts = { 0, 10000000 };
+
+			for (int k = 0; k < 300 && waitpid(st->ag[i].pid, &ws, WNOHANG) == 0; k++)
+				nanosleep(&ts, NULL);
+			if (waitpid(st->ag[i].pid, &ws, WNOHANG) == 0) {
+				kill(st->ag[i].pid, SIGKILL);
+				waitpid(st->ag[i].pid, &ws, 0);
+			}
+			st->ag[i].pid = 0;
+		}
+	}
+}

@@ -1,0 +1,197 @@
+/*
+ * stack.c — the real stack as an engine (stack.h): a call goes to its
+ * family's stack_exec (family.h), which talks to the node agents
+ * (agents.c); what the agents reported of each object answers ref, attr,
+ * read, peer and blob.
+ */
+#include "harness/run/stack.h"
+#include "harness/api/family.h"
+#include "harness/agent/agent.h"
+#include "harness/run/proto.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int stack_outcome(struct stack *st, const char *reply, struct m_outcome *o)
+{
+	char word[48];
+	uint64_t v;
+
+	if (proto_is(reply, "ok")) {
+		*o = (struct m_outcome){ M_OUT_OK, 0 };
+		if (proto_get(reply, "outcome", word, sizeof(word)) == 0 && m_outcome_parse(word, o))
+			return -EPROTO;
+		if (proto_get(reply, "status", word, sizeof(word)) == 0) {
+			enum m_wc_status s;
+
+			if (m_wc_status_parse(word, &s))
+				return -EPROTO;
+			*o = (struct m_outcome){ M_OUT_WC, (int16_t)s };
+		}
+		return 0;
+	}
+	if (proto_is(reply, "err") && proto_get_u64(reply, "errno", &v) == 0 && v < 4096) {
+		if (proto_get_u64(reply, "timeout", &v) == 0) {
+			snprintf(st->err, sizeof(st->err), "no completion within the step timeout (%d ms)",
+				 st->step_ms);
+			return -ETIMEDOUT;
+		}
+		proto_get_u64(reply, "errno", &v);
+		*o = (struct m_outcome){ M_OUT_ERRNO, (int16_t)v };
+		return 0;
+	}
+	snprintf(st->err, sizeof(st->err), "malformed agent answer '%.80s'", reply);
+	return -EPROTO;
+}
+
+uint64_t stack_field(const char *reply, const char *key)
+{
+	uint64_t v = 0;
+
+	proto_get_u64(reply, key, &v);
+	return v;
+}
+
+int stack_query_reply(struct stack *st, const struct scn_call *call, const char *reply, struct hres *r)
+{
+	for (int i = 0; call->query && call->query[i].key; i++) {
+		const struct scn_arg_spec *sp = &call->query[i];
+		char v[64], *end;
+
+		if (proto_get(reply, sp->key, v, sizeof(v)))
+			continue;
+		if ((sp->kinds & SCN_V_WORD) && scn_table_lookup((enum scn_table)sp->table, v, &r->q[i]) == 0) {
+			r->qset |= 1u << i;
+			continue;
+		}
+		r->q[i] = strtoull(v, &end, 0);
+		if (*end || v[0] == '-') {
+			snprintf(st->err, sizeof(st->err), "%s: bad %s=%s in the answer", call->name, sp->key, v);
+			return -EPROTO;
+		}
+		r->qset |= 1u << i;
+	}
+	return 0;
+}
+
+static int stack_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	const struct api_family *fam = api_family_get(scn_call_get(c->call)->api);
+
+	memset(r, 0, sizeof(*r));
+	return fam && fam->stack_exec ? fam->stack_exec(be, c, r) : -EINVAL;
+}
+
+/* The view of object obj the agents reported, or NULL if it was never made. */
+static const struct hview *view(struct stack *st, int32_t obj)
+{
+	struct stack_obj *o = &st->o[obj];
+
+	o->v.cls = st->f->objs[obj].cls;
+	return o->made ? &o->v : NULL;
+}
+
+static int stack_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	const struct hview *v = view(be, obj);
+
+	return v ? hview_ref(v, off, remote, addr, key) : -ENOENT;
+}
+
+static int stack_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
+{
+	const struct hview *v = view(be, obj);
+
+	return v ? hview_attr(v, a, out) : -ENOENT;
+}
+
+static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	struct stack *st = be;
+	char reply[PROTO_LINE_MAX];
+	unsigned node = st->f->objs[obj].node;
+
+	if (!st->o[obj].made)
+		return -ENOENT;
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < AGENT_READ_MAX ? len - done : AGENT_READ_MAX;
+		const char *hex;
+		int rc = stack_call(st, node, reply, "read id=%d off=%llu len=%zu", obj,
+			      (unsigned long long)(off + done), n);
+
+		if (rc)
+			return rc;
+		if (proto_is(reply, "err") && stack_field(reply, "errno") == ENOENT)
+			return -ENOENT; /* no bytes behind it (an unmapped registration) */
+		hex = strstr(reply, "hex=");
+		if (!proto_is(reply, "ok") || !hex || strlen(hex + 4) != 2 * n ||
+		    proto_hex_decode(hex + 4, buf + done, n) != (int)n)
+			return -EPROTO;
+		done += n;
+	}
+	return 0;
+}
+
+static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
+{
+	struct stack *st = be;
+	char reply[PROTO_LINE_MAX], word[40];
+	unsigned node = st->f->objs[qp].node;
+	int rc;
+
+	out->state = out->recv = -1;
+	if (!st->o[qp].made)
+		return -ENOENT;
+	rc = stack_call(st, node, reply, "recvs id=%d wait_ms=%d", qp, wait_ms);
+	if (rc)
+		return rc;
+	if (proto_is(reply, "err") && stack_field(reply, "errno") == ENOENT)
+		return -ENOENT; /* destroyed: nothing to observe */
+	if (proto_is(reply, "ok") && stack_field(reply, "n") == 1 && proto_get(reply, "status", word, sizeof(word)) == 0) {
+		enum m_wc_status s;
+
+		if (m_wc_status_parse(word, &s) == 0)
+			out->recv = (int)s;
+	}
+	rc = stack_call(st, node, reply, "query_qp id=%d", qp);
+	if (rc)
+		return rc;
+	if (proto_is(reply, "ok") && proto_get(reply, "state", word, sizeof(word)) == 0) {
+		enum m_qp_state s;
+
+		if (m_qp_state_parse(word, &s) == 0)
+			out->state = (int)s;
+	}
+	return 0;
+}
+
+/* The family whose objects of class cls export bytes (family.h: stack_blob). */
+static int stack_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
+{
+	struct stack *st = be;
+	uint16_t cls;
+
+	if (obj < 0 || (size_t)obj >= st->f->nobjs)
+		return -EINVAL;
+	cls = st->f->objs[obj].cls;
+	for (size_t i = 0; i < api_family_count(); i++) {
+		const struct api_family *fam = api_family_get(i);
+
+		if (fam->stack_blob && (fam->blob_classes & cls))
+			return fam->stack_blob(st, obj, buf, cap, len);
+	}
+	return -EINVAL;
+}
+
+const struct backend_ops stack_ops = {
+	.name = "stack",
+	.exec = stack_exec,
+	.ref = stack_ref,
+	.attr = stack_attr,
+	.read = stack_read,
+	.peer = stack_peer,
+	.blob = stack_blob,
+};
+

@@ -1,0 +1,85 @@
+/*
+ * stack.h — the real stack as an engine (backend.h), whatever the API
+ * family: one agent process per scenario node (agent.h), each inside its
+ * node's network namespace in netns mode, driven over a socketpair with the
+ * line protocol (proto.h; the transport is agents.c). A call goes to its
+ * family's stack_exec (family.h, harness/api/<family>/stack_<family>.c). The
+ * engine remembers, per scenario object, what the agents reported
+ * (addresses, keys, QP numbers, descriptors) so references can be resolved.
+ */
+#ifndef RDMACHECK_STACK_H
+#define RDMACHECK_STACK_H
+
+#include "harness/run/backend.h"
+#include "netns/topo.h"
+
+#include <sys/types.h>
+
+struct stack_obj {
+	uint8_t made;              /* the creation succeeded on the real stack */
+	struct hview v;            /* what the agent reported (addresses, keys, QP number) */
+	uint8_t ndesc;             /* librpma: the descriptor the agent reported */
+	uint8_t desc[32];
+	uint8_t peer_node;         /* librpma connection: the server's node; uDAPL EP: the node of
+	                              the EP its connection was accepted by */
+};
+
+struct stack_agent {
+	pid_t pid;
+	int fd;
+	char gid[33];
+};
+
+struct stack {
+	const struct scn_file *f;
+	unsigned n;
+	int step_ms;
+	struct stack_agent ag[SCN_NODES_MAX];
+	struct stack_obj o[SCN_OBJS_MAX];
+	char err[512];             /* the last infrastructure error, for reports */
+};
+
+extern const struct backend_ops stack_ops;
+
+#define STACK_SLACK_MS 3000 /* an answer's budget beyond the agent's own step budget */
+
+/*
+ * Talking to the agents (agents.c; the line protocol of agent.h): send one request to
+ * node's agent; receive one answer (within timeout_ms); or both, with the
+ * step budget. Each returns 0 (the answer may be ok or err), -ETIMEDOUT, or
+ * -EPIPE when the agent is gone; the reason goes to st->err. Sending to two
+ * agents before receiving from either serves calls that need both sides at
+ * once (a connection: one listens while the other connects).
+ */
+int stack_send(struct stack *st, unsigned node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms);
+int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/*
+ * The outcome an answer carries: "ok", "ok status=WC_NAME" (a completion),
+ * "ok outcome=NAME" (any outcome by its model name: RPMA_E_INVAL, …),
+ * "err errno=N" (a failed verbs call). -ETIMEDOUT for "err ... timeout=1"
+ * (no completion in time), -EPROTO for anything else.
+ */
+int stack_outcome(struct stack *st, const char *reply, struct m_outcome *o);
+/* A numeric field of an answer (0 when absent). */
+uint64_t stack_field(const char *reply, const char *key);
+
+/*
+ * Parse the KEY=VALUE results of a query answer into r->q (the keys of
+ * call->query; words by their table, numbers decimal or 0x). Returns 0 or
+ * -EPROTO with the reason in st->err.
+ */
+int stack_query_reply(struct stack *st, const struct scn_call *call, const char *reply, struct hres *r);
+
+/*
+ * Start one agent per node of f on topology t (scenario node i on topology
+ * node i; t must have at least f->nnodes nodes). step_ms bounds every call.
+ * Returns 0, or -errno with the reason in st->err (nothing left running).
+ */
+int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t, int step_ms);
+
+/* Ask every agent to quit, wait for it (kill after 3 s). Safe to call twice. */
+void stack_stop(struct stack *st);
+
+#endif
