@@ -61,19 +61,25 @@ static int keep_created(struct agent *a, struct aobj *o, enum aobj_kind k, DAT_R
 	return adat_answer(a, r, NULL);
 }
 
+/* dat_pz_create and dat_rmr_create: one handle made from its parent's (the IA's, a PZ's). */
+static int create_child(struct agent *a, enum aobj_kind k, DAT_RETURN (*create)(DAT_HANDLE, DAT_HANDLE *),
+			DAT_HANDLE parent, DAT_RETURN (*free_h)(DAT_HANDLE))
+{
+	struct aobj *o = agent_new_obj(a);
+	DAT_HANDLE h = DAT_HANDLE_NULL;
+	DAT_RETURN r;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "bad id");
+	r = create(parent, &h);
+	return keep_created(a, o, k, r, h, free_h);
+}
+
 static int do_pz_create(struct agent *a)
 {
 	struct dat_state *d = adat_ready(a);
-	struct aobj *o = agent_new_obj(a);
-	DAT_PZ_HANDLE pz = DAT_HANDLE_NULL;
-	DAT_RETURN r;
 
-	if (!d)
-		return 0;
-	if (!o)
-		return agent_reply_err(a, EINVAL, "bad id");
-	r = d->f.dat_pz_create(d->ia, &pz);
-	return keep_created(a, o, AO_DAT_PZ, r, pz, d->f.dat_pz_free);
+	return d ? create_child(a, AO_DAT_PZ, d->f.dat_pz_create, d->ia, d->f.dat_pz_free) : 0;
 }
 
 /* dat_pz_free, dat_lmr_free, dat_rmr_free: the object's handle (NULL once freed). */
@@ -186,16 +192,9 @@ static int do_lmr_query(struct agent *a)
 static int do_rmr_create(struct agent *a)
 {
 	struct dat_state *d = adat_ready(a);
-	struct aobj *o = agent_new_obj(a);
-	DAT_RMR_HANDLE h = DAT_HANDLE_NULL;
-	DAT_RETURN r;
 
-	if (!d)
-		return 0;
-	if (!o)
-		return agent_reply_err(a, EINVAL, "bad id");
-	r = d->f.dat_rmr_create(adat_handle(adat_obj(a, "pz", AO_DAT_PZ)), &h);
-	return keep_created(a, o, AO_DAT_RMR, r, h, d->f.dat_rmr_free);
+	return d ? create_child(a, AO_DAT_RMR, d->f.dat_rmr_create, adat_handle(adat_obj(a, "pz", AO_DAT_PZ)),
+				d->f.dat_rmr_free) : 0;
 }
 
 static int do_rmr_bind(struct agent *a)
