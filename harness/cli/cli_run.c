@@ -18,9 +18,11 @@
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/console.h"
 #include "harness/cli/coverage.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
+#include "harness/cli/stage.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -156,30 +158,59 @@ static uint32_t running_kernel(void)
 	return KVER(maj, min);
 }
 
-/* Read the --list file's paths into fl and parse them (NULL: a file that does not parse); *maxn: most nodes. */
-static struct scn_file **inner_load(FILE *list, struct filelist *fl, size_t *maxn)
+/*
+ * Read the --list file (the outer run's NUL-terminated names; an empty name: a
+ * scenario not to run here, its index kept) into paths[] and parse each into
+ * files[] (NULL: not to run or does not parse). *n entries; *maxn: most nodes.
+ */
+static int inner_load(FILE *list, char ***paths, struct scn_file ***files, size_t *n, size_t *maxn)
 {
-	char *line = NULL, err[512];
-	size_t cap = 0;
+	char *line = NULL;
+	size_t cap = 0, room = 0;
 	ssize_t len;
 
-	while ((len = getdelim(&line, &cap, '\0', list)) > 0) { /* the outer run's NUL-terminated list */
+	*paths = NULL;
+	*files = NULL;
+	*n = 0;
+	*maxn = 1;
+	while ((len = getdelim(&line, &cap, '\0', list)) > 0) {
 		if (line[len - 1] != '\0')
 			break; /* cut short: not a whole name */
-		if (files_add(fl, line, err, sizeof(err)))
-			fprintf(stderr, "rdmacheck: %s\n", err);
+		if (*n == room) {
+			size_t nr = room ? 2 * room : 64;
+			char **np = realloc(*paths, nr * sizeof(*np));
+			struct scn_file **nf = np ? realloc(*files, nr * sizeof(*nf)) : NULL;
+
+			if (np)
+				*paths = np;
+			if (!nf)
+				break;
+			*files = nf;
+			room = nr;
+		}
+		(*paths)[*n] = line[0] ? strdup(line) : NULL;
+		(*files)[*n] = NULL;
+		if ((*paths)[*n]) {
+			struct scn_diags d;
+
+			if (scn_parse_file((*paths)[*n], &(*files)[*n], &d) == 0 && (*files)[*n]->nnodes > *maxn)
+				*maxn = (*files)[*n]->nnodes;
+		}
+		(*n)++;
 	}
 	free(line);
-	struct scn_file **files = calloc(fl->n ? fl->n : 1, sizeof(*files));
+	return 0;
+}
 
-	*maxn = 1;
-	for (size_t i = 0; files && i < fl->n; i++) {
-		struct scn_diags d;
-
-		if (scn_parse_file(fl->v[i], &files[i], &d) == 0 && files[i]->nnodes > *maxn)
-			*maxn = files[i]->nnodes;
+/* Release what inner_load gave. */
+static void inner_unload(char **paths, struct scn_file **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(paths[i]);
+		scn_free(files[i]);
 	}
-	return files;
+	free(paths);
+	free(files);
 }
 
 /* Run scenario f (record index k) on topology t with its own agents, and record its result. */
@@ -239,13 +270,12 @@ static int inner_topology(const char *root, const char *verb, size_t nodes, cons
 
 static int run_inner(const struct run_args *a)
 {
-	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512];
-	struct filelist fl = { 0 };
+	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512], **paths;
 	struct scn_file **files;
 	struct topo t;
 	struct m_profile prof;
 	FILE *list, *rec;
-	size_t maxn;
+	size_t maxn, n;
 	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
 
 	if (find_root(root, sizeof(root)) || !a->records || !a->list) {
@@ -262,7 +292,7 @@ static int run_inner(const struct run_args *a)
 		fprintf(stderr, "rdmacheck: cannot open %s or %s: %s\n", a->list, a->records, strerror(errno));
 		return EXIT_INFRA;
 	}
-	files = inner_load(list, &fl, &maxn);
+	inner_load(list, &paths, &files, &n, &maxn);
 	fclose(list);
 	/* named after the outer run's records: the outer run removes it, even after a panic */
 	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
@@ -270,56 +300,33 @@ static int run_inner(const struct run_args *a)
 	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);
 		inner_topology(root, "down", maxn, topo_file);
-		cli_unload(&fl, files);
+		inner_unload(paths, files, n);
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	for (size_t i = 0; files && i < fl.n; i++)
-		inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
+	for (size_t i = 0; i < n; i++)
+		if (paths[i]) /* the others are the outer run's: unparsed, or finished */
+			inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
-	cli_unload(&fl, files);
+	inner_unload(paths, files, n);
 	fclose(rec);
 	return 0;
 }
 
 /* ------------------------------------------------------------ outer -- */
 
-/* Lines of the console log that say why the kernel died (at most 12). */
-static void console_excerpt(const char *path, char *out, size_t len)
-{
-	static const char *const marks[] = { "BUG:", "Oops", "RIP:", "Kernel panic", "Call Trace", "general protection",
-					     "rxe_", "hung_task", "watchdog" };
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, off = 0;
-	int lines = 0;
-
-	out[0] = '\0';
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0 && lines < 12) {
-		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-			if (strstr(line, marks[i])) {
-				off += (size_t)snprintf(out + off, off < len ? len - off : 0, "  console: %s", line);
-				if (off >= len)
-					off = len - 1;
-				lines++;
-				break;
-			}
-	}
-	free(line);
-	fclose(f);
-}
-
 struct outer {
 	const struct run_args *a;
 	struct filelist fl;
-	struct scn_file **files;
+	struct scn_file **files;  /* NULL: the file does not parse (its result an ERROR already) */
+	char **diags;             /* cli_load_each's: the parse errors of files[i] == NULL */
+	char **staged;            /* the copy the real stack runs (stage.h); NULL: not to run there */
 	struct result *rs;
 	struct rec_state *st;
 	size_t printed;
 	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
+	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
 };
 
 /* Print every result that arrived, in order. */
@@ -351,8 +358,11 @@ static int one_round(struct outer *o, size_t from)
 			fclose(lf);
 		return -EIO;
 	}
-	for (size_t i = from; i < o->fl.n; i++)
-		fwrite(o->fl.v[i], 1, strlen(o->fl.v[i]) + 1, lf); /* NUL-terminated: a name may hold newlines */
+	for (size_t i = from; i < o->fl.n; i++) { /* NUL-terminated: a name may hold newlines */
+		const char *name = o->st[i].finished || !o->staged[i] ? "" : o->staged[i];
+
+		fwrite(name, 1, strlen(name) + 1, lf);
+	}
 	fclose(lf);
 	unlink(o->rec);
 	unlink(o->console);
@@ -373,7 +383,8 @@ static int one_round(struct outer *o, size_t from)
 		return -errno;
 	if (pid == 0) {
 		setpgid(0, 0);
-		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout))
+		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) ||
+		    !freopen(o->stacklog, "a", stderr))
 			_exit(127);
 		execv(cistack, argv);
 		_exit(127);
@@ -441,6 +452,10 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 		/* The model simulates the profile's stack: its capabilities only. */
 		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = o->a->trace };
 
+		if (o->st[i].finished) { /* does not parse */
+			print_ready(o);
+			continue;
+		}
 		if (bm_init(&eng, o->files[i], prof) == 0) {
 			run_scenario(o->files[i], &be_model_ops, &eng, &ro, &o->rs[i]);
 			snprintf(o->rs[i].file, sizeof(o->rs[i].file), "%s", o->fl.v[i]);
@@ -451,24 +466,61 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 	}
 }
 
+/* Every scenario from `from` on that has no result yet gets verdict v and reason. */
+static void finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason)
+{
+	for (size_t i = from; i < o->fl.n; i++)
+		if (!o->st[i].finished) {
+			o->rs[i].v = v;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "%s", reason);
+			o->st[i].finished = 1;
+		}
+}
+
+/*
+ * Copy every file to run into the checkout (stage.h): the VM sees no host
+ * /tmp. A file that cannot be copied is an ERROR saying why.
+ */
+static void stage_files(struct outer *o, struct stage *sg)
+{
+	char err[512], dst[PATH_MAX + 32];
+	int open_rc = stage_open(sg, o->root, err, sizeof(err));
+
+	for (size_t i = 0; i < o->fl.n; i++) {
+		if (o->st[i].finished)
+			continue;
+		if (open_rc || stage_add(sg, i, o->fl.v[i], dst, sizeof(dst), err, sizeof(err))) {
+			o->rs[i].v = V_ERROR;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "not run: %.480s", err);
+			o->st[i].finished = 1;
+			continue;
+		}
+		o->staged[i] = strdup(dst);
+	}
+}
+
 /*
  * The real stack: rounds of the inner runner (ci/stack), each resuming after
  * the scenario that killed the previous one; a stack that is not there skips
- * the rest. Returns 1 on an infrastructure failure.
+ * the rest, with ci/stack's reason. Returns 1 on an infrastructure failure.
  */
 static int outer_stack(struct outer *o)
 {
-	char dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16], why[512];
 	size_t from = 0;
 	int infra = 0;
+	struct stage sg;
 
 	snprintf(o->rec, sizeof(o->rec), "%s/build/run/records-%ld.txt", o->root, (long)getpid());
 	snprintf(o->list, sizeof(o->list), "%s/build/run/list-%ld.nul", o->root, (long)getpid());
 	snprintf(o->console, sizeof(o->console), "%s/build/run/console-%ld.log", o->root, (long)getpid());
+	snprintf(o->stacklog, sizeof(o->stacklog), "%s/build/run/stack-%ld.log", o->root, (long)getpid());
 	snprintf(dir, sizeof(dir), "%s/build", o->root);
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
 	mkdir(dir, 0755);
+	unlink(o->stacklog);
+	stage_files(o, &sg);
 	while (from < o->fl.n) {
 		int st = one_round(o, from);
 
@@ -477,25 +529,22 @@ static int outer_stack(struct outer *o)
 			print_ready(o);
 			continue;
 		}
-		if (st == 77) {
-			for (size_t i = from; i < o->fl.n; i++)
-				if (!o->st[i].finished) {
-					o->rs[i].v = V_SKIP;
-					snprintf(o->rs[i].reason, sizeof(o->rs[i].reason),
-						 "no real RDMA stack here (ci/stack said why)");
-					o->st[i].finished = 1;
-				}
-		} else if (st != 0) {
-			fprintf(stderr, "rdmacheck: the runner on the real stack failed (exit %d)\n", st);
-			infra = 1;
+		if (st != 0) {
+			console_stack_reason(o->stacklog, st, why, sizeof(why));
+			finish_rest(o, from, st == 77 ? V_SKIP : V_ERROR, why);
+			if (st != 77) {
+				fprintf(stderr, "rdmacheck: %s\n", why);
+				infra = 1;
+			}
 		}
 		break;
 	}
-	for (size_t i = 0; i < o->fl.n; i++)
-		o->st[i].finished = 1;
+	finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
 	print_ready(o);
+	stage_close(&sg);
 	unlink(o->rec);
 	unlink(o->list);
+	unlink(o->stacklog);
 	{
 		char topo[sizeof(o->rec) + 8];
 
@@ -527,43 +576,58 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a };
 	double t0 = proto_now_s();
-	size_t c[V_COUNT_];
-	int rc = cli_load(npaths, paths, &o.fl, &o.files), infra = 0;
+	size_t c[V_COUNT_], n;
+	int rc = cli_load_each(npaths, paths, &o.fl, &o.files, &o.diags), infra = 0;
 	struct m_profile prof;
 
 	if (rc)
 		return rc;
 	if (cli_profile(a->profile, &prof)) {
+		cli_unload_diags(o.fl.n, o.diags);
 		cli_unload(&o.fl, o.files);
 		return EXIT_USAGE;
 	}
-	o.rs = calloc(o.fl.n, sizeof(*o.rs));
-	o.st = calloc(o.fl.n, sizeof(*o.st));
-	if (!o.rs || !o.st)
+	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
+	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));
+	o.staged = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.staged));
+	if (!o.rs || !o.st || !o.staged)
 		return EXIT_INFRA;
 	for (size_t i = 0; i < o.fl.n; i++) {
 		snprintf(o.rs[i].file, sizeof(o.rs[i].file), "%s", o.fl.v[i]);
-		snprintf(o.rs[i].title, sizeof(o.rs[i].title), "%s", o.files[i]->title);
+		snprintf(o.rs[i].title, sizeof(o.rs[i].title), "%s", o.files[i] ? o.files[i]->title : "");
 		o.rs[i].v = V_ERROR;
 		snprintf(o.rs[i].reason, sizeof(o.rs[i].reason), "not run");
 	}
+	for (size_t i = 0; i < o.fl.n; i++)
+		if (!o.files[i]) /* does not parse: an ERROR with its diagnostics, the run goes on */
+			o.st[i].finished = cli_parse_error(&o.rs[i], o.diags[i]) == 0;
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
 	} else if (find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
+		finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
+		print_ready(&o);
 		infra = 1;
 	} else {
 		infra = outer_stack(&o);
 	}
 	infra |= outer_report(&o, proto_now_s() - t0);
-	report_count(o.rs, o.fl.n, c);
-	for (size_t i = 0; i < o.fl.n; i++)
+	report_count(o.rs, n = o.fl.n, c);
+	for (size_t i = 0; i < o.fl.n; i++) {
 		result_clear(&o.rs[i]);
+		free(o.staged[i]);
+	}
 	free(o.rs);
 	free(o.st);
+	free(o.staged);
+	cli_unload_diags(o.fl.n, o.diags);
 	cli_unload(&o.fl, o.files);
-	return c[V_FAIL] ? EXIT_FAILED : (infra || c[V_ERROR]) ? EXIT_INFRA : 0;
+	if (c[V_FAIL])
+		return EXIT_FAILED;
+	if (infra || c[V_ERROR])
+		return EXIT_INFRA;
+	return n && c[V_SKIP] == n ? EXIT_SKIP : 0; /* nothing ran: skipped, as automake reads it */
 }
 
 int cli_run(int argc, char **argv)
