@@ -39,9 +39,9 @@ void cli_unload(struct filelist *fl, struct scn_file **files);
 void cli_unload_diags(size_t n, char **diags);
 
 /*
- * Make r the result of a file that does not parse: ERROR, its first
- * diagnostic ("FILE:LINE:COL: MESSAGE", from cli_load_each's diags) the
- * reason, the others the detail. Returns 0 or -ENOMEM.
+ * Make r (r->file set) the result of a file that does not parse: ERROR, its
+ * first diagnostic ("FILE:LINE:COL: MESSAGE", from cli_load_each's diags) the
+ * reason and its LINE the line, the others the detail. Returns 0 or -ENOMEM.
  */
 int cli_parse_error(struct result *r, const char *diags);
 

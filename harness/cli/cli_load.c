@@ -116,6 +116,8 @@ int cli_parse_error(struct result *r, const char *diags)
 	r->line = 0;
 	snprintf(r->title, sizeof(r->title), "(does not parse)");
 	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - diags) : (int)strlen(diags), diags);
+	if (strncmp(r->reason, r->file, strlen(r->file)) == 0) /* "FILE:LINE:COL: ...": the line */
+		sscanf(r->reason + strlen(r->file), ":%u:", &r->line);
 	for (const char *p = nl ? nl + 1 : ""; *p;) { /* every further line, indented */
 		const char *e = strchr(p, '\n');
 		int l = e ? (int)(e - p) : (int)strlen(p);

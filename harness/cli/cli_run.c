@@ -19,9 +19,11 @@
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/console.h"
+#include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
+#include "harness/cli/results.h"
 #include "harness/cli/stage.h"
 #include "netns/topo.h"
 
@@ -39,7 +41,7 @@
 
 static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
-	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] PATH...\n"
+	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
 	"reference model side by side, and report every step where reality leaves the allowed set.\n"
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
@@ -49,6 +51,7 @@ static const char usage_run[] =
 	"  --timeout  seconds one step may take (default 10)\n"
 	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
 	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
+	"  --results  the results directory (default build/results/UTC-PID, build/results/latest)\n"
 	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
 
@@ -56,69 +59,11 @@ static const char usage_run[] =
 
 struct run_args {
 	const char *stack, *junit, *records, *list, *profile;
+	const char *results;       /* the results directory (results.h); NULL: the default */
 	enum report_format format;
 	int step_s, inner, first, trace;
 	size_t base;
 };
-
-/*
- * This executable's path. When it was rebuilt while running, the link says
- * "PATH (deleted)": the later rounds use what stands at PATH now.
- */
-static int self_exe(char *exe, size_t len)
-{
-	static const char deleted[] = " (deleted)";
-	ssize_t n = readlink("/proc/self/exe", exe, len - 1);
-	size_t dl = sizeof(deleted) - 1;
-
-	if (n <= 0)
-		return -errno;
-	exe[n] = '\0';
-	if ((size_t)n > dl && strcmp(exe + n - dl, deleted) == 0)
-		exe[n - dl] = '\0';
-	return 0;
-}
-
-/* The checkout: the nearest directory above this executable with ci/stack. */
-static int find_root(char *root, size_t len)
-{
-	char exe[PATH_MAX];
-
-	if (self_exe(exe, sizeof(exe)))
-		return -errno;
-	for (char *slash; (slash = strrchr(exe, '/')) != NULL;) {
-		char probe[PATH_MAX + 16];
-
-		*slash = '\0';
-		snprintf(probe, sizeof(probe), "%s/ci/stack", exe);
-		if (access(probe, X_OK) == 0) {
-			snprintf(root, len, "%s", exe[0] ? exe : "/");
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* Run argv (no shell) and wait. Returns its exit status, or -errno. */
-static int spawn_wait(char *const argv[], int quiet)
-{
-	pid_t pid;
-	int st;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (quiet && !freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* ------------------------------------------------------------ inner -- */
 
@@ -327,14 +272,22 @@ struct outer {
 	size_t printed;
 	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
 	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
+	struct results res;       /* the results directory; res.jsonl NULL: none */
+	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
 };
 
 /* Print every result that arrived, in order. */
 static void print_ready(struct outer *o)
 {
 	while (o->printed < o->fl.n && o->st[o->printed].finished) {
+		size_t k = o->printed;
+		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
+
+		if (o->res.jsonl)
+			results_scenario(&o->res, k, &o->rs[k], trace, NULL, o->console_txt[k]);
+		free(trace);
 		report_progress(o->fl.n, o->fl.n, "");
-		report_result(stdout, o->a->format, o->printed, &o->rs[o->printed]);
+		report_result(stdout, o->a->format, k, &o->rs[k]);
 		o->printed++;
 	}
 	if (o->printed < o->fl.n)
@@ -375,7 +328,7 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, o->a->trace ? "--trace" : NULL, NULL };
+			 timeout_opt, profile_opt, "--trace", NULL }; /* the trace goes to the results directory */
 
 	fflush(NULL);
 	pid = fork();
@@ -428,6 +381,8 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	console_excerpt(o->console, excerpt, sizeof(excerpt));
 	free(r->detail);
 	r->detail = strdup(excerpt[0] ? excerpt : "  (no console lines about it)\n");
+	free(o->console_txt[k]);
+	o->console_txt[k] = console_tail(o->console, 200); /* the results directory's console.txt */
 	r->line = s->step_line;
 	if (status == 120 && s->step_crash) {
 		r->v = V_XFAIL;
@@ -450,7 +405,7 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 	for (size_t i = 0; i < o->fl.n; i++) {
 		struct be_model eng;
 		/* The model simulates the profile's stack: its capabilities only. */
-		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = o->a->trace };
+		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1 }; /* for the results */
 
 		if (o->st[i].finished) { /* does not parse */
 			print_ready(o);
@@ -541,6 +496,10 @@ static int outer_stack(struct outer *o)
 	}
 	finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
 	print_ready(o);
+	if (o->res.jsonl) {
+		results_file(&o->res, "stack.log", o->stacklog);
+		results_file(&o->res, "console.log", o->console);
+	}
 	stage_close(&sg);
 	unlink(o->rec);
 	unlink(o->list);
@@ -565,11 +524,29 @@ static int outer_report(struct outer *o, double secs)
 	for (size_t i = 0; i < o->fl.n; i++)
 		cov_add(&cov, &o->rs[i], i);
 	cov_print(stdout, &cov, NULL, o->a->format == REPORT_TAP ? "# " : "");
+	if (o->res.jsonl) {
+		if ((rc = results_close(&o->res)) != 0)
+			fprintf(stderr, "rdmacheck: results in %s incomplete: %s\n", o->res.dir, strerror(-rc));
+		fprintf(stdout, "%sresults: %s\n", o->a->format == REPORT_TAP ? "# " : "", o->res.dir);
+	}
 	if (o->a->junit && (rc = report_junit(o->a->junit, o->rs, o->fl.n, secs)) != 0) {
 		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", o->a->junit, strerror(-rc));
 		return 1;
 	}
 	return 0;
+}
+
+/* Open the results directory: --results=DIR, or the default in the checkout (else ./build/results). */
+static void outer_results(struct outer *o)
+{
+	char root[PATH_MAX], dir[PATH_MAX], err[512];
+
+	if (o->a->results)
+		snprintf(dir, sizeof(dir), "%s", o->a->results);
+	else if (find_root(root, sizeof(root)) || results_default(root, dir, sizeof(dir)))
+		results_default(".", dir, sizeof(dir));
+	if (results_open(&o->res, dir, !o->a->results, err, sizeof(err)))
+		fprintf(stderr, "rdmacheck: no results directory: %s\n", err);
 }
 
 static int run_outer(const struct run_args *a, int npaths, char **paths)
@@ -590,8 +567,10 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
 	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));
 	o.staged = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.staged));
-	if (!o.rs || !o.st || !o.staged)
+	o.console_txt = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.console_txt));
+	if (!o.rs || !o.st || !o.staged || !o.console_txt)
 		return EXIT_INFRA;
+	outer_results(&o);
 	for (size_t i = 0; i < o.fl.n; i++) {
 		snprintf(o.rs[i].file, sizeof(o.rs[i].file), "%s", o.fl.v[i]);
 		snprintf(o.rs[i].title, sizeof(o.rs[i].title), "%s", o.files[i] ? o.files[i]->title : "");
@@ -617,10 +596,12 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	for (size_t i = 0; i < o.fl.n; i++) {
 		result_clear(&o.rs[i]);
 		free(o.staged[i]);
+		free(o.console_txt[i]);
 	}
 	free(o.rs);
 	free(o.st);
 	free(o.staged);
+	free(o.console_txt);
 	cli_unload_diags(o.fl.n, o.diags);
 	cli_unload(&o.fl, o.files);
 	if (c[V_FAIL])
@@ -660,6 +641,8 @@ int cli_run(int argc, char **argv)
 			a.step_s = (int)s;
 		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
 			a.profile = v;
+		} else if (strncmp(argv[i], "--results=", 10) == 0 && *v) {
+			a.results = v;
 		} else if (strcmp(argv[i], "--trace") == 0) {
 			a.trace = 1;
 		} else if (strcmp(argv[i], "--inner") == 0) {

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* getline */
 #include "harness/cli/console.h"
 
+#include "harness/cli/text.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,4 +72,41 @@ void console_stack_reason(const char *log, int status, char *why, size_t len)
 		snprintf(why, len, "the runner on the real stack failed (exit %d): %s", status, last);
 	else
 		snprintf(why, len, "the runner on the real stack failed (exit %d)", status);
+}
+
+char *console_tail(const char *path, size_t lines)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, **ring = calloc(lines ? lines : 1, sizeof(*ring));
+	size_t cap = 0, n = 0;
+	struct text t = { 0 };
+
+	if (!f || !ring) {
+		if (f)
+			fclose(f);
+		free(ring);
+		return NULL;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		free(ring[n % lines]);
+		ring[n % lines] = line;
+		line = NULL;
+		cap = 0;
+		n++;
+	}
+	free(line);
+	fclose(f);
+	for (size_t i = n > lines ? n - lines : 0; i < n; i++) {
+		text_addf(&t, "%s", ring[i % lines]);
+		free(ring[i % lines]);
+		ring[i % lines] = NULL;
+	}
+	for (size_t i = 0; i < lines; i++)
+		free(ring[i]);
+	free(ring);
+	if (t.oom) {
+		text_free(&t);
+		return NULL;
+	}
+	return text_take(&t);
 }

@@ -15,6 +15,9 @@
  */
 void console_excerpt(const char *path, char *out, size_t len);
 
+/* The last lines (at most lines, > 0) of the file at path (malloc'd; NULL: none, or no file). */
+char *console_tail(const char *path, size_t lines);
+
 /*
  * The last line of the log at path that contains mark (NULL: the last
  * non-blank line), from just after mark (the whole line with NULL), without

@@ -1,6 +1,8 @@
 /* stage.c — copies of scenario files inside the checkout (stage.h). */
 #include "harness/cli/stage.h"
 
+#include "harness/cli/afile.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,34 +24,12 @@ int stage_open(struct stage *s, const char *root, char *err, size_t errlen)
 
 int stage_add(struct stage *s, size_t k, const char *src, char *dst, size_t dstlen, char *err, size_t errlen)
 {
-	char buf[65536];
-	size_t got;
-	int rc = 0;
-	FILE *in = fopen(src, "rb"), *out;
+	int rc;
 
-	if (!in) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot read %s again: %s", src, strerror(-rc));
-		return rc;
-	}
 	snprintf(dst, dstlen, "%s/%zu.scn", s->dir, k);
 	if (k >= s->n)
 		s->n = k + 1;
-	out = fopen(dst, "wb");
-	if (!out) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot copy it into the checkout (%s): %s", dst, strerror(-rc));
-		fclose(in);
-		return rc;
-	}
-	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, got, out) != got)
-			break;
-	if (ferror(in) || ferror(out))
-		rc = -EIO;
-	if (fclose(out) && !rc)
-		rc = -errno;
-	fclose(in);
+	rc = afile_copy(src, dst);
 	if (rc)
 		snprintf(err, errlen, "cannot copy it into the checkout (%s): %s", dst, strerror(-rc));
 	return rc;
