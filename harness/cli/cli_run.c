@@ -165,6 +165,7 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
 	struct inner_ctx ic = { rec, k, prof };
+	int kfd = -1;
 	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
 			      .on_step = inner_on_step, .ctx = &ic };
 
@@ -174,7 +175,7 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 		r.v = V_ERROR;
 	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
 		r.v = V_SKIP;
-	} else if (stack_start(st, f, t, a->step_s * 1000) != 0) {
+	} else if ((kfd = kmsg_open()), stack_start(st, f, t, a->step_s * 1000) != 0) {
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 	} else {
@@ -188,6 +189,14 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
 		}
 		stack_stop(st);
+	}
+	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
+		char *lines = kmsg_take(kfd);
+
+		console_finding(&r, lines);
+		rec_kernel(rec, k, lines);
+		free(lines);
+		close(kfd);
 	}
 	rec_result(rec, k, &r);
 	result_clear(&r);
@@ -284,7 +293,7 @@ static void print_ready(struct outer *o)
 		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
 
 		if (o->res.jsonl)
-			results_scenario(&o->res, k, &o->rs[k], trace, NULL, o->console_txt[k]);
+			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
 		free(trace);
 		report_progress(o->fl.n, o->fl.n, "");
 		report_result(stdout, o->a->format, k, &o->rs[k]);
@@ -597,6 +606,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		result_clear(&o.rs[i]);
 		free(o.staged[i]);
 		free(o.console_txt[i]);
+		rec_state_clear(&o.st[i]);
 	}
 	free(o.rs);
 	free(o.st);

@@ -7,6 +7,8 @@
 #ifndef RDMACHECK_CONSOLE_H
 #define RDMACHECK_CONSOLE_H
 
+#include "harness/run/runner.h"
+
 #include <stddef.h>
 
 /*
@@ -31,5 +33,41 @@ int console_last_line(const char *path, const char *mark, char *out, size_t len)
  * reason ("no real RDMA stack: ..."); otherwise the log's last line.
  */
 void console_stack_reason(const char *log, int status, char *why, size_t len);
+
+/* What the kernel printed that is a finding on its own, worst last. */
+enum splat { SPLAT_NONE, SPLAT_WARN, SPLAT_UBSAN, SPLAT_HUNG, SPLAT_BUG, SPLAT_OOPS, SPLAT_PANIC, SPLAT_COUNT_ };
+
+/* "none", "WARN", "UBSAN", "HUNG", "BUG", "OOPS", "PANIC"; "?" out of range. */
+const char *splat_str(enum splat s);
+int splat_parse(const char *name, enum splat *out);
+
+/*
+ * The first splat in text (kernel log or console lines): a WARN ("WARNING:
+ * CPU: N PID: N at FILE:LINE FUNC"), an UBSAN report, a hung task or RCU
+ * stall, a BUG ("BUG: ...", "kernel BUG at"), an Oops or general protection
+ * fault, a panic. Its line, without a "[ SECS]" stamp or console prefix
+ * before the marker, into what ("" for none). Returns its kind.
+ */
+enum splat console_splat(const char *text, char *what, size_t len);
+
+/*
+ * Judge the kernel lines a scenario produced: a splat (console_splat) is a
+ * finding of its own. A PASS or XFAIL becomes a FAIL whose reason is "kernel
+ * KIND during the scenario: LINE" (what the scenario gave goes into the
+ * detail); a FAIL or ERROR keeps its verdict and gets the splat as a note.
+ * Returns 1 when there was a splat, 0 none, -ENOMEM.
+ */
+int console_finding(struct result *r, const char *kernel);
+
+/*
+ * The kernel log from now on: /dev/kmsg opened non-blocking at its end.
+ * Returns the descriptor, or -errno (not root, no /dev/kmsg: no kernel lines).
+ */
+int kmsg_open(void);
+/*
+ * Every kernel log record since kmsg_open (or the last take) as "[SECS.USEC]
+ * MESSAGE\n" lines (malloc'd; NULL when there are none). Does not close fd.
+ */
+char *kmsg_take(int fd);
 
 #endif
