@@ -60,6 +60,8 @@ check: deps
 	$(MAKE) smoke
 	$(MAKE) corpus
 	$(MAKE) oracle
+	@echo "make check: passed: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
+	@echo "make check: the corpus run's results: build/results/latest/"
 
 run: deps
 	$(MAKE) all

@@ -103,61 +103,6 @@ static uint32_t running_kernel(void)
 	return KVER(maj, min);
 }
 
-/*
- * Read the --list file (the outer run's NUL-terminated names; an empty name: a
- * scenario not to run here, its index kept) into paths[] and parse each into
- * files[] (NULL: not to run or does not parse). *n entries; *maxn: most nodes.
- */
-static int inner_load(FILE *list, char ***paths, struct scn_file ***files, size_t *n, size_t *maxn)
-{
-	char *line = NULL;
-	size_t cap = 0, room = 0;
-	ssize_t len;
-
-	*paths = NULL;
-	*files = NULL;
-	*n = 0;
-	*maxn = 1;
-	while ((len = getdelim(&line, &cap, '\0', list)) > 0) {
-		if (line[len - 1] != '\0')
-			break; /* cut short: not a whole name */
-		if (*n == room) {
-			size_t nr = room ? 2 * room : 64;
-			char **np = realloc(*paths, nr * sizeof(*np));
-			struct scn_file **nf = np ? realloc(*files, nr * sizeof(*nf)) : NULL;
-
-			if (np)
-				*paths = np;
-			if (!nf)
-				break;
-			*files = nf;
-			room = nr;
-		}
-		(*paths)[*n] = line[0] ? strdup(line) : NULL;
-		(*files)[*n] = NULL;
-		if ((*paths)[*n]) {
-			struct scn_diags d;
-
-			if (scn_parse_file((*paths)[*n], &(*files)[*n], &d) == 0 && (*files)[*n]->nnodes > *maxn)
-				*maxn = (*files)[*n]->nnodes;
-		}
-		(*n)++;
-	}
-	free(line);
-	return 0;
-}
-
-/* Release what inner_load gave. */
-static void inner_unload(char **paths, struct scn_file **files, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(paths[i]);
-		scn_free(files[i]);
-	}
-	free(paths);
-	free(files);
-}
-
 /* Run scenario f (record index k) on topology t with its own agents, and record its result. */
 static void inner_one(const struct run_args *a, const struct m_profile *prof, const struct topo *t, FILE *rec,
 		      size_t k, const struct scn_file *f, int allow_crash)
@@ -246,7 +191,7 @@ static int run_inner(const struct run_args *a)
 		fprintf(stderr, "rdmacheck: cannot open %s or %s: %s\n", a->list, a->records, strerror(errno));
 		return EXIT_INFRA;
 	}
-	inner_load(list, &paths, &files, &n, &maxn);
+	stage_load(list, &paths, &files, &n, &maxn);
 	fclose(list);
 	/* named after the outer run's records: the outer run removes it, even after a panic */
 	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
@@ -254,7 +199,7 @@ static int run_inner(const struct run_args *a)
 	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);
 		inner_topology(root, "down", maxn, topo_file);
-		inner_unload(paths, files, n);
+		stage_unload(paths, files, n);
 		fclose(rec);
 		return EXIT_INFRA;
 	}
@@ -263,7 +208,7 @@ static int run_inner(const struct run_args *a)
 			inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
-	inner_unload(paths, files, n);
+	stage_unload(paths, files, n);
 	fclose(rec);
 	return 0;
 }
@@ -283,6 +228,8 @@ struct outer {
 	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
 	struct results res;       /* the results directory; res.jsonl NULL: none */
 	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
+	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
+	double wait_t0;           /* since when it is awaited */
 };
 
 /* Print every result that arrived, in order. */
@@ -299,8 +246,28 @@ static void print_ready(struct outer *o)
 		report_result(stdout, o->a->format, k, &o->rs[k]);
 		o->printed++;
 	}
-	if (o->printed < o->fl.n)
-		report_progress(o->printed, o->fl.n, o->fl.v[o->printed]);
+}
+
+/*
+ * The progress line while the real stack runs: the scenario awaited and the
+ * time it has taken, or before it started what ci/stack / ci/vm said last
+ * ("ci/vm: booting the guest (tcg, ...)"). Redrawn only when it changes.
+ */
+static void show_status(struct outer *o)
+{
+	char what[300], line[400];
+	size_t k = o->printed;
+
+	if (k >= o->fl.n)
+		return;
+	if (o->wait_k != k + 1) { /* a new scenario awaited: its clock starts */
+		o->wait_k = k + 1;
+		o->wait_t0 = proto_now_s();
+	}
+	if (o->st[k].started || !console_last_line(o->stacklog, NULL, what, sizeof(what)))
+		snprintf(what, sizeof(what), "%s", o->fl.v[k]);
+	snprintf(line, sizeof(line), "%s (%.0f s)", what, proto_now_s() - o->wait_t0);
+	report_progress(k, o->fl.n, line);
 }
 
 /* One inner run over scenarios [from, n). Returns the exit status of ci/stack (ci/vm), 121 for a hang. */
@@ -357,6 +324,7 @@ static int one_round(struct outer *o, size_t from)
 
 		rec_read(o->rec, o->rs, o->st, o->fl.n);
 		print_ready(o);
+		show_status(o);
 		if (w == pid)
 			break;
 		if (stat(o->rec, &sb) == 0 && sb.st_size != last) {

@@ -143,12 +143,19 @@ void report_end(FILE *out, enum report_format f, const struct result *rs, size_t
 
 void report_progress(size_t k, size_t total, const char *file)
 {
+	static char drawn[600]; /* what the terminal shows now: the same line is not drawn again */
+	char line[sizeof(drawn)];
+
 	if (!isatty(STDERR_FILENO))
 		return;
 	if (k >= total)
-		fprintf(stderr, "\r\033[K");
+		line[0] = '\0';
 	else
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k + 1, total, file);
+		snprintf(line, sizeof(line), "[%zu/%zu] %s", k + 1, total, file);
+	if (strcmp(line, drawn) == 0)
+		return;
+	snprintf(drawn, sizeof(drawn), "%s", line);
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 }
 

@@ -1,7 +1,10 @@
 /* stage.c — copies of scenario files inside the checkout (stage.h). */
+#define _GNU_SOURCE /* getdelim */
 #include "harness/cli/stage.h"
 
 #include "harness/cli/afile.h"
+
+#include <stdlib.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -45,4 +48,53 @@ void stage_close(struct stage *s)
 	}
 	rmdir(s->dir);
 	s->n = 0;
+}
+
+int stage_load(FILE *list, char ***paths, struct scn_file ***files, size_t *n, size_t *maxn)
+{
+	char *line = NULL;
+	size_t cap = 0, room = 0;
+	ssize_t len;
+
+	*paths = NULL;
+	*files = NULL;
+	*n = 0;
+	*maxn = 1;
+	while ((len = getdelim(&line, &cap, '\0', list)) > 0) {
+		if (line[len - 1] != '\0')
+			break; /* cut short: not a whole name */
+		if (*n == room) {
+			size_t nr = room ? 2 * room : 64;
+			char **np = realloc(*paths, nr * sizeof(*np));
+			struct scn_file **nf = np ? realloc(*files, nr * sizeof(*nf)) : NULL;
+
+			if (np)
+				*paths = np;
+			if (!nf)
+				break;
+			*files = nf;
+			room = nr;
+		}
+		(*paths)[*n] = line[0] ? strdup(line) : NULL;
+		(*files)[*n] = NULL;
+		if ((*paths)[*n]) {
+			struct scn_diags d;
+
+			if (scn_parse_file((*paths)[*n], &(*files)[*n], &d) == 0 && (*files)[*n]->nnodes > *maxn)
+				*maxn = (*files)[*n]->nnodes;
+		}
+		(*n)++;
+	}
+	free(line);
+	return 0;
+}
+
+void stage_unload(char **paths, struct scn_file **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(paths[i]);
+		scn_free(files[i]);
+	}
+	free(paths);
+	free(files);
 }

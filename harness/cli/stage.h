@@ -10,7 +10,10 @@
 #ifndef RDMACHECK_STAGE_H
 #define RDMACHECK_STAGE_H
 
+#include "harness/lang/scn.h"
+
 #include <limits.h>
+#include <stdio.h>
 #include <stddef.h>
 
 struct stage {
@@ -27,5 +30,16 @@ int stage_open(struct stage *s, const char *root, char *err, size_t errlen);
 int stage_add(struct stage *s, size_t k, const char *src, char *dst, size_t dstlen, char *err, size_t errlen);
 /* Remove every copy and the directory. */
 void stage_close(struct stage *s);
+
+/*
+ * The inner runner's side: read the list the outer runner wrote (NUL-terminated
+ * names, an empty name for a scenario not to run there, its index kept) into
+ * paths[] and parse each into files[] (both NULL for an empty name; files[i]
+ * NULL also when it does not parse). *n entries; *maxn the most nodes any
+ * scenario needs (at least 1). Returns 0 (a list cut short ends early).
+ */
+int stage_load(FILE *list, char ***paths, struct scn_file ***files, size_t *n, size_t *maxn);
+/* Release what stage_load gave. */
+void stage_unload(char **paths, struct scn_file **files, size_t n);
 
 #endif

@@ -618,6 +618,8 @@ START_TEST(test_progress_only_on_a_terminal)
 	ck_assert_int_ge(sl, 0);
 	ck_assert_int_ge(dup2(sl, STDERR_FILENO), 0);
 	report_progress(2, 10, "scenarios/x.scn");
+	report_progress(2, 10, "scenarios/x.scn"); /* the same line: not drawn again */
+	report_progress(10, 10, "");
 	report_progress(10, 10, "");
 	fflush(stderr);
 	ck_assert_int_ge(dup2(saved, STDERR_FILENO), 0);
