@@ -491,16 +491,25 @@ static int outer_stack(struct outer *o)
 }
 
 /* The end of a run: the report's summary, semantic coverage, JUnit. Returns 1 if the JUnit file failed. */
-static int outer_report(struct outer *o, double secs)
+static int outer_report(struct outer *o, const struct m_profile *prof, double secs)
 {
-	struct rule_cov cov;
+	struct rule_cov cov, walk;
 	int rc;
 
 	report_end(stdout, o->a->format, o->rs, o->fl.n, secs);
 	cov_init(&cov);
-	for (size_t i = 0; i < o->fl.n; i++)
+	cov_init(&walk);
+	for (size_t i = 0; i < o->fl.n; i++) {
+		struct result w = { 0 };
+
 		cov_add(&cov, &o->rs[i], i);
-	cov_print(stdout, &cov, NULL, o->a->format == REPORT_TAP ? "# " : "");
+		if (o->files[i]) { /* what `rdmacheck coverage` counts, for the same files */
+			cov_walk(o->files[i], prof, NULL, NULL, &w);
+			cov_add(&walk, &w, i);
+			result_clear(&w);
+		}
+	}
+	cov_print_compare(stdout, &cov, &walk, o->fl.v, o->a->format == REPORT_TAP ? "# " : "");
 	if (o->res.jsonl) {
 		if ((rc = results_close(&o->res)) != 0)
 			fprintf(stderr, "rdmacheck: results in %s incomplete: %s\n", o->res.dir, strerror(-rc));
@@ -568,7 +577,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	} else {
 		infra = outer_stack(&o);
 	}
-	infra |= outer_report(&o, proto_now_s() - t0);
+	infra |= outer_report(&o, &prof, proto_now_s() - t0);
 	report_count(o.rs, n = o.fl.n, c);
 	for (size_t i = 0; i < o.fl.n; i++) {
 		result_clear(&o.rs[i]);
