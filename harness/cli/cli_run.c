@@ -21,6 +21,7 @@
 #include "harness/cli/console.h"
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
 #include "harness/cli/results.h"
@@ -494,22 +495,33 @@ static int outer_stack(struct outer *o)
 static int outer_report(struct outer *o, const struct m_profile *prof, double secs)
 {
 	struct rule_cov cov, walk;
+	struct result *w = calloc(o->fl.n ? o->fl.n : 1, sizeof(*w));
+	struct cov_case *cc = calloc(o->fl.n ? o->fl.n : 1, sizeof(*cc));
 	int rc;
 
 	report_end(stdout, o->a->format, o->rs, o->fl.n, secs);
 	cov_init(&cov);
 	cov_init(&walk);
-	for (size_t i = 0; i < o->fl.n; i++) {
-		struct result w = { 0 };
-
+	for (size_t i = 0; w && cc && i < o->fl.n; i++) {
 		cov_add(&cov, &o->rs[i], i);
 		if (o->files[i]) { /* what `rdmacheck coverage` counts, for the same files */
-			cov_walk(o->files[i], prof, NULL, NULL, &w);
-			cov_add(&walk, &w, i);
-			result_clear(&w);
+			cov_walk(o->files[i], prof, NULL, NULL, &w[i]);
+			cov_add(&walk, &w[i], i);
 		}
+		cc[i] = (struct cov_case){ o->fl.v[i], o->files[i], &o->rs[i], o->files[i] ? &w[i] : NULL };
 	}
 	cov_print_compare(stdout, &cov, &walk, o->fl.v, o->a->format == REPORT_TAP ? "# " : "");
+	if (o->res.jsonl && w && cc) { /* the picture: rules x families, deviations (cov_html.h) */
+		char page[PATH_MAX + 32];
+
+		snprintf(page, sizeof(page), "%s/coverage.html", o->res.dir);
+		if ((rc = cov_html(page, cc, o->fl.n, o->a->stack, prof)) != 0)
+			fprintf(stderr, "rdmacheck: %s: %s\n", page, strerror(-rc));
+	}
+	for (size_t i = 0; w && i < o->fl.n; i++)
+		result_clear(&w[i]);
+	free(w);
+	free(cc);
 	if (o->res.jsonl) {
 		if ((rc = results_close(&o->res)) != 0)
 			fprintf(stderr, "rdmacheck: results in %s incomplete: %s\n", o->res.dir, strerror(-rc));

@@ -169,12 +169,10 @@ static size_t xml_char_len(const unsigned char *s)
 	return n;
 }
 
-/*
- * XML-escape s (attribute or text). Control characters other than \n and \t
- * become spaces; bytes that are not UTF-8 (file names are whatever the file
- * system holds) become '?', so the document stays well-formed.
- */
-static void xml(FILE *out, const char *s)
+/* Short name inside this file. */
+#define xml report_xml_text
+
+void report_xml_text(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;

@@ -33,6 +33,14 @@ void report_progress(size_t k, size_t total, const char *file);
  * concurrent run or reader never sees a torn file). Returns 0 or -errno. */
 int report_junit(const char *path, const struct result *rs, size_t n, double secs);
 
+/*
+ * XML-escape s (attribute or text; also HTML) onto out. Control characters
+ * other than \n and \t become spaces; bytes that are not UTF-8 (file names
+ * are whatever the file system holds) become '?', so the document stays
+ * well-formed. NULL writes nothing.
+ */
+void report_xml_text(FILE *out, const char *s);
+
 /* Counts per verdict into counts[V_COUNT_]. */
 void report_count(const struct result *rs, size_t n, size_t counts[V_COUNT_]);
 
