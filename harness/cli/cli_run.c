@@ -121,7 +121,7 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 		r.v = V_ERROR;
 	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
 		r.v = V_SKIP;
-	} else if ((kfd = kmsg_open()), stack_start(st, f, t, a->step_s * 1000) != 0) {
+	} else if ((kfd = kmsg_open()) /* the kernel's lines from here on */, stack_start(st, f, t, a->step_s * 1000)) {
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 	} else {
