@@ -366,6 +366,10 @@ static size_t record_death(struct outer *o, size_t from, int status)
 		r->v = V_XFAIL;
 		snprintf(r->reason, sizeof(r->reason), "line %u: KERNEL_CRASH, declared deviation %.400s", s->step_line,
 			 s->step_note);
+		/* expected: one console line in the report, the whole dump in the results directory */
+		excerpt[strcspn(excerpt, "\n")] = '\0';
+		free(r->detail);
+		r->detail = excerpt[0] ? strdup(excerpt) : NULL;
 	} else {
 		r->v = V_FAIL;
 		snprintf(r->reason, sizeof(r->reason), "line %u: %s%s", s->step_line,
