@@ -109,23 +109,24 @@ static int parse_idx(const char *s, size_t n, size_t *idx)
 int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n)
 {
 	FILE *f = fopen(path, "r");
+	int ferr = f ? 0 : errno; /* before anything else can change errno */
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	struct text *det = calloc(n ? n : 1, sizeof(*det)), *kern = calloc(n ? n : 1, sizeof(*kern));
+	char *done = calloc(n ? n : 1, 1); /* finished before this read: left alone */
+	int rc = ferr == ENOENT ? 0 : -ferr;
 
-	if (!det || !kern) {
+	if (!det || !kern || !done || !f) {
 		if (f)
 			fclose(f);
 		free(det);
 		free(kern);
-		return -ENOMEM;
+		free(done);
+		return f ? -ENOMEM : rc;
 	}
-	if (!f) {
-		free(det);
-		free(kern);
-		return errno == ENOENT ? 0 : -errno;
-	}
+	for (size_t i = 0; i < n; i++)
+		done[i] = (char)st[i].finished;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		char *fld[8];
 		size_t nf, idx;
@@ -158,8 +159,8 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 			struct result *r = &rs[idx];
 			enum verdict v;
 
-			if (verdict_parse(fld[2], &v))
-				continue;
+			if (done[idx] || verdict_parse(fld[2], &v))
+				continue; /* read before: the reader may have changed it since (results_take_trace) */
 			r->v = v;
 			r->line = (uint32_t)strtoul(fld[3], NULL, 10);
 			r->secs = strtod(fld[4], NULL);
@@ -181,5 +182,6 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 	}
 	free(det);
 	free(kern);
+	free(done);
 	return 0;
 }

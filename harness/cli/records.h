@@ -41,7 +41,10 @@ void rec_state_clear(struct rec_state *st);
 
 /*
  * Read records from path into rs[base..] (results of scenario idx go to
- * rs[idx], which must be below n; file and title are kept) and st[idx].
+ * rs[idx], which must be below n; file and title are kept) and st[idx]. A
+ * result finished before this call (st[idx].finished: an earlier read of the
+ * growing file) is left as the reader has it; within one read a later result
+ * line replaces an earlier one.
  * Returns 0 or -errno (a missing file is not an error: nothing happened).
  */
 int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n);

@@ -427,6 +427,10 @@ START_TEST(test_kernel_lines)
 					       "[   42.6] Call Trace:\n");
 	}
 	ck_assert_ptr_null(st[0].kernel);
+	/* what the reader did to a finished result stays (the trace taken out of the detail) */
+	rs[1].v = V_FAIL;
+	ck_assert_int_eq(rec_read(path, rs, st, 2), 0);
+	ck_assert_int_eq(rs[1].v, V_FAIL);
 	rec_state_clear(&st[1]);
 	ck_assert_ptr_null(st[1].kernel);
 	clear(rs, 2);
