@@ -9,6 +9,8 @@
 # The real stack's libraries the agents use. libdat2 is not linked: the
 # agent dlopen()s it after writing the node's dat.conf (harness/api/dat/agent_dat.c).
 STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl
+# The run's results.jsonl is written with Jansson (harness/cli/results.c).
+STACK_LIBS += -ljansson
 
 # libagent.a: the coordinator<->agent protocol, the agent, and every family's
 # agent and real-stack backend code.

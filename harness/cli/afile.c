@@ -55,3 +55,39 @@ int afile_close(struct afile *a, int keep)
 		unlink(a->tmp);
 	return rc;
 }
+
+int afile_copy(const char *src, const char *dst)
+{
+	char buf[65536];
+	struct afile a;
+	size_t got;
+	int rc, bad = 0;
+	FILE *in = fopen(src, "rb");
+
+	if (!in)
+		return -errno;
+	rc = afile_open(&a, dst);
+	if (rc) {
+		fclose(in);
+		return rc;
+	}
+	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, got, a.f) != got)
+			break;
+	bad = ferror(in);
+	fclose(in);
+	rc = afile_close(&a, !bad);
+	return rc ? rc : bad ? -EIO : 0;
+}
+
+int afile_write(const char *path, const char *text, size_t len)
+{
+	struct afile a;
+	int rc = afile_open(&a, path), ok;
+
+	if (rc)
+		return rc;
+	ok = !len || fwrite(text, 1, len, a.f) == len;
+	rc = afile_close(&a, ok);
+	return rc ? rc : ok ? 0 : -EIO;
+}

@@ -26,4 +26,13 @@ int afile_open(struct afile *a, const char *path);
  */
 int afile_close(struct afile *a, int keep);
 
+/*
+ * Copy the file src to dst, whole or not at all. Returns 0, or -errno (src
+ * unreadable, dst not writable, a read or write error).
+ */
+int afile_copy(const char *src, const char *dst);
+
+/* Write len bytes of text to path, whole or not at all. Returns 0 or -errno. */
+int afile_write(const char *path, const char *text, size_t len);
+
 #endif

@@ -4,6 +4,8 @@
  * Exit statuses of every subcommand:
  *   0 nothing failed · 1 some scenario failed (or lint found a disagreement)
  *   2 usage or parse error · 3 infrastructure error
+ *   77 (run) every scenario skipped: nothing ran (automake's SKIP)
+ * run reports a file that does not parse as an ERROR and goes on (exit 3).
  */
 #ifndef RDMACHECK_CLI_H
 #define RDMACHECK_CLI_H
@@ -15,6 +17,7 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3
+#define EXIT_SKIP 77
 
 /*
  * Collect PATHs and parse every file; print each diagnostic to stderr.
@@ -22,8 +25,25 @@
  * or EXIT_USAGE when a path is unusable or a file has errors.
  */
 int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files);
-/* Release what cli_load gave. */
+/*
+ * Like cli_load, but a file that does not parse is no reason to stop (run
+ * reports it as an ERROR and goes on): (*files)[i] is NULL and (*diags)[i]
+ * its diagnostics as text ("FILE:LINE:COL: MESSAGE\n" lines, malloc'd; NULL
+ * for a file that parsed), nothing printed but what files_add noted.
+ * Returns 0, EXIT_USAGE (a path unusable, said on stderr) or EXIT_INFRA (no
+ * memory). Release diags with cli_unload_diags(fl->n, diags).
+ */
+int cli_load_each(int npaths, char **paths, struct filelist *fl, struct scn_file ***files, char ***diags);
+/* Release what cli_load / cli_load_each gave (files[i] may be NULL). */
 void cli_unload(struct filelist *fl, struct scn_file **files);
+void cli_unload_diags(size_t n, char **diags);
+
+/*
+ * Make r (r->file set) the result of a file that does not parse: ERROR, its
+ * first diagnostic ("FILE:LINE:COL: MESSAGE", from cli_load_each's diags) the
+ * reason and its LINE the line, the others the detail. Returns 0 or -ENOMEM.
+ */
+int cli_parse_error(struct result *r, const char *diags);
 
 /* Look up --profile=NAME[:MAJOR.MINOR]; 0 or -EINVAL with a message printed. */
 int cli_profile(const char *arg, struct m_profile *out);

@@ -3,6 +3,7 @@
  * parsing the scenario files, looking up --profile, the model's capabilities.
  */
 #include "harness/cli/cli.h"
+#include "harness/cli/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,13 +18,40 @@ void cli_unload(struct filelist *fl, struct scn_file **files)
 	files_free(fl);
 }
 
-int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files)
+void cli_unload_diags(size_t n, char **diags)
+{
+	for (size_t i = 0; diags && i < n; i++)
+		free(diags[i]);
+	free(diags);
+}
+
+/* The diagnostics of path as text ("FILE:LINE:COL: MESSAGE" lines; malloc'd, NULL on no memory). */
+static char *diags_text(const char *path, const struct scn_diags *d)
+{
+	struct text t = { 0 };
+
+	for (size_t k = 0; k < d->n; k++) {
+		char buf[1024];
+
+		scn_diag_format(&d->d[k], path, buf, sizeof(buf));
+		text_addf(&t, "%s", buf);
+	}
+	if (d->dropped)
+		text_addf(&t, "%s: %zu more errors not shown\n", path, d->dropped);
+	if (t.oom) {
+		text_free(&t);
+		return NULL;
+	}
+	return t.s ? text_take(&t) : strdup("");
+}
+
+int cli_load_each(int npaths, char **paths, struct filelist *fl, struct scn_file ***files, char ***diags)
 {
 	char err[512];
-	int bad = 0;
 
 	memset(fl, 0, sizeof(*fl));
 	*files = NULL;
+	*diags = NULL;
 	if (npaths == 0) {
 		fprintf(stderr, "rdmacheck: no scenario given\n");
 		return EXIT_USAGE;
@@ -36,31 +64,73 @@ int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***f
 		}
 	for (size_t i = 0; i < fl->nnotes; i++)
 		fprintf(stderr, "rdmacheck: %s\n", fl->notes[i]);
-	*files = calloc(fl->n, sizeof(**files));
-	if (!*files) {
-		files_free(fl);
-		return EXIT_INFRA;
-	}
+	*files = calloc(fl->n ? fl->n : 1, sizeof(**files));
+	*diags = calloc(fl->n ? fl->n : 1, sizeof(**diags));
+	if (!*files || !*diags)
+		goto oom;
 	for (size_t i = 0; i < fl->n; i++) {
 		struct scn_diags d;
 
 		if (scn_parse_file(fl->v[i], &(*files)[i], &d) == 0)
 			continue;
-		bad = 1;
-		for (size_t k = 0; k < d.n; k++) {
-			char buf[1024];
-
-			scn_diag_format(&d.d[k], fl->v[i], buf, sizeof(buf));
-			fputs(buf, stderr);
-		}
-		if (d.dropped)
-			fprintf(stderr, "%s: %zu more errors not shown\n", fl->v[i], d.dropped);
+		(*files)[i] = NULL;
+		if (((*diags)[i] = diags_text(fl->v[i], &d)) == NULL)
+			goto oom;
 	}
+	return 0;
+oom:
+	cli_unload_diags(fl->n, *diags);
+	cli_unload(fl, *files);
+	*files = NULL;
+	*diags = NULL;
+	return EXIT_INFRA;
+}
+
+int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files)
+{
+	char **diags;
+	int rc = cli_load_each(npaths, paths, fl, files, &diags), bad = 0;
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < fl->n; i++)
+		if (diags[i]) {
+			fputs(diags[i], stderr);
+			bad = 1;
+		}
+	cli_unload_diags(fl->n, diags);
 	if (bad) {
 		cli_unload(fl, *files);
 		*files = NULL;
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+int cli_parse_error(struct result *r, const char *diags)
+{
+	const char *nl = strchr(diags, '\n');
+	struct text t = { 0 };
+
+	r->v = V_ERROR;
+	r->line = 0;
+	snprintf(r->title, sizeof(r->title), "(does not parse)");
+	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - diags) : (int)strlen(diags), diags);
+	if (strncmp(r->reason, r->file, strlen(r->file)) == 0) /* "FILE:LINE:COL: ...": the line */
+		sscanf(r->reason + strlen(r->file), ":%u:", &r->line);
+	for (const char *p = nl ? nl + 1 : ""; *p;) { /* every further line, indented */
+		const char *e = strchr(p, '\n');
+		int l = e ? (int)(e - p) : (int)strlen(p);
+
+		text_addf(&t, "  %.*s\n", l, p);
+		p += l + (e ? 1 : 0);
+	}
+	if (t.oom) {
+		text_free(&t);
+		return -ENOMEM;
+	}
+	free(r->detail);
+	r->detail = text_take(&t);
 	return 0;
 }
 

@@ -18,9 +18,14 @@
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/console.h"
+#include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
+#include "harness/cli/results.h"
+#include "harness/cli/stage.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -37,7 +42,7 @@
 
 static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
-	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] PATH...\n"
+	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
 	"reference model side by side, and report every step where reality leaves the allowed set.\n"
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
@@ -47,6 +52,7 @@ static const char usage_run[] =
 	"  --timeout  seconds one step may take (default 10)\n"
 	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
 	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
+	"  --results  the results directory (default build/results/UTC-PID, build/results/latest)\n"
 	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
 
@@ -54,69 +60,11 @@ static const char usage_run[] =
 
 struct run_args {
 	const char *stack, *junit, *records, *list, *profile;
+	const char *results;       /* the results directory (results.h); NULL: the default */
 	enum report_format format;
 	int step_s, inner, first, trace;
 	size_t base;
 };
-
-/*
- * This executable's path. When it was rebuilt while running, the link says
- * "PATH (deleted)": the later rounds use what stands at PATH now.
- */
-static int self_exe(char *exe, size_t len)
-{
-	static const char deleted[] = " (deleted)";
-	ssize_t n = readlink("/proc/self/exe", exe, len - 1);
-	size_t dl = sizeof(deleted) - 1;
-
-	if (n <= 0)
-		return -errno;
-	exe[n] = '\0';
-	if ((size_t)n > dl && strcmp(exe + n - dl, deleted) == 0)
-		exe[n - dl] = '\0';
-	return 0;
-}
-
-/* The checkout: the nearest directory above this executable with ci/stack. */
-static int find_root(char *root, size_t len)
-{
-	char exe[PATH_MAX];
-
-	if (self_exe(exe, sizeof(exe)))
-		return -errno;
-	for (char *slash; (slash = strrchr(exe, '/')) != NULL;) {
-		char probe[PATH_MAX + 16];
-
-		*slash = '\0';
-		snprintf(probe, sizeof(probe), "%s/ci/stack", exe);
-		if (access(probe, X_OK) == 0) {
-			snprintf(root, len, "%s", exe[0] ? exe : "/");
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* Run argv (no shell) and wait. Returns its exit status, or -errno. */
-static int spawn_wait(char *const argv[], int quiet)
-{
-	pid_t pid;
-	int st;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (quiet && !freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* ------------------------------------------------------------ inner -- */
 
@@ -156,32 +104,6 @@ static uint32_t running_kernel(void)
 	return KVER(maj, min);
 }
 
-/* Read the --list file's paths into fl and parse them (NULL: a file that does not parse); *maxn: most nodes. */
-static struct scn_file **inner_load(FILE *list, struct filelist *fl, size_t *maxn)
-{
-	char *line = NULL, err[512];
-	size_t cap = 0;
-	ssize_t len;
-
-	while ((len = getdelim(&line, &cap, '\0', list)) > 0) { /* the outer run's NUL-terminated list */
-		if (line[len - 1] != '\0')
-			break; /* cut short: not a whole name */
-		if (files_add(fl, line, err, sizeof(err)))
-			fprintf(stderr, "rdmacheck: %s\n", err);
-	}
-	free(line);
-	struct scn_file **files = calloc(fl->n ? fl->n : 1, sizeof(*files));
-
-	*maxn = 1;
-	for (size_t i = 0; files && i < fl->n; i++) {
-		struct scn_diags d;
-
-		if (scn_parse_file(fl->v[i], &files[i], &d) == 0 && files[i]->nnodes > *maxn)
-			*maxn = files[i]->nnodes;
-	}
-	return files;
-}
-
 /* Run scenario f (record index k) on topology t with its own agents, and record its result. */
 static void inner_one(const struct run_args *a, const struct m_profile *prof, const struct topo *t, FILE *rec,
 		      size_t k, const struct scn_file *f, int allow_crash)
@@ -189,6 +111,7 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
 	struct inner_ctx ic = { rec, k, prof };
+	int kfd = -1;
 	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
 			      .on_step = inner_on_step, .ctx = &ic };
 
@@ -198,7 +121,7 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 		r.v = V_ERROR;
 	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
 		r.v = V_SKIP;
-	} else if (stack_start(st, f, t, a->step_s * 1000) != 0) {
+	} else if ((kfd = kmsg_open()) /* the kernel's lines from here on */, stack_start(st, f, t, a->step_s * 1000)) {
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 	} else {
@@ -212,6 +135,14 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
 		}
 		stack_stop(st);
+	}
+	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
+		char *lines = kmsg_take(kfd);
+
+		console_finding(&r, lines);
+		rec_kernel(rec, k, lines);
+		free(lines);
+		close(kfd);
 	}
 	rec_result(rec, k, &r);
 	result_clear(&r);
@@ -239,13 +170,12 @@ static int inner_topology(const char *root, const char *verb, size_t nodes, cons
 
 static int run_inner(const struct run_args *a)
 {
-	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512];
-	struct filelist fl = { 0 };
+	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512], **paths;
 	struct scn_file **files;
 	struct topo t;
 	struct m_profile prof;
 	FILE *list, *rec;
-	size_t maxn;
+	size_t maxn, n;
 	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
 
 	if (find_root(root, sizeof(root)) || !a->records || !a->list) {
@@ -262,7 +192,7 @@ static int run_inner(const struct run_args *a)
 		fprintf(stderr, "rdmacheck: cannot open %s or %s: %s\n", a->list, a->records, strerror(errno));
 		return EXIT_INFRA;
 	}
-	files = inner_load(list, &fl, &maxn);
+	stage_load(list, &paths, &files, &n, &maxn);
 	fclose(list);
 	/* named after the outer run's records: the outer run removes it, even after a panic */
 	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
@@ -270,68 +200,75 @@ static int run_inner(const struct run_args *a)
 	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);
 		inner_topology(root, "down", maxn, topo_file);
-		cli_unload(&fl, files);
+		stage_unload(paths, files, n);
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	for (size_t i = 0; files && i < fl.n; i++)
-		inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
+	for (size_t i = 0; i < n; i++)
+		if (paths[i]) /* the others are the outer run's: unparsed, or finished */
+			inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
-	cli_unload(&fl, files);
+	stage_unload(paths, files, n);
 	fclose(rec);
 	return 0;
 }
 
 /* ------------------------------------------------------------ outer -- */
 
-/* Lines of the console log that say why the kernel died (at most 12). */
-static void console_excerpt(const char *path, char *out, size_t len)
-{
-	static const char *const marks[] = { "BUG:", "Oops", "RIP:", "Kernel panic", "Call Trace", "general protection",
-					     "rxe_", "hung_task", "watchdog" };
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, off = 0;
-	int lines = 0;
-
-	out[0] = '\0';
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0 && lines < 12) {
-		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-			if (strstr(line, marks[i])) {
-				off += (size_t)snprintf(out + off, off < len ? len - off : 0, "  console: %s", line);
-				if (off >= len)
-					off = len - 1;
-				lines++;
-				break;
-			}
-	}
-	free(line);
-	fclose(f);
-}
-
 struct outer {
 	const struct run_args *a;
 	struct filelist fl;
-	struct scn_file **files;
+	struct scn_file **files;  /* NULL: the file does not parse (its result an ERROR already) */
+	char **diags;             /* cli_load_each's: the parse errors of files[i] == NULL */
+	char **staged;            /* the copy the real stack runs (stage.h); NULL: not to run there */
 	struct result *rs;
 	struct rec_state *st;
 	size_t printed;
 	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
+	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
+	struct results res;       /* the results directory; res.jsonl NULL: none */
+	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
+	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
+	double wait_t0;           /* since when it is awaited */
 };
 
 /* Print every result that arrived, in order. */
 static void print_ready(struct outer *o)
 {
 	while (o->printed < o->fl.n && o->st[o->printed].finished) {
+		size_t k = o->printed;
+		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
+
+		if (o->res.jsonl)
+			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
+		free(trace);
 		report_progress(o->fl.n, o->fl.n, "");
-		report_result(stdout, o->a->format, o->printed, &o->rs[o->printed]);
+		report_result(stdout, o->a->format, k, &o->rs[k]);
 		o->printed++;
 	}
-	if (o->printed < o->fl.n)
-		report_progress(o->printed, o->fl.n, o->fl.v[o->printed]);
+}
+
+/*
+ * The progress line while the real stack runs: the scenario awaited and the
+ * time it has taken, or before it started what ci/stack / ci/vm said last
+ * ("ci/vm: booting the guest (tcg, ...)"). Redrawn only when it changes.
+ */
+static void show_status(struct outer *o)
+{
+	char what[300], line[400];
+	size_t k = o->printed;
+
+	if (k >= o->fl.n)
+		return;
+	if (o->wait_k != k + 1) { /* a new scenario awaited: its clock starts */
+		o->wait_k = k + 1;
+		o->wait_t0 = proto_now_s();
+	}
+	if (o->st[k].started || !console_last_line(o->stacklog, NULL, what, sizeof(what)))
+		snprintf(what, sizeof(what), "%s", o->fl.v[k]);
+	snprintf(line, sizeof(line), "%s (%.0f s)", what, proto_now_s() - o->wait_t0);
+	report_progress(k, o->fl.n, line);
 }
 
 /* One inner run over scenarios [from, n). Returns the exit status of ci/stack (ci/vm), 121 for a hang. */
@@ -351,8 +288,11 @@ static int one_round(struct outer *o, size_t from)
 			fclose(lf);
 		return -EIO;
 	}
-	for (size_t i = from; i < o->fl.n; i++)
-		fwrite(o->fl.v[i], 1, strlen(o->fl.v[i]) + 1, lf); /* NUL-terminated: a name may hold newlines */
+	for (size_t i = from; i < o->fl.n; i++) { /* NUL-terminated: a name may hold newlines */
+		const char *name = o->st[i].finished || !o->staged[i] ? "" : o->staged[i];
+
+		fwrite(name, 1, strlen(name) + 1, lf);
+	}
 	fclose(lf);
 	unlink(o->rec);
 	unlink(o->console);
@@ -365,7 +305,7 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, o->a->trace ? "--trace" : NULL, NULL };
+			 timeout_opt, profile_opt, "--trace", NULL }; /* the trace goes to the results directory */
 
 	fflush(NULL);
 	pid = fork();
@@ -373,7 +313,8 @@ static int one_round(struct outer *o, size_t from)
 		return -errno;
 	if (pid == 0) {
 		setpgid(0, 0);
-		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout))
+		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) ||
+		    !freopen(o->stacklog, "a", stderr))
 			_exit(127);
 		execv(cistack, argv);
 		_exit(127);
@@ -384,6 +325,7 @@ static int one_round(struct outer *o, size_t from)
 
 		rec_read(o->rec, o->rs, o->st, o->fl.n);
 		print_ready(o);
+		show_status(o);
 		if (w == pid)
 			break;
 		if (stat(o->rec, &sb) == 0 && sb.st_size != last) {
@@ -417,11 +359,17 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	console_excerpt(o->console, excerpt, sizeof(excerpt));
 	free(r->detail);
 	r->detail = strdup(excerpt[0] ? excerpt : "  (no console lines about it)\n");
+	free(o->console_txt[k]);
+	o->console_txt[k] = console_tail(o->console, 200); /* the results directory's console.txt */
 	r->line = s->step_line;
 	if (status == 120 && s->step_crash) {
 		r->v = V_XFAIL;
 		snprintf(r->reason, sizeof(r->reason), "line %u: KERNEL_CRASH, declared deviation %.400s", s->step_line,
 			 s->step_note);
+		/* expected: one console line in the report, the whole dump in the results directory */
+		excerpt[strcspn(excerpt, "\n")] = '\0';
+		free(r->detail);
+		r->detail = excerpt[0] ? strdup(excerpt) : NULL;
 	} else {
 		r->v = V_FAIL;
 		snprintf(r->reason, sizeof(r->reason), "line %u: %s%s", s->step_line,
@@ -439,8 +387,12 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 	for (size_t i = 0; i < o->fl.n; i++) {
 		struct be_model eng;
 		/* The model simulates the profile's stack: its capabilities only. */
-		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = o->a->trace };
+		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1 }; /* for the results */
 
+		if (o->st[i].finished) { /* does not parse */
+			print_ready(o);
+			continue;
+		}
 		if (bm_init(&eng, o->files[i], prof) == 0) {
 			run_scenario(o->files[i], &be_model_ops, &eng, &ro, &o->rs[i]);
 			snprintf(o->rs[i].file, sizeof(o->rs[i].file), "%s", o->fl.v[i]);
@@ -451,51 +403,95 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 	}
 }
 
+/* Every scenario from `from` on that has no result yet gets verdict v and reason. */
+static void finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason)
+{
+	for (size_t i = from; i < o->fl.n; i++)
+		if (!o->st[i].finished) {
+			o->rs[i].v = v;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "%s", reason);
+			o->st[i].finished = 1;
+		}
+}
+
+/*
+ * Copy every file to run into the checkout (stage.h): the VM sees no host
+ * /tmp. A file that cannot be copied is an ERROR saying why.
+ */
+static void stage_files(struct outer *o, struct stage *sg)
+{
+	char err[512], dst[PATH_MAX + 32];
+	int open_rc = stage_open(sg, o->root, err, sizeof(err));
+
+	for (size_t i = 0; i < o->fl.n; i++) {
+		if (o->st[i].finished)
+			continue;
+		if (open_rc || stage_add(sg, i, o->fl.v[i], dst, sizeof(dst), err, sizeof(err))) {
+			o->rs[i].v = V_ERROR;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "not run: %.480s", err);
+			o->st[i].finished = 1;
+			continue;
+		}
+		o->staged[i] = strdup(dst);
+	}
+}
+
 /*
  * The real stack: rounds of the inner runner (ci/stack), each resuming after
  * the scenario that killed the previous one; a stack that is not there skips
- * the rest. Returns 1 on an infrastructure failure.
+ * the rest, with ci/stack's reason. Returns 1 on an infrastructure failure.
  */
 static int outer_stack(struct outer *o)
 {
-	char dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16], why[512];
 	size_t from = 0;
 	int infra = 0;
+	struct stage sg;
 
 	snprintf(o->rec, sizeof(o->rec), "%s/build/run/records-%ld.txt", o->root, (long)getpid());
 	snprintf(o->list, sizeof(o->list), "%s/build/run/list-%ld.nul", o->root, (long)getpid());
 	snprintf(o->console, sizeof(o->console), "%s/build/run/console-%ld.log", o->root, (long)getpid());
+	snprintf(o->stacklog, sizeof(o->stacklog), "%s/build/run/stack-%ld.log", o->root, (long)getpid());
 	snprintf(dir, sizeof(dir), "%s/build", o->root);
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
 	mkdir(dir, 0755);
-	while (from < o->fl.n) {
-		int st = one_round(o, from);
+	unlink(o->stacklog);
+	stage_files(o, &sg);
+	for (;;) {
+		int st;
+
+		while (from < o->fl.n && o->st[from].finished)
+			from++; /* nothing to run there (does not parse): no guest booted for it */
+		if (from >= o->fl.n)
+			break;
+		st = one_round(o, from);
 
 		if (st == 120 || st == 121) {
 			from = record_death(o, from, st);
 			print_ready(o);
 			continue;
 		}
-		if (st == 77) {
-			for (size_t i = from; i < o->fl.n; i++)
-				if (!o->st[i].finished) {
-					o->rs[i].v = V_SKIP;
-					snprintf(o->rs[i].reason, sizeof(o->rs[i].reason),
-						 "no real RDMA stack here (ci/stack said why)");
-					o->st[i].finished = 1;
-				}
-		} else if (st != 0) {
-			fprintf(stderr, "rdmacheck: the runner on the real stack failed (exit %d)\n", st);
-			infra = 1;
+		if (st != 0) {
+			console_stack_reason(o->stacklog, st, why, sizeof(why));
+			finish_rest(o, from, st == 77 ? V_SKIP : V_ERROR, why);
+			if (st != 77) {
+				fprintf(stderr, "rdmacheck: %s\n", why);
+				infra = 1;
+			}
 		}
 		break;
 	}
-	for (size_t i = 0; i < o->fl.n; i++)
-		o->st[i].finished = 1;
+	finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
 	print_ready(o);
+	if (o->res.jsonl) {
+		results_file(&o->res, "stack.log", o->stacklog);
+		results_file(&o->res, "console.log", o->console);
+	}
+	stage_close(&sg);
 	unlink(o->rec);
 	unlink(o->list);
+	unlink(o->stacklog);
 	{
 		char topo[sizeof(o->rec) + 8];
 
@@ -506,16 +502,41 @@ static int outer_stack(struct outer *o)
 }
 
 /* The end of a run: the report's summary, semantic coverage, JUnit. Returns 1 if the JUnit file failed. */
-static int outer_report(struct outer *o, double secs)
+static int outer_report(struct outer *o, const struct m_profile *prof, double secs)
 {
-	struct rule_cov cov;
+	struct rule_cov cov, walk;
+	struct result *w = calloc(o->fl.n ? o->fl.n : 1, sizeof(*w));
+	struct cov_case *cc = calloc(o->fl.n ? o->fl.n : 1, sizeof(*cc));
 	int rc;
 
 	report_end(stdout, o->a->format, o->rs, o->fl.n, secs);
 	cov_init(&cov);
-	for (size_t i = 0; i < o->fl.n; i++)
+	cov_init(&walk);
+	for (size_t i = 0; w && cc && i < o->fl.n; i++) {
 		cov_add(&cov, &o->rs[i], i);
-	cov_print(stdout, &cov, NULL, o->a->format == REPORT_TAP ? "# " : "");
+		if (o->files[i]) { /* what `rdmacheck coverage` counts, for the same files */
+			cov_walk(o->files[i], prof, NULL, NULL, &w[i]);
+			cov_add(&walk, &w[i], i);
+		}
+		cc[i] = (struct cov_case){ o->fl.v[i], o->files[i], &o->rs[i], o->files[i] ? &w[i] : NULL };
+	}
+	cov_print_compare(stdout, &cov, &walk, o->fl.v, o->a->format == REPORT_TAP ? "# " : "");
+	if (o->res.jsonl && w && cc) { /* the picture: rules x families, deviations (cov_html.h) */
+		char page[PATH_MAX + 32];
+
+		snprintf(page, sizeof(page), "%s/coverage.html", o->res.dir);
+		if ((rc = cov_html(page, cc, o->fl.n, o->a->stack, prof)) != 0)
+			fprintf(stderr, "rdmacheck: %s: %s\n", page, strerror(-rc));
+	}
+	for (size_t i = 0; w && i < o->fl.n; i++)
+		result_clear(&w[i]);
+	free(w);
+	free(cc);
+	if (o->res.jsonl) {
+		if ((rc = results_close(&o->res)) != 0)
+			fprintf(stderr, "rdmacheck: results in %s incomplete: %s\n", o->res.dir, strerror(-rc));
+		fprintf(stdout, "%sresults: %s\n", o->a->format == REPORT_TAP ? "# " : "", o->res.dir);
+	}
 	if (o->a->junit && (rc = report_junit(o->a->junit, o->rs, o->fl.n, secs)) != 0) {
 		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", o->a->junit, strerror(-rc));
 		return 1;
@@ -523,47 +544,80 @@ static int outer_report(struct outer *o, double secs)
 	return 0;
 }
 
+/* Open the results directory: --results=DIR, or the default in the checkout (else ./build/results). */
+static void outer_results(struct outer *o)
+{
+	char root[PATH_MAX], dir[PATH_MAX], err[512];
+
+	if (o->a->results)
+		snprintf(dir, sizeof(dir), "%s", o->a->results);
+	else if (find_root(root, sizeof(root)) || results_default(root, dir, sizeof(dir)))
+		results_default(".", dir, sizeof(dir));
+	if (results_open(&o->res, dir, !o->a->results, err, sizeof(err)))
+		fprintf(stderr, "rdmacheck: no results directory: %s\n", err);
+}
+
 static int run_outer(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a };
 	double t0 = proto_now_s();
-	size_t c[V_COUNT_];
-	int rc = cli_load(npaths, paths, &o.fl, &o.files), infra = 0;
+	size_t c[V_COUNT_], n;
+	int rc = cli_load_each(npaths, paths, &o.fl, &o.files, &o.diags), infra = 0;
 	struct m_profile prof;
 
 	if (rc)
 		return rc;
 	if (cli_profile(a->profile, &prof)) {
+		cli_unload_diags(o.fl.n, o.diags);
 		cli_unload(&o.fl, o.files);
 		return EXIT_USAGE;
 	}
-	o.rs = calloc(o.fl.n, sizeof(*o.rs));
-	o.st = calloc(o.fl.n, sizeof(*o.st));
-	if (!o.rs || !o.st)
+	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
+	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));
+	o.staged = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.staged));
+	o.console_txt = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.console_txt));
+	if (!o.rs || !o.st || !o.staged || !o.console_txt)
 		return EXIT_INFRA;
+	outer_results(&o);
 	for (size_t i = 0; i < o.fl.n; i++) {
 		snprintf(o.rs[i].file, sizeof(o.rs[i].file), "%s", o.fl.v[i]);
-		snprintf(o.rs[i].title, sizeof(o.rs[i].title), "%s", o.files[i]->title);
+		snprintf(o.rs[i].title, sizeof(o.rs[i].title), "%s", o.files[i] ? o.files[i]->title : "");
 		o.rs[i].v = V_ERROR;
 		snprintf(o.rs[i].reason, sizeof(o.rs[i].reason), "not run");
 	}
+	for (size_t i = 0; i < o.fl.n; i++)
+		if (!o.files[i]) /* does not parse: an ERROR with its diagnostics, the run goes on */
+			o.st[i].finished = cli_parse_error(&o.rs[i], o.diags[i]) == 0;
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
 	} else if (find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
+		finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
+		print_ready(&o);
 		infra = 1;
 	} else {
 		infra = outer_stack(&o);
 	}
-	infra |= outer_report(&o, proto_now_s() - t0);
-	report_count(o.rs, o.fl.n, c);
-	for (size_t i = 0; i < o.fl.n; i++)
+	infra |= outer_report(&o, &prof, proto_now_s() - t0);
+	report_count(o.rs, n = o.fl.n, c);
+	for (size_t i = 0; i < o.fl.n; i++) {
 		result_clear(&o.rs[i]);
+		free(o.staged[i]);
+		free(o.console_txt[i]);
+		rec_state_clear(&o.st[i]);
+	}
 	free(o.rs);
 	free(o.st);
+	free(o.staged);
+	free(o.console_txt);
+	cli_unload_diags(o.fl.n, o.diags);
 	cli_unload(&o.fl, o.files);
-	return c[V_FAIL] ? EXIT_FAILED : (infra || c[V_ERROR]) ? EXIT_INFRA : 0;
+	if (c[V_FAIL])
+		return EXIT_FAILED;
+	if (infra || c[V_ERROR])
+		return EXIT_INFRA;
+	return n && c[V_SKIP] == n ? EXIT_SKIP : 0; /* nothing ran: skipped, as automake reads it */
 }
 
 int cli_run(int argc, char **argv)
@@ -596,6 +650,8 @@ int cli_run(int argc, char **argv)
 			a.step_s = (int)s;
 		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
 			a.profile = v;
+		} else if (strncmp(argv[i], "--results=", 10) == 0 && *v) {
+			a.results = v;
 		} else if (strcmp(argv[i], "--trace") == 0) {
 			a.trace = 1;
 		} else if (strcmp(argv[i], "--inner") == 0) {

@@ -7,6 +7,7 @@
 #define RDMACHECK_COVERAGE_H
 
 #include "harness/run/runner.h"
+#include "harness/lang/scn.h"
 
 #include <stdio.h>
 
@@ -28,5 +29,26 @@ size_t cov_missing(const struct rule_cov *c);
  * reason it is not encoded.
  */
 void cov_print(FILE *out, const struct rule_cov *c, const struct result *rs, const char *prefix);
+
+/*
+ * One line per catalog area comparing what a run exercised (run) with what
+ * the model walk of the same files exercises (walk, as `rdmacheck coverage`
+ * counts): "rules A: 73 of 74 encoded rules exercised by this run, 74 by the
+ * model walk of these files (14 not encoded)", then, for each rule the walk
+ * reaches and the run did not, "  RULE-ID: reached by the model walk (FILE),
+ * not by this run" (files: the walk's file names by index). Lines start with prefix.
+ */
+void cov_print_compare(FILE *out, const struct rule_cov *run, const struct rule_cov *walk, char *const *files,
+		       const char *prefix);
+
+/*
+ * Walk f on the model as lint and coverage do (the generic specification,
+ * taking the alternatives `expect` names; prof for the profile's notes),
+ * calling on_step (may be NULL) before every step. Fills *r; returns its verdict.
+ */
+enum verdict cov_walk(const struct scn_file *f, const struct m_profile *prof,
+		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
+				      const struct m_pred *, int),
+		      void *ctx, struct result *r);
 
 #endif

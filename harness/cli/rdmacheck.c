@@ -86,23 +86,12 @@ static void print_step(void *ctx, const struct scn_file *f, size_t si, const str
 		printf("      %s %u.%u: %s\n", pc->prof->name, pc->prof->kernel / 1000, pc->prof->kernel % 1000, p);
 }
 
-/* Walk f on the model (lint mode); prints problems. Returns the result's verdict. */
+/* Walk f on the model (lint mode: cov_walk). Returns the result's verdict. */
 static enum verdict lint_one(const struct scn_file *f, const struct m_profile *prof,
 			     void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
 					     const struct m_pred *, int), void *ctx, struct result *r)
 {
-	struct m_profile gen;
-	struct be_model eng;
-	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = cli_all_caps(),
-			      .on_step = on_step, .ctx = ctx };
-
-	m_profile_get("generic", 0, &gen);
-	if (bm_init(&eng, f, &gen) || run_scenario(f, &be_model_ops, &eng, &o, r)) {
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		r->v = V_ERROR;
-	}
-	bm_free(&eng);
-	return r->v;
+	return cov_walk(f, prof, on_step, ctx, r);
 }
 
 /* The corpus conventions (scn_meta_check) of f, printed like parse errors. Returns 1 if broken. */

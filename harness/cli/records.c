@@ -35,21 +35,37 @@ void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note)
 	sync_line(f);
 }
 
-void rec_result(FILE *f, size_t idx, const struct result *r)
+/* One record "KIND IDX LINE" per line of text. */
+static void put_lines(FILE *f, const char *kind, size_t idx, const char *p)
 {
-	const char *p = r->detail;
-
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = strndup(p, len);
 
-		fprintf(f, "detail\t%zu\t", idx);
+		fprintf(f, "%s\t%zu\t", kind, idx);
 		put_clean(f, line);
 		free(line);
 		fputc('\n', f);
 		p += len + (nl ? 1 : 0);
 	}
+}
+
+void rec_kernel(FILE *f, size_t idx, const char *lines)
+{
+	put_lines(f, "kernel", idx, lines);
+	fflush(f);
+}
+
+void rec_state_clear(struct rec_state *st)
+{
+	free(st->kernel);
+	st->kernel = NULL;
+}
+
+void rec_result(FILE *f, size_t idx, const struct result *r)
+{
+	put_lines(f, "detail", idx, r->detail);
 	char hex[2 * sizeof(r->rules) + 1];
 
 	proto_hex_encode(r->rules, sizeof(r->rules), hex);
@@ -93,20 +109,24 @@ static int parse_idx(const char *s, size_t n, size_t *idx)
 int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n)
 {
 	FILE *f = fopen(path, "r");
+	int ferr = f ? 0 : errno; /* before anything else can change errno */
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	struct text *det = calloc(n ? n : 1, sizeof(*det));
+	struct text *det = calloc(n ? n : 1, sizeof(*det)), *kern = calloc(n ? n : 1, sizeof(*kern));
+	char *done = calloc(n ? n : 1, 1); /* finished before this read: left alone */
+	int rc = ferr == ENOENT ? 0 : -ferr;
 
-	if (!det) {
+	if (!det || !kern || !done || !f) {
 		if (f)
 			fclose(f);
-		return -ENOMEM;
-	}
-	if (!f) {
 		free(det);
-		return errno == ENOENT ? 0 : -errno;
+		free(kern);
+		free(done);
+		return f ? -ENOMEM : rc;
 	}
+	for (size_t i = 0; i < n; i++)
+		done[i] = (char)st[i].finished;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		char *fld[8];
 		size_t nf, idx;
@@ -133,12 +153,14 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 			proto_hex_decode(hex, rs[idx].rules, sizeof(rs[idx].rules));
 		} else if (strcmp(fld[0], "detail") == 0 && nf >= 3) {
 			text_addf(&det[idx], "%s\n", fld[2]);
+		} else if (strcmp(fld[0], "kernel") == 0 && nf >= 3) {
+			text_addf(&kern[idx], "%s\n", fld[2]);
 		} else if (strcmp(fld[0], "result") == 0 && nf >= 8) {
 			struct result *r = &rs[idx];
 			enum verdict v;
 
-			if (verdict_parse(fld[2], &v))
-				continue;
+			if (done[idx] || verdict_parse(fld[2], &v))
+				continue; /* read before: the reader may have changed it since (results_take_trace) */
 			r->v = v;
 			r->line = (uint32_t)strtoul(fld[3], NULL, 10);
 			r->secs = strtod(fld[4], NULL);
@@ -147,13 +169,19 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 			snprintf(r->reason, sizeof(r->reason), "%s", fld[7]);
 			free(r->detail);
 			r->detail = text_take(&det[idx]);
+			free(st[idx].kernel);
+			st[idx].kernel = text_take(&kern[idx]);
 			st[idx].finished = 1;
 		}
 	}
 	free(line);
 	fclose(f);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		text_free(&det[i]);
+		text_free(&kern[i]);
+	}
 	free(det);
+	free(kern);
+	free(done);
 	return 0;
 }

@@ -9,6 +9,7 @@
  *   start  IDX
  *   step   IDX LINE CRASH NOTE      CRASH 1: the profile says this step kills the kernel
  *   detail IDX TEXT                 one line of the result's detail
+ *   kernel IDX TEXT                 one kernel log line the scenario produced (before its result)
  *   rules  IDX HEX                  the result's rule set (struct result.rules, 2 hex digits a byte)
  *   result IDX VERDICT LINE SECS STEPS_RUN STEPS REASON
  */
@@ -21,6 +22,8 @@
 
 void rec_start(FILE *f, size_t idx);
 void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note);
+/* One kernel log line per line of lines (NULL: none), before the result of idx. */
+void rec_kernel(FILE *f, size_t idx, const char *lines);
 /* detail lines and then the result line of r. */
 void rec_result(FILE *f, size_t idx, const struct result *r);
 
@@ -30,11 +33,18 @@ struct rec_state {
 	uint32_t step_line;     /* the last step begun */
 	int step_crash;
 	char step_note[512];
+	char *kernel;           /* the kernel log lines of the scenario (malloc'd), NULL none */
 };
+
+/* Release what st holds (its kernel lines). */
+void rec_state_clear(struct rec_state *st);
 
 /*
  * Read records from path into rs[base..] (results of scenario idx go to
- * rs[idx], which must be below n; file and title are kept) and st[idx].
+ * rs[idx], which must be below n; file and title are kept) and st[idx]. A
+ * result finished before this call (st[idx].finished: an earlier read of the
+ * growing file) is left as the reader has it; within one read a later result
+ * line replaces an earlier one.
  * Returns 0 or -errno (a missing file is not an error: nothing happened).
  */
 int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n);

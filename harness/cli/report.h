@@ -22,12 +22,24 @@ void report_begin(FILE *out, enum report_format f, size_t total);
 void report_result(FILE *out, enum report_format f, size_t k, const struct result *r);
 /* The closing summary line(s). */
 void report_end(FILE *out, enum report_format f, const struct result *rs, size_t n, double secs);
-/* A progress line on stderr when it is a terminal ("[k/total] file"); cleared with k == total. */
+/*
+ * A progress line on stderr when it is a terminal ("[k+1/total] file": file
+ * may be any status text); cleared with k == total. A line the terminal
+ * shows already is not drawn again.
+ */
 void report_progress(size_t k, size_t total, const char *file);
 
 /* Write the whole run as JUnit XML to path, whole or not at all (afile.h: a
  * concurrent run or reader never sees a torn file). Returns 0 or -errno. */
 int report_junit(const char *path, const struct result *rs, size_t n, double secs);
+
+/*
+ * XML-escape s (attribute or text; also HTML) onto out. Control characters
+ * other than \n and \t become spaces; bytes that are not UTF-8 (file names
+ * are whatever the file system holds) become '?', so the document stays
+ * well-formed. NULL writes nothing.
+ */
+void report_xml_text(FILE *out, const char *s);
 
 /* Counts per verdict into counts[V_COUNT_]. */
 void report_count(const struct result *rs, size_t n, size_t counts[V_COUNT_]);

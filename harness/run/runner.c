@@ -507,12 +507,13 @@ static int step_exec(struct run *x, const struct scn_step *s, const struct m_pre
 		    strerror(-rc));
 		return 1;
 	}
-	if (x->o->trace) {
-		char st[256], got[48];
+	if (x->o->trace) { /* "  trace: line N: STEP -> REAL; allowed: SET" (the results directory parses it) */
+		char st[256], got[48], set[512];
 
 		scn_step_format(x->f, s, st, sizeof(st));
-		text_addf(&x->detail, "  trace: line %u: %s -> %s\n", s->line, st,
-			  m_outcome_str(real->out, got, sizeof(got)));
+		run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+		text_addf(&x->detail, "  trace: line %u: %s -> %s; allowed: %s\n", s->line, st,
+			  m_outcome_str(real->out, got, sizeof(got)), set);
 	}
 	return 0;
 }

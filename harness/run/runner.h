@@ -60,7 +60,8 @@ struct run_opts {
 	struct m_profile prof;     /* the stack's profile (lint: generic) */
 	uint32_t engine_caps;      /* capabilities the engine offers besides the profile's (M_CAP_*) */
 	int allow_crash;           /* execute steps whose only allowed outcome kills the kernel */
-	int trace;                 /* add a "trace:" detail line per step: what reality did */
+	int trace;                 /* add a detail line per step run: "  trace: line N: STEP -> REAL;
+	                              allowed: SET" (what reality did, what the specification allows) */
 	/*
 	 * Called before every step runs (NULL: not called), with the step, the
 	 * model's sets and, when the profile says this step kills the kernel,

@@ -410,6 +410,33 @@ START_TEST(test_missing_file)
 }
 END_TEST
 
+START_TEST(test_kernel_lines)
+{
+	struct result w = mk(V_PASS, 0, 0.1, 2, 2, "", NULL);
+	struct result rs[2];
+	struct rec_state st[2];
+
+	rec_start(f, 1);
+	rec_kernel(f, 1, "[   42.5] WARNING: CPU: 1 PID: 3 at rxe_mr.c:716 f\tx\n[   42.6] Call Trace:\n");
+	rec_kernel(f, 1, NULL);
+	rec_result(f, 1, &w);
+	prepare(rs, st, 2);
+	for (int again = 0; again < 2; again++) { /* the outer runner reads the growing file again */
+		ck_assert_int_eq(rec_read(path, rs, st, 2), 0);
+		ck_assert_str_eq(st[1].kernel, "[   42.5] WARNING: CPU: 1 PID: 3 at rxe_mr.c:716 f x\n"
+					       "[   42.6] Call Trace:\n");
+	}
+	ck_assert_ptr_null(st[0].kernel);
+	/* what the reader did to a finished result stays (the trace taken out of the detail) */
+	rs[1].v = V_FAIL;
+	ck_assert_int_eq(rec_read(path, rs, st, 2), 0);
+	ck_assert_int_eq(rs[1].v, V_FAIL);
+	rec_state_clear(&st[1]);
+	ck_assert_ptr_null(st[1].kernel);
+	clear(rs, 2);
+}
+END_TEST
+
 Suite *suite_test_records(void)
 {
 	Suite *s = suite_create("test_records");
@@ -417,6 +444,7 @@ Suite *suite_test_records(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_kernel_lines);
 	tcase_add_test(tc, test_every_verdict);
 	tcase_add_test(tc, test_text_fields_neutralised);
 	tcase_add_test(tc, test_torn_last_line);

@@ -790,8 +790,9 @@ START_TEST(test_trace_and_rules)
 	o.trace = 1;
 	f = run_text("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=4K access=REMOTE_WRITE expect EINVAL\n", &o, &r);
 	ck_assert_int_eq(r.v, V_PASS);
-	ck_assert_str_eq(r.detail, "  trace: line 2: a: alloc_pd pd -> ok\n"
-				   "  trace: line 3: a: reg_mr m pd=pd len=4096 access=REMOTE_WRITE expect EINVAL -> EINVAL\n");
+	ck_assert_str_eq(r.detail, "  trace: line 2: a: alloc_pd pd -> ok; allowed: ok\n"
+				   "  trace: line 3: a: reg_mr m pd=pd len=4096 access=REMOTE_WRITE expect EINVAL -> EINVAL; "
+				   "allowed: EINVAL [MR-ACC-1]\n");
 	/* the rules that decided the outcomes followed: MR-ACC-1 (and PD-2 never) */
 	ck_assert(result_rule_has(&r, M_RULE_MR_ACC_1));
 	ck_assert(!result_rule_has(&r, M_RULE_PD_2));
