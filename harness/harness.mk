@@ -47,3 +47,8 @@ RDMACHECK_BIN := $(BUILD)/rdmacheck
 $(RDMACHECK_BIN): $(BUILD)/harness/cli/rdmacheck.o $(HARNESS_LIB) $(AGENT_LIB) $(LIBS_ALL)
 	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/cli/rdmacheck.o -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) -Wl,--end-group $(STACK_LIBS)
 BINS_ALL += $(RDMACHECK_BIN)
+
+# The version --version prints: the VERSION file at the top (CHANGELOG.md says what each brought).
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0-dev)
+$(BUILD)/harness/cli/opts.o: CPPFLAGS += -DRDMACHECK_VERSION='"$(VERSION)"'
+$(BUILD)/harness/cli/opts.o: VERSION

@@ -19,6 +19,7 @@
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/opts.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
 #include "netns/topo.h"
@@ -156,7 +157,7 @@ static uint32_t running_kernel(void)
 	return KVER(maj, min);
 }
 
-/* Read the --list file's paths into fl and parse them (NULL: a file that does not parse); *maxn: most nodes. */
+/* Read the --inner-list file's paths into fl and parse them (NULL: a file that does not parse); *maxn: most nodes. */
 static struct scn_file **inner_load(FILE *list, struct filelist *fl, size_t *maxn)
 {
 	char *line = NULL, err[512];
@@ -249,7 +250,7 @@ static int run_inner(const struct run_args *a)
 	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
 
 	if (find_root(root, sizeof(root)) || !a->records || !a->list) {
-		fprintf(stderr, "rdmacheck: --inner needs --records and --list, and the checkout\n");
+		fprintf(stderr, "rdmacheck: --inner needs --records and --inner-list, and the checkout\n");
 		return EXIT_INFRA;
 	}
 	if (cli_profile(a->profile, &prof))
@@ -361,7 +362,7 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(timeout_opt, sizeof(timeout_opt), "--timeout=%d", o->a->step_s);
 	snprintf(base_opt, sizeof(base_opt), "--base=%zu", from);
 	snprintf(rec_opt, sizeof(rec_opt), "--records=%s", o->rec);
-	snprintf(list_opt, sizeof(list_opt), "--list=%s", o->list);
+	snprintf(list_opt, sizeof(list_opt), "--inner-list=%s", o->list);
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
@@ -566,57 +567,103 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	return c[V_FAIL] ? EXIT_FAILED : (infra || c[V_ERROR]) ? EXIT_INFRA : 0;
 }
 
+enum {
+	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
+	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
+};
+
+/* `run`'s options into *a. Returns the index of the first path, -1 after --help/--version, -2 on a usage error. */
+static int run_opts(int argc, char **argv, struct run_args *a)
+{
+	static const struct option lopts[] = {
+		{ "stack", required_argument, NULL, OPT_STACK },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		/* between the outer run and the inner one (not for users) */
+		{ "inner", no_argument, NULL, OPT_INNER },
+		{ "records", required_argument, NULL, OPT_RECORDS },
+		{ "inner-list", required_argument, NULL, OPT_INNER_LIST },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = cli_getopt(argc, argv, "run", "h", lopts)) != -1) {
+		const char *v = optarg;
+		char *end;
+		long s;
+
+		switch (c) {
+		case 'h':
+			fputs(usage_run, stdout);
+			return -1;
+		case OPT_VERSION:
+			cli_version();
+			return -1;
+		case OPT_STACK:
+			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "model"))
+				goto bad;
+			a->stack = v;
+			break;
+		case OPT_FORMAT:
+			if (report_format_parse(v, &a->format))
+				goto bad;
+			break;
+		case OPT_JUNIT:
+			if (!*v)
+				goto bad;
+			a->junit = v;
+			break;
+		case OPT_TIMEOUT:
+			s = strtol(v, &end, 10);
+			if (*end || s < 1 || s > 3600)
+				goto bad;
+			a->step_s = (int)s;
+			break;
+		case OPT_PROFILE:
+			if (!*v)
+				goto bad;
+			a->profile = v;
+			break;
+		case OPT_TRACE:
+			a->trace = 1;
+			break;
+		case OPT_INNER:
+			a->inner = 1;
+			break;
+		case OPT_RECORDS:
+			a->records = v;
+			break;
+		case OPT_INNER_LIST:
+			a->list = v;
+			break;
+		case OPT_BASE:
+			a->base = strtoul(v, NULL, 10);
+			break;
+		default:
+			return -2;
+		}
+	}
+	return optind;
+bad:
+	/* lopts[] lists the options with values in the order of their OPT_ values */
+	fprintf(stderr, "rdmacheck run: bad value '%s' for --%s\n%s", optarg, lopts[c - OPT_STACK].name, usage_run);
+	return -2;
+}
+
 int cli_run(int argc, char **argv)
 {
 	struct run_args a = { .stack = "auto", .profile = "rxe", .format = REPORT_TEXT, .step_s = 10 };
-	int i;
+	int first = run_opts(argc, argv, &a);
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *v = strchr(argv[i], '=');
-
-		v = v ? v + 1 : "";
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage_run, stdout);
-			return 0;
-		} else if (strncmp(argv[i], "--stack=", 8) == 0) {
-			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "model"))
-				goto bad;
-			a.stack = v;
-		} else if (strncmp(argv[i], "--format=", 9) == 0) {
-			if (report_format_parse(v, &a.format))
-				goto bad;
-		} else if (strncmp(argv[i], "--junit=", 8) == 0 && *v) {
-			a.junit = v;
-		} else if (strncmp(argv[i], "--timeout=", 10) == 0) {
-			char *end;
-			long s = strtol(v, &end, 10);
-
-			if (*end || s < 1 || s > 3600)
-				goto bad;
-			a.step_s = (int)s;
-		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
-			a.profile = v;
-		} else if (strcmp(argv[i], "--trace") == 0) {
-			a.trace = 1;
-		} else if (strcmp(argv[i], "--inner") == 0) {
-			a.inner = 1;
-		} else if (strncmp(argv[i], "--records=", 10) == 0) {
-			a.records = v;
-		} else if (strncmp(argv[i], "--list=", 7) == 0) {
-			a.list = v;
-		} else if (strncmp(argv[i], "--base=", 7) == 0) {
-			a.base = strtoul(v, NULL, 10);
-		} else if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		} else {
-			goto bad;
-		}
-	}
+	if (first < 0)
+		return first == -1 ? 0 : EXIT_USAGE;
 	if (a.inner)
 		return run_inner(&a);
-	return run_outer(&a, argc - i, argv + i);
-bad:
-	fprintf(stderr, "rdmacheck run: bad option '%s'\n%s", argv[i], usage_run);
-	return EXIT_USAGE;
+	return run_outer(&a, argc - first, argv + first);
 }

@@ -6,6 +6,7 @@
 #include "harness/run/be_model.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/opts.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -19,7 +20,7 @@ static const char usage_main[] =
 	"  lint      parse scenarios and check every expect against the model (no root, no RDMA)\n"
 	"  predict   print the model's allowed outcomes for every step of one scenario\n"
 	"  coverage  which rules of the model the scenarios exercise (semantic coverage)\n"
-	"rdmacheck COMMAND --help for the command's options.\n"
+	"rdmacheck COMMAND --help for the command's options; rdmacheck --version.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error.\n";
 
 static const char usage_lint[] =
@@ -43,27 +44,55 @@ static const char usage_predict[] =
 	"Print, for every step, the outcomes the specification allows and, where it differs,\n"
 	"what the profile (default rxe, kernel 6.1) allows, with the deciding rule IDs.\n";
 
-/* Parse the options lint and predict share; returns the index of the first path or -1. */
-static int lint_opts(int argc, char **argv, const char *usage, struct m_profile *prof)
+enum { OPT_PROFILE = 256, OPT_STRICT, OPT_VERSION };
+
+/*
+ * The options of lint, predict and coverage (coverage alone takes --strict:
+ * strict NULL refuses it). Returns the index of the first path, -1 after
+ * --help or --version (exit 0), or -2 on a usage error (printed).
+ */
+static int model_opts(int argc, char **argv, const char *usage, struct m_profile *prof, int *strict)
 {
-	int i;
+	static const struct option lopts[] = {
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 
 	m_profile_get("rxe", 0, prof);
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+	while ((c = cli_getopt(argc, argv, argv[0], "h", lopts)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(usage, stdout);
-			exit(0);
-		} else if (strncmp(argv[i], "--profile=", 10) == 0) {
-			if (cli_profile(argv[i] + 10, prof))
-				return -1;
-		} else if (strcmp(argv[i], "--") == 0) {
-			return i + 1;
-		} else {
-			fprintf(stderr, "rdmacheck: unknown option '%s'\n%s", argv[i], usage);
 			return -1;
+		case OPT_VERSION:
+			cli_version();
+			return -1;
+		case OPT_PROFILE:
+			if (cli_profile(optarg, prof))
+				return -2;
+			break;
+		case OPT_STRICT:
+			if (strict) {
+				*strict = 1;
+				break;
+			}
+			fprintf(stderr, "rdmacheck %s: --strict is coverage's option\n", argv[0]);
+			return -2;
+		default:
+			return -2;
 		}
 	}
-	return i;
+	return optind;
+}
+
+/* model_opts' result as an exit status for the command to return, or -1 to go on. */
+static int opts_exit(int first)
+{
+	return first == -1 ? 0 : first == -2 ? EXIT_USAGE : -1;
 }
 
 struct predict_ctx {
@@ -126,11 +155,11 @@ static int cmd_lint(int argc, char **argv)
 	struct m_profile prof;
 	struct filelist fl;
 	struct scn_file **files;
-	int first = lint_opts(argc, argv, usage_lint, &prof), rc, bad = 0;
+	int first = model_opts(argc, argv, usage_lint, &prof, NULL), rc, bad = 0;
 	size_t skipped = 0;
 
 	if (first < 0)
-		return EXIT_USAGE;
+		return opts_exit(first);
 	rc = cli_load(argc - first, argv + first, &fl, &files);
 	if (rc)
 		return rc;
@@ -154,7 +183,8 @@ static int cmd_lint(int argc, char **argv)
 		}
 		result_clear(&r);
 	}
-	printf("lint: %zu files, %d with disagreements, %zu not checked\n", fl.n, bad, skipped);
+	printf("lint: %zu %s, %d with disagreements, %zu not checked\n", fl.n, cli_plural(fl.n, "file", "files"), bad,
+	       skipped);
 	cli_unload(&fl, files);
 	return bad ? EXIT_FAILED : 0;
 }
@@ -168,16 +198,9 @@ static int cmd_coverage(int argc, char **argv)
 	struct result *rs;
 	int strict = 0, first, rc;
 
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--strict") == 0) {
-			strict = 1;
-			memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof(*argv));
-			argc--;
-			break;
-		}
-	first = lint_opts(argc, argv, usage_coverage, &prof);
+	first = model_opts(argc, argv, usage_coverage, &prof, &strict);
 	if (first < 0)
-		return EXIT_USAGE;
+		return opts_exit(first);
 	rc = cli_load(argc - first, argv + first, &fl, &files);
 	if (rc)
 		return rc;
@@ -194,7 +217,8 @@ static int cmd_coverage(int argc, char **argv)
 	cov_print(stdout, &cov, rs, "");
 	rc = strict && cov_missing(&cov) ? EXIT_FAILED : 0;
 	if (rc)
-		printf("coverage: %zu encoded rules not exercised\n", cov_missing(&cov));
+		printf("coverage: %zu encoded %s not exercised\n", cov_missing(&cov),
+		       cli_plural(cov_missing(&cov), "rule", "rules"));
 	for (size_t i = 0; i < fl.n; i++)
 		result_clear(&rs[i]);
 	free(rs);
@@ -207,11 +231,11 @@ static int cmd_predict(int argc, char **argv)
 	struct m_profile prof;
 	struct filelist fl;
 	struct scn_file **files;
-	int first = lint_opts(argc, argv, usage_predict, &prof), rc;
+	int first = model_opts(argc, argv, usage_predict, &prof, NULL), rc;
 	struct result r;
 
 	if (first < 0)
-		return EXIT_USAGE;
+		return opts_exit(first);
 	if (argc - first != 1) {
 		fputs(usage_predict, stderr);
 		return EXIT_USAGE;
@@ -230,8 +254,21 @@ static int cmd_predict(int argc, char **argv)
 	return rc;
 }
 
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "run", cli_run },
+	{ "lint", cmd_lint },
+	{ "predict", cmd_predict },
+	{ "coverage", cmd_coverage },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
 int main(int argc, char **argv)
 {
+	const char *names[NCOMMANDS], *near;
+
 	/* A dead agent must show up as -EPIPE from a write, not kill the run. */
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -239,14 +276,17 @@ int main(int argc, char **argv)
 		fputs(usage_main, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
-	if (strcmp(argv[1], "run") == 0)
-		return cli_run(argc - 1, argv + 1);
-	if (strcmp(argv[1], "lint") == 0)
-		return cmd_lint(argc - 1, argv + 1);
-	if (strcmp(argv[1], "predict") == 0)
-		return cmd_predict(argc - 1, argv + 1);
-	if (strcmp(argv[1], "coverage") == 0)
-		return cmd_coverage(argc - 1, argv + 1);
-	fprintf(stderr, "rdmacheck: unknown command '%s'\n%s", argv[1], usage_main);
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		cli_version();
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+		names[i] = commands[i].name;
+	}
+	near = cli_closest(argv[1], names, NCOMMANDS);
+	fprintf(stderr, "rdmacheck: unknown command '%s'%s%s%s\n%s", argv[1], near ? " (did you mean '" : "",
+		near ? near : "", near ? "'?)" : "", usage_main);
 	return EXIT_USAGE;
 }
