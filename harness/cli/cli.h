@@ -31,6 +31,26 @@ int cli_profile(const char *arg, struct m_profile *out);
 /* The model capabilities every model engine has (all of them). */
 uint32_t cli_all_caps(void);
 
+/*
+ * Walk f on the model (lint mode: the generic model is the engine, prof the
+ * profile's predictions) and judge it into *r (release with result_clear).
+ * on_step (NULL: none) sees every step as run_opts.on_step does. Returns r->v.
+ */
+enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
+		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
+				      const struct m_pred *, int),
+		      void *ctx, struct result *r);
+
+/*
+ * Look up a rule by its catalog ID (case does not matter: ra-acc-1); 0 and
+ * *out, or -ENOENT with "unknown rule 'X' (did you mean 'Y'?)" printed to
+ * stderr after the prefix what ("rdmacheck explain").
+ */
+int cli_rule(const char *what, const char *id, enum m_rule *out);
+
+/* The checkout: the nearest directory above this executable with ci/stack; 0 or -ENOENT. */
+int cli_find_root(char *root, size_t len);
+
 int cli_run(int argc, char **argv);
 
 #endif

@@ -2,7 +2,11 @@
  * cli_load.c — what every rdmacheck subcommand shares (cli.h): loading and
  * parsing the scenario files, looking up --profile, the model's capabilities.
  */
+#include "harness/run/be_model.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
+
+#include <ctype.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -93,3 +97,41 @@ uint32_t cli_all_caps(void)
 	return g.caps;
 }
 
+
+enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
+		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
+				      const struct m_pred *, int),
+		      void *ctx, struct result *r)
+{
+	struct m_profile gen;
+	struct be_model eng;
+	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = cli_all_caps(),
+			      .on_step = on_step, .ctx = ctx };
+
+	m_profile_get("generic", 0, &gen);
+	if (bm_init(&eng, f, &gen) || run_scenario(f, &be_model_ops, &eng, &o, r)) {
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		r->v = V_ERROR;
+	}
+	bm_free(&eng);
+	return r->v;
+}
+
+int cli_rule(const char *what, const char *id, enum m_rule *out)
+{
+	const char *names[M_RULE_COUNT_], *near;
+	char up[64];
+	size_t i;
+
+	for (i = 0; id[i] && i + 1 < sizeof(up); i++)
+		up[i] = (char)toupper((unsigned char)id[i]);
+	up[i] = '\0';
+	if (m_rule_find(up, out) == 0)
+		return 0;
+	for (i = 0; i < M_RULE_COUNT_; i++)
+		names[i] = m_rule_info((enum m_rule)i)->id;
+	near = cli_closest(up, names, M_RULE_COUNT_);
+	fprintf(stderr, "%s: unknown rule '%s'%s%s%s (docs/rules.md lists them)\n", what, id,
+		near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	return -ENOENT;
+}

@@ -19,9 +19,9 @@
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
-#include "harness/cli/opts.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
+#include "harness/cli/run_args.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -36,29 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char usage_run[] =
-	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
-	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] PATH...\n"
-	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
-	"reference model side by side, and report every step where reality leaves the allowed set.\n"
-	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
-	"             the disposable VM (ci/stack); host, vm: insist; model: the model alone\n"
-	"  --format   text (default): a line per scenario, details for failures; tap: TAP 13\n"
-	"  --junit    also write JUnit XML to FILE\n"
-	"  --timeout  seconds one step may take (default 10)\n"
-	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
-	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
-	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
-	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
 
 #define HANG_SLACK_S 120 /* boot, topology and agent start beyond the step timeout */
 
-struct run_args {
-	const char *stack, *junit, *records, *list, *profile;
-	enum report_format format;
-	int step_s, inner, first, trace;
-	size_t base;
-};
 
 /*
  * This executable's path. When it was rebuilt while running, the link says
@@ -78,8 +58,8 @@ static int self_exe(char *exe, size_t len)
 	return 0;
 }
 
-/* The checkout: the nearest directory above this executable with ci/stack. */
-static int find_root(char *root, size_t len)
+/* (cli.h) */
+int cli_find_root(char *root, size_t len)
 {
 	char exe[PATH_MAX];
 
@@ -160,15 +140,15 @@ static uint32_t running_kernel(void)
 /* Read the --inner-list file's paths into fl and parse them (NULL: a file that does not parse); *maxn: most nodes. */
 static struct scn_file **inner_load(FILE *list, struct filelist *fl, size_t *maxn)
 {
-	char *line = NULL, err[512];
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 
 	while ((len = getdelim(&line, &cap, '\0', list)) > 0) { /* the outer run's NUL-terminated list */
 		if (line[len - 1] != '\0')
 			break; /* cut short: not a whole name */
-		if (files_add(fl, line, err, sizeof(err)))
-			fprintf(stderr, "rdmacheck: %s\n", err);
+		if (files_push(fl, line)) /* as listed: a file may be there twice (--repeat) */
+			break;
 	}
 	free(line);
 	struct scn_file **files = calloc(fl->n ? fl->n : 1, sizeof(*files));
@@ -249,7 +229,7 @@ static int run_inner(const struct run_args *a)
 	size_t maxn;
 	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
 
-	if (find_root(root, sizeof(root)) || !a->records || !a->list) {
+	if (cli_find_root(root, sizeof(root)) || !a->records || !a->list) {
 		fprintf(stderr, "rdmacheck: --inner needs --records and --inner-list, and the checkout\n");
 		return EXIT_INFRA;
 	}
@@ -529,14 +509,20 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	struct outer o = { .a = a };
 	double t0 = proto_now_s();
 	size_t c[V_COUNT_];
-	int rc = cli_load(npaths, paths, &o.fl, &o.files), infra = 0;
+	int rc, infra = 0, none;
 	struct m_profile prof;
 
-	if (rc)
-		return rc;
-	if (cli_profile(a->profile, &prof)) {
-		cli_unload(&o.fl, o.files);
+	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
+	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &none);
+	if (rc)
+		return rc == SEL_NONE ? none : rc;
+	if (a->sel.shuffle)
+		fprintf(stderr, "rdmacheck: shuffled with --seed=%llu\n", (unsigned long long)a->sel.seed);
+	if (a->show_list) {
+		sel_list(stdout, &o.fl, o.files);
+		cli_unload(&o.fl, o.files);
+		return 0;
 	}
 	o.rs = calloc(o.fl.n, sizeof(*o.rs));
 	o.st = calloc(o.fl.n, sizeof(*o.st));
@@ -551,7 +537,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
-	} else if (find_root(o.root, sizeof(o.root))) {
+	} else if (cli_find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
 		infra = 1;
 	} else {
@@ -567,99 +553,10 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	return c[V_FAIL] ? EXIT_FAILED : (infra || c[V_ERROR]) ? EXIT_INFRA : 0;
 }
 
-enum {
-	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
-	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
-};
-
-/* `run`'s options into *a. Returns the index of the first path, -1 after --help/--version, -2 on a usage error. */
-static int run_opts(int argc, char **argv, struct run_args *a)
-{
-	static const struct option lopts[] = {
-		{ "stack", required_argument, NULL, OPT_STACK },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "junit", required_argument, NULL, OPT_JUNIT },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		/* between the outer run and the inner one (not for users) */
-		{ "inner", no_argument, NULL, OPT_INNER },
-		{ "records", required_argument, NULL, OPT_RECORDS },
-		{ "inner-list", required_argument, NULL, OPT_INNER_LIST },
-		{ "base", required_argument, NULL, OPT_BASE },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	while ((c = cli_getopt(argc, argv, "run", "h", lopts)) != -1) {
-		const char *v = optarg;
-		char *end;
-		long s;
-
-		switch (c) {
-		case 'h':
-			fputs(usage_run, stdout);
-			return -1;
-		case OPT_VERSION:
-			cli_version();
-			return -1;
-		case OPT_STACK:
-			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "model"))
-				goto bad;
-			a->stack = v;
-			break;
-		case OPT_FORMAT:
-			if (report_format_parse(v, &a->format))
-				goto bad;
-			break;
-		case OPT_JUNIT:
-			if (!*v)
-				goto bad;
-			a->junit = v;
-			break;
-		case OPT_TIMEOUT:
-			s = strtol(v, &end, 10);
-			if (*end || s < 1 || s > 3600)
-				goto bad;
-			a->step_s = (int)s;
-			break;
-		case OPT_PROFILE:
-			if (!*v)
-				goto bad;
-			a->profile = v;
-			break;
-		case OPT_TRACE:
-			a->trace = 1;
-			break;
-		case OPT_INNER:
-			a->inner = 1;
-			break;
-		case OPT_RECORDS:
-			a->records = v;
-			break;
-		case OPT_INNER_LIST:
-			a->list = v;
-			break;
-		case OPT_BASE:
-			a->base = strtoul(v, NULL, 10);
-			break;
-		default:
-			return -2;
-		}
-	}
-	return optind;
-bad:
-	/* lopts[] lists the options with values in the order of their OPT_ values */
-	fprintf(stderr, "rdmacheck run: bad value '%s' for --%s\n%s", optarg, lopts[c - OPT_STACK].name, usage_run);
-	return -2;
-}
-
 int cli_run(int argc, char **argv)
 {
 	struct run_args a = { .stack = "auto", .profile = "rxe", .format = REPORT_TEXT, .step_s = 10 };
-	int first = run_opts(argc, argv, &a);
+	int first = run_parse(argc, argv, &a);
 
 	if (first < 0)
 		return first == -1 ? 0 : EXIT_USAGE;

@@ -115,25 +115,6 @@ static void print_step(void *ctx, const struct scn_file *f, size_t si, const str
 		printf("      %s %u.%u: %s\n", pc->prof->name, pc->prof->kernel / 1000, pc->prof->kernel % 1000, p);
 }
 
-/* Walk f on the model (lint mode); prints problems. Returns the result's verdict. */
-static enum verdict lint_one(const struct scn_file *f, const struct m_profile *prof,
-			     void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
-					     const struct m_pred *, int), void *ctx, struct result *r)
-{
-	struct m_profile gen;
-	struct be_model eng;
-	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = cli_all_caps(),
-			      .on_step = on_step, .ctx = ctx };
-
-	m_profile_get("generic", 0, &gen);
-	if (bm_init(&eng, f, &gen) || run_scenario(f, &be_model_ops, &eng, &o, r)) {
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		r->v = V_ERROR;
-	}
-	bm_free(&eng);
-	return r->v;
-}
-
 /* The corpus conventions (scn_meta_check) of f, printed like parse errors. Returns 1 if broken. */
 static int lint_meta(const char *path, const struct scn_file *f)
 {
@@ -168,7 +149,7 @@ static int cmd_lint(int argc, char **argv)
 		int meta = lint_meta(fl.v[i], files[i]);
 
 		bad += meta;
-		switch (lint_one(files[i], &prof, NULL, NULL, &r)) {
+		switch (cli_walk(files[i], &prof, NULL, NULL, &r)) {
 		case V_SKIP:
 			printf("%s: not checked: %s\n", fl.v[i], r.reason);
 			skipped++;
@@ -211,7 +192,7 @@ static int cmd_coverage(int argc, char **argv)
 	}
 	cov_init(&cov);
 	for (size_t i = 0; i < fl.n; i++) {
-		lint_one(files[i], &prof, NULL, NULL, &rs[i]);
+		cli_walk(files[i], &prof, NULL, NULL, &rs[i]);
 		cov_add(&cov, &rs[i], i);
 	}
 	cov_print(stdout, &cov, rs, "");
@@ -245,7 +226,7 @@ static int cmd_predict(int argc, char **argv)
 		return rc;
 	printf("%s: %s (profile %s %u.%u)\n", fl.v[0], files[0]->title, prof.name, prof.kernel / 1000,
 	       prof.kernel % 1000);
-	lint_one(files[0], &prof, print_step, &(struct predict_ctx){ &prof }, &r);
+	cli_walk(files[0], &prof, print_step, &(struct predict_ctx){ &prof }, &r);
 	if (r.v != V_PASS && r.v != V_XFAIL)
 		printf("%s: %s%s%s\n", verdict_str(r.v), r.reason, r.detail ? "\n" : "", r.detail ? r.detail : "");
 	rc = r.v == V_PASS || r.v == V_XFAIL ? 0 : r.v == V_SKIP ? 0 : EXIT_FAILED;
