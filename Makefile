@@ -23,7 +23,7 @@ LIBS_ALL  :=
 BINS_ALL  :=
 UNIT_SRCS :=
 
-.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help
+.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help docs
 all:
 
 include model/model.mk
@@ -57,5 +57,6 @@ help:
 	@echo "make valgrind   unit tests under valgrind"
 	@echo "make coverage   gcov/lcov report, including code run inside the VM"
 	@echo "make bench      benchmarks"
+	@echo "make docs       docs/rules.md, the rule catalog, from model/rules.def"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -6,6 +6,7 @@
 #include "harness/run/be_model.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/explain.h"
 #include "harness/cli/opts.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@ static const char usage_main[] =
 	"  lint      parse scenarios and check every expect against the model (no root, no RDMA)\n"
 	"  predict   print the model's allowed outcomes for every step of one scenario\n"
 	"  coverage  which rules of the model the scenarios exercise (semantic coverage)\n"
+	"  explain   a rule: what it says, its citation, its deviations, the scenarios exercising it\n"
 	"rdmacheck COMMAND --help for the command's options; rdmacheck --version.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error.\n";
 
@@ -243,6 +245,7 @@ static const struct command {
 	{ "lint", cmd_lint },
 	{ "predict", cmd_predict },
 	{ "coverage", cmd_coverage },
+	{ "explain", cmd_explain },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
