@@ -3,6 +3,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/opts.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,10 +116,39 @@ void explain_catalog(FILE *out)
 	}
 }
 
-/* The scenarios (paths, or the checkout's scenarios/) that cite r or exercise it; prints them. */
+/*
+ * The scenarios to search when none are named: ./scenarios, the checkout's,
+ * or the installed corpus beside this executable (PREFIX/bin/.. /share/rdmacheck/scenarios).
+ * 0 with the directory in dir, or -ENOENT.
+ */
+static int default_scenarios(char *dir, size_t len)
+{
+	char root[PATH_MAX], exe[PATH_MAX];
+	ssize_t n;
+
+	if (access("scenarios", R_OK) == 0)
+		return snprintf(dir, len, "scenarios") < 0;
+	if (cli_find_root(root, sizeof(root)) == 0)
+		return snprintf(dir, len, "%s/scenarios", root) < 0;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			*slash = '\0';
+			snprintf(dir, len, "%s/../share/rdmacheck/scenarios", exe);
+			if (access(dir, R_OK) == 0)
+				return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The scenarios (paths, or default_scenarios) that cite r or exercise it; prints them. */
 static int exercised_by(enum m_rule r, int npaths, char **paths)
 {
-	char root[PATH_MAX], dir[PATH_MAX + 16], *def[1] = { dir };
+	char dir[PATH_MAX + 32], *def[1] = { dir };
 	struct filelist fl;
 	struct scn_file **files;
 	struct m_profile prof;
@@ -126,11 +156,7 @@ static int exercised_by(enum m_rule r, int npaths, char **paths)
 	int rc;
 
 	if (npaths == 0) {
-		if (access("scenarios", R_OK) == 0)
-			snprintf(dir, sizeof(dir), "scenarios");
-		else if (cli_find_root(root, sizeof(root)) == 0)
-			snprintf(dir, sizeof(dir), "%s/scenarios", root);
-		else
+		if (default_scenarios(dir, sizeof(dir)))
 			return 0;
 		npaths = 1;
 		paths = def;
