@@ -1,36 +1,12 @@
 /* opts.c — option parsing shared by every subcommand (opts.h). */
 #include "harness/cli/opts.h"
+#include "harness/lang/scn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NAME_MAX_CLOSE 64 /* longer words are not compared */
-
-/* Levenshtein distance of a[0..la) and b[0..lb), both at most NAME_MAX_CLOSE. */
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-	size_t row[NAME_MAX_CLOSE + 1];
-
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
 
 const char *cli_closest(const char *word, const char *const *names, size_t n)
 {
@@ -44,7 +20,7 @@ const char *cli_closest(const char *word, const char *const *names, size_t n)
 
 		if (ln > NAME_MAX_CLOSE)
 			continue;
-		d = edit_distance(word, lw, names[i], ln);
+		d = scn_edit_distance(word, names[i], false);
 		if (d < best) {
 			best = d;
 			pick = names[i];

@@ -22,6 +22,7 @@
 
 #include "model/model.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -138,6 +139,12 @@ int scn_table_parse(const char *name, enum scn_table *out);
 const char *scn_err_str(enum scn_err e);
 /* Find e by its format string; mostly for tests. */
 int scn_err_parse(const char *fmt, enum scn_err *out);
+
+/*
+ * Levenshtein distance of a and b (their first 64 bytes), case-folded when
+ * nocase: the one measure behind every "did you mean" (here and in the CLI).
+ */
+size_t scn_edit_distance(const char *a, const char *b, bool nocase);
 
 /* ------------------------------------------------------- call table -- */
 

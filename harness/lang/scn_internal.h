@@ -70,8 +70,6 @@ void scn_diag_w(struct scn_ctx *c, const struct scn_word *w, const char *hint, e
 
 /* ------------------------------------------------------------ hints -- */
 
-/* Edit distance between a and b (each compared up to 64 bytes). */
-size_t scn_edit_distance(const char *a, const char *b, bool nocase);
 /* Candidate i of a list, NULL past its end. */
 typedef const char *(*scn_cand_fn)(const void *ctx, size_t i);
 /*
