@@ -12,6 +12,8 @@
 #include "harness/run/runner.h"
 #include "harness/lang/scn.h"
 
+#include <stdio.h>
+
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3
@@ -25,6 +27,15 @@ int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***f
 /* Release what cli_load gave. */
 void cli_unload(struct filelist *fl, struct scn_file **files);
 
+/*
+ * Print d about path to out as the parser formats it, with path's line
+ * d->line shown and a caret under d->col (scn_diag_format_src); a line that
+ * cannot be read is left out.
+ */
+void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d);
+/* Line no (1-based) of path, without its end (LF or CRLF), into buf; 0 or -ENOENT. */
+int cli_source_line(const char *path, uint32_t no, char *buf, size_t len);
+
 /* Look up --profile=NAME[:MAJOR.MINOR]; 0 or -EINVAL with a message printed. */
 int cli_profile(const char *arg, struct m_profile *out);
 
@@ -34,11 +45,15 @@ uint32_t cli_all_caps(void);
 /*
  * Walk f on the model (lint mode: the generic model is the engine, prof the
  * profile's predictions) and judge it into *r (release with result_clear).
- * on_step (NULL: none) sees every step as run_opts.on_step does. Returns r->v.
+ * on_step and on_disagree (NULL: none) with ctx are run_opts' (runner.h):
+ * with on_disagree the walk reports every disagreement and goes on past it.
+ * Returns r->v.
  */
 enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
 		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
 				      const struct m_pred *, int),
+		      void (*on_disagree)(void *, const struct scn_file *, size_t, uint32_t, uint32_t, const char *,
+					  const char *),
 		      void *ctx, struct result *r);
 
 /*

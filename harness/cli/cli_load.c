@@ -21,6 +21,42 @@ void cli_unload(struct filelist *fl, struct scn_file **files)
 	files_free(fl);
 }
 
+int cli_source_line(const char *path, uint32_t no, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	uint32_t at = 1;
+	int c, rc = -ENOENT;
+	size_t n = 0;
+
+	if (!f || no == 0) {
+		if (f)
+			fclose(f);
+		return -ENOENT;
+	}
+	while (at < no && (c = getc(f)) != EOF)
+		at += c == '\n';
+	while (at == no && (c = getc(f)) != EOF && c != '\n') {
+		rc = 0;
+		if (n + 1 < len)
+			buf[n++] = (char)c;
+	}
+	if (at == no)
+		rc = 0;
+	if (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	fclose(f);
+	return rc;
+}
+
+void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d)
+{
+	char src[SCN_LINE_MAX + 1], buf[SCN_LINE_MAX * 3 + 1024];
+
+	scn_diag_format_src(d, path, cli_source_line(path, d->line, src, sizeof(src)) == 0 ? src : NULL, buf, sizeof(buf));
+	fputs(buf, out);
+}
+
 int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files)
 {
 	char err[512];
@@ -51,12 +87,8 @@ int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***f
 		if (scn_parse_file(fl->v[i], &(*files)[i], &d) == 0)
 			continue;
 		bad = 1;
-		for (size_t k = 0; k < d.n; k++) {
-			char buf[1024];
-
-			scn_diag_format(&d.d[k], fl->v[i], buf, sizeof(buf));
-			fputs(buf, stderr);
-		}
+		for (size_t k = 0; k < d.n; k++)
+			cli_diag_print(stderr, fl->v[i], &d.d[k]);
 		if (d.dropped)
 			fprintf(stderr, "%s: %zu more errors not shown\n", fl->v[i], d.dropped);
 	}
@@ -101,12 +133,14 @@ uint32_t cli_all_caps(void)
 enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
 		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
 				      const struct m_pred *, int),
+		      void (*on_disagree)(void *, const struct scn_file *, size_t, uint32_t, uint32_t, const char *,
+					  const char *),
 		      void *ctx, struct result *r)
 {
 	struct m_profile gen;
 	struct be_model eng;
 	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = cli_all_caps(),
-			      .on_step = on_step, .ctx = ctx };
+			      .on_step = on_step, .on_disagree = on_disagree, .ctx = ctx };
 
 	m_profile_get("generic", 0, &gen);
 	if (bm_init(&eng, f, &gen) || run_scenario(f, &be_model_ops, &eng, &o, r)) {

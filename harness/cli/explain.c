@@ -172,7 +172,7 @@ static int exercised_by(enum m_rule r, int npaths, char **paths)
 
 		for (size_t c = 0; c < files[i]->nrules; c++)
 			cites |= strcmp(files[i]->rules[c].id, m_rule_info(r)->id) == 0;
-		cli_walk(files[i], &prof, NULL, NULL, &res);
+		cli_walk(files[i], &prof, NULL, NULL, NULL, &res);
 		walks = result_rule_has(&res, r);
 		result_clear(&res);
 		if (!cites && !walks)

@@ -9,11 +9,13 @@
 #include "harness/cli/explain.h"
 #include "harness/cli/opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char usage_main[] =
 	"usage: rdmacheck COMMAND [OPTIONS] PATH...\n"
@@ -124,13 +126,120 @@ static int lint_meta(const char *path, const struct scn_file *f)
 
 	if (!scn_meta_check(f, &d))
 		return 0;
-	for (size_t k = 0; k < d.n; k++) {
-		char buf[1024];
-
-		scn_diag_format(&d.d[k], path, buf, sizeof(buf));
-		fputs(buf, stdout);
-	}
+	for (size_t k = 0; k < d.n; k++)
+		cli_diag_print(stdout, path, &d.d[k]);
 	return 1;
+}
+
+/* One file's lint walk: its disagreements so far, and the objects they touched. */
+struct lint_ctx {
+	const char *path;
+	size_t n;
+	uint32_t first_line;       /* the first disagreement's line */
+	uint8_t *touched;          /* per object of the file: named by a disagreeing step */
+};
+
+/* Mark the objects step s names (NAME and object arguments); returns 1 if one was marked before. */
+static int touch(struct lint_ctx *lc, const struct scn_file *f, const struct scn_step *s)
+{
+	int seen = 0;
+
+	if (s->obj >= 0 && (size_t)s->obj < f->nobjs) {
+		seen |= lc->touched[s->obj];
+		lc->touched[s->obj] = 1;
+	}
+	for (size_t a = 0; a < s->nargs; a++) {
+		int32_t o = s->args[a].v.obj;
+
+		if ((s->args[a].v.kind & (SCN_V_OBJ | SCN_V_ADDR | SCN_V_ATTR)) && o >= 0 && (size_t)o < f->nobjs) {
+			seen |= lc->touched[o];
+			lc->touched[o] = 1;
+		}
+	}
+	return seen;
+}
+
+/* The column (characters) of word in src at or after character col, as a whole word; col if absent. */
+static uint32_t word_col(const char *src, uint32_t col, const char *word)
+{
+	size_t wl = strlen(word);
+	uint32_t c = 1;
+
+	for (const char *p = src; *p; p++) {
+		if ((*p & 0xc0) == 0x80)
+			continue;
+		if (c >= col && strncasecmp(p, word, wl) == 0 && (p == src || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[wl]) && p[wl] != '_')
+			return c;
+		c++;
+	}
+	return col;
+}
+
+/*
+ * A disagreement (run_opts.on_disagree), printed like a parse error: the
+ * source line and a caret under the outcome it is about. One on a step that
+ * names an object an earlier disagreement touched says it may follow from
+ * that one (the walk went on along the model's reading, not the file's).
+ */
+static void lint_disagree(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
+			  const char *msg, const char *word)
+{
+	struct lint_ctx *lc = ctx;
+	struct scn_diag d = { .line = line, .col = col };
+	char src[SCN_LINE_MAX + 1];
+
+	if (word && cli_source_line(lc->path, line, src, sizeof(src)) == 0)
+		d.col = word_col(src, col, word);
+	snprintf(d.msg, sizeof(d.msg), "%.399s", msg);
+	if (touch(lc, f, &f->steps[step]) && lc->n)
+		snprintf(d.hint, sizeof(d.hint), "an object here took part in the disagreement at line %u, where the "
+			 "walk followed the model: this one may follow from that", lc->first_line);
+	if (lc->n++ == 0)
+		lc->first_line = line;
+	cli_diag_print(stdout, lc->path, &d);
+}
+
+/* Lint one file: every disagreement with the model printed. Returns 1 if it has any (or the walk failed). */
+static int lint_file(const char *path, const struct scn_file *f, const struct m_profile *prof, size_t *skipped)
+{
+	struct lint_ctx lc = { .path = path, .touched = calloc(f->nobjs ? f->nobjs : 1, 1) };
+	struct result r;
+	int bad = 0;
+
+	if (!lc.touched) {
+		printf("%s: not checked: out of memory\n", path);
+		return 1;
+	}
+	switch (cli_walk(f, prof, NULL, lint_disagree, &lc, &r)) {
+	case V_SKIP:
+		printf("%s: not checked: %s\n", path, r.reason);
+		(*skipped)++;
+		break;
+	case V_PASS:
+	case V_XFAIL:
+		break;
+	default:
+		bad = 1;
+		if (lc.n == 0) { /* not a disagreement: the model could not walk the file */
+			struct scn_diag d = { .line = r.line, .col = 1 };
+			const char *why = r.reason;
+
+			if (strncmp(why, "line ", 5) == 0 && strstr(why, ": "))
+				why = strstr(why, ": ") + 2;
+			snprintf(d.msg, sizeof(d.msg), "%.399s", why);
+			for (size_t s = 0; s < f->nsteps; s++)
+				if (f->steps[s].line == r.line)
+					d.col = f->steps[s].col;
+			cli_diag_print(stdout, path, &d);
+		}
+		break;
+	}
+	if (lc.n > 1)
+		printf("%s: %zu disagreements with the model\n", path, lc.n);
+	result_clear(&r);
+	free(lc.touched);
+	return bad;
 }
 
 static int cmd_lint(int argc, char **argv)
@@ -147,24 +256,9 @@ static int cmd_lint(int argc, char **argv)
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < fl.n; i++) {
-		struct result r;
 		int meta = lint_meta(fl.v[i], files[i]);
 
-		bad += meta;
-		switch (cli_walk(files[i], &prof, NULL, NULL, &r)) {
-		case V_SKIP:
-			printf("%s: not checked: %s\n", fl.v[i], r.reason);
-			skipped++;
-			break;
-		case V_PASS:
-		case V_XFAIL:
-			break;
-		default:
-			printf("%s:%u: %s\n", fl.v[i], r.line, r.reason);
-			bad += !meta;
-			break;
-		}
-		result_clear(&r);
+		bad += lint_file(fl.v[i], files[i], &prof, &skipped) || meta;
 	}
 	printf("lint: %zu %s, %d with disagreements, %zu not checked\n", fl.n, cli_plural(fl.n, "file", "files"), bad,
 	       skipped);
@@ -194,7 +288,7 @@ static int cmd_coverage(int argc, char **argv)
 	}
 	cov_init(&cov);
 	for (size_t i = 0; i < fl.n; i++) {
-		cli_walk(files[i], &prof, NULL, NULL, &rs[i]);
+		cli_walk(files[i], &prof, NULL, NULL, NULL, &rs[i]);
 		cov_add(&cov, &rs[i], i);
 	}
 	cov_print(stdout, &cov, rs, "");
@@ -228,7 +322,7 @@ static int cmd_predict(int argc, char **argv)
 		return rc;
 	printf("%s: %s (profile %s %u.%u)\n", fl.v[0], files[0]->title, prof.name, prof.kernel / 1000,
 	       prof.kernel % 1000);
-	cli_walk(files[0], &prof, print_step, &(struct predict_ctx){ &prof }, &r);
+	cli_walk(files[0], &prof, print_step, NULL, &(struct predict_ctx){ &prof }, &r);
 	if (r.v != V_PASS && r.v != V_XFAIL)
 		printf("%s: %s%s%s\n", verdict_str(r.v), r.reason, r.detail ? "\n" : "", r.detail ? r.detail : "");
 	rc = r.v == V_PASS || r.v == V_XFAIL ? 0 : r.v == V_SKIP ? 0 : EXIT_FAILED;

@@ -50,7 +50,7 @@ static int rule_match(const struct cli_select *s, const struct m_profile *prof, 
 		for (size_t c = 0; c < f->nrules; c++)
 			if (strcmp(f->rules[c].id, m_rule_info(s->rule[i])->id) == 0)
 				return 1;
-	cli_walk(f, prof, NULL, NULL, &r);
+	cli_walk(f, prof, NULL, NULL, NULL, &r);
 	for (size_t i = 0; i < s->nrule && !hit; i++)
 		hit = result_rule_has(&r, s->rule[i]);
 	result_clear(&r);

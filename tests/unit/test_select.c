@@ -94,7 +94,7 @@ START_TEST(test_apply_keep_drop_rule)
 
 		for (size_t c = 0; c < files[i]->nrules; c++)
 			cited |= strcmp(files[i]->rules[c].id, "DAT-LMR-3") == 0;
-		cli_walk(files[i], &prof, NULL, NULL, &res);
+		cli_walk(files[i], &prof, NULL, NULL, NULL, &res);
 		ck_assert(cited || result_rule_has(&res, r.rule[0]));
 		result_clear(&res);
 	}
