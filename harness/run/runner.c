@@ -444,8 +444,9 @@ static void step_fail(struct run *x, const struct scn_step *s, const struct m_pr
 	run_format_set(pp, NULL, pset, sizeof(pset));
 	say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, scn_step_call(s)->name, got);
 	scn_step_format(x->f, s, text, sizeof(text));
-	text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n",
-		  text, s->line, set, s->nexpect ? " (expect ∩ model)" : "", x->o->prof.name, pset, got);
+	text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n", text,
+		  s->line, set, s->nexpect ? " (what your expect names, of what the model allows)" : "",
+		  x->o->prof.name, pset, got);
 	text_addf(&x->detail, "%s", text_str(&t));
 	text_free(&t);
 }
