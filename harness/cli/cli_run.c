@@ -19,6 +19,7 @@
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/device.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
 #include "harness/cli/run_args.h"
@@ -433,6 +434,37 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 }
 
 /*
+ * --device: every scenario on the host's own device, one node, in this
+ * process (the inner runner's inner_one on the device's topology t); one
+ * that needs more nodes is skipped. Returns 1 on an infrastructure failure.
+ */
+static int outer_device(struct outer *o, const struct m_profile *prof, const struct topo *t)
+{
+	FILE *rec = fopen(o->rec, "w");
+
+	if (!rec) {
+		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < o->fl.n; i++) {
+		if (o->files[i]->nnodes > t->n) {
+			o->rs[i].v = V_SKIP;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
+				 o->files[i]->nnodes, o->a->device);
+			o->st[i].finished = 1;
+		} else {
+			inner_one(o->a, prof, t, rec, i, o->files[i], 0);
+			fflush(rec);
+			rec_read(o->rec, o->rs, o->st, o->fl.n);
+		}
+		print_ready(o);
+	}
+	fclose(rec);
+	unlink(o->rec);
+	return 0;
+}
+
+/*
  * The real stack: rounds of the inner runner (ci/stack), each resuming after
  * the scenario that killed the previous one; a stack that is not there skips
  * the rest. Returns 1 on an infrastructure failure.
@@ -504,6 +536,25 @@ static int outer_report(struct outer *o, double secs)
 	return 0;
 }
 
+/*
+ * --device: its topology, build/run/device-DEV.topo (kept, for a look), and
+ * its profile; o->rec names the records file. 0 or an exit status.
+ */
+static int device_start(struct outer *o, struct m_profile *prof, struct topo *t)
+{
+	char dir[PATH_MAX + 16], topo[PATH_MAX + 160];
+
+	if (cli_find_root(o->root, sizeof(o->root)) != 0 && !getcwd(o->root, sizeof(o->root)))
+		return EXIT_INFRA;
+	snprintf(dir, sizeof(dir), "%s/build", o->root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
+	mkdir(dir, 0755);
+	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
+	snprintf(topo, sizeof(topo), "%s/device-%.64s.topo", dir, o->a->device); /* kept: what the run was given */
+	return dev_setup(o->a->device, o->a->profile_set ? o->a->profile : NULL, topo, t, prof);
+}
+
 static int run_outer(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a };
@@ -511,9 +562,12 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	size_t c[V_COUNT_];
 	int rc, infra = 0, none;
 	struct m_profile prof;
+	struct topo dev_topo;
 
 	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
+	if (a->device && (rc = device_start(&o, &prof, &dev_topo)) != 0)
+		return rc;
 	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &none);
 	if (rc)
 		return rc == SEL_NONE ? none : rc;
@@ -537,6 +591,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
+	} else if (a->device) {
+		infra = outer_device(&o, &prof, &dev_topo);
 	} else if (cli_find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
 		infra = 1;

@@ -15,7 +15,7 @@ static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace]\n"
 	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
-	"                     [--repeat=N] [--shuffle [--seed=N]] [--list] PATH...\n"
+	"                     [--repeat=N] [--shuffle [--seed=N]] [--list] [--device=DEV] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
 	"reference model side by side, and report every step where reality leaves the allowed set.\n"
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
@@ -35,13 +35,16 @@ static const char usage_run[] =
 	"  --repeat=N          every scenario N times\n"
 	"  --shuffle           in a random order; --seed=N makes it that order again (printed)\n"
 	"  --list              print what would run, with titles, and stop\n"
+	"On a device this host already has (not the nodes the harness builds):\n"
+	"  --device=DEV        one node on RDMA device DEV (rxe0, siw0, mlx5_0); its driver\n"
+	"                      chooses the profile (rxe; any other: the specification)\n"
 	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
 
 enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
 	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
-	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST,
+	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE,
 };
 
 /* Append v to one of the selection's lists; 0 or -E2BIG. */
@@ -70,6 +73,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "shuffle", no_argument, NULL, OPT_SHUFFLE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		/* between the outer run and the inner one (not for users) */
@@ -117,6 +121,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			if (!*v)
 				goto bad;
 			a->profile = v;
+			a->profile_set = 1;
 			break;
 		case OPT_TRACE:
 			a->trace = 1;
@@ -172,15 +177,27 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		case OPT_LIST:
 			a->show_list = 1;
 			break;
+		case OPT_DEVICE:
+			if (!*v)
+				goto bad_device;
+			a->device = v;
+			break;
 		default:
 			return -2;
 		}
+	}
+	if (a->device && strcmp(a->stack, "auto") != 0 && strcmp(a->stack, "host") != 0) {
+		fprintf(stderr, "rdmacheck run: --device runs on this host's device: not with --stack=%s\n", a->stack);
+		return -2;
 	}
 	if (a->sel.shuffle && !a->seeded && !a->inner) { /* a seed to print, so the order can be had again */
 		a->sel.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 		a->sel.seed %= 1000000000ull;
 	}
 	return optind;
+bad_device:
+	fprintf(stderr, "rdmacheck run: --device needs a device name (rxe0, siw0, mlx5_0)\n");
+	return -2;
 bad:
 	/* lopts[] lists the options with values in the order of their OPT_ values */
 	fprintf(stderr, "rdmacheck run: bad value '%s' for --%s\n%s", optarg, lopts[c - OPT_STACK].name, usage_run);

@@ -17,6 +17,8 @@ struct run_args {
 	size_t base;
 	struct cli_select sel;      /* which scenarios, in which order (select.h) */
 	int show_list, rerun_failed, seeded;
+	const char *device;         /* --device: a host's own RDMA device, one node (device.h) */
+	int profile_set;            /* --profile was given */
 };
 
 /*
