@@ -103,18 +103,48 @@ struct predict_ctx {
 	const struct m_profile *prof;
 };
 
+/* What alternative a does beyond its outcome, in words ("" when nothing): QP states, the peer's receive. */
+static void alt_effects(const struct m_alt *a, char *buf, size_t len)
+{
+	static const char *const eff[] = {
+		[M_EFF_QP_ERR] = "its QP goes to ERR (receives flushed)",
+		[M_EFF_BOTH_ERR] = "its QP and the peer's go to ERR",
+		[M_EFF_PEER_ERR] = "the peer's QP goes to ERR",
+		[M_EFF_CRASH] = "the kernel dies",
+	};
+	size_t off = 0;
+	char o[48];
+
+	buf[0] = '\0';
+	if (a->effect < sizeof(eff) / sizeof(eff[0]) && eff[a->effect])
+		off += (size_t)snprintf(buf + off, len - off, "%s", eff[a->effect]);
+	if (a->peer_recv >= 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%sthe peer's receive completes %s", off ? "; " : "",
+					m_outcome_str((struct m_outcome){ M_OUT_WC, a->peer_recv }, o, sizeof(o)));
+	if (a->peer_state != M_NO_PEER && a->effect != M_EFF_BOTH_ERR && a->effect != M_EFF_PEER_ERR && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%sthe peer's QP is %s", off ? "; " : "",
+					m_qp_state_str((enum m_qp_state)a->peer_state));
+	if (a->target_unknown && off < len)
+		snprintf(buf + off, len - off, "%sthe target bytes become unspecified", off ? "; " : "");
+}
+
 static void print_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
 		       const struct m_pred *prof, int crash)
 {
 	const struct predict_ctx *pc = ctx;
 	const struct scn_step *s = &f->steps[si];
-	char step[512], g[1024], p[1024];
+	char step[512], g[1024], p[1024], e[256], o[48];
 
 	(void)crash;
 	scn_step_format(f, s, step, sizeof(step));
 	run_format_set(gen, NULL, g, sizeof(g));
 	run_format_set(prof, NULL, p, sizeof(p));
 	printf("%4u  %s\n      allowed: %s\n", s->line, step, g);
+	for (unsigned i = 0; i < gen->n; i++) { /* effects: what else each outcome does */
+		alt_effects(&gen->alt[i], e, sizeof(e));
+		if (e[0])
+			printf("        %s: %s\n", m_outcome_str(gen->alt[i].out, o, sizeof(o)), e);
+	}
 	if (strcmp(g, p) != 0)
 		printf("      %s %u.%u: %s\n", pc->prof->name, pc->prof->kernel / 1000, pc->prof->kernel % 1000, p);
 }

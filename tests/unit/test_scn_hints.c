@@ -1,7 +1,8 @@
 /*
  * Unit tests of the parser's hints for the usual slips (a missing `expect`,
  * a name with its parts transposed, an object of another node) and of a
- * diagnostic shown with its source line and a caret (scn_diag_format_src).
+ * diagnostic shown with its source line and a caret (scn_diag_format_src);
+ * a byte printed back in hex.
  */
 #include "harness/lang/scn.h"
 
@@ -91,6 +92,19 @@ START_TEST(test_format_with_source_and_caret)
 }
 END_TEST
 
+START_TEST(test_print_byte_in_hex)
+{
+	const char *text = "nodes a\na: alloc_pd p\na: reg_mr m pd=p len=64\na: fill m byte=90 len=8\n";
+	struct scn_file *f = NULL;
+	char buf[256];
+
+	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
+	scn_step_format(f, &f->steps[2], buf, sizeof(buf));
+	ck_assert_str_eq(buf, "a: fill m byte=0x5a len=8");
+	scn_free(f);
+}
+END_TEST
+
 Suite *suite_test_scn_hints(void)
 {
 	Suite *s = suite_create("test_scn_hints");
@@ -100,6 +114,7 @@ Suite *suite_test_scn_hints(void)
 	tcase_add_test(tc, test_hint_transposed_name);
 	tcase_add_test(tc, test_hint_object_on_another_node);
 	tcase_add_test(tc, test_format_with_source_and_caret);
+	tcase_add_test(tc, test_print_byte_in_hex);
 	suite_add_tcase(s, tc);
 	return s;
 }
