@@ -77,6 +77,7 @@ uninstall:
 
 help:
 	@echo "make            build everything into $(BUILD)/"
+	@echo "make rdmacheck  only build/rdmacheck: lint, predict, explain, run --stack=model (ci/deps --for=model)"
 	@echo "make deps       install missing Debian packages (ci/deps)"
 	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"

@@ -142,7 +142,7 @@ int dev_probe(const char *sysfs, const char *dev, struct dev_info *out, char *er
 		snprintf(path, sizeof(path), "%s/ports/1/gid_attrs/ndevs/%d", base, i);
 		if (read_line(path, val, sizeof(val)) || !*val || strlen(val) >= sizeof(out->netdev))
 			continue;
-		snprintf(out->netdev, sizeof(out->netdev), "%s", val);
+		snprintf(out->netdev, sizeof(out->netdev), "%.15s", val);
 		out->gid_index = i;
 		out->prefix_len = prefix_len(out->netdev, out->ipv4);
 		return 0;
