@@ -206,17 +206,22 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 		}
 		sel.only = &failed;
 	}
-	rc = cli_load(npaths, paths, fl, files);
-	if (rc == 0 && sel_apply(&sel, prof, fl, files))
-		rc = EXIT_INFRA;
+	rc = cli_load(npaths, paths, fl, files); /* on failure it has released what it loaded */
+	if (rc == 0) {
+		if (sel_apply(&sel, prof, fl, files)) {
+			rc = EXIT_INFRA;
+		} else if (fl->n == 0) {
+			fprintf(stderr, "rdmacheck: no scenario %s the selection\n",
+				rerun ? "failed last time in" : "matches");
+			*exit_code = rerun ? 0 : EXIT_USAGE;
+			rc = SEL_NONE;
+		}
+		if (rc) {
+			cli_unload(fl, *files);
+			*files = NULL;
+		}
+	}
 	free(keep);
 	files_free(&failed);
-	if (rc)
-		return rc;
-	if (fl->n == 0) {
-		fprintf(stderr, "rdmacheck: no scenario %s the selection\n", rerun ? "failed last time in" : "matches");
-		*exit_code = rerun ? 0 : EXIT_USAGE;
-		return SEL_NONE;
-	}
-	return 0;
+	return rc;
 }
