@@ -23,7 +23,7 @@ LIBS_ALL  :=
 BINS_ALL  :=
 UNIT_SRCS :=
 
-.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help
+.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help docs install uninstall
 all:
 
 include model/model.mk
@@ -34,6 +34,7 @@ include netns/netns.mk
 include harness/harness.mk
 include tests/tests.mk
 include ci/ci.mk
+include man/man.mk
 
 all: $(LIBS_ALL) $(BINS_ALL) $(UNIT_BIN)
 
@@ -44,8 +45,39 @@ $(BUILD)/%.o: %.c
 clean:
 	rm -rf build
 
+# make install [PREFIX=/usr/local] [DESTDIR=/staging]: the command, its manual pages,
+# the scenario corpus and the rule catalog, and the model as a library
+# (lib/librdmacheck-model.a, include/rdmacheck/model/*.h, lib/pkgconfig/rdmacheck-model.pc).
+# Installed, lint, predict, coverage, explain and run --stack=model work anywhere;
+# the real stack (run --stack=host|vm) runs from a checkout.
+PREFIX ?= /usr/local
+DESTDIR ?=
+MODEL_PUBLIC_H := model/model.h model/families.h $(wildcard model/*.def) \
+                  $(shell grep -o 'model/[a-z0-9_]*/[a-z0-9_]*\.h' model/families.h)
+install: $(RDMACHECK_BIN) $(MODEL_LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	        $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/doc/rdmacheck
+	install -m 755 $(RDMACHECK_BIN) $(DESTDIR)$(PREFIX)/bin/rdmacheck
+	for m in $(MAN_PAGES); do s=$${m##*.}; \
+		sed 's/@VERSION@/$(VERSION)/' $$m > $(DESTDIR)$(PREFIX)/share/man/man$$s/$${m##*/} || exit 1; done
+	install -m 644 $(MODEL_LIB) $(DESTDIR)$(PREFIX)/lib/librdmacheck-model.a
+	for h in $(MODEL_PUBLIC_H); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/rdmacheck/$$h || exit 1; done
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' model/rdmacheck-model.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdmacheck-model.pc
+	install -m 644 docs/rules.md README.md CHANGELOG.md $(DESTDIR)$(PREFIX)/share/doc/rdmacheck/
+	install -m 644 scenarios/README.md $(DESTDIR)$(PREFIX)/share/doc/rdmacheck/scenario-language.md
+	rm -rf $(DESTDIR)$(PREFIX)/share/rdmacheck/scenarios && install -d $(DESTDIR)$(PREFIX)/share/rdmacheck
+	cd scenarios && find . -name '*.scn' -exec install -D -m 644 {} $(abspath $(DESTDIR)$(PREFIX))/share/rdmacheck/scenarios/{} \;
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/rdmacheck $(DESTDIR)$(PREFIX)/lib/librdmacheck-model.a \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdmacheck-model.pc \
+	      $(addprefix $(DESTDIR)$(PREFIX)/share/man/,man1/rdmacheck.1 man5/rdmacheck-scenario.5)
+	rm -rf $(DESTDIR)$(PREFIX)/include/rdmacheck $(DESTDIR)$(PREFIX)/share/rdmacheck $(DESTDIR)$(PREFIX)/share/doc/rdmacheck
+
 help:
 	@echo "make            build everything into $(BUILD)/"
+	@echo "make rdmacheck  only build/rdmacheck: lint, predict, explain, run --stack=model (ci/deps --for=model)"
 	@echo "make deps       install missing Debian packages (ci/deps)"
 	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
@@ -57,5 +89,7 @@ help:
 	@echo "make valgrind   unit tests under valgrind"
 	@echo "make coverage   gcov/lcov report, including code run inside the VM"
 	@echo "make bench      benchmarks"
+	@echo "make docs       docs/rules.md, the rule catalog, from model/rules.def"
+	@echo "make install    PREFIX=/usr/local DESTDIR=: binary, man pages, corpus, model library + pkg-config"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

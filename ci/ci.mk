@@ -99,3 +99,9 @@ coverage: deps
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
 .PHONY: unit-asan shell-tests lint corpus oracle new-scenario
+
+# docs/rules.md: the rule catalog, generated from model/rules.def and the profiles
+# (tests/shell/test-explain fails when the committed file is not current).
+docs: $(RDMACHECK_BIN)
+	@mkdir -p docs
+	$(RDMACHECK_BIN) explain --catalog > docs/rules.md.tmp && mv docs/rules.md.tmp docs/rules.md

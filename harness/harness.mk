@@ -6,16 +6,29 @@
 #   agent/       the per-node agent process (core, request loop, the verbs node)
 #   cli/         build/rdmacheck: main, run, reports, records, coverage, files
 
-# The real stack's libraries the agents use. libdat2 is not linked: the
+# The real stack's libraries the agents use: only build/rdmacheck-agent links
+# them (build/rdmacheck starts without them). libdat2 is not linked: the
 # agent dlopen()s it after writing the node's dat.conf (harness/api/dat/agent_dat.c).
 STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl
-# The run's results.jsonl is written with Jansson (harness/cli/results.c).
-STACK_LIBS += -ljansson
+# The run's results.jsonl is written with Jansson (harness/cli/results.c): the
+# coordinator's only library besides libc.
+HARNESS_LIBS := -ljansson
 
-# libagent.a: the coordinator<->agent protocol, the agent, and every family's
-# agent and real-stack backend code.
-AGENT_SRCS := $(sort $(wildcard harness/agent/*.c)) harness/run/proto.c harness/run/stack.c harness/run/agents.c \
-              $(sort $(wildcard harness/api/*/agent_*.c harness/api/*/stack_*.c))
+# libstack.a: the real stack's coordinator side (the line protocol, the engine,
+# the transport to the agents, every family's stack_<family>.c): no stack library.
+STACK_SRCS := harness/run/proto.c harness/run/stack.c harness/run/agents.c \
+              $(sort $(wildcard harness/api/*/stack_*.c))
+STACK_LIB  := $(BUILD)/libstack.a
+$(STACK_LIB): $(STACK_SRCS:%.c=$(BUILD)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+LIBS_ALL += $(STACK_LIB)
+
+# libagent.a: the agent side (harness/agent/, every family's agent_<family>.c),
+# which needs the stack's headers and libraries: build/rdmacheck-agent, the unit tests.
+AGENT_MAIN := harness/agent/main.c
+AGENT_SRCS := $(filter-out $(AGENT_MAIN),$(sort $(wildcard harness/agent/*.c))) \
+              $(sort $(wildcard harness/api/*/agent_*.c))
 AGENT_LIB  := $(BUILD)/libagent.a
 $(AGENT_LIB): $(AGENT_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)
@@ -23,7 +36,7 @@ $(AGENT_LIB): $(AGENT_SRCS:%.c=$(BUILD)/%.o)
 
 # The real-traffic smoke test (tests/smoke/run drives it on a topology).
 SMOKE_BIN := $(BUILD)/tests/rc-smoke
-$(SMOKE_BIN): $(BUILD)/tests/smoke/rc_smoke.o $(BUILD)/tests/smoke/vnode.o $(AGENT_LIB) $(TOPO_LIB) $(MODEL_LIB)
+$(SMOKE_BIN): $(BUILD)/tests/smoke/rc_smoke.o $(BUILD)/tests/smoke/vnode.o $(STACK_LIB) $(AGENT_LIB) $(TOPO_LIB) $(MODEL_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -libverbs
 BINS_ALL += $(SMOKE_BIN)
 
@@ -37,7 +50,7 @@ LIBS_ALL += $(SCN_LIB)
 
 # libharness.a: the coordinator (runner, resolution, model backend, reports,
 # records, CLI pieces); build/rdmacheck is harness/cli/rdmacheck.c linked with everything.
-HARNESS_SRCS := $(filter-out $(AGENT_SRCS) harness/cli/rdmacheck.c,\
+HARNESS_SRCS := $(filter-out $(STACK_SRCS) $(AGENT_SRCS) $(AGENT_MAIN) harness/cli/rdmacheck.c,\
                   $(sort $(wildcard harness/run/*.c harness/cli/*.c harness/api/*.c harness/api/*/*.c)))
 HARNESS_LIB  := $(BUILD)/libharness.a
 $(HARNESS_LIB): $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
@@ -45,7 +58,26 @@ $(HARNESS_LIB): $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 	rm -f $@ && $(AR) rcs $@ $^
 LIBS_ALL := $(HARNESS_LIB) $(LIBS_ALL)
 
+# build/rdmacheck links no stack library (ldd shows Jansson and libc only): it needs neither
+# librpma nor libibverbs to start, and builds without their headers
+# (make rdmacheck; ci/deps --for=model). The agents it runs on a real stack are
+# build/rdmacheck-agent, the agent side linked in whole so the registry's weak
+# agent hooks resolve there.
 RDMACHECK_BIN := $(BUILD)/rdmacheck
-$(RDMACHECK_BIN): $(BUILD)/harness/cli/rdmacheck.o $(HARNESS_LIB) $(AGENT_LIB) $(LIBS_ALL)
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/cli/rdmacheck.o -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) -Wl,--end-group $(STACK_LIBS)
+$(RDMACHECK_BIN): $(BUILD)/harness/cli/rdmacheck.o $(LIBS_ALL)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/harness/cli/rdmacheck.o -Wl,--start-group $(LIBS_ALL) -Wl,--end-group \
+		$(HARNESS_LIBS)
 BINS_ALL += $(RDMACHECK_BIN)
+.PHONY: rdmacheck
+rdmacheck: $(RDMACHECK_BIN)
+
+AGENT_BIN := $(BUILD)/rdmacheck-agent
+$(AGENT_BIN): $(AGENT_MAIN:%.c=$(BUILD)/%.o) $(AGENT_SRCS:%.c=$(BUILD)/%.o) $(LIBS_ALL)
+	$(CC) $(LDFLAGS) -o $@ $(AGENT_MAIN:%.c=$(BUILD)/%.o) $(AGENT_SRCS:%.c=$(BUILD)/%.o) \
+		-Wl,--start-group $(LIBS_ALL) -Wl,--end-group $(STACK_LIBS) $(HARNESS_LIBS)
+BINS_ALL += $(AGENT_BIN)
+
+# The version --version prints: the VERSION file at the top (CHANGELOG.md says what each brought).
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0-dev)
+$(BUILD)/harness/cli/opts.o: CPPFLAGS += -DRDMACHECK_VERSION='"$(VERSION)"'
+$(BUILD)/harness/cli/opts.o: VERSION

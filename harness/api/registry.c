@@ -11,6 +11,17 @@
 #include "harness/api/rpmem/rpmem.h"
 #include "harness/api/verbs/verbs.h"
 
+/*
+ * The agent's hooks are linked into build/rdmacheck-agent only (main.c):
+ * weak here, they are NULL in build/rdmacheck, which thus needs none of the
+ * stack's libraries (librpma, libibverbs) to start.
+ */
+#pragma weak agent_verbs_reqs
+#pragma weak agent_rpma_reqs
+#pragma weak agent_rpma_end
+#pragma weak agent_dat_reqs
+#pragma weak agent_dat_end
+
 static const struct api_family families[] = {
 	[SCN_API_VERBS] = {
 		.name = "verbs", .calls = api_verbs_calls, .resolve = resolve_verbs, .model_op = model_op_verbs,

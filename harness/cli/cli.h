@@ -14,6 +14,8 @@
 #include "harness/run/runner.h"
 #include "harness/lang/scn.h"
 
+#include <stdio.h>
+
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3
@@ -45,11 +47,44 @@ void cli_unload_diags(size_t n, char **diags);
  */
 int cli_parse_error(struct result *r, const char *diags);
 
+/*
+ * Print d about path to out as the parser formats it, with path's line
+ * d->line shown and a caret under d->col (scn_diag_format_src); a line that
+ * cannot be read is left out.
+ */
+void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d);
+/* Line no (1-based) of path, without its end (LF or CRLF), into buf; 0 or -ENOENT. */
+int cli_source_line(const char *path, uint32_t no, char *buf, size_t len);
+
 /* Look up --profile=NAME[:MAJOR.MINOR]; 0 or -EINVAL with a message printed. */
 int cli_profile(const char *arg, struct m_profile *out);
 
 /* The model capabilities every model engine has (all of them). */
 uint32_t cli_all_caps(void);
+
+/*
+ * Walk f on the model (lint mode: the generic model is the engine, prof the
+ * profile's predictions) and judge it into *r (release with result_clear).
+ * on_step and on_disagree (NULL: none) with ctx are run_opts' (runner.h):
+ * with on_disagree the walk reports every disagreement and goes on past it.
+ * Returns r->v.
+ */
+enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
+		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
+				      const struct m_pred *, int),
+		      void (*on_disagree)(void *, const struct scn_file *, size_t, uint32_t, uint32_t, const char *,
+					  const char *),
+		      void *ctx, struct result *r);
+
+/*
+ * Look up a rule by its catalog ID (case does not matter: ra-acc-1); 0 and
+ * *out, or -ENOENT with "unknown rule 'X' (did you mean 'Y'?)" printed to
+ * stderr after the prefix what ("rdmacheck explain").
+ */
+int cli_rule(const char *what, const char *id, enum m_rule *out);
+
+/* The checkout: the nearest directory above this executable with ci/stack; 0 or -ENOENT. */
+int cli_find_root(char *root, size_t len);
 
 int cli_run(int argc, char **argv);
 

@@ -2,9 +2,12 @@
  * cli_load.c — what every rdmacheck subcommand shares (cli.h): loading and
  * parsing the scenario files, looking up --profile, the model's capabilities.
  */
+#include "harness/run/be_model.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
 #include "harness/cli/text.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +28,59 @@ void cli_unload_diags(size_t n, char **diags)
 	free(diags);
 }
 
-/* The diagnostics of path as text ("FILE:LINE:COL: MESSAGE" lines; malloc'd, NULL on no memory). */
+int cli_source_line(const char *path, uint32_t no, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	uint32_t at = 1;
+	int c, rc = -ENOENT;
+	size_t n = 0;
+
+	if (!f || no == 0) {
+		if (f)
+			fclose(f);
+		return -ENOENT;
+	}
+	while (at < no && (c = getc(f)) != EOF)
+		at += c == '\n';
+	while (at == no && (c = getc(f)) != EOF && c != '\n') {
+		rc = 0;
+		if (n + 1 < len)
+			buf[n++] = (char)c;
+	}
+	if (at == no)
+		rc = 0;
+	if (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	fclose(f);
+	return rc;
+}
+
+/* d with its source line and a caret under its column (scn_diag_format_src), into buf. */
+static void diag_format(const char *path, const struct scn_diag *d, char *buf, size_t len)
+{
+	char src[SCN_LINE_MAX + 1];
+
+	scn_diag_format_src(d, path, cli_source_line(path, d->line, src, sizeof(src)) == 0 ? src : NULL, buf, len);
+}
+
+void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d)
+{
+	char buf[SCN_LINE_MAX * 3 + 1024];
+
+	diag_format(path, d, buf, sizeof(buf));
+	fputs(buf, out);
+}
+
+/* The diagnostics of path as text, each with its source line and a caret (malloc'd, NULL on no memory). */
 static char *diags_text(const char *path, const struct scn_diags *d)
 {
 	struct text t = { 0 };
 
 	for (size_t k = 0; k < d->n; k++) {
-		char buf[1024];
+		char buf[SCN_LINE_MAX * 3 + 1024];
 
-		scn_diag_format(&d->d[k], path, buf, sizeof(buf));
+		diag_format(path, &d->d[k], buf, sizeof(buf));
 		text_addf(&t, "%s", buf);
 	}
 	if (d->dropped)
@@ -163,3 +210,43 @@ uint32_t cli_all_caps(void)
 	return g.caps;
 }
 
+
+enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
+		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
+				      const struct m_pred *, int),
+		      void (*on_disagree)(void *, const struct scn_file *, size_t, uint32_t, uint32_t, const char *,
+					  const char *),
+		      void *ctx, struct result *r)
+{
+	struct m_profile gen;
+	struct be_model eng;
+	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = cli_all_caps(),
+			      .on_step = on_step, .on_disagree = on_disagree, .ctx = ctx };
+
+	m_profile_get("generic", 0, &gen);
+	if (bm_init(&eng, f, &gen) || run_scenario(f, &be_model_ops, &eng, &o, r)) {
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		r->v = V_ERROR;
+	}
+	bm_free(&eng);
+	return r->v;
+}
+
+int cli_rule(const char *what, const char *id, enum m_rule *out)
+{
+	const char *names[M_RULE_COUNT_], *near;
+	char up[64];
+	size_t i;
+
+	for (i = 0; id[i] && i + 1 < sizeof(up); i++)
+		up[i] = (char)toupper((unsigned char)id[i]);
+	up[i] = '\0';
+	if (m_rule_find(up, out) == 0)
+		return 0;
+	for (i = 0; i < M_RULE_COUNT_; i++)
+		names[i] = m_rule_info((enum m_rule)i)->id;
+	near = cli_closest(up, names, M_RULE_COUNT_);
+	fprintf(stderr, "%s: unknown rule '%s'%s%s%s (docs/rules.md lists them)\n", what, id,
+		near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	return -ENOENT;
+}

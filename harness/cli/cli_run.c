@@ -21,10 +21,12 @@
 #include "harness/cli/console.h"
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/device.h"
 #include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
 #include "harness/cli/results.h"
+#include "harness/cli/run_args.h"
 #include "harness/cli/stage.h"
 #include "netns/topo.h"
 
@@ -40,31 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char usage_run[] =
-	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
-	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR] PATH...\n"
-	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
-	"reference model side by side, and report every step where reality leaves the allowed set.\n"
-	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
-	"             the disposable VM (ci/stack); host, vm: insist; model: the model alone\n"
-	"  --format   text (default): a line per scenario, details for failures; tap: TAP 13\n"
-	"  --junit    also write JUnit XML to FILE\n"
-	"  --timeout  seconds one step may take (default 10)\n"
-	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
-	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
-	"  --results  the results directory (default build/results/UTC-PID, build/results/latest)\n"
-	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
-	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
-
 #define HANG_SLACK_S 120 /* boot, topology and agent start beyond the step timeout */
 
-struct run_args {
-	const char *stack, *junit, *records, *list, *profile;
-	const char *results;       /* the results directory (results.h); NULL: the default */
-	enum report_format format;
-	int step_s, inner, first, trace;
-	size_t base;
-};
 
 /* ------------------------------------------------------------ inner -- */
 
@@ -178,8 +157,8 @@ static int run_inner(const struct run_args *a)
 	size_t maxn, n;
 	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
 
-	if (find_root(root, sizeof(root)) || !a->records || !a->list) {
-		fprintf(stderr, "rdmacheck: --inner needs --records and --list, and the checkout\n");
+	if (cli_find_root(root, sizeof(root)) || !a->records || !a->list) {
+		fprintf(stderr, "rdmacheck: --inner needs --records and --inner-list, and the checkout\n");
 		return EXIT_INFRA;
 	}
 	if (cli_profile(a->profile, &prof))
@@ -301,7 +280,7 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(timeout_opt, sizeof(timeout_opt), "--timeout=%d", o->a->step_s);
 	snprintf(base_opt, sizeof(base_opt), "--base=%zu", from);
 	snprintf(rec_opt, sizeof(rec_opt), "--records=%s", o->rec);
-	snprintf(list_opt, sizeof(list_opt), "--list=%s", o->list);
+	snprintf(list_opt, sizeof(list_opt), "--inner-list=%s", o->list);
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
@@ -515,7 +494,7 @@ static int outer_report(struct outer *o, const struct m_profile *prof, double se
 	for (size_t i = 0; w && cc && i < o->fl.n; i++) {
 		cov_add(&cov, &o->rs[i], i);
 		if (o->files[i]) { /* what `rdmacheck coverage` counts, for the same files */
-			cov_walk(o->files[i], prof, NULL, NULL, &w[i]);
+			cli_walk(o->files[i], prof, NULL, NULL, NULL, &w[i]);
 			cov_add(&walk, &w[i], i);
 		}
 		cc[i] = (struct cov_case){ o->fl.v[i], o->files[i], &o->rs[i], o->files[i] ? &w[i] : NULL };
@@ -551,10 +530,64 @@ static void outer_results(struct outer *o)
 
 	if (o->a->results)
 		snprintf(dir, sizeof(dir), "%s", o->a->results);
-	else if (find_root(root, sizeof(root)) || results_default(root, dir, sizeof(dir)))
+	else if (cli_find_root(root, sizeof(root)) || results_default(root, dir, sizeof(dir)))
 		results_default(".", dir, sizeof(dir));
 	if (results_open(&o->res, dir, !o->a->results, err, sizeof(err)))
 		fprintf(stderr, "rdmacheck: no results directory: %s\n", err);
+}
+
+/*
+ * --device: every scenario on the host's own device, one node, in this
+ * process (the inner runner's inner_one on the device's topology t); one
+ * that needs more nodes is skipped. Returns 1 on an infrastructure failure.
+ */
+static int outer_device(struct outer *o, const struct m_profile *prof, const struct topo *t)
+{
+	FILE *rec = fopen(o->rec, "w");
+
+	if (!rec) {
+		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < o->fl.n; i++) {
+		if (o->st[i].finished) { /* does not parse: its ERROR is there already */
+			print_ready(o);
+			continue;
+		}
+		if (o->files[i]->nnodes > t->n) {
+			o->rs[i].v = V_SKIP;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
+				 o->files[i]->nnodes, o->a->device);
+			o->st[i].finished = 1;
+		} else {
+			inner_one(o->a, prof, t, rec, i, o->files[i], 0);
+			fflush(rec);
+			rec_read(o->rec, o->rs, o->st, o->fl.n);
+		}
+		print_ready(o);
+	}
+	fclose(rec);
+	unlink(o->rec);
+	return 0;
+}
+
+/*
+ * --device: its topology, build/run/device-DEV.topo (kept, for a look), and
+ * its profile; o->rec names the records file. 0 or an exit status.
+ */
+static int device_start(struct outer *o, struct m_profile *prof, struct topo *t)
+{
+	char dir[PATH_MAX + 16], topo[PATH_MAX + 160];
+
+	if (cli_find_root(o->root, sizeof(o->root)) != 0 && !getcwd(o->root, sizeof(o->root)))
+		return EXIT_INFRA;
+	snprintf(dir, sizeof(dir), "%s/build", o->root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
+	mkdir(dir, 0755);
+	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
+	snprintf(topo, sizeof(topo), "%s/device-%.64s.topo", dir, o->a->device); /* kept: what the run was given */
+	return dev_setup(o->a->device, o->a->profile_set ? o->a->profile : NULL, topo, t, prof);
 }
 
 static int run_outer(const struct run_args *a, int npaths, char **paths)
@@ -562,15 +595,24 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	struct outer o = { .a = a };
 	double t0 = proto_now_s();
 	size_t c[V_COUNT_], n;
-	int rc = cli_load_each(npaths, paths, &o.fl, &o.files, &o.diags), infra = 0;
+	int rc, infra = 0, none;
 	struct m_profile prof;
+	struct topo dev_topo;
 
-	if (rc)
+	if (cli_profile(a->profile, &prof))
+		return EXIT_USAGE;
+	if (a->device && (rc = device_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
-	if (cli_profile(a->profile, &prof)) {
+	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &o.diags, &none);
+	if (rc)
+		return rc == SEL_NONE ? none : rc;
+	if (a->sel.shuffle)
+		fprintf(stderr, "rdmacheck: shuffled with --seed=%llu\n", (unsigned long long)a->sel.seed);
+	if (a->show_list) {
+		sel_list(stdout, &o.fl, o.files);
 		cli_unload_diags(o.fl.n, o.diags);
 		cli_unload(&o.fl, o.files);
-		return EXIT_USAGE;
+		return 0;
 	}
 	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
 	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));
@@ -591,7 +633,9 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
-	} else if (find_root(o.root, sizeof(o.root))) {
+	} else if (a->device) {
+		infra = outer_device(&o, &prof, &dev_topo);
+	} else if (cli_find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
 		finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
 		print_ready(&o);
@@ -623,56 +667,11 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 int cli_run(int argc, char **argv)
 {
 	struct run_args a = { .stack = "auto", .profile = "rxe", .format = REPORT_TEXT, .step_s = 10 };
-	int i;
+	int first = run_parse(argc, argv, &a);
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *v = strchr(argv[i], '=');
-
-		v = v ? v + 1 : "";
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage_run, stdout);
-			return 0;
-		} else if (strncmp(argv[i], "--stack=", 8) == 0) {
-			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "model"))
-				goto bad;
-			a.stack = v;
-		} else if (strncmp(argv[i], "--format=", 9) == 0) {
-			if (report_format_parse(v, &a.format))
-				goto bad;
-		} else if (strncmp(argv[i], "--junit=", 8) == 0 && *v) {
-			a.junit = v;
-		} else if (strncmp(argv[i], "--timeout=", 10) == 0) {
-			char *end;
-			long s = strtol(v, &end, 10);
-
-			if (*end || s < 1 || s > 3600)
-				goto bad;
-			a.step_s = (int)s;
-		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
-			a.profile = v;
-		} else if (strncmp(argv[i], "--results=", 10) == 0 && *v) {
-			a.results = v;
-		} else if (strcmp(argv[i], "--trace") == 0) {
-			a.trace = 1;
-		} else if (strcmp(argv[i], "--inner") == 0) {
-			a.inner = 1;
-		} else if (strncmp(argv[i], "--records=", 10) == 0) {
-			a.records = v;
-		} else if (strncmp(argv[i], "--list=", 7) == 0) {
-			a.list = v;
-		} else if (strncmp(argv[i], "--base=", 7) == 0) {
-			a.base = strtoul(v, NULL, 10);
-		} else if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		} else {
-			goto bad;
-		}
-	}
+	if (first < 0)
+		return first == -1 ? 0 : EXIT_USAGE;
 	if (a.inner)
 		return run_inner(&a);
-	return run_outer(&a, argc - i, argv + i);
-bad:
-	fprintf(stderr, "rdmacheck run: bad option '%s'\n%s", argv[i], usage_run);
-	return EXIT_USAGE;
+	return run_outer(&a, argc - first, argv + first);
 }

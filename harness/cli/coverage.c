@@ -112,21 +112,3 @@ void cov_print_compare(FILE *out, const struct rule_cov *run, const struct rule_
 	}
 }
 
-enum verdict cov_walk(const struct scn_file *f, const struct m_profile *prof,
-		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
-				      const struct m_pred *, int),
-		      void *ctx, struct result *r)
-{
-	struct m_profile gen;
-	struct be_model eng;
-	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = cli_all_caps(),
-			      .on_step = on_step, .ctx = ctx };
-
-	m_profile_get("generic", 0, &gen);
-	if (bm_init(&eng, f, &gen) || run_scenario(f, &be_model_ops, &eng, &o, r)) {
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		r->v = V_ERROR;
-	}
-	bm_free(&eng);
-	return r->v;
-}

@@ -41,14 +41,4 @@ void cov_print(FILE *out, const struct rule_cov *c, const struct result *rs, con
 void cov_print_compare(FILE *out, const struct rule_cov *run, const struct rule_cov *walk, char *const *files,
 		       const char *prefix);
 
-/*
- * Walk f on the model as lint and coverage do (the generic specification,
- * taking the alternatives `expect` names; prof for the profile's notes),
- * calling on_step (may be NULL) before every step. Fills *r; returns its verdict.
- */
-enum verdict cov_walk(const struct scn_file *f, const struct m_profile *prof,
-		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
-				      const struct m_pred *, int),
-		      void *ctx, struct result *r);
-
 #endif

@@ -46,6 +46,11 @@ static int push_str(char ***v, size_t *n, size_t *cap, const char *s)
 	return 0;
 }
 
+int files_push(struct filelist *fl, const char *name)
+{
+	return push_str(&fl->v, &fl->n, &fl->cap, name);
+}
+
 static int note(struct filelist *fl, const char *fmt, ...)
 {
 	char buf[4200];

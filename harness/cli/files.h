@@ -30,6 +30,11 @@ struct filelist {
  * would block the reader), or a directory holds no *.scn file.
  */
 int files_add(struct filelist *fl, const char *path, char *err, size_t errlen);
+/*
+ * Append name as it is: no check that it exists, no de-duplication (a list
+ * another process wrote, where order and repeats matter). 0 or -ENOMEM.
+ */
+int files_push(struct filelist *fl, const char *name);
 /* Release everything fl holds; fl is empty and reusable after. */
 void files_free(struct filelist *fl);
 

@@ -1,6 +1,7 @@
 /* proc.c — own executable, checkout, child processes (proc.h). */
 #define _GNU_SOURCE /* setpgid */
 #include "harness/cli/proc.h"
+#include "harness/cli/cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -28,7 +29,8 @@ int self_exe(char *exe, size_t len)
 }
 
 /* The checkout: the nearest directory above this executable with ci/stack. */
-int find_root(char *root, size_t len)
+/* (cli.h) */
+int cli_find_root(char *root, size_t len)
 {
 	char exe[PATH_MAX];
 

@@ -14,9 +14,6 @@
  */
 int self_exe(char *exe, size_t len);
 
-/* The checkout: the nearest directory above this executable with ci/stack. 0 or -ENOENT. */
-int find_root(char *root, size_t len);
-
 /* Run argv (no shell; stdout to /dev/null when quiet) and wait. Returns its exit status, or -errno. */
 int spawn_wait(char *const argv[], int quiet);
 

@@ -22,6 +22,7 @@
 
 #include "model/model.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -138,6 +139,12 @@ int scn_table_parse(const char *name, enum scn_table *out);
 const char *scn_err_str(enum scn_err e);
 /* Find e by its format string; mostly for tests. */
 int scn_err_parse(const char *fmt, enum scn_err *out);
+
+/*
+ * Levenshtein distance of a and b (their first 64 bytes), case-folded when
+ * nocase: the one measure behind every "did you mean" (here and in the CLI).
+ */
+size_t scn_edit_distance(const char *a, const char *b, bool nocase);
 
 /* ------------------------------------------------------- call table -- */
 
@@ -260,7 +267,7 @@ struct scn_file {
 struct scn_diag {
 	uint16_t code;           /* enum scn_err */
 	uint32_t line, col;      /* 1-based; col counts characters */
-	char msg[160];
+	char msg[400];           /* room for lint's allowed sets too */
 	char hint[224];          /* "" if none */
 };
 
@@ -276,6 +283,16 @@ struct scn_diags {
  * if short). Returns the length the full text needs (like snprintf).
  */
 size_t scn_diag_format(const struct scn_diag *d, const char *file, char *buf, size_t len);
+/*
+ * The same with the source line src (its text, no line end; NULL: none)
+ * shown between the message and the hint, with a caret under column col
+ * spanning the word that starts there:
+ *     FILE:12:31: unknown name 'dst' on node b
+ *        12 | b: write q local=src+0 remote=dst+0 len=64
+ *           |                               ^~~~~
+ *       hint: ...
+ */
+size_t scn_diag_format_src(const struct scn_diag *d, const char *file, const char *src, char *buf, size_t len);
 
 /* --------------------------------------------------------- parsing -- */
 

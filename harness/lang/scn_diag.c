@@ -5,6 +5,7 @@
 #include "harness/lang/scn_internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,10 +120,60 @@ void scn_diag_w(struct scn_ctx *c, const struct scn_word *w, const char *hint, e
 	va_end(ap);
 }
 
+/* Append to buf[*off..len) like snprintf; *off counts what the whole text needs. */
+static void put(char *buf, size_t len, size_t *off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(*off < len ? buf + *off : NULL, *off < len ? len - *off : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off += (size_t)n;
+}
+
+/* "   12 | SRC" and the caret line under character col (UTF-8 aware; tabs kept so it aligns). */
+static void excerpt(char *buf, size_t len, size_t *off, uint32_t line, uint32_t col, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	uint32_t c = 1;
+	size_t w = 0;
+
+	put(buf, len, off, "%5u | %s\n      | ", line, src);
+	for (; *p && c < col; p++) {
+		if ((*p & 0xc0) == 0x80)
+			continue; /* a continuation byte: the same character */
+		put(buf, len, off, "%c", *p == '\t' ? '\t' : ' ');
+		c++;
+	}
+	while ((*p & 0xc0) == 0x80)
+		p++; /* the rest of the last character before col */
+	while (p[w] && p[w] != ' ' && p[w] != '\t')
+		w++;
+	put(buf, len, off, "^");
+	for (size_t i = 1; i < w; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			put(buf, len, off, "~");
+	put(buf, len, off, "\n");
+}
+
+size_t scn_diag_format_src(const struct scn_diag *d, const char *file, const char *src, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	put(buf, len, &off, "%s:%u:%u: %s\n", file ? file : "-", d->line, d->col, d->msg);
+	if (src && d->line && d->col)
+		excerpt(buf, len, &off, d->line, d->col, src);
+	if (d->hint[0])
+		put(buf, len, &off, "  hint: %s\n", d->hint);
+	return off;
+}
+
 size_t scn_diag_format(const struct scn_diag *d, const char *file, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%s:%u:%u: %s\n%s%s%s", file ? file : "-", d->line, d->col,
-			 d->msg, d->hint[0] ? "  hint: " : "", d->hint, d->hint[0] ? "\n" : "");
-
-	return n < 0 ? 0 : (size_t)n;
+	return scn_diag_format_src(d, file, NULL, buf, len);
 }

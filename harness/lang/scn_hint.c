@@ -64,6 +64,70 @@ const char *scn_hint_best(const char *word, scn_cand_fn get, const void *ctx, bo
 	return best;
 }
 
+#define PARTS_MAX 8
+
+/* Split word at '_' into sorted parts (pointers into buf); returns their number, 0 if too many. */
+static size_t parts(const char *word, char *buf, size_t len, char **part)
+{
+	size_t n = 0;
+
+	snprintf(buf, len, "%s", word);
+	for (char *save = NULL, *p = strtok_r(buf, "_", &save); p; p = strtok_r(NULL, "_", &save)) {
+		if (n == PARTS_MAX)
+			return 0;
+		part[n++] = p;
+	}
+	for (size_t i = 1; i < n; i++) /* insertion sort: a handful of parts */
+		for (size_t j = i; j > 0 && strcmp(part[j - 1], part[j]) > 0; j--) {
+			char *t = part[j];
+
+			part[j] = part[j - 1];
+			part[j - 1] = t;
+		}
+	return n;
+}
+
+const char *scn_hint_transposed(const char *word, scn_cand_fn get, const void *ctx, char *hint, size_t len)
+{
+	char wb[CMP_MAX + 1], cb[CMP_MAX + 1], *wp[PARTS_MAX], *cp[PARTS_MAX];
+	size_t wn = strlen(word) <= CMP_MAX ? parts(word, wb, sizeof(wb), wp) : 0;
+	const char *s;
+
+	if (len)
+		hint[0] = '\0';
+	for (size_t i = 0; wn > 1 && (s = get(ctx, i)) != NULL; i++) {
+		size_t k = 0;
+
+		if (strcmp(s, word) == 0 || strlen(s) != strlen(word) || parts(s, cb, sizeof(cb), cp) != wn)
+			continue;
+		while (k < wn && strcmp(wp[k], cp[k]) == 0)
+			k++;
+		if (k == wn) {
+			if (len)
+				snprintf(hint, len, "did you mean '%s'?", s);
+			return s;
+		}
+	}
+	return NULL;
+}
+
+int scn_hint_expect(const char *word, char *hint, size_t len)
+{
+	char buf[CMP_MAX + 1];
+	struct m_outcome o;
+
+	if (!*word || strlen(word) > CMP_MAX)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", word);
+	for (char *save = NULL, *p = strtok_r(buf, "|", &save); p; p = strtok_r(NULL, "|", &save))
+		if (m_outcome_parse(p, &o) != 0)
+			return 0;
+	if (word[0] == '|' || word[strlen(word) - 1] == '|' || strstr(word, "||"))
+		return 0;
+	snprintf(hint, len, "did you forget 'expect'? ('... expect %s')", word);
+	return 1;
+}
+
 void scn_cand_list(scn_cand_fn get, const void *ctx, const char *prefix, char *buf, size_t len)
 {
 	size_t off;

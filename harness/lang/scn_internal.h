@@ -70,8 +70,6 @@ void scn_diag_w(struct scn_ctx *c, const struct scn_word *w, const char *hint, e
 
 /* ------------------------------------------------------------ hints -- */
 
-/* Edit distance between a and b (each compared up to 64 bytes). */
-size_t scn_edit_distance(const char *a, const char *b, bool nocase);
 /* Candidate i of a list, NULL past its end. */
 typedef const char *(*scn_cand_fn)(const void *ctx, size_t i);
 /*
@@ -80,6 +78,18 @@ typedef const char *(*scn_cand_fn)(const void *ctx, size_t i);
  */
 const char *scn_hint_best(const char *word, scn_cand_fn get, const void *ctx, bool nocase,
 			  char *hint, size_t len);
+/*
+ * The candidate whose '_'-separated parts are word's in another order
+ * (mr_dereg: dereg_mr; rpma_reg_mr: rpma_mr_reg), else NULL. Writes "did
+ * you mean 'X'?" into hint (or "" when none).
+ */
+const char *scn_hint_transposed(const char *word, scn_cand_fn get, const void *ctx, char *hint, size_t len);
+/*
+ * word is a list of outcomes ("REM_ACCESS_ERR", "EINVAL|EBUSY") standing
+ * where an argument should: write "did you forget 'expect'? ..." into hint
+ * and return 1; else 0 (hint untouched).
+ */
+int scn_hint_expect(const char *word, char *hint, size_t len);
 /*
  * Report an unknown node at w, hinting the closest node or the list of them;
  * when the nodes line refused a name, the statement fails without a message

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Appends to a bounded buffer; off keeps counting past the end (snprintf-like). */
 struct out { char *buf; size_t len, off; };
@@ -54,8 +55,8 @@ static void put_value(struct out *o, const struct scn_file *f, const struct scn_
 	uint64_t val;
 
 	switch (v->kind) {
-	case SCN_V_INT:
-		put(o, "%llu", (unsigned long long)v->num);
+	case SCN_V_INT: /* a byte's value in hex, as memory is shown */
+		put(o, strcmp(a->spec->key, "byte") == 0 ? "0x%02llx" : "%llu", (unsigned long long)v->num);
 		break;
 	case SCN_V_FLAGS:
 		put_flags(o, (enum scn_table)a->spec->table, v->num);

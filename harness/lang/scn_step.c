@@ -254,10 +254,14 @@ static void parse_arg(struct scn_ctx *c, const struct scn_call *call, const stru
 			char word[64];
 
 			scn_copy(word, sizeof(word), w->p, w->len);
-			scn_diag_w(c, w, "arguments are KEY=VALUE", SCN_E_UNEXPECTED, word);
+			if (eq || !scn_hint_expect(word, hint, sizeof(hint)))
+				snprintf(hint, sizeof(hint), "arguments are KEY=VALUE");
+			scn_diag_w(c, w, hint, SCN_E_UNEXPECTED, word);
 			return;
 		}
-		if (!scn_hint_best(key, scn_cand_spec, call->args, false, hint, sizeof(hint)))
+		if (!(!eq && scn_hint_expect(key, hint, sizeof(hint))) &&
+		    !scn_hint_best(key, scn_cand_spec, call->args, false, hint, sizeof(hint)) &&
+		    !scn_hint_transposed(key, scn_cand_spec, call->args, hint, sizeof(hint)))
 			scn_cand_list(scn_cand_spec, call->args, call->args->key ? "it takes: " : "it takes no keys",
 				      hint, sizeof(hint));
 		scn_diag_w(c, w, hint, SCN_E_UNKNOWN_KEY, key, call->name);
@@ -379,7 +383,8 @@ static int parse_head(struct scn_ctx *c, struct scn_step *st, struct step_head *
 	scn_copy(word, sizeof(word), callw.p, callw.len);
 	ci = callw.len < sizeof(word) ? scn_call_find(word) : -ENOENT;
 	if (ci < 0) {
-		if (!scn_hint_best(word, scn_cand_call, NULL, false, hint, sizeof(hint)))
+		if (!scn_hint_best(word, scn_cand_call, NULL, false, hint, sizeof(hint)) &&
+		    !scn_hint_transposed(word, scn_cand_call, NULL, hint, sizeof(hint)))
 			snprintf(hint, sizeof(hint), "scenarios/README.md lists the calls");
 		scn_diag_w(c, &callw, hint, SCN_E_UNKNOWN_CALL, word);
 		return -1;

@@ -293,8 +293,14 @@ int scn_ref_resolve(struct scn_ctx *c, const struct scn_word *w, const char *nam
 
 	if (o < 0) {
 		struct names_ctx nc = { c->f, node };
+		unsigned k;
 
-		if (!scn_hint_best(name, cand_name, &nc, false, hint, sizeof(hint)) && cls)
+		for (k = 0; k < c->f->nnodes && (k == node || scn_obj_find(c->f, k, name) < 0); k++)
+			;
+		if (k < c->f->nnodes) /* names are per node: it is another node's */
+			snprintf(hint, sizeof(hint), "'%s' is on node %s: write %s.%s", name, c->f->nodes[k],
+				 c->f->nodes[k], name);
+		else if (!scn_hint_best(name, cand_name, &nc, false, hint, sizeof(hint)) && cls)
 			creators(cls, hint, sizeof(hint));
 		scn_diag_w(c, w, hint, SCN_E_UNKNOWN_NAME, name, c->f->nodes[node]);
 		return -EINVAL;

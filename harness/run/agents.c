@@ -1,13 +1,16 @@
 /*
  * agents.c — the real stack's transport: one agent process per scenario node
- * (agent.h), spawned into its node's network namespace and talked to over a
- * socketpair with the line protocol (proto.h). stack.h declares it.
+ * (agent.h; the program build/rdmacheck-agent, harness/agent/main.c), spawned
+ * into its node's network namespace and talked to over a socketpair with the
+ * line protocol (proto.h). stack.h declares it. Only the agent program links
+ * the stack's libraries.
  */
 #include "harness/run/stack.h"
-#include "harness/agent/agent.h"
 #include "harness/run/proto.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,12 +87,62 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	return rc;
 }
 
+/*
+ * The agent program (main.c): $RDMACHECK_AGENT, else rdmacheck-agent beside
+ * this executable. 0 with its path in buf, or -ENOENT.
+ */
+static int agent_path(char *buf, size_t len)
+{
+	const char *env = getenv("RDMACHECK_AGENT");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env)
+		return snprintf(buf, len, "%s", env) < (int)len ? 0 : -ENAMETOOLONG;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	if (!(slash = strrchr(exe, '/')))
+		return -ENOENT;
+	*slash = '\0';
+	return snprintf(buf, len, "%s/rdmacheck-agent", exe) < (int)len ? 0 : -ENAMETOOLONG;
+}
+
+/* In the forked child, in the node's namespace: become the node's agent serving fd. Does not return. */
+static void exec_agent(int fd, const char *node, const struct topo_node *tn, int step_ms, const char *agent)
+{
+	char o_fd[32], o_node[SCN_NAME_MAX + 16], o_ib[96], o_net[96], o_ip[96], o_gid[32], o_step[32];
+	char *argv[] = { (char *)agent, o_fd, o_node, o_ib, o_net, o_ip, o_gid, o_step, NULL };
+	int flags = fcntl(fd, F_GETFD);
+
+	snprintf(o_fd, sizeof(o_fd), "--fd=%d", fd);
+	snprintf(o_node, sizeof(o_node), "--node=%s", node);
+	snprintf(o_ib, sizeof(o_ib), "--ibdev=%s", tn->rxe);
+	snprintf(o_net, sizeof(o_net), "--netdev=%s", tn->netdev);
+	snprintf(o_ip, sizeof(o_ip), "--ipv4=%s", tn->ipv4);
+	snprintf(o_gid, sizeof(o_gid), "--gid-index=%d", tn->gid_index);
+	snprintf(o_step, sizeof(o_step), "--step-ms=%d", step_ms);
+	if (flags < 0 || fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC) < 0) /* the agent inherits the socket */
+		proto_send(fd, "err errno=%d msg=cannot hand the socket to the agent", errno);
+	else
+		execv(agent, argv);
+	proto_send(fd, "err errno=%d msg=cannot run %s: %s (make builds it)", errno, agent, strerror(errno));
+	_exit(3);
+}
+
 static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 {
+	char agent[PATH_MAX];
 	int sv[2];
 	char hello[PROTO_LINE_MAX];
 	int rc;
 
+	if (agent_path(agent, sizeof(agent))) {
+		snprintf(st->err, sizeof(st->err), "cannot find rdmacheck-agent (set RDMACHECK_AGENT)");
+		return -ENOENT;
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
 	fflush(NULL);
@@ -110,11 +163,7 @@ static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 			proto_send(sv[1], "err errno=%d msg=cannot enter netns %s", -rc, tn->netns);
 			_exit(3);
 		}
-		struct agent_node an = { .name = st->f->nodes[i], .ibdev = tn->rxe, .netdev = tn->netdev,
-					 .ipv4 = tn->ipv4, .gid_index = tn->gid_index };
-
-		rc = agent_serve(sv[1], &an, st->step_ms);
-		exit(rc ? 3 : 0); /* exit, not _exit: coverage data is flushed */
+		exec_agent(sv[1], st->f->nodes[i], tn, st->step_ms, agent);
 	}
 	close(sv[1]);
 	st->ag[i].fd = sv[0];

@@ -17,128 +17,6 @@
 #define PEER_STATE_WAIT_MS 1000 /* a responder may reach ERR shortly after the NAK */
 #define MEM_CHUNK 4096
 
-static const char *const verdicts[V_COUNT_] = { "pass", "fail", "xfail", "skip", "error" };
-
-const char *verdict_str(enum verdict v)
-{
-	return (unsigned)v < V_COUNT_ ? verdicts[v] : "?";
-}
-
-int verdict_parse(const char *name, enum verdict *out)
-{
-	for (int i = 0; i < V_COUNT_; i++)
-		if (strcmp(name, verdicts[i]) == 0) {
-			*out = (enum verdict)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-void result_rule_add(struct result *r, enum m_rule rule)
-{
-	if ((unsigned)rule < M_RULE_COUNT_)
-		r->rules[rule / 8] |= (uint8_t)(1u << (rule % 8));
-}
-
-int result_rule_has(const struct result *r, enum m_rule rule)
-{
-	return (unsigned)rule < M_RULE_COUNT_ && (r->rules[rule / 8] & (1u << (rule % 8)));
-}
-
-void result_clear(struct result *r)
-{
-	free(r->detail);
-	r->detail = NULL;
-}
-
-static void rules_str(const struct m_alt *a, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < a->nrules && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
-					m_rule_info((enum m_rule)a->rules[i])->id);
-}
-
-void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < p->n && off < len; i++) {
-		char o[48], rules[128];
-		int dup = 0;
-
-		if (s && !scn_step_expects(s, p->alt[i].out))
-			continue;
-		for (unsigned j = 0; j < i; j++)
-			dup |= p->alt[j].out.kind == p->alt[i].out.kind && p->alt[j].out.code == p->alt[i].out.code;
-		if (dup)
-			continue;
-		rules_str(&p->alt[i], rules, sizeof(rules));
-		off += (size_t)snprintf(buf + off, len - off, "%s%s%s%s%s", off ? ", " : "",
-					m_outcome_str(p->alt[i].out, o, sizeof(o)), rules[0] ? " [" : "", rules,
-					rules[0] ? "]" : "");
-	}
-	if (!buf[0])
-		snprintf(buf, len, "nothing");
-}
-
-const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o)
-{
-	for (unsigned i = 0; i < pred->n; i++) {
-		const struct m_alt *a = &pred->alt[i];
-
-		if (a->out.kind != o.kind || a->out.code != o.code)
-			continue;
-		for (unsigned r = 0; r < a->nrules; r++)
-			for (size_t d = 0; d < p->ndev; d++) {
-				const struct m_deviation *dv = &p->dev[d];
-
-				if (dv->rule != a->rules[r] || (p->kernel &&
-				    (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max)))
-					continue;
-				for (unsigned k = 0; k < dv->n; k++)
-					if (dv->outs[k].kind == o.kind && dv->outs[k].code == o.code)
-						return dv;
-			}
-	}
-	return NULL;
-}
-
-int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t len)
-{
-	for (size_t i = 0; i < f->nrequires; i++) {
-		const char *name = scn_cap_name(f->requires[i]);
-		enum m_cap c;
-
-		if (m_cap_parse(name, &c) != 0 || !(caps & c)) {
-			snprintf(why, len, "requires %s, which %s", name,
-				 m_cap_parse(name, &c) ? "no backend of this build implements yet" :
-							 "the profile of this stack does not offer");
-			return 1;
-		}
-	}
-	for (size_t i = 0; i < f->nsteps; i++) {
-		const struct scn_call *c = scn_step_call(&f->steps[i]);
-		/* A library's calls need the library on the stack, required or not. */
-		uint32_t need = api_family_get(c->api)->caps;
-
-		if ((resolve_op_kind(c) < 0 || !api_family_get(c->api)->resolve) && strcmp(c->name, "check") != 0) {
-			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,
-				 c->name, scn_api_str((enum scn_api)c->api));
-			return 1;
-		}
-		if (need && !(caps & need)) {
-			snprintf(why, len, "line %u: %s needs %s, which the profile of this stack does not offer",
-				 f->steps[i].line, c->name, m_cap_str((enum m_cap)need));
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* ------------------------------------------------------------ a run -- */
 
 struct run {
@@ -150,6 +28,7 @@ struct run {
 	struct result *r;
 	struct text detail;
 	int xfails;
+	int loose; /* lint went on past this step's disagreement: follow the model whatever expect says */
 };
 
 static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
@@ -171,6 +50,36 @@ static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, .
 	va_end(ap);
 }
 
+/* Lint walks past disagreements (run_opts.on_disagree). */
+static int lint_goes_on(const struct run *x)
+{
+	return x->o->mode == RUN_LINT && x->o->on_disagree;
+}
+
+static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint32_t col, const char *word,
+		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/*
+ * A disagreement between the file and the model at step s (line, col): the
+ * scenario's FAIL and, when lint goes on, reported to on_disagree. Returns 1
+ * when the walk must stop here, 0 when it goes on.
+ */
+static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint32_t col, const char *word,
+		    const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	say(x, V_FAIL, line, "line %u: %s", line, msg);
+	if (!lint_goes_on(x))
+		return 1;
+	x->o->on_disagree(x->o->ctx, x->f, (size_t)(s - x->f->steps), line, col, msg, word);
+	return 0;
+}
+
 static const char *obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len)
 {
 	if (o < 0 || (size_t)o >= f->nobjs)
@@ -183,10 +92,13 @@ static const char *obj_name(const struct scn_file *f, int32_t o, char *buf, size
 /*
  * Compare [off, off+len) of buffer object obj on the engine with the model;
  * with want >= 0 (check byte=X) also every byte with want, in the model and
- * in reality. 0 equal, 1 differs (a fail recorded), <0 error.
+ * in reality. s: the check step (NULL: the end of the scenario). 0 equal,
+ * 1 differs (a fail recorded; lint going on past a disagreement: 0), <0 error.
  */
-static int compare_mem(struct run *x, int32_t obj, uint64_t off, uint64_t len, uint32_t line, int want)
+static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uint64_t off, uint64_t len, int want)
 {
+	const struct scn_value *bv = s ? scn_step_arg(s, "byte") : NULL;
+	uint32_t line = s ? s->line : 0, byte_col = bv ? bv->col : s ? s->col : 0;
 	uint8_t real[MEM_CHUNK];
 	unsigned node;
 	int h;
@@ -231,6 +143,10 @@ static int compare_mem(struct run *x, int32_t obj, uint64_t off, uint64_t len, u
 			if (!model_says && real[i] == want)
 				continue;
 			obj_name(x->f, obj, name, sizeof(name));
+			if (model_says && x->o->mode == RUN_LINT && s)
+				return disagree(x, s, line, byte_col, NULL,
+						"check %s byte=0x%02x: the model says 0x%02x at offset %llu", name, want,
+						mr->bytes[at], (unsigned long long)at);
 			if (model_says)
 				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: the model says 0x%02x at offset %llu",
 				    line, name, want, mr->bytes[at], (unsigned long long)at);
@@ -389,10 +305,10 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			want = cd->v.neg ? v - cd->v.num : v + cd->v.num;
 		}
 		if (x->o->mode == RUN_LINT) {
-			if (j >= 0 && !model_qres_ok(&q, (size_t)j, want))
-				say(x, V_FAIL, s->line, "line %u: expect %s=%s, but the model says %s", s->line,
-				    cd->spec->key, qval(x, cd->spec, want, a1, sizeof(a1)),
-				    qmodel(x, cd->spec, &q, j, a2, sizeof(a2)));
+			if (j >= 0 && !model_qres_ok(&q, (size_t)j, want) &&
+			    disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s", cd->spec->key,
+				     qval(x, cd->spec, want, a1, sizeof(a1)), qmodel(x, cd->spec, &q, j, a2, sizeof(a2))))
+				return;
 			continue;
 		}
 		if (i < 0 || !(real->qset & (1u << i))) {
@@ -406,7 +322,7 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 	}
 }
 
-/* Lint: every outcome the step's expect names must be in the generic set. */
+/* Lint: every outcome the step's expect names must be in the generic set. Returns -1 to stop. */
 static int lint_expect(struct run *x, const struct scn_step *s, const struct m_pred *gen)
 {
 	for (size_t i = 0; i < s->nexpect; i++) {
@@ -416,9 +332,10 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 		if (model_pred_find(gen, o) >= 0)
 			continue;
 		run_format_set(gen, NULL, set, sizeof(set));
-		say(x, V_FAIL, s->line, "line %u: expect %s, but the model allows only: %s", s->line,
-		    m_outcome_name(s->expect[i]), set);
-		return -1;
+		if (disagree(x, s, s->line, s->expect_col, m_outcome_name(o), "expect %s, but the model allows only: %s",
+			     m_outcome_name(o), set))
+			return -1;
+		x->loose = 1; /* said: the walk follows the model from here */
 	}
 	return 0;
 }
@@ -430,8 +347,7 @@ static int step_check(struct run *x, const struct scn_step *s)
 	const struct scn_value *off = scn_step_arg(s, "off"), *len = scn_step_arg(s, "len");
 	const struct scn_value *byte = scn_step_arg(s, "byte");
 	char name[80];
-	int rc = compare_mem(x, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, s->line,
-			     byte ? (int)byte->num : -1);
+	int rc = compare_mem(x, s, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, byte ? (int)byte->num : -1);
 
 	if (rc < 0)
 		say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line, obj_name(x->f, s->obj, name, sizeof(name)),
@@ -529,8 +445,9 @@ static void step_fail(struct run *x, const struct scn_step *s, const struct m_pr
 	run_format_set(pp, NULL, pset, sizeof(pset));
 	say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, scn_step_call(s)->name, got);
 	scn_step_format(x->f, s, text, sizeof(text));
-	text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n",
-		  text, s->line, set, s->nexpect ? " (expect ∩ model)" : "", x->o->prof.name, pset, got);
+	text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n", text,
+		  s->line, set, s->nexpect ? " (what your expect names, of what the model allows)" : "",
+		  x->o->prof.name, pset, got);
 	text_addf(&x->detail, "%s", text_str(&t));
 	text_free(&t);
 }
@@ -568,7 +485,7 @@ static int step_judge(struct run *x, const struct scn_step *s, const struct m_pr
 {
 	char got[48];
 	int in_gen = model_pred_find(pg, real->out) >= 0;
-	int in_exp = scn_step_expects(s, real->out);
+	int in_exp = x->loose || scn_step_expects(s, real->out);
 	int ip = model_pred_find(pp, real->out);
 
 	m_outcome_str(real->out, got, sizeof(got));
@@ -619,7 +536,7 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 	}
 	if (scn_step_call(s)->kind == SCN_KIND_QUERY && real->out.kind == M_OUT_OK)
 		judge_query(x, s, &from->op, real);
-	return x->r->v == V_FAIL;
+	return x->r->v == V_FAIL && !lint_goes_on(x);
 }
 
 /* Run step si: predict, execute, judge, commit. Returns 1 to stop the scenario. */
@@ -632,6 +549,7 @@ static int run_step(struct run *x, size_t si)
 	struct hres real;
 	int pick;
 
+	x->loose = 0;
 	if (strcmp(scn_step_call(s)->name, "check") == 0)
 		return step_check(x, s);
 	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, &real) ||
@@ -666,7 +584,7 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	if (si == f->nsteps) {
 		/* Every buffer, at the end, against the model. */
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {
-			rc = compare_mem(&x, (int32_t)i, 0, UINT64_MAX, 0, -1);
+			rc = compare_mem(&x, NULL, (int32_t)i, 0, UINT64_MAX, -1);
 			if (rc < 0)
 				say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, strerror(-rc));
 		}

@@ -69,6 +69,18 @@ struct run_opts {
 	 */
 	void (*on_step)(void *ctx, const struct scn_file *f, size_t step, const struct m_pred *gen,
 			const struct m_pred *prof, int crash);
+	/*
+	 * RUN_LINT only (NULL: the first disagreement ends the walk as the
+	 * scenario's FAIL). Called for every disagreement between the file and
+	 * the model — an outcome an expect names that the model does not allow,
+	 * an expected query value or checked byte the model does not hold —
+	 * with the step, where in the file (line, col), the message (no "line N:")
+	 * and the word it is about (an outcome's name, or NULL). The walk then goes
+	 * on along the model's reading, so every disagreement of a file is reported;
+	 * the verdict is still FAIL with the first one as the reason.
+	 */
+	void (*on_disagree)(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
+			    const char *msg, const char *word);
 	void *ctx;
 };
 

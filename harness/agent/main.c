@@ -1,0 +1,62 @@
+/*
+ * main.c — build/rdmacheck-agent: one node's agent (agent.h) as its own
+ * program, so that only it links the real stack's libraries (libibverbs,
+ * librdmacm, librpma; libdat2 is dlopen()ed) and `rdmacheck` itself starts
+ * without them. The coordinator (harness/run/agents.c) forks, enters the
+ * node's network namespace and execs this with the socket to serve:
+ *   rdmacheck-agent --fd=N --node=NAME --ibdev=DEV --netdev=DEV --ipv4=ADDR
+ *                   --gid-index=N --step-ms=MS
+ * Exit 0 after quit or end of stream, 2 on bad arguments, 3 when the device
+ * could not be opened.
+ */
+#include "harness/agent/agent.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A decimal argument in [lo, hi] into *out; 0 or -1. */
+static int num(const char *s, long lo, long hi, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_FD = 256, O_NODE, O_IBDEV, O_NETDEV, O_IPV4, O_GID, O_STEP };
+	static const struct option lopts[] = {
+		{ "fd", required_argument, NULL, O_FD },       { "node", required_argument, NULL, O_NODE },
+		{ "ibdev", required_argument, NULL, O_IBDEV }, { "netdev", required_argument, NULL, O_NETDEV },
+		{ "ipv4", required_argument, NULL, O_IPV4 },   { "gid-index", required_argument, NULL, O_GID },
+		{ "step-ms", required_argument, NULL, O_STEP }, { NULL, 0, NULL, 0 },
+	};
+	struct agent_node an = { 0 };
+	int fd = -1, step_ms = 0, c, bad = 0;
+
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case O_FD: bad |= num(optarg, 0, 1 << 20, &fd); break;
+		case O_NODE: an.name = optarg; break;
+		case O_IBDEV: an.ibdev = optarg; break;
+		case O_NETDEV: an.netdev = optarg; break;
+		case O_IPV4: an.ipv4 = optarg; break;
+		case O_GID: bad |= num(optarg, 0, 65535, &an.gid_index); break;
+		case O_STEP: bad |= num(optarg, 1, 3600 * 1000, &step_ms); break;
+		default: bad = 1; break;
+		}
+	}
+	if (bad || optind != argc || fd < 0 || !an.name || !an.ibdev || !an.netdev || !an.ipv4 || !step_ms) {
+		fprintf(stderr, "usage: rdmacheck-agent --fd=N --node=NAME --ibdev=DEV --netdev=DEV --ipv4=ADDR "
+				"--gid-index=N --step-ms=MS\n(started by rdmacheck run, not by hand)\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return agent_serve(fd, &an, step_ms) ? 3 : 0;
+}

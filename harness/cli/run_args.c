@@ -1,0 +1,212 @@
+/* run_args.c — `rdmacheck run`'s options (run_args.h): the one place they are read. */
+#include "harness/cli/run_args.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/opts.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage_run[] =
+	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
+	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
+	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
+	"                     [--repeat=N] [--shuffle [--seed=N]] [--list] [--device=DEV] PATH...\n"
+	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
+	"reference model side by side, and report every step where reality leaves the allowed set.\n"
+	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
+	"             the disposable VM (ci/stack); host, vm: insist; model: the model alone\n"
+	"  --format   text (default): a line per scenario, details for failures; tap: TAP 13\n"
+	"  --junit    also write JUnit XML to FILE\n"
+	"  --timeout  seconds one step may take (default 10)\n"
+	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
+	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
+	"  --results  the results directory (default build/results/UTC-PID, build/results/latest)\n"
+	"Selection (each option may be given several times; PATTERN is a glob, or else a\n"
+	"substring, matched against the path and the title):\n"
+	"  -k PATTERN          only scenarios matching one of the patterns\n"
+	"  --exclude=PATTERN   not the scenarios matching it\n"
+	"  --rule=ID           only scenarios that cite or exercise rule ID (rdmacheck explain ID)\n"
+	"  --rerun-failed      only what failed (FAIL, ERROR) in the last run's results\n"
+	"                      (build/results/latest/results.jsonl; RDMACHECK_RESULTS=DIR for DIR/latest)\n"
+	"  --repeat=N          every scenario N times\n"
+	"  --shuffle           in a random order; --seed=N makes it that order again (printed)\n"
+	"  --list              print what would run, with titles, and stop\n"
+	"On a device this host already has (not the nodes the harness builds):\n"
+	"  --device=DEV        one node on RDMA device DEV (rxe0, siw0, mlx5_0); its driver\n"
+	"                      chooses the profile (rxe; any other: the specification)\n"
+	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
+	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
+
+enum {
+	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
+	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
+	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
+};
+
+/* Append v to one of the selection's lists; 0 or -E2BIG. */
+static int sel_push(const char **list, size_t *n, const char *v)
+{
+	if (*n >= SEL_MAX)
+		return -E2BIG;
+	list[(*n)++] = v;
+	return 0;
+}
+
+/* (run_args.h) */
+int run_parse(int argc, char **argv, struct run_args *a)
+{
+	static const struct option lopts[] = {
+		{ "stack", required_argument, NULL, OPT_STACK },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+		{ "rule", required_argument, NULL, OPT_RULE },
+		{ "rerun-failed", no_argument, NULL, OPT_RERUN },
+		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		{ "shuffle", no_argument, NULL, OPT_SHUFFLE },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "results", required_argument, NULL, OPT_RESULTS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		/* between the outer run and the inner one (not for users) */
+		{ "inner", no_argument, NULL, OPT_INNER },
+		{ "records", required_argument, NULL, OPT_RECORDS },
+		{ "inner-list", required_argument, NULL, OPT_INNER_LIST },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = cli_getopt(argc, argv, "run", "hk:", lopts)) != -1) {
+		const char *v = optarg;
+		char *end;
+		long s;
+
+		switch (c) {
+		case 'h':
+			fputs(usage_run, stdout);
+			return -1;
+		case OPT_VERSION:
+			cli_version();
+			return -1;
+		case OPT_STACK:
+			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "model"))
+				goto bad;
+			a->stack = v;
+			break;
+		case OPT_FORMAT:
+			if (report_format_parse(v, &a->format))
+				goto bad;
+			break;
+		case OPT_JUNIT:
+			if (!*v)
+				goto bad;
+			a->junit = v;
+			break;
+		case OPT_TIMEOUT:
+			s = strtol(v, &end, 10);
+			if (*end || s < 1 || s > 3600)
+				goto bad;
+			a->step_s = (int)s;
+			break;
+		case OPT_PROFILE:
+			if (!*v)
+				goto bad;
+			a->profile = v;
+			a->profile_set = 1;
+			break;
+		case OPT_TRACE:
+			a->trace = 1;
+			break;
+		case OPT_RESULTS:
+			if (!*v)
+				goto bad;
+			a->results = v;
+			break;
+		case OPT_INNER:
+			a->inner = 1;
+			break;
+		case OPT_RECORDS:
+			a->records = v;
+			break;
+		case OPT_INNER_LIST:
+			a->list = v;
+			break;
+		case OPT_BASE:
+			a->base = strtoul(v, NULL, 10);
+			break;
+		case 'k':
+		case OPT_EXCLUDE:
+			if (!*v || (c == 'k' ? sel_push(a->sel.keep, &a->sel.nkeep, v) :
+					       sel_push(a->sel.drop, &a->sel.ndrop, v))) {
+				fprintf(stderr, "rdmacheck run: an empty pattern, or more than %d of them\n", SEL_MAX);
+				return -2;
+			}
+			break;
+		case OPT_RULE:
+			if (a->sel.nrule >= SEL_MAX || cli_rule("rdmacheck run --rule", v, &a->sel.rule[a->sel.nrule]))
+				return -2;
+			a->sel.nrule++;
+			break;
+		case OPT_RERUN:
+			a->rerun_failed = 1;
+			break;
+		case OPT_REPEAT:
+			s = strtol(v, &end, 10);
+			if (*end || s < 1 || s > SEL_REPEAT_MAX) {
+				fprintf(stderr, "rdmacheck run: --repeat is 1 to %d\n", SEL_REPEAT_MAX);
+				return -2;
+			}
+			a->sel.repeat = (unsigned)s;
+			break;
+		case OPT_SHUFFLE:
+			a->sel.shuffle = 1;
+			break;
+		case OPT_SEED:
+			errno = 0;
+			a->sel.seed = strtoull(v, &end, 10);
+			if (*end || !*v || errno || *v == '-') {
+				fprintf(stderr, "rdmacheck run: --seed is a number\n");
+				return -2;
+			}
+			a->seeded = 1;
+			break;
+		case OPT_LIST:
+			a->show_list = 1;
+			break;
+		case OPT_DEVICE:
+			if (!*v)
+				goto bad_device;
+			a->device = v;
+			break;
+		default:
+			return -2;
+		}
+	}
+	if (a->device && strcmp(a->stack, "auto") != 0 && strcmp(a->stack, "host") != 0) {
+		fprintf(stderr, "rdmacheck run: --device runs on this host's device: not with --stack=%s\n", a->stack);
+		return -2;
+	}
+	if (a->sel.shuffle && !a->seeded && !a->inner) { /* a seed to print, so the order can be had again */
+		a->sel.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+		a->sel.seed %= 1000000000ull;
+	}
+	return optind;
+bad_device:
+	fprintf(stderr, "rdmacheck run: --device needs a device name (rxe0, siw0, mlx5_0)\n");
+	return -2;
+bad:
+	/* lopts[] lists the options with values in the order of their OPT_ values */
+	fprintf(stderr, "rdmacheck run: bad value '%s' for --%s\n%s", optarg, lopts[c - OPT_STACK].name, usage_run);
+	return -2;
+}

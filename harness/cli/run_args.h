@@ -1,0 +1,32 @@
+/*
+ * run_args.h — what `rdmacheck run` was asked (harness/cli/run_args.c reads
+ * it from the command line; harness/cli/cli_run.c runs it).
+ */
+#ifndef RDMACHECK_RUN_ARGS_H
+#define RDMACHECK_RUN_ARGS_H
+
+#include "harness/cli/report.h"
+#include "harness/cli/select.h"
+
+#include <stddef.h>
+
+struct run_args {
+	const char *stack, *junit, *records, *list, *profile;
+	const char *results;        /* --results: the results directory (results.h); NULL: the default */
+	enum report_format format;
+	int step_s, inner, first, trace;
+	size_t base;
+	struct cli_select sel;      /* which scenarios, in which order (select.h) */
+	int show_list, rerun_failed, seeded;
+	const char *device;         /* --device: a host's own RDMA device, one node (device.h) */
+	int profile_set;            /* --profile was given */
+};
+
+/*
+ * Read run's options (argv[0] is "run") into *a, which holds the defaults.
+ * Returns the index of the first path, -1 after --help or --version (printed;
+ * exit 0), -2 on a usage error (printed; exit EXIT_USAGE).
+ */
+int run_parse(int argc, char **argv, struct run_args *a);
+
+#endif

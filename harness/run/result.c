@@ -1,0 +1,135 @@
+/*
+ * result.c — the parts of runner.h that judge nothing: verdict names, a
+ * result's rule set, the allowed sets as text, the profile's deviation for an
+ * outcome, and what a scenario needs that a stack may lack.
+ */
+#include "harness/run/runner.h"
+#include "harness/api/family.h"
+#include "harness/run/resolve.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdicts[V_COUNT_] = { "pass", "fail", "xfail", "skip", "error" };
+
+const char *verdict_str(enum verdict v)
+{
+	return (unsigned)v < V_COUNT_ ? verdicts[v] : "?";
+}
+
+int verdict_parse(const char *name, enum verdict *out)
+{
+	for (int i = 0; i < V_COUNT_; i++)
+		if (strcmp(name, verdicts[i]) == 0) {
+			*out = (enum verdict)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void result_rule_add(struct result *r, enum m_rule rule)
+{
+	if ((unsigned)rule < M_RULE_COUNT_)
+		r->rules[rule / 8] |= (uint8_t)(1u << (rule % 8));
+}
+
+int result_rule_has(const struct result *r, enum m_rule rule)
+{
+	return (unsigned)rule < M_RULE_COUNT_ && (r->rules[rule / 8] & (1u << (rule % 8)));
+}
+
+void result_clear(struct result *r)
+{
+	free(r->detail);
+	r->detail = NULL;
+}
+
+static void rules_str(const struct m_alt *a, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < a->nrules && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
+					m_rule_info((enum m_rule)a->rules[i])->id);
+}
+
+void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < p->n && off < len; i++) {
+		char o[48], rules[128];
+		int dup = 0;
+
+		if (s && !scn_step_expects(s, p->alt[i].out))
+			continue;
+		for (unsigned j = 0; j < i; j++)
+			dup |= p->alt[j].out.kind == p->alt[i].out.kind && p->alt[j].out.code == p->alt[i].out.code;
+		if (dup)
+			continue;
+		rules_str(&p->alt[i], rules, sizeof(rules));
+		off += (size_t)snprintf(buf + off, len - off, "%s%s%s%s%s", off ? ", " : "",
+					m_outcome_str(p->alt[i].out, o, sizeof(o)), rules[0] ? " [" : "", rules,
+					rules[0] ? "]" : "");
+	}
+	if (!buf[0])
+		snprintf(buf, len, "nothing");
+}
+
+const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o)
+{
+	for (unsigned i = 0; i < pred->n; i++) {
+		const struct m_alt *a = &pred->alt[i];
+
+		if (a->out.kind != o.kind || a->out.code != o.code)
+			continue;
+		for (unsigned r = 0; r < a->nrules; r++)
+			for (size_t d = 0; d < p->ndev; d++) {
+				const struct m_deviation *dv = &p->dev[d];
+
+				if (dv->rule != a->rules[r] || (p->kernel &&
+				    (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max)))
+					continue;
+				for (unsigned k = 0; k < dv->n; k++)
+					if (dv->outs[k].kind == o.kind && dv->outs[k].code == o.code)
+						return dv;
+			}
+	}
+	return NULL;
+}
+
+int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t len)
+{
+	for (size_t i = 0; i < f->nrequires; i++) {
+		const char *name = scn_cap_name(f->requires[i]);
+		enum m_cap c;
+
+		if (m_cap_parse(name, &c) != 0 || !(caps & c)) {
+			snprintf(why, len, "requires %s, which %s", name,
+				 m_cap_parse(name, &c) ? "no backend of this build implements yet" :
+							 "the profile of this stack does not offer");
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct scn_call *c = scn_step_call(&f->steps[i]);
+		/* A library's calls need the library on the stack, required or not. */
+		uint32_t need = api_family_get(c->api)->caps;
+
+		if ((resolve_op_kind(c) < 0 || !api_family_get(c->api)->resolve) && strcmp(c->name, "check") != 0) {
+			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,
+				 c->name, scn_api_str((enum scn_api)c->api));
+			return 1;
+		}
+		if (need && !(caps & need)) {
+			snprintf(why, len, "line %u: %s needs %s, which the profile of this stack does not offer",
+				 f->steps[i].line, c->name, m_cap_str((enum m_cap)need));
+			return 1;
+		}
+	}
+	return 0;
+}
