@@ -165,8 +165,13 @@ static int attach(struct daemon *d, const struct rpmem_msg *req)
 	else
 		rc = rpmem_tpool_open(d->root, req->name, req->pool_size, &d->tp, err, sizeof(err));
 	d->open = rc == 0;
-	if (rc == 0 && (rc = expose(d, req->host, &resp, err, sizeof(err))) != 0)
+	if (rc == 0 && (rc = expose(d, req->host, &resp, err, sizeof(err))) != 0) {
+		char ignored[RPMEM_MSG_MAX];
+
 		teardown(d);
+		if (req->type == RPMEM_MSG_CREATE) /* a create that fails leaves no pool behind */
+			rpmem_tpool_remove(d->root, req->name, RPMEM_REMOVE_FORCE, ignored, sizeof(ignored));
+	}
 	if (rc) {
 		say(d, "refused: %s", err);
 		reply(&resp, rc, err);
