@@ -511,13 +511,12 @@ static int pred_remove(const struct m_rpmem *s, const struct m_rpmem_args *a, st
 	return 0;
 }
 
-int m_rpmem_predict(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
-		    struct m_pred *out)
+static int predict(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+		   struct m_pred *out)
 {
 	const struct m_rpmem_handle *hd = handle(s, a->h);
 	struct m_why w = { 0 };
 
-	memset(out, 0, sizeof(*out));
 	switch (a->kind) {
 	case M_RPMEM_CREATE: case M_RPMEM_OPEN:
 		return pred_create_open(s, a, out);
@@ -552,4 +551,18 @@ int m_rpmem_predict(const struct m_rpmem *s, const struct m_profile *p, const st
 		alt1(out, O_OK, M_EFF_DO, w, M_RULE_RPMEM_CLOSE_1);
 		return 0;
 	}
+}
+
+int m_rpmem_predict(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+		    struct m_pred *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->res = (struct m_resolved){ .lmr = -1, .tmr = -1, .inv_mw = -1, .rmr = -1, .peer_node = -1,
+				       .peer_qp = -1 };
+	rc = predict(s, p, a, out);
+	for (unsigned i = 0; i < out->n; i++)
+		out->alt[i].peer_state = M_NO_PEER; /* no verbs QP is involved */
+	return rc;
 }

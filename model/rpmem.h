@@ -164,9 +164,11 @@ uint32_t m_rpmem_nlanes_max(const struct m_rpmem *s, const struct m_rpmem_args *
 /*
  * Predict a on s under profile p: every allowed alternative, each with the
  * rules that decided. Returns 0 (out->n >= 1), or -EINVAL for arguments the
- * model cannot express (unknown target, a handle never created, a lane or
- * range the model does not track) — a scenario error, not an outcome.
- * out->op is left zero; the args are the caller's.
+ * model cannot express (unknown target, a handle that is not live, a fill
+ * outside the client's pool, a successful create/open of more than
+ * M_RPMEM_SPAN_MAX bytes) — a scenario error, not an outcome.
+ * out->op is left zero (the args are the caller's), out->res resolves nothing
+ * and every alternative has peer_state M_NO_PEER.
  */
 int m_rpmem_predict(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
 		    struct m_pred *out);

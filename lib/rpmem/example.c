@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define POOL_SIZE (64 * 1024)
@@ -29,21 +28,18 @@ int main(int argc, char **argv)
 	struct rpmem_pool_attr attr = { .signature = "EXAMPLE", .major = 1 }, got;
 	const char *msg = "hello, remote persistent memory";
 	unsigned nlanes = 1;
+	static char pool[POOL_SIZE] __attribute__((aligned(4096)));
 	char back[64] = "";
-	void *pool;
 	RPMEMpool *rpp;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: rpmem-example TARGET POOL_SET\n");
 		return 2;
 	}
-	if (posix_memalign(&pool, 4096, POOL_SIZE))
-		return 1;
-	memset(pool, 0, POOL_SIZE);
 	rpp = rpmem_create(argv[1], argv[2], pool, POOL_SIZE, &nlanes, &attr);
 	if (!rpp)
 		return die("rpmem_create");
-	strcpy((char *)pool + MSG_OFF, msg);
+	strcpy(pool + MSG_OFF, msg);
 	if (rpmem_persist(rpp, MSG_OFF, strlen(msg) + 1, 0, 0))
 		return die("rpmem_persist");
 	if (rpmem_close(rpp))
@@ -56,6 +52,5 @@ int main(int argc, char **argv)
 	printf("signature %.8s, %u lane(s), read back: %s\n", got.signature, nlanes, back);
 	if (rpmem_close(rpp) || rpmem_remove(argv[1], argv[2], 0))
 		return die("rpmem_close/rpmem_remove");
-	free(pool);
 	return strcmp(back, msg) != 0 || memcmp(got.signature, "EXAMPLE", 8) != 0;
 }

@@ -34,7 +34,10 @@ $(RPMEM_TEST_BIN): $(BUILD)/tests/rpmem/rpmem_test.o $(RPMEM_LIB)
 LIBS_ALL += $(RPMEM_LIB)
 BINS_ALL += $(RPMEM_SO) $(RPMEMD_BIN) $(RPMEM_EXAMPLE) $(RPMEM_TEST_BIN)
 
-# The real-stack test (a 2-node rxe topology; VM when the host has no rxe).
-.PHONY: rpmem-real
+# The real-stack test and the per-call figures (a 2-node rxe topology; VM
+# when the host has no rxe).
+.PHONY: rpmem-real rpmem-bench
 rpmem-real: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE)
 	ci/stack --stack=$(STACK) -- tests/rpmem/run
+rpmem-bench: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE)
+	ci/stack --stack=$(STACK) -- tests/rpmem/run --bench

@@ -140,8 +140,10 @@ START_TEST(test_header_round_trip_and_torn)
 	rpmem_hdr_encode(&h, buf);
 	ck_assert_int_eq(memcmp(buf, "RPMEMRPA", 8), 0);
 	ck_assert_int_eq(buf[40 + 8], 0x04); /* major, little-endian */
+	memset(&g, 0xff, sizeof(g));
 	ck_assert_int_eq(rpmem_hdr_decode(buf, &g), 0);
-	ck_assert_int_eq(memcmp(&g, &h, sizeof(g)), 0);
+	ck_assert(g.opt == h.opt && g.part == h.part && g.nparts == h.nparts && g.part_size == h.part_size &&
+		  g.span == h.span && memcmp(&g.attr, &h.attr, sizeof(g.attr)) == 0);
 	buf[100] ^= 1; /* a torn attribute byte */
 	ck_assert_int_eq(rpmem_hdr_decode(buf, &g), -EINVAL);
 	buf[100] ^= 1;
@@ -156,9 +158,21 @@ END_TEST
 START_TEST(test_control_message_round_trip_and_refusals)
 {
 	uint8_t buf[RPMEM_MSG_WIRE];
-	struct rpmem_msg m = { .type = RPMEM_MSG_CREATE, .nlanes = 4, .pool_size = 1ull << 33, .offset = 5,
-			       .len = 6, .port = 7701, .hdr = 1, .has_attr = 1, .attr = attr_of('m'), .desc_len = 3,
-			       .desc = { 1, 2, 3 } }, g;
+	struct rpmem_msg m, g;
+
+	memset(&m, 0, sizeof(m)); /* padding too: the round trip is compared with memcmp */
+	m.type = RPMEM_MSG_CREATE;
+	m.nlanes = 4;
+	m.pool_size = 1ull << 33;
+	m.offset = 5;
+	m.len = 6;
+	m.port = 7701;
+	m.hdr = 1;
+	m.has_attr = 1;
+	m.attr = attr_of('m');
+	m.desc_len = 3;
+	m.desc[0] = 1;
+	m.desc[2] = 3;
 
 	strcpy(m.name, "dir/pool.set");
 	strcpy(m.host, "198.18.0.2");
@@ -366,7 +380,8 @@ START_TEST(test_RPMEM_ARGS_1_library_checks_before_starting_anything)
 	ck_assert_ptr_nonnull(strstr(rpmem_errormsg(), "nlanes"));
 	/* all arguments fine: now the start fails */
 	ck_assert_ptr_null(rpmem_open("h", "a.set", pool, 4096, &n, NULL));
-	ck_assert_int_eq(errno, ECONNREFUSED);
+	/* posix_spawn reports the missing program, or (fork-based, e.g. under valgrind) the child exits */
+	ck_assert_msg(errno == ECONNREFUSED || errno == ECONNABORTED, "errno %d", errno);
 	ck_assert_int_eq(rpmem_remove("h", "a.set", 8), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_ptr_null(rpmem_check_version(RPMEM_MAJOR_VERSION, 0));
