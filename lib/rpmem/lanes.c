@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <infiniband/verbs.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,31 @@ static int wc_errno(enum ibv_wc_status s)
 												      : -EIO;
 }
 
+/*
+ * Sleep until the lane's CQ has an event, or its connection has one: a
+ * target that went away disconnects (its connection manager sends a DREQ
+ * when the daemon's process ends), and a QP without a retry timeout would
+ * otherwise wait for a completion forever. 0 (look at the CQ again) or
+ * -ECONNABORTED.
+ */
+static int lane_sleep(struct rpmem_lane *l)
+{
+	struct pollfd pf[2] = { { .events = POLLIN }, { .events = POLLIN } };
+	enum rpma_conn_event ev;
+	int rc;
+
+	if (rpma_cq_get_fd(l->cq, &pf[0].fd) || rpma_conn_get_event_fd(l->conn, &pf[1].fd))
+		return -ECONNABORTED;
+	rc = poll(pf, 2, -1);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -ECONNABORTED;
+	if (pf[1].revents && (rpma_conn_next_event(l->conn, &ev) || ev != RPMA_CONN_ESTABLISHED))
+		return -ECONNABORTED;
+	if (pf[0].revents && (rc = rpma_cq_wait(l->cq)) != 0 && rc != RPMA_E_NO_COMPLETION)
+		return -ECONNABORTED;
+	return 0;
+}
+
 /* Wait for the lane's one signaled operation (errors of unsignaled writes come first). */
 static int lane_wait(struct rpmem_lane *l)
 {
@@ -144,8 +170,8 @@ static int lane_wait(struct rpmem_lane *l)
 			return wc.status == IBV_WC_SUCCESS ? 0 : wc_errno(wc.status);
 		if (rc && rc != RPMA_E_NO_COMPLETION)
 			return -ECONNABORTED;
-		if (++spin > SPIN && (rc = rpma_cq_wait(l->cq)) != 0 && rc != RPMA_E_NO_COMPLETION)
-			return -ECONNABORTED;
+		if (++spin > SPIN && (rc = lane_sleep(l)) != 0)
+			return rc;
 	}
 }
 

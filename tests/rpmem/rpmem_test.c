@@ -276,6 +276,46 @@ static void test_sigkill(void)
 	free(pool2);
 }
 
+/* RPMEM-ERR-1 on the wire: the target's daemon dies under an open pool. */
+static void test_target_dies(void)
+{
+	uint8_t *pool = pool_mem(POOL);
+	struct rpmem_pool_attr at = attr_of('d');
+	unsigned n = 1;
+	RPMEMpool *rpp = rpmem_open(target, "pool.set", pool, POOL, &n, &at);
+	int e1 = 0, e2 = 0, e3 = 0;
+
+	check(rpp != NULL, "open pool.set again", "open");
+	if (!rpp)
+		return;
+	/* RPMEM_SSH="": the command is the daemon itself, our child; gone (its QPs too) once reaped */
+	kill(rpp->pid, SIGKILL);
+	waitpid(rpp->pid, NULL, 0);
+	memset(pool + 4096, 0x77, 64);
+	errno = 0;
+	int rc1 = rpmem_persist(rpp, 4096, 64, 0, 0);
+	e1 = errno;
+	int rc2 = rpmem_persist(rpp, 8192, 0, 0, 0) == -1 && rpmem_read(rpp, pool, 4096, 8, 0) == -1;
+	e2 = errno;
+	int rc3 = rpmem_set_attr(rpp, NULL);
+	e3 = errno;
+	printf("# after the daemon was killed: persist -1 errno %s, then %s, set_attr %s\n", strerror(e1),
+	       strerror(e2), strerror(e3));
+	check(rc1 == -1 && (e1 == ECONNABORTED || e1 == EIO), "a persist over lanes whose target died fails",
+	      "persist");
+	check(rc2 && e2 == e1 && rc3 == -1 && e3 == e1,
+	      "the error is kept: persist (even of 0 bytes), read and set_attr return it again", "kept");
+	errno = 0;
+	check(rpmem_close(rpp) != 0 && errno == ECONNABORTED, "close frees the handle and reports ECONNABORTED",
+	      "close");
+	n = 1;
+	rpp = rpmem_open(target, "pool.set", pool, POOL, &n, NULL);
+	check(rpp != NULL, "a new daemon opens the pool again", "reopen");
+	if (rpp)
+		rpmem_close(rpp);
+	free(pool);
+}
+
 static double now_us(void)
 {
 	struct timespec t;
@@ -381,6 +421,7 @@ int main(int argc, char **argv)
 	}
 	write_file("two.set", "PMEMPOOLSET\nOPTION SINGLEHDR\n2M two.part0\n");
 	test_basics();
+	test_target_dies();
 	test_sigkill();
 	printf("1..%u\n%u passed, %u failed\n", tests, tests - failures, failures);
 	return failures ? 1 : 0;
