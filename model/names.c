@@ -96,6 +96,8 @@ static const struct name errno_names[] = {
 	{ ECONNRESET, "ECONNRESET" }, { EHOSTUNREACH, "EHOSTUNREACH" },
 	{ ENETUNREACH, "ENETUNREACH" }, { EPROTO, "EPROTO" }, { ECANCELED, "ECANCELED" },
 	{ EADDRINUSE, "EADDRINUSE" }, { EADDRNOTAVAIL, "EADDRNOTAVAIL" },
+	{ EFBIG, "EFBIG" }, { ECONNABORTED, "ECONNABORTED" }, { EREMOTEIO, "EREMOTEIO" },
+	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { EMEDIUMTYPE, "EMEDIUMTYPE" }, { ENOMEDIUM, "ENOMEDIUM" },
 };
 const char *m_errno_str(int code) { return lookup_name(errno_names, N(errno_names), code); }
 int m_errno_parse(const char *s, int *out) { return lookup_value(errno_names, N(errno_names), s, out); }

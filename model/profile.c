@@ -110,7 +110,7 @@ static const struct m_deviation rxe_dev[] = {
 	/* ---- PMDK librpmem 1.12.1 (catalog E): the code's answers where its man pages say otherwise.
 	 * WIDEN: a stack running PMDK's own librpmem gives them, this project's librpmem-rpma gives the
 	 * man page's (the generic set); both are accepted here and the deviation is printed. Parts are
-	 * model/rpmem.c's (1: PART_GUARD_OFF / PART_NOHDRS / PART_PAST_POOL, 2: PART_PAST_REGION). ---- */
+	 * model/rpmem/predict.c's (1: PART_GUARD_OFF / PART_NOHDRS / PART_PAST_POOL, 2: PART_PAST_REGION). ---- */
 #define PMDK_RPMEM "PMDK librpmem 1.12.1"
 	{ M_RULE_RPMEM_HDR_2, 1, ANY_KERNEL, M_DEV_WIDEN, 1, { OK_ },
 	  "RPMEM rpmem.c rpmem_open: no_headers is set when open_attr is NULL or the returned attributes are "

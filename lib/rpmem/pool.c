@@ -3,7 +3,7 @@
  * contiguously (the pool's bytes as the client addresses them), headers
  * with the attributes written and re-read, files removed.
  *
- * Layout (the same as model/rpmem.c's): part 0 is mapped whole (with
+ * Layout (the same as model/rpmem/predict.c's): part 0 is mapped whole (with
  * headers, its first 4096 bytes are the pool header); with per-part headers
  * (no OPTION) every later part is mapped from its byte 4096 on; with
  * SINGLEHDR or NOHDRS later parts are mapped whole. A pool is locked with

@@ -3,11 +3,11 @@
 #define RDMACHECK_MODEL_RPMEM_INTERNAL_H
 
 #include "model/internal.h"
-#include "model/rpmem.h"
+#include "model/rpmem/rpmem.h"
 
 /* Pool set `name` of target t, or NULL. */
-struct m_rpmem_set *m_rpmem_set_find(struct m_rpmem *s, unsigned t, const char *name);
-const struct m_rpmem_set *m_rpmem_set_cfind(const struct m_rpmem *s, unsigned t, const char *name);
+struct m_rpmem_set *m_rpmem_set_find(struct m_rpmem_model *s, unsigned t, const char *name);
+const struct m_rpmem_set *m_rpmem_set_cfind(const struct m_rpmem_model *s, unsigned t, const char *name);
 /* Are the attributes all zero? */
 int m_rpmem_attr_zero(const struct m_rpmem_attr *a);
 /* Part i's first addressable byte in the pool, and the part-file offset it comes from. */

@@ -10,7 +10,7 @@
  * (model/profile.c) at the decision parts below. An outcome OK in a
  * decision's set means "this check lets the call go on".
  */
-#include "model/rpmem_internal.h"
+#include "model/rpmem/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,7 @@ enum {
 static const char *const kind_names[M_RPMEM_KIND_COUNT_] = {
 	"rpmem_create", "rpmem_open", "rpmem_set_attr", "rpmem_close", "rpmem_remove",
 	"rpmem_persist", "rpmem_deep_persist", "rpmem_flush", "rpmem_drain", "rpmem_read",
-	"rpmem_fill", "rpmem_link_down", "rpmem_kill",
+	"rpmem_fill", "rpmem_link_down", "rpmem_kill", "rpmem_poolset",
 };
 static const char *const opt_names[] = { "NONE", "SINGLEHDR", "NOHDRS" };
 
@@ -66,7 +66,7 @@ int m_rpmem_opt_parse(const char *name, enum m_rpmem_opt *out)
 
 /* ------------------------------------------------------------- state -- */
 
-int m_rpmem_init(struct m_rpmem *s, unsigned ntargets)
+int m_rpmem_init(struct m_rpmem_model *s, unsigned ntargets)
 {
 	if (ntargets < 1 || ntargets > M_RPMEM_TARGETS)
 		return -EINVAL;
@@ -86,7 +86,7 @@ void m_rpmem_set_bytes_free(struct m_rpmem_set *st)
 	st->data = st->unknown = NULL;
 }
 
-void m_rpmem_free(struct m_rpmem *s)
+void m_rpmem_free(struct m_rpmem_model *s)
 {
 	for (unsigned t = 0; t < M_RPMEM_TARGETS; t++)
 		for (unsigned i = 0; i < M_RPMEM_SETS; i++)
@@ -109,7 +109,7 @@ static int dup_bytes(uint8_t **dst, const uint8_t *src, uint64_t n)
 	return 0;
 }
 
-int m_rpmem_clone(struct m_rpmem *dst, const struct m_rpmem *src)
+int m_rpmem_clone(struct m_rpmem_model *dst, const struct m_rpmem_model *src)
 {
 	int rc = 0;
 
@@ -135,7 +135,7 @@ int m_rpmem_clone(struct m_rpmem *dst, const struct m_rpmem *src)
 	return rc;
 }
 
-struct m_rpmem_set *m_rpmem_set_find(struct m_rpmem *s, unsigned t, const char *name)
+struct m_rpmem_set *m_rpmem_set_find(struct m_rpmem_model *s, unsigned t, const char *name)
 {
 	for (unsigned i = 0; t < s->ntargets && i < M_RPMEM_SETS; i++)
 		if (s->target[t].set[i].used && strcmp(s->target[t].set[i].name, name) == 0)
@@ -143,12 +143,12 @@ struct m_rpmem_set *m_rpmem_set_find(struct m_rpmem *s, unsigned t, const char *
 	return NULL;
 }
 
-const struct m_rpmem_set *m_rpmem_set_cfind(const struct m_rpmem *s, unsigned t, const char *name)
+const struct m_rpmem_set *m_rpmem_set_cfind(const struct m_rpmem_model *s, unsigned t, const char *name)
 {
-	return m_rpmem_set_find((struct m_rpmem *)s, t, name);
+	return m_rpmem_set_find((struct m_rpmem_model *)s, t, name);
 }
 
-int m_rpmem_set_add(struct m_rpmem *s, unsigned t, const char *name, enum m_rpmem_opt opt, unsigned nparts,
+int m_rpmem_set_add(struct m_rpmem_model *s, unsigned t, const char *name, enum m_rpmem_opt opt, unsigned nparts,
 		    const uint64_t *sizes, int malformed)
 {
 	if (t >= s->ntargets || nparts < 1 || nparts > M_RPMEM_PARTS || (unsigned)opt > M_RPMEM_OPT_NOHDRS ||
@@ -175,7 +175,7 @@ int m_rpmem_set_add(struct m_rpmem *s, unsigned t, const char *name, enum m_rpme
 	return -ENOSPC;
 }
 
-int m_rpmem_set_max_lanes(struct m_rpmem *s, unsigned t, uint32_t max_lanes)
+int m_rpmem_set_max_lanes(struct m_rpmem_model *s, unsigned t, uint32_t max_lanes)
 {
 	if (t >= s->ntargets || max_lanes < 1)
 		return -EINVAL;
@@ -183,7 +183,7 @@ int m_rpmem_set_max_lanes(struct m_rpmem *s, unsigned t, uint32_t max_lanes)
 	return 0;
 }
 
-int m_rpmem_damage(struct m_rpmem *s, unsigned t, const char *name)
+int m_rpmem_damage(struct m_rpmem_model *s, unsigned t, const char *name)
 {
 	struct m_rpmem_set *st = m_rpmem_set_find(s, t, name);
 
@@ -252,7 +252,7 @@ static int name_ok(const char *n)
 	return 1;
 }
 
-uint32_t m_rpmem_nlanes_max(const struct m_rpmem *s, const struct m_rpmem_args *a)
+uint32_t m_rpmem_nlanes_max(const struct m_rpmem_model *s, const struct m_rpmem_args *a)
 {
 	uint32_t n = a->nlanes;
 
@@ -263,7 +263,7 @@ uint32_t m_rpmem_nlanes_max(const struct m_rpmem *s, const struct m_rpmem_args *
 	return n ? n : 1;
 }
 
-int m_rpmem_open_attr(const struct m_rpmem *s, unsigned t, const char *name, struct m_rpmem_attr *out)
+int m_rpmem_open_attr(const struct m_rpmem_model *s, unsigned t, const char *name, struct m_rpmem_attr *out)
 {
 	const struct m_rpmem_set *st = m_rpmem_set_cfind(s, t, name);
 
@@ -285,7 +285,7 @@ static void alt1(struct m_pred *out, struct m_outcome o, enum m_effect e, struct
 }
 
 /* The target's part of create and open (RPMEM-ERRNO-1, SIZE-1/2, HDR-1, busy). */
-static void pred_target(const struct m_rpmem *s, const struct m_rpmem_args *a, struct m_pred *out)
+static void pred_target(const struct m_rpmem_model *s, const struct m_rpmem_args *a, struct m_pred *out)
 {
 	const struct m_rpmem_set *st = m_rpmem_set_cfind(s, a->target, a->set);
 	struct m_why w = { 0 };
@@ -325,7 +325,7 @@ static void pred_target(const struct m_rpmem *s, const struct m_rpmem_args *a, s
 	alt1(out, O_OK, M_EFF_DO, w, create ? M_RULE_RPMEM_HDR_1 : M_RULE_RPMEM_HDR_2);
 }
 
-static int pred_create_open(const struct m_rpmem *s, const struct m_rpmem_args *a, struct m_pred *out)
+static int pred_create_open(const struct m_rpmem_model *s, const struct m_rpmem_args *a, struct m_pred *out)
 {
 	struct m_why w = { 0 };
 
@@ -343,19 +343,19 @@ static int pred_create_open(const struct m_rpmem *s, const struct m_rpmem_args *
 	return 0;
 }
 
-static const struct m_rpmem_handle *handle(const struct m_rpmem *s, int h)
+static const struct m_rpmem_handle *handle(const struct m_rpmem_model *s, int h)
 {
 	return h >= 0 && h < M_RPMEM_HANDLES && s->h[h].live ? &s->h[h] : NULL;
 }
 
 /* Is the pool of handle hd reachable (its lanes not broken)? */
-static int link_up(const struct m_rpmem *s, const struct m_rpmem_handle *hd)
+static int link_up(const struct m_rpmem_model *s, const struct m_rpmem_handle *hd)
 {
 	return s->target[hd->target].set[hd->set].owner == (int16_t)(hd - s->h);
 }
 
 /* A data call that passed every check: the transfer, or a transport failure (RPMEM-ERR-1). */
-static void transfer(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_handle *hd,
+static void transfer(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_handle *hd,
 		     struct m_pred *out, struct m_why w, enum m_rule r)
 {
 	if (link_up(s, hd))
@@ -367,7 +367,7 @@ static void transfer(const struct m_rpmem *s, const struct m_profile *p, const s
 }
 
 /* Lane, bounds and length checks of persist/flush/deep_persist (RPMEM-PERSIST-1). */
-static void pred_tail(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+static void pred_tail(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,
 		      const struct m_rpmem_handle *hd, struct m_pred *out, struct m_why w)
 {
 	enum m_rule r = a->kind == M_RPMEM_FLUSH ? M_RULE_RPMEM_FLUSH_1
@@ -383,7 +383,7 @@ static void pred_tail(const struct m_rpmem *s, const struct m_profile *p, const 
 	transfer(s, p, hd, out, w, M_RULE_RPMEM_PERSIST_1);
 }
 
-static int pred_persist(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+static int pred_persist(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,
 			const struct m_rpmem_handle *hd, struct m_pred *out)
 {
 	struct m_why w = { 0 };
@@ -421,7 +421,7 @@ static int pred_persist(const struct m_rpmem *s, const struct m_profile *p, cons
 	return 0;
 }
 
-static int pred_read(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+static int pred_read(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,
 		     const struct m_rpmem_handle *hd, struct m_pred *out)
 {
 	struct m_why w = { 0 };
@@ -456,7 +456,7 @@ static int pred_read(const struct m_rpmem *s, const struct m_profile *p, const s
 	return 0;
 }
 
-static int pred_drain(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+static int pred_drain(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,
 		      const struct m_rpmem_handle *hd, struct m_pred *out)
 {
 	struct m_why w = { 0 };
@@ -470,7 +470,7 @@ static int pred_drain(const struct m_rpmem *s, const struct m_profile *p, const 
 	return 0;
 }
 
-static int pred_set_attr(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_handle *hd,
+static int pred_set_attr(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_handle *hd,
 			 struct m_pred *out)
 {
 	struct m_why w = { 0 };
@@ -484,7 +484,7 @@ static int pred_set_attr(const struct m_rpmem *s, const struct m_profile *p, con
 	return 0;
 }
 
-static int pred_remove(const struct m_rpmem *s, const struct m_rpmem_args *a, struct m_pred *out)
+static int pred_remove(const struct m_rpmem_model *s, const struct m_rpmem_args *a, struct m_pred *out)
 {
 	const struct m_rpmem_set *st = m_rpmem_set_cfind(s, a->target, a->set);
 	struct m_why w = { 0 };
@@ -511,7 +511,7 @@ static int pred_remove(const struct m_rpmem *s, const struct m_rpmem_args *a, st
 	return 0;
 }
 
-static int predict(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+static int predict(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,
 		   struct m_pred *out)
 {
 	const struct m_rpmem_handle *hd = handle(s, a->h);
@@ -522,6 +522,12 @@ static int predict(const struct m_rpmem *s, const struct m_profile *p, const str
 		return pred_create_open(s, a, out);
 	case M_RPMEM_REMOVE:
 		return pred_remove(s, a, out);
+	case M_RPMEM_POOLSET: /* configuration, not a call: a file the model cannot hold is a scenario error */
+		if (a->target >= s->ntargets || a->nparts < 1 || a->nparts > M_RPMEM_PARTS ||
+		    a->opt > M_RPMEM_OPT_NOHDRS || !a->set[0] || m_rpmem_set_cfind(s, a->target, a->set))
+			return -EINVAL;
+		m_alt_add(out, O_OK, M_EFF_DO, &w, -1);
+		return 0;
 	default:
 		break;
 	}
@@ -553,7 +559,7 @@ static int predict(const struct m_rpmem *s, const struct m_profile *p, const str
 	}
 }
 
-int m_rpmem_predict(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+int m_rpmem_predict(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,
 		    struct m_pred *out)
 {
 	int rc;

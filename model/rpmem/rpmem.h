@@ -18,12 +18,19 @@
  * transport: the handle keeps the error, RPMEM-ERR-1).
  *
  * Pure C11: no I/O, no globals. The state owns the pools' bytes: release
- * them with m_rpmem_free(); m_rpmem_clone() deep-copies.
+ * them with m_rpmem_free(); m_rpmem_clone() deep-copies. It is the family's
+ * domain-wide state (model/state.def MODEL_STATE(rpmem): struct model's
+ * member rpmem; target t is node t), registered as m_family_rpmem
+ * (model/rpmem/rpmem.c) with clone/free hooks for those bytes.
  */
 #ifndef RDMACHECK_MODEL_RPMEM_H
 #define RDMACHECK_MODEL_RPMEM_H
 
-#include "model/model.h"
+#include <stddef.h>
+#include <stdint.h>
+
+struct m_pred;
+struct m_profile;
 
 #define M_RPMEM_TARGETS 4
 #define M_RPMEM_SETS 8          /* pool set files per target */
@@ -93,7 +100,7 @@ struct m_rpmem_handle {
 	struct m_rpmem_range pend[M_RPMEM_LANES][M_RPMEM_PENDING];
 };
 
-struct m_rpmem {
+struct m_rpmem_model {
 	uint8_t ntargets;
 	uint16_t nh;
 	struct m_rpmem_target target[M_RPMEM_TARGETS];
@@ -106,6 +113,7 @@ enum m_rpmem_kind {
 	M_RPMEM_FILL,       /* the client writes byte into [offset, offset+len) of its pool_addr */
 	M_RPMEM_LINK_DOWN,  /* the lanes' connections break (the target went away) */
 	M_RPMEM_KILL,       /* the client process vanishes (SIGKILL): the target closes the pool */
+	M_RPMEM_POOLSET,    /* configuration: a pool set file on the target (m_rpmem_set_add) */
 	M_RPMEM_KIND_COUNT_
 };
 const char *m_rpmem_kind_str(enum m_rpmem_kind k);
@@ -135,31 +143,36 @@ struct m_rpmem_args {
 	uint32_t lane;
 	uint32_t flags;
 	uint8_t byte;                   /* fill */
+	/* poolset: the file `set` on target, its option, parts and whether it parses */
+	uint8_t opt;                    /* enum m_rpmem_opt */
+	uint8_t nparts;
+	uint8_t malformed;
+	uint64_t part[M_RPMEM_PARTS];
 };
 
 /* Initialise with ntargets targets (1..M_RPMEM_TARGETS). Returns 0 or -EINVAL. */
-int m_rpmem_init(struct m_rpmem *s, unsigned ntargets);
-void m_rpmem_free(struct m_rpmem *s);
-int m_rpmem_clone(struct m_rpmem *dst, const struct m_rpmem *src);
+int m_rpmem_init(struct m_rpmem_model *s, unsigned ntargets);
+void m_rpmem_free(struct m_rpmem_model *s);
+int m_rpmem_clone(struct m_rpmem_model *dst, const struct m_rpmem_model *src);
 
 /*
  * Configure target t: a pool set file `name` in its root config directory
  * (parts sizes[0..nparts), option opt; malformed: a file that does not
  * parse). Returns 0, -EINVAL, -EEXIST (the name is taken) or -ENOSPC.
  */
-int m_rpmem_set_add(struct m_rpmem *s, unsigned t, const char *name, enum m_rpmem_opt opt, unsigned nparts,
+int m_rpmem_set_add(struct m_rpmem_model *s, unsigned t, const char *name, enum m_rpmem_opt opt, unsigned nparts,
 		    const uint64_t *sizes, int malformed);
 /* The daemon's lane limit on target t (default 64). */
-int m_rpmem_set_max_lanes(struct m_rpmem *s, unsigned t, uint32_t max_lanes);
+int m_rpmem_set_max_lanes(struct m_rpmem_model *s, unsigned t, uint32_t max_lanes);
 /* Damage the pool of set `name` out of band (a part file removed or a header torn). */
-int m_rpmem_damage(struct m_rpmem *s, unsigned t, const char *name);
+int m_rpmem_damage(struct m_rpmem_model *s, unsigned t, const char *name);
 
 /* Usable size of a set (RPMEM-SIZE-1) and the bytes a client can address (span). */
 uint64_t m_rpmem_usable(const struct m_rpmem_set *st);
 uint64_t m_rpmem_span(const struct m_rpmem_set *st);
 
 /* The largest *nlanes a create/open of a may report (RPMEM-NLANES-1); at least 1. */
-uint32_t m_rpmem_nlanes_max(const struct m_rpmem *s, const struct m_rpmem_args *a);
+uint32_t m_rpmem_nlanes_max(const struct m_rpmem_model *s, const struct m_rpmem_args *a);
 
 /*
  * Predict a on s under profile p: every allowed alternative, each with the
@@ -170,18 +183,18 @@ uint32_t m_rpmem_nlanes_max(const struct m_rpmem *s, const struct m_rpmem_args *
  * out->op is left zero (the args are the caller's), out->res resolves nothing
  * and every alternative has peer_state M_NO_PEER.
  */
-int m_rpmem_predict(const struct m_rpmem *s, const struct m_profile *p, const struct m_rpmem_args *a,
+int m_rpmem_predict(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,
 		    struct m_pred *out);
 /*
  * Commit alternative i of pred (made by m_rpmem_predict for a on this s).
  * *created receives the new handle for a successful create/open, else -1.
  * Returns 0, -EINVAL (bad index) or -ENOSPC / -ENOMEM.
  */
-int m_rpmem_apply(struct m_rpmem *s, const struct m_rpmem_args *a, const struct m_pred *pred, size_t i,
+int m_rpmem_apply(struct m_rpmem_model *s, const struct m_rpmem_args *a, const struct m_pred *pred, size_t i,
 		  int *created);
 
 /* The attributes rpmem_open puts into open_attr for pool set `name` (zeros without a header). */
-int m_rpmem_open_attr(const struct m_rpmem *s, unsigned t, const char *name, struct m_rpmem_attr *out);
+int m_rpmem_open_attr(const struct m_rpmem_model *s, unsigned t, const char *name, struct m_rpmem_attr *out);
 
 /*
  * Compare len bytes of part `part` of set `name`'s pool, from part-file
@@ -189,7 +202,7 @@ int m_rpmem_open_attr(const struct m_rpmem *s, unsigned t, const char *name, str
  * match anything. Returns -1 if equal, the first differing offset (relative
  * to off), or -2 for a part or range that does not exist.
  */
-long m_rpmem_part_compare(const struct m_rpmem *s, unsigned t, const char *name, unsigned part, uint64_t off,
+long m_rpmem_part_compare(const struct m_rpmem_model *s, unsigned t, const char *name, unsigned part, uint64_t off,
 			  const uint8_t *real, size_t len);
 
 #endif

@@ -3,12 +3,12 @@
  * state: handles, pools and their bytes (persisted, or flushed and unknown
  * until a drain on the same lane), and comparing a real part file with them.
  */
-#include "model/rpmem_internal.h"
+#include "model/rpmem/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int do_create_open(struct m_rpmem *s, const struct m_rpmem_args *a, int *created)
+static int do_create_open(struct m_rpmem_model *s, const struct m_rpmem_args *a, int *created)
 {
 	struct m_rpmem_set *st = m_rpmem_set_find(s, a->target, a->set);
 	uint32_t max = m_rpmem_nlanes_max(s, a);
@@ -51,7 +51,7 @@ static int do_create_open(struct m_rpmem *s, const struct m_rpmem_args *a, int *
 }
 
 /* May byte off of set st still change because a lane other than skip has it pending? */
-static int pending_elsewhere(const struct m_rpmem *s, const struct m_rpmem_handle *hd, unsigned skip, uint64_t off)
+static int pending_elsewhere(const struct m_rpmem_model *s, const struct m_rpmem_handle *hd, unsigned skip, uint64_t off)
 {
 	for (unsigned l = 0; l < M_RPMEM_LANES; l++)
 		for (unsigned k = 0; l != skip && k < hd->npend[l]; k++)
@@ -61,7 +61,7 @@ static int pending_elsewhere(const struct m_rpmem *s, const struct m_rpmem_handl
 	return 0;
 }
 
-static void do_transfer(struct m_rpmem *s, const struct m_rpmem_args *a, struct m_rpmem_handle *hd)
+static void do_transfer(struct m_rpmem_model *s, const struct m_rpmem_args *a, struct m_rpmem_handle *hd)
 {
 	struct m_rpmem_set *st = &s->target[hd->target].set[hd->set];
 
@@ -96,7 +96,7 @@ static void do_transfer(struct m_rpmem *s, const struct m_rpmem_args *a, struct 
 	}
 }
 
-static void handle_end(struct m_rpmem *s, struct m_rpmem_handle *hd)
+static void handle_end(struct m_rpmem_model *s, struct m_rpmem_handle *hd)
 {
 	struct m_rpmem_set *st = &s->target[hd->target].set[hd->set];
 
@@ -107,7 +107,7 @@ static void handle_end(struct m_rpmem *s, struct m_rpmem_handle *hd)
 	hd->live = 0;
 }
 
-static int do_remove(struct m_rpmem *s, const struct m_rpmem_args *a)
+static int do_remove(struct m_rpmem_model *s, const struct m_rpmem_args *a)
 {
 	struct m_rpmem_set *st = m_rpmem_set_find(s, a->target, a->set);
 
@@ -119,7 +119,7 @@ static int do_remove(struct m_rpmem *s, const struct m_rpmem_args *a)
 	return 0;
 }
 
-int m_rpmem_apply(struct m_rpmem *s, const struct m_rpmem_args *a, const struct m_pred *pred, size_t i,
+int m_rpmem_apply(struct m_rpmem_model *s, const struct m_rpmem_args *a, const struct m_pred *pred, size_t i,
 		  int *created)
 {
 	struct m_rpmem_handle *hd = a->h >= 0 && a->h < M_RPMEM_HANDLES ? &s->h[a->h] : NULL;
@@ -143,6 +143,8 @@ int m_rpmem_apply(struct m_rpmem *s, const struct m_rpmem_args *a, const struct 
 		return do_create_open(s, a, created);
 	case M_RPMEM_REMOVE:
 		return do_remove(s, a);
+	case M_RPMEM_POOLSET:
+		return m_rpmem_set_add(s, a->target, a->set, (enum m_rpmem_opt)a->opt, a->nparts, a->part, a->malformed);
 	default:
 		break;
 	}
@@ -170,7 +172,7 @@ int m_rpmem_apply(struct m_rpmem *s, const struct m_rpmem_args *a, const struct 
 
 /* ----------------------------------------------------------- compare -- */
 
-long m_rpmem_part_compare(const struct m_rpmem *s, unsigned t, const char *name, unsigned part, uint64_t off,
+long m_rpmem_part_compare(const struct m_rpmem_model *s, unsigned t, const char *name, unsigned part, uint64_t off,
 			  const uint8_t *real, size_t len)
 {
 	const struct m_rpmem_set *st = m_rpmem_set_cfind(s, t, name);
