@@ -126,6 +126,7 @@ static const struct name cap_names[] = {
 	{ M_CAP_ATOMIC_WRITE, "atomic_write" }, { M_CAP_FLUSH, "flush" }, { M_CAP_ODP, "odp" },
 	{ M_CAP_ZERO_BASED_REG, "zero_based_reg" }, { M_CAP_ATOMICS, "atomics" },
 	{ M_CAP_RPMA, "rpma" }, { M_CAP_DAPL, "dapl" }, { M_CAP_DAPL_RMR, "dapl_rmr" },
+	{ M_CAP_RPMEM, "rpmem" },
 };
 NAMED_ENUM(m_cap, enum m_cap, cap_names)
 
