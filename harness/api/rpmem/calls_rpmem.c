@@ -2,7 +2,8 @@
  * calls_rpmem.c — the librpmem calls a scenario can make (their C names), the
  * pool set file a target node offers (rpmem_poolset), the client's writes to
  * its pool memory (rpmem_fill) and the check of the target's part files
- * (rpmem_check). Data only; scenarios/README.md documents each entry.
+ * (rpmem_check), and the target going away under an open pool
+ * (rpmem_link_down: the target's daemon for that pool ends). Data only; scenarios/README.md documents each entry.
  */
 #include "harness/api/rpmem/rpmem.h"
 #include "harness/lang/scn_callspec.h"
@@ -29,5 +30,6 @@ const struct scn_call api_rpmem_calls[] = {
 	CALL("rpmem_read", RPMEM, ACT, SCN_C_RPMEM_POOL, 0, O_RPMEM, DATA_ARGS),
 	CALL("rpmem_fill", RPMEM, LOCAL, SCN_C_RPMEM_POOL, 0, O(OK),
 	     ARGS(OPT("offset", NUM), REQ("len", NUM), REQ("byte", RANGE(0, 255)))),
+	CALL("rpmem_link_down", RPMEM, ACT, SCN_C_RPMEM_POOL, 0, O(OK), NOARGS),
 	{ 0 },
 };
