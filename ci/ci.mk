@@ -58,6 +58,7 @@ check: deps
 	$(MAKE) shell-tests
 	$(MAKE) lint
 	$(MAKE) smoke
+	$(MAKE) rpmem-real
 	$(MAKE) corpus
 	$(MAKE) oracle
 

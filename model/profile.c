@@ -144,7 +144,7 @@ static const struct {
 	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
 	 * ZERO_BASED registration (catalog F); librpma 1.2.0; uDAPL (libdapl2
 	 * 2.1.10) without RMRs (catalog G). */
-	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL | M_CAP_RPMEM,
+	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL,
 	  rxe_dev, sizeof(rxe_dev) / sizeof(rxe_dev[0]) },
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
