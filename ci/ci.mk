@@ -58,6 +58,7 @@ check: deps
 	$(MAKE) shell-tests
 	$(MAKE) lint
 	$(MAKE) smoke
+	$(MAKE) rpmem-real
 	$(MAKE) corpus
 	$(MAKE) oracle
 	@echo "make check: passed: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"

@@ -37,6 +37,28 @@ int model_init(struct model *m, unsigned nnodes)
 	return 0;
 }
 
+int m_families_clone(struct model *dst, const struct model *src)
+{
+	int rc = 0;
+
+	/* Every hook runs even after a failure, so no family is left aliasing src. */
+	for (unsigned f = 0; f < M_FAM_COUNT_; f++)
+		if (families[f]->clone) {
+			int r = families[f]->clone(dst, src);
+
+			if (r && !rc)
+				rc = r;
+		}
+	return rc;
+}
+
+void m_families_free(struct model *m)
+{
+	for (unsigned f = 0; f < M_FAM_COUNT_; f++)
+		if (families[f]->free)
+			families[f]->free(m);
+}
+
 void m_pred_init(struct m_pred *pred, const struct m_op *op)
 {
 	memset(pred, 0, sizeof(*pred));

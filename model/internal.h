@@ -80,6 +80,13 @@ uint32_t m_new_key(struct m_node *nd);
  *          *created is -1 on entry. Returns model_apply's.
  * query    what query op reports (out->n = 0, node checked); NULL: the family
  *          has no queries (model_query returns -EINVAL).
+ * clone    for state that owns memory (NULL: plain data, copied by value).
+ *          On entry dst's state is a byte copy of src's; make dst own a deep
+ *          copy. On failure dst's state must own nothing (its pointers NULL)
+ *          and the hook returns -ENOMEM; model_clone then releases dst.
+ * free     release what the family's state owns and leave it owning nothing
+ *          (NULL: nothing to release). Called by model_free, also on a model
+ *          whose clone failed.
  */
 struct m_family_ops {
 	void (*init)(struct model *m);
@@ -87,7 +94,13 @@ struct m_family_ops {
 	int (*apply)(struct model *m, const struct m_pred *pred, size_t i, int *created);
 	int (*query)(const struct model *m, const struct m_profile *p, const struct m_op *op,
 		     struct m_qres *out);
+	int (*clone)(struct model *dst, const struct model *src);
+	void (*free)(struct model *m);
 };
+
+/* Every family's clone / free hook (family.c): model_clone, model_free. */
+int m_families_clone(struct model *dst, const struct model *src);
+void m_families_free(struct model *m);
 
 #define FAMILY(sym, name) extern const struct m_family_ops m_family_##name;
 #include "model/families.def"

@@ -96,6 +96,8 @@ static const struct name errno_names[] = {
 	{ ECONNRESET, "ECONNRESET" }, { EHOSTUNREACH, "EHOSTUNREACH" },
 	{ ENETUNREACH, "ENETUNREACH" }, { EPROTO, "EPROTO" }, { ECANCELED, "ECANCELED" },
 	{ EADDRINUSE, "EADDRINUSE" }, { EADDRNOTAVAIL, "EADDRNOTAVAIL" },
+	{ EFBIG, "EFBIG" }, { ECONNABORTED, "ECONNABORTED" }, { EREMOTEIO, "EREMOTEIO" },
+	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { EMEDIUMTYPE, "EMEDIUMTYPE" }, { ENOMEDIUM, "ENOMEDIUM" },
 };
 const char *m_errno_str(int code) { return lookup_name(errno_names, N(errno_names), code); }
 int m_errno_parse(const char *s, int *out) { return lookup_value(errno_names, N(errno_names), s, out); }
@@ -124,6 +126,7 @@ static const struct name cap_names[] = {
 	{ M_CAP_ATOMIC_WRITE, "atomic_write" }, { M_CAP_FLUSH, "flush" }, { M_CAP_ODP, "odp" },
 	{ M_CAP_ZERO_BASED_REG, "zero_based_reg" }, { M_CAP_ATOMICS, "atomics" },
 	{ M_CAP_RPMA, "rpma" }, { M_CAP_DAPL, "dapl" }, { M_CAP_DAPL_RMR, "dapl_rmr" },
+	{ M_CAP_RPMEM, "rpmem" },
 };
 NAMED_ENUM(m_cap, enum m_cap, cap_names)
 

@@ -107,6 +107,27 @@ static const struct m_deviation rxe_dev[] = {
 	  "RPMA src/conn.c rpma_flush (1.2.0): a type that is neither PERSISTENT nor VISIBILITY passes every "
 	  "check and the APM READ is posted (rpma_flush(3) says RPMA_E_INVAL; catalog disagreement 12)", LIBRPMA },
 #undef RPMA_E_
+	/* ---- PMDK librpmem 1.12.1 (catalog E): the code's answers where its man pages say otherwise.
+	 * WIDEN: a stack running PMDK's own librpmem gives them, this project's librpmem-rpma gives the
+	 * man page's (the generic set); both are accepted here and the deviation is printed. Parts are
+	 * model/rpmem/predict.c's (1: PART_GUARD_OFF / PART_NOHDRS / PART_PAST_POOL, 2: PART_PAST_REGION). ---- */
+#define PMDK_RPMEM "PMDK librpmem 1.12.1"
+	{ M_RULE_RPMEM_HDR_2, 1, ANY_KERNEL, M_DEV_WIDEN, 1, { OK_ },
+	  "RPMEM rpmem.c rpmem_open: no_headers is set when open_attr is NULL or the returned attributes are "
+	  "zero, so rpmem_persist/rpmem_flush below offset 4096 of a header pool pass the guard (rpmem_persist(3) "
+	  "says offset must be >= 4096 for such pools; catalog disagreement 15)", PMDK_RPMEM },
+	{ M_RULE_RPMEM_DEEP_1, 1, ANY_KERNEL, M_DEV_WIDEN, 1, { ERRNO(EINVAL) },
+	  "RPMEM rpmem.c rpmem_deep_persist: `if (offset < RPMEM_HDR_SIZE)` EINVAL without looking at "
+	  "no_headers, so NOHDRS pools refuse it too (rpmem_persist(3): works in the same way as rpmem_persist)",
+	  PMDK_RPMEM },
+	{ M_RULE_RPMEM_READ_1, 1, ANY_KERNEL, M_DEV_WIDEN, 1, { OK_ },
+	  "RPMEM rpmem.c rpmem_read: no bounds check against pool_size; a read inside the target's registered "
+	  "region succeeds (catalog RPMEM-READ-1, disagreement 15)", PMDK_RPMEM },
+	{ M_RULE_RPMEM_READ_1, 2, ANY_KERNEL, M_DEV_WIDEN, 1, { ERRNO(EIO) },
+	  "RPMEM rpmem_fip.c rpmem_fip_read: a read beyond the registered region fails in the transport and "
+	  "the error is kept (RPMEM-ERR-1); the errno comes from the provider, EIO for a failed completion "
+	  "(read in the source, not run: no PMDK build here)", PMDK_RPMEM },
+#undef PMDK_RPMEM
 };
 
 static const struct {
@@ -118,7 +139,7 @@ static const struct {
 } profiles[] = {
 	{ "generic", 0, M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_REREG | M_CAP_ATOMIC_WRITE | M_CAP_FLUSH |
 			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL |
-			       M_CAP_DAPL_RMR,
+			       M_CAP_DAPL_RMR | M_CAP_RPMEM,
 	  NULL, 0 },
 	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
 	 * ZERO_BASED registration (catalog F); librpma 1.2.0; uDAPL (libdapl2

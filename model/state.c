@@ -12,32 +12,36 @@ void model_free(struct model *m)
 			free(m->node[n].mr[i].unknown);
 			m->node[n].mr[i].bytes = m->node[n].mr[i].unknown = NULL;
 		}
+	m_families_free(m);
 }
 
 int model_clone(struct model *dst, const struct model *src)
 {
+	int rc;
+
 	memcpy(dst, src, sizeof(*dst));
+	rc = m_families_clone(dst, src);
+	/* After a failure the remaining MRs get no bytes (never src's), so model_free is safe. */
 	for (unsigned n = 0; n < M_MAX_NODES; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
 			struct m_mr *d = &dst->node[n].mr[i];
 			const struct m_mr *s = &src->node[n].mr[i];
 
 			d->bytes = d->unknown = NULL;
-			if (!s->bytes)
+			if (!s->bytes || rc)
 				continue;
 			d->bytes = malloc(s->len ? s->len : 1);
 			d->unknown = malloc(s->len ? s->len : 1);
 			if (!d->bytes || !d->unknown) {
-				free(d->bytes);
-				free(d->unknown);
-				d->bytes = d->unknown = NULL;
-				model_free(dst);
-				return -ENOMEM;
+				rc = -ENOMEM;
+				continue;
 			}
 			memcpy(d->bytes, s->bytes, s->len);
 			memcpy(d->unknown, s->unknown, s->len);
 		}
-	return 0;
+	if (rc)
+		model_free(dst);
+	return rc;
 }
 
 uint32_t m_new_key(struct m_node *nd)

@@ -43,7 +43,10 @@ static const struct api_family families[] = {
 		.agent_end = agent_dat_end,
 	},
 	[SCN_API_MRAPI] = { .name = "mrapi", .calls = api_mrapi_calls },
-	[SCN_API_RPMEM] = { .name = "rpmem", .calls = api_rpmem_calls },
+	[SCN_API_RPMEM] = {
+		.name = "rpmem", .calls = api_rpmem_calls, .caps = M_CAP_RPMEM, .resolve = resolve_rpmem,
+		.model_op = model_op_rpmem,
+	},
 };
 
 _Static_assert(sizeof(families) / sizeof(families[0]) == SCN_API_COUNT_, "one row per enum scn_api value");

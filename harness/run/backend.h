@@ -108,6 +108,16 @@ struct hc_dat {
 };
 
 /*
+ * librpmem calls (harness/api/rpmem/): the model's arguments as they are
+ * (model/rpmem/rpmem.h documents each field; target is a node index, h is
+ * filled by the engine), and what only the real stack needs.
+ */
+struct hc_rpmem {
+	struct m_rpmem_args a;
+	uint8_t nattr;            /* create/set_attr: attribute bytes given (attr=HEX), 0 none */
+};
+
+/*
  * One call as an engine runs it: what every call has, then the arguments of
  * its family (the member of the union its call's api names: verbs, fill,
  * rpma, dat), each field with one meaning.
@@ -124,6 +134,7 @@ struct hcall {
 		struct hc_fill fill;
 		struct hc_rpma rpma;
 		struct hc_dat dat;
+		struct hc_rpmem rpmem;
 	};
 };
 

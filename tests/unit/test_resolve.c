@@ -76,8 +76,8 @@ START_TEST(test_op_kinds)
 			ck_assert_msg(k >= 0, "%s has no model operation", c->name);
 			ck_assert_str_eq(m_op_kind_str((enum m_op_kind)k), c->name);
 			verbs++;
-		} else if (c->api == SCN_API_RPMA || c->api == SCN_API_DAT) {
-			/* librpma and uDAPL calls are model operations of the same name */
+		} else if (c->api == SCN_API_RPMA || c->api == SCN_API_DAT || c->api == SCN_API_RPMEM) {
+			/* librpma, uDAPL and librpmem calls are model operations of the same name */
 			ck_assert_msg(k < 0 || strcmp(m_op_kind_str((enum m_op_kind)k), c->name) == 0, "%s", c->name);
 		} else {
 			ck_assert_msg(k == -1, "%s: %d", c->name, k);
