@@ -30,5 +30,7 @@ int cli_profile(const char *arg, struct m_profile *out);
 uint32_t cli_all_caps(void);
 
 int cli_run(int argc, char **argv);
+/* `rdmacheck explore` (harness/cli/cmd_explore.c): argv[0] is "explore". Returns an exit status. */
+int cmd_explore(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const char usage_main[] =
 	"  lint      parse scenarios and check every expect against the model (no root, no RDMA)\n"
 	"  predict   print the model's allowed outcomes for every step of one scenario\n"
 	"  coverage  which rules of the model the scenarios exercise (semantic coverage)\n"
+	"  explore   random scenarios judged by the model; divergences shrunk to .scn files\n"
 	"rdmacheck COMMAND --help for the command's options.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error.\n";
 
@@ -331,6 +332,8 @@ int main(int argc, char **argv)
 		return cmd_predict(argc - 1, argv + 1);
 	if (strcmp(argv[1], "coverage") == 0)
 		return cmd_coverage(argc - 1, argv + 1);
+	if (strcmp(argv[1], "explore") == 0)
+		return cmd_explore(argc - 1, argv + 1);
 	fprintf(stderr, "rdmacheck: unknown command '%s'\n%s", argv[1], usage_main);
 	return EXIT_USAGE;
 }

@@ -1,0 +1,387 @@
+/* shrink.c — delta debugging over steps, nodes and values (shrink.h). */
+#include "harness/explore/shrink.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A round's candidates. */
+struct cands {
+	size_t n, cap;
+	struct ex_case *v;
+};
+
+static void cands_free(struct cands *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		ex_case_free(&cs->v[i]);
+	free(cs->v);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/* Take c (moved in) unless an equal candidate is already there. 0 or -ENOMEM. */
+static int cands_add(struct cands *cs, struct ex_case *c)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->v[i].n == c->n && cs->v[i].nnodes == c->nnodes &&
+		    (c->n == 0 || memcmp(cs->v[i].lines, c->lines, c->n * sizeof(*c->lines)) == 0)) {
+			ex_case_free(c);
+			return 0;
+		}
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? cs->cap * 2 : 32;
+		struct ex_case *v = realloc(cs->v, cap * sizeof(*v));
+
+		if (!v) {
+			ex_case_free(c);
+			return -ENOMEM;
+		}
+		cs->v = v;
+		cs->cap = cap;
+	}
+	cs->v[cs->n++] = *c;
+	memset(c, 0, sizeof(*c));
+	return 0;
+}
+
+/* ------------------------------------------------------------- steps -- */
+
+/* Does step s of f use an object created by a step not kept? */
+static int uses_dropped(const struct scn_file *f, const struct scn_step *s, const unsigned char *keep)
+{
+	const struct scn_call *call = scn_step_call(s);
+
+	if (s->obj >= 0 && call->kind != SCN_KIND_CREATE && !keep[f->objs[s->obj].step])
+		return 1;
+	for (size_t i = 0; i < s->nargs; i++) {
+		const struct scn_value *v = &s->args[i].v;
+
+		if ((v->kind & (SCN_V_OBJ | SCN_V_ADDR | SCN_V_ATTR)) && !keep[f->objs[v->obj].step])
+			return 1;
+	}
+	for (size_t i = 0; i < s->nconds; i++) {
+		const struct scn_value *v = &s->conds[i].v;
+
+		if ((v->kind & (SCN_V_OBJ | SCN_V_ADDR | SCN_V_ATTR)) && !keep[f->objs[v->obj].step])
+			return 1;
+	}
+	return 0;
+}
+
+/* The case c with steps [from, to) removed, and every step using what they created. */
+static int without(const struct ex_case *c, const struct scn_file *f, size_t from, size_t to, struct cands *cs)
+{
+	unsigned char *keep = calloc(c->n ? c->n : 1, 1);
+	struct ex_case out = { .nnodes = c->nnodes };
+	int rc = 0;
+
+	if (!keep)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		keep[i] = i < from || i >= to;
+		if (keep[i] && uses_dropped(f, &f->steps[i], keep))
+			keep[i] = 0;
+		if (keep[i])
+			rc = rc ? rc : ex_case_push(&out, c->lines[i]);
+	}
+	free(keep);
+	if (!rc && out.n && out.n < c->n)
+		return cands_add(cs, &out);
+	ex_case_free(&out);
+	return rc;
+}
+
+/* Chunks of n/2, n/4, …, 1 steps removed. */
+static int step_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs)
+{
+	int rc = 0;
+
+	for (size_t k = c->n / 2 ? c->n / 2 : 1;; k /= 2) {
+		for (size_t i = 0; i < c->n && !rc; i += k)
+			rc = without(c, f, i, i + k < c->n ? i + k : c->n, cs);
+		if (rc || k == 1)
+			break;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------- nodes -- */
+
+/* line with node letter `from` renamed `to` (at a step's start and in NODE. references). */
+static void rename_node(char *line, char from, char to)
+{
+	for (char *p = line; *p; p++) {
+		int start = p == line || p[-1] == ' ' || p[-1] == '=';
+
+		if (start && *p == from && (p[1] == ':' || p[1] == '.'))
+			*p = to;
+	}
+}
+
+/* Does any step use node letter l? */
+static int node_used(const struct ex_case *c, char l)
+{
+	for (size_t i = 0; i < c->n; i++)
+		for (const char *p = c->lines[i]; *p; p++)
+			if (*p == l && (p == c->lines[i] || p[-1] == ' ' || p[-1] == '=') && (p[1] == ':' || p[1] == '.'))
+				return 1;
+	return 0;
+}
+
+/* An unused node removed, the later ones renamed down (at most one candidate). */
+static int node_cands(const struct ex_case *c, struct cands *cs)
+{
+	for (unsigned k = 0; k < c->nnodes && c->nnodes > 1; k++) {
+		struct ex_case out;
+		int rc;
+
+		if (node_used(c, ex_node_name(k)[0]))
+			continue;
+		rc = ex_case_copy(&out, c);
+		if (rc)
+			return rc;
+		for (size_t i = 0; i < out.n; i++)
+			for (unsigned j = k + 1; j < c->nnodes; j++)
+				rename_node(out.lines[i], ex_node_name(j)[0], ex_node_name(j - 1)[0]);
+		out.nnodes--;
+		return cands_add(cs, &out);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ values -- */
+
+/* c with word w (byte range [at, at+len) of line i) replaced by repl ("" drops it and its blank). */
+static int replaced(const struct ex_case *c, size_t i, size_t at, size_t len, const char *repl, struct cands *cs)
+{
+	struct ex_case out;
+	char buf[EX_LINE_MAX];
+	const char *l = c->lines[i];
+	int rc;
+
+	if (!repl[0] && at > 0) {
+		at--; /* the blank before */
+		len++;
+	}
+	if ((size_t)snprintf(buf, sizeof(buf), "%.*s%s%s", (int)at, l, repl, l + at + len) >= sizeof(buf))
+		return 0;
+	rc = ex_case_copy(&out, c);
+	if (rc)
+		return rc;
+	snprintf(out.lines[i], EX_LINE_MAX, "%s", buf);
+	return cands_add(cs, &out);
+}
+
+/* Simpler forms of one KEY=VALUE (or bare) word of line i at [at, at+len). */
+static int word_cands(const struct ex_case *c, size_t i, size_t at, size_t len, struct cands *cs)
+{
+	char w[EX_LINE_MAX], r[2 * EX_LINE_MAX + 32];
+	char *eq, *plus;
+	int rc;
+
+	snprintf(w, sizeof(w), "%.*s", (int)len, c->lines[i] + at);
+	eq = strchr(w, '=');
+	if (!eq)
+		return strcmp(w, "zero_based") == 0 ? replaced(c, i, at, len, "", cs) : 0;
+	*eq++ = '\0';
+	if (strcmp(w, "byte") == 0 || strcmp(w, "state") == 0)
+		return 0;
+	rc = replaced(c, i, at, len, "", cs); /* optional arguments go (the parser refuses required ones) */
+	plus = strrchr(eq, '+');
+	if (!rc && plus && strtoull(plus + 1, NULL, 10) > 0) {
+		unsigned long long off = strtoull(plus + 1, NULL, 10);
+
+		snprintf(r, sizeof(r), "%s=%.*s+0", w, (int)(plus - eq), eq);
+		rc = replaced(c, i, at, len, r, cs);
+		if (!rc && off / 2) {
+			snprintf(r, sizeof(r), "%s=%.*s+%llu", w, (int)(plus - eq), eq, off / 2);
+			rc = replaced(c, i, at, len, r, cs);
+		}
+	} else if (!rc && eq[0] >= '0' && eq[0] <= '9' && strspn(eq, "0123456789") == strlen(eq)) {
+		unsigned long long v = strtoull(eq, NULL, 10);
+
+		for (unsigned long long nv = 0; !rc && v > 0 && nv < v; nv = nv ? v : v / 2) {
+			snprintf(r, sizeof(r), "%s=%llu", w, nv);
+			rc = replaced(c, i, at, len, r, cs);
+			if (nv == v / 2)
+				break;
+		}
+	} else if (!rc && (eq[0] < '0' || eq[0] > '9') && !strchr(eq, '.') && !plus) {
+		/* a flag set: each flag dropped, or none */
+		char *save = NULL, flags[EX_LINE_MAX], *f[16];
+		size_t nf = 0;
+
+		snprintf(flags, sizeof(flags), "%s", eq);
+		for (char *t = strtok_r(flags, "|", &save); t && nf < 16; t = strtok_r(NULL, "|", &save))
+			f[nf++] = t;
+		for (size_t k = 0; k < nf && nf > 1 && !rc; k++) {
+			size_t off = (size_t)snprintf(r, sizeof(r), "%s=", w);
+
+			for (size_t j = 0, first = 1; j < nf; j++)
+				if (j != k) {
+					off += (size_t)snprintf(r + off, sizeof(r) - off, "%s%s", first ? "" : "|", f[j]);
+					first = 0;
+				}
+			rc = replaced(c, i, at, len, r, cs);
+		}
+		if (!rc && nf >= 1 && strcmp(w, "access") == 0) {
+			snprintf(r, sizeof(r), "%s=0", w);
+			rc = replaced(c, i, at, len, r, cs);
+		}
+	}
+	return rc;
+}
+
+/* Every argument word of every step (not the node, the call, the object, connect's operands). */
+static int value_cands(const struct ex_case *c, struct cands *cs)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < c->n && !rc; i++) {
+		const char *l = c->lines[i];
+		size_t at = 0, word = 0, skip = 3; /* "a: call NAME", "connect a.q b.q" */
+
+		while (l[at] && !rc) {
+			size_t len = strcspn(l + at, " ");
+
+			if (word >= skip && len)
+				rc = word_cands(c, i, at, len, cs);
+			at += len;
+			at += strspn(l + at, " ");
+			word++;
+		}
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ rounds -- */
+
+/* Keep the candidates the model can run as written (well-formed, every step reached). */
+static int model_filter(const struct ex_stack *s, struct cands *cs)
+{
+	struct ex_eval *e = malloc(sizeof(*e));
+	size_t k = 0;
+	int rc = 0;
+
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < cs->n; i++) {
+		int ok;
+
+		rc = ex_eval_run(&cs->v[i], &s->judge, &s->judge, NULL, e);
+		if (rc)
+			break;
+		ok = e->f && e->r.v == V_PASS;
+		ex_eval_free(e);
+		if (ok)
+			cs->v[k++] = cs->v[i];
+		else
+			ex_case_free(&cs->v[i]);
+	}
+	for (size_t i = k; rc && i < cs->n; i++)
+		ex_case_free(&cs->v[i]);
+	cs->n = k;
+	free(e);
+	return rc;
+}
+
+/* Run the round's candidates; *best = the index of the smallest keeping sig (first on ties), or -1. */
+static int try_round(struct ex_stack *s, struct cands *cs, const struct ex_sig *sig, long *best,
+		     struct ex_shrink_stats *st)
+{
+	struct result *rs;
+	int rc;
+
+	*best = -1;
+	rc = model_filter(s, cs);
+	if (rc || !cs->n)
+		return rc;
+	rs = calloc(cs->n, sizeof(*rs));
+	if (!rs)
+		return -ENOMEM;
+	rc = ex_stack_run(s, cs->v, cs->n, rs);
+	st->rounds++;
+	st->candidates += (unsigned)cs->n;
+	for (size_t i = 0; !rc && i < cs->n; i++) {
+		struct ex_sig got;
+
+		rc = ex_stack_sig(s, &cs->v[i], &rs[i], &got);
+		if (!rc && ex_sig_same(&got, sig) && (*best < 0 || cs->v[i].n < cs->v[*best].n))
+			*best = (long)i;
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		result_clear(&rs[i]);
+	free(rs);
+	return rc;
+}
+
+enum { PH_STEPS, PH_NODES, PH_VALUES, PH_COUNT_ };
+
+static int phase_cands(int ph, const struct ex_case *cur, struct cands *cs)
+{
+	struct ex_eval *e;
+	int rc;
+
+	if (ph == PH_NODES)
+		return node_cands(cur, cs);
+	if (ph == PH_VALUES)
+		return value_cands(cur, cs);
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	struct m_profile gen;
+
+	m_profile_get("generic", 0, &gen);
+	rc = ex_eval_run(cur, &gen, &gen, NULL, e); /* parsed for the object graph */
+	if (!rc) {
+		if (e->f)
+			rc = step_cands(cur, e->f, cs);
+		ex_eval_free(e);
+	}
+	free(e);
+	return rc;
+}
+
+int ex_shrink(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *sig, unsigned max_rounds,
+	      struct ex_case *out, struct ex_shrink_stats *st)
+{
+	struct ex_case cur;
+	int rc, progress = 1;
+
+	memset(st, 0, sizeof(*st));
+	st->from = c->n;
+	if (!max_rounds)
+		max_rounds = 64;
+	rc = ex_case_copy(&cur, c);
+	if (rc)
+		return rc;
+	if (sig->step + 1 < cur.n)
+		cur.n = sig->step + 1; /* what follows the deciding step cannot matter */
+	while (progress && !rc && st->rounds < max_rounds) {
+		progress = 0;
+		for (int ph = PH_STEPS; ph < PH_COUNT_ && !rc && st->rounds < max_rounds; ph++) {
+			struct cands cs = { 0 };
+			long best;
+
+			rc = phase_cands(ph, &cur, &cs);
+			if (!rc)
+				rc = try_round(s, &cs, sig, &best, st);
+			if (!rc && best >= 0) {
+				ex_case_free(&cur);
+				cur = cs.v[best];
+				memset(&cs.v[best], 0, sizeof(cs.v[best]));
+				progress = 1;
+				ph--; /* the same phase again while it helps */
+			}
+			cands_free(&cs);
+		}
+	}
+	if (rc) {
+		ex_case_free(&cur);
+		return rc;
+	}
+	st->to = cur.n;
+	*out = cur;
+	return 0;
+}

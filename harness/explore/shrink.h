@@ -1,0 +1,41 @@
+/*
+ * shrink.h — the shrinker of `rdmacheck explore` (issue 13): from a case
+ * that diverges, the smallest case that still diverges the same way (same
+ * signature, case.h: class, call, what reality did, the allowed set's rule
+ * IDs).
+ *
+ * Phases, each candidate re-run on the same stack, repeated until no
+ * phase makes progress (a fixpoint):
+ *  1. steps: the steps after the deciding one go; then delta debugging —
+ *     chunks of n/2, n/4, …, 1 steps removed, each with the steps that use
+ *     an object a removed step created (so candidates stay well-formed);
+ *  2. nodes: a node no step uses any more goes, the later ones renamed;
+ *  3. values: lengths and offsets lowered (to 0, to half), flags dropped
+ *     one at a time, optional arguments (rkey=, inv=, offset=, access= of
+ *     create_qp, zero_based) removed, window type 2 made 1.
+ * Every candidate of a round is first run on the model in process (it must
+ * be well-formed and runnable there); the survivors go to the stack in one
+ * batch (one guest boot on the VM), and the smallest that keeps the
+ * signature (ties: the first generated) is taken. Deterministic.
+ */
+#ifndef RDMACHECK_EXPLORE_SHRINK_H
+#define RDMACHECK_EXPLORE_SHRINK_H
+
+#include "harness/explore/stack.h"
+
+struct ex_shrink_stats {
+	unsigned rounds;       /* batches run */
+	unsigned candidates;   /* cases run on the stack */
+	size_t from, to;       /* steps before and after */
+};
+
+/*
+ * Shrink c, which shows divergence sig on s, into *out (a new case; release
+ * with ex_case_free). max_rounds bounds the batches (0: 64). Returns 0
+ * (out at least as small as c, still showing sig as far as the last run
+ * said), or a negative errno (the stack failed, -ENOMEM).
+ */
+int ex_shrink(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *sig, unsigned max_rounds,
+	      struct ex_case *out, struct ex_shrink_stats *st);
+
+#endif
