@@ -2,6 +2,7 @@
 #include "harness/explore/explore.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,25 @@ static int known(const struct ex_summary *sum, const struct ex_sig *sig)
 	return 0;
 }
 
+/* The rule of ids (blank-separated) the coverage saw least: the most specific one, for the file name. */
+static void rarest_rule(const char *ids, const struct ex_cov *cov, char *buf, size_t len)
+{
+	char tmp[sizeof(((struct ex_sig *)0)->rules)], *save = NULL;
+	uint32_t best = UINT32_MAX;
+
+	snprintf(tmp, sizeof(tmp), "%s", ids);
+	file_word("", buf, len);
+	for (char *w = strtok_r(tmp, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		for (unsigned r = 0; r < M_RULE_COUNT_; r++)
+			if (strcmp(m_rule_info((enum m_rule)r)->id, w) == 0 && cov->hits[r] < best) {
+				best = cov->hits[r];
+				file_word(w, buf, len);
+			}
+}
+
 /* Shrink case c showing sig and write it out; adds it to sum. */
-static int on_divergence(const struct ex_opts *o, struct ex_stack *s, const struct ex_case *c,
-			 const struct ex_sig *sig, struct ex_summary *sum)
+static int on_divergence(const struct ex_opts *o, struct ex_stack *s, const struct ex_cov *cov,
+			 const struct ex_case *c, const struct ex_sig *sig, struct ex_summary *sum)
 {
 	struct ex_found *f = &sum->found[sum->nfound];
 	struct ex_shrink_stats st;
@@ -94,7 +111,7 @@ static int on_divergence(const struct ex_opts *o, struct ex_stack *s, const stru
 	f->sig = *sig;
 	f->from = st.from;
 	f->to = st.to;
-	file_word(sig->rules, rule, sizeof(rule));
+	rarest_rule(sig->rules, cov, rule, sizeof(rule));
 	file_word(sig->real, real, sizeof(real));
 	if (o->out) {
 		if (mkdir(o->out, 0755) && errno != EEXIST) {
@@ -159,8 +176,8 @@ static int gen_batch(const struct ex_opts *o, struct model_gen *g, struct ex_cov
 }
 
 /* Judge a batch's results: new divergences are shrunk. */
-static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct ex_case *cs, struct result *rs,
-		       size_t n, struct ex_summary *sum)
+static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct ex_cov *cov, const struct ex_case *cs,
+		       struct result *rs, size_t n, struct ex_summary *sum)
 {
 	int rc = 0;
 
@@ -176,7 +193,7 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 		}
 		sum->divergences++;
 		if (!known(sum, &sig) && sum->nfound < EX_FOUND_MAX)
-			rc = on_divergence(o, s, &cs[i], &sig, sum);
+			rc = on_divergence(o, s, cov, &cs[i], &sig, sum);
 	}
 	return rc;
 }
@@ -207,7 +224,7 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 			break;
 		rc = ex_stack_run(s, cs, batch, rs);
 		if (!rc)
-			rc = judge_batch(o, s, cs, rs, batch, sum);
+			rc = judge_batch(o, s, cov, cs, rs, batch, sum);
 		for (size_t i = 0; i < batch; i++) {
 			result_clear(&rs[i]);
 			ex_case_free(&cs[i]);

@@ -260,19 +260,23 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 {
 	static const char *const names[] = { [K_WRITE] = "write", [K_READ] = "read", [K_CAS] = "cas",
 					      [K_FADD] = "fadd", [K_SEND] = "send", [K_RECV] = "recv" };
-	char remote[96], rkey[64], tail[96] = "";
+	char remote[96], rkey[64], tail[96] = "", lref[48];
 	int32_t q, l;
-	unsigned peer;
+	unsigned peer, lnode;
 	int h, atomic = k == K_CAS || k == K_FADD;
 	uint64_t loff, plen;
 
 	if (post_qp(x, node, &q, &peer))
 		return -EAGAIN;
-	l = pick(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, &h);
+	/* The local SGE: one of this node's MRs, now and then a dead one or another node's (a foreign lkey). */
+	lnode = below(x, 10) ? node : peer;
+	l = pick(x, lnode, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, &h);
 	if (l < 0)
 		return -EAGAIN;
-	loff = edge_off(x, x->m->node[node].mr[h].len, 0);
-	plen = edge_len(x, x->m->node[node].mr[h].len, loff);
+	snprintf(lref, sizeof(lref), "%s%s%s", lnode == node ? "" : ex_node_name(lnode), lnode == node ? "" : ".",
+		 oname(x, l));
+	loff = edge_off(x, x->m->node[lnode].mr[h].len, 0);
+	plen = below(x, 24) ? edge_len(x, x->m->node[lnode].mr[h].len, loff) : (1ull << 31) + 1; /* past 2^31 */
 	if (k == K_SEND || k == K_RECV) {
 		int32_t w;
 
@@ -280,7 +284,7 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 		    (w = pick(x, peer, below(x, 3) ? SCN_C_MW : SCN_C_MR, W_ANY, NULL)) >= 0)
 			snprintf(tail, sizeof(tail), " inv=%s.%s", ex_node_name(peer), oname(x, w));
 		snprintf(line, len, "%s: %s %s local=%s+%llu len=%llu%s", ex_node_name(node), names[k], oname(x, q),
-			 oname(x, l), (unsigned long long)loff, (unsigned long long)plen, tail);
+			 lref, (unsigned long long)loff, (unsigned long long)(plen >> 31 ? 64 : plen), tail);
 		return 0;
 	}
 	if (remote_ref(x, peer, atomic, remote, sizeof(remote), rkey, sizeof(rkey)))
@@ -292,7 +296,7 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 	else
 		snprintf(tail, sizeof(tail), " len=%llu", (unsigned long long)plen);
 	snprintf(line, len, "%s: %s %s local=%s+%llu remote=%s%s%s", ex_node_name(node), names[k], oname(x, q),
-		 oname(x, l), (unsigned long long)(atomic ? loff & ~7ull : loff), remote, tail, rkey);
+		 lref, (unsigned long long)(atomic ? loff & ~7ull : loff), remote, tail, rkey);
 	return 0;
 }
 
@@ -385,8 +389,9 @@ static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line
 	case K_REG_MR:
 		flags_str(SCN_T_ACCESS, (below(x, 4) ? M_ACC_LOCAL_WRITE : 0) | some_of(x, M_ACC_REMOTE_ANY) |
 			  (below(x, 3) ? 0 : M_ACC_MW_BIND), acc, sizeof(acc));
-		snprintf(line, len, "%s: reg_mr m%u pd=%s len=%llu access=%s%s", nn, x->step, oname(x, pd),
-			 (unsigned long long)mlens[below(x, 6)], acc, below(x, 8) ? "" : " offset=100");
+		snprintf(line, len, "%s: reg_mr m%u pd=%s len=%llu access=%s%s%s", nn, x->step, oname(x, pd),
+			 (unsigned long long)mlens[below(x, 6)], acc, below(x, 8) ? "" : " offset=100",
+			 below(x, 10) ? "" : below(x, 2) ? " prot=RO" : " prot=NONE");
 		return 0;
 	case K_ALLOC_MW:
 		snprintf(line, len, "%s: alloc_mw w%u pd=%s type=%u", nn, x->step, oname(x, pd), 1 + (unsigned)below(x, 2));

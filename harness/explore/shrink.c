@@ -233,6 +233,31 @@ static int word_cands(const struct ex_case *c, size_t i, size_t at, size_t len, 
 	return rc;
 }
 
+/* A work request on QP Q replaced by the state its failure leaves Q in: "N: modify_qp Q state=ERR". */
+static int post_to_err(const struct ex_case *c, size_t i, struct cands *cs)
+{
+	static const char *const posts[] = { "write", "read", "cas", "fadd", "send", "recv", "bind_mw", "local_inv" };
+	const char *l = c->lines[i], *call = l + 3, *q;
+	char r[EX_LINE_MAX];
+	size_t cl = strcspn(call, " ");
+
+	if (strncmp(l, "connect ", 8) == 0 || strlen(l) < 4)
+		return 0;
+	for (size_t k = 0; k < sizeof(posts) / sizeof(posts[0]); k++)
+		if (strlen(posts[k]) == cl && strncmp(call, posts[k], cl) == 0) {
+			q = call + cl + 1;
+			if (strcmp(posts[k], "bind_mw") == 0) { /* bind_mw W qp=Q */
+				q = strstr(l, " qp=");
+				if (!q)
+					return 0;
+				q += 4;
+			}
+			snprintf(r, sizeof(r), "%.3smodify_qp %.*s state=ERR", l, (int)strcspn(q, " "), q);
+			return replaced(c, i, 0, strlen(l), r, cs);
+		}
+	return 0;
+}
+
 /* Every argument word of every step (not the node, the call, the object, connect's operands). */
 static int value_cands(const struct ex_case *c, struct cands *cs)
 {
@@ -242,6 +267,7 @@ static int value_cands(const struct ex_case *c, struct cands *cs)
 		const char *l = c->lines[i];
 		size_t at = 0, word = 0, skip = 3; /* "a: call NAME", "connect a.q b.q" */
 
+		rc = post_to_err(c, i, cs);
 		while (l[at] && !rc) {
 			size_t len = strcspn(l + at, " ");
 

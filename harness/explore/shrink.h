@@ -12,7 +12,8 @@
  *  2. nodes: a node no step uses any more goes, the later ones renamed;
  *  3. values: lengths and offsets lowered (to 0, to half), flags dropped
  *     one at a time, optional arguments (rkey=, inv=, offset=, access= of
- *     create_qp, zero_based) removed, window type 2 made 1.
+ *     create_qp, zero_based) removed, window type 2 made 1; a work request
+ *     replaced by the QP state its failure leaves (modify_qp Q state=ERR).
  * Every candidate of a round is first run on the model in process (it must
  * be well-formed and runnable there); the survivors go to the stack in one
  * batch (one guest boot on the VM), and the smallest that keeps the
