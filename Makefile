@@ -23,7 +23,7 @@ LIBS_ALL  :=
 BINS_ALL  :=
 UNIT_SRCS :=
 
-.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help
+.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help explore explore-selftest
 all:
 
 include model/model.mk
@@ -57,5 +57,7 @@ help:
 	@echo "make valgrind   unit tests under valgrind"
 	@echo "make coverage   gcov/lcov report, including code run inside the VM"
 	@echo "make bench      benchmarks"
+	@echo "make explore    random scenarios on the real stack, divergences shrunk (EXPLORE_TIME=60)"
+	@echo "make explore-selftest  explore must rediscover rxe's declared deviations (tests/explore/selftest)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
