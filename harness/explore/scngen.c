@@ -491,8 +491,8 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, const str
 
 	/* The kind follows the state; its proposals differ in objects, numbers and flags. */
 	draw(&x, &node, &k);
-	for (unsigned tries = 0, got = 0; got < o->proposals && tries < o->proposals * 8; tries++) {
-		if (tries == o->proposals * 4 && !got)
+	for (unsigned tries = 0, got = 0; got < o->proposals && tries < o->proposals * 16; tries++) {
+		if (tries && tries % (o->proposals * 2) == 0 && !got)
 			draw(&x, &node, &k); /* this kind has nothing to act on here */
 		if (propose(&x, node, k, line, sizeof(line)) || ex_case_push(c, line))
 			continue;
@@ -530,7 +530,7 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 		return -ENOMEM;
 	memset(out, 0, sizeof(*out));
 	out->nnodes = o->nodes_min + model_gen_below(g, span);
-	for (unsigned misses = 0; out->n < o->steps && misses < 4;) {
+	for (unsigned misses = 0; out->n < o->steps && misses < 8;) {
 		/* The empty prefix has no steps to parse: run it with a placeholder step. */
 		if (out->n == 0)
 			rc = ex_case_push(out, "a: alloc_pd p0");
