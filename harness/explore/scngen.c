@@ -263,7 +263,7 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 	char remote[96], rkey[64], tail[96] = "", lref[48];
 	int32_t q, l;
 	unsigned peer, lnode;
-	int h, atomic = k == K_CAS || k == K_FADD;
+	int h, n, atomic = k == K_CAS || k == K_FADD;
 	uint64_t loff, plen;
 
 	if (post_qp(x, node, &q, &peer))
@@ -295,9 +295,9 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 		snprintf(tail, sizeof(tail), " add=%u", 1 + (unsigned)below(x, 16));
 	else
 		snprintf(tail, sizeof(tail), " len=%llu", (unsigned long long)plen);
-	snprintf(line, len, "%s: %s %s local=%s+%llu remote=%s%s%s", ex_node_name(node), names[k], oname(x, q),
-		 lref, (unsigned long long)(atomic ? loff & ~7ull : loff), remote, tail, rkey);
-	return 0;
+	n = snprintf(line, len, "%s: %s %s local=%s+%llu remote=%s%s%s", ex_node_name(node), names[k], oname(x, q),
+		     lref, (unsigned long long)(atomic ? loff & ~7ull : loff), remote, tail, rkey);
+	return n > 0 && (size_t)n < len ? 0 : -EAGAIN;
 }
 
 static int propose_bind(struct gctx *x, unsigned node, char *line, size_t len)
