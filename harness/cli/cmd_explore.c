@@ -235,6 +235,7 @@ int cmd_explore(int argc, char **argv)
 	if (!sum)
 		return EXIT_INFRA;
 	rc = ex_explore(&a.o, &st, &cov, sum);
+	rmdir(work); /* the batches' files are removed as they are judged */
 	if (rc)
 		fprintf(stderr, "rdmacheck explore: %s\n", strerror(-rc));
 	summary(&a, sum, corpus_rules);

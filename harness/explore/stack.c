@@ -129,6 +129,7 @@ static size_t read_tap(FILE *f, struct result *rs, size_t n)
 			if (cur < 0 || (size_t)cur >= n)
 				continue;
 			got++;
+			rs[cur].reason[0] = '\0';
 			rs[cur].v = line[0] == 'o' ? (skip ? V_SKIP : V_PASS) : todo ? V_XFAIL : V_FAIL;
 			if (todo || skip)
 				snprintf(rs[cur].reason, sizeof(rs[cur].reason), "%s", (todo ? todo : skip) + 8);
@@ -227,8 +228,17 @@ out:
 		close(fds[0]);
 	if (fds[1] >= 0)
 		close(fds[1]);
-	for (size_t i = 0; paths && i < n; i++)
+	for (size_t i = 0; paths && i < n; i++) {
+		if (paths[i])
+			unlink(paths[i]); /* the batch is judged: its files are done with */
 		free(paths[i]);
+	}
+	if (paths && paths[0]) {
+		char dir[4200];
+
+		snprintf(dir, sizeof(dir), "%s/b%05lu", s->workdir, s->batches);
+		rmdir(dir);
+	}
 	free(paths);
 	free(argv);
 	return rc;

@@ -196,14 +196,13 @@ START_TEST(test_reads_run_tap_report)
 		result_clear(&rs[i]);
 		ex_case_free(&cs[i]);
 	}
+	/* the batch's files are removed once judged */
 	for (int i = 0; i < 3; i++) {
 		char p[160];
 
 		snprintf(p, sizeof(p), "%s/b00000/c%05d.scn", work, i);
-		ck_assert_int_eq(unlink(p), 0);
+		ck_assert_int_ne(access(p, F_OK), 0);
 	}
-	snprintf(exe + strlen(dir), sizeof(exe) - strlen(dir), "/work/b00000");
-	ck_assert_int_eq(rmdir(exe), 0);
 	ck_assert_int_eq(rmdir(work), 0);
 	snprintf(exe + strlen(dir), sizeof(exe) - strlen(dir), "/fake-run");
 	ck_assert_int_eq(unlink(exe), 0);
