@@ -132,24 +132,35 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 	return 0;
 }
 
-/* The checkout (two levels above build/rdmacheck) into root. */
-static int checkout(char *root, size_t len)
+/*
+ * This executable (exe) and the checkout above it (root: the nearest
+ * directory with ci/stack), as `run` finds them (harness/cli/cli_run.c keeps
+ * its own copy static; one shared helper once the CLI split lands).
+ */
+static int self_and_root(char *exe, size_t elen, char *root, size_t rlen)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
+	static const char deleted[] = " (deleted)";
+	ssize_t n = readlink("/proc/self/exe", exe, elen - 1);
+	size_t dl = sizeof(deleted) - 1;
+	char dir[PATH_MAX];
 
 	if (n <= 0)
 		return -errno;
 	exe[n] = '\0';
-	for (int up = 0; up < 2; up++) {
-		slash = strrchr(exe, '/');
-		if (!slash)
-			return -ENOENT;
+	if ((size_t)n > dl && strcmp(exe + n - dl, deleted) == 0)
+		exe[n - dl] = '\0'; /* rebuilt while running: what stands at the path now */
+	snprintf(dir, sizeof(dir), "%s", exe);
+	for (char *slash; (slash = strrchr(dir, '/')) != NULL;) {
+		char probe[PATH_MAX + 16];
+
 		*slash = '\0';
+		snprintf(probe, sizeof(probe), "%s/ci/stack", dir);
+		if (access(probe, X_OK) == 0) {
+			snprintf(root, rlen, "%s", dir[0] ? dir : "/");
+			return 0;
+		}
 	}
-	snprintf(root, len, "%s", exe[0] ? exe : "/");
-	return 0;
+	return -ENOENT;
 }
 
 /* Seed cov with the rules the corpus exercises (walked on the model as `coverage` does). */
@@ -200,7 +211,7 @@ int cmd_explore(int argc, char **argv)
 	struct xargs a = { .o = { .seed = 1, .steps = 2000, .gen = { .nodes_min = 2, .nodes_max = 3, .steps = 24,
 								   .proposals = 4 } },
 			   .stack = "auto", .profile = "rxe", .step_s = 10 };
-	char root[PATH_MAX], exe[PATH_MAX + 32], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
+	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };
 	struct ex_summary *sum;
 	struct ex_cov cov;
@@ -213,9 +224,10 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!a.sim)
 		st.sim = st.judge;
-	if (checkout(root, sizeof(root)))
+	if (self_and_root(exe, sizeof(exe), root, sizeof(root))) {
+		fprintf(stderr, "rdmacheck explore: cannot find the checkout (ci/stack) above this executable\n");
 		return EXIT_INFRA;
-	snprintf(exe, sizeof(exe), "%s/build/rdmacheck", root);
+	}
 	snprintf(work, sizeof(work), "%s/build/explore-work-%ld", root, (long)getpid());
 	snprintf(out, sizeof(out), "%s/build/explore", root);
 	snprintf(corpus, sizeof(corpus), "%s/scenarios", root);

@@ -94,37 +94,74 @@ static void rarest_rule(const char *ids, const struct ex_cov *cov, char *buf, si
 			}
 }
 
-/* Shrink case c showing sig and write it out; adds it to sum. */
-static int on_divergence(const struct ex_opts *o, struct ex_stack *s, const struct ex_cov *cov,
-			 const struct ex_case *c, const struct ex_sig *sig, struct ex_summary *sum)
+/* Write the shrunk case of a divergence out and add it to sum. */
+static int record(const struct ex_opts *o, const struct ex_cov *cov, const struct ex_case *small,
+		  const struct ex_sig *sig, const struct ex_shrink_stats *st, struct ex_summary *sum)
 {
 	struct ex_found *f = &sum->found[sum->nfound];
-	struct ex_shrink_stats st;
-	struct ex_case small;
 	char rule[40], real[48];
-	int rc;
+	int rc = 0;
 
 	memset(f, 0, sizeof(*f));
-	rc = ex_shrink(s, c, sig, o->shrink_rounds, &small, &st);
-	if (rc)
-		return rc;
 	f->sig = *sig;
-	f->from = st.from;
-	f->to = st.to;
+	f->from = st->from;
+	f->to = st->to;
 	rarest_rule(sig->rules, cov, rule, sizeof(rule));
 	file_word(sig->real, real, sizeof(real));
 	if (o->out) {
-		if (mkdir(o->out, 0755) && errno != EEXIST) {
-			rc = -errno;
-		} else {
-			snprintf(f->path, sizeof(f->path), "%s/%03zu-%s-%s.scn", o->out, sum->nfound + 1, rule, real);
-			rc = ex_write_case(f->path, &small, sig, o, f);
-		}
+		if (mkdir(o->out, 0755) && errno != EEXIST)
+			return -errno;
+		snprintf(f->path, sizeof(f->path), "%s/%03zu-%s-%s.scn", o->out, sum->nfound + 1, rule, real);
+		rc = ex_write_case(f->path, small, sig, o, f);
 	}
-	ex_case_free(&small);
 	if (!rc)
 		sum->nfound++;
 	return rc;
+}
+
+/*
+ * Shrink the n divergences of sh side by side: each round, the candidates
+ * of all of them go to the stack in one batch (one guest boot).
+ */
+static int shrink_all(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
+{
+	for (;;) {
+		size_t total = 0, at = 0;
+		struct ex_case *all;
+		struct result *rs;
+		int rc = 0;
+
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = ex_shrinker_next(s, &sh[i]);
+		for (size_t i = 0; i < n; i++)
+			total += sh[i].done ? 0 : sh[i].n;
+		if (rc || !total)
+			return rc;
+		all = malloc(total * sizeof(*all)); /* shallow copies: the shrinkers own the lines */
+		rs = calloc(total, sizeof(*rs));
+		if (!all || !rs) {
+			free(all);
+			free(rs);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; !sh[i].done && k < sh[i].n; k++)
+				all[at++] = sh[i].cands[k];
+		rc = ex_stack_run(s, all, total, rs);
+		for (size_t i = 0, off = 0; i < n && !rc; i++) {
+			size_t k = sh[i].done ? 0 : sh[i].n;
+
+			if (k)
+				rc = ex_shrinker_feed(s, &sh[i], rs + off);
+			off += k;
+		}
+		for (size_t i = 0; i < total; i++)
+			result_clear(&rs[i]);
+		free(all);
+		free(rs);
+		if (rc)
+			return rc;
+	}
 }
 
 /* ------------------------------------------------------------- loop -- */
@@ -175,14 +212,17 @@ static int gen_batch(const struct ex_opts *o, struct model_gen *g, struct ex_cov
 	return 0;
 }
 
-/* Judge a batch's results: new divergences are shrunk. */
+/* Judge a batch's results: its new divergences are shrunk together and written out. */
 static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct ex_cov *cov, const struct ex_case *cs,
 		       struct result *rs, size_t n, struct ex_summary *sum)
 {
-	int rc = 0;
+	struct ex_shrinker *sh = calloc(n, sizeof(*sh));
+	size_t nsh = 0;
+	int rc = sh ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct ex_sig sig;
+		int dup = 0;
 
 		rc = ex_stack_sig(s, &cs[i], &rs[i], &sig);
 		if (rc || sig.cls == EX_NONE)
@@ -192,9 +232,24 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 			continue;
 		}
 		sum->divergences++;
-		if (!known(sum, &sig) && sum->nfound < EX_FOUND_MAX)
-			rc = on_divergence(o, s, cov, &cs[i], &sig, sum);
+		for (size_t k = 0; k < nsh; k++)
+			dup |= ex_sig_same(&sh[k].sig, &sig);
+		if (!dup && !known(sum, &sig) && sum->nfound + nsh < EX_FOUND_MAX)
+			rc = ex_shrinker_init(&sh[nsh++], &cs[i], &sig, o->shrink_rounds);
 	}
+	if (!rc)
+		rc = shrink_all(s, sh, nsh);
+	for (size_t k = 0; k < nsh; k++) {
+		struct ex_case small;
+		struct ex_shrink_stats st;
+		struct ex_sig sig = sh[k].sig;
+
+		ex_shrinker_take(&sh[k], &small, &st);
+		if (!rc)
+			rc = record(o, cov, &small, &sig, &st, sum);
+		ex_case_free(&small);
+	}
+	free(sh);
 	return rc;
 }
 

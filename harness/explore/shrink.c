@@ -312,36 +312,6 @@ static int model_filter(const struct ex_stack *s, struct cands *cs)
 	return rc;
 }
 
-/* Run the round's candidates; *best = the index of the smallest keeping sig (first on ties), or -1. */
-static int try_round(struct ex_stack *s, struct cands *cs, const struct ex_sig *sig, long *best,
-		     struct ex_shrink_stats *st)
-{
-	struct result *rs;
-	int rc;
-
-	*best = -1;
-	rc = model_filter(s, cs);
-	if (rc || !cs->n)
-		return rc;
-	rs = calloc(cs->n, sizeof(*rs));
-	if (!rs)
-		return -ENOMEM;
-	rc = ex_stack_run(s, cs->v, cs->n, rs);
-	st->rounds++;
-	st->candidates += (unsigned)cs->n;
-	for (size_t i = 0; !rc && i < cs->n; i++) {
-		struct ex_sig got;
-
-		rc = ex_stack_sig(s, &cs->v[i], &rs[i], &got);
-		if (!rc && ex_sig_same(&got, sig) && (*best < 0 || cs->v[i].n < cs->v[*best].n))
-			*best = (long)i;
-	}
-	for (size_t i = 0; i < cs->n; i++)
-		result_clear(&rs[i]);
-	free(rs);
-	return rc;
-}
-
 enum { PH_STEPS, PH_NODES, PH_VALUES, PH_COUNT_ };
 
 static int phase_cands(int ph, const struct ex_case *cur, struct cands *cs)
@@ -369,45 +339,127 @@ static int phase_cands(int ph, const struct ex_case *cur, struct cands *cs)
 	return rc;
 }
 
+int ex_shrinker_init(struct ex_shrinker *sh, const struct ex_case *c, const struct ex_sig *sig, unsigned max_rounds)
+{
+	int rc;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->sig = *sig;
+	sh->max_rounds = max_rounds ? max_rounds : 64;
+	sh->st.from = c->n;
+	rc = ex_case_copy(&sh->cur, c);
+	if (rc)
+		return rc;
+	if (sig->step + 1 < sh->cur.n)
+		sh->cur.n = sig->step + 1; /* what follows the deciding step cannot matter */
+	sh->st.to = sh->cur.n;
+	return 0;
+}
+
+/* Move the pending candidates into a cands list and back (the list type is this file's). */
+static struct cands pending(struct ex_shrinker *sh)
+{
+	struct cands cs = { .n = sh->n, .cap = sh->n, .v = sh->cands };
+
+	sh->cands = NULL;
+	sh->n = 0;
+	return cs;
+}
+
+int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh)
+{
+	int rc = 0;
+
+	while (!sh->done && !sh->n) {
+		struct cands cs = { 0 };
+
+		if (sh->st.rounds >= sh->max_rounds) {
+			sh->done = 1;
+			break;
+		}
+		if (sh->ph == PH_COUNT_) {
+			if (!sh->progress) {
+				sh->done = 1;
+				break;
+			}
+			sh->progress = 0;
+			sh->ph = PH_STEPS;
+		}
+		rc = phase_cands(sh->ph, &sh->cur, &cs);
+		if (!rc)
+			rc = model_filter(s, &cs);
+		if (rc) {
+			cands_free(&cs);
+			return rc;
+		}
+		if (!cs.n) {
+			cands_free(&cs);
+			sh->ph++;
+			continue;
+		}
+		sh->cands = cs.v;
+		sh->n = cs.n;
+	}
+	return 0;
+}
+
+int ex_shrinker_feed(const struct ex_stack *s, struct ex_shrinker *sh, const struct result *rs)
+{
+	struct cands cs = pending(sh);
+	long best = -1;
+	int rc = 0;
+
+	sh->st.rounds++;
+	sh->st.candidates += (unsigned)cs.n;
+	for (size_t i = 0; !rc && i < cs.n; i++) {
+		struct ex_sig got;
+
+		rc = ex_stack_sig(s, &cs.v[i], &rs[i], &got);
+		if (!rc && ex_sig_same(&got, &sh->sig) && (best < 0 || cs.v[i].n < cs.v[best].n))
+			best = (long)i;
+	}
+	if (!rc && best >= 0) {
+		ex_case_free(&sh->cur);
+		sh->cur = cs.v[best];
+		memset(&cs.v[best], 0, sizeof(cs.v[best]));
+		sh->st.to = sh->cur.n;
+		sh->progress = 1; /* the same phase again while it helps */
+	} else if (!rc) {
+		sh->ph++;
+	}
+	cands_free(&cs);
+	return rc;
+}
+
+void ex_shrinker_take(struct ex_shrinker *sh, struct ex_case *out, struct ex_shrink_stats *st)
+{
+	struct cands cs = pending(sh);
+
+	cands_free(&cs);
+	*out = sh->cur;
+	*st = sh->st;
+	memset(sh, 0, sizeof(*sh));
+}
+
 int ex_shrink(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *sig, unsigned max_rounds,
 	      struct ex_case *out, struct ex_shrink_stats *st)
 {
-	struct ex_case cur;
-	int rc, progress = 1;
+	struct ex_shrinker sh;
+	struct ex_case dummy;
+	int rc = ex_shrinker_init(&sh, c, sig, max_rounds);
 
-	memset(st, 0, sizeof(*st));
-	st->from = c->n;
-	if (!max_rounds)
-		max_rounds = 64;
-	rc = ex_case_copy(&cur, c);
+	while (!rc && !(rc = ex_shrinker_next(s, &sh)) && !sh.done) {
+		struct result *rs = calloc(sh.n, sizeof(*rs));
+
+		rc = rs ? ex_stack_run(s, sh.cands, sh.n, rs) : -ENOMEM;
+		if (!rc)
+			rc = ex_shrinker_feed(s, &sh, rs);
+		for (size_t i = 0; rs && i < sh.n; i++)
+			result_clear(&rs[i]);
+		free(rs);
+	}
+	ex_shrinker_take(&sh, rc ? &dummy : out, st);
 	if (rc)
-		return rc;
-	if (sig->step + 1 < cur.n)
-		cur.n = sig->step + 1; /* what follows the deciding step cannot matter */
-	while (progress && !rc && st->rounds < max_rounds) {
-		progress = 0;
-		for (int ph = PH_STEPS; ph < PH_COUNT_ && !rc && st->rounds < max_rounds; ph++) {
-			struct cands cs = { 0 };
-			long best;
-
-			rc = phase_cands(ph, &cur, &cs);
-			if (!rc)
-				rc = try_round(s, &cs, sig, &best, st);
-			if (!rc && best >= 0) {
-				ex_case_free(&cur);
-				cur = cs.v[best];
-				memset(&cs.v[best], 0, sizeof(cs.v[best]));
-				progress = 1;
-				ph--; /* the same phase again while it helps */
-			}
-			cands_free(&cs);
-		}
-	}
-	if (rc) {
-		ex_case_free(&cur);
-		return rc;
-	}
-	st->to = cur.n;
-	*out = cur;
-	return 0;
+		ex_case_free(&dummy);
+	return rc;
 }

@@ -31,6 +31,31 @@ struct ex_shrink_stats {
 };
 
 /*
+ * The shrinker as a stepper, so that the rounds of several divergences can
+ * share one batch (one guest boot): next() proposes the round's candidates
+ * (cands[0..n), already run on the model), the caller runs them on the
+ * stack, feed() takes their results; until done. Errors: 0 or -errno.
+ */
+struct ex_shrinker {
+	struct ex_sig sig;
+	struct ex_case cur;          /* the smallest case so far */
+	struct ex_shrink_stats st;
+	int ph, progress, done;
+	unsigned max_rounds;
+	struct ex_case *cands;       /* the round's candidates */
+	size_t n;
+};
+
+/* Start shrinking c (showing sig); max_rounds as for ex_shrink. */
+int ex_shrinker_init(struct ex_shrinker *sh, const struct ex_case *c, const struct ex_sig *sig, unsigned max_rounds);
+/* The next round's candidates into sh->cands, sh->n (0 and sh->done when finished). */
+int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh);
+/* The results of the round's candidates (rs[i] for sh->cands[i]). */
+int ex_shrinker_feed(const struct ex_stack *s, struct ex_shrinker *sh, const struct result *rs);
+/* The smallest case (*out, released by the caller) and the figures; sh is reset. */
+void ex_shrinker_take(struct ex_shrinker *sh, struct ex_case *out, struct ex_shrink_stats *st);
+
+/*
  * Shrink c, which shows divergence sig on s, into *out (a new case; release
  * with ex_case_free). max_rounds bounds the batches (0: 64). Returns 0
  * (out at least as small as c, still showing sig as far as the last run
