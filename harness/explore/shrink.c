@@ -233,6 +233,30 @@ static int word_cands(const struct ex_case *c, size_t i, size_t at, size_t len, 
 	return rc;
 }
 
+/* The same for the QP connected to node.q (a failed request takes both ends to ERR). */
+static int peer_to_err(const struct ex_case *c, size_t i, char node, const char *q, struct cands *cs)
+{
+	char me[EX_LINE_MAX], r[EX_LINE_MAX];
+
+	snprintf(me, sizeof(me), "%c.%.*s", node, (int)strcspn(q, " "), q);
+	for (size_t k = 0; k < i; k++) {
+		const char *l = c->lines[k], *a, *b;
+
+		if (strncmp(l, "connect ", 8) != 0)
+			continue;
+		a = l + 8;
+		b = a + strcspn(a, " ");
+		b += *b == ' ';
+		if (strncmp(a, me, strlen(me)) == 0 && a[strlen(me)] == ' ')
+			a = b; /* the other operand */
+		else if (!(strncmp(b, me, strlen(me)) == 0 && (b[strlen(me)] == ' ' || !b[strlen(me)])))
+			continue;
+		snprintf(r, sizeof(r), "%c: modify_qp %.*s state=ERR", a[0], (int)strcspn(a + 2, " "), a + 2);
+		return replaced(c, i, 0, strlen(c->lines[i]), r, cs);
+	}
+	return 0;
+}
+
 /* A work request on QP Q replaced by the state its failure leaves Q in: "N: modify_qp Q state=ERR". */
 static int post_to_err(const struct ex_case *c, size_t i, struct cands *cs)
 {
@@ -240,6 +264,7 @@ static int post_to_err(const struct ex_case *c, size_t i, struct cands *cs)
 	const char *l = c->lines[i], *call = l + 3, *q;
 	char r[EX_LINE_MAX];
 	size_t cl = strcspn(call, " ");
+	int rc;
 
 	if (strncmp(l, "connect ", 8) == 0 || strlen(l) < 4)
 		return 0;
@@ -253,7 +278,8 @@ static int post_to_err(const struct ex_case *c, size_t i, struct cands *cs)
 				q += 4;
 			}
 			snprintf(r, sizeof(r), "%.3smodify_qp %.*s state=ERR", l, (int)strcspn(q, " "), q);
-			return replaced(c, i, 0, strlen(l), r, cs);
+			rc = replaced(c, i, 0, strlen(l), r, cs);
+			return rc ? rc : peer_to_err(c, i, l[0], q, cs);
 		}
 	return 0;
 }
