@@ -209,7 +209,7 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 int cmd_explore(int argc, char **argv)
 {
 	struct xargs a = { .o = { .seed = 1, .steps = 2000, .gen = { .nodes_min = 2, .nodes_max = 3, .steps = 24,
-								   .proposals = 4 } },
+								   .proposals = 6 } },
 			   .stack = "auto", .profile = "rxe", .step_s = 10 };
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };

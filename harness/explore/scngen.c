@@ -269,7 +269,7 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 	if (post_qp(x, node, &q, &peer))
 		return -EAGAIN;
 	/* The local SGE: one of this node's MRs, now and then a dead one or another node's (a foreign lkey). */
-	lnode = below(x, 10) ? node : peer;
+	lnode = below(x, 6) ? node : peer;
 	l = pick(x, lnode, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, &h);
 	if (l < 0)
 		return -EAGAIN;
@@ -277,10 +277,12 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 		 oname(x, l));
 	loff = edge_off(x, x->m->node[lnode].mr[h].len, 0);
 	plen = below(x, 24) ? edge_len(x, x->m->node[lnode].mr[h].len, loff) : (1ull << 31) + 1; /* past 2^31 */
+	if ((lnode != node || !x->m->node[lnode].mr[h].live) && below(x, 3) == 0)
+		plen = 0; /* a bad lkey with nothing to read or write through it */
 	if (k == K_SEND || k == K_RECV) {
 		int32_t w;
 
-		if (k == K_SEND && below(x, 4) == 0 &&
+		if (k == K_SEND && below(x, 3) == 0 &&
 		    (w = pick(x, peer, below(x, 3) ? SCN_C_MW : SCN_C_MR, W_ANY, NULL)) >= 0)
 			snprintf(tail, sizeof(tail), " inv=%s.%s", ex_node_name(peer), oname(x, w));
 		snprintf(line, len, "%s: %s %s local=%s+%llu len=%llu%s", ex_node_name(node), names[k], oname(x, q),
