@@ -19,7 +19,7 @@ static const char usage_explore[] =
 	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs]\n"
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
-	"                         [--corpus=DIR] [--shrink-rounds=N] [--print]\n"
+	"                         [--corpus=DIR] [--shrink-rounds=N] [--print] [--progress]\n"
 	"Generate random multi-node scenarios from the model's state, run them on the stack judged\n"
 	"as `run` judges, and shrink every divergence to the smallest scenario that still shows it,\n"
 	"written to DIR/NNN-<rule>-<outcome>.scn.\n"
@@ -35,13 +35,14 @@ static const char usage_explore[] =
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
 	"              1 on the model, 24 on a real stack: one guest boot each)\n"
 	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
-	"  --print     print every generated scenario\n"
+	"  --print     print every generated scenario; --progress: a progress line per batch even\n"
+	"              when stderr is no terminal\n"
 	"Exit: 0 no divergence, 1 divergences found, 2 usage, 3 infrastructure.\n";
 
 struct xargs {
 	struct ex_opts o;
 	const char *stack, *profile, *sim, *corpus;
-	int step_s;
+	int step_s, progress;
 	unsigned long batch;
 };
 
@@ -116,6 +117,8 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 		} else if (strncmp(argv[i], "--shrink-rounds=", 16) == 0) {
 			bad = parse_ulong(v, &n) || !n;
 			a->o.shrink_rounds = (unsigned)n;
+		} else if (strcmp(argv[i], "--progress") == 0) {
+			a->progress = 1;
 		} else if (strcmp(argv[i], "--print") == 0) {
 			a->o.print = stdout;
 		} else if (strncmp(argv[i], "--timeout=", 10) == 0) {
@@ -234,7 +237,7 @@ int cmd_explore(int argc, char **argv)
 	a.o.gen.judge = st.judge;
 	a.o.stack_name = a.stack;
 	a.o.out = a.o.out ? a.o.out : out;
-	a.o.progress = isatty(STDERR_FILENO);
+	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;
 	st.kind = strcmp(a.stack, "model") == 0 ? EX_STACK_MODEL : EX_STACK_RUN;
 	st.exe = exe;
 	st.stack = a.stack;

@@ -172,9 +172,9 @@ static void progress(const struct ex_opts *o, const struct ex_summary *sum, doub
 
 	if (!o->progress)
 		return;
-	fprintf(stderr, "\rexplore: %lu steps, %.0f steps/s, %u divergences (%zu distinct), %u rules reached%s",
-		sum->steps, dt > 0 ? (double)sum->real_steps / dt : 0.0, sum->divergences, sum->nfound, sum->rules,
-		final ? "\n" : "   ");
+	fprintf(stderr, "%sexplore: %lu steps, %.0f steps/s, %u divergences (%zu distinct), %u rules reached%s",
+		o->progress > 1 ? "" : "\r", sum->steps, dt > 0 ? (double)sum->real_steps / dt : 0.0, sum->divergences,
+		sum->nfound, sum->rules, final || o->progress > 1 ? "\n" : "   ");
 	fflush(stderr);
 }
 

@@ -28,7 +28,7 @@ struct ex_opts {
 	unsigned shrink_rounds;    /* bound per divergence (0: shrink.h's default) */
 	const char *out;           /* directory for the shrunk files (NULL: none written) */
 	const char *stack_name;    /* for the files' header */
-	int progress;              /* a progress line on stderr (a TTY) */
+	int progress;              /* a progress line on stderr: 1 rewritten (a TTY), 2 one per batch */
 	FILE *print;               /* every generated case's text goes there too (NULL: nowhere) */
 };
 
