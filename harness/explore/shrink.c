@@ -475,12 +475,13 @@ int ex_shrink(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *
 	int rc = ex_shrinker_init(&sh, c, sig, max_rounds);
 
 	while (!rc && !(rc = ex_shrinker_next(s, &sh)) && !sh.done) {
-		struct result *rs = calloc(sh.n, sizeof(*rs));
+		size_t n = sh.n; /* feed() takes the candidates */
+		struct result *rs = calloc(n, sizeof(*rs));
 
-		rc = rs ? ex_stack_run(s, sh.cands, sh.n, rs) : -ENOMEM;
+		rc = rs ? ex_stack_run(s, sh.cands, n, rs) : -ENOMEM;
 		if (!rc)
 			rc = ex_shrinker_feed(s, &sh, rs);
-		for (size_t i = 0; rs && i < sh.n; i++)
+		for (size_t i = 0; rs && i < n; i++)
 			result_clear(&rs[i]);
 		free(rs);
 	}
