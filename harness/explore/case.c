@@ -80,11 +80,21 @@ int ex_case_text(const struct ex_case *c, const char *header, char **text)
 
 /* ------------------------------------------------------ signatures -- */
 
+static const char *const class_names[] = { "none", "fail", "crash", "timeout", "error" };
+
 const char *ex_class_str(enum ex_class c)
 {
-	static const char *const names[] = { "none", "fail", "crash", "timeout", "error" };
+	return (unsigned)c < sizeof(class_names) / sizeof(class_names[0]) ? class_names[c] : "?";
+}
 
-	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
+int ex_class_parse(const char *name, enum ex_class *out)
+{
+	for (size_t i = 0; i < sizeof(class_names) / sizeof(class_names[0]); i++)
+		if (strcmp(name, class_names[i]) == 0) {
+			*out = (enum ex_class)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -60,8 +60,10 @@ struct ex_sig {
 	char allowed[256];      /* the allowed set as run prints it (for the file's header) */
 };
 
-/* "fail", "crash", … */
+/* "none", "fail", "crash", "timeout", "error"; "?" out of range. */
 const char *ex_class_str(enum ex_class c);
+/* The class named name; 0 or -EINVAL. */
+int ex_class_parse(const char *name, enum ex_class *out);
 
 /*
  * The signature of result r of case c (whose text f was parsed from; f

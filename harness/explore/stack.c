@@ -20,6 +20,23 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static const char *const kind_names[] = { "model", "run" };
+
+const char *ex_stack_kind_str(enum ex_stack_kind k)
+{
+	return (unsigned)k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : "?";
+}
+
+int ex_stack_kind_parse(const char *name, enum ex_stack_kind *out)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (strcmp(name, kind_names[i]) == 0) {
+			*out = (enum ex_stack_kind)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 /* ---------------------------------------------------------- in process -- */
 
 static int run_model(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)

@@ -20,6 +20,11 @@
 
 enum ex_stack_kind { EX_STACK_MODEL, EX_STACK_RUN };
 
+/* "model", "run"; "?" out of range. */
+const char *ex_stack_kind_str(enum ex_stack_kind k);
+/* The kind named name; 0 or -EINVAL. */
+int ex_stack_kind_parse(const char *name, enum ex_stack_kind *out);
+
 struct ex_stack {
 	enum ex_stack_kind kind;
 	struct m_profile judge;            /* the profile results are judged against */

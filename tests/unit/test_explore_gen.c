@@ -7,6 +7,7 @@
 #include "harness/explore/explore.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,24 @@ START_TEST(test_reads_run_tap_report)
 }
 END_TEST
 
+START_TEST(test_enum_names)
+{
+	enum ex_class c;
+	enum ex_stack_kind k;
+
+	for (int i = EX_NONE; i <= EX_ERROR; i++) {
+		ck_assert_int_eq(ex_class_parse(ex_class_str((enum ex_class)i), &c), 0);
+		ck_assert_int_eq(c, i);
+	}
+	ck_assert_int_eq(ex_class_parse("nope", &c), -EINVAL);
+	ck_assert_str_eq(ex_class_str((enum ex_class)99), "?");
+	ck_assert_int_eq(ex_stack_kind_parse("run", &k), 0);
+	ck_assert_int_eq(k, EX_STACK_RUN);
+	ck_assert_str_eq(ex_stack_kind_str(EX_STACK_MODEL), "model");
+	ck_assert_int_eq(ex_stack_kind_parse("vm", &k), -EINVAL);
+}
+END_TEST
+
 Suite *suite_test_explore_gen(void)
 {
 	Suite *s = suite_create("test_explore_gen");
@@ -221,6 +240,7 @@ Suite *suite_test_explore_gen(void)
 	tcase_add_test(tc, test_sig_of_fail_and_crash);
 	tcase_add_test(tc, test_written_file_lints);
 	tcase_add_test(tc, test_reads_run_tap_report);
+	tcase_add_test(tc, test_enum_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
