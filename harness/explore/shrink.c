@@ -423,6 +423,13 @@ int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh)
 			sh->ph++;
 			continue;
 		}
+		/* A candidate that still crashes the guest costs a boot, one that hangs the hang timeout:
+		 * only the first few of the round (the smallest) for those on a real stack. */
+		size_t cap = s->kind == EX_STACK_MODEL ? cs.n : sh->sig.cls == EX_CRASH ? 6 :
+			     sh->sig.cls == EX_TIMEOUT ? 2 : cs.n;
+
+		while (cs.n > cap)
+			ex_case_free(&cs.v[--cs.n]);
 		sh->cands = cs.v;
 		sh->n = cs.n;
 	}
