@@ -235,7 +235,7 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 		for (size_t k = 0; k < nsh; k++)
 			dup |= ex_sig_same(&sh[k].sig, &sig);
 		if (!dup && !known(sum, &sig) && sum->nfound + nsh < EX_FOUND_MAX)
-			rc = ex_shrinker_init(&sh[nsh++], &cs[i], &sig, o->shrink_rounds);
+			rc = ex_shrinker_init(s, &sh[nsh++], &cs[i], &sig, o->shrink_rounds);
 	}
 	if (!rc)
 		rc = shrink_all(s, sh, nsh);

@@ -92,15 +92,69 @@ static int without(const struct ex_case *c, const struct scn_file *f, size_t fro
 	return rc;
 }
 
-/* Chunks of n/2, n/4, …, 1 steps removed. */
-static int step_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs)
+/* Does value v name an object in set? Then add the others of the step (see slice_cand). */
+static int refers(const struct scn_value *v, const unsigned char *set)
 {
-	int rc = 0;
+	return (v->kind & (SCN_V_OBJ | SCN_V_ADDR | SCN_V_ATTR)) && set[v->obj];
+}
 
-	for (size_t k = c->n / 2 ? c->n / 2 : 1;; k /= 2) {
+/* Add every object step s names to set. */
+static void add_refs(const struct scn_step *s, unsigned char *set)
+{
+	if (s->obj >= 0)
+		set[s->obj] = 1;
+	for (size_t i = 0; i < s->nargs; i++)
+		if (s->args[i].v.kind & (SCN_V_OBJ | SCN_V_ADDR | SCN_V_ATTR))
+			set[s->args[i].v.obj] = 1;
+}
+
+/*
+ * The backward slice of the last (deciding) step: only the steps that
+ * create or use an object it depends on, transitively (one candidate that
+ * often takes most of the noise away at once).
+ */
+static int slice_cand(const struct ex_case *c, const struct scn_file *f, struct cands *cs)
+{
+	unsigned char *set = calloc(f->nobjs ? f->nobjs : 1, 1), *keep = calloc(c->n ? c->n : 1, 1);
+	struct ex_case out = { .nnodes = c->nnodes };
+	int rc = set && keep ? 0 : -ENOMEM;
+
+	for (size_t i = c->n; !rc && i-- > 0;) {
+		const struct scn_step *s = &f->steps[i];
+		int use = i + 1 == c->n || (s->obj >= 0 && set[s->obj]);
+
+		for (size_t k = 0; k < s->nargs && !use; k++)
+			use = refers(&s->args[k].v, set);
+		if (use) {
+			keep[i] = 1;
+			add_refs(s, set);
+		}
+	}
+	for (size_t i = 0; !rc && i < c->n; i++)
+		if (keep[i])
+			rc = ex_case_push(&out, c->lines[i]);
+	free(set);
+	free(keep);
+	if (!rc && out.n < c->n)
+		return cands_add(cs, &out);
+	ex_case_free(&out);
+	return rc;
+}
+
+/*
+ * The slice, then the case cut into gran chunks, each removed (delta
+ * debugging's complements; gran doubles when a round finds nothing, up to
+ * one step per chunk). gran 0: every granularity at once (n/2, n/4, …, 1).
+ */
+static int step_cands(const struct ex_case *c, const struct scn_file *f, unsigned gran, struct cands *cs)
+{
+	int rc = slice_cand(c, f, cs);
+
+	for (size_t k = gran ? (c->n + gran - 1) / gran : c->n / 2 ? c->n / 2 : 1; !rc; k /= 2) {
+		k = k ? k : 1;
 		for (size_t i = 0; i < c->n && !rc; i += k)
 			rc = without(c, f, i, i + k < c->n ? i + k : c->n, cs);
-		if (rc || k == 1)
+		if (gran || k == 1)
 			break;
 	}
 	return rc;
@@ -340,7 +394,7 @@ static int model_filter(const struct ex_stack *s, struct cands *cs)
 
 enum { PH_STEPS, PH_NODES, PH_VALUES, PH_COUNT_ };
 
-static int phase_cands(int ph, const struct ex_case *cur, struct cands *cs)
+static int phase_cands(int ph, unsigned gran, const struct ex_case *cur, struct cands *cs)
 {
 	struct ex_eval *e;
 	int rc;
@@ -358,20 +412,28 @@ static int phase_cands(int ph, const struct ex_case *cur, struct cands *cs)
 	rc = ex_eval_run(cur, &gen, &gen, NULL, e); /* parsed for the object graph */
 	if (!rc) {
 		if (e->f)
-			rc = step_cands(cur, e->f, cs);
+			rc = step_cands(cur, e->f, gran, cs);
 		ex_eval_free(e);
 	}
 	free(e);
 	return rc;
 }
 
-int ex_shrinker_init(struct ex_shrinker *sh, const struct ex_case *c, const struct ex_sig *sig, unsigned max_rounds)
+/* In process every granularity at once (cheap); on a real stack two chunks first (few cases a round). */
+static unsigned gran_start(const struct ex_stack *s)
+{
+	return s->kind == EX_STACK_MODEL ? 0 : 2;
+}
+
+int ex_shrinker_init(const struct ex_stack *s, struct ex_shrinker *sh, const struct ex_case *c,
+		     const struct ex_sig *sig, unsigned max_rounds)
 {
 	int rc;
 
 	memset(sh, 0, sizeof(*sh));
 	sh->sig = *sig;
 	sh->max_rounds = max_rounds ? max_rounds : 64;
+	sh->gran = gran_start(s);
 	sh->st.from = c->n;
 	rc = ex_case_copy(&sh->cur, c);
 	if (rc)
@@ -411,7 +473,7 @@ int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh)
 			sh->progress = 0;
 			sh->ph = PH_STEPS;
 		}
-		rc = phase_cands(sh->ph, &sh->cur, &cs);
+		rc = phase_cands(sh->ph, sh->gran, &sh->cur, &cs);
 		if (!rc)
 			rc = model_filter(s, &cs);
 		if (rc) {
@@ -448,17 +510,26 @@ int ex_shrinker_feed(const struct ex_stack *s, struct ex_shrinker *sh, const str
 		struct ex_sig got;
 
 		rc = ex_stack_sig(s, &cs.v[i], &rs[i], &got);
-		if (!rc && ex_sig_same(&got, &sh->sig) && (best < 0 || cs.v[i].n < cs.v[best].n))
+		if (!rc && ex_sig_same(&got, &sh->sig) && (best < 0 || cs.v[i].n < cs.v[best].n)) {
 			best = (long)i;
+			sh->best_step = got.step;
+		}
 	}
 	if (!rc && best >= 0) {
 		ex_case_free(&sh->cur);
 		sh->cur = cs.v[best];
 		memset(&cs.v[best], 0, sizeof(cs.v[best]));
+		if (sh->best_step + 1 < sh->cur.n)
+			sh->cur.n = sh->best_step + 1; /* it diverges earlier now: the rest cannot matter */
 		sh->st.to = sh->cur.n;
 		sh->progress = 1; /* the same phase again while it helps */
+		if (sh->gran > 2)
+			sh->gran--;
+	} else if (!rc && sh->ph == PH_STEPS && sh->gran && sh->gran < sh->cur.n) {
+		sh->gran = sh->gran * 2 < sh->cur.n ? sh->gran * 2 : (unsigned)sh->cur.n; /* finer */
 	} else if (!rc) {
 		sh->ph++;
+		sh->gran = gran_start(s);
 	}
 	cands_free(&cs);
 	return rc;
@@ -479,7 +550,7 @@ int ex_shrink(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *
 {
 	struct ex_shrinker sh;
 	struct ex_case dummy;
-	int rc = ex_shrinker_init(&sh, c, sig, max_rounds);
+	int rc = ex_shrinker_init(s, &sh, c, sig, max_rounds);
 
 	while (!rc && !(rc = ex_shrinker_next(s, &sh)) && !sh.done) {
 		size_t n = sh.n; /* feed() takes the candidates */

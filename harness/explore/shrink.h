@@ -6,9 +6,13 @@
  *
  * Phases, each candidate re-run on the same stack, repeated until no
  * phase makes progress (a fixpoint):
- *  1. steps: the steps after the deciding one go; then delta debugging —
- *     chunks of n/2, n/4, …, 1 steps removed, each with the steps that use
- *     an object a removed step created (so candidates stay well-formed);
+ *  1. steps: the steps after the deciding one go; the backward slice of
+ *     the deciding step (only what creates or uses an object it depends
+ *     on); then delta debugging — chunks removed, each with the steps that
+ *     use an object a removed step created (so candidates stay
+ *     well-formed): in process all sizes (n/2, n/4, …, 1) in one round, on
+ *     a real stack two chunks first, twice as many after a round that
+ *     found nothing (fewer cases per round, each round a guest boot);
  *  2. nodes: a node no step uses any more goes, the later ones renamed;
  *  3. values: lengths and offsets lowered (to 0, to half), flags dropped
  *     one at a time, optional arguments (rkey=, inv=, offset=, access= of
@@ -44,12 +48,15 @@ struct ex_shrinker {
 	struct ex_shrink_stats st;
 	int ph, progress, done;
 	unsigned max_rounds;
+	unsigned gran;               /* steps phase: chunks the case is cut into (0: all sizes at once) */
+	unsigned best_step;          /* the deciding step of the round's best candidate */
 	struct ex_case *cands;       /* the round's candidates */
 	size_t n;
 };
 
-/* Start shrinking c (showing sig); max_rounds as for ex_shrink. */
-int ex_shrinker_init(struct ex_shrinker *sh, const struct ex_case *c, const struct ex_sig *sig, unsigned max_rounds);
+/* Start shrinking c (showing sig on s); max_rounds as for ex_shrink. */
+int ex_shrinker_init(const struct ex_stack *s, struct ex_shrinker *sh, const struct ex_case *c,
+		     const struct ex_sig *sig, unsigned max_rounds);
 /* The next round's candidates into sh->cands, sh->n (0 and sh->done when finished). */
 int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh);
 /* The results of the round's candidates (rs[i] for sh->cands[i]). */
