@@ -239,6 +239,7 @@ int cmd_explore(int argc, char **argv)
 	a.o.out = a.o.out ? a.o.out : out;
 	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;
 	st.kind = strcmp(a.stack, "model") == 0 ? EX_STACK_MODEL : EX_STACK_RUN;
+	st.costly = st.kind == EX_STACK_RUN;
 	st.exe = exe;
 	st.stack = a.stack;
 	st.profile_arg = a.profile;

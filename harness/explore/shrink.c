@@ -419,10 +419,10 @@ static int phase_cands(int ph, unsigned gran, const struct ex_case *cur, struct 
 	return rc;
 }
 
-/* In process every granularity at once (cheap); on a real stack two chunks first (few cases a round). */
+/* A cheap stack: every granularity at once; a costly one: two chunks first (few cases a round). */
 static unsigned gran_start(const struct ex_stack *s)
 {
-	return s->kind == EX_STACK_MODEL ? 0 : 2;
+	return s->costly ? 2 : 0;
 }
 
 int ex_shrinker_init(const struct ex_stack *s, struct ex_shrinker *sh, const struct ex_case *c,

@@ -37,6 +37,7 @@ struct ex_stack {
 	const char *profile_arg;           /* --profile= for run, as the user wrote it */
 	const char *workdir;               /* where batch files go */
 	int step_s;                        /* --timeout= */
+	int costly;                        /* each run costs much (a guest boot): fewer cases a round */
 	/* counters */
 	unsigned long cases, steps, batches;
 	double secs;                       /* time spent running cases */

@@ -137,6 +137,32 @@ START_TEST(test_shrinks_planted_bug_to_minimal)
 }
 END_TEST
 
+/* The same on a stack marked costly (a real one): coarse chunks first, finer only when needed. */
+START_TEST(test_costly_stack_shrinks_in_few_cases)
+{
+	struct ex_stack s, cheap;
+	struct ex_case c, small, small2;
+	struct ex_sig sig, got;
+	struct ex_shrink_stats st, st2;
+
+	buggy_stack(&s);
+	buggy_stack(&cheap);
+	s.costly = 1;
+	push_all(&c, 3, noisy);
+	sig_on(&s, &c, &sig);
+	ck_assert_int_eq(ex_shrink(&s, &c, &sig, 0, &small, &st), 0);
+	ck_assert_int_eq(ex_shrink(&cheap, &c, &sig, 0, &small2, &st2), 0);
+	ck_assert_uint_le(small.n, 8);
+	sig_on(&s, &small, &got);
+	ck_assert(ex_sig_same(&got, &sig));
+	ck_assert_uint_lt(st.candidates, st2.candidates);
+	assert_one_minimal(&s, &small, &sig);
+	ex_case_free(&small);
+	ex_case_free(&small2);
+	ex_case_free(&c);
+}
+END_TEST
+
 START_TEST(test_shrink_is_deterministic)
 {
 	struct ex_stack s;
@@ -191,6 +217,7 @@ Suite *suite_test_explore_shrink(void)
 	tcase_add_test(tc, test_planted_bug_diverges);
 	tcase_add_test(tc, test_shrinks_planted_bug_to_minimal);
 	tcase_add_test(tc, test_shrink_is_deterministic);
+	tcase_add_test(tc, test_costly_stack_shrinks_in_few_cases);
 	tcase_add_test(tc, test_explore_finds_planted_bug);
 	suite_add_tcase(s, tc);
 	return s;
