@@ -23,7 +23,7 @@ LIBS_ALL  :=
 BINS_ALL  :=
 UNIT_SRCS :=
 
-.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help docs install uninstall
+.PHONY: all clean deps unit valgrind check run smoke bench coverage shellcheck help docs install uninstall explore explore-selftest
 all:
 
 include model/model.mk
@@ -91,5 +91,7 @@ help:
 	@echo "make bench      benchmarks"
 	@echo "make docs       docs/rules.md, the rule catalog, from model/rules.def"
 	@echo "make install    PREFIX=/usr/local DESTDIR=: binary, man pages, corpus, model library + pkg-config"
+	@echo "make explore    random scenarios on the real stack, divergences shrunk (EXPLORE_TIME=60)"
+	@echo "make explore-selftest  explore must rediscover rxe's declared deviations (tests/explore/selftest)"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

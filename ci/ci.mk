@@ -51,6 +51,19 @@ new-scenario:
 oracle: all
 	tests/oracle/run
 
+# Exploration (issue 13): random scenarios judged by the model on the real
+# stack, divergences shrunk into EXPLORE_OUT (EXPLORE_TIME seconds; more
+# options in EXPLORE_OPTS, e.g. --seed=N --profile=generic). The self-test:
+# tests/explore/selftest (SEED, STEPS, MIN_DEV, MAX_STEPS).
+EXPLORE_TIME ?= 60
+EXPLORE_OUT  ?= build/explore
+EXPLORE_OPTS ?=
+explore: all
+	$(BUILD)/rdmacheck explore --stack=$(STACK) --time=$(EXPLORE_TIME) --out=$(EXPLORE_OUT) $(EXPLORE_OPTS)
+
+explore-selftest: all
+	STACK=$(STACK) tests/explore/selftest
+
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-asan

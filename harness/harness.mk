@@ -51,7 +51,7 @@ LIBS_ALL += $(SCN_LIB)
 # libharness.a: the coordinator (runner, resolution, model backend, reports,
 # records, CLI pieces); build/rdmacheck is harness/cli/rdmacheck.c linked with everything.
 HARNESS_SRCS := $(filter-out $(STACK_SRCS) $(AGENT_SRCS) $(AGENT_MAIN) harness/cli/rdmacheck.c,\
-                  $(sort $(wildcard harness/run/*.c harness/cli/*.c harness/api/*.c harness/api/*/*.c)))
+                  $(sort $(wildcard harness/run/*.c harness/cli/*.c harness/api/*.c harness/api/*/*.c harness/explore/*.c)))
 HARNESS_LIB  := $(BUILD)/libharness.a
 $(HARNESS_LIB): $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)

@@ -2,8 +2,7 @@
 # binary. The suite list is generated from the file names.
 UNIT_SRCS += $(sort $(wildcard tests/unit/test_*.c))
 UNIT_NAMES := $(basename $(notdir $(UNIT_SRCS)))
-UNIT_OBJS  := $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/unit/main.o \
-              $(BUILD)/tests/support/model_gen.o
+UNIT_OBJS  := $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/unit/main.o
 UNIT_BIN   := $(BUILD)/tests/unit-tests
 
 $(BUILD)/tests/unit/suites.inc: FORCE
@@ -28,6 +27,6 @@ unit: $(UNIT_BIN)
 
 # Benchmarks (make bench runs every binary in BENCH_BINS).
 BENCH_BINS += $(BUILD)/bench/model-bench
-$(BUILD)/bench/model-bench: $(BUILD)/tests/bench/model_bench.o $(BUILD)/tests/support/model_gen.o $(MODEL_LIB)
+$(BUILD)/bench/model-bench: $(BUILD)/tests/bench/model_bench.o $(BUILD)/harness/explore/gen.o $(MODEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^

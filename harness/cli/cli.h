@@ -87,5 +87,7 @@ int cli_rule(const char *what, const char *id, enum m_rule *out);
 int cli_find_root(char *root, size_t len);
 
 int cli_run(int argc, char **argv);
+/* `rdmacheck explore` (harness/cli/cmd_explore.c): argv[0] is "explore". Returns an exit status. */
+int cmd_explore(int argc, char **argv);
 
 #endif

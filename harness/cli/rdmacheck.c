@@ -24,6 +24,7 @@ static const char usage_main[] =
 	"  predict   print the model's allowed outcomes for every step of one scenario\n"
 	"  coverage  which rules of the model the scenarios exercise (semantic coverage)\n"
 	"  explain   a rule: what it says, its citation, its deviations, the scenarios exercising it\n"
+	"  explore   random scenarios judged by the model; divergences shrunk to .scn files\n"
 	"rdmacheck COMMAND --help for the command's options; rdmacheck --version.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error.\n";
 
@@ -370,6 +371,7 @@ static const struct command {
 	{ "predict", cmd_predict },
 	{ "coverage", cmd_coverage },
 	{ "explain", cmd_explain },
+	{ "explore", cmd_explore },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -11,7 +11,7 @@
  * One core, profile rxe, 4 nodes.
  */
 #include "model/model.h"
-#include "tests/support/model_gen.h"
+#include "harness/explore/gen.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  *   - every prediction is non-empty and names only known rules.
  */
 #include "tests/unit/model_fx.h"
-#include "tests/support/model_gen.h"
+#include "harness/explore/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>

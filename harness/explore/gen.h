@@ -1,5 +1,7 @@
 /*
- * model_gen.h — a seeded generator of random model operations, for the
+ * gen.h — a seeded generator of random model operations (moved from
+ * tests/support for `rdmacheck explore`, issue 13): the random source of the
+ * scenario generator (explore/scngen.c), and the model-level generator of the
  * property tests and the benchmark. Operations draw handles among those that
  * exist (live or dead) and keys among live, stale and made-up ones, so error
  * paths are exercised as much as success paths. Deterministic per seed.

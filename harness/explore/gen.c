@@ -1,5 +1,5 @@
-/* model_gen.c — random model operations (see model_gen.h). */
-#include "tests/support/model_gen.h"
+/* gen.c — random model operations (see gen.h). */
+#include "harness/explore/gen.h"
 
 #include <errno.h>
 #include <string.h>

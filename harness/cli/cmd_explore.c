@@ -1,0 +1,239 @@
+/*
+ * cmd_explore.c — `rdmacheck explore` (issue 13): options, the corpus'
+ * coverage the generator starts from, the stack, the final summary. The
+ * work is harness/explore/ (explore.h).
+ */
+#define _GNU_SOURCE /* realpath */
+#include "harness/cli/cli.h"
+#include "harness/cli/proc.h"
+#include "harness/explore/explore.h"
+#include "harness/run/be_model.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_explore[] =
+	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs]\n"
+	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
+	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
+	"                         [--corpus=DIR] [--shrink-rounds=N] [--print] [--progress]\n"
+	"Generate random multi-node scenarios from the model's state, run them on the stack judged\n"
+	"as `run` judges, and shrink every divergence to the smallest scenario that still shows it,\n"
+	"written to DIR/NNN-<rule>-<outcome>.scn.\n"
+	"  --seed      the generator's seed (default 1); the same seed gives the same steps\n"
+	"  --steps     stop after N generated steps (default 2000); --time: after S seconds\n"
+	"  --nodes     nodes per scenario (default 2-3)\n"
+	"  --api       API families to draw from (verbs only, for now)\n"
+	"  --profile   the profile results are judged against (default rxe)\n"
+	"  --stack     where to run: as for `run` (default auto); model: the model in this process,\n"
+	"              simulating --sim (default: the --profile), so it diverges only when they differ\n"
+	"  --out       where shrunk scenarios go (default build/explore)\n"
+	"  --jobs      accepted; one job for now\n"
+	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
+	"              1 on the model, 24 on a real stack: one guest boot each)\n"
+	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
+	"  --print     print every generated scenario; --progress: a progress line per batch even\n"
+	"              when stderr is no terminal\n"
+	"Exit: 0 no divergence, 1 divergences found, 2 usage, 3 infrastructure.\n";
+
+struct xargs {
+	struct ex_opts o;
+	const char *stack, *profile, *sim, *corpus;
+	int step_s, progress;
+	unsigned long batch;
+};
+
+/* N or MIN-MAX into lo, hi (within 1..max). 0 or -EINVAL. */
+static int parse_range(const char *v, unsigned max, unsigned *lo, unsigned *hi)
+{
+	char *end;
+	unsigned long a = strtoul(v, &end, 10), b = a;
+
+	if (*end == '-')
+		b = strtoul(end + 1, &end, 10);
+	if (*end || a < 1 || b < a || b > max)
+		return -EINVAL;
+	*lo = (unsigned)a;
+	*hi = (unsigned)b;
+	return 0;
+}
+
+static int parse_ulong(const char *v, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(v, &end, 10);
+	return *v && !*end && !errno ? 0 : -EINVAL;
+}
+
+/* Options into *a; returns 0, 1 (help printed) or -EINVAL (message printed). */
+static int parse_args(int argc, char **argv, struct xargs *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v = strchr(argv[i], '=');
+		unsigned long n = 0;
+		int bad = 0;
+
+		v = v ? v + 1 : "";
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(usage_explore, stdout);
+			return 1;
+		} else if (strncmp(argv[i], "--seed=", 7) == 0) {
+			bad = parse_ulong(v, &n);
+			a->o.seed = n;
+		} else if (strncmp(argv[i], "--steps=", 8) == 0) {
+			bad = parse_ulong(v, &a->o.steps);
+		} else if (strncmp(argv[i], "--time=", 7) == 0) {
+			bad = parse_ulong(v, &n) || !n;
+			a->o.time_s = (double)n;
+			a->o.steps = 0;
+		} else if (strncmp(argv[i], "--nodes=", 8) == 0) {
+			bad = parse_range(v, SCN_NODES_MAX, &a->o.gen.nodes_min, &a->o.gen.nodes_max) ||
+			      a->o.gen.nodes_min < 2;
+		} else if (strncmp(argv[i], "--api=", 6) == 0) {
+			bad = strcmp(v, "verbs") != 0;
+		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
+			a->profile = v;
+		} else if (strncmp(argv[i], "--sim=", 6) == 0 && *v) {
+			a->sim = v;
+		} else if (strncmp(argv[i], "--stack=", 8) == 0) {
+			bad = strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "model");
+			a->stack = v;
+		} else if (strncmp(argv[i], "--out=", 6) == 0 && *v) {
+			a->o.out = v;
+		} else if (strncmp(argv[i], "--corpus=", 9) == 0 && *v) {
+			a->corpus = v;
+		} else if (strncmp(argv[i], "--jobs=", 7) == 0) {
+			bad = parse_ulong(v, &n) || !n;
+		} else if (strncmp(argv[i], "--case-steps=", 13) == 0) {
+			bad = parse_ulong(v, &n) || n < 2 || n > 256;
+			a->o.gen.steps = (unsigned)n;
+		} else if (strncmp(argv[i], "--batch=", 8) == 0) {
+			bad = parse_ulong(v, &a->batch) || !a->batch || a->batch > 1000;
+		} else if (strncmp(argv[i], "--shrink-rounds=", 16) == 0) {
+			bad = parse_ulong(v, &n) || !n;
+			a->o.shrink_rounds = (unsigned)n;
+		} else if (strcmp(argv[i], "--progress") == 0) {
+			a->progress = 1;
+		} else if (strcmp(argv[i], "--print") == 0) {
+			a->o.print = stdout;
+		} else if (strncmp(argv[i], "--timeout=", 10) == 0) {
+			bad = parse_ulong(v, &n) || !n || n > 3600;
+			a->step_s = (int)n;
+		} else {
+			bad = 1;
+		}
+		if (bad) {
+			fprintf(stderr, "rdmacheck explore: bad option '%s'\n%s", argv[i], usage_explore);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* This executable (exe) and the checkout above it (root), as `run` finds them (proc.h, cli.h). */
+static int self_and_root(char *exe, size_t elen, char *root, size_t rlen)
+{
+	int rc = self_exe(exe, elen);
+
+	return rc ? rc : cli_find_root(root, rlen);
+}
+
+/* Seed cov with the rules the corpus exercises (walked on the model as `coverage` does). */
+static unsigned corpus_cov(const char *dir, struct ex_cov *cov)
+{
+	char *paths[] = { (char *)dir };
+	struct filelist fl;
+	struct scn_file **files;
+	struct m_profile gen;
+
+	memset(cov, 0, sizeof(*cov));
+	if (access(dir, R_OK) || cli_load(1, paths, &fl, &files))
+		return 0;
+	m_profile_get("generic", 0, &gen);
+	for (size_t i = 0; i < fl.n; i++) {
+		struct run_opts ro = { .mode = RUN_LINT, .prof = gen, .engine_caps = cli_all_caps() };
+		struct be_model eng;
+		struct result r;
+
+		if (bm_init(&eng, files[i], &gen) == 0 && run_scenario(files[i], &be_model_ops, &eng, &ro, &r) == 0) {
+			ex_cov_add(cov, &r);
+			result_clear(&r);
+		}
+		bm_free(&eng);
+	}
+	cli_unload(&fl, files);
+	return ex_cov_reached(cov);
+}
+
+static void summary(const struct xargs *a, const struct ex_summary *s, unsigned corpus_rules)
+{
+	printf("explore: %lu steps in %lu scenarios generated; the stack (%s) ran %lu steps in %.1f s "
+	       "(%.0f real steps/s)\n",
+	       s->steps, s->cases, a->stack, s->real_steps, s->stack_secs,
+	       s->stack_secs > 0 ? (double)s->real_steps / s->stack_secs : 0.0);
+	printf("explore: %u distinct rules exercised (the corpus: %u)\n", s->rules, corpus_rules);
+	printf("explore: %u divergences, %zu distinct, shrunk:\n", s->divergences, s->nfound);
+	for (size_t i = 0; i < s->nfound; i++)
+		printf("  %s  %s gave %s [%s], %zu -> %zu steps\n", s->found[i].path[0] ? s->found[i].path : "-",
+		       s->found[i].sig.call, s->found[i].sig.real, s->found[i].sig.rules, s->found[i].from,
+		       s->found[i].to);
+	printf("explore: to reproduce: rdmacheck explore --seed=%llu --profile=%s --stack=%s%s%s\n",
+	       (unsigned long long)a->o.seed, a->profile, a->stack, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
+}
+
+int cmd_explore(int argc, char **argv)
+{
+	struct xargs a = { .o = { .seed = 1, .steps = 2000, .gen = { .nodes_min = 2, .nodes_max = 3, .steps = 24,
+								   .proposals = 6 } },
+			   .stack = "auto", .profile = "rxe", .step_s = 10 };
+	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
+	struct ex_stack st = { 0 };
+	struct ex_summary *sum;
+	struct ex_cov cov;
+	unsigned corpus_rules;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc > 0 ? 0 : EXIT_USAGE;
+	if (cli_profile(a.profile, &st.judge) || (a.sim && cli_profile(a.sim, &st.sim)))
+		return EXIT_USAGE;
+	if (!a.sim)
+		st.sim = st.judge;
+	if (self_and_root(exe, sizeof(exe), root, sizeof(root))) {
+		fprintf(stderr, "rdmacheck explore: cannot find the checkout (ci/stack) above this executable\n");
+		return EXIT_INFRA;
+	}
+	snprintf(work, sizeof(work), "%s/build/explore-work-%ld", root, (long)getpid());
+	snprintf(out, sizeof(out), "%s/build/explore", root);
+	snprintf(corpus, sizeof(corpus), "%s/scenarios", root);
+	a.o.gen.judge = st.judge;
+	a.o.stack_name = a.stack;
+	a.o.out = a.o.out ? a.o.out : out;
+	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;
+	st.kind = strcmp(a.stack, "model") == 0 ? EX_STACK_MODEL : EX_STACK_RUN;
+	st.costly = st.kind == EX_STACK_RUN;
+	st.exe = exe;
+	st.stack = a.stack;
+	st.profile_arg = a.profile;
+	st.workdir = work;
+	st.step_s = a.step_s;
+	a.o.batch = a.batch ? (unsigned)a.batch : st.kind == EX_STACK_MODEL ? 1 : 24;
+	corpus_rules = corpus_cov(a.corpus ? a.corpus : corpus, &cov);
+	sum = calloc(1, sizeof(*sum));
+	if (!sum)
+		return EXIT_INFRA;
+	rc = ex_explore(&a.o, &st, &cov, sum);
+	rmdir(work); /* the batches' files are removed as they are judged */
+	if (rc)
+		fprintf(stderr, "rdmacheck explore: %s\n", strerror(-rc));
+	summary(&a, sum, corpus_rules);
+	rc = rc ? EXIT_INFRA : sum->nfound ? EXIT_FAILED : 0;
+	free(sum);
+	return rc;
+}

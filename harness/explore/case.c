@@ -1,0 +1,255 @@
+/* case.c — cases, their text, their signatures, their runs on the model (case.h). */
+#include "harness/explore/case.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const node_names[] = { "a", "b", "c", "d", "e", "f", "g", "h",
+					  "i", "j", "k", "l", "m", "n", "o", "p" };
+
+const char *ex_node_name(unsigned i)
+{
+	return i < sizeof(node_names) / sizeof(node_names[0]) ? node_names[i] : "?";
+}
+
+int ex_case_push(struct ex_case *c, const char *line)
+{
+	if (strlen(line) >= EX_LINE_MAX)
+		return -E2BIG;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 32;
+		char (*v)[EX_LINE_MAX] = realloc(c->lines, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->lines = v;
+		c->cap = cap;
+	}
+	snprintf(c->lines[c->n++], EX_LINE_MAX, "%s", line);
+	return 0;
+}
+
+void ex_case_pop(struct ex_case *c)
+{
+	if (c->n)
+		c->n--;
+}
+
+int ex_case_copy(struct ex_case *dst, const struct ex_case *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->nnodes = src->nnodes;
+	if (!src->n)
+		return 0;
+	dst->lines = malloc(src->n * sizeof(*dst->lines));
+	if (!dst->lines)
+		return -ENOMEM;
+	memcpy(dst->lines, src->lines, src->n * sizeof(*dst->lines));
+	dst->n = dst->cap = src->n;
+	return 0;
+}
+
+void ex_case_free(struct ex_case *c)
+{
+	free(c->lines);
+	memset(c, 0, sizeof(*c));
+}
+
+int ex_case_text(const struct ex_case *c, const char *header, char **text)
+{
+	size_t hl = header ? strlen(header) : 0, len = hl + 8 + 2 * c->nnodes + 2, off;
+	char *t;
+
+	for (size_t i = 0; i < c->n; i++)
+		len += strlen(c->lines[i]) + 1;
+	t = malloc(len);
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, header ? header : "", hl);
+	off = hl + (size_t)snprintf(t + hl, len - hl, "nodes");
+	for (unsigned i = 0; i < c->nnodes; i++)
+		off += (size_t)snprintf(t + off, len - off, " %s", ex_node_name(i));
+	off += (size_t)snprintf(t + off, len - off, "\n");
+	for (size_t i = 0; i < c->n; i++)
+		off += (size_t)snprintf(t + off, len - off, "%s\n", c->lines[i]);
+	*text = t;
+	return 0;
+}
+
+/* ------------------------------------------------------ signatures -- */
+
+static const char *const class_names[] = { "none", "fail", "crash", "timeout", "error" };
+
+const char *ex_class_str(enum ex_class c)
+{
+	return (unsigned)c < sizeof(class_names) / sizeof(class_names[0]) ? class_names[c] : "?";
+}
+
+int ex_class_parse(const char *name, enum ex_class *out)
+{
+	for (size_t i = 0; i < sizeof(class_names) / sizeof(class_names[0]); i++)
+		if (strcmp(name, class_names[i]) == 0) {
+			*out = (enum ex_class)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The IDs between brackets in text (up to the end of its line), sorted and unique. */
+static void bracket_rules(const char *text, char *buf, size_t len)
+{
+	char tmp[512], *ids[64], *save = NULL;
+	size_t n = 0, off = 0, tl = strcspn(text, "\n");
+
+	snprintf(tmp, sizeof(tmp), "%.*s", (int)(tl < sizeof(tmp) ? tl : sizeof(tmp) - 1), text);
+	for (char *p = tmp; (p = strchr(p, '[')) != NULL;) {
+		char *end = strchr(++p, ']');
+
+		if (!end)
+			break;
+		*end = '\0';
+		for (char *w = strtok_r(p, " ", &save); w && n < 64; w = strtok_r(NULL, " ", &save))
+			ids[n++] = w;
+		p = end + 1;
+	}
+	qsort(ids, n, sizeof(*ids), cmp_str);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(ids[i], ids[i - 1]))
+			off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s", off ? " " : "", ids[i]);
+}
+
+void ex_pred_rules(const struct m_pred *p, char *buf, size_t len)
+{
+	char set[512];
+
+	run_format_set(p, NULL, set, sizeof(set));
+	bracket_rules(set, buf, len);
+}
+
+/* The step of f at line, as an index (the case's lines are f's steps in order); 0 if none. */
+static unsigned step_at(const struct scn_file *f, uint32_t line)
+{
+	for (size_t i = 0; f && i < f->nsteps; i++)
+		if (f->steps[i].line == line)
+			return (unsigned)i;
+	return 0;
+}
+
+/* What reality did, from the reason: "… gave X, …", else the words after "line N: ". */
+static void real_of(const char *reason, enum ex_class cls, char *buf, size_t len)
+{
+	const char *g = strstr(reason, " gave ");
+
+	if (cls == EX_CRASH || cls == EX_TIMEOUT) {
+		snprintf(buf, len, "%s", cls == EX_CRASH ? "KERNEL_CRASH" : "TIMEOUT");
+	} else if (g) {
+		g += 6;
+		snprintf(buf, len, "%.*s", (int)strcspn(g, ", "), g);
+	} else {
+		const char *c = strstr(reason, ": ");
+
+		c = c ? c + 2 : reason;
+		snprintf(buf, len, "%.*s", (int)strcspn(c, "0123456789:(,"), c);
+		for (size_t l = strlen(buf); l && buf[l - 1] == ' '; l--)
+			buf[l - 1] = '\0';
+	}
+}
+
+void ex_sig_of(const struct ex_case *c, const struct scn_file *f, const struct result *r, const char *rules_hint,
+	       struct ex_sig *s)
+{
+	const char *al = r->detail ? strstr(r->detail, "allowed: ") : NULL;
+
+	memset(s, 0, sizeof(*s));
+	if (r->v == V_PASS || r->v == V_XFAIL || r->v == V_SKIP)
+		return;
+	s->cls = r->v == V_ERROR ? EX_ERROR : strstr(r->reason, "KERNEL_CRASH") ? EX_CRASH :
+		 strstr(r->reason, "TIMEOUT") ? EX_TIMEOUT : EX_FAIL;
+	s->step = step_at(f, r->line);
+	if (f && s->step < f->nsteps)
+		snprintf(s->call, sizeof(s->call), "%s", scn_step_call(&f->steps[s->step])->name);
+	else if (c && s->step < c->n)
+		snprintf(s->call, sizeof(s->call), "%.*s", (int)strcspn(c->lines[s->step] + 3, " "),
+			 c->lines[s->step] + 3);
+	real_of(r->reason, s->cls, s->real, sizeof(s->real));
+	if (al) {
+		al += 9;
+		snprintf(s->allowed, sizeof(s->allowed), "%.*s", (int)strcspn(al, "\n"), al);
+		bracket_rules(al, s->rules, sizeof(s->rules));
+	} else if (rules_hint) {
+		snprintf(s->rules, sizeof(s->rules), "%s", rules_hint);
+	}
+}
+
+int ex_sig_same(const struct ex_sig *a, const struct ex_sig *b)
+{
+	return a->cls == b->cls && strcmp(a->call, b->call) == 0 && strcmp(a->real, b->real) == 0 &&
+	       strcmp(a->rules, b->rules) == 0;
+}
+
+/* ------------------------------------------- the model, in process -- */
+
+static void eval_on_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
+			 const struct m_pred *prof, int crash)
+{
+	struct ex_eval *e = ctx;
+
+	(void)f;
+	(void)prof;
+	(void)crash;
+	e->nseen = si + 1;
+	e->last_gen = *gen;
+}
+
+int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const struct m_profile *sim,
+		const struct backend_ops *ops, struct ex_eval *e)
+{
+	struct run_opts o = { .mode = RUN_REAL, .prof = *judge, .allow_crash = 1, .on_step = eval_on_step, .ctx = e };
+	struct scn_diags d;
+	char *text;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	rc = ex_case_text(c, NULL, &text);
+	if (rc)
+		return rc;
+	rc = scn_parse_text(text, strlen(text), "explore.scn", &e->f, &d);
+	free(text);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		e->r.v = V_ERROR;
+		snprintf(e->r.reason, sizeof(e->r.reason), "does not parse");
+		return 0;
+	}
+	rc = bm_init(&e->eng, e->f, sim);
+	if (rc)
+		goto fail;
+	e->eng_live = 1;
+	rc = run_scenario(e->f, ops ? ops : &be_model_ops, &e->eng, &o, &e->r);
+	if (rc)
+		goto fail;
+	if (e->nseen)
+		ex_pred_rules(&e->last_gen, e->step_rules, sizeof(e->step_rules));
+	return 0;
+fail:
+	ex_eval_free(e);
+	return rc;
+}
+
+void ex_eval_free(struct ex_eval *e)
+{
+	if (e->eng_live)
+		bm_free(&e->eng);
+	scn_free(e->f);
+	result_clear(&e->r);
+	memset(e, 0, sizeof(*e));
+}

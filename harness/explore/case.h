@@ -1,0 +1,108 @@
+/*
+ * case.h — what `rdmacheck explore` (issue 13) generates, runs and shrinks:
+ * a case is a scenario held as its node count and its step lines, in the
+ * scenario language (scenarios/README.md). It becomes scenario text with
+ * ex_case_text and is parsed by the real parser and judged by run_scenario,
+ * exactly as `rdmacheck run` judges a file, so a case written out reproduces
+ * by construction.
+ *
+ * A divergence is summed up by a signature (struct ex_sig): the verdict's
+ * class, the call of the deciding step, what reality did and the rule IDs
+ * of the set the model allowed. Two runs show "the same divergence" when
+ * their signatures are equal; the shrinker keeps only candidates that do.
+ *
+ * Errors follow HACKING.md: 0 or a negative errno.
+ */
+#ifndef RDMACHECK_EXPLORE_CASE_H
+#define RDMACHECK_EXPLORE_CASE_H
+
+#include "harness/run/be_model.h"
+#include "harness/run/runner.h"
+
+#include <stddef.h>
+
+#define EX_LINE_MAX 256u
+
+struct ex_case {
+	unsigned nnodes;   /* nodes a, b, c, … */
+	size_t n, cap;
+	char (*lines)[EX_LINE_MAX]; /* step lines, without the node header */
+};
+
+/* Append one step line (copied). 0, -ENOMEM or -E2BIG (line too long). */
+int ex_case_push(struct ex_case *c, const char *line);
+/* Drop the last line (no-op when empty). */
+void ex_case_pop(struct ex_case *c);
+/* *dst = a copy of src (dst is overwritten, not released). 0 or -ENOMEM. */
+int ex_case_copy(struct ex_case *dst, const struct ex_case *src);
+/* Release the lines; the case is empty afterwards. */
+void ex_case_free(struct ex_case *c);
+/* The name of node i: "a", "b", … (i < 16). */
+const char *ex_node_name(unsigned i);
+
+/*
+ * The case as scenario text: header (may be NULL: none; else copied first,
+ * ending in a newline), "nodes a b …", then the steps. *text is malloc'd,
+ * NUL-terminated. 0 or -ENOMEM.
+ */
+int ex_case_text(const struct ex_case *c, const char *header, char **text);
+
+/* ------------------------------------------------------ signatures -- */
+
+enum ex_class { EX_NONE, EX_FAIL, EX_CRASH, EX_TIMEOUT, EX_ERROR };
+
+struct ex_sig {
+	enum ex_class cls;
+	unsigned step;          /* index of the deciding step in the case */
+	char call[32];          /* its call ("write") */
+	char real[48];          /* what reality did ("LOC_QP_OP_ERR"), or the kind of mismatch */
+	char rules[160];        /* the allowed set's rule IDs, sorted, blank-separated */
+	char allowed[256];      /* the allowed set as run prints it (for the file's header) */
+};
+
+/* "none", "fail", "crash", "timeout", "error"; "?" out of range. */
+const char *ex_class_str(enum ex_class c);
+/* The class named name; 0 or -EINVAL. */
+int ex_class_parse(const char *name, enum ex_class *out);
+
+/*
+ * The signature of result r of case c (whose text f was parsed from; f
+ * may be NULL when it could not be parsed). A PASS, XFAIL or SKIP has cls
+ * EX_NONE. rules_hint (may be NULL) gives the rule IDs when the result's
+ * detail has no "allowed:" line (a kernel crash, a hang).
+ */
+void ex_sig_of(const struct ex_case *c, const struct scn_file *f, const struct result *r, const char *rules_hint,
+	       struct ex_sig *s);
+/* Equal signatures (class, call, reality, rules; not the step index). */
+int ex_sig_same(const struct ex_sig *a, const struct ex_sig *b);
+
+/* ------------------------------------------- the model, in process -- */
+
+/*
+ * One run of a case in this process, on the model engine simulating profile
+ * sim (ops: be_model_ops, or a wrapper around it whose engine is a struct
+ * be_model), judged against profile judge as `run` judges.
+ */
+struct ex_eval {
+	struct scn_file *f;      /* the parsed case; NULL if it does not parse */
+	struct be_model eng;     /* the engine after the run (its model, its handles) */
+	int eng_live;
+	struct result r;
+	size_t nseen;            /* steps the runner began */
+	struct m_pred last_gen;  /* the generic set of the last step begun */
+	unsigned last_rules_n;
+	char step_rules[160];    /* the rule IDs of the last step begun's generic set */
+};
+
+/*
+ * Run c. Returns 0 with *e filled (a case that does not parse: e->f NULL,
+ * e->r.v V_ERROR), or -ENOMEM. Release with ex_eval_free.
+ */
+int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const struct m_profile *sim,
+		const struct backend_ops *ops, struct ex_eval *e);
+void ex_eval_free(struct ex_eval *e);
+
+/* The rule IDs of a set, sorted and unique, blank-separated, into buf. */
+void ex_pred_rules(const struct m_pred *p, char *buf, size_t len);
+
+#endif

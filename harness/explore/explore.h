@@ -1,0 +1,67 @@
+/*
+ * explore.h — `rdmacheck explore` (issue 13): generate cases (scngen.h), run
+ * them in batches on a stack (stack.h) judged as `run` judges, and shrink
+ * every new divergence (shrink.h) into DIR/NNN-<rule>-<outcome>.scn, a
+ * scenario `rdmacheck run` reproduces, with a header saying what the model
+ * allowed, what reality did and the seed.
+ *
+ * The cases depend only on the seed, the options and the coverage the model
+ * computes — never on what the stack answered — so the same seed gives the
+ * same sequence of steps on every stack.
+ */
+#ifndef RDMACHECK_EXPLORE_H
+#define RDMACHECK_EXPLORE_H
+
+#include "harness/explore/scngen.h"
+#include "harness/explore/shrink.h"
+
+#include <stdio.h>
+
+#define EX_FOUND_MAX 64
+
+struct ex_opts {
+	uint64_t seed;
+	unsigned long steps;       /* stop after this many generated steps (0: no limit) */
+	double time_s;             /* stop after this many seconds (0: no limit) */
+	struct ex_gen_opts gen;    /* nodes, steps per case, proposals, judge profile */
+	unsigned batch;            /* cases per run on the stack */
+	unsigned shrink_rounds;    /* bound per divergence (0: shrink.h's default) */
+	const char *out;           /* directory for the shrunk files (NULL: none written) */
+	const char *stack_name;    /* for the files' header */
+	int progress;              /* a progress line on stderr: 1 rewritten (a TTY), 2 one per batch */
+	FILE *print;               /* every generated case's text goes there too (NULL: nowhere) */
+};
+
+struct ex_found {
+	struct ex_sig sig;
+	size_t from, to;           /* steps before and after shrinking */
+	char path[4200];           /* the file written ("" none) */
+};
+
+struct ex_summary {
+	unsigned long steps, cases;     /* generated */
+	unsigned long real_steps;       /* steps the stack ran (exploration and shrinking) */
+	double secs, stack_secs;
+	unsigned rules;                 /* distinct rules the exploration exercised */
+	unsigned divergences;           /* results that diverged (also repeats) */
+	size_t nfound;                  /* distinct ones, shrunk */
+	struct ex_found found[EX_FOUND_MAX];
+};
+
+/*
+ * Explore on s until a budget of o runs out (or EX_FOUND_MAX divergences
+ * were shrunk). cov weights the generator (seed it with the corpus'
+ * coverage; it is updated); *sum receives the figures. Returns 0 or a
+ * negative errno (the stack could not run, -ENOMEM, a file could not be
+ * written).
+ */
+int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, struct ex_summary *sum);
+
+/*
+ * Write case c (showing sig) as a scenario file at path, with its header.
+ * 0 or -errno.
+ */
+int ex_write_case(const char *path, const struct ex_case *c, const struct ex_sig *sig, const struct ex_opts *o,
+		  const struct ex_found *f);
+
+#endif

@@ -1,0 +1,566 @@
+/* scngen.c — verbs scenarios drawn from the model's state, step by step (scngen.h). */
+#include "harness/explore/scngen.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ex_cov_add(struct ex_cov *c, const struct result *r)
+{
+	for (unsigned i = 0; i < M_RULE_COUNT_; i++)
+		if (result_rule_has(r, (enum m_rule)i))
+			c->hits[i]++;
+}
+
+unsigned ex_cov_reached(const struct ex_cov *c)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < M_RULE_COUNT_; i++)
+		n += c->hits[i] > 0;
+	return n;
+}
+
+/* -------------------------------------------------- the model's state -- */
+
+/* What a proposal reads: the prefix's run and the random source. */
+struct gctx {
+	struct model_gen *g;
+	const struct ex_eval *e;
+	const struct model *m;
+	unsigned nnodes, step; /* step: the index the proposal will have (names are unique by it) */
+};
+
+enum want { W_ANY, W_LIVE };
+
+static uint32_t below(struct gctx *x, uint32_t n)
+{
+	return n ? model_gen_below(x->g, n) : 0;
+}
+
+/* Is object obj (created in the model, handle h) live there? */
+static int obj_live(const struct gctx *x, const struct scn_obj *o, int h)
+{
+	const struct m_node *nd = &x->m->node[o->node];
+
+	switch (o->cls) {
+	case SCN_C_PD:
+		return nd->pd[h].live;
+	case SCN_C_MR:
+		return nd->mr[h].live;
+	case SCN_C_MW:
+		return nd->mw[h].live;
+	case SCN_C_QP:
+		return nd->qp[h].live;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A random scenario object of class cls on node that the model created
+ * (live or, with W_ANY, dead too: stale handles and keys); *h its handle.
+ * Returns its index in the case's objects, or -1.
+ */
+static int32_t pick(struct gctx *x, unsigned node, uint16_t cls, enum want w, int *h)
+{
+	int32_t cand[64];
+	unsigned n = 0;
+	const struct scn_file *f = x->e->f;
+
+	for (size_t i = 0; i < f->nobjs && n < 64; i++) {
+		int hi = x->e->eng.h[i];
+
+		if (f->objs[i].node != node || f->objs[i].cls != cls || hi < 0)
+			continue;
+		if (w == W_LIVE && !obj_live(x, &f->objs[i], hi))
+			continue;
+		cand[n++] = (int32_t)i;
+	}
+	if (!n)
+		return -1;
+	int32_t o = cand[below(x, n)];
+
+	if (h)
+		*h = x->e->eng.h[o];
+	return o;
+}
+
+static const char *oname(const struct gctx *x, int32_t o)
+{
+	return x->e->f->objs[o].name;
+}
+
+/* The flags of table t whose bits are in v, joined by '|' ("0" for none). */
+static void flags_str(enum scn_table t, uint64_t v, char *buf, size_t len)
+{
+	const char *name;
+	uint64_t val;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; (name = scn_table_name(t, i, &val)) != NULL && off < len; i++)
+		if (val && (v & val) == val) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "|" : "", name);
+			v &= ~val;
+		}
+	if (!off)
+		snprintf(buf, len, "0");
+}
+
+/* Each of bits' flags with probability 1/2. */
+static uint32_t some_of(struct gctx *x, uint32_t bits)
+{
+	uint32_t out = 0;
+
+	for (uint32_t b = 1; b && b <= bits; b <<= 1)
+		if ((bits & b) && below(x, 2))
+			out |= b;
+	return out;
+}
+
+/* An offset in a buffer of len bytes: the start, inside, at and across the end. */
+static uint64_t edge_off(struct gctx *x, uint64_t len, int atomic)
+{
+	static const int64_t rel[] = { 0, 0, 0, 8, 64, -8, -64, 0 };
+	uint32_t k = below(x, 8);
+
+	if (atomic && below(x, 6) == 0)
+		return 4; /* misaligned */
+	if (k == 7)
+		return len; /* the end itself */
+	if (rel[k] < 0)
+		return len >= (uint64_t)-rel[k] ? len + (uint64_t)rel[k] : 0;
+	return (uint64_t)rel[k] < len ? (uint64_t)rel[k] : 0;
+}
+
+/* A length for a request starting at off in len bytes: empty, small, exact, across the end. */
+static uint64_t edge_len(struct gctx *x, uint64_t len, uint64_t off)
+{
+	uint64_t rest = len > off ? len - off : 0;
+
+	switch (below(x, 7)) {
+	case 0:
+		return 0;
+	case 1:
+	case 2:
+		return 64;
+	case 3:
+		return 8;
+	case 4:
+		return rest ? rest : 64;
+	case 5:
+		return rest + 64; /* across the end */
+	default:
+		return rest > 4096 ? 4096 : rest ? rest : 8;
+	}
+}
+
+/* ---------------------------------------------------------- proposals -- */
+
+enum kind { K_ALLOC_PD, K_DEALLOC_PD, K_REG_MR, K_DEREG_MR, K_ALLOC_MW, K_DEALLOC_MW, K_BIND_MW, K_CREATE_QP,
+	    K_DESTROY_QP, K_MODIFY_QP, K_CONNECT, K_WRITE, K_READ, K_CAS, K_FADD, K_SEND, K_RECV, K_LOCAL_INV,
+	    K_FILL, K_COUNT_ };
+
+/* Per node: how many live objects of each class, and QPs ready to send (RTS). */
+struct counts { unsigned pd, mr, mw, qp, rts, reset; };
+
+static void count(const struct gctx *x, unsigned node, struct counts *c)
+{
+	const struct scn_file *f = x->e->f;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < f->nobjs; i++) {
+		int h = x->e->eng.h[i];
+
+		if (f->objs[i].node != node || h < 0 || !obj_live(x, &f->objs[i], h))
+			continue;
+		c->pd += f->objs[i].cls == SCN_C_PD;
+		c->mr += f->objs[i].cls == SCN_C_MR;
+		c->mw += f->objs[i].cls == SCN_C_MW;
+		if (f->objs[i].cls == SCN_C_QP) {
+			c->qp++;
+			c->rts += x->m->node[node].qp[h].state == M_QPS_RTS;
+			c->reset += x->m->node[node].qp[h].state == M_QPS_RESET;
+		}
+	}
+}
+
+/* Weights of the kinds on a node in state c: build up first, then act and tear down. */
+static enum kind draw_kind(struct gctx *x, const struct counts *c)
+{
+	unsigned w[K_COUNT_] = { 0 }, total = 0;
+
+	w[K_ALLOC_PD] = c->pd ? 1 : 12;
+	w[K_DEALLOC_PD] = c->pd ? 1 : 0;
+	w[K_REG_MR] = c->pd ? (c->mr == 0 ? 10 : c->mr == 1 ? 3 : 1) : 0;
+	w[K_DEREG_MR] = c->mr ? 3 : 0;
+	w[K_ALLOC_MW] = c->pd ? (c->mw ? 1 : 3) : 0;
+	w[K_DEALLOC_MW] = c->mw ? 2 : 0;
+	w[K_BIND_MW] = c->mw && c->qp ? 6 : 0;
+	w[K_CREATE_QP] = c->pd ? (c->qp ? 1 : 8) : 0;
+	w[K_DESTROY_QP] = c->qp ? 1 : 0;
+	w[K_MODIFY_QP] = c->qp ? 1 : 0;
+	w[K_CONNECT] = c->reset ? 20 : 0;
+	w[K_WRITE] = w[K_READ] = c->rts ? 14 : c->qp ? 1 : 0;
+	w[K_CAS] = w[K_FADD] = c->rts ? 5 : 0;
+	w[K_SEND] = w[K_RECV] = c->rts ? 6 : 0;
+	w[K_LOCAL_INV] = c->mw && c->qp ? 3 : 0;
+	w[K_FILL] = c->mr ? 1 : 0;
+	for (unsigned k = 0; k < K_COUNT_; k++)
+		total += w[k];
+	uint32_t r = below(x, total);
+
+	for (unsigned k = 0; k < K_COUNT_; k++) {
+		if (r < w[k])
+			return (enum kind)k;
+		r -= w[k];
+	}
+	return K_ALLOC_PD;
+}
+
+/* A remote target on peer: an MR or a window there (dead ones too), at an edge offset. */
+static int remote_ref(struct gctx *x, unsigned peer, int atomic, char *buf, size_t len, char *rkey, size_t klen)
+{
+	int h, mw = below(x, 4) == 0;
+	int32_t o = pick(x, peer, mw ? SCN_C_MW : SCN_C_MR, W_ANY, &h);
+	uint64_t olen;
+
+	if (o < 0 && mw)
+		o = pick(x, peer, SCN_C_MR, W_ANY, &h), mw = 0;
+	if (o < 0)
+		return -EAGAIN;
+	olen = mw ? x->m->node[peer].mw[h].len : x->m->node[peer].mr[h].len;
+	snprintf(buf, len, "%s.%s+%llu", ex_node_name(peer), oname(x, o), (unsigned long long)edge_off(x, olen, atomic));
+	rkey[0] = '\0';
+	if (below(x, 10) == 0)
+		snprintf(rkey, klen, " rkey=%u", (unsigned)below(x, 1u << 20)); /* made up */
+	else if (below(x, 12) == 0 && !mw)
+		snprintf(rkey, klen, " rkey=%s.%s.lkey", ex_node_name(peer), oname(x, o));
+	return 0;
+}
+
+/* A post on a QP of node: its peer's node (or another one when unconnected). */
+static int post_qp(struct gctx *x, unsigned node, int32_t *q, unsigned *peer)
+{
+	int h;
+
+	*q = pick(x, node, SCN_C_QP, W_LIVE, &h);
+	if (*q < 0)
+		return -EAGAIN;
+	if (x->m->node[node].qp[h].peer_node >= 0)
+		*peer = (unsigned)x->m->node[node].qp[h].peer_node;
+	else
+		*peer = (node + 1 + below(x, x->nnodes - 1)) % x->nnodes;
+	return 0;
+}
+
+static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
+{
+	static const char *const names[] = { [K_WRITE] = "write", [K_READ] = "read", [K_CAS] = "cas",
+					      [K_FADD] = "fadd", [K_SEND] = "send", [K_RECV] = "recv" };
+	char remote[96], rkey[64], tail[96] = "", lref[48];
+	int32_t q, l;
+	unsigned peer, lnode;
+	int h, n, atomic = k == K_CAS || k == K_FADD;
+	uint64_t loff, plen;
+
+	if (post_qp(x, node, &q, &peer))
+		return -EAGAIN;
+	/* The local SGE: one of this node's MRs, now and then a dead one or another node's (a foreign lkey). */
+	lnode = below(x, 6) ? node : peer;
+	l = pick(x, lnode, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, &h);
+	if (l < 0)
+		return -EAGAIN;
+	snprintf(lref, sizeof(lref), "%s%s%s", lnode == node ? "" : ex_node_name(lnode), lnode == node ? "" : ".",
+		 oname(x, l));
+	loff = edge_off(x, x->m->node[lnode].mr[h].len, 0);
+	plen = below(x, 24) ? edge_len(x, x->m->node[lnode].mr[h].len, loff) : (1ull << 31) + 1; /* past 2^31 */
+	if ((lnode != node || !x->m->node[lnode].mr[h].live) && below(x, 3) == 0)
+		plen = 0; /* a bad lkey with nothing to read or write through it */
+	if (k == K_SEND || k == K_RECV) {
+		int32_t w;
+
+		if (k == K_SEND && below(x, 3) == 0 &&
+		    (w = pick(x, peer, below(x, 3) ? SCN_C_MW : SCN_C_MR, W_ANY, NULL)) >= 0)
+			snprintf(tail, sizeof(tail), " inv=%s.%s", ex_node_name(peer), oname(x, w));
+		snprintf(line, len, "%s: %s %s local=%s+%llu len=%llu%s", ex_node_name(node), names[k], oname(x, q),
+			 lref, (unsigned long long)loff, (unsigned long long)(plen >> 31 ? 64 : plen), tail);
+		return 0;
+	}
+	if (remote_ref(x, peer, atomic, remote, sizeof(remote), rkey, sizeof(rkey)))
+		return -EAGAIN;
+	if (k == K_CAS)
+		snprintf(tail, sizeof(tail), " compare=%u swap=%u", (unsigned)below(x, 2), (unsigned)below(x, 256));
+	else if (k == K_FADD)
+		snprintf(tail, sizeof(tail), " add=%u", 1 + (unsigned)below(x, 16));
+	else
+		snprintf(tail, sizeof(tail), " len=%llu", (unsigned long long)plen);
+	n = snprintf(line, len, "%s: %s %s local=%s+%llu remote=%s%s%s", ex_node_name(node), names[k], oname(x, q),
+		     lref, (unsigned long long)(atomic ? loff & ~7ull : loff), remote, tail, rkey);
+	return n > 0 && (size_t)n < len ? 0 : -EAGAIN;
+}
+
+static int propose_bind(struct gctx *x, unsigned node, char *line, size_t len)
+{
+	char acc[96];
+	int hm;
+	int32_t w = pick(x, node, SCN_C_MW, W_ANY, NULL), q = pick(x, node, SCN_C_QP, W_LIVE, NULL);
+	int32_t m = pick(x, node, SCN_C_MR, below(x, 5) ? W_LIVE : W_ANY, &hm);
+	uint64_t mlen, off;
+
+	if (w < 0 || q < 0 || m < 0)
+		return -EAGAIN;
+	mlen = x->m->node[node].mr[hm].len;
+	off = edge_off(x, mlen, 0);
+	flags_str(SCN_T_ACCESS, some_of(x, M_ACC_REMOTE_ANY) | (below(x, 8) ? 0 : M_ACC_LOCAL_WRITE), acc,
+		  sizeof(acc));
+	snprintf(line, len, "%s: bind_mw %s qp=%s mr=%s+%llu len=%llu access=%s%s", ex_node_name(node), oname(x, w),
+		 oname(x, q), oname(x, m), (unsigned long long)off, (unsigned long long)edge_len(x, mlen, off), acc,
+		 below(x, 8) ? "" : " zero_based");
+	return 0;
+}
+
+static int propose_connect(struct gctx *x, unsigned node, char *line, size_t len)
+{
+	unsigned peer = (node + 1 + below(x, x->nnodes - 1)) % x->nnodes;
+	int h, hp;
+	int32_t q = pick(x, node, SCN_C_QP, W_LIVE, &h), p = pick(x, peer, SCN_C_QP, W_LIVE, &hp);
+
+	if (q < 0 || p < 0)
+		return -EAGAIN;
+	/* Mostly fresh QPs; now and then one already connected or in ERR. */
+	if ((x->m->node[node].qp[h].state != M_QPS_RESET || x->m->node[peer].qp[hp].state != M_QPS_RESET) &&
+	    below(x, 8))
+		return -EAGAIN;
+	snprintf(line, len, "connect %s.%s %s.%s", ex_node_name(node), oname(x, q), ex_node_name(peer), oname(x, p));
+	return 0;
+}
+
+/* A step that acts on one object: dealloc/dereg/destroy/modify/local_inv/fill. */
+static int propose_act(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
+{
+	const char *nn = ex_node_name(node);
+	int32_t o, q;
+
+	switch (k) {
+	case K_DEALLOC_PD:
+		o = pick(x, node, SCN_C_PD, below(x, 4) ? W_LIVE : W_ANY, NULL);
+		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dealloc_pd %s", nn, oname(x, o)), 0);
+	case K_DEREG_MR:
+		o = pick(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, NULL);
+		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dereg_mr %s", nn, oname(x, o)), 0);
+	case K_DEALLOC_MW:
+		o = pick(x, node, SCN_C_MW, below(x, 6) ? W_LIVE : W_ANY, NULL);
+		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dealloc_mw %s", nn, oname(x, o)), 0);
+	case K_DESTROY_QP:
+		o = pick(x, node, SCN_C_QP, W_LIVE, NULL);
+		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: destroy_qp %s", nn, oname(x, o)), 0);
+	case K_MODIFY_QP:
+		o = pick(x, node, SCN_C_QP, W_LIVE, NULL);
+		return o < 0 ? -EAGAIN :
+			       (snprintf(line, len, "%s: modify_qp %s state=%s", nn, oname(x, o),
+					 below(x, 2) ? "ERR" : "RESET"), 0);
+	case K_LOCAL_INV:
+		q = pick(x, node, SCN_C_QP, W_LIVE, NULL);
+		o = pick(x, node, SCN_C_MW, W_ANY, NULL);
+		return o < 0 || q < 0 ? -EAGAIN : (snprintf(line, len, "%s: local_inv %s %s", nn, oname(x, q), oname(x, o)), 0);
+	default: /* K_FILL */
+		o = pick(x, node, SCN_C_MR, W_LIVE, NULL);
+		return o < 0 ? -EAGAIN :
+			       (snprintf(line, len, "%s: fill %s byte=%u", nn, oname(x, o), 1 + (unsigned)below(x, 254)), 0);
+	}
+}
+
+/* A creation: alloc_pd, reg_mr, alloc_mw, create_qp (named after the step, so names never clash). */
+static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
+{
+	static const uint64_t mlens[] = { 4096, 4096, 8192, 4096, 64, 1 };
+	const char *nn = ex_node_name(node);
+	char acc[128];
+	int32_t pd = pick(x, node, SCN_C_PD, below(x, 10) ? W_LIVE : W_ANY, NULL);
+
+	if (k == K_ALLOC_PD) {
+		snprintf(line, len, "%s: alloc_pd p%u", nn, x->step);
+		return 0;
+	}
+	if (pd < 0)
+		return -EAGAIN;
+	switch (k) {
+	case K_REG_MR:
+		flags_str(SCN_T_ACCESS, (below(x, 4) ? M_ACC_LOCAL_WRITE : 0) | some_of(x, M_ACC_REMOTE_ANY) |
+			  (below(x, 3) ? 0 : M_ACC_MW_BIND), acc, sizeof(acc));
+		snprintf(line, len, "%s: reg_mr m%u pd=%s len=%llu access=%s%s%s", nn, x->step, oname(x, pd),
+			 (unsigned long long)mlens[below(x, 6)], acc, below(x, 8) ? "" : " offset=100",
+			 below(x, 10) ? "" : below(x, 2) ? " prot=RO" : " prot=NONE");
+		return 0;
+	case K_ALLOC_MW:
+		snprintf(line, len, "%s: alloc_mw w%u pd=%s type=%u", nn, x->step, oname(x, pd), 1 + (unsigned)below(x, 2));
+		return 0;
+	default: /* K_CREATE_QP */
+		if (below(x, 3)) {
+			snprintf(line, len, "%s: create_qp q%u pd=%s", nn, x->step, oname(x, pd));
+		} else {
+			flags_str(SCN_T_ACCESS, some_of(x, M_ACC_REMOTE_ANY), acc, sizeof(acc));
+			snprintf(line, len, "%s: create_qp q%u pd=%s access=%s", nn, x->step, oname(x, pd), acc);
+		}
+		return 0;
+	}
+}
+
+/* A node and a kind of step for it, drawn by the node's state. */
+static void draw(struct gctx *x, unsigned *node, enum kind *k)
+{
+	struct counts c[SCN_NODES_MAX];
+	unsigned ready[SCN_NODES_MAX], nready = 0;
+
+	for (unsigned i = 0; i < x->nnodes; i++) {
+		count(x, i, &c[i]);
+		if (c[i].rts)
+			ready[nready++] = i;
+	}
+	/* Half the steps on a node that can post: traffic is where most rules are. */
+	*node = nready && below(x, 2) ? ready[below(x, nready)] : below(x, x->nnodes);
+	*k = draw_kind(x, &c[*node]);
+}
+
+/* One proposal of kind k on node after the prefix x->e ran. 0 or -EAGAIN (draw again). */
+static int propose(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
+{
+	switch (k) {
+	case K_ALLOC_PD:
+	case K_REG_MR:
+	case K_ALLOC_MW:
+	case K_CREATE_QP:
+		return propose_create(x, node, k, line, len);
+	case K_BIND_MW:
+		return propose_bind(x, node, line, len);
+	case K_CONNECT:
+		return propose_connect(x, node, line, len);
+	case K_WRITE:
+	case K_READ:
+	case K_CAS:
+	case K_FADD:
+	case K_SEND:
+	case K_RECV:
+		return propose_post(x, node, k, line, len);
+	default:
+		return propose_act(x, node, k, line, len);
+	}
+}
+
+/* ------------------------------------------------------------ scoring -- */
+
+/* Rules the exploration has seen least, and steps with several outcomes, score higher. */
+static double score(const struct ex_eval *e, const struct ex_cov *cov, const struct result *prefix)
+{
+	const struct m_pred *p = &e->last_gen;
+	double s = 0;
+	unsigned kinds = 0;
+
+	for (unsigned i = 0; i < p->n; i++) {
+		int dup = 0;
+
+		for (unsigned j = 0; j < i; j++)
+			dup |= p->alt[j].out.kind == p->alt[i].out.kind && p->alt[j].out.code == p->alt[i].out.code;
+		kinds += !dup;
+		for (unsigned r = 0; r < p->alt[i].nrules; r++) {
+			unsigned id = p->alt[i].rules[r];
+
+			s += 1.0 / (1.0 + cov->hits[id] + (result_rule_has(prefix, (enum m_rule)id) ? 4 : 0));
+		}
+	}
+	return s + (kinds > 1 ? 1.0 : 0.0);
+}
+
+/* ------------------------------------------------------------- a case -- */
+
+/* Draw, run and score up to o->proposals proposals; push the best onto c. 1 pushed, 0 none, or -ENOMEM. */
+static int next_step(struct model_gen *g, const struct ex_gen_opts *o, const struct ex_cov *cov,
+		     const struct ex_eval *prefix, struct ex_case *c)
+{
+	struct gctx x = { .g = g, .e = prefix, .m = &prefix->eng.m, .nnodes = c->nnodes, .step = (unsigned)c->n };
+	char line[EX_LINE_MAX], best[EX_LINE_MAX] = "";
+	double best_s = -1;
+	struct ex_eval *e = malloc(sizeof(*e));
+	int rc = 0;
+
+	if (!e)
+		return -ENOMEM;
+	unsigned node;
+	enum kind k;
+
+	/* The kind follows the state; its proposals differ in objects, numbers and flags. */
+	draw(&x, &node, &k);
+	for (unsigned tries = 0, got = 0; got < o->proposals && tries < o->proposals * 16; tries++) {
+		if (tries && tries % (o->proposals * 2) == 0 && !got)
+			draw(&x, &node, &k); /* this kind has nothing to act on here */
+		if (propose(&x, node, k, line, sizeof(line)) || ex_case_push(c, line))
+			continue;
+		got++;
+		rc = ex_eval_run(c, &o->judge, &o->judge, NULL, e);
+		ex_case_pop(c);
+		if (rc)
+			break;
+		if (e->r.v == V_PASS && e->nseen == c->n + 1) {
+			double s = score(e, cov, &prefix->r);
+
+			if (s > best_s) {
+				best_s = s;
+				snprintf(best, sizeof(best), "%s", line);
+			}
+		}
+		ex_eval_free(e);
+	}
+	free(e);
+	if (rc)
+		return rc;
+	if (!best[0])
+		return 0;
+	rc = ex_case_push(c, best);
+	return rc ? rc : 1;
+}
+
+int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov *cov, struct ex_case *out)
+{
+	struct ex_eval *prefix = malloc(sizeof(*prefix));
+	unsigned span = o->nodes_max > o->nodes_min ? o->nodes_max - o->nodes_min + 1 : 1;
+	int rc = 0;
+
+	if (!prefix)
+		return -ENOMEM;
+	memset(out, 0, sizeof(*out));
+	out->nnodes = o->nodes_min + model_gen_below(g, span);
+	for (unsigned misses = 0; out->n < o->steps && misses < 8;) {
+		/* The empty prefix has no steps to parse: run it with a placeholder step. */
+		if (out->n == 0)
+			rc = ex_case_push(out, "a: alloc_pd p0");
+		if (rc)
+			break;
+		rc = ex_eval_run(out, &o->judge, &o->judge, NULL, prefix);
+		if (rc)
+			break;
+		rc = next_step(g, o, cov, prefix, out);
+		ex_eval_free(prefix);
+		if (rc < 0)
+			break;
+		misses = rc ? 0 : misses + 1;
+		rc = 0;
+	}
+	free(prefix);
+	if (rc) {
+		ex_case_free(out);
+		return rc;
+	}
+	{
+		struct ex_eval *e = malloc(sizeof(*e));
+
+		if (e && ex_eval_run(out, &o->judge, &o->judge, NULL, e) == 0) {
+			ex_cov_add(cov, &e->r);
+			ex_eval_free(e);
+		}
+		free(e);
+	}
+	return 0;
+}

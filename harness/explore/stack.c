@@ -1,0 +1,310 @@
+/* stack.c — running batches of cases in process or through `rdmacheck run` (stack.h). */
+#define _GNU_SOURCE /* getline */
+#include "harness/explore/stack.h"
+#include "harness/cli/text.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *const kind_names[] = { "model", "run" };
+
+const char *ex_stack_kind_str(enum ex_stack_kind k)
+{
+	return (unsigned)k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : "?";
+}
+
+int ex_stack_kind_parse(const char *name, enum ex_stack_kind *out)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (strcmp(name, kind_names[i]) == 0) {
+			*out = (enum ex_stack_kind)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* ---------------------------------------------------------- in process -- */
+
+static int run_model(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
+{
+	struct ex_eval *e = malloc(sizeof(*e));
+	int rc = 0;
+
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = ex_eval_run(&cases[i], &s->judge, &s->sim, s->ops, e);
+		if (rc)
+			break;
+		rs[i] = e->r;
+		e->r.detail = NULL; /* moved to rs[i] */
+		s->steps += rs[i].steps_run;
+		ex_eval_free(e);
+	}
+	free(e);
+	return rc;
+}
+
+/* ----------------------------------------------- through rdmacheck run -- */
+
+/* Write cases as DIR/cNNNNN.scn; their paths into paths[i] (malloc'd). */
+static int write_batch(struct ex_stack *s, const struct ex_case *cases, size_t n, char **paths)
+{
+	char dir[4200];
+
+	snprintf(dir, sizeof(dir), "%s/b%05lu", s->workdir, s->batches);
+	if (mkdir(s->workdir, 0755) && errno != EEXIST)
+		return -errno;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	for (size_t i = 0; i < n; i++) {
+		char *text;
+		FILE *f;
+		int rc;
+
+		if (asprintf(&paths[i], "%s/c%05zu.scn", dir, i) < 0)
+			return -ENOMEM;
+		rc = ex_case_text(&cases[i], NULL, &text);
+		if (rc)
+			return rc;
+		f = fopen(paths[i], "w");
+		if (!f || fputs(text, f) < 0) {
+			rc = -errno;
+			free(text);
+			if (f)
+				fclose(f);
+			return rc ? rc : -EIO;
+		}
+		free(text);
+		if (fclose(f))
+			return -errno;
+	}
+	return 0;
+}
+
+/* Undo the YAML double-quoted escapes of report.c in place. */
+static void yaml_unquote(char *s)
+{
+	char *w = s;
+
+	for (; *s && *s != '"'; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*w++ = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+/* The case index of a TAP test line "… - DIR/cNNNNN.scn: TITLE …", or -1. */
+static long tap_index(const char *line)
+{
+	const char *c = strstr(line, ".scn");
+
+	while (c && c > line && c[-1] >= '0' && c[-1] <= '9')
+		c--;
+	if (!c || c == line || c[-1] != 'c')
+		return -1;
+	return strtol(c, NULL, 10);
+}
+
+/* Read run's TAP report from f into rs (n cases). Returns the number of test lines read. */
+static size_t read_tap(FILE *f, struct result *rs, size_t n)
+{
+	char *line = NULL;
+	size_t cap = 0, got = 0;
+	long cur = -1;
+	int in_detail = 0;
+	struct text det = { 0 };
+
+	while (getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "ok ", 3) == 0 || strncmp(line, "not ok ", 7) == 0) {
+			const char *todo = strstr(line, " # TODO "), *skip = strstr(line, " # SKIP ");
+
+			if (cur >= 0 && (size_t)cur < n && det.s)
+				rs[cur].detail = text_take(&det);
+			text_free(&det);
+			in_detail = 0;
+			cur = tap_index(line);
+			if (cur < 0 || (size_t)cur >= n)
+				continue;
+			got++;
+			rs[cur].reason[0] = '\0';
+			rs[cur].v = line[0] == 'o' ? (skip ? V_SKIP : V_PASS) : todo ? V_XFAIL : V_FAIL;
+			if (todo || skip)
+				snprintf(rs[cur].reason, sizeof(rs[cur].reason), "%s", (todo ? todo : skip) + 8);
+		} else if (cur >= 0 && (size_t)cur < n) {
+			if (strncmp(line, "  verdict: ", 11) == 0) {
+				verdict_parse(line + 11, &rs[cur].v);
+			} else if (strncmp(line, "  message: \"", 12) == 0) {
+				yaml_unquote(line + 12);
+				snprintf(rs[cur].reason, sizeof(rs[cur].reason), "%s", line + 12);
+			} else if (strncmp(line, "  line: ", 8) == 0) {
+				rs[cur].line = (uint32_t)strtoul(line + 8, NULL, 10);
+			} else if (strcmp(line, "  detail: |") == 0) {
+				in_detail = 1;
+			} else if (in_detail && strncmp(line, "    ", 4) == 0) {
+				text_addf(&det, "%s\n", line + 4);
+			} else {
+				in_detail = 0;
+			}
+		}
+	}
+	if (cur >= 0 && (size_t)cur < n && det.s)
+		rs[cur].detail = text_take(&det);
+	text_free(&det);
+	free(line);
+	return got;
+}
+
+static int run_real(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
+{
+	char **paths = calloc(n, sizeof(*paths)), stack_opt[64], prof_opt[96], tmo_opt[32];
+	char **argv = calloc(n + 8, sizeof(*argv));
+	int fds[2] = { -1, -1 }, rc, st = 0;
+	size_t got = 0;
+	pid_t pid;
+
+	if (!paths || !argv) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = write_batch(s, cases, n, paths);
+	if (rc)
+		goto out;
+	snprintf(stack_opt, sizeof(stack_opt), "--stack=%s", s->stack);
+	snprintf(prof_opt, sizeof(prof_opt), "--profile=%s", s->profile_arg);
+	snprintf(tmo_opt, sizeof(tmo_opt), "--timeout=%d", s->step_s);
+	argv[0] = (char *)s->exe;
+	argv[1] = "run";
+	argv[2] = stack_opt;
+	argv[3] = prof_opt;
+	argv[4] = tmo_opt;
+	argv[5] = "--format=tap";
+	argv[6] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[7 + i] = paths[i];
+	for (size_t i = 0; i < n; i++) {
+		memset(&rs[i], 0, sizeof(rs[i]));
+		rs[i].v = V_ERROR;
+		snprintf(rs[i].reason, sizeof(rs[i].reason), "not reported by rdmacheck run");
+	}
+	if (pipe(fds)) {
+		rc = -errno;
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	{
+		FILE *f = fdopen(fds[0], "r");
+
+		if (f) {
+			got = read_tap(f, rs, n);
+			fclose(f);
+			fds[0] = -1;
+		}
+	}
+	waitpid(pid, &st, 0);
+	/* run: 0 nothing failed, 1 a scenario failed; anything else is the harness's trouble */
+	if (!WIFEXITED(st) || (WEXITSTATUS(st) > 1 && got < n))
+		rc = -EIO;
+	for (size_t i = 0; i < n; i++)
+		s->steps += rs[i].v == V_PASS ? cases[i].n : rs[i].line ? 1 : 0;
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	for (size_t i = 0; paths && i < n; i++) {
+		if (paths[i])
+			unlink(paths[i]); /* the batch is judged: its files are done with */
+		free(paths[i]);
+	}
+	if (paths && paths[0]) {
+		char dir[4200];
+
+		snprintf(dir, sizeof(dir), "%s/b%05lu", s->workdir, s->batches);
+		rmdir(dir);
+	}
+	free(paths);
+	free(argv);
+	return rc;
+}
+
+int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
+{
+	double t0 = now_s();
+	int rc;
+
+	if (!n)
+		return 0;
+	rc = s->kind == EX_STACK_MODEL ? run_model(s, cases, n, rs) : run_real(s, cases, n, rs);
+	s->batches++;
+	s->cases += n;
+	s->secs += now_s() - t0;
+	return rc;
+}
+
+int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct result *r, struct ex_sig *sig)
+{
+	struct ex_eval *e = malloc(sizeof(*e));
+	struct ex_case pre;
+	int rc;
+
+	if (!e)
+		return -ENOMEM;
+	/* The case parsed (for the deciding step's call), and the model's set at that step. */
+	rc = ex_eval_run(c, &s->judge, &s->judge, NULL, e);
+	if (rc)
+		goto out;
+	ex_sig_of(c, e->f, r, NULL, sig);
+	if (sig->cls == EX_NONE || sig->rules[0] || !e->f) {
+		ex_eval_free(e);
+		goto out;
+	}
+	ex_eval_free(e);
+	rc = ex_case_copy(&pre, c);
+	if (rc)
+		goto out;
+	pre.n = sig->step + 1 <= pre.n ? sig->step + 1 : pre.n;
+	rc = ex_eval_run(&pre, &s->judge, &s->judge, NULL, e);
+	if (rc == 0) {
+		if (e->nseen == pre.n)
+			snprintf(sig->rules, sizeof(sig->rules), "%s", e->step_rules);
+		ex_eval_free(e);
+	}
+	ex_case_free(&pre);
+out:
+	free(e);
+	return rc;
+}

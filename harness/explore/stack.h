@@ -1,0 +1,60 @@
+/*
+ * stack.h — where `rdmacheck explore` runs its cases: a batch of cases in,
+ * one judged result per case out, judged as `rdmacheck run` judges.
+ *
+ *  - in process (EX_STACK_MODEL): the model engine simulating a profile
+ *    (`--stack=model`; the sim profile is the judge's unless told), or any
+ *    backend wrapping it (a deliberately broken model, for the shrinker's
+ *    tests). No root, no RDMA.
+ *  - the real stack (EX_STACK_RUN): the batch is written as .scn files and
+ *    `rdmacheck run --stack=S --profile=P --format=tap FILE…` runs them —
+ *    the very command a user runs, with its host/VM choice, its agents, its
+ *    kernel-panic detection (KERNEL_CRASH, a fresh guest, the run goes on)
+ *    and hang detection (TIMEOUT). Its TAP report is read back into results.
+ *    One batch, one guest boot: explore and the shrinker batch their cases.
+ */
+#ifndef RDMACHECK_EXPLORE_STACK_H
+#define RDMACHECK_EXPLORE_STACK_H
+
+#include "harness/explore/case.h"
+
+enum ex_stack_kind { EX_STACK_MODEL, EX_STACK_RUN };
+
+/* "model", "run"; "?" out of range. */
+const char *ex_stack_kind_str(enum ex_stack_kind k);
+/* The kind named name; 0 or -EINVAL. */
+int ex_stack_kind_parse(const char *name, enum ex_stack_kind *out);
+
+struct ex_stack {
+	enum ex_stack_kind kind;
+	struct m_profile judge;            /* the profile results are judged against */
+	/* EX_STACK_MODEL */
+	struct m_profile sim;              /* the profile the model engine simulates */
+	const struct backend_ops *ops;     /* NULL: be_model_ops; else a wrapper of it */
+	/* EX_STACK_RUN */
+	const char *exe;                   /* build/rdmacheck */
+	const char *stack;                 /* --stack= for run: auto, host, vm */
+	const char *profile_arg;           /* --profile= for run, as the user wrote it */
+	const char *workdir;               /* where batch files go */
+	int step_s;                        /* --timeout= */
+	int costly;                        /* each run costs much (a guest boot): fewer cases a round */
+	/* counters */
+	unsigned long cases, steps, batches;
+	double secs;                       /* time spent running cases */
+};
+
+/*
+ * Run cases[0..n) and fill rs[i] (release each with result_clear).
+ * Returns 0, or a negative errno when the stack could not run at all
+ * (-EIO: rdmacheck run failed as infrastructure or its report was cut).
+ */
+int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs);
+
+/*
+ * The signature of result r of case c. A result without an allowed set in
+ * its detail (a kernel crash, a hang) takes the rule IDs of the model's
+ * set for the step it stopped at. 0 or -ENOMEM.
+ */
+int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct result *r, struct ex_sig *sig);
+
+#endif

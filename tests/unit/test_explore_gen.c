@@ -1,0 +1,246 @@
+/*
+ * Unit tests of `rdmacheck explore`'s generator (harness/explore/scngen.c),
+ * cases and signatures (case.c), the shrunk files (explore.c) and the
+ * reading of `rdmacheck run`'s TAP report (stack.c, through a stand-in
+ * executable that prints a canned report).
+ */
+#include "harness/explore/explore.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static struct ex_gen_opts gen_opts(void)
+{
+	struct ex_gen_opts o = { .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 4 };
+
+	m_profile_get("generic", 0, &o.judge);
+	return o;
+}
+
+START_TEST(test_same_seed_same_steps)
+{
+	struct ex_gen_opts o = gen_opts();
+	struct ex_cov ca = { { 0 } }, cb = { { 0 } };
+
+	for (int k = 0; k < 5; k++) {
+		struct model_gen ga, gb;
+		struct ex_case a, b;
+
+		model_gen_seed(&ga, 42 + k);
+		model_gen_seed(&gb, 42 + k);
+		ck_assert_int_eq(ex_gen_case(&ga, &o, &ca, &a), 0);
+		ck_assert_int_eq(ex_gen_case(&gb, &o, &cb, &b), 0);
+		ck_assert_uint_eq(a.nnodes, b.nnodes);
+		ck_assert_uint_eq(a.n, b.n);
+		for (size_t i = 0; i < a.n; i++)
+			ck_assert_str_eq(a.lines[i], b.lines[i]);
+		ex_case_free(&a);
+		ex_case_free(&b);
+	}
+	ck_assert_mem_eq(ca.hits, cb.hits, sizeof(ca.hits));
+}
+END_TEST
+
+/* Every generated case parses and passes on the model it was drawn from, and reaches traffic. */
+START_TEST(test_cases_are_well_formed)
+{
+	struct ex_gen_opts o = gen_opts();
+	struct ex_cov cov = { { 0 } };
+	struct model_gen g;
+	struct ex_eval *e = malloc(sizeof(*e));
+	unsigned posts = 0, steps = 0;
+
+	ck_assert_ptr_nonnull(e);
+	model_gen_seed(&g, 7);
+	for (int k = 0; k < 40; k++) {
+		struct ex_case c;
+
+		ck_assert_int_eq(ex_gen_case(&g, &o, &cov, &c), 0);
+		ck_assert_uint_ge(c.nnodes, 2);
+		ck_assert_uint_le(c.nnodes, 3);
+		ck_assert_uint_gt(c.n, 12);
+		ck_assert_int_eq(ex_eval_run(&c, &o.judge, &o.judge, NULL, e), 0);
+		ck_assert_ptr_nonnull(e->f);
+		ck_assert_msg(e->r.v == V_PASS, "case %d: %s", k, e->r.reason);
+		for (size_t i = 0; i < c.n; i++)
+			posts += strstr(c.lines[i], ": write ") || strstr(c.lines[i], ": read ") ||
+				 strstr(c.lines[i], ": send ") || strstr(c.lines[i], ": fadd ") ||
+				 strstr(c.lines[i], ": cas ");
+		steps += (unsigned)c.n;
+		ex_eval_free(e);
+		ex_case_free(&c);
+	}
+	ck_assert_uint_gt(posts, steps / 20);
+	ck_assert_uint_gt(ex_cov_reached(&cov), 25);
+	free(e);
+}
+END_TEST
+
+START_TEST(test_sig_of_fail_and_crash)
+{
+	struct ex_case c = { .nnodes = 2 };
+	struct result r = { .v = V_FAIL, .line = 3 };
+	struct ex_sig s, t;
+
+	ex_case_push(&c, "a: alloc_pd p0");
+	ex_case_push(&c, "a: write q1 local=m2+0 remote=b.m3+0 len=8");
+	snprintf(r.reason, sizeof(r.reason), "line 3: write gave SUCCESS, outside the allowed set");
+	r.detail = strdup("  step:    a: write q1 (line 3)\n  allowed: REM_ACCESS_ERR [RA-KEY-1 RA-ERR-2], "
+			  "LOC_PROT_ERR [LP-1]\n  real:    SUCCESS\n");
+	ex_sig_of(&c, NULL, &r, NULL, &s);
+	ck_assert_int_eq(s.cls, EX_FAIL);
+	ck_assert_str_eq(s.real, "SUCCESS");
+	ck_assert_str_eq(s.rules, "LP-1 RA-ERR-2 RA-KEY-1");
+	ck_assert_str_eq(s.allowed, "REM_ACCESS_ERR [RA-KEY-1 RA-ERR-2], LOC_PROT_ERR [LP-1]");
+	result_clear(&r);
+	r.line = 2;
+	snprintf(r.reason, sizeof(r.reason), "line 2: KERNEL_CRASH (the guest kernel died; no profile predicts it)");
+	r.detail = strdup("  console: BUG: kernel NULL pointer dereference\n");
+	ex_sig_of(&c, NULL, &r, "MW-INV-3", &t);
+	ck_assert_int_eq(t.cls, EX_CRASH);
+	ck_assert_str_eq(t.real, "KERNEL_CRASH");
+	ck_assert_str_eq(t.rules, "MW-INV-3");
+	ck_assert(!ex_sig_same(&s, &t));
+	result_clear(&r);
+	r.v = V_XFAIL;
+	ex_sig_of(&c, NULL, &r, NULL, &t);
+	ck_assert_int_eq(t.cls, EX_NONE);
+	ex_case_free(&c);
+}
+END_TEST
+
+/* The file explore writes parses, keeps the corpus conventions and holds the case's steps. */
+START_TEST(test_written_file_lints)
+{
+	char dir[] = "/tmp/rdmacheck-explore-XXXXXX", path[128];
+	struct ex_case c = { .nnodes = 2 };
+	struct ex_sig sig = { .cls = EX_FAIL, .call = "recv", .real = "WR_FLUSH_ERR", .rules = "RA-ERR-5",
+			      .allowed = "ok [RA-ERR-5], EINVAL [RA-ERR-5]" };
+	struct ex_opts o = { .seed = 9, .stack_name = "vm" };
+	struct ex_found f = { .from = 24, .to = 5 };
+	struct scn_file *sf;
+	struct scn_diags d;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	m_profile_get("generic", 0, &o.gen.judge);
+	ex_case_push(&c, "a: alloc_pd p0");
+	ex_case_push(&c, "a: reg_mr m1 pd=p0 len=64");
+	ex_case_push(&c, "a: create_qp q2 pd=p0");
+	ex_case_push(&c, "a: modify_qp q2 state=ERR");
+	ex_case_push(&c, "a: recv q2 local=m1+0 len=8");
+	snprintf(path, sizeof(path), "%s/001-RA-ERR-5-WR_FLUSH_ERR.scn", dir);
+	ck_assert_int_eq(ex_write_case(path, &c, &sig, &o, &f), 0);
+	ck_assert_int_eq(scn_parse_file(path, &sf, &d), 0);
+	d.n = 0;
+	ck_assert_uint_eq(scn_meta_check(sf, &d), 0);
+	ck_assert_uint_eq(sf->nsteps, 5);
+	ck_assert_str_eq(sf->rules[0].id, "RA-ERR-5");
+	ck_assert_ptr_nonnull(strstr(sf->title, "recv gave WR_FLUSH_ERR"));
+	scn_free(sf);
+	unlink(path);
+	rmdir(dir);
+	ex_case_free(&c);
+}
+END_TEST
+
+/* ex_stack_run through a stand-in for `rdmacheck run` that prints a canned TAP report. */
+START_TEST(test_reads_run_tap_report)
+{
+	char dir[] = "/tmp/rdmacheck-explore-XXXXXX", exe[96], work[96];
+	struct ex_stack s = { .kind = EX_STACK_RUN, .stack = "vm", .profile_arg = "generic", .step_s = 5 };
+	struct ex_case cs[3];
+	struct result rs[3];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(exe, sizeof(exe), "%s/fake-run", dir);
+	snprintf(work, sizeof(work), "%s/work", dir);
+	f = fopen(exe, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\n"
+	      "echo 'TAP version 13'\necho '1..3'\n"
+	      "echo \"ok 1 - $(dirname \"$8\")/c00000.scn: c00000.scn\"\n"
+	      "echo \"not ok 2 - $(dirname \"$8\")/c00001.scn: c00001.scn\"\n"
+	      "echo '  ---'\necho '  verdict: fail'\n"
+	      "echo '  message: \"line 4: send gave SUCCESS, outside the allowed set\"'\n"
+	      "echo '  line: 4'\necho '  detail: |'\n"
+	      "echo '      allowed: REM_INV_REQ_ERR [MW-INV-4 RA-ERR-3]'\necho '      real:    SUCCESS'\n"
+	      "echo '  ...'\n"
+	      "echo \"not ok 3 - $(dirname \"$8\")/c00002.scn: c00002.scn # TODO line 2: x gave Y: declared\"\n"
+	      "exit 1\n", f);
+	fclose(f);
+	chmod(exe, 0755);
+	s.exe = exe;
+	s.workdir = work;
+	m_profile_get("generic", 0, &s.judge);
+	for (int i = 0; i < 3; i++) {
+		memset(&cs[i], 0, sizeof(cs[i]));
+		cs[i].nnodes = 2;
+		ex_case_push(&cs[i], "a: alloc_pd p0");
+	}
+	ck_assert_int_eq(ex_stack_run(&s, cs, 3, rs), 0);
+	ck_assert_int_eq(rs[0].v, V_PASS);
+	ck_assert_int_eq(rs[1].v, V_FAIL);
+	ck_assert_uint_eq(rs[1].line, 4);
+	ck_assert_str_eq(rs[1].reason, "line 4: send gave SUCCESS, outside the allowed set");
+	ck_assert_ptr_nonnull(rs[1].detail);
+	ck_assert_ptr_nonnull(strstr(rs[1].detail, "  allowed: REM_INV_REQ_ERR [MW-INV-4 RA-ERR-3]\n"));
+	ck_assert_int_eq(rs[2].v, V_XFAIL);
+	ck_assert_str_eq(rs[2].reason, "line 2: x gave Y: declared");
+	ck_assert_uint_eq(s.batches, 1);
+	for (int i = 0; i < 3; i++) {
+		result_clear(&rs[i]);
+		ex_case_free(&cs[i]);
+	}
+	/* the batch's files are removed once judged */
+	for (int i = 0; i < 3; i++) {
+		char p[160];
+
+		snprintf(p, sizeof(p), "%s/b00000/c%05d.scn", work, i);
+		ck_assert_int_ne(access(p, F_OK), 0);
+	}
+	ck_assert_int_eq(rmdir(work), 0);
+	snprintf(exe + strlen(dir), sizeof(exe) - strlen(dir), "/fake-run");
+	ck_assert_int_eq(unlink(exe), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(test_enum_names)
+{
+	enum ex_class c;
+	enum ex_stack_kind k;
+
+	for (int i = EX_NONE; i <= EX_ERROR; i++) {
+		ck_assert_int_eq(ex_class_parse(ex_class_str((enum ex_class)i), &c), 0);
+		ck_assert_int_eq(c, i);
+	}
+	ck_assert_int_eq(ex_class_parse("nope", &c), -EINVAL);
+	ck_assert_str_eq(ex_class_str((enum ex_class)99), "?");
+	ck_assert_int_eq(ex_stack_kind_parse("run", &k), 0);
+	ck_assert_int_eq(k, EX_STACK_RUN);
+	ck_assert_str_eq(ex_stack_kind_str(EX_STACK_MODEL), "model");
+	ck_assert_int_eq(ex_stack_kind_parse("vm", &k), -EINVAL);
+}
+END_TEST
+
+Suite *suite_test_explore_gen(void)
+{
+	Suite *s = suite_create("test_explore_gen");
+	TCase *tc = tcase_create("gen");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_same_seed_same_steps);
+	tcase_add_test(tc, test_cases_are_well_formed);
+	tcase_add_test(tc, test_sig_of_fail_and_crash);
+	tcase_add_test(tc, test_written_file_lints);
+	tcase_add_test(tc, test_reads_run_tap_report);
+	tcase_add_test(tc, test_enum_names);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,224 @@
+/*
+ * Unit tests of `rdmacheck explore`'s shrinker (harness/explore/shrink.c),
+ * on the model alone: the "real" stack is the model engine with a planted
+ * bug (a backend wrapping be_model_ops that answers SUCCESS where the model
+ * completes a WRITE with REM_ACCESS_ERR). The bug must be found by the
+ * exploration and shrunk to its minimal sequence: the smallest case that
+ * still shows it, from which no single step can go.
+ */
+#include "harness/explore/explore.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------- the planted bug -- */
+
+static int buggy_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	int rc = be_model_ops.exec(be, c, r);
+
+	if (rc == 0 && c->op == M_OP_WRITE && r->out.kind == M_OUT_WC && r->out.code == M_WC_REM_ACCESS_ERR)
+		r->out.code = M_WC_SUCCESS; /* the bug: a refused WRITE reported as done */
+	return rc;
+}
+
+static struct backend_ops buggy_ops;
+
+static void buggy_stack(struct ex_stack *s)
+{
+	memset(s, 0, sizeof(*s));
+	buggy_ops = be_model_ops;
+	buggy_ops.name = "buggy-model";
+	buggy_ops.exec = buggy_exec;
+	s->kind = EX_STACK_MODEL;
+	m_profile_get("generic", 0, &s->judge);
+	s->sim = s->judge;
+	s->ops = &buggy_ops;
+}
+
+static void push_all(struct ex_case *c, unsigned nnodes, const char *const *lines)
+{
+	memset(c, 0, sizeof(*c));
+	c->nnodes = nnodes;
+	for (; *lines; lines++)
+		ck_assert_int_eq(ex_case_push(c, *lines), 0);
+}
+
+/* The signature of c on s. */
+static void sig_on(struct ex_stack *s, const struct ex_case *c, struct ex_sig *sig)
+{
+	struct result r;
+
+	ck_assert_int_eq(ex_stack_run(s, c, 1, &r), 0);
+	ck_assert_int_eq(ex_stack_sig(s, c, &r, sig), 0);
+	result_clear(&r);
+}
+
+/* A 3-node case with noise around the bug's trigger (a WRITE to an MR without REMOTE_WRITE). */
+static const char *const noisy[] = {
+	"a: alloc_pd p0",
+	"b: alloc_pd p1",
+	"c: alloc_pd p2",
+	"a: reg_mr m3 pd=p0 len=8192 access=LOCAL_WRITE|REMOTE_READ|MW_BIND",
+	"b: reg_mr m4 pd=p1 len=4096 access=LOCAL_WRITE",
+	"c: reg_mr m5 pd=p2 len=4096 access=LOCAL_WRITE|REMOTE_WRITE",
+	"a: alloc_mw w6 pd=p0 type=1",
+	"a: create_qp q7 pd=p0",
+	"b: create_qp q8 pd=p1",
+	"c: create_qp q9 pd=p2",
+	"connect a.q7 b.q8",
+	"b: fill m4 byte=90",
+	"b: read q8 local=m4+0 remote=a.m3+64 len=64",
+	"c: dealloc_pd p2",
+	"b: write q8 local=m4+8 remote=a.m3+128 len=256",
+	"a: dereg_mr m3",
+	NULL,
+};
+
+START_TEST(test_planted_bug_diverges)
+{
+	struct ex_stack s;
+	struct ex_case c;
+	struct ex_sig sig;
+
+	buggy_stack(&s);
+	push_all(&c, 3, noisy);
+	sig_on(&s, &c, &sig);
+	ck_assert_int_eq(sig.cls, EX_FAIL);
+	ck_assert_str_eq(sig.call, "write");
+	ck_assert_str_eq(sig.real, "SUCCESS");
+	ck_assert_uint_eq(sig.step, 14);
+	ck_assert_msg(strstr(sig.rules, "RA-ACC-1") != NULL, "rules: %s", sig.rules);
+	ex_case_free(&c);
+}
+END_TEST
+
+/* Is c 1-minimal for sig: no single step (with what uses it) can go? */
+static void assert_one_minimal(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *sig)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct ex_case d = { .nnodes = c->nnodes };
+		struct ex_sig got;
+
+		for (size_t j = 0; j < c->n; j++)
+			if (j != i)
+				ck_assert_int_eq(ex_case_push(&d, c->lines[j]), 0);
+		sig_on(s, &d, &got);
+		ck_assert_msg(!ex_sig_same(&got, sig), "step %zu (%s) could go", i, c->lines[i]);
+		ex_case_free(&d);
+	}
+}
+
+START_TEST(test_shrinks_planted_bug_to_minimal)
+{
+	struct ex_stack s;
+	struct ex_case c, small;
+	struct ex_sig sig, got;
+	struct ex_shrink_stats st;
+
+	buggy_stack(&s);
+	push_all(&c, 3, noisy);
+	sig_on(&s, &c, &sig);
+	ck_assert_int_eq(ex_shrink(&s, &c, &sig, 0, &small, &st), 0);
+	/* pd, mr, qp on each of two nodes, connect, the write: the third node is gone */
+	ck_assert_uint_le(small.n, 8);
+	ck_assert_uint_eq(small.nnodes, 2);
+	ck_assert_uint_eq(st.from, 16);
+	ck_assert_uint_eq(st.to, small.n);
+	sig_on(&s, &small, &got);
+	ck_assert(ex_sig_same(&got, &sig));
+	ck_assert_str_eq(small.lines[small.n - 1] + strcspn(small.lines[small.n - 1], "w"),
+			 "write q8 local=m4+0 remote=a.m3+0 len=1"); /* len=0 touches nothing: allowed */
+	assert_one_minimal(&s, &small, &sig);
+	ex_case_free(&small);
+	ex_case_free(&c);
+}
+END_TEST
+
+/* The same on a stack marked costly (a real one): coarse chunks first, finer only when needed. */
+START_TEST(test_costly_stack_shrinks_in_few_cases)
+{
+	struct ex_stack s, cheap;
+	struct ex_case c, small, small2;
+	struct ex_sig sig, got;
+	struct ex_shrink_stats st, st2;
+
+	buggy_stack(&s);
+	buggy_stack(&cheap);
+	s.costly = 1;
+	push_all(&c, 3, noisy);
+	sig_on(&s, &c, &sig);
+	ck_assert_int_eq(ex_shrink(&s, &c, &sig, 0, &small, &st), 0);
+	ck_assert_int_eq(ex_shrink(&cheap, &c, &sig, 0, &small2, &st2), 0);
+	ck_assert_uint_le(small.n, 8);
+	sig_on(&s, &small, &got);
+	ck_assert(ex_sig_same(&got, &sig));
+	ck_assert_uint_lt(st.candidates, st2.candidates);
+	assert_one_minimal(&s, &small, &sig);
+	ex_case_free(&small);
+	ex_case_free(&small2);
+	ex_case_free(&c);
+}
+END_TEST
+
+START_TEST(test_shrink_is_deterministic)
+{
+	struct ex_stack s;
+	struct ex_case c, a, b;
+	struct ex_sig sig;
+	struct ex_shrink_stats st;
+
+	buggy_stack(&s);
+	push_all(&c, 3, noisy);
+	sig_on(&s, &c, &sig);
+	ck_assert_int_eq(ex_shrink(&s, &c, &sig, 0, &a, &st), 0);
+	ck_assert_int_eq(ex_shrink(&s, &c, &sig, 0, &b, &st), 0);
+	ck_assert_uint_eq(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert_str_eq(a.lines[i], b.lines[i]);
+	ex_case_free(&a);
+	ex_case_free(&b);
+	ex_case_free(&c);
+}
+END_TEST
+
+/* The exploration finds the planted bug by itself and writes a file run reproduces. */
+START_TEST(test_explore_finds_planted_bug)
+{
+	struct ex_stack s;
+	struct ex_opts o = { .seed = 5, .steps = 3000, .batch = 1, .out = NULL, .stack_name = "model" };
+	struct ex_summary *sum = calloc(1, sizeof(*sum));
+	struct ex_cov cov = { { 0 } };
+	int found = 0;
+
+	buggy_stack(&s);
+	o.gen = (struct ex_gen_opts){ .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 4, .judge = s.judge };
+	ck_assert_ptr_nonnull(sum);
+	ck_assert_int_eq(ex_explore(&o, &s, &cov, sum), 0);
+	for (size_t i = 0; i < sum->nfound; i++)
+		if (strcmp(sum->found[i].sig.call, "write") == 0 && strcmp(sum->found[i].sig.real, "SUCCESS") == 0) {
+			found = 1;
+			ck_assert_uint_le(sum->found[i].to, 8);
+		}
+	ck_assert_msg(found, "the planted bug was not found in %lu steps", sum->steps);
+	ck_assert_uint_gt(sum->rules, 10);
+	free(sum);
+}
+END_TEST
+
+Suite *suite_test_explore_shrink(void)
+{
+	Suite *s = suite_create("test_explore_shrink");
+	TCase *tc = tcase_create("shrink");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_planted_bug_diverges);
+	tcase_add_test(tc, test_shrinks_planted_bug_to_minimal);
+	tcase_add_test(tc, test_shrink_is_deterministic);
+	tcase_add_test(tc, test_costly_stack_shrinks_in_few_cases);
+	tcase_add_test(tc, test_explore_finds_planted_bug);
+	suite_add_tcase(s, tc);
+	return s;
+}
