@@ -70,11 +70,12 @@ check: deps
 	$(MAKE) shellcheck
 	$(MAKE) shell-tests
 	$(MAKE) lint
+	$(MAKE) explore-selftest STACK=model
 	$(MAKE) smoke
 	$(MAKE) rpmem-real
 	$(MAKE) corpus
 	$(MAKE) oracle
-	@echo "make check: passed: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
+	@echo "make check: passed: unit (ASan+UBSan), shellcheck, shell tests, lint, explore self-test (model), smoke, librpmem on the real stack, corpus, oracle"
 	@echo "make check: the corpus run's results: build/results/latest/"
 
 run: deps
