@@ -92,4 +92,9 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: unit-asan shell-tests lint corpus oracle new-scenario
+.PHONY: unit-asan shell-tests lint corpus oracle new-scenario faults
+
+# Fault reproducers on the real stack (tests/faults, issue 16; VM when the
+# host has no rxe: take /tmp/rdmacheck-vm.lock on shared machines).
+faults: all
+	tests/faults/run --stack=$(STACK)

@@ -239,8 +239,6 @@ void adat_release(struct agent *a, struct aobj *o)
 		default: break;
 		}
 	}
-	if (x && x->alias)
-		o->map = NULL; /* the other LMR's buffer: unmapped with it */
 	free(x);
 	o->ext = NULL;
 	o->live = 0;
