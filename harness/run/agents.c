@@ -84,6 +84,41 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	return rc;
 }
 
+/* Why agent i ended (ws from waitpid), for reports. */
+static void say_died(struct stack *st, unsigned i, int ws)
+{
+	if (WIFSIGNALED(ws))
+		snprintf(st->err, sizeof(st->err), "agent of node %s died (killed by signal %d)", st->f->nodes[i],
+			 WTERMSIG(ws));
+	else
+		snprintf(st->err, sizeof(st->err), "agent of node %s died (exit status %d)", st->f->nodes[i],
+			 WEXITSTATUS(ws));
+}
+
+int stack_watch(struct stack *st)
+{
+	for (unsigned i = 0; i < st->n; i++) {
+		struct stack_agent *ag = &st->ag[i];
+		int ws;
+
+		if (ag->dead) {
+			say_died(st, i, ag->ws);
+			return -EPIPE;
+		}
+		if (ag->pid <= 0 || waitpid(ag->pid, &ws, WNOHANG) != ag->pid)
+			continue;
+		ag->pid = 0;
+		ag->dead = 1;
+		ag->ws = ws;
+		if (ag->fd >= 0)
+			close(ag->fd);
+		ag->fd = -1;
+		say_died(st, i, ws);
+		return -EPIPE;
+	}
+	return 0;
+}
+
 static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	int sv[2];

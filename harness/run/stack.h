@@ -25,8 +25,10 @@ struct stack_obj {
 };
 
 struct stack_agent {
-	pid_t pid;
+	pid_t pid;                 /* 0 once reaped */
 	int fd;
+	uint8_t dead;              /* it ended during the scenario (ws: how) */
+	int ws;
 	char gid[33];
 };
 
@@ -71,6 +73,14 @@ uint64_t stack_field(const char *reply, const char *key);
  * -EPROTO with the reason in st->err.
  */
 int stack_query_reply(struct stack *st, const struct scn_call *call, const char *reply, struct hres *r);
+
+/*
+ * Whether every agent still runs: a dead one (reaped here, whichever node,
+ * whether or not a request is waiting on it) makes it -EPIPE with the node
+ * and how it ended in st->err; 0 all alive. The engine asks before and after
+ * every step, so a death anywhere is the step's ERROR, never its outcome.
+ */
+int stack_watch(struct stack *st);
 
 /*
  * Start one agent per node of f on topology t (scenario node i on topology
