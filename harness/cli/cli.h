@@ -4,6 +4,7 @@
  * Exit statuses of every subcommand:
  *   0 nothing failed · 1 some scenario failed (or lint found a disagreement)
  *   2 usage or parse error · 3 infrastructure error
+ *   130 run: interrupted by Ctrl-C or SIGTERM (interrupt.h)
  */
 #ifndef RDMACHECK_CLI_H
 #define RDMACHECK_CLI_H

@@ -12,6 +12,9 @@
  * 120) or hangs (no record for too long, or ci/vm exit 121), the scenario
  * that was running gets KERNEL_CRASH or TIMEOUT with the console excerpt, a
  * fresh guest is booted and the run goes on with the next scenario.
+ * Ctrl-C or SIGTERM (interrupt.h) stops the inner runner (the guest goes,
+ * the host's agents and topology are removed), marks the scenario that was
+ * running, reports what ran and exits 130; a second one kills at once.
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
@@ -19,6 +22,7 @@
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/interrupt.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
 #include "netns/topo.h"
@@ -51,6 +55,7 @@ static const char usage_run[] =
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
 
 #define HANG_SLACK_S 120 /* boot, topology and agent start beyond the step timeout */
+#define HANG_GRACE_S 10  /* what a hung inner runner gets to clean up before SIGKILL */
 
 struct run_args {
 	const char *stack, *junit, *records, *list, *profile;
@@ -206,6 +211,12 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 			r.v = V_ERROR;
 			snprintf(r.reason, sizeof(r.reason), "out of memory");
 		}
+		if (r.v == V_ERROR && interrupt_caught()) { /* its agents ended with the run */
+			char why[sizeof(r.reason)];
+
+			snprintf(why, sizeof(why), "%s", r.reason);
+			snprintf(r.reason, sizeof(r.reason), "interrupted (%s): %.400s", strsignal(interrupt_caught()), why);
+		}
 		if (r.v == V_ERROR && st->err[0]) {
 			size_t l = strlen(r.reason);
 
@@ -254,6 +265,7 @@ static int run_inner(const struct run_args *a)
 	}
 	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
+	interrupt_install(); /* the outer run's SIGTERM: stop after this scenario, topology down */
 	if (!strchr(a->profile, ':') && running_kernel())
 		prof.kernel = running_kernel();
 	list = fopen(a->list, "r");
@@ -274,13 +286,13 @@ static int run_inner(const struct run_args *a)
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	for (size_t i = 0; files && i < fl.n; i++)
+	for (size_t i = 0; files && i < fl.n && !interrupt_caught(); i++)
 		inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
 	cli_unload(&fl, files);
 	fclose(rec);
-	return 0;
+	return interrupt_caught() ? EXIT_INTERRUPTED : 0;
 }
 
 /* ------------------------------------------------------------ outer -- */
@@ -379,6 +391,7 @@ static int one_round(struct outer *o, size_t from)
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	interrupt_watch(pid);
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 
@@ -386,17 +399,25 @@ static int one_round(struct outer *o, size_t from)
 		print_ready(o);
 		if (w == pid)
 			break;
+		if (interrupt_caught()) {
+			interrupt_stop(pid, pid, INTERRUPT_GRACE_S, &st);
+			interrupt_watch(0);
+			rec_read(o->rec, o->rs, o->st, o->fl.n);
+			return EXIT_INTERRUPTED;
+		}
 		if (stat(o->rec, &sb) == 0 && sb.st_size != last) {
 			last = sb.st_size;
 			last_change = proto_now_s();
 		}
 		if (proto_now_s() - last_change > hang_s) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, &st, 0);
+			/* SIGTERM first: a host's inner runner takes its topology down */
+			interrupt_stop(pid, pid, HANG_GRACE_S, &st);
+			interrupt_watch(0);
 			return 121;
 		}
 		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
+	interrupt_watch(0);
 	rec_read(o->rec, o->rs, o->st, o->fl.n);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -433,10 +454,36 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	return k + 1;
 }
 
+/*
+ * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
+ * ERROR at the step it had reached, those after it were not run.
+ */
+static void mark_interrupted(struct outer *o)
+{
+	int sig = interrupt_caught();
+	size_t k = 0;
+
+	if (!sig)
+		return;
+	while (k < o->fl.n && o->st[k].finished)
+		k++;
+	for (size_t i = k; i < o->fl.n; i++) {
+		struct result *r = &o->rs[i];
+
+		r->v = i == k && o->st[i].started ? V_ERROR : V_SKIP;
+		r->line = i == k ? o->st[i].step_line : 0;
+		if (r->v == V_ERROR)
+			snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
+		else
+			snprintf(r->reason, sizeof(r->reason), "not run: the run was interrupted (%s)", strsignal(sig));
+		o->st[i].finished = 1;
+	}
+}
+
 /* --stack=model: every scenario on the model engine, simulating the profile's stack. */
 static void outer_model(struct outer *o, const struct m_profile *prof)
 {
-	for (size_t i = 0; i < o->fl.n; i++) {
+	for (size_t i = 0; i < o->fl.n && !interrupt_caught(); i++) {
 		struct be_model eng;
 		/* The model simulates the profile's stack: its capabilities only. */
 		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = o->a->trace };
@@ -449,6 +496,8 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 		o->st[i].finished = 1;
 		print_ready(o);
 	}
+	mark_interrupted(o);
+	print_ready(o);
 }
 
 /*
@@ -469,9 +518,11 @@ static int outer_stack(struct outer *o)
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
 	mkdir(dir, 0755);
-	while (from < o->fl.n) {
+	while (from < o->fl.n && !interrupt_caught()) {
 		int st = one_round(o, from);
 
+		if (interrupt_caught())
+			break;
 		if (st == 120 || st == 121) {
 			from = record_death(o, from, st);
 			print_ready(o);
@@ -491,6 +542,7 @@ static int outer_stack(struct outer *o)
 		}
 		break;
 	}
+	mark_interrupted(o);
 	for (size_t i = 0; i < o->fl.n; i++)
 		o->st[i].finished = 1;
 	print_ready(o);
@@ -533,6 +585,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 
 	if (rc)
 		return rc;
+	interrupt_install();
 	if (cli_profile(a->profile, &prof)) {
 		cli_unload(&o.fl, o.files);
 		return EXIT_USAGE;
@@ -563,6 +616,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	free(o.rs);
 	free(o.st);
 	cli_unload(&o.fl, o.files);
+	if (interrupt_caught())
+		return EXIT_INTERRUPTED;
 	return c[V_FAIL] ? EXIT_FAILED : (infra || c[V_ERROR]) ? EXIT_INFRA : 0;
 }
 

@@ -140,6 +140,8 @@ static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 			close(st->ag[j].fd);
 		close(sv[0]);
 		signal(SIGPIPE, SIG_IGN);
+		signal(SIGINT, SIG_DFL); /* the runner's interrupt handling is not the agent's: */
+		signal(SIGTERM, SIG_DFL); /* an interrupted run's agents end at once */
 		rc = topo_enter_netns(tn);
 		if (rc) {
 			proto_send(sv[1], "err errno=%d msg=cannot enter netns %s", -rc, tn->netns);
