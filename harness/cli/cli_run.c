@@ -297,33 +297,6 @@ static int run_inner(const struct run_args *a)
 
 /* ------------------------------------------------------------ outer -- */
 
-/* Lines of the console log that say why the kernel died (at most 12). */
-static void console_excerpt(const char *path, char *out, size_t len)
-{
-	static const char *const marks[] = { "BUG:", "Oops", "RIP:", "Kernel panic", "Call Trace", "general protection",
-					     "rxe_", "hung_task", "watchdog" };
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, off = 0;
-	int lines = 0;
-
-	out[0] = '\0';
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0 && lines < 12) {
-		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-			if (strstr(line, marks[i])) {
-				off += (size_t)snprintf(out + off, off < len ? len - off : 0, "  console: %s", line);
-				if (off >= len)
-					off = len - 1;
-				lines++;
-				break;
-			}
-	}
-	free(line);
-	fclose(f);
-}
-
 struct outer {
 	const struct run_args *a;
 	struct filelist fl;
@@ -346,7 +319,11 @@ static void print_ready(struct outer *o)
 		report_progress(o->printed, o->fl.n, o->fl.v[o->printed]);
 }
 
-/* One inner run over scenarios [from, n). Returns the exit status of ci/stack (ci/vm), 121 for a hang. */
+/*
+ * One inner run over scenarios [from, n). Returns the exit status of ci/stack
+ * (ci/vm), 121 for a hang, 130 when interrupted, or -errno (said on stderr)
+ * when it could not start.
+ */
 static int one_round(struct outer *o, size_t from)
 {
 	char stack_opt[64], timeout_opt[32], base_opt[32], rec_opt[PATH_MAX + 80], list_opt[PATH_MAX + 80];
@@ -355,13 +332,18 @@ static int one_round(struct outer *o, size_t from)
 	struct stat sb;
 	off_t last = -1;
 	double last_change = proto_now_s();
-	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0;
+	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0, rc;
 	pid_t pid;
 
-	if (!lf || self_exe(exe, sizeof(exe))) {
-		if (lf)
-			fclose(lf);
-		return -EIO;
+	if (!lf) {
+		rc = -errno;
+		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->list, strerror(-rc));
+		return rc;
+	}
+	if ((rc = self_exe(exe, sizeof(exe))) != 0) {
+		fclose(lf);
+		fprintf(stderr, "rdmacheck: cannot find this executable: %s\n", strerror(-rc));
+		return rc;
 	}
 	for (size_t i = from; i < o->fl.n; i++)
 		fwrite(o->fl.v[i], 1, strlen(o->fl.v[i]) + 1, lf); /* NUL-terminated: a name may hold newlines */
@@ -381,8 +363,11 @@ static int one_round(struct outer *o, size_t from)
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		rc = -errno;
+		fprintf(stderr, "rdmacheck: cannot start %s: %s\n", cistack, strerror(-rc));
+		return rc;
+	}
 	if (pid == 0) {
 		setpgid(0, 0);
 		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout))
@@ -435,7 +420,7 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	struct result *r = &o->rs[k];
 	struct rec_state *s = &o->st[k];
 
-	console_excerpt(o->console, excerpt, sizeof(excerpt));
+	rec_console_excerpt(o->console, excerpt, sizeof(excerpt));
 	free(r->detail);
 	r->detail = strdup(excerpt[0] ? excerpt : "  (no console lines about it)\n");
 	r->line = s->step_line;
@@ -500,6 +485,21 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 	print_ready(o);
 }
 
+/* mkdir dir (an existing directory is fine); 0, or -errno said on stderr. */
+static int make_dir(const char *dir)
+{
+	struct stat sb;
+
+	if (mkdir(dir, 0755) == 0 || (errno == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		return 0;
+	int rc = errno == EEXIST ? -ENOTDIR : -errno;
+
+	fprintf(stderr, "rdmacheck: cannot make the directory %s: %s%s\n", dir, strerror(-rc),
+		rc == -EACCES || rc == -EPERM || rc == -EROFS ? " (the run writes its records into the checkout: "
+								"run as its owner, or make it writable)" : "");
+	return rc;
+}
+
 /*
  * The real stack: rounds of the inner runner (ci/stack), each resuming after
  * the scenario that killed the previous one; a stack that is not there skips
@@ -515,12 +515,18 @@ static int outer_stack(struct outer *o)
 	snprintf(o->list, sizeof(o->list), "%s/build/run/list-%ld.nul", o->root, (long)getpid());
 	snprintf(o->console, sizeof(o->console), "%s/build/run/console-%ld.log", o->root, (long)getpid());
 	snprintf(dir, sizeof(dir), "%s/build", o->root);
-	mkdir(dir, 0755);
+	if (make_dir(dir))
+		return 1;
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
-	mkdir(dir, 0755);
+	if (make_dir(dir))
+		return 1;
 	while (from < o->fl.n && !interrupt_caught()) {
 		int st = one_round(o, from);
 
+		if (st < 0) { /* said why: nothing ran */
+			infra = 1;
+			break;
+		}
 		if (interrupt_caught())
 			break;
 		if (st == 120 || st == 121) {

@@ -4,6 +4,7 @@
 #include "harness/run/proto.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -156,4 +157,31 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 		text_free(&det[i]);
 	free(det);
 	return 0;
+}
+
+/* Lines of the console log that say why the kernel died (at most 12). */
+void rec_console_excerpt(const char *path, char *out, size_t len)
+{
+	static const char *const marks[] = { "BUG:", "Oops", "RIP:", "Kernel panic", "Call Trace", "general protection",
+					     "rxe_", "hung_task", "watchdog" };
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, off = 0;
+	int lines = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0 && lines < 12) {
+		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+			if (strstr(line, marks[i])) {
+				off += (size_t)snprintf(out + off, off < len ? len - off : 0, "  console: %s", line);
+				if (off >= len)
+					off = len - 1;
+				lines++;
+				break;
+			}
+	}
+	free(line);
+	fclose(f);
 }

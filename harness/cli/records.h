@@ -39,4 +39,8 @@ struct rec_state {
  */
 int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n);
 
+/* The lines of the guest's console log at path that say why its kernel died
+ * (at most 12, each "  console: LINE"), into out; "" if none or no log. */
+void rec_console_excerpt(const char *path, char *out, size_t len);
+
 #endif
