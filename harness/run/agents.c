@@ -3,11 +3,13 @@
  * (agent.h), spawned into its node's network namespace and talked to over a
  * socketpair with the line protocol (proto.h). stack.h declares it.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "harness/run/stack.h"
 #include "harness/agent/agent.h"
 #include "harness/run/proto.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,6 +121,40 @@ int stack_watch(struct stack *st)
 	return 0;
 }
 
+/* The scenario's temporary directory (the agents' TMPDIR): 0 or -errno with st->err. */
+static int tmp_make(struct stack *st)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(st->tmp, sizeof(st->tmp), "%s/rdmacheck-run-XXXXXX", base && base[0] && strlen(base) < 16 ? base : "/tmp");
+	if (mkdtemp(st->tmp))
+		return 0;
+	int rc = -errno;
+
+	snprintf(st->err, sizeof(st->err), "cannot make a temporary directory %s: %s", st->tmp, strerror(-rc));
+	st->tmp[0] = '\0';
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Remove the temporary directory and whatever the agents left in it (a killed one too). */
+static void tmp_remove(struct stack *st)
+{
+	if (st->tmp[0])
+		nftw(st->tmp, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	st->tmp[0] = '\0';
+}
+
 static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	int sv[2];
@@ -142,6 +178,8 @@ static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGINT, SIG_DFL); /* the runner's interrupt handling is not the agent's: */
 		signal(SIGTERM, SIG_DFL); /* an interrupted run's agents end at once */
+		if (st->tmp[0])
+			setenv("TMPDIR", st->tmp, 1); /* what an agent writes (uDAPL's dat.conf) goes with the scenario */
 		rc = topo_enter_netns(tn);
 		if (rc) {
 			proto_send(sv[1], "err errno=%d msg=cannot enter netns %s", -rc, tn->netns);
@@ -185,6 +223,7 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 		return -ERANGE;
 	}
 	st->n = (unsigned)f->nnodes;
+	rc = tmp_make(st);
 	for (unsigned i = 0; i < st->n && rc == 0; i++)
 		rc = spawn(st, i, &t->node[i]);
 	if (rc)
@@ -216,4 +255,5 @@ void stack_stop(struct stack *st)
 			st->ag[i].pid = 0;
 		}
 	}
+	tmp_remove(st);
 }

@@ -39,6 +39,7 @@ struct stack {
 	struct stack_agent ag[SCN_NODES_MAX];
 	struct stack_obj o[SCN_OBJS_MAX];
 	char err[512];             /* the last infrastructure error, for reports */
+	char tmp[48];              /* the agents' TMPDIR, removed with them ("" none) */
 };
 
 extern const struct backend_ops stack_ops;
@@ -89,7 +90,11 @@ int stack_watch(struct stack *st);
  */
 int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t, int step_ms);
 
-/* Ask every agent to quit, wait for it (kill after 3 s). Safe to call twice. */
+/*
+ * Ask every agent to quit, wait for it (kill after 3 s), and remove the
+ * scenario's temporary directory with whatever the agents left in it (a
+ * killed uDAPL agent's dat.conf). Safe to call twice.
+ */
 void stack_stop(struct stack *st);
 
 #endif

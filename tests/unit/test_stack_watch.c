@@ -11,8 +11,11 @@
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +55,7 @@ static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
 
 static void setup(void)
 {
+	signal(SIGPIPE, SIG_IGN); /* as rdmacheck does: a dead agent's socket is EPIPE */
 	memset(&f, 0, sizeof(f));
 	memset(&st, 0, sizeof(st));
 	f.nnodes = 2;
@@ -109,6 +113,30 @@ START_TEST(test_watch_all_alive)
 }
 END_TEST
 
+/* What a killed agent left in the scenario's temporary directory goes with stack_stop (issue 16.9). */
+START_TEST(test_stop_removes_what_a_killed_agent_left)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(st.tmp, sizeof(st.tmp), "/tmp/rdmacheck-run-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(st.tmp));
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	snprintf(path, sizeof(path), "%s/rdmacheck-dat-abc", st.tmp);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/rdmacheck-dat-abc/dat.conf", st.tmp);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	kill(st.ag[1].pid, SIGKILL);
+	snprintf(path, sizeof(path), "%s", st.tmp);
+	stack_stop(&st);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_str_eq(st.tmp, "");
+}
+END_TEST
+
 Suite *suite_test_stack_watch(void)
 {
 	Suite *s = suite_create("test_stack_watch");
@@ -118,6 +146,7 @@ Suite *suite_test_stack_watch(void)
 	tcase_add_test(tc, test_passive_agent_dead_before_the_step);
 	tcase_add_test(tc, test_passive_agent_dies_during_the_step);
 	tcase_add_test(tc, test_watch_all_alive);
+	tcase_add_test(tc, test_stop_removes_what_a_killed_agent_left);
 	suite_add_tcase(s, tc);
 	return s;
 }
