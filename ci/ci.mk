@@ -54,6 +54,7 @@ oracle: all
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-asan
+	$(MAKE) fuzz-quick
 	$(MAKE) shellcheck
 	$(MAKE) shell-tests
 	$(MAKE) lint
@@ -98,3 +99,40 @@ coverage: deps
 # host has no rxe: take /tmp/rdmacheck-vm.lock on shared machines).
 faults: all
 	tests/faults/run --stack=$(STACK)
+
+# Fuzzing (issue 16): the libFuzzer target tests/fuzz/fuzz_scn.c over parse,
+# the corpus conventions, lint and the printer's round trip, built with clang
+# (ci/deps) and ASan+UBSan in build/fuzz. `make fuzz` runs it FUZZ_SECS
+# seconds (default 300) from the corpus build/fuzz/corpus, seeded with
+# scenarios/; `make fuzz-quick` (part of make check) runs FUZZ_QUICK_SECS (30).
+# A finding is written to build/fuzz/ as crash-*/leak-*; replay it with
+# build/fuzz/fuzz-scn FILE.
+FUZZ      := build/fuzz
+FUZZ_SECS ?= 300
+FUZZ_QUICK_SECS ?= 30
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(BUILD)/fuzz-scn: $(BUILD)/tests/fuzz/fuzz_scn.o $(LIBS_ALL) $(AGENT_LIB)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) -Wl,--end-group $(STACK_LIBS)
+
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ) CC=clang OPT='-O1 -g' XCFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
+		XLDFLAGS='$(FUZZ_SAN)' $(FUZZ)/fuzz-scn
+
+# fuzz-run SECONDS: libFuzzer over the corpus; prints its final figures (execs, edges).
+define fuzz-run
+	@mkdir -p $(FUZZ)/corpus
+	cd $(FUZZ) && { ./fuzz-scn -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=./ corpus ../../scenarios > fuzz.log 2>&1; st=$$?; \
+	grep -E '^(INFO: seed corpus|Done [0-9]+ runs|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|fuzz_scn:)' fuzz.log; \
+	grep -E '^#[0-9]+' fuzz.log | tail -n 1; \
+	[ $$st -eq 0 ] || echo "make fuzz: a finding (exit $$st): $(FUZZ)/fuzz.log, $(FUZZ)/crash-* / leak-* / timeout-*"; exit $$st; }
+endef
+
+fuzz: deps fuzz-build
+	$(call fuzz-run,$(FUZZ_SECS))
+
+fuzz-quick: fuzz-build
+	$(call fuzz-run,$(FUZZ_QUICK_SECS))
+
+.PHONY: fuzz fuzz-build fuzz-quick
