@@ -66,6 +66,11 @@ static void setup(void)
 	st.step_ms = 1000;
 }
 
+static void teardown(void)
+{
+	stack_stop(&st); /* whatever a failed test left: agents, the temporary directory */
+}
+
 /* fill on node a, the step that node b's death must turn into an ERROR. */
 static int fill_on_a(void)
 {
@@ -142,7 +147,7 @@ Suite *suite_test_stack_watch(void)
 	Suite *s = suite_create("test_stack_watch");
 	TCase *tc = tcase_create("watch");
 
-	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_passive_agent_dead_before_the_step);
 	tcase_add_test(tc, test_passive_agent_dies_during_the_step);
 	tcase_add_test(tc, test_watch_all_alive);
