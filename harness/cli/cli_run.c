@@ -217,7 +217,7 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 			snprintf(why, sizeof(why), "%s", r.reason);
 			snprintf(r.reason, sizeof(r.reason), "interrupted (%s): %.400s", strsignal(interrupt_caught()), why);
 		}
-		if (r.v == V_ERROR && st->err[0]) {
+		if (r.v == V_ERROR && st->err[0] && !strstr(r.reason, st->err)) { /* not said by the runner */
 			size_t l = strlen(r.reason);
 
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
