@@ -45,7 +45,7 @@ static const struct {
 	{ SCN_C_RPMA_REMOTE, { [R_RREMOTE] = 1 }, { 0 } },
 };
 
-#define RPMA_CLASSES (SCN_C_RPMA_MR | SCN_C_RPMA_CONN | SCN_C_RPMA_REMOTE)
+#define RPMA_CLASSES (SCN_C_RPMA_MR | SCN_C_RPMA_CONN) /* the calls that make the node's librpma peer */
 #define BUFFER_CLASSES (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)
 
 struct tally {

@@ -130,6 +130,9 @@ static const struct bad {
 	  "a: dat_ep_connect e pz=z peer=b.z\n", 0,
 	  "t.scn:21:1: node b: the model holds at most 16 QPs (create_qp, and one on each side of dat_ep_connect "
 	  "and rpma_connect)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
+	{ SCN_E_MODEL_LIMIT, "nodes a\n" PDS16 "a: rpma_mr_reg r len=1 usage=READ_SRC\n", 0,
+	  "t.scn:18:1: node a: the model holds at most 16 protection domains (alloc_pd, dat_pz_create, a node's "
+	  "librpma peer)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
 	{ SCN_E_MR_TOO_LONG, P "a: reg_mr m pd=pd len=2M\n", 0,
 	  "t.scn:3:23: len=2097152: the model holds at most 1048576 bytes per registration\n"
 	  "  hint: the model keeps every byte of a registration: use a smaller len\n" },
