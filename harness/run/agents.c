@@ -22,6 +22,48 @@
 
 #define HELLO_MS 15000 /* opening the device can be slow under TCG */
 
+/* Why agent i ended (ws from waitpid), for reports. */
+static void say_died(struct stack *st, unsigned i, int ws)
+{
+	if (WIFSIGNALED(ws))
+		snprintf(st->err, sizeof(st->err), "agent of node %s died (killed by signal %d)", st->f->nodes[i],
+			 WTERMSIG(ws));
+	else
+		snprintf(st->err, sizeof(st->err), "agent of node %s died (exit status %d)", st->f->nodes[i],
+			 WEXITSTATUS(ws));
+}
+
+/*
+ * Whether agent i has ended (reaped now, waiting up to wait_ms for it, or
+ * before): if so its fd is closed, st->err says how it ended and the
+ * answer is 1; else 0.
+ */
+static int agent_ended(struct stack *st, unsigned i, int wait_ms)
+{
+	struct stack_agent *ag = &st->ag[i];
+	const struct timespec tick = { 0, 10000000 };
+	int ws;
+
+	for (int waited = 0; !ag->dead && ag->pid > 0; waited += 10) {
+		if (waitpid(ag->pid, &ws, WNOHANG) == ag->pid) {
+			ag->pid = 0;
+			ag->dead = 1;
+			ag->ws = ws;
+			break;
+		}
+		if (waited >= wait_ms)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	if (!ag->dead)
+		return 0;
+	if (ag->fd >= 0)
+		close(ag->fd);
+	ag->fd = -1;
+	say_died(st, i, ag->ws);
+	return 1;
+}
+
 static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va_list ap)
 {
 	int rc;
@@ -60,7 +102,9 @@ int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
 		return -ETIMEDOUT;
 	}
 	if (rc < 0) {
-		snprintf(st->err, sizeof(st->err), "agent of node %s died", st->f->nodes[node]);
+		/* its socket closed: say how it ended once it is reaped (it exits just after) */
+		if (!agent_ended(st, node, 1000))
+			snprintf(st->err, sizeof(st->err), "agent of node %s died", st->f->nodes[node]);
 		return -EPIPE;
 	}
 	return 0;
@@ -86,38 +130,11 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	return rc;
 }
 
-/* Why agent i ended (ws from waitpid), for reports. */
-static void say_died(struct stack *st, unsigned i, int ws)
-{
-	if (WIFSIGNALED(ws))
-		snprintf(st->err, sizeof(st->err), "agent of node %s died (killed by signal %d)", st->f->nodes[i],
-			 WTERMSIG(ws));
-	else
-		snprintf(st->err, sizeof(st->err), "agent of node %s died (exit status %d)", st->f->nodes[i],
-			 WEXITSTATUS(ws));
-}
-
 int stack_watch(struct stack *st)
 {
-	for (unsigned i = 0; i < st->n; i++) {
-		struct stack_agent *ag = &st->ag[i];
-		int ws;
-
-		if (ag->dead) {
-			say_died(st, i, ag->ws);
+	for (unsigned i = 0; i < st->n; i++)
+		if (agent_ended(st, i, 0))
 			return -EPIPE;
-		}
-		if (ag->pid <= 0 || waitpid(ag->pid, &ws, WNOHANG) != ag->pid)
-			continue;
-		ag->pid = 0;
-		ag->dead = 1;
-		ag->ws = ws;
-		if (ag->fd >= 0)
-			close(ag->fd);
-		ag->fd = -1;
-		say_died(st, i, ws);
-		return -EPIPE;
-	}
 	return 0;
 }
 

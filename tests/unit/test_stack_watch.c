@@ -24,7 +24,7 @@ static struct scn_file f;
 static const struct timespec tenth = { 0, 100 * 1000 * 1000 };
 static struct stack st;
 
-/* A fake agent on a new socketpair: answers ok (first killing victim, if > 0). */
+/* A fake agent on a new socketpair: answer 0 never, 1 ok (first killing victim, if > 0), 2 dies instead. */
 static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
 {
 	int sv[2];
@@ -39,6 +39,8 @@ static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
 		while (proto_recv(sv[1], msg, sizeof(msg), -1) >= 0) {
 			if (!answer)
 				continue;
+			if (answer == 2 && !proto_is(msg, "quit"))
+				raise(SIGKILL); /* dies on the request it was sent */
 			if (victim > 0 && !proto_is(msg, "quit")) {
 				kill(victim, SIGKILL);
 				nanosleep(&tenth, NULL);
@@ -108,6 +110,17 @@ START_TEST(test_passive_agent_dies_during_the_step)
 }
 END_TEST
 
+/* The agent the step talks to dies on it: how it ended is said, not just "died". */
+START_TEST(test_active_agent_dies_on_the_request)
+{
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 2, 0);
+	ck_assert_int_eq(fill_on_a(), -EPIPE);
+	ck_assert_ptr_nonnull(strstr(st.err, "agent of node a died (killed by signal 9)"));
+	stack_stop(&st);
+}
+END_TEST
+
 START_TEST(test_watch_all_alive)
 {
 	fake_agent(&st.ag[1], 0, 0);
@@ -150,6 +163,7 @@ Suite *suite_test_stack_watch(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_passive_agent_dead_before_the_step);
 	tcase_add_test(tc, test_passive_agent_dies_during_the_step);
+	tcase_add_test(tc, test_active_agent_dies_on_the_request);
 	tcase_add_test(tc, test_watch_all_alive);
 	tcase_add_test(tc, test_stop_removes_what_a_killed_agent_left);
 	suite_add_tcase(s, tc);
