@@ -47,7 +47,7 @@ clean:
 help:
 	@echo "make            build everything into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (ci/deps)"
-	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
+	@echo "make check      all tests: unit (ASan+UBSan), fuzz (30 s), shellcheck, shell tests, lint, smoke, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
 	@echo "make lint       parse the corpus and check every expect against the model"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"
@@ -57,5 +57,8 @@ help:
 	@echo "make valgrind   unit tests under valgrind"
 	@echo "make coverage   gcov/lcov report, including code run inside the VM"
 	@echo "make bench      benchmarks"
+	@echo "make fuzz       the scenario-language fuzz target (FUZZ_SECS=300; 30 s run in make check)"
+	@echo "make faults     fault reproducers on the real stack (tests/faults)"
+	@echo "make soak       the corpus until SOAK_MIN=1000 scenarios ran in one guest; fails on growth"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
