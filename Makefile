@@ -20,6 +20,8 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Appended to by the fragments.
 LIBS_ALL  :=
+# The API families' own libraries (lib/*): the agent and the unit tests link them.
+FAMILY_LIBS :=
 BINS_ALL  :=
 UNIT_SRCS :=
 
@@ -79,7 +81,7 @@ help:
 	@echo "make            build everything into $(BUILD)/"
 	@echo "make rdmacheck  only build/rdmacheck: lint, predict, explain, run --stack=model (ci/deps --for=model)"
 	@echo "make deps       install missing Debian packages (ci/deps)"
-	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
+	@echo "make check      all tests: unit (ASan+UBSan), fuzz (30 s), shellcheck, shell tests, lint, smoke, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
 	@echo "make lint       parse the corpus and check every expect against the model"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"
@@ -93,5 +95,8 @@ help:
 	@echo "make install    PREFIX=/usr/local DESTDIR=: binary, man pages, corpus, model library + pkg-config"
 	@echo "make explore    random scenarios on the real stack, divergences shrunk (EXPLORE_TIME=60)"
 	@echo "make explore-selftest  explore must rediscover rxe's declared deviations (tests/explore/selftest)"
+	@echo "make fuzz       the scenario-language fuzz target (FUZZ_SECS=300; 30 s run in make check)"
+	@echo "make faults     fault reproducers on the real stack (tests/faults)"
+	@echo "make soak       the corpus until SOAK_MIN=1000 scenarios ran in one guest; fails on growth"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -67,6 +67,7 @@ explore-selftest: all
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-asan
+	$(MAKE) fuzz-quick
 	$(MAKE) shellcheck
 	$(MAKE) shell-tests
 	$(MAKE) lint
@@ -113,10 +114,64 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: unit-asan shell-tests lint corpus oracle new-scenario
+.PHONY: unit-asan shell-tests lint corpus oracle new-scenario faults
 
 # docs/rules.md: the rule catalog, generated from model/rules.def and the profiles
 # (tests/shell/test-explain fails when the committed file is not current).
 docs: $(RDMACHECK_BIN)
 	@mkdir -p docs
 	$(RDMACHECK_BIN) explain --catalog > docs/rules.md.tmp && mv docs/rules.md.tmp docs/rules.md
+
+# Fault reproducers on the real stack (tests/faults, issue 16; VM when the
+# host has no rxe: take /tmp/rdmacheck-vm.lock on shared machines).
+faults: all
+	tests/faults/run --stack=$(STACK)
+
+# Fuzzing (issue 16): the libFuzzer target tests/fuzz/fuzz_scn.c over parse,
+# the corpus conventions, lint and the printer's round trip, built with clang
+# (ci/deps) and ASan+UBSan in build/fuzz. `make fuzz` runs it FUZZ_SECS
+# seconds (default 300) from the corpus build/fuzz/corpus, seeded with
+# scenarios/; `make fuzz-quick` (part of make check) runs FUZZ_QUICK_SECS (30).
+# A finding is written to build/fuzz/ as crash-*/leak-*; replay it with
+# build/fuzz/fuzz-scn FILE.
+FUZZ      := build/fuzz
+FUZZ_SECS ?= 300
+FUZZ_QUICK_SECS ?= 30
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(BUILD)/fuzz-scn: $(BUILD)/tests/fuzz/fuzz_scn.o $(LIBS_ALL) $(AGENT_LIB) $(FAMILY_LIBS)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) $(FAMILY_LIBS) \
+		-Wl,--end-group $(STACK_LIBS) $(HARNESS_LIBS)
+
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ) CC=clang OPT='-O1 -g' XCFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
+		XLDFLAGS='$(FUZZ_SAN)' $(FUZZ)/fuzz-scn
+
+# fuzz-run SECONDS: libFuzzer over the corpus; prints its final figures (execs, edges).
+define fuzz-run
+	@mkdir -p $(FUZZ)/corpus
+	cd $(FUZZ) && { ./fuzz-scn -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=./ corpus ../../scenarios > fuzz.log 2>&1; st=$$?; \
+	grep -E '^(INFO: seed corpus|Done [0-9]+ runs|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|fuzz_scn:)' fuzz.log; \
+	grep -E '^#[0-9]+' fuzz.log | tail -n 1; \
+	[ $$st -eq 0 ] || echo "make fuzz: a finding (exit $$st): $(FUZZ)/fuzz.log, $(FUZZ)/crash-* / leak-* / timeout-*"; exit $$st; }
+endef
+
+fuzz: deps fuzz-build
+	$(call fuzz-run,$(FUZZ_SECS))
+
+fuzz-quick: fuzz-build
+	$(call fuzz-run,$(FUZZ_QUICK_SECS))
+
+.PHONY: fuzz fuzz-build fuzz-quick
+
+# The soak (issue 16): the corpus again and again in one guest (or on this
+# host's stack) until SOAK_MIN scenarios ran, failing on growth of RDMA
+# resources, fds, processes, namespaces or temporary files (tests/soak/run).
+# Long: about SOAK_MIN x the corpus's mean scenario time (TCG: hours).
+SOAK_MIN     ?= 1000
+SOAK_TIMEOUT ?= 21600
+soak: all
+	RDMACHECK_VM_TIMEOUT=$(SOAK_TIMEOUT) ci/stack --stack=$(STACK) -- tests/soak/run --min=$(SOAK_MIN)
+
+.PHONY: soak

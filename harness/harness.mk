@@ -72,9 +72,9 @@ BINS_ALL += $(RDMACHECK_BIN)
 rdmacheck: $(RDMACHECK_BIN)
 
 AGENT_BIN := $(BUILD)/rdmacheck-agent
-$(AGENT_BIN): $(AGENT_MAIN:%.c=$(BUILD)/%.o) $(AGENT_SRCS:%.c=$(BUILD)/%.o) $(LIBS_ALL)
+$(AGENT_BIN): $(AGENT_MAIN:%.c=$(BUILD)/%.o) $(AGENT_SRCS:%.c=$(BUILD)/%.o) $(LIBS_ALL) $(FAMILY_LIBS)
 	$(CC) $(LDFLAGS) -o $@ $(AGENT_MAIN:%.c=$(BUILD)/%.o) $(AGENT_SRCS:%.c=$(BUILD)/%.o) \
-		-Wl,--start-group $(LIBS_ALL) -Wl,--end-group $(STACK_LIBS) $(HARNESS_LIBS)
+		-Wl,--start-group $(LIBS_ALL) $(FAMILY_LIBS) -Wl,--end-group $(STACK_LIBS) $(HARNESS_LIBS)
 BINS_ALL += $(AGENT_BIN)
 
 # The version --version prints: the VERSION file at the top (CHANGELOG.md says what each brought).

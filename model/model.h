@@ -438,6 +438,14 @@ int model_predict(const struct model *m, const struct m_profile *p, const struct
  */
 int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
 
+/*
+ * Whether the model can hold a memory registration of len bytes at page
+ * offset off: at most M_MR_LEN_MAX bytes, or a length no buffer can have
+ * (addr+len wraps: MR-LEN-2, predicted EINVAL). Every MR, librpma MR and DAT
+ * LMR is one; the scenario parser refuses the others where they are written.
+ */
+int model_mr_len_holds(uint64_t len, uint64_t off);
+
 /* Index of the alternative whose outcome equals o, or -1. */
 int model_pred_find(const struct m_pred *pred, struct m_outcome o);
 

@@ -16,8 +16,8 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c
 
 $(BUILD)/tests/unit/main.o: $(BUILD)/tests/unit/suites.inc
 
-$(UNIT_BIN): $(UNIT_OBJS) $(LIBS_ALL) $(AGENT_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) -Wl,--end-group $(CHECK_LIBS) $(STACK_LIBS) $(HARNESS_LIBS)
+$(UNIT_BIN): $(UNIT_OBJS) $(LIBS_ALL) $(AGENT_LIB) $(FAMILY_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) $(FAMILY_LIBS) -Wl,--end-group $(CHECK_LIBS) $(STACK_LIBS) $(HARNESS_LIBS)
 
 .PHONY: FORCE
 FORCE:

@@ -45,7 +45,13 @@ struct aobj *agent_new_obj(struct agent *a)
 
 	if (proto_get_u64(a->msg, "id", &id) || id >= AGENT_OBJS_MAX || a->obj[id].live)
 		return NULL;
-	return &a->obj[id];
+	struct aobj *o = &a->obj[id];
+
+	if (o->release) /* what the former object of this id kept (a freed one's ext) */
+		o->release(a, o);
+	o->release = NULL;
+	o->ext = NULL;
+	return o;
 }
 
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt)
@@ -70,34 +76,66 @@ const char *agent_qp_state_str(enum ibv_qp_state s)
 	return m_qp_state_str((enum m_qp_state)s);
 }
 
+void agent_buffer_drop(struct aobj *o)
+{
+	struct abuf *m = o->mem;
+
+	o->mem = NULL;
+	o->buf = NULL;
+	if (!m || --m->refs > 0)
+		return;
+	if (m->map)
+		munmap(m->map, m->maplen);
+	free(m);
+}
+
+void agent_buffer_share(struct aobj *o, const struct aobj *from, size_t len)
+{
+	struct abuf *m = from->mem;
+	uint8_t *buf = from->buf;
+
+	if (m)
+		m->refs++; /* first: o may be from itself */
+	agent_buffer_drop(o);
+	o->mem = m;
+	o->buf = m ? buf : NULL;
+	o->len = len;
+}
+
 int agent_buffer(struct aobj *o, uint64_t len, uint64_t off, int prot)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	struct abuf *m;
 
 	if (off >= (uint64_t)page || len > AGENT_BUF_MAX || prot < 0 || prot > 3)
 		return -EINVAL;
-	if (o->map) /* a name created again: one buffer per object id */
-		munmap(o->map, o->maplen);
-	o->map = o->buf = NULL;
-	o->len = len;
-	o->maplen = (size_t)((off + len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page);
-	if (o->maplen == 0)
-		o->maplen = (size_t)page;
-	o->map = mmap(NULL, o->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (o->map == MAP_FAILED) {
-		o->map = NULL;
-		return -errno;
+	agent_buffer_drop(o); /* a name created again: shared bytes stay with their other owners */
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->refs = 1;
+	m->maplen = (size_t)((off + len + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page);
+	if (m->maplen == 0)
+		m->maplen = (size_t)page;
+	m->map = mmap(NULL, m->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->map == MAP_FAILED) {
+		int rc = -errno;
+
+		free(m);
+		return rc;
 	}
-	o->buf = o->map + off;
+	o->mem = m;
+	o->buf = m->map + off;
+	o->len = len;
 	if (prot == 3) {
 		/* Not mapped (MR-MAP-1): the address range exists no more. The
 		 * object keeps no bytes (fill and read refuse it). */
-		munmap(o->map, o->maplen);
-		o->map = NULL;
+		munmap(m->map, m->maplen);
+		m->map = NULL;
 	}
-	o->prot = prot == 1 ? PROT_READ : prot == 2 ? PROT_NONE : PROT_READ | PROT_WRITE;
-	if (o->map && o->prot != (PROT_READ | PROT_WRITE))
-		mprotect(o->map, o->maplen, o->prot);
+	m->prot = prot == 1 ? PROT_READ : prot == 2 ? PROT_NONE : PROT_READ | PROT_WRITE;
+	if (m->map && m->prot != (PROT_READ | PROT_WRITE))
+		mprotect(m->map, m->maplen, m->prot);
 	return 0;
 }
 
@@ -114,8 +152,10 @@ static struct aobj *buffer_obj(struct agent *a)
 /* Make a buffer's pages accessible for the harness while it touches them. */
 static void open_pages(struct aobj *o, int open)
 {
-	if (o->prot != (PROT_READ | PROT_WRITE))
-		mprotect(o->map, o->maplen, open ? PROT_READ | PROT_WRITE : o->prot);
+	const struct abuf *m = o->mem;
+
+	if (m->prot != (PROT_READ | PROT_WRITE))
+		mprotect(m->map, m->maplen, open ? PROT_READ | PROT_WRITE : m->prot);
 }
 
 static int do_fill(struct agent *a)
@@ -125,7 +165,7 @@ static int do_fill(struct agent *a)
 
 	if (!o || off > o->len || len > o->len - off)
 		return agent_reply_err(a, EINVAL, "bad fill request");
-	if (!o->map)
+	if (!o->mem || !o->mem->map)
 		return agent_reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
 	memset(o->buf + off, (int)agent_num(a, "byte", 0), len);
@@ -141,7 +181,7 @@ static int do_read(struct agent *a)
 
 	if (!o || off > o->len || len > o->len - off || len > AGENT_READ_MAX)
 		return agent_reply_err(a, EINVAL, "bad read request");
-	if (!o->map)
+	if (!o->mem || !o->mem->map)
 		return agent_reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
 	proto_hex_encode(o->buf + off, len, hex);
@@ -184,8 +224,7 @@ static void release_all(struct agent *a)
 			o->live = 0;
 		}
 	for (int i = 0; i < AGENT_OBJS_MAX; i++)
-		if (a->obj[i].map)
-			munmap(a->obj[i].map, a->obj[i].maplen);
+		agent_buffer_drop(&a->obj[i]);
 }
 
 static int open_device(struct agent *a, char *err, size_t errlen)

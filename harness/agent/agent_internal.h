@@ -28,12 +28,26 @@ enum aobj_kind {
 
 struct agent;
 
+/*
+ * The mapping behind one or more registrations' buffers (an MR, a librpma MR,
+ * a DAT LMR, and every registration made over the same bytes: from=, buf=).
+ * It is owned by the objects that reference it and unmapped when the last
+ * reference goes (agent_buffer_drop), so re-creating one name never takes
+ * bytes away from another.
+ */
+struct abuf {
+	uint8_t *map;             /* NULL: no bytes (unmapped on purpose) */
+	size_t maplen;
+	int prot;                 /* the pages' protection (PROT_*) */
+	unsigned refs;
+};
+
 struct aobj {
 	uint8_t kind, live;
 	/* A buffer (MR, librpma MR, DAT LMR): it outlives the registration. */
-	uint8_t *map, *buf;       /* map NULL: no bytes behind buf (unmapped on purpose) */
-	size_t maplen, len;
-	int prot;
+	struct abuf *mem;         /* a reference to the mapping, or NULL */
+	uint8_t *buf;             /* this object's bytes within mem */
+	size_t len;
 	/* verbs */
 	struct ibv_pd *pd;
 	struct ibv_mr *mr;
@@ -64,7 +78,9 @@ struct agent {
 int agent_reply_err(struct agent *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The object named by field key of the request, of kind k (live, if need_live), or NULL. */
 struct aobj *agent_field_obj(struct agent *a, const char *key, enum aobj_kind k, int need_live);
-/* The request's id field as a fresh slot for a new object, or NULL. */
+/* The request's id field as a fresh slot for a new object, or NULL. What a
+ * former object of that id kept (its ext) is released first; its buffer stays
+ * until the new object makes or shares one. */
 struct aobj *agent_new_obj(struct agent *a);
 /* The request's numeric field key, or dflt. */
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt);
@@ -77,9 +93,13 @@ const char *agent_qp_state_str(enum ibv_qp_state s);
 /*
  * Give o a buffer of len bytes at page offset off (< page size) whose pages
  * have protection prot (0 RW, 1 RO, 2 none, 3 not mapped: see enum m_prot),
- * releasing a buffer o had. Returns 0 or -errno.
+ * dropping o's reference to a buffer it had. Returns 0 or -errno.
  */
 int agent_buffer(struct aobj *o, uint64_t len, uint64_t off, int prot);
+/* Make o use from's buffer (the same bytes, len of them), dropping o's own. */
+void agent_buffer_share(struct aobj *o, const struct aobj *from, size_t len);
+/* Drop o's reference to its buffer (unmapped with the last one). */
+void agent_buffer_drop(struct aobj *o);
 #define AGENT_BUF_MAX (1ull << 30) /* the largest buffer agent_buffer makes */
 
 #endif

@@ -6,6 +6,7 @@
  *   2 usage or parse error · 3 infrastructure error
  *   77 (run) every scenario skipped: nothing ran (automake's SKIP)
  * run reports a file that does not parse as an ERROR and goes on (exit 3).
+ *   130 run: interrupted by Ctrl-C or SIGTERM (interrupt.h)
  */
 #ifndef RDMACHECK_CLI_H
 #define RDMACHECK_CLI_H

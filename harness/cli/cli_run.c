@@ -12,6 +12,9 @@
  * 120) or hangs (no record for too long, or ci/vm exit 121), the scenario
  * that was running gets KERNEL_CRASH or TIMEOUT with the console excerpt, a
  * fresh guest is booted and the run goes on with the next scenario.
+ * Ctrl-C or SIGTERM (interrupt.h) stops the inner runner (the guest goes,
+ * the host's agents and topology are removed), marks the scenario that was
+ * running, reports what ran and exits 130; a second one kills at once.
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
@@ -22,6 +25,7 @@
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
 #include "harness/cli/device.h"
+#include "harness/cli/interrupt.h"
 #include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
@@ -43,6 +47,7 @@
 #include <unistd.h>
 
 #define HANG_SLACK_S 120 /* boot, topology and agent start beyond the step timeout */
+#define HANG_GRACE_S 10  /* what a hung inner runner gets to clean up before SIGKILL */
 
 
 /* ------------------------------------------------------------ inner -- */
@@ -108,7 +113,13 @@ static void inner_one(const struct run_args *a, const struct m_profile *prof, co
 			r.v = V_ERROR;
 			snprintf(r.reason, sizeof(r.reason), "out of memory");
 		}
-		if (r.v == V_ERROR && st->err[0]) {
+		if (r.v == V_ERROR && interrupt_caught()) { /* its agents ended with the run */
+			char why[sizeof(r.reason)];
+
+			snprintf(why, sizeof(why), "%s", r.reason);
+			snprintf(r.reason, sizeof(r.reason), "interrupted (%s): %.400s", strsignal(interrupt_caught()), why);
+		}
+		if (r.v == V_ERROR && st->err[0] && !strstr(r.reason, st->err)) { /* not said by the runner */
 			size_t l = strlen(r.reason);
 
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
@@ -163,6 +174,7 @@ static int run_inner(const struct run_args *a)
 	}
 	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
+	interrupt_install(); /* the outer run's SIGTERM: stop after this scenario, topology down */
 	if (!strchr(a->profile, ':') && running_kernel())
 		prof.kernel = running_kernel();
 	list = fopen(a->list, "r");
@@ -183,14 +195,14 @@ static int run_inner(const struct run_args *a)
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && !interrupt_caught(); i++)
 		if (paths[i]) /* the others are the outer run's: unparsed, or finished */
 			inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
 	stage_unload(paths, files, n);
 	fclose(rec);
-	return 0;
+	return interrupt_caught() ? EXIT_INTERRUPTED : 0;
 }
 
 /* ------------------------------------------------------------ outer -- */
@@ -259,13 +271,18 @@ static int one_round(struct outer *o, size_t from)
 	struct stat sb;
 	off_t last = -1;
 	double last_change = proto_now_s();
-	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0;
+	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0, rc;
 	pid_t pid;
 
-	if (!lf || self_exe(exe, sizeof(exe))) {
-		if (lf)
-			fclose(lf);
-		return -EIO;
+	if (!lf) {
+		rc = -errno;
+		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->list, strerror(-rc));
+		return rc;
+	}
+	if ((rc = self_exe(exe, sizeof(exe))) != 0) {
+		fclose(lf);
+		fprintf(stderr, "rdmacheck: cannot find this executable: %s\n", strerror(-rc));
+		return rc;
 	}
 	for (size_t i = from; i < o->fl.n; i++) { /* NUL-terminated: a name may hold newlines */
 		const char *name = o->st[i].finished || !o->staged[i] ? "" : o->staged[i];
@@ -288,8 +305,11 @@ static int one_round(struct outer *o, size_t from)
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		rc = -errno;
+		fprintf(stderr, "rdmacheck: cannot start %s: %s\n", cistack, strerror(-rc));
+		return rc;
+	}
 	if (pid == 0) {
 		setpgid(0, 0);
 		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) ||
@@ -299,6 +319,7 @@ static int one_round(struct outer *o, size_t from)
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	interrupt_watch(pid);
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 
@@ -307,17 +328,25 @@ static int one_round(struct outer *o, size_t from)
 		show_status(o);
 		if (w == pid)
 			break;
+		if (interrupt_caught()) {
+			interrupt_stop(pid, pid, INTERRUPT_GRACE_S, &st);
+			interrupt_watch(0);
+			rec_read(o->rec, o->rs, o->st, o->fl.n);
+			return EXIT_INTERRUPTED;
+		}
 		if (stat(o->rec, &sb) == 0 && sb.st_size != last) {
 			last = sb.st_size;
 			last_change = proto_now_s();
 		}
 		if (proto_now_s() - last_change > hang_s) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, &st, 0);
+			/* SIGTERM first: a host's inner runner takes its topology down */
+			interrupt_stop(pid, pid, HANG_GRACE_S, &st);
+			interrupt_watch(0);
 			return 121;
 		}
 		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
+	interrupt_watch(0);
 	rec_read(o->rec, o->rs, o->st, o->fl.n);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -360,10 +389,53 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	return k + 1;
 }
 
+/*
+ * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
+ * ERROR at the step it had reached, those after it were not run.
+ */
+static void mark_interrupted(struct outer *o)
+{
+	int sig = interrupt_caught();
+	size_t k = 0;
+
+	if (!sig)
+		return;
+	while (k < o->fl.n && o->st[k].finished)
+		k++;
+	for (size_t i = k; i < o->fl.n; i++) {
+		struct result *r = &o->rs[i];
+
+		if (o->st[i].finished)
+			continue;
+		r->v = i == k && o->st[i].started ? V_ERROR : V_SKIP;
+		r->line = i == k ? o->st[i].step_line : 0;
+		if (r->v == V_ERROR)
+			snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
+		else
+			snprintf(r->reason, sizeof(r->reason), "not run: the run was interrupted (%s)", strsignal(sig));
+		o->st[i].finished = 1;
+	}
+}
+
+/* mkdir dir (an existing directory is fine); 0, or -errno said on stderr. */
+static int make_dir(const char *dir)
+{
+	struct stat sb;
+
+	if (mkdir(dir, 0755) == 0 || (errno == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		return 0;
+	int rc = errno == EEXIST ? -ENOTDIR : -errno;
+
+	fprintf(stderr, "rdmacheck: cannot make the directory %s: %s%s\n", dir, strerror(-rc),
+		rc == -EACCES || rc == -EPERM || rc == -EROFS ? " (the run writes its records into the checkout: "
+								"run as its owner, or make it writable)" : "");
+	return rc;
+}
+
 /* --stack=model: every scenario on the model engine, simulating the profile's stack. */
 static void outer_model(struct outer *o, const struct m_profile *prof)
 {
-	for (size_t i = 0; i < o->fl.n; i++) {
+	for (size_t i = 0; i < o->fl.n && !interrupt_caught(); i++) {
 		struct be_model eng;
 		/* The model simulates the profile's stack: its capabilities only. */
 		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1 }; /* for the results */
@@ -380,6 +452,8 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 		o->st[i].finished = 1;
 		print_ready(o);
 	}
+	mark_interrupted(o);
+	print_ready(o);
 }
 
 /* Every scenario from `from` on that has no result yet gets verdict v and reason. */
@@ -432,9 +506,11 @@ static int outer_stack(struct outer *o)
 	snprintf(o->console, sizeof(o->console), "%s/build/run/console-%ld.log", o->root, (long)getpid());
 	snprintf(o->stacklog, sizeof(o->stacklog), "%s/build/run/stack-%ld.log", o->root, (long)getpid());
 	snprintf(dir, sizeof(dir), "%s/build", o->root);
-	mkdir(dir, 0755);
+	if (make_dir(dir))
+		return 1;
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
-	mkdir(dir, 0755);
+	if (make_dir(dir))
+		return 1;
 	unlink(o->stacklog);
 	stage_files(o, &sg);
 	for (;;) {
@@ -442,9 +518,16 @@ static int outer_stack(struct outer *o)
 
 		while (from < o->fl.n && o->st[from].finished)
 			from++; /* nothing to run there (does not parse): no guest booted for it */
-		if (from >= o->fl.n)
+		if (from >= o->fl.n || interrupt_caught())
 			break;
 		st = one_round(o, from);
+		if (st < 0) { /* said why: nothing ran */
+			finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
+			infra = 1;
+			break;
+		}
+		if (interrupt_caught())
+			break;
 
 		if (st == 120 || st == 121) {
 			from = record_death(o, from, st);
@@ -461,6 +544,7 @@ static int outer_stack(struct outer *o)
 		}
 		break;
 	}
+	mark_interrupted(o);
 	finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
 	print_ready(o);
 	if (o->res.jsonl) {
@@ -601,6 +685,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 
 	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
+	interrupt_install();
 	if (a->device && (rc = device_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
 	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &o.diags, &none);
@@ -657,6 +742,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	free(o.console_txt);
 	cli_unload_diags(o.fl.n, o.diags);
 	cli_unload(&o.fl, o.files);
+	if (interrupt_caught())
+		return EXIT_INTERRUPTED;
 	if (c[V_FAIL])
 		return EXIT_FAILED;
 	if (infra || c[V_ERROR])

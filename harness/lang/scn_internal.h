@@ -51,6 +51,9 @@ struct scn_ctx {
 	int oom;
 };
 
+/* Refuse what the model cannot hold (scn_limits.c): the first limit passed, diagnosed. */
+void scn_check_limits(struct scn_ctx *c);
+
 /* Character column (1-based) of byte p of line ln. */
 uint32_t scn_col(const struct scn_line *ln, const char *p);
 /*

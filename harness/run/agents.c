@@ -5,11 +5,13 @@
  * line protocol (proto.h). stack.h declares it. Only the agent program links
  * the stack's libraries.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,6 +24,48 @@
 #include <unistd.h>
 
 #define HELLO_MS 15000 /* opening the device can be slow under TCG */
+
+/* Why agent i ended (ws from waitpid), for reports. */
+static void say_died(struct stack *st, unsigned i, int ws)
+{
+	if (WIFSIGNALED(ws))
+		snprintf(st->err, sizeof(st->err), "agent of node %s died (killed by signal %d)", st->f->nodes[i],
+			 WTERMSIG(ws));
+	else
+		snprintf(st->err, sizeof(st->err), "agent of node %s died (exit status %d)", st->f->nodes[i],
+			 WEXITSTATUS(ws));
+}
+
+/*
+ * Whether agent i has ended (reaped now, waiting up to wait_ms for it, or
+ * before): if so its fd is closed, st->err says how it ended and the
+ * answer is 1; else 0.
+ */
+static int agent_ended(struct stack *st, unsigned i, int wait_ms)
+{
+	struct stack_agent *ag = &st->ag[i];
+	const struct timespec tick = { 0, 10000000 };
+	int ws;
+
+	for (int waited = 0; !ag->dead && ag->pid > 0; waited += 10) {
+		if (waitpid(ag->pid, &ws, WNOHANG) == ag->pid) {
+			ag->pid = 0;
+			ag->dead = 1;
+			ag->ws = ws;
+			break;
+		}
+		if (waited >= wait_ms)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	if (!ag->dead)
+		return 0;
+	if (ag->fd >= 0)
+		close(ag->fd);
+	ag->fd = -1;
+	say_died(st, i, ag->ws);
+	return 1;
+}
 
 static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va_list ap)
 {
@@ -61,7 +105,9 @@ int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
 		return -ETIMEDOUT;
 	}
 	if (rc < 0) {
-		snprintf(st->err, sizeof(st->err), "agent of node %s died", st->f->nodes[node]);
+		/* its socket closed: say how it ended once it is reaped (it exits just after) */
+		if (!agent_ended(st, node, 1000))
+			snprintf(st->err, sizeof(st->err), "agent of node %s died", st->f->nodes[node]);
 		return -EPIPE;
 	}
 	return 0;
@@ -132,6 +178,48 @@ static void exec_agent(int fd, const char *node, const struct topo_node *tn, int
 	_exit(3);
 }
 
+int stack_watch(struct stack *st)
+{
+	for (unsigned i = 0; i < st->n; i++)
+		if (agent_ended(st, i, 0))
+			return -EPIPE;
+	return 0;
+}
+
+/* The scenario's temporary directory (the agents' TMPDIR): 0 or -errno with st->err. */
+static int tmp_make(struct stack *st)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(st->tmp, sizeof(st->tmp), "%s/rdmacheck-run-XXXXXX", base && base[0] && strlen(base) < 16 ? base : "/tmp");
+	if (mkdtemp(st->tmp))
+		return 0;
+	int rc = -errno;
+
+	snprintf(st->err, sizeof(st->err), "cannot make a temporary directory %s: %s", st->tmp, strerror(-rc));
+	st->tmp[0] = '\0';
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* Remove the temporary directory and whatever the agents left in it (a killed one too). */
+static void tmp_remove(struct stack *st)
+{
+	if (st->tmp[0])
+		nftw(st->tmp, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	st->tmp[0] = '\0';
+}
+
 static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	char agent[PATH_MAX];
@@ -158,6 +246,10 @@ static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 			close(st->ag[j].fd);
 		close(sv[0]);
 		signal(SIGPIPE, SIG_IGN);
+		signal(SIGINT, SIG_DFL); /* the runner's interrupt handling is not the agent's: */
+		signal(SIGTERM, SIG_DFL); /* an interrupted run's agents end at once */
+		if (st->tmp[0])
+			setenv("TMPDIR", st->tmp, 1); /* what an agent writes (uDAPL's dat.conf) goes with the scenario */
 		rc = topo_enter_netns(tn);
 		if (rc) {
 			proto_send(sv[1], "err errno=%d msg=cannot enter netns %s", -rc, tn->netns);
@@ -197,6 +289,7 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 		return -ERANGE;
 	}
 	st->n = (unsigned)f->nnodes;
+	rc = tmp_make(st);
 	for (unsigned i = 0; i < st->n && rc == 0; i++)
 		rc = spawn(st, i, &t->node[i]);
 	if (rc)
@@ -228,4 +321,5 @@ void stack_stop(struct stack *st)
 			st->ag[i].pid = 0;
 		}
 	}
+	tmp_remove(st);
 }

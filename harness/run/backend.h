@@ -195,6 +195,8 @@ struct backend_ops {
 	 * object that exports none.
 	 */
 	int (*blob)(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
+	/* The reason of the engine's last failure (which node, what), or NULL; optional. */
+	const char *(*why)(void *be);
 };
 
 #endif

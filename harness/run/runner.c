@@ -340,7 +340,14 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 	return 0;
 }
 
-/* Run one step. Returns 0 to go on, 1 to stop the scenario. */
+/* Why the engine failed with rc: its own reason (which agent died) or rc's text. */
+static const char *engine_why(const struct run *x, int rc)
+{
+	const char *why = x->ops->why ? x->ops->why(x->be) : NULL;
+
+	return why ? why : strerror(-rc);
+}
+
 /* A check step: compare the buffer's bytes with the model's. Returns 1 to stop the scenario. */
 static int step_check(struct run *x, const struct scn_step *s)
 {
@@ -351,7 +358,7 @@ static int step_check(struct run *x, const struct scn_step *s)
 
 	if (rc < 0)
 		say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line, obj_name(x->f, s->obj, name, sizeof(name)),
-		    strerror(-rc));
+		    engine_why(x, rc));
 	return rc != 0;
 }
 
@@ -420,7 +427,7 @@ static int step_exec(struct run *x, const struct scn_step *s, const struct m_pre
 	}
 	if (rc) {
 		say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, call->name, x->ops->name,
-		    strerror(-rc));
+		    engine_why(x, rc));
 		return 1;
 	}
 	if (x->o->trace) { /* "  trace: line N: STEP -> REAL; allowed: SET" (the results directory parses it) */
@@ -586,7 +593,7 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {
 			rc = compare_mem(&x, NULL, (int32_t)i, 0, UINT64_MAX, -1);
 			if (rc < 0)
-				say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, strerror(-rc));
+				say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, engine_why(&x, rc));
 		}
 	}
 	bm_free(&x.bm);

@@ -76,12 +76,25 @@ int stack_query_reply(struct stack *st, const struct scn_call *call, const char 
 	return 0;
 }
 
+/* A step: its family's requests, between two looks at every agent (stack_watch). */
 static int stack_exec(void *be, const struct hcall *c, struct hres *r)
 {
 	const struct api_family *fam = api_family_get(scn_call_get(c->call)->api);
+	int rc = stack_watch(be), dead;
 
 	memset(r, 0, sizeof(*r));
-	return fam && fam->stack_exec ? fam->stack_exec(be, c, r) : -EINVAL;
+	if (rc)
+		return rc;
+	rc = fam && fam->stack_exec ? fam->stack_exec(be, c, r) : -EINVAL;
+	dead = stack_watch(be); /* a death anywhere during the step (a passive peer's too) */
+	return dead ? dead : rc;
+}
+
+static const char *stack_why(void *be)
+{
+	const struct stack *st = be;
+
+	return st->err[0] ? st->err : NULL;
 }
 
 /* The view of object obj the agents reported, or NULL if it was never made. */
@@ -193,5 +206,6 @@ const struct backend_ops stack_ops = {
 	.read = stack_read,
 	.peer = stack_peer,
 	.blob = stack_blob,
+	.why = stack_why,
 };
 

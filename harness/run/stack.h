@@ -25,8 +25,10 @@ struct stack_obj {
 };
 
 struct stack_agent {
-	pid_t pid;
+	pid_t pid;                 /* 0 once reaped */
 	int fd;
+	uint8_t dead;              /* it ended during the scenario (ws: how) */
+	int ws;
 	char gid[33];
 };
 
@@ -37,6 +39,7 @@ struct stack {
 	struct stack_agent ag[SCN_NODES_MAX];
 	struct stack_obj o[SCN_OBJS_MAX];
 	char err[512];             /* the last infrastructure error, for reports */
+	char tmp[48];              /* the agents' TMPDIR, removed with them ("" none) */
 };
 
 extern const struct backend_ops stack_ops;
@@ -73,13 +76,25 @@ uint64_t stack_field(const char *reply, const char *key);
 int stack_query_reply(struct stack *st, const struct scn_call *call, const char *reply, struct hres *r);
 
 /*
+ * Whether every agent still runs: a dead one (reaped here, whichever node,
+ * whether or not a request is waiting on it) makes it -EPIPE with the node
+ * and how it ended in st->err; 0 all alive. The engine asks before and after
+ * every step, so a death anywhere is the step's ERROR, never its outcome.
+ */
+int stack_watch(struct stack *st);
+
+/*
  * Start one agent per node of f on topology t (scenario node i on topology
  * node i; t must have at least f->nnodes nodes). step_ms bounds every call.
  * Returns 0, or -errno with the reason in st->err (nothing left running).
  */
 int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t, int step_ms);
 
-/* Ask every agent to quit, wait for it (kill after 3 s). Safe to call twice. */
+/*
+ * Ask every agent to quit, wait for it (kill after 3 s), and remove the
+ * scenario's temporary directory with whatever the agents left in it (a
+ * killed uDAPL agent's dat.conf). Safe to call twice.
+ */
 void stack_stop(struct stack *st);
 
 #endif

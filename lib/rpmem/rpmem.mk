@@ -30,8 +30,9 @@ $(RPMEM_TEST_BIN): $(BUILD)/tests/rpmem/rpmem_test.o $(RPMEM_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPMEM_LIBS)
 
-# The unit tests (tests/unit/test_lib_rpmem.c) link the static library.
-LIBS_ALL += $(RPMEM_LIB)
+# The unit tests (tests/unit/test_lib_rpmem.c) and the agent link the static
+# library; build/rdmacheck does not (it needs no stack library).
+FAMILY_LIBS += $(RPMEM_LIB)
 BINS_ALL += $(RPMEM_SO) $(RPMEMD_BIN) $(RPMEM_EXAMPLE) $(RPMEM_TEST_BIN)
 
 # The real-stack test and the per-call figures (a 2-node rxe topology; VM

@@ -72,6 +72,11 @@ static int access_check(const struct m_profile *p, uint32_t access, struct m_pre
 	return 0;
 }
 
+int model_mr_len_holds(uint64_t len, uint64_t off)
+{
+	return len <= M_MR_LEN_MAX || (off < M_PAGE && len > UINT64_MAX - M_PAGE - off);
+}
+
 static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
@@ -97,8 +102,8 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->verbs.len > M_MR_LEN_MAX)
-		return -EINVAL; /* beyond the model's memory: a scenario limit, not a stack outcome */
+	if (!model_mr_len_holds(op->verbs.len, op->verbs.offset))
+		return -EINVAL; /* beyond the model's memory: a scenario limit (the parser says so), not a stack outcome */
 	if (op->verbs.len == 0) {
 		/* Page-aligned: no pages, EINVAL; unaligned: one page, a zero-length MR. */
 		struct m_set s = op->verbs.offset == 0 ? DECIDE(p, MR_LEN_1, PART_STEP, O_ERR(EINVAL))

@@ -16,6 +16,11 @@
 #define MWSETUP P "a: reg_mr m pd=pd len=4K\na: create_qp q pd=pd\na: alloc_mw w pd=pd type=2\n"
 #define RPMA "nodes a\na: rpma_mr_reg r len=1 usage=READ_SRC\n"
 
+#define PDS4(n) "a: alloc_pd p" n "1\na: alloc_pd p" n "2\na: alloc_pd p" n "3\na: alloc_pd p" n "4\n"
+#define PDS16 PDS4("a") PDS4("b") PDS4("c") PDS4("d")
+#define QPS4(n) "b: create_qp q" n "1 pd=p\nb: create_qp q" n "2 pd=p\nb: create_qp q" n "3 pd=p\nb: create_qp q" n "4 pd=p\n"
+#define QPS16 QPS4("a") QPS4("b") QPS4("c") QPS4("d")
+
 static struct scn_diags d;
 
 /* The first diagnostic of text, formatted for file "t.scn". */
@@ -117,6 +122,20 @@ static const struct bad {
 	  "t.scn:2:1: connect takes two operands NODE.QP NODE.QP\n  hint: e.g. connect a.q b.q\n" },
 	{ SCN_E_SAME_NODE, P "a: create_qp q pd=pd\na: create_qp r pd=pd\nconnect a.q a.r\n", 0,
 	  "t.scn:5:13: connect needs QPs on two different nodes\n" },
+	/* what the model holds (scn_limits.c): the step that passes a limit, the limit named */
+	{ SCN_E_MODEL_LIMIT, "nodes a\n" PDS16 "a: alloc_pd p17\n", 0,
+	  "t.scn:18:1: node a: the model holds at most 16 protection domains (alloc_pd, dat_pz_create, a node's "
+	  "librpma peer)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
+	{ SCN_E_MODEL_LIMIT, "nodes a b\nb: alloc_pd p\n" QPS16 "a: dat_pz_create z\nb: dat_pz_create z\n"
+	  "a: dat_ep_connect e pz=z peer=b.z\n", 0,
+	  "t.scn:21:1: node b: the model holds at most 16 QPs (create_qp, and one on each side of dat_ep_connect "
+	  "and rpma_connect)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
+	{ SCN_E_MODEL_LIMIT, "nodes a\n" PDS16 "a: rpma_mr_reg r len=1 usage=READ_SRC\n", 0,
+	  "t.scn:18:1: node a: the model holds at most 16 protection domains (alloc_pd, dat_pz_create, a node's "
+	  "librpma peer)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
+	{ SCN_E_MR_TOO_LONG, P "a: reg_mr m pd=pd len=2M\n", 0,
+	  "t.scn:3:23: len=2097152: the model holds at most 1048576 bytes per registration\n"
+	  "  hint: the model keeps every byte of a registration: use a smaller len\n" },
 };
 
 START_TEST(test_each_message)

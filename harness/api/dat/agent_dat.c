@@ -103,16 +103,6 @@ static int do_free(struct agent *a)
 	return adat_answer(a, r, NULL);
 }
 
-/* Make o use the buffer of LMR from (DAT_MEM_TYPE_LMR, or VIRTUAL from=). */
-static void alias_buffer(struct aobj *o, const struct aobj *from, size_t len)
-{
-	o->map = from->map;
-	o->maplen = from->maplen;
-	o->buf = from->buf;
-	o->len = len;
-	o->prot = from->prot;
-}
-
 static int do_lmr_create(struct agent *a)
 {
 	struct dat_state *d = adat_ready(a);
@@ -140,8 +130,7 @@ static int do_lmr_create(struct agent *a)
 		return agent_reply_err(a, ENOMEM, "out of memory");
 	memset(&rd, 0, sizeof(rd));
 	if (from) {
-		alias_buffer(o, from, type == DAT_MEM_TYPE_LMR ? from->len : len);
-		x->alias = 1;
+		agent_buffer_share(o, from, type == DAT_MEM_TYPE_LMR ? from->len : len);
 	} else {
 		rc = agent_buffer(o, len, agent_num(a, "offset", 0), (int)agent_num(a, "prot", 0));
 		if (rc)

@@ -42,7 +42,6 @@ struct dat_obj {
 	DAT_HANDLE h;                      /* PZ, LMR, RMR or EP */
 	DAT_EVD_HANDLE req_evd, conn_evd;  /* EP: its request (DTO, bind) and connection EVDs */
 	int connected;                     /* EP: no DISCONNECTED or BROKEN seen since ESTABLISHED */
-	int alias;                         /* LMR: the buffer is another LMR's */
 	DAT_LMR_CONTEXT lctx;              /* LMR: its lmr_context (kept after free: a stale one) */
 	char cookie[DAT_LMR_COOKIE_SIZE];  /* LMR: the shared-memory id (mem_type SHARED_VIRTUAL) */
 };

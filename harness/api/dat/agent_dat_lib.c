@@ -11,7 +11,9 @@
  *
  * At the end every object is released: EPs, RMRs, LMRs, PZs (in reverse
  * creation order, as release functions), then the PSP, its EVD and the IA,
- * and the temporary directory is removed.
+ * and the temporary directory is removed. It lives in the runner's TMPDIR
+ * for the scenario (stack.h), which the runner removes after its agents
+ * however they ended: a killed agent leaves nothing behind.
  */
 #include "harness/api/dat/agent_dat_int.h"
 #include "model/model.h"
@@ -70,7 +72,7 @@ struct dat_state *adat_ready(struct agent *a)
 		agent_reply_err(a, ENOMEM, "out of memory");
 		return NULL;
 	}
-	snprintf(d->dir, sizeof(d->dir), "%s/rdmacheck-dat-XXXXXX", tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+	snprintf(d->dir, sizeof(d->dir), "%s/rdmacheck-dat-XXXXXX", tmp && strlen(tmp) < 40 ? tmp : "/tmp"); /* the runner's (stack.h) */
 	if (!mkdtemp(d->dir)) {
 		rc = errno;
 		d->dir[0] = '\0';
@@ -239,8 +241,6 @@ void adat_release(struct agent *a, struct aobj *o)
 		default: break;
 		}
 	}
-	if (x && x->alias)
-		o->map = NULL; /* the other LMR's buffer: unmapped with it */
 	free(x);
 	o->ext = NULL;
 	o->live = 0;

@@ -131,12 +131,14 @@ static int do_reg(struct agent *a)
 	if (proto_get_u64(a->msg, "buf", &bufid) == 0 &&
 	    (!(src = agent_field_obj(a, "buf", AO_RPMA_MR, 0)) || !src->buf || len > src->len))
 		return agent_reply_err(a, EINVAL, "bad rpma_reg buf");
-	*o = (struct aobj){ .kind = AO_RPMA_MR, .map = o->map, .maplen = o->maplen, .release = release_mr };
+	*o = (struct aobj){ .kind = AO_RPMA_MR, .mem = o->mem, .buf = o->buf, .release = release_mr };
 	if (src) {
-		/* The same buffer again: it stays src's (fill and read go through src). */
+		/* The same buffer again: it stays src's (fill and read go through src:
+		 * the model keeps each registration's bytes apart), so o holds no
+		 * reference. src's buffer lives until the agent ends (ids are never reused). */
+		agent_buffer_drop(o);
 		o->buf = src->buf;
 		o->len = len;
-		o->prot = src->prot;
 	} else if ((rc = agent_buffer(o, len, agent_num(a, "offset", 0), (int)agent_num(a, "prot", 0))) != 0) {
 		return agent_reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
 	}

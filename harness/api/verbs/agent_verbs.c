@@ -53,7 +53,7 @@ static int do_reg_mr(struct agent *a)
 
 	if (!o || !pd)
 		return agent_reply_err(a, EINVAL, "bad reg_mr request");
-	*o = (struct aobj){ .kind = AO_MR, .map = o->map, .maplen = o->maplen };
+	*o = (struct aobj){ .kind = AO_MR, .mem = o->mem, .buf = o->buf }; /* agent_buffer drops it */
 	/* A length no buffer can have (addr+len wraps: MR-LEN-2) is registered
 	 * over a one-page buffer that holds no bytes for the harness. */
 	rc = agent_buffer(o, len > AGENT_BUF_MAX ? 0 : len, off, prot);

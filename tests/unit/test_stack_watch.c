@@ -1,0 +1,171 @@
+/*
+ * Unit tests of the real stack's watch over its agents (harness/run/agents.c
+ * stack_watch, stack.c's exec; issue 16.3): a dead agent of a node the step
+ * does not talk to (a passive peer) makes the step an engine failure naming
+ * the node, never an outcome to judge. The agents here are fake: node a
+ * answers "ok" to every request, node b does nothing until it is killed.
+ */
+#include "harness/run/proto.h"
+#include "harness/run/stack.h"
+
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct scn_file f;
+static const struct timespec tenth = { 0, 100 * 1000 * 1000 };
+static struct stack st;
+
+/* A fake agent on a new socketpair: answer 0 never, 1 ok (first killing victim, if > 0), 2 dies instead. */
+static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
+{
+	int sv[2];
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	ag->pid = fork();
+	ck_assert_int_ge(ag->pid, 0);
+	if (ag->pid == 0) {
+		char msg[PROTO_LINE_MAX];
+
+		close(sv[0]);
+		while (proto_recv(sv[1], msg, sizeof(msg), -1) >= 0) {
+			if (!answer)
+				continue;
+			if (answer == 2 && !proto_is(msg, "quit"))
+				raise(SIGKILL); /* dies on the request it was sent */
+			if (victim > 0 && !proto_is(msg, "quit")) {
+				kill(victim, SIGKILL);
+				nanosleep(&tenth, NULL);
+			}
+			proto_send(sv[1], "ok");
+			if (proto_is(msg, "quit"))
+				break;
+		}
+		_exit(0);
+	}
+	close(sv[1]);
+	ag->fd = sv[0];
+}
+
+static void setup(void)
+{
+	signal(SIGPIPE, SIG_IGN); /* as rdmacheck does: a dead agent's socket is EPIPE */
+	memset(&f, 0, sizeof(f));
+	memset(&st, 0, sizeof(st));
+	f.nnodes = 2;
+	strcpy(f.nodes[0], "a");
+	strcpy(f.nodes[1], "b");
+	st.f = &f;
+	st.n = 2;
+	st.step_ms = 1000;
+}
+
+static void teardown(void)
+{
+	stack_stop(&st); /* whatever a failed test left: agents, the temporary directory */
+}
+
+/* fill on node a, the step that node b's death must turn into an ERROR. */
+static int fill_on_a(void)
+{
+	struct hcall c = { .op = M_OP_FILL, .node = 0, .obj = 0 };
+	struct hres r;
+
+	c.call = (uint16_t)scn_call_find("fill");
+	c.fill.len = 1;
+	return stack_ops.exec(&st, &c, &r);
+}
+
+START_TEST(test_passive_agent_dead_before_the_step)
+{
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	ck_assert_int_eq(fill_on_a(), 0); /* all alive: a's answer is the outcome */
+	kill(st.ag[1].pid, SIGKILL);
+	nanosleep(&tenth, NULL);
+	ck_assert_int_eq(fill_on_a(), -EPIPE);
+	ck_assert_ptr_nonnull(strstr(st.err, "agent of node b died (killed by signal 9)"));
+	ck_assert_ptr_nonnull(stack_ops.why(&st));
+	ck_assert_int_eq(fill_on_a(), -EPIPE); /* and stays dead */
+	stack_stop(&st);
+	ck_assert_int_eq(st.ag[0].pid, 0);
+}
+END_TEST
+
+START_TEST(test_passive_agent_dies_during_the_step)
+{
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, st.ag[1].pid); /* a kills b, then answers ok */
+	ck_assert_int_eq(fill_on_a(), -EPIPE);
+	ck_assert_ptr_nonnull(strstr(st.err, "node b"));
+	stack_stop(&st);
+}
+END_TEST
+
+/* The agent the step talks to dies on it: how it ended is said, not just "died". */
+START_TEST(test_active_agent_dies_on_the_request)
+{
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 2, 0);
+	ck_assert_int_eq(fill_on_a(), -EPIPE);
+	ck_assert_ptr_nonnull(strstr(st.err, "agent of node a died (killed by signal 9)"));
+	stack_stop(&st);
+}
+END_TEST
+
+START_TEST(test_watch_all_alive)
+{
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	ck_assert_int_eq(stack_watch(&st), 0);
+	ck_assert_str_eq(st.err, "");
+	stack_stop(&st);
+}
+END_TEST
+
+/* What a killed agent left in the scenario's temporary directory goes with stack_stop (issue 16.9). */
+START_TEST(test_stop_removes_what_a_killed_agent_left)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(st.tmp, sizeof(st.tmp), "/tmp/rdmacheck-run-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(st.tmp));
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	snprintf(path, sizeof(path), "%s/rdmacheck-dat-abc", st.tmp);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/rdmacheck-dat-abc/dat.conf", st.tmp);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	kill(st.ag[1].pid, SIGKILL);
+	snprintf(path, sizeof(path), "%s", st.tmp);
+	stack_stop(&st);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_str_eq(st.tmp, "");
+}
+END_TEST
+
+Suite *suite_test_stack_watch(void)
+{
+	Suite *s = suite_create("test_stack_watch");
+	TCase *tc = tcase_create("watch");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_passive_agent_dead_before_the_step);
+	tcase_add_test(tc, test_passive_agent_dies_during_the_step);
+	tcase_add_test(tc, test_active_agent_dies_on_the_request);
+	tcase_add_test(tc, test_watch_all_alive);
+	tcase_add_test(tc, test_stop_removes_what_a_killed_agent_left);
+	suite_add_tcase(s, tc);
+	return s;
+}
