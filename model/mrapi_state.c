@@ -102,19 +102,6 @@ void m_mrapi_transfer(const struct m_mrapi_args *a, uint32_t i, uint64_t *roff, 
 	*loff = (uint64_t)a->local_offset + (uint64_t)i * a->local_stride;
 }
 
-uint64_t m_mrapi_last_byte(uint64_t off, uint32_t bytes, uint32_t n, uint32_t stride)
-{
-	uint64_t span, tail;
-
-	if (n == 0 || bytes == 0)
-		return UINT64_MAX;
-	span = (uint64_t)(n - 1) * stride; /* < 2^64 */
-	if (off > UINT64_MAX - (bytes - 1))
-		return UINT64_MAX;
-	tail = off + bytes - 1;
-	return span > UINT64_MAX - tail ? UINT64_MAX : span + tail;
-}
-
 uint64_t m_mrapi_literal_end(const struct m_mrapi_args *a)
 {
 	return (uint64_t)a->rmem_offset + (uint64_t)a->rmem_stride * a->nstrides;
