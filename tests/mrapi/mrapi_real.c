@@ -210,10 +210,14 @@ static void node_cmd(char *line, FILE *out, unsigned seed)
 		cmd[0] = '\0';
 	if (!strcmp(cmd, "init")) {
 		mrapi_initialize(a[0], a[1], 0, NULL, &st);
-	} else if (!strcmp(cmd, "create")) {
+	} else if (!strcmp(cmd, "create")) { /* create ID [1: keep the current handle] */
+		mrapi_rmem_hndl_t x;
+
 		for (unsigned i = 0; i < SIZE; i++)
 			mem[i] = pat(seed, i);
-		h = mrapi_rmem_create(a[0], mem, MRAPI_RMEM_ATYPE_DEFAULT, NULL, SIZE, &st);
+		x = mrapi_rmem_create(a[0], mem, MRAPI_RMEM_ATYPE_DEFAULT, NULL, SIZE, &st);
+		if (!a[1])
+			h = x;
 	} else if (!strcmp(cmd, "get")) {
 		h = mrapi_rmem_get(a[0], MRAPI_RMEM_ATYPE_DEFAULT, &st);
 	} else if (!strcmp(cmd, "attach")) {
@@ -372,8 +376,8 @@ static void scenario(void)
 	r = ask(B, "delete");
 	tap(!strcmp(r, "MRAPI_ERR_RMEM_NOTOWNER"), "b: delete of a's buffer: NOTOWNER (%s)", r);
 	/* one id from two nodes at the same moment */
-	send_cmd(B, "create 2");
-	send_cmd(C, "create 2");
+	send_cmd(B, "create 2 1"); /* b keeps its handle to id 1 */
+	send_cmd(C, "create 2 1");
 	get_reply(B, r1, sizeof(r1));
 	get_reply(C, r2, sizeof(r2));
 	tap((!strcmp(r1, "MRAPI_SUCCESS") && !strcmp(r2, "MRAPI_ERR_RMEM_EXISTS")) ||
