@@ -416,6 +416,15 @@ static unsigned outstanding(const struct m_mrapi *st, unsigned n)
 	return c;
 }
 
+/* Has node n a request on seg[s] that has not been reported complete? */
+static int request_on(const struct m_mrapi *st, unsigned n, int s)
+{
+	for (unsigned r = 0; r < st->nreqs; r++)
+		if (st->req[r].live && !st->req[r].canceled && st->req[r].node == n && st->req[r].rw.rmem == s)
+			return 1;
+	return 0;
+}
+
 /* RMEM-RW-1/3/4: the checks of the transfer itself, in the reference implementation's order. */
 static void rw_checks(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		      int ref, struct checks *k)
@@ -432,6 +441,10 @@ static void rw_checks(const struct m_mrapi *st, const struct m_profile *p, const
 		check(k, DECIDE(NULL, RMEM_RW_1, 0, ST(ERR_RMEM_NOTATTACHED)), M_RULE_RMEM_RW_1);
 	if (a->nulls & M_MRAPI_NULL_LOCAL || a->bytes == 0 || (is_read && a->local_size == 0))
 		check(k, DECIDE(NULL, RMEM_RW_1, 0, ST(ERR_PARAMETER)), M_RULE_RMEM_RW_1);
+	/* a transfer of an earlier _i call may still hold the attachment */
+	if (seg_ok(st, a) && reading(p, M_RULE_RMEM_RW_5, M_MRAPI_P_PENDING) != M_MRAPI_R_DONE_AT_POST &&
+	    request_on(st, a->node, a->rmem))
+		check(k, DECIDE(p, RMEM_RW_1, M_MRAPI_P_BLOCKED, ST(SUCCESS), ST(ERR_RMEM_BLOCKED)), M_RULE_RMEM_RW_1);
 	if (!seg_ok(st, a) || ref || a->bytes == 0 || a->nstrides == 0)
 		return;
 	uint64_t size = st->seg[a->rmem].size;

@@ -96,6 +96,7 @@ enum m_mrapi_part {
 	M_MRAPI_P_NOTATT = 19,      /* RMEM-DETACH-1: detach while not attached */
 	M_MRAPI_P_OWNER = 20,       /* RMEM-DELETE-1: not the creator */
 	M_MRAPI_P_OTHERS = 21,      /* RMEM-DELETE-1: others attached */
+	M_MRAPI_P_BLOCKED = 22,     /* RMEM-RW-1: a request of the node on the buffer may be under way */
 };
 
 /*

@@ -101,7 +101,7 @@ struct lib {
 	uint32_t next_gen;
 };
 
-extern struct lib mrapi_lib;
+extern struct lib lib_state;
 
 /* Lock, and report NODE_NOTINIT (returning 0) unless initialized. */
 int lib_enter(mrapi_status_t *status);

@@ -16,8 +16,9 @@ LIBS_ALL += $(MRAPI_LIB)
 $(BUILD)/pic/lib/mrapi/%.o: lib/mrapi/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c -o $@ $<
-$(MRAPI_SO): $(MRAPI_SRCS:%.c=$(BUILD)/pic/%.o)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libmrapi-rdma.so -o $@ $^ $(MRAPI_LDLIBS)
+$(MRAPI_SO): $(MRAPI_SRCS:%.c=$(BUILD)/pic/%.o) lib/mrapi/mrapi.map
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libmrapi-rdma.so -Wl,--version-script=lib/mrapi/mrapi.map \
+		-o $@ $(filter %.o,$^) $(MRAPI_LDLIBS)
 BINS_ALL += $(MRAPI_SO)
 
 MRAPI_EXAMPLE := $(BUILD)/mrapi-example

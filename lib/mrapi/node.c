@@ -20,15 +20,15 @@
 #define DEFAULT_DIR "127.0.0.1:7117"
 #define DEFAULT_ADDR "127.0.0.1"
 
-struct lib mrapi_lib = { .lock = PTHREAD_MUTEX_INITIALIZER, .dir_fd = -1 };
+struct lib lib_state = { .lock = PTHREAD_MUTEX_INITIALIZER, .dir_fd = -1 };
 
 int lib_enter(mrapi_status_t *status)
 {
 	if (!status)
 		return 0;
-	pthread_mutex_lock(&mrapi_lib.lock);
-	if (!mrapi_lib.init) {
-		pthread_mutex_unlock(&mrapi_lib.lock);
+	pthread_mutex_lock(&lib_state.lock);
+	if (!lib_state.init) {
+		pthread_mutex_unlock(&lib_state.lock);
 		*status = MRAPI_ERR_NODE_NOTINIT;
 		return 0;
 	}
@@ -37,7 +37,7 @@ int lib_enter(mrapi_status_t *status)
 
 void lib_leave(void)
 {
-	pthread_mutex_unlock(&mrapi_lib.lock);
+	pthread_mutex_unlock(&lib_state.lock);
 }
 
 int lib_transport(struct tp_node **out)
@@ -45,9 +45,9 @@ int lib_transport(struct tp_node **out)
 	char err[160];
 	int rc;
 
-	if (!mrapi_lib.tp && (rc = tp_open(mrapi_lib.ip, &mrapi_lib.tp, err, sizeof(err))))
+	if (!lib_state.tp && (rc = tp_open(lib_state.ip, &lib_state.tp, err, sizeof(err))))
 		return rc;
-	*out = mrapi_lib.tp;
+	*out = lib_state.tp;
 	return 0;
 }
 
@@ -129,12 +129,12 @@ void mrapi_initialize(mrapi_domain_t domain_id, mrapi_node_t node_id, mrapi_para
 	(void)init_parameters;
 	if (!status)
 		return;
-	pthread_mutex_lock(&mrapi_lib.lock);
-	if (mrapi_lib.init) {
+	pthread_mutex_lock(&lib_state.lock);
+	if (lib_state.init) {
 		*status = MRAPI_ERR_NODE_INITIALIZED;
 		goto out;
 	}
-	if (dir_address(host, sizeof(host), &port) || node_address(mrapi_lib.ip, sizeof(mrapi_lib.ip))) {
+	if (dir_address(host, sizeof(host), &port) || node_address(lib_state.ip, sizeof(lib_state.ip))) {
 		*status = MRAPI_ERR_NODE_INITFAILED;
 		goto out;
 	}
@@ -143,16 +143,16 @@ void mrapi_initialize(mrapi_domain_t domain_id, mrapi_node_t node_id, mrapi_para
 		*status = rc == -EEXIST ? MRAPI_ERR_NODE_INITIALIZED : MRAPI_ERR_NODE_INITFAILED;
 		goto out;
 	}
-	mrapi_lib.dir_fd = fd;
-	mrapi_lib.domain = domain_id;
-	mrapi_lib.node = node_id;
-	mrapi_lib.magic = fresh_magic();
-	mrapi_lib.init = 1;
+	lib_state.dir_fd = fd;
+	lib_state.domain = domain_id;
+	lib_state.node = node_id;
+	lib_state.magic = fresh_magic();
+	lib_state.init = 1;
 	if (mrapi_info)
 		snprintf(mrapi_info->mrapi_version, sizeof(mrapi_info->mrapi_version), "%s", MRAPI_VERSION);
 	*status = MRAPI_SUCCESS;
 out:
-	pthread_mutex_unlock(&mrapi_lib.lock);
+	pthread_mutex_unlock(&lib_state.lock);
 }
 
 void mrapi_finalize(mrapi_status_t *status)
@@ -160,18 +160,18 @@ void mrapi_finalize(mrapi_status_t *status)
 	if (!lib_enter(status))
 		return;
 	for (unsigned r = 0; r < MRAPI_MAX_REQUESTS; r++)
-		mrapi_lib.rq[r].live = 0;
+		lib_state.rq[r].live = 0;
 	/* attachments first (they use the PD), then our registrations */
 	for (int pass = 0; pass < 2; pass++)
 		for (int h = 0; h < LIB_MAX_HANDLES; h++)
-			if (mrapi_lib.h[h].kind == (pass ? H_OWN : H_REMOTE))
+			if (lib_state.h[h].kind == (pass ? H_OWN : H_REMOTE))
 				h_release(h);
-	tp_close(mrapi_lib.tp);
-	mrapi_lib.tp = NULL;
+	tp_close(lib_state.tp);
+	lib_state.tp = NULL;
 	/* closing the directory connection withdraws our ids and attachments there */
-	close(mrapi_lib.dir_fd);
-	mrapi_lib.dir_fd = -1;
-	mrapi_lib.init = 0;
+	close(lib_state.dir_fd);
+	lib_state.dir_fd = -1;
+	lib_state.init = 0;
 	*status = MRAPI_SUCCESS;
 	lib_leave();
 }
@@ -243,14 +243,14 @@ void mrapi_rmem_get_attribute(mrapi_rmem_hndl_t rmem, mrapi_uint_t attribute_num
 	h = h_find(rmem);
 	if (!attribute)
 		*status = MRAPI_ERR_PARAMETER;
-	else if (h < 0 || mrapi_lib.h[h].dead)
+	else if (h < 0 || lib_state.h[h].dead)
 		*status = MRAPI_ERR_RMEM_INVALID;
 	else if (!attr_size(attribute_num))
 		*status = MRAPI_ERR_ATTR_NUM;
 	else if (attribute_size != attr_size(attribute_num))
 		*status = MRAPI_ERR_ATTR_SIZE;
 	else {
-		const struct handle *x = &mrapi_lib.h[h];
+		const struct handle *x = &lib_state.h[h];
 		mrapi_boolean_t b = attribute_num == MRAPI_ERROR_EXT ? (mrapi_boolean_t)x->error_ext
 								     : (mrapi_boolean_t)x->shared;
 		mrapi_uint_t u = attribute_num == MRAPI_RMEM_SIZE ? (mrapi_uint_t)x->size : x->atype;

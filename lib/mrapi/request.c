@@ -71,7 +71,7 @@ static void finish(struct request *r, mrapi_status_t st)
 	r->done = 1;
 	r->posted = 0;
 	r->status = st;
-	mrapi_lib.h[r->h].busy = 0;
+	lib_state.h[r->h].busy = 0;
 }
 
 /* The connection failed: the owner withdrew the buffer or went away. */
@@ -84,7 +84,7 @@ static int failed(struct request *r, struct handle *x)
 
 int rq_progress(struct request *r, int blocking)
 {
-	struct handle *x = &mrapi_lib.h[r->h];
+	struct handle *x = &lib_state.h[r->h];
 	uint64_t all = (uint64_t)r->bytes * r->nstrides;
 
 	while (!r->done) {
@@ -126,17 +126,17 @@ int rq_progress(struct request *r, int blocking)
 void rq_abort_handle(int h, mrapi_status_t st)
 {
 	for (unsigned i = 0; i < MRAPI_MAX_REQUESTS; i++) {
-		struct request *r = &mrapi_lib.rq[i];
+		struct request *r = &lib_state.rq[i];
 
 		if (r->live && r->h == h && !r->done)
 			finish(r, st);
 	}
-	mrapi_lib.h[h].busy = 0;
+	lib_state.h[h].busy = 0;
 }
 
 mrapi_request_t rq_value(int slot)
 {
-	return (uint64_t)mrapi_lib.magic << 32 | (uint64_t)(mrapi_lib.rq[slot].gen & 0xffffffu) << 8 |
+	return (uint64_t)lib_state.magic << 32 | (uint64_t)(lib_state.rq[slot].gen & 0xffffffu) << 8 |
 	       (uint64_t)slot;
 }
 
@@ -145,8 +145,8 @@ static int rq_find(mrapi_request_t v)
 {
 	uint32_t slot = (uint32_t)(v & 0xff);
 
-	if ((uint32_t)(v >> 32) != mrapi_lib.magic || slot >= MRAPI_MAX_REQUESTS || !mrapi_lib.rq[slot].live ||
-	    (mrapi_lib.rq[slot].gen & 0xffffffu) != ((uint32_t)(v >> 8) & 0xffffffu))
+	if ((uint32_t)(v >> 32) != lib_state.magic || slot >= MRAPI_MAX_REQUESTS || !lib_state.rq[slot].live ||
+	    (lib_state.rq[slot].gen & 0xffffffu) != ((uint32_t)(v >> 8) & 0xffffffu))
 		return -1;
 	return (int)slot;
 }
@@ -172,8 +172,8 @@ mrapi_boolean_t mrapi_test(mrapi_request_t *request, size_t *size, mrapi_status_
 		*status = MRAPI_ERR_PARAMETER;
 	else if ((s = rq_find(*request)) < 0)
 		*status = MRAPI_ERR_REQUEST_INVALID;
-	else if (mrapi_lib.rq[s].canceled || rq_progress(&mrapi_lib.rq[s], 0))
-		done = report(&mrapi_lib.rq[s], size, status);
+	else if (lib_state.rq[s].canceled || rq_progress(&lib_state.rq[s], 0))
+		done = report(&lib_state.rq[s], size, status);
 	else
 		*status = MRAPI_INCOMPLETE;
 	lib_leave();
@@ -206,7 +206,7 @@ mrapi_boolean_t mrapi_wait(mrapi_request_t *request, size_t *size, mrapi_timeout
 	} else if ((s = rq_find(*request)) < 0) {
 		*status = MRAPI_ERR_REQUEST_INVALID;
 	} else {
-		struct request *r = &mrapi_lib.rq[s];
+		struct request *r = &lib_state.rq[s];
 
 		while (!r->canceled && !rq_progress(r, 0) && !expired(start, timeout))
 			;
@@ -238,7 +238,7 @@ mrapi_uint_t mrapi_wait_any(size_t number, mrapi_request_t *requests, size_t *si
 		}
 	do {
 		for (size_t i = 0; i < number; i++) {
-			struct request *r = &mrapi_lib.rq[rq_find(requests[i])];
+			struct request *r = &lib_state.rq[rq_find(requests[i])];
 
 			if (r->canceled || rq_progress(r, 0)) {
 				report(r, size, status);
@@ -263,10 +263,10 @@ void mrapi_cancel(mrapi_request_t *request, mrapi_status_t *status)
 		*status = MRAPI_ERR_PARAMETER;
 	} else if ((s = rq_find(*request)) < 0) {
 		*status = MRAPI_ERR_REQUEST_INVALID;
-	} else if (mrapi_lib.rq[s].canceled) {
+	} else if (lib_state.rq[s].canceled) {
 		*status = MRAPI_ERR_REQUEST_CANCELED;
 	} else {
-		struct request *r = &mrapi_lib.rq[s];
+		struct request *r = &lib_state.rq[s];
 
 		/* the batch under way finishes (its DMA cannot be recalled); no further batch starts */
 		r->canceled = 1;

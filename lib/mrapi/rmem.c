@@ -19,27 +19,27 @@ int h_find(mrapi_rmem_hndl_t v)
 {
 	uint32_t slot = (uint32_t)(v & 0xff), sgen = (uint32_t)(v >> 8) & 0xffffffu;
 
-	if ((uint32_t)(v >> 32) != mrapi_lib.magic || slot >= LIB_MAX_HANDLES)
+	if ((uint32_t)(v >> 32) != lib_state.magic || slot >= LIB_MAX_HANDLES)
 		return -1;
-	if (mrapi_lib.h[slot].kind == H_FREE || (mrapi_lib.h[slot].slot_gen & 0xffffffu) != sgen)
+	if (lib_state.h[slot].kind == H_FREE || (lib_state.h[slot].slot_gen & 0xffffffu) != sgen)
 		return -1;
 	return (int)slot;
 }
 
 mrapi_rmem_hndl_t h_value(int slot)
 {
-	return (uint64_t)mrapi_lib.magic << 32 | (uint64_t)(mrapi_lib.h[slot].slot_gen & 0xffffffu) << 8 |
+	return (uint64_t)lib_state.magic << 32 | (uint64_t)(lib_state.h[slot].slot_gen & 0xffffffu) << 8 |
 	       (uint64_t)slot;
 }
 
 static int h_alloc(void)
 {
 	for (int s = 0; s < LIB_MAX_HANDLES; s++)
-		if (mrapi_lib.h[s].kind == H_FREE) {
-			uint32_t g = mrapi_lib.h[s].slot_gen + 1;
+		if (lib_state.h[s].kind == H_FREE) {
+			uint32_t g = lib_state.h[s].slot_gen + 1;
 
-			memset(&mrapi_lib.h[s], 0, sizeof(mrapi_lib.h[s]));
-			mrapi_lib.h[s].slot_gen = g;
+			memset(&lib_state.h[s], 0, sizeof(lib_state.h[s]));
+			lib_state.h[s].slot_gen = g;
 			return s;
 		}
 	return -1;
@@ -47,7 +47,7 @@ static int h_alloc(void)
 
 void h_release(int h)
 {
-	struct handle *x = &mrapi_lib.h[h];
+	struct handle *x = &lib_state.h[h];
 
 	rq_abort_handle(h, MRAPI_ERR_RMEM_INVALID);
 	tp_disconnect(x->conn);
@@ -62,7 +62,7 @@ void h_release(int h)
 static int h_by_identity(uint32_t id, uint32_t gen)
 {
 	for (int s = 0; s < LIB_MAX_HANDLES; s++)
-		if (mrapi_lib.h[s].kind != H_FREE && mrapi_lib.h[s].id == id && mrapi_lib.h[s].gen == gen)
+		if (lib_state.h[s].kind != H_FREE && lib_state.h[s].id == id && lib_state.h[s].gen == gen)
 			return s;
 	return -1;
 }
@@ -81,7 +81,7 @@ static int atype_supported(uint32_t t)
 static int overlaps_own(uintptr_t mem, uint64_t size)
 {
 	for (int s = 0; s < LIB_MAX_HANDLES; s++) {
-		const struct handle *x = &mrapi_lib.h[s];
+		const struct handle *x = &lib_state.h[s];
 
 		if (x->kind == H_OWN && !x->dead && mem < x->addr + x->size && x->addr < mem + size)
 			return 1;
@@ -108,14 +108,14 @@ static mrapi_status_t create_checks(mrapi_rmem_id_t id, void *mem, uint32_t atyp
 static mrapi_status_t create_publish(int h, mrapi_rmem_id_t id, void *mem, uint32_t atype, uint32_t flags,
 				     mrapi_uint_t size)
 {
-	struct handle *x = &mrapi_lib.h[h];
+	struct handle *x = &lib_state.h[h];
 	struct tp_node *t;
 	int rc;
 
 	if (lib_transport(&t) || tp_reg(t, mem, size, &x->mr, &x->rkey))
 		return MRAPI_ERR_MEM_LIMIT; /* no RDMA device, or the memory cannot be registered */
-	rc = dir_create(mrapi_lib.dir_fd, id, atype, (int)flags, (uintptr_t)mem, size, x->rkey, tp_port(t),
-			mrapi_lib.ip, &x->id, &x->gen);
+	rc = dir_create(lib_state.dir_fd, id, atype, (int)flags, (uintptr_t)mem, size, x->rkey, tp_port(t),
+			lib_state.ip, &x->id, &x->gen);
 	if (rc != MRAPI_SUCCESS) {
 		tp_dereg(x->mr);
 		x->mr = NULL;
@@ -125,11 +125,11 @@ static mrapi_status_t create_publish(int h, mrapi_rmem_id_t id, void *mem, uint3
 	x->atype = atype;
 	x->shared = !!(flags & FLAG_SHARED);
 	x->error_ext = !!(flags & FLAG_ERROR_EXT);
-	x->domain = mrapi_lib.domain;
+	x->domain = lib_state.domain;
 	x->addr = (uintptr_t)mem;
 	x->size = size;
 	x->port = tp_port(t);
-	memcpy(x->ip, mrapi_lib.ip, sizeof(x->ip));
+	memcpy(x->ip, lib_state.ip, sizeof(x->ip));
 	return MRAPI_SUCCESS;
 }
 
@@ -175,20 +175,20 @@ mrapi_rmem_hndl_t mrapi_rmem_get(mrapi_rmem_id_t rmem_id, mrapi_rmem_atype_t acc
 		*status = MRAPI_ERR_RMEM_ATYPE_INVALID; /* the spec text's name (catalog RMEM-GET-1) */
 		goto out;
 	}
-	if ((rc = dir_get(mrapi_lib.dir_fd, rmem_id, &d)) != MRAPI_SUCCESS) {
+	if ((rc = dir_get(lib_state.dir_fd, rmem_id, &d)) != MRAPI_SUCCESS) {
 		*status = dir_failure(rc);
 		goto out;
 	}
 	if (d.atype != MRAPI_RMEM_ATYPE_ANY && d.atype != (uint32_t)access_type)
 		*status = MRAPI_ERR_RMEM_ATYPE;
-	else if (!(d.shared & FLAG_SHARED) && d.domain != mrapi_lib.domain)
+	else if (!(d.shared & FLAG_SHARED) && d.domain != lib_state.domain)
 		*status = MRAPI_ERR_DOMAIN_NOTSHARED;
 	else if ((h = h_by_identity(d.id, d.gen)) >= 0)
 		*status = MRAPI_SUCCESS;
 	else if ((h = h_alloc()) < 0)
 		*status = MRAPI_ERR_MEM_LIMIT;
 	else {
-		struct handle *x = &mrapi_lib.h[h];
+		struct handle *x = &lib_state.h[h];
 
 		x->kind = H_REMOTE;
 		x->id = d.id;
@@ -216,7 +216,7 @@ static int live_handle(mrapi_rmem_hndl_t v, mrapi_status_t *status)
 {
 	int h = h_find(v);
 
-	if (h < 0 || mrapi_lib.h[h].dead) {
+	if (h < 0 || lib_state.h[h].dead) {
 		*status = MRAPI_ERR_RMEM_INVALID;
 		return -1;
 	}
@@ -244,19 +244,19 @@ void mrapi_rmem_attach(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 		return;
 	if ((h = live_handle(rmem, status)) < 0)
 		goto out;
-	x = &mrapi_lib.h[h];
+	x = &lib_state.h[h];
 	if (x->attached) {
 		*status = MRAPI_ERR_RMEM_ATTACHED;
 		goto out;
 	}
-	rc = dir_op(mrapi_lib.dir_fd, "ATTACH", x->id, x->gen);
+	rc = dir_op(lib_state.dir_fd, "ATTACH", x->id, x->gen);
 	if (rc != MRAPI_SUCCESS) {
 		x->dead = rc == MRAPI_ERR_RMEM_INVALID;
 		*status = dir_failure(rc);
 		goto out;
 	}
 	if ((*status = attach_connect(x)) != MRAPI_SUCCESS) {
-		(void)dir_op(mrapi_lib.dir_fd, "DETACH", x->id, x->gen);
+		(void)dir_op(lib_state.dir_fd, "DETACH", x->id, x->gen);
 		goto out;
 	}
 	x->attached = 1;
@@ -273,7 +273,7 @@ void mrapi_rmem_detach(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 		return;
 	if ((h = live_handle(rmem, status)) < 0)
 		goto out;
-	x = &mrapi_lib.h[h];
+	x = &lib_state.h[h];
 	if (!x->attached) {
 		*status = MRAPI_ERR_RMEM_NOTATTACHED;
 		goto out;
@@ -282,7 +282,7 @@ void mrapi_rmem_detach(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 	tp_disconnect(x->conn);
 	x->conn = NULL;
 	x->attached = 0;
-	rc = dir_op(mrapi_lib.dir_fd, "DETACH", x->id, x->gen);
+	rc = dir_op(lib_state.dir_fd, "DETACH", x->id, x->gen);
 	x->dead = rc == MRAPI_ERR_RMEM_INVALID;
 	*status = dir_failure(rc);
 out:
@@ -297,11 +297,11 @@ void mrapi_rmem_delete(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 		return;
 	if ((h = live_handle(rmem, status)) < 0)
 		goto out;
-	if (mrapi_lib.h[h].kind != H_OWN) {
+	if (lib_state.h[h].kind != H_OWN) {
 		*status = MRAPI_ERR_RMEM_NOTOWNER;
 		goto out;
 	}
-	rc = dir_op(mrapi_lib.dir_fd, "DELETE", mrapi_lib.h[h].id, mrapi_lib.h[h].gen);
+	rc = dir_op(lib_state.dir_fd, "DELETE", lib_state.h[h].id, lib_state.h[h].gen);
 	if (rc == MRAPI_SUCCESS || rc == MRAPI_ERR_RMEM_INVALID)
 		h_release(h); /* demoted: the memory stays the caller's, unregistered */
 	*status = dir_failure(rc);
@@ -317,7 +317,7 @@ static void sync_call(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 	if (!lib_enter(status))
 		return;
 	if ((h = live_handle(rmem, status)) >= 0)
-		*status = mrapi_lib.h[h].attached ? MRAPI_SUCCESS : MRAPI_ERR_RMEM_NOTATTACHED;
+		*status = lib_state.h[h].attached ? MRAPI_SUCCESS : MRAPI_ERR_RMEM_NOTATTACHED;
 	lib_leave();
 }
 

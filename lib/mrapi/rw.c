@@ -20,7 +20,7 @@ struct rw_args {
 /* RMEM-RW-1/3 on handle h. */
 static mrapi_status_t rw_checks(int h, const struct rw_args *a)
 {
-	const struct handle *x = &mrapi_lib.h[h];
+	const struct handle *x = &lib_state.h[h];
 
 	if (a->nstrides > 1 && (a->rmem_stride < a->bytes || a->local_stride < a->bytes))
 		return MRAPI_ERR_RMEM_STRIDE;
@@ -73,7 +73,7 @@ static void rq_fill(struct request *r, int h, const struct rw_args *a)
 static int rq_alloc(void)
 {
 	for (unsigned i = 0; i < MRAPI_MAX_REQUESTS; i++)
-		if (!mrapi_lib.rq[i].live)
+		if (!lib_state.rq[i].live)
 			return (int)i;
 	return -1;
 }
@@ -92,7 +92,7 @@ static void rw_call(mrapi_rmem_hndl_t rmem, const struct rw_args *a, int is_i, m
 		goto out;
 	}
 	h = h_find(rmem);
-	if (h < 0 || mrapi_lib.h[h].dead) {
+	if (h < 0 || lib_state.h[h].dead) {
 		*status = MRAPI_ERR_RMEM_INVALID;
 		goto out;
 	}
@@ -103,19 +103,19 @@ static void rw_call(mrapi_rmem_hndl_t rmem, const struct rw_args *a, int is_i, m
 		goto out;
 	}
 	if (request)
-		r = &mrapi_lib.rq[slot];
+		r = &lib_state.rq[slot];
 	rq_fill(r, h, a);
-	if (mrapi_lib.h[h].kind == H_OWN) {
-		own_copy(&mrapi_lib.h[h], a);
+	if (lib_state.h[h].kind == H_OWN) {
+		own_copy(&lib_state.h[h], a);
 		r->done = 1;
 		r->next = (uint64_t)a->bytes * a->nstrides;
 	} else {
-		mrapi_lib.h[h].busy = 1;
+		lib_state.h[h].busy = 1;
 		rq_progress(r, !request);
 	}
 	if (request) {
 		r->live = 1;
-		r->gen = ++mrapi_lib.next_gen;
+		r->gen = ++lib_state.next_gen;
 		*request = rq_value(slot);
 		*status = MRAPI_SUCCESS;
 	} else {

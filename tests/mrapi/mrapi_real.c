@@ -183,14 +183,14 @@ static void cmd_bench_client(FILE *out, unsigned id)
 		return;
 	}
 	TIME_LOOP(20, "verbs_connect+disconnect_us", {
-		fail |= tp_connect(t, mrapi_lib.h[s].ip, mrapi_lib.h[s].port, &c) != 0;
+		fail |= tp_connect(t, lib_state.h[s].ip, lib_state.h[s].port, &c) != 0;
 		if (i_ + 1 < 20)
 			tp_disconnect(c);
 	});
-	p.raddr = mrapi_lib.h[s].addr;
+	p.raddr = lib_state.h[s].addr;
 	TIME_LOOP(1000, "verbs_read64_us", {
 		int rc;
-		fail |= tp_post(c, 0, &p, 1, mrapi_lib.h[s].rkey) != 0;
+		fail |= tp_post(c, 0, &p, 1, lib_state.h[s].rkey) != 0;
 		while ((rc = tp_poll(c)) == 0)
 			;
 		fail |= rc != 1;

@@ -525,6 +525,17 @@ START_TEST(test_RMEM_RW_1_argument_checks)
 	ck_assert(only(pr(&f, r), MS(SUCCESS)));
 	r.bytes = 0;
 	ck_assert(only(pr(&f, r), MS(ERR_PARAMETER)));
+	/* a read_i not yet reported complete may block the next transfer on the buffer */
+	struct m_mrapi_args ri = a_rw(M_MRAPI_READ_I, 1, h, 0, 8, 1, 8, 8);
+	int q = doit(&f, ri, MS(SUCCESS));
+	struct m_pred p = pr(&f, ri);
+	ck_assert(has(p, MS(SUCCESS)) && has(p, MS(ERR_RMEM_BLOCKED)));
+	ck_assert(rule_in(p, MS(ERR_RMEM_BLOCKED), M_RULE_RMEM_RW_1));
+	struct m_mrapi_args w = A(M_MRAPI_WAIT, 1);
+	w.req = (int16_t)q;
+	w.timeout = M_MRAPI_TIMEOUT_INFINITE;
+	doit(&f, w, MS(SUCCESS));
+	ck_assert(only(pr(&f, ri), MS(SUCCESS)));
 }
 END_TEST
 
@@ -669,7 +680,7 @@ START_TEST(test_RMEM_RW_5_requests)
 	ck_assert(only(pr(&f, w), MS(ERR_RMEM_STRIDE)));
 	/* REQUEST_LIMIT */
 	ck_assert_int_eq(m_profile_get("generic", 0, &f.p), 0);
-	while (pr(&f, r).alt[0].out.code == M_MRAPI_SUCCESS)
+	while (has(pr(&f, r), MS(SUCCESS)))
 		doit(&f, r, MS(SUCCESS));
 	ck_assert(only(pr(&f, r), MS(ERR_REQUEST_LIMIT)));
 }
