@@ -180,14 +180,14 @@ END_TEST
 /* Two processes create one id at once: exactly one SUCCESS, one EXISTS. */
 START_TEST(test_dir_concurrent_create_is_atomic)
 {
-	int fds[2], results[2], ready[2][2], go[2];
+	int fds[2], results[2], ready[2][2], go[2][2]; /* per child: a byte each (start, then leave) */
 	pid_t pid[2];
 
 	close(dir(9, 99)); /* the service runs */
 	ck_assert_int_eq(pipe(fds), 0);
-	ck_assert_int_eq(pipe(go), 0);
 	for (int i = 0; i < 2; i++) {
 		ck_assert_int_eq(pipe(ready[i]), 0);
+		ck_assert_int_eq(pipe(go[i]), 0);
 		pid[i] = fork();
 		ck_assert_int_ge(pid[i], 0);
 		if (pid[i] == 0) {
@@ -197,13 +197,13 @@ START_TEST(test_dir_concurrent_create_is_atomic)
 
 			if (dir_open("127.0.0.1", test_port(), 1, (uint32_t)i + 1, 3000, &fd))
 				_exit(99);
-			if (write(ready[i][1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			if (write(ready[i][1], "r", 1) != 1 || read(go[i][0], &c, 1) != 1)
 				_exit(98);
 			st = create(fd, 77, &gen);
 			if (write(fds[1], &st, sizeof(st)) != sizeof(st))
 				_exit(97);
 			/* stay a node until both answered: leaving would withdraw the id */
-			if (read(go[0], &c, 1) != 1)
+			if (read(go[i][0], &c, 1) != 1)
 				_exit(96);
 			_exit(0);
 		}
@@ -212,10 +212,12 @@ START_TEST(test_dir_concurrent_create_is_atomic)
 		char c;
 		ck_assert_int_eq(read(ready[i][0], &c, 1), 1);
 	}
-	ck_assert_int_eq(write(go[1], "gg", 2), 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(write(go[i][1], "g", 1), 1);
 	for (int i = 0; i < 2; i++)
 		ck_assert_int_eq(read(fds[0], &results[i], sizeof(int)), (ssize_t)sizeof(int));
-	ck_assert_int_eq(write(go[1], "xx", 2), 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(write(go[i][1], "x", 1), 1);
 	for (int i = 0; i < 2; i++) {
 		int st;
 		ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
