@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <string.h>
@@ -392,7 +393,12 @@ int dir_spawn(const char *host, unsigned port)
 		/* the intermediate child: the service must not be our caller's child */
 		if (fork() != 0)
 			_exit(0);
+		int null = open("/dev/null", O_RDWR);
+
 		setsid();
+		/* hold none of the node's files: not its sockets, not the pipes its stdio may be */
+		for (int fd = 0; fd < 3 && null >= 0; fd++)
+			dup2(null, fd);
 		for (int fd = 3; fd < 1024; fd++)
 			if (fd != lfd)
 				close(fd);
