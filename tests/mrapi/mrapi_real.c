@@ -367,6 +367,8 @@ static void scenario(void)
 	tap(!strcmp(r, "MRAPI_SUCCESS match"), "b: 70 strides of 100 B (two batches) byte-exact (%s)", r);
 	r = ask(B, "read 8100 64 2 64 64 %d", SEED_A);
 	tap(!strncmp(r, "MRAPI_ERR_RMEM_BUFF_OVERRUN", 27), "b: read past the end: BUFF_OVERRUN (%s)", r);
+	r = ask(B, "read 4294967295 64 4294967295 4294967295 64 %d", SEED_A);
+	tap(!strncmp(r, "MRAPI_ERR_RMEM_BUFF_OVERRUN", 27), "b: huge offset and strides: BUFF_OVERRUN, no crash (%s)", r);
 	r = ask(B, "readi %d", SEED_A);
 	tap(!strcmp(r, "MRAPI_SUCCESS MRAPI_SUCCESS match 256"), "b: read_i + wait, strided, byte-exact (%s)", r);
 	tap(!strcmp(ask(B, "write 4000 200"), "MRAPI_SUCCESS"), "b: write 200 B");
