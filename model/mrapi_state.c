@@ -1,0 +1,348 @@
+/*
+ * mrapi_state.c — the MRAPI model's state: initialisation, committing a
+ * predicted alternative, get_attribute answers, the bytes a read yields, the
+ * strided-transfer arithmetic (RMEM-RW-2/3) and the names of its enums.
+ */
+#include "model/internal.h"
+#include "model/mrapi.h"
+#include "model/mrapi_int.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------ names -- */
+
+struct mname { int v; const char *s; };
+#define NN(t) (sizeof(t) / sizeof((t)[0]))
+
+static const char *mname_str(const struct mname *t, size_t n, int v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].v == v)
+			return t[i].s;
+	return "?";
+}
+
+static int mname_parse(const struct mname *t, size_t n, const char *s, int *out)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (strcasecmp(t[i].s, s) == 0) {
+			*out = t[i].v;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+#define MNAMED(fn, type, table)                                                              \
+	const char *fn##_str(type v) { return mname_str(table, NN(table), (int)v); }         \
+	int fn##_parse(const char *s, type *out)                                             \
+	{                                                                                    \
+		int v, rc = mname_parse(table, NN(table), s, &v);                            \
+		if (rc == 0)                                                                 \
+			*out = (type)v;                                                      \
+		return rc;                                                                   \
+	}
+
+static const struct mname st_names[] = {
+	{ 0, "MRAPI_SUCCESS" }, { 1, "MRAPI_TIMEOUT" }, { 2, "MRAPI_ERR_MEM_LIMIT" },
+	{ 3, "MRAPI_ERR_NODE_NOTINIT" }, { 4, "MRAPI_ERR_NOT_SUPPORTED" }, { 5, "MRAPI_ERR_PARAMETER" },
+	{ 6, "MRAPI_ERR_RMEM_ID_INVALID" }, { 7, "MRAPI_ERR_RMEM_ATTACH" }, { 8, "MRAPI_ERR_RMEM_ATTACHED" },
+	{ 9, "MRAPI_ERR_RMEM_ATYPE" }, { 10, "MRAPI_ERR_RMEM_ATYPE_NOTVALID" }, { 11, "MRAPI_ERR_RMEM_BLOCKED" },
+	{ 12, "MRAPI_ERR_RMEM_BUFF_OVERRUN" }, { 13, "MRAPI_ERR_RMEM_CONFLICT" }, { 14, "MRAPI_ERR_RMEM_EXISTS" },
+	{ 15, "MRAPI_ERR_RMEM_INVALID" }, { 16, "MRAPI_ERR_RMEM_NOTATTACHED" }, { 17, "MRAPI_ERR_RMEM_NOTOWNER" },
+	{ 18, "MRAPI_ERR_RMEM_STRIDE" }, { 19, "MRAPI_ERR_RMEM_TYPENOTVALID" },
+	{ 20, "MRAPI_ERR_RMEM_ATYPE_INVALID" }, { 21, "MRAPI_ERR_DOMAIN_NOTSHARED" }, { 22, "MRAPI_ERR_ATTR_NUM" },
+	{ 23, "MRAPI_ERR_ATTR_SIZE" }, { 24, "MRAPI_ERR_ATTR_READONLY" }, { 25, "MRAPI_ERR_REQUEST_LIMIT" },
+	{ 26, "MRAPI_ERR_REQUEST_INVALID" }, { 27, "MRAPI_ERR_REQUEST_CANCELED" }, { 28, "MRAPI_INCOMPLETE" },
+	{ 29, "MRAPI_ERR_NODE_INITIALIZED" },
+};
+MNAMED(m_mrapi_st, enum m_mrapi_st, st_names)
+
+static const struct mname atype_names[] = {
+	{ M_MRAPI_ATYPE_DEFAULT, "DEFAULT" }, { M_MRAPI_ATYPE_DMA, "DMA" }, { M_MRAPI_ATYPE_SWCACHE, "SWCACHE" },
+	{ M_MRAPI_ATYPE_ANY, "ANY" },
+};
+MNAMED(m_mrapi_atype, enum m_mrapi_atype, atype_names)
+
+static const struct mname attr_names[] = {
+	{ M_MRAPI_ATTR_ERROR_EXT, "ERROR_EXT" }, { M_MRAPI_ATTR_DOMAIN_SHARED, "DOMAIN_SHARED" },
+	{ M_MRAPI_ATTR_SIZE, "SIZE" }, { M_MRAPI_ATTR_ATYPE, "ATYPE" },
+};
+MNAMED(m_mrapi_attr, enum m_mrapi_attr, attr_names)
+
+static const struct mname call_names[] = {
+	{ M_MRAPI_INITIALIZE, "mrapi_initialize" }, { M_MRAPI_FINALIZE, "mrapi_finalize" },
+	{ M_MRAPI_CREATE, "mrapi_rmem_create" }, { M_MRAPI_INIT_ATTRIBUTES, "mrapi_rmem_init_attributes" },
+	{ M_MRAPI_SET_ATTRIBUTE, "mrapi_rmem_set_attribute" }, { M_MRAPI_GET_ATTRIBUTE, "mrapi_rmem_get_attribute" },
+	{ M_MRAPI_GET, "mrapi_rmem_get" }, { M_MRAPI_ATTACH, "mrapi_rmem_attach" },
+	{ M_MRAPI_DETACH, "mrapi_rmem_detach" }, { M_MRAPI_DELETE, "mrapi_rmem_delete" },
+	{ M_MRAPI_READ, "mrapi_rmem_read" }, { M_MRAPI_READ_I, "mrapi_rmem_read_i" },
+	{ M_MRAPI_WRITE, "mrapi_rmem_write" }, { M_MRAPI_WRITE_I, "mrapi_rmem_write_i" },
+	{ M_MRAPI_FLUSH, "mrapi_rmem_flush" }, { M_MRAPI_SYNC, "mrapi_rmem_sync" }, { M_MRAPI_TEST, "mrapi_test" },
+	{ M_MRAPI_WAIT, "mrapi_wait" }, { M_MRAPI_WAIT_ANY, "mrapi_wait_any" }, { M_MRAPI_CANCEL, "mrapi_cancel" },
+	{ M_MRAPI_LOCAL_STORE, "local_store" },
+};
+MNAMED(m_mrapi_call, enum m_mrapi_call, call_names)
+
+/* The library's ABI: mrapi_boolean_t is one byte, mrapi_uint_t four. */
+size_t m_mrapi_attr_size(uint32_t num)
+{
+	switch (num) {
+	case M_MRAPI_ATTR_ERROR_EXT: case M_MRAPI_ATTR_DOMAIN_SHARED: return 1;
+	case M_MRAPI_ATTR_SIZE: case M_MRAPI_ATTR_ATYPE: return 4;
+	default: return 0;
+	}
+}
+
+/* -------------------------------------------------- transfer arithmetic -- */
+
+void m_mrapi_transfer(const struct m_mrapi_args *a, uint32_t i, uint64_t *roff, uint64_t *loff)
+{
+	*roff = (uint64_t)a->rmem_offset + (uint64_t)i * a->rmem_stride;
+	*loff = (uint64_t)a->local_offset + (uint64_t)i * a->local_stride;
+}
+
+uint64_t m_mrapi_literal_end(const struct m_mrapi_args *a)
+{
+	return (uint64_t)a->rmem_offset + (uint64_t)a->rmem_stride * a->nstrides;
+}
+
+/* ------------------------------------------------------------ state -- */
+
+int m_mrapi_init(struct m_mrapi *st, unsigned nnodes, uint32_t atypes)
+{
+	if (nnodes < 1 || nnodes > M_MRAPI_NODES || !(atypes & 1u << M_MRAPI_ATYPE_DEFAULT))
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	st->nnodes = (uint8_t)nnodes;
+	st->atypes = atypes & ~(1u << M_MRAPI_ATYPE_ANY);
+	st->next_any_id = M_MRAPI_MAX_USER_ID + 1;
+	return 0;
+}
+
+static void hold(struct m_mrapi *st, unsigned n, int s)
+{
+	st->node[n].held[s / 16] |= (uint16_t)(1u << (s % 16));
+}
+
+/* Copy len bytes of src (NULL: unspecified) into seg g at off, within the tracked contents. */
+static void seg_store(struct m_mrapi_seg *g, uint64_t off, const uint8_t *src, uint64_t len)
+{
+	for (uint64_t b = 0; b < len && off + b < M_MRAPI_BYTES && off + b < g->size; b++) {
+		g->bytes[off + b] = src ? src[b] : 0;
+		g->unknown[off + b] = !src;
+	}
+}
+
+static int apply_create(struct m_mrapi *st, const struct m_mrapi_args *a, int *created)
+{
+	struct m_mrapi_seg *g;
+	int s = st->nsegs;
+
+	if (s >= M_MRAPI_SEGS)
+		return -ENOSPC;
+	g = &st->seg[st->nsegs++];
+	memset(g, 0, sizeof(*g));
+	g->live = g->ever = 1;
+	g->owner = a->node;
+	g->any = a->id == M_MRAPI_ID_ANY;
+	g->id = g->any ? st->next_any_id++ : a->id;
+	g->atype = a->atype;
+	g->strict = a->atype != M_MRAPI_ATYPE_ANY; /* RMEM-CREATE-6 */
+	g->shared = 1;                             /* RMEM-CREATE-5 defaults */
+	if (!(a->nulls & M_MRAPI_NULL_ATTRS) && a->attrs >= 0) {
+		g->shared = st->attrs[a->attrs].shared;
+		g->error_ext = st->attrs[a->attrs].error_ext;
+	}
+	g->domain = st->node[a->node].domain;
+	g->mem = a->mem;
+	g->size = a->size;
+	seg_store(g, 0, NULL, a->size);
+	if (a->data)
+		seg_store(g, 0, a->data, a->data_len < a->size ? a->data_len : a->size);
+	hold(st, a->node, s);
+	*created = s;
+	return 0;
+}
+
+static void apply_finalize(struct m_mrapi *st, unsigned n)
+{
+	memset(&st->node[n], 0, sizeof(st->node[n]));
+	for (unsigned s = 0; s < st->nsegs; s++) {
+		st->seg[s].attached &= (uint16_t)~(1u << n);
+		if (st->seg[s].owner == n && st->seg[s].live) {
+			st->seg[s].live = 0;
+			st->seg[s].attached = 0;
+		}
+	}
+	for (unsigned r = 0; r < st->nreqs; r++)
+		if (st->req[r].node == n)
+			st->req[r].live = 0;
+}
+
+/* RMEM-RW-2: the write's transfers into the segment (unknown: the target becomes unspecified). */
+static void apply_write(struct m_mrapi *st, const struct m_mrapi_args *a, int unknown)
+{
+	struct m_mrapi_seg *g = &st->seg[a->rmem];
+
+	for (uint32_t i = 0; i < a->nstrides; i++) {
+		uint64_t roff, loff;
+
+		m_mrapi_transfer(a, i, &roff, &loff);
+		if (!unknown && a->data && loff <= a->data_len && a->bytes <= a->data_len - loff)
+			seg_store(g, roff, a->data + loff, a->bytes);
+		else
+			seg_store(g, roff, NULL, a->bytes);
+	}
+}
+
+static int apply_rw(struct m_mrapi *st, const struct m_mrapi_args *a, const struct m_alt *alt, int *created)
+{
+	int is_i = a->call == M_MRAPI_READ_I || a->call == M_MRAPI_WRITE_I;
+	int is_write = a->call == M_MRAPI_WRITE || a->call == M_MRAPI_WRITE_I;
+	struct m_mrapi_req *q;
+
+	if (is_i && st->nreqs >= M_MRAPI_REQS)
+		return -ENOSPC;
+	if (alt->effect == M_EFF_DO && is_write)
+		apply_write(st, a, 0);
+	if (!is_i)
+		return 0;
+	q = &st->req[st->nreqs];
+	memset(q, 0, sizeof(*q));
+	q->rw = *a;
+	q->rw.data = NULL;
+	q->live = 1;
+	q->node = a->node;
+	q->status = (uint8_t)(alt->peer_recv >= 0 ? alt->peer_recv : M_MRAPI_SUCCESS);
+	*created = st->nreqs++;
+	return 0;
+}
+
+static void apply_cancel(struct m_mrapi *st, struct m_mrapi_req *q, const struct m_alt *alt)
+{
+	q->canceled = 1;
+	if (alt->target_unknown && q->status == M_MRAPI_SUCCESS &&
+	    (q->rw.call == M_MRAPI_WRITE_I) && q->rw.rmem >= 0 && q->rw.rmem < st->nsegs)
+		apply_write(st, &q->rw, 1);
+}
+
+static void apply_attr(struct m_mrapi *st, const struct m_mrapi_args *a)
+{
+	struct m_mrapi_attrs *t = &st->attrs[a->attrs];
+
+	if (a->call == M_MRAPI_INIT_ATTRIBUTES) {
+		*t = (struct m_mrapi_attrs){ .inited = 1, .error_ext = 0, .shared = 1 };
+		return;
+	}
+	if (a->attr_num == M_MRAPI_ATTR_ERROR_EXT)
+		t->error_ext = a->attr_value != 0;
+	else if (a->attr_num == M_MRAPI_ATTR_DOMAIN_SHARED)
+		t->shared = a->attr_value != 0;
+}
+
+int m_mrapi_apply(struct m_mrapi *st, const struct m_mrapi_args *a, const struct m_pred *pred, size_t i,
+		  int *created)
+{
+	int dummy, deleted;
+	const struct m_alt *alt;
+
+	if (!created)
+		created = &dummy;
+	*created = -1;
+	if (i >= pred->n)
+		return -EINVAL;
+	alt = &pred->alt[i];
+	if (alt->out.kind == M_OUT_OK && a->call == M_MRAPI_LOCAL_STORE) {
+		seg_store(&st->seg[a->rmem], a->mem, a->data, a->size);
+		return 0;
+	}
+	if (alt->out.kind != M_OUT_MRAPI)
+		return -EINVAL;
+	if (alt->effect != M_EFF_DO && alt->out.code != M_MRAPI_SUCCESS)
+		return 0;
+	switch (a->call) {
+	case M_MRAPI_INITIALIZE:
+		memset(&st->node[a->node], 0, sizeof(st->node[a->node]));
+		st->node[a->node].init = 1;
+		st->node[a->node].domain = a->domain;
+		st->node[a->node].node_id = a->node_id;
+		return 0;
+	case M_MRAPI_FINALIZE: apply_finalize(st, a->node); return 0;
+	case M_MRAPI_CREATE: return apply_create(st, a, created);
+	case M_MRAPI_INIT_ATTRIBUTES: case M_MRAPI_SET_ATTRIBUTE: apply_attr(st, a); return 0;
+	case M_MRAPI_GET:
+		if ((*created = m_mrapi_get_target(st, a, &deleted)) >= 0)
+			hold(st, a->node, *created);
+		return 0;
+	case M_MRAPI_ATTACH: st->seg[a->rmem].attached |= (uint16_t)(1u << a->node); return 0;
+	case M_MRAPI_DETACH: st->seg[a->rmem].attached &= (uint16_t)~(1u << a->node); return 0;
+	case M_MRAPI_DELETE: st->seg[a->rmem].live = 0; st->seg[a->rmem].attached = 0; return 0;
+	case M_MRAPI_READ: case M_MRAPI_READ_I: case M_MRAPI_WRITE: case M_MRAPI_WRITE_I:
+		return apply_rw(st, a, alt, created);
+	case M_MRAPI_TEST: case M_MRAPI_WAIT:
+		if (alt->effect == M_EFF_DO)
+			st->req[a->req].live = 0;
+		return 0;
+	case M_MRAPI_WAIT_ANY:
+		if (alt->effect == M_EFF_DO && alt->peer_recv >= 0)
+			st->req[alt->peer_recv].live = 0;
+		return 0;
+	case M_MRAPI_CANCEL:
+		if (alt->effect == M_EFF_DO)
+			apply_cancel(st, &st->req[a->req], alt);
+		return 0;
+	default: return 0;
+	}
+}
+
+/* ------------------------------------------------------------ query -- */
+
+int m_mrapi_query(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+		  struct m_qres *out)
+{
+	const struct m_mrapi_seg *g;
+	uint64_t v;
+
+	(void)p;
+	memset(out, 0, sizeof(*out));
+	if (a->call != M_MRAPI_GET_ATTRIBUTE || a->node >= st->nnodes || !m_mrapi_held(st, a->node, a->rmem) ||
+	    !st->seg[a->rmem].live)
+		return -EINVAL;
+	g = &st->seg[a->rmem];
+	switch (a->attr_num) {
+	case M_MRAPI_ATTR_ERROR_EXT: v = g->error_ext; break;
+	case M_MRAPI_ATTR_DOMAIN_SHARED: v = g->shared; break;
+	case M_MRAPI_ATTR_SIZE: v = g->size; break;
+	case M_MRAPI_ATTR_ATYPE: v = g->atype; break;
+	default: return -EINVAL;
+	}
+	/* RMEM-CREATE-5: what create copied; RMEM-ATTR-3 reads it back. */
+	m_qres_add(out, "value", M_Q_EXACT, v, a->attr_num <= M_MRAPI_ATTR_DOMAIN_SHARED ? M_RULE_RMEM_CREATE_5
+										       : M_RULE_RMEM_ATTR_3);
+	return 0;
+}
+
+long m_mrapi_read_image(const struct m_mrapi *st, const struct m_mrapi_args *a, uint8_t *local, uint8_t *known,
+			size_t n)
+{
+	const struct m_mrapi_seg *g;
+	long done = 0;
+
+	if (a->rmem < 0 || a->rmem >= st->nsegs)
+		return -EINVAL;
+	g = &st->seg[a->rmem];
+	for (uint32_t i = 0; i < a->nstrides; i++) {
+		uint64_t roff, loff;
+
+		m_mrapi_transfer(a, i, &roff, &loff);
+		for (uint64_t b = 0; b < a->bytes && loff + b < n; b++, done++) {
+			uint64_t r = roff + b;
+			int k = r < M_MRAPI_BYTES && r < g->size && !g->unknown[r];
+
+			local[loff + b] = k ? g->bytes[r] : 0;
+			known[loff + b] = (uint8_t)k;
+		}
+	}
+	return done;
+}
