@@ -9,5 +9,6 @@
 #include "model/verbs/verbs.h"
 #include "model/rpma/rpma.h"
 #include "model/dat/dat.h"
+#include "model/mrapi/mrapi.h"
 
 #endif

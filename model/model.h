@@ -140,6 +140,7 @@ enum m_cap {
 	M_CAP_RPMA = 1u << 8,   /* librpma over this stack */
 	M_CAP_DAPL = 1u << 9,   /* uDAPL over this stack */
 	M_CAP_DAPL_RMR = 1u << 10, /* uDAPL RMRs (memory windows): dat_rmr_create and dat_rmr_bind work */
+	M_CAP_MRAPI = 1u << 11, /* MRAPI remote memory (lib/mrapi, libmrapi-rdma) over this stack */
 };
 
 /* Rule identifiers: M_RULE_PD_1 ... (generated from model/rules.def). */

@@ -6,7 +6,7 @@
  * QEMU); "KRXE" ones were read in the kernel source.
  */
 #include "model/internal.h"
-#include "model/mrapi.h"
+#include "model/mrapi/mrapi.h"
 
 #include <string.h>
 
@@ -186,15 +186,15 @@ static const struct {
 } profiles[] = {
 	{ "generic", 0, M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_REREG | M_CAP_ATOMIC_WRITE | M_CAP_FLUSH |
 			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL |
-			       M_CAP_DAPL_RMR,
+			       M_CAP_DAPL_RMR | M_CAP_MRAPI,
 	  NULL, 0 },
 	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
 	 * ZERO_BASED registration (catalog F); librpma 1.2.0; uDAPL (libdapl2
 	 * 2.1.10) without RMRs (catalog G). */
-	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL,
+	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL | M_CAP_MRAPI,
 	  rxe_dev, sizeof(rxe_dev) / sizeof(rxe_dev[0]) },
 	/* The MCA MRAPI reference implementation (area D only; shared memory, no verbs). */
-	{ "mca-ref", 0, 0, mca_ref_dev, sizeof(mca_ref_dev) / sizeof(mca_ref_dev[0]) },
+	{ "mca-ref", 0, M_CAP_MRAPI, mca_ref_dev, sizeof(mca_ref_dev) / sizeof(mca_ref_dev[0]) },
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 

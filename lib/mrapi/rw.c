@@ -6,7 +6,7 @@
  * being a request driven to its end at once.
  */
 #include "lib/mrapi/internal.h"
-#include "model/mrapi.h" /* m_mrapi_last_byte: the bounds arithmetic the model uses */
+#include "model/mrapi/mrapi.h" /* m_mrapi_last_byte: the bounds arithmetic the model uses */
 
 #include <string.h>
 

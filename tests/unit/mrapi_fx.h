@@ -5,14 +5,14 @@
 #ifndef RDMACHECK_MRAPI_FX_H
 #define RDMACHECK_MRAPI_FX_H
 
-#include "model/mrapi.h"
+#include "model/mrapi/internal.h"
 #include "tests/unit/model_fx.h"
 
 #define MS(e) ((struct m_outcome){ M_OUT_MRAPI, M_MRAPI_##e })
 #define ATYPES (1u << M_MRAPI_ATYPE_DEFAULT | 1u << M_MRAPI_ATYPE_DMA)
 
 struct mfx {
-	struct m_mrapi st;
+	struct m_mrapi_model st;
 	struct m_profile p;
 };
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the MRAPI remote-memory model (model/mrapi.c, catalog area
+ * Unit tests of the MRAPI remote-memory model (model/mrapi/, catalog area
  * D): one test per encoded rule, each with its allowed and its refused path,
  * under the spec's reading (profile "generic") and, where the catalog records
  * a divergence, under the MCA reference implementation (profile "mca-ref").

@@ -1,17 +1,16 @@
 /*
- * mrapi.h — the model of MRAPI remote memory (catalog area D, spec V0.9.3
+ * mrapi.h — the MRAPI family's part of the public model API (included by
+ * model/model.h through model/families.h): the model of MRAPI remote memory (catalog area D, spec V0.9.3
  * sections 3.5.2, 3.8, 3.9, 3.12.12/13, 4.4.2.1–4.4.2.14), a self-contained
- * module of the reference model: its own state (domain-wide segments,
- * per-node init/attach state, attribute structs, requests), its own call
- * description (struct m_mrapi_args), and predict / apply / query in the shape
- * of the other families, so that a family registry can take it as one row
- * (the state as a member of struct model, the args as a member of struct
- * m_op's union, the calls as op kinds).
+ * family of the reference model (model/mrapi/): its domain-wide state
+ * (struct m_mrapi_model: segments, per-node init/attach state, attribute
+ * structs, requests; struct model's member mrapi), the arguments of its
+ * operations (struct m_mrapi_args, struct m_op's member mrapi; the op kinds
+ * M_OP_MRAPI_* of model/ops.def are the calls). predict / apply / query over
+ * that state alone are in model/mrapi/internal.h.
  *
- * Outcomes are M_OUT_MRAPI with code = enum m_mrapi_st. Codes 0..19 are the
- * index of the status name in model/names.c; the codes from 20 on are the
- * statuses area D needs that names.c does not name yet (m_mrapi_st_str names
- * every one; the integrator appends them to names.c's table).
+ * Outcomes are M_OUT_MRAPI with code = enum m_mrapi_st, the index of the
+ * status name in model/names.c (m_mrapi_st_str names the same).
  *
  * Where the spec leaves several readings, a rule's decision part gives the
  * set. Where the question is *which reading applies* rather than which
@@ -26,7 +25,8 @@
 #ifndef RDMACHECK_MODEL_MRAPI_H
 #define RDMACHECK_MODEL_MRAPI_H
 
-#include "model/model.h"
+#include <stddef.h>
+#include <stdint.h>
 
 #define M_MRAPI_NODES 8          /* nodes of the model (the scenario's nodes) */
 #define M_MRAPI_SEGS 16          /* rmem segments created, domain-wide, never reused */
@@ -49,7 +49,6 @@ enum m_mrapi_st {
 	M_MRAPI_ERR_RMEM_BUFF_OVERRUN = 12, M_MRAPI_ERR_RMEM_CONFLICT = 13, M_MRAPI_ERR_RMEM_EXISTS = 14,
 	M_MRAPI_ERR_RMEM_INVALID = 15, M_MRAPI_ERR_RMEM_NOTATTACHED = 16, M_MRAPI_ERR_RMEM_NOTOWNER = 17,
 	M_MRAPI_ERR_RMEM_STRIDE = 18, M_MRAPI_ERR_RMEM_TYPENOTVALID = 19,
-	/* not in names.c yet */
 	M_MRAPI_ERR_RMEM_ATYPE_INVALID = 20, M_MRAPI_ERR_DOMAIN_NOTSHARED = 21, M_MRAPI_ERR_ATTR_NUM = 22,
 	M_MRAPI_ERR_ATTR_SIZE = 23, M_MRAPI_ERR_ATTR_READONLY = 24, M_MRAPI_ERR_REQUEST_LIMIT = 25,
 	M_MRAPI_ERR_REQUEST_INVALID = 26, M_MRAPI_ERR_REQUEST_CANCELED = 27, M_MRAPI_INCOMPLETE = 28,
@@ -141,8 +140,12 @@ enum m_mrapi_null {
 };
 
 /*
- * One call on one node, with every argument of the C call. Handles are model
- * indexes: rmem = a segment (seg[]), attrs = an attribute struct (attrs[]),
+ * One call on one node, with every argument of the C call (struct m_op's
+ * member mrapi). In an operation, call and node come from the op's kind and
+ * node, and the handle the call acts on (struct m_op.obj: the rmem of the
+ * rmem calls, the request of test/wait/cancel, the attributes of
+ * set_attribute) goes into rmem, req or attrs; init_attributes and the _i
+ * calls create (obj -1). Handles are model indexes: rmem = a segment (seg[]), attrs = an attribute struct (attrs[]),
  * req = a request (req[]); the real handle a node holds is valid only if
  * that node obtained it (create or get on that node).
  */
@@ -163,6 +166,9 @@ struct m_mrapi_args {
 	/* read/write(_i): the spec's arguments; local_size is read's local_buf_size */
 	uint32_t rmem_offset, local_offset, bytes, nstrides, rmem_stride, local_stride;
 	uint64_t local_size;
+	int16_t local;       /* read/write(_i): the seg[] whose buffer (the calling node created it) is
+	                        local_buf, so the model tracks what the call reads and writes there
+	                        (model/mrapi/mrapi.c fills data from it); -1: a buffer it does not track */
 	const uint8_t *data; /* write: the local buffer's bytes (local_offset.. as the call reads them);
 	                        local_store: the bytes stored; NULL: unspecified contents */
 	uint64_t data_len;
@@ -200,7 +206,7 @@ struct m_mrapi_node {
 	uint16_t held[(M_MRAPI_SEGS + 15) / 16]; /* bit s: this node obtained a handle to seg[s] */
 };
 
-struct m_mrapi {
+struct m_mrapi_model {
 	uint8_t nnodes;
 	uint8_t nsegs, nreqs;
 	uint32_t next_any_id;
@@ -211,56 +217,6 @@ struct m_mrapi {
 	struct m_mrapi_req req[M_MRAPI_REQS];
 };
 
-/*
- * Empty state for nnodes nodes (1..M_MRAPI_NODES), supporting the access
- * types whose bits are in atypes (bit M_MRAPI_ATYPE_DEFAULT at least; the
- * ANY bit is ignored: ANY is a mode, not a type). Returns 0 or -EINVAL.
- */
-int m_mrapi_init(struct m_mrapi *st, unsigned nnodes, uint32_t atypes);
-
-/*
- * Every allowed outcome of call a on st under profile p, into out (out->op is
- * zeroed: the adapter fills it). Each alternative's effect is M_EFF_DO (the
- * call takes effect) or M_EFF_NONE. Returns 0, or -EINVAL when the call is
- * malformed for the model (unknown node or call, an index out of range).
- */
-int m_mrapi_predict(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
-		    struct m_pred *out);
-
-/*
- * Commit alternative i of pred (made by m_mrapi_predict for a on st). A
- * successful create or get gives the segment in *created, a successful _i
- * call the request, else -1. Returns 0, -EINVAL (bad index) or -ENOSPC (a
- * table is full).
- */
-int m_mrapi_apply(struct m_mrapi *st, const struct m_mrapi_args *a, const struct m_pred *pred, size_t i,
-		  int *created);
-
-/*
- * What get_attribute a reports (call after applying its SUCCESS): one result
- * "value". Returns 0, or -EINVAL when a is not a valid get_attribute.
- */
-int m_mrapi_query(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
-		  struct m_qres *out);
-
-/*
- * The bytes a read a (valid, predicted SUCCESS with M_EFF_DO) puts into a
- * local buffer of n bytes: local[k] for every byte the read writes, known[k]
- * = 1 where the model knows its value (0: unspecified or past the tracked
- * contents). Bytes the read does not touch are left alone. Returns the number
- * of bytes written, or -EINVAL.
- */
-long m_mrapi_read_image(const struct m_mrapi *st, const struct m_mrapi_args *a, uint8_t *local,
-			uint8_t *known, size_t n);
-
-/*
- * RMEM-RW-2: transfer i of a strided call moves bytes between rmem offset
- * *roff and local offset *loff. RMEM-RW-3: the exact last byte the call
- * touches in rmem (UINT64_MAX when nstrides or bytes is 0) and the literal
- * formula's end (rmem_offset + rmem_stride * nstrides). Overflow-free (64-bit).
- */
-void m_mrapi_transfer(const struct m_mrapi_args *a, uint32_t i, uint64_t *roff, uint64_t *loff);
-uint64_t m_mrapi_literal_end(const struct m_mrapi_args *a);
 /* Inline: lib/mrapi (the library) checks its bounds with the same arithmetic, without linking the model. */
 static inline uint64_t m_mrapi_last_byte(uint64_t off, uint32_t bytes, uint32_t n, uint32_t stride)
 {

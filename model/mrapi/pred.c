@@ -1,5 +1,5 @@
 /*
- * mrapi.c — predictions of the MRAPI remote-memory calls (catalog area D).
+ * pred.c — predictions of the MRAPI remote-memory calls (catalog area D).
  *
  * Every call but initialize and set_attribute first needs an initialized
  * node (RMEM-0). Then each call runs its checks; a check is the set its rule
@@ -12,8 +12,7 @@
  * profile "mca-ref").
  */
 #include "model/internal.h"
-#include "model/mrapi.h"
-#include "model/mrapi_int.h"
+#include "model/mrapi/internal.h"
 
 #include <string.h>
 
@@ -83,14 +82,14 @@ static int resolve(const struct m_profile *p, enum m_rule order_rule, const stru
 	return pass;
 }
 
-int m_mrapi_held(const struct m_mrapi *st, unsigned n, int s)
+int m_mrapi_held(const struct m_mrapi_model *st, unsigned n, int s)
 {
 	return s >= 0 && s < M_MRAPI_SEGS && (st->node[n].held[s / 16] >> (s % 16) & 1);
 }
 #define held m_mrapi_held
 
 /* RMEM-DELETE-2 / the call's rule: a handle node n holds whose segment lives. */
-static void handle_check(const struct m_mrapi *st, const struct m_mrapi_args *a, enum m_rule rule,
+static void handle_check(const struct m_mrapi_model *st, const struct m_mrapi_args *a, enum m_rule rule,
 			 struct checks *k)
 {
 	if (!held(st, a->node, a->rmem))
@@ -99,12 +98,12 @@ static void handle_check(const struct m_mrapi *st, const struct m_mrapi_args *a,
 		check(k, DECIDE(NULL, RMEM_DELETE_2, 0, ST(ERR_RMEM_INVALID)), M_RULE_RMEM_DELETE_2);
 }
 
-static int seg_ok(const struct m_mrapi *st, const struct m_mrapi_args *a)
+static int seg_ok(const struct m_mrapi_model *st, const struct m_mrapi_args *a)
 {
 	return held(st, a->node, a->rmem) && st->seg[a->rmem].live;
 }
 
-static int attached(const struct m_mrapi *st, int s, unsigned n)
+static int attached(const struct m_mrapi_model *st, int s, unsigned n)
 {
 	return st->seg[s].attached >> n & 1;
 }
@@ -119,7 +118,7 @@ static void success(struct m_pred *out, enum m_rule r, enum m_effect eff)
 
 /* ----------------------------------------------------------- node -- */
 
-static void pred_initialize(const struct m_mrapi *st, const struct m_mrapi_args *a, struct m_pred *out)
+static void pred_initialize(const struct m_mrapi_model *st, const struct m_mrapi_args *a, struct m_pred *out)
 {
 	int dup = st->node[a->node].init;
 
@@ -175,7 +174,7 @@ static void pred_set_attribute(const struct m_profile *p, const struct m_mrapi_a
 		success(out, M_RULE_RMEM_ATTR_2, M_EFF_DO);
 }
 
-static void pred_get_attribute(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_get_attribute(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 			       struct m_pred *out)
 {
 	struct checks k = { 0 };
@@ -190,12 +189,12 @@ static void pred_get_attribute(const struct m_mrapi *st, const struct m_profile 
 
 /* --------------------------------------------------------- create -- */
 
-static int atype_supported(const struct m_mrapi *st, uint32_t t)
+static int atype_supported(const struct m_mrapi_model *st, uint32_t t)
 {
 	return t < M_MRAPI_ATYPE_ANY && (st->atypes >> t & 1);
 }
 
-static unsigned live_segs(const struct m_mrapi *st)
+static unsigned live_segs(const struct m_mrapi_model *st)
 {
 	unsigned c = 0;
 
@@ -204,7 +203,7 @@ static unsigned live_segs(const struct m_mrapi *st)
 	return c;
 }
 
-static int any_seg_live(const struct m_mrapi *st)
+static int any_seg_live(const struct m_mrapi_model *st)
 {
 	for (unsigned s = 0; s < st->nsegs; s++)
 		if (st->seg[s].live && st->seg[s].any)
@@ -213,7 +212,7 @@ static int any_seg_live(const struct m_mrapi *st)
 }
 
 /* The live segment with user id (not ANY), or -1. */
-static int seg_by_id(const struct m_mrapi *st, uint32_t id, int live)
+static int seg_by_id(const struct m_mrapi_model *st, uint32_t id, int live)
 {
 	for (int s = (int)st->nsegs - 1; s >= 0; s--)
 		if (st->seg[s].live == live && !st->seg[s].any && st->seg[s].id == id)
@@ -221,7 +220,7 @@ static int seg_by_id(const struct m_mrapi *st, uint32_t id, int live)
 	return -1;
 }
 
-static int overlaps(const struct m_mrapi *st, const struct m_mrapi_args *a)
+static int overlaps(const struct m_mrapi_model *st, const struct m_mrapi_args *a)
 {
 	for (unsigned s = 0; s < st->nsegs; s++) {
 		const struct m_mrapi_seg *g = &st->seg[s];
@@ -232,12 +231,12 @@ static int overlaps(const struct m_mrapi *st, const struct m_mrapi_args *a)
 	return 0;
 }
 
-static int attrs_bad(const struct m_mrapi *st, const struct m_mrapi_args *a)
+static int attrs_bad(const struct m_mrapi_model *st, const struct m_mrapi_args *a)
 {
 	return !(a->nulls & M_MRAPI_NULL_ATTRS) && a->attrs >= 0 && !st->attrs[a->attrs].inited;
 }
 
-static void pred_create(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_create(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 			struct m_pred *out)
 {
 	struct checks k = { 0 };
@@ -278,7 +277,7 @@ static void pred_create(const struct m_mrapi *st, const struct m_profile *p, con
 
 /* ------------------------------------------------------------ get -- */
 
-int m_mrapi_get_target(const struct m_mrapi *st, const struct m_mrapi_args *a, int *deleted)
+int m_mrapi_get_target(const struct m_mrapi_model *st, const struct m_mrapi_args *a, int *deleted)
 {
 	int s;
 
@@ -296,7 +295,7 @@ int m_mrapi_get_target(const struct m_mrapi *st, const struct m_mrapi_args *a, i
 	return s;
 }
 
-static void pred_get(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_get(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		     struct m_pred *out)
 {
 	struct checks k = { 0 };
@@ -333,7 +332,7 @@ static void pred_get(const struct m_mrapi *st, const struct m_profile *p, const 
 
 /* ---------------------------------------- attach / detach / delete -- */
 
-static void pred_attach(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_attach(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 			struct m_pred *out)
 {
 	struct checks k = { 0 };
@@ -345,7 +344,7 @@ static void pred_attach(const struct m_mrapi *st, const struct m_profile *p, con
 		success(out, M_RULE_RMEM_ATTACH_1, M_EFF_DO);
 }
 
-static void pred_detach(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_detach(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 			struct m_pred *out)
 {
 	struct checks k = { 0 };
@@ -357,7 +356,7 @@ static void pred_detach(const struct m_mrapi *st, const struct m_profile *p, con
 		success(out, M_RULE_RMEM_DETACH_1, M_EFF_DO);
 }
 
-static void pred_delete(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_delete(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 			struct m_pred *out)
 {
 	struct checks k = { 0 };
@@ -373,7 +372,7 @@ static void pred_delete(const struct m_mrapi *st, const struct m_profile *p, con
 
 /* ---------------------------------------------------- flush / sync -- */
 
-static void pred_sync(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_sync(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		      struct m_pred *out)
 {
 	struct checks k = { 0 };
@@ -392,7 +391,7 @@ static void pred_sync(const struct m_mrapi *st, const struct m_profile *p, const
 
 /* ---------------------------------------------------- local store -- */
 
-static int pred_local_store(const struct m_mrapi *st, const struct m_mrapi_args *a, struct m_pred *out)
+static int pred_local_store(const struct m_mrapi_model *st, const struct m_mrapi_args *a, struct m_pred *out)
 {
 	struct m_why w;
 
@@ -407,7 +406,7 @@ static int pred_local_store(const struct m_mrapi *st, const struct m_mrapi_args 
 
 /* ------------------------------------------------------ read / write -- */
 
-static unsigned outstanding(const struct m_mrapi *st, unsigned n)
+static unsigned outstanding(const struct m_mrapi_model *st, unsigned n)
 {
 	unsigned c = 0;
 
@@ -417,7 +416,7 @@ static unsigned outstanding(const struct m_mrapi *st, unsigned n)
 }
 
 /* Has node n a request on seg[s] that has not been reported complete? */
-static int request_on(const struct m_mrapi *st, unsigned n, int s)
+static int request_on(const struct m_mrapi_model *st, unsigned n, int s)
 {
 	for (unsigned r = 0; r < st->nreqs; r++)
 		if (st->req[r].live && !st->req[r].canceled && st->req[r].node == n && st->req[r].rw.rmem == s)
@@ -426,7 +425,7 @@ static int request_on(const struct m_mrapi *st, unsigned n, int s)
 }
 
 /* RMEM-RW-1/3/4: the checks of the transfer itself, in the reference implementation's order. */
-static void rw_checks(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void rw_checks(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		      int ref, struct checks *k)
 {
 	int is_read = a->call == M_MRAPI_READ || a->call == M_MRAPI_READ_I;
@@ -461,7 +460,7 @@ static void rw_checks(const struct m_mrapi *st, const struct m_profile *p, const
 }
 
 /* RMEM-RW-4 (c): the reference implementation's bounds, which refuse by copying nothing. */
-static int ref_overrun(const struct m_mrapi *st, const struct m_mrapi_args *a)
+static int ref_overrun(const struct m_mrapi_model *st, const struct m_mrapi_args *a)
 {
 	int is_read = a->call == M_MRAPI_READ || a->call == M_MRAPI_READ_I;
 	uint64_t end = m_mrapi_literal_end(a), size = st->seg[a->rmem].size;
@@ -481,7 +480,7 @@ static void errors_to_request(struct m_pred *out)
 		}
 }
 
-static void pred_rw(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_rw(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		    struct m_pred *out)
 {
 	int is_i = a->call == M_MRAPI_READ_I || a->call == M_MRAPI_WRITE_I;
@@ -515,19 +514,19 @@ static void pred_rw(const struct m_mrapi *st, const struct m_profile *p, const s
 
 /* --------------------------------------------------------- requests -- */
 
-static int req_ok(const struct m_mrapi *st, int r, unsigned node)
+static int req_ok(const struct m_mrapi_model *st, int r, unsigned node)
 {
 	return r >= 0 && r < st->nreqs && st->req[r].live && st->req[r].node == node;
 }
 
 /* What req r reports when it is found complete (CANCELED for a canceled one). */
-static struct m_outcome req_status(const struct m_mrapi *st, int r)
+static struct m_outcome req_status(const struct m_mrapi_model *st, int r)
 {
 	return st->req[r].canceled ? ST(ERR_REQUEST_CANCELED)
 				   : (struct m_outcome){ M_OUT_MRAPI, st->req[r].status };
 }
 
-static void pred_wait_any(const struct m_mrapi *st, int pending_ok, const struct m_mrapi_args *a,
+static void pred_wait_any(const struct m_mrapi_model *st, int pending_ok, const struct m_mrapi_args *a,
 			  struct m_pred *out)
 {
 	struct m_why w;
@@ -549,7 +548,7 @@ static void pred_wait_any(const struct m_mrapi *st, int pending_ok, const struct
 		m_alt_add(out, ST(TIMEOUT), M_EFF_NONE, &w, -1);
 }
 
-static void pred_req(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+static void pred_req(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		     struct m_pred *out)
 {
 	int pending_ok = reading(p, M_RULE_RMEM_RW_5, M_MRAPI_P_PENDING) != M_MRAPI_R_DONE_AT_POST;
@@ -584,7 +583,7 @@ static void pred_req(const struct m_mrapi *st, const struct m_profile *p, const 
 		m_alt_add(out, ST(TIMEOUT), M_EFF_NONE, &w, -1);
 }
 
-static int args_ok(const struct m_mrapi *st, const struct m_mrapi_args *a)
+static int args_ok(const struct m_mrapi_model *st, const struct m_mrapi_args *a)
 {
 	if (a->node >= st->nnodes || a->call >= M_MRAPI_CALL_COUNT_)
 		return 0;
@@ -593,7 +592,7 @@ static int args_ok(const struct m_mrapi *st, const struct m_mrapi_args *a)
 	return 1;
 }
 
-int m_mrapi_predict(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+int m_mrapi_predict(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		    struct m_pred *out)
 {
 	memset(out, 0, sizeof(*out));

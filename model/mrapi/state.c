@@ -1,11 +1,10 @@
 /*
- * mrapi_state.c — the MRAPI model's state: initialisation, committing a
+ * state.c — the MRAPI model's state: initialisation, committing a
  * predicted alternative, get_attribute answers, the bytes a read yields, the
  * strided-transfer arithmetic (RMEM-RW-2/3) and the names of its enums.
  */
 #include "model/internal.h"
-#include "model/mrapi.h"
-#include "model/mrapi_int.h"
+#include "model/mrapi/internal.h"
 
 #include <string.h>
 #include <strings.h>
@@ -43,20 +42,21 @@ static int mname_parse(const struct mname *t, size_t n, const char *s, int *out)
 		return rc;                                                                   \
 	}
 
-static const struct mname st_names[] = {
-	{ 0, "MRAPI_SUCCESS" }, { 1, "MRAPI_TIMEOUT" }, { 2, "MRAPI_ERR_MEM_LIMIT" },
-	{ 3, "MRAPI_ERR_NODE_NOTINIT" }, { 4, "MRAPI_ERR_NOT_SUPPORTED" }, { 5, "MRAPI_ERR_PARAMETER" },
-	{ 6, "MRAPI_ERR_RMEM_ID_INVALID" }, { 7, "MRAPI_ERR_RMEM_ATTACH" }, { 8, "MRAPI_ERR_RMEM_ATTACHED" },
-	{ 9, "MRAPI_ERR_RMEM_ATYPE" }, { 10, "MRAPI_ERR_RMEM_ATYPE_NOTVALID" }, { 11, "MRAPI_ERR_RMEM_BLOCKED" },
-	{ 12, "MRAPI_ERR_RMEM_BUFF_OVERRUN" }, { 13, "MRAPI_ERR_RMEM_CONFLICT" }, { 14, "MRAPI_ERR_RMEM_EXISTS" },
-	{ 15, "MRAPI_ERR_RMEM_INVALID" }, { 16, "MRAPI_ERR_RMEM_NOTATTACHED" }, { 17, "MRAPI_ERR_RMEM_NOTOWNER" },
-	{ 18, "MRAPI_ERR_RMEM_STRIDE" }, { 19, "MRAPI_ERR_RMEM_TYPENOTVALID" },
-	{ 20, "MRAPI_ERR_RMEM_ATYPE_INVALID" }, { 21, "MRAPI_ERR_DOMAIN_NOTSHARED" }, { 22, "MRAPI_ERR_ATTR_NUM" },
-	{ 23, "MRAPI_ERR_ATTR_SIZE" }, { 24, "MRAPI_ERR_ATTR_READONLY" }, { 25, "MRAPI_ERR_REQUEST_LIMIT" },
-	{ 26, "MRAPI_ERR_REQUEST_INVALID" }, { 27, "MRAPI_ERR_REQUEST_CANCELED" }, { 28, "MRAPI_INCOMPLETE" },
-	{ 29, "MRAPI_ERR_NODE_INITIALIZED" },
-};
-MNAMED(m_mrapi_st, enum m_mrapi_st, st_names)
+/* The statuses' names are names.c's (the outcome names of M_OUT_MRAPI). */
+const char *m_mrapi_st_str(enum m_mrapi_st v)
+{
+	return m_outcome_name((struct m_outcome){ M_OUT_MRAPI, (int32_t)v });
+}
+
+int m_mrapi_st_parse(const char *name, enum m_mrapi_st *out)
+{
+	struct m_outcome o;
+
+	if (m_outcome_parse(name, &o) || o.kind != M_OUT_MRAPI)
+		return -EINVAL;
+	*out = (enum m_mrapi_st)o.code;
+	return 0;
+}
 
 static const struct mname atype_names[] = {
 	{ M_MRAPI_ATYPE_DEFAULT, "DEFAULT" }, { M_MRAPI_ATYPE_DMA, "DMA" }, { M_MRAPI_ATYPE_SWCACHE, "SWCACHE" },
@@ -70,19 +70,21 @@ static const struct mname attr_names[] = {
 };
 MNAMED(m_mrapi_attr, enum m_mrapi_attr, attr_names)
 
-static const struct mname call_names[] = {
-	{ M_MRAPI_INITIALIZE, "mrapi_initialize" }, { M_MRAPI_FINALIZE, "mrapi_finalize" },
-	{ M_MRAPI_CREATE, "mrapi_rmem_create" }, { M_MRAPI_INIT_ATTRIBUTES, "mrapi_rmem_init_attributes" },
-	{ M_MRAPI_SET_ATTRIBUTE, "mrapi_rmem_set_attribute" }, { M_MRAPI_GET_ATTRIBUTE, "mrapi_rmem_get_attribute" },
-	{ M_MRAPI_GET, "mrapi_rmem_get" }, { M_MRAPI_ATTACH, "mrapi_rmem_attach" },
-	{ M_MRAPI_DETACH, "mrapi_rmem_detach" }, { M_MRAPI_DELETE, "mrapi_rmem_delete" },
-	{ M_MRAPI_READ, "mrapi_rmem_read" }, { M_MRAPI_READ_I, "mrapi_rmem_read_i" },
-	{ M_MRAPI_WRITE, "mrapi_rmem_write" }, { M_MRAPI_WRITE_I, "mrapi_rmem_write_i" },
-	{ M_MRAPI_FLUSH, "mrapi_rmem_flush" }, { M_MRAPI_SYNC, "mrapi_rmem_sync" }, { M_MRAPI_TEST, "mrapi_test" },
-	{ M_MRAPI_WAIT, "mrapi_wait" }, { M_MRAPI_WAIT_ANY, "mrapi_wait_any" }, { M_MRAPI_CANCEL, "mrapi_cancel" },
-	{ M_MRAPI_LOCAL_STORE, "local_store" },
-};
-MNAMED(m_mrapi_call, enum m_mrapi_call, call_names)
+/* The calls' names are their op kinds' (model/ops.def), in the same order. */
+const char *m_mrapi_call_str(enum m_mrapi_call c)
+{
+	return (unsigned)c < M_MRAPI_CALL_COUNT_ ? m_op_kind_str((enum m_op_kind)(M_OP_MRAPI_INITIALIZE + c)) : "?";
+}
+
+int m_mrapi_call_parse(const char *name, enum m_mrapi_call *out)
+{
+	enum m_op_kind k;
+
+	if (m_op_kind_parse(name, &k) || m_op_family(k) != M_FAM_MRAPI)
+		return -EINVAL;
+	*out = (enum m_mrapi_call)(k - M_OP_MRAPI_INITIALIZE);
+	return 0;
+}
 
 /* The library's ABI: mrapi_boolean_t is one byte, mrapi_uint_t four. */
 size_t m_mrapi_attr_size(uint32_t num)
@@ -109,7 +111,7 @@ uint64_t m_mrapi_literal_end(const struct m_mrapi_args *a)
 
 /* ------------------------------------------------------------ state -- */
 
-int m_mrapi_init(struct m_mrapi *st, unsigned nnodes, uint32_t atypes)
+int m_mrapi_init(struct m_mrapi_model *st, unsigned nnodes, uint32_t atypes)
 {
 	if (nnodes < 1 || nnodes > M_MRAPI_NODES || !(atypes & 1u << M_MRAPI_ATYPE_DEFAULT))
 		return -EINVAL;
@@ -120,7 +122,7 @@ int m_mrapi_init(struct m_mrapi *st, unsigned nnodes, uint32_t atypes)
 	return 0;
 }
 
-static void hold(struct m_mrapi *st, unsigned n, int s)
+static void hold(struct m_mrapi_model *st, unsigned n, int s)
 {
 	st->node[n].held[s / 16] |= (uint16_t)(1u << (s % 16));
 }
@@ -134,7 +136,7 @@ static void seg_store(struct m_mrapi_seg *g, uint64_t off, const uint8_t *src, u
 	}
 }
 
-static int apply_create(struct m_mrapi *st, const struct m_mrapi_args *a, int *created)
+static int apply_create(struct m_mrapi_model *st, const struct m_mrapi_args *a, int *created)
 {
 	struct m_mrapi_seg *g;
 	int s = st->nsegs;
@@ -165,7 +167,7 @@ static int apply_create(struct m_mrapi *st, const struct m_mrapi_args *a, int *c
 	return 0;
 }
 
-static void apply_finalize(struct m_mrapi *st, unsigned n)
+static void apply_finalize(struct m_mrapi_model *st, unsigned n)
 {
 	memset(&st->node[n], 0, sizeof(st->node[n]));
 	for (unsigned s = 0; s < st->nsegs; s++) {
@@ -181,7 +183,7 @@ static void apply_finalize(struct m_mrapi *st, unsigned n)
 }
 
 /* RMEM-RW-2: the write's transfers into the segment (unknown: the target becomes unspecified). */
-static void apply_write(struct m_mrapi *st, const struct m_mrapi_args *a, int unknown)
+static void apply_write(struct m_mrapi_model *st, const struct m_mrapi_args *a, int unknown)
 {
 	struct m_mrapi_seg *g = &st->seg[a->rmem];
 
@@ -196,7 +198,7 @@ static void apply_write(struct m_mrapi *st, const struct m_mrapi_args *a, int un
 	}
 }
 
-static int apply_rw(struct m_mrapi *st, const struct m_mrapi_args *a, const struct m_alt *alt, int *created)
+static int apply_rw(struct m_mrapi_model *st, const struct m_mrapi_args *a, const struct m_alt *alt, int *created)
 {
 	int is_i = a->call == M_MRAPI_READ_I || a->call == M_MRAPI_WRITE_I;
 	int is_write = a->call == M_MRAPI_WRITE || a->call == M_MRAPI_WRITE_I;
@@ -219,7 +221,7 @@ static int apply_rw(struct m_mrapi *st, const struct m_mrapi_args *a, const stru
 	return 0;
 }
 
-static void apply_cancel(struct m_mrapi *st, struct m_mrapi_req *q, const struct m_alt *alt)
+static void apply_cancel(struct m_mrapi_model *st, struct m_mrapi_req *q, const struct m_alt *alt)
 {
 	q->canceled = 1;
 	if (alt->target_unknown && q->status == M_MRAPI_SUCCESS &&
@@ -227,7 +229,7 @@ static void apply_cancel(struct m_mrapi *st, struct m_mrapi_req *q, const struct
 		apply_write(st, &q->rw, 1);
 }
 
-static void apply_attr(struct m_mrapi *st, const struct m_mrapi_args *a)
+static void apply_attr(struct m_mrapi_model *st, const struct m_mrapi_args *a)
 {
 	struct m_mrapi_attrs *t = &st->attrs[a->attrs];
 
@@ -241,7 +243,7 @@ static void apply_attr(struct m_mrapi *st, const struct m_mrapi_args *a)
 		t->shared = a->attr_value != 0;
 }
 
-int m_mrapi_apply(struct m_mrapi *st, const struct m_mrapi_args *a, const struct m_pred *pred, size_t i,
+int m_mrapi_apply(struct m_mrapi_model *st, const struct m_mrapi_args *a, const struct m_pred *pred, size_t i,
 		  int *created)
 {
 	int dummy, deleted;
@@ -298,7 +300,7 @@ int m_mrapi_apply(struct m_mrapi *st, const struct m_mrapi_args *a, const struct
 
 /* ------------------------------------------------------------ query -- */
 
-int m_mrapi_query(const struct m_mrapi *st, const struct m_profile *p, const struct m_mrapi_args *a,
+int m_mrapi_query(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
 		  struct m_qres *out)
 {
 	const struct m_mrapi_seg *g;
@@ -323,7 +325,7 @@ int m_mrapi_query(const struct m_mrapi *st, const struct m_profile *p, const str
 	return 0;
 }
 
-long m_mrapi_read_image(const struct m_mrapi *st, const struct m_mrapi_args *a, uint8_t *local, uint8_t *known,
+long m_mrapi_read_image(const struct m_mrapi_model *st, const struct m_mrapi_args *a, uint8_t *local, uint8_t *known,
 			size_t n)
 {
 	const struct m_mrapi_seg *g;
