@@ -501,5 +501,10 @@ uint64_t model_mr_laddr(const struct model *m, unsigned n, int h, uint64_t off);
  */
 long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
 		      const uint8_t *real, size_t len);
+/*
+ * The same over any bytes the model holds (bytes[], unknown[] 1 where
+ * unspecified, len of each): -1 if real[] matches, else the first differing index.
+ */
+long model_bytes_compare(const uint8_t *bytes, const uint8_t *unknown, const uint8_t *real, size_t len);
 
 #endif

@@ -185,16 +185,20 @@ uint64_t model_mr_laddr(const struct model *m, unsigned n, int h, uint64_t off)
 	return m->node[n].mr[h].addr + off;
 }
 
+long model_bytes_compare(const uint8_t *bytes, const uint8_t *unknown, const uint8_t *real, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!unknown[i] && bytes[i] != real[i])
+			return (long)i;
+	return -1;
+}
+
 long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
 		      const uint8_t *real, size_t len)
 {
 	const struct m_mr *mr = &m->node[n].mr[h];
+	size_t in = off >= mr->len ? 0 : mr->len - off < len ? (size_t)(mr->len - off) : len;
+	long d = model_bytes_compare(mr->bytes + off, mr->unknown + off, real, in);
 
-	for (size_t i = 0; i < len; i++) {
-		if (off + i >= mr->len)
-			return (long)i;
-		if (!mr->unknown[off + i] && mr->bytes[off + i] != real[i])
-			return (long)i;
-	}
-	return -1;
+	return d >= 0 ? d : in < len ? (long)in : -1;
 }

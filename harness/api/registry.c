@@ -31,7 +31,10 @@ static const struct api_family families[] = {
 		.model_op = model_op_dat, .stack_exec = stack_exec_dat, .agent_reqs = agent_dat_reqs,
 		.agent_end = agent_dat_end,
 	},
-	[SCN_API_MRAPI] = { .name = "mrapi", .calls = api_mrapi_calls },
+	[SCN_API_MRAPI] = {
+		.name = "mrapi", .calls = api_mrapi_calls, .caps = M_CAP_MRAPI, .resolve = resolve_mrapi,
+		.model_op = model_op_mrapi,
+	},
 	[SCN_API_RPMEM] = { .name = "rpmem", .calls = api_rpmem_calls },
 };
 

@@ -93,14 +93,27 @@ int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
 	return -1;
 }
 
-int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
+int bm_buf(const struct be_model *bm, int32_t obj, struct bm_buf *out)
 {
-	if (obj < 0 || (size_t)obj >= bm->f->nobjs || bm_handle(bm, obj) < 0 ||
-	    !(bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)))
+	int16_t h = bm_handle(bm, obj);
+	unsigned node;
+
+	if (h < 0 || (size_t)obj >= bm->f->nobjs)
 		return 0;
-	*node = bm->f->objs[obj].node;
-	*h = bm_handle(bm, obj);
-	return 1;
+	node = bm->f->objs[obj].node;
+	if (bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)) {
+		const struct m_mr *mr = &bm->m.node[node].mr[h];
+
+		*out = (struct bm_buf){ mr->bytes, mr->unknown, mr->len };
+		return 1;
+	}
+	if (bm->f->objs[obj].cls == SCN_C_MRAPI_RMEM && bm->m.mrapi.seg[h].owner == node) {
+		const struct m_mrapi_seg *g = &bm->m.mrapi.seg[h];
+
+		*out = (struct bm_buf){ g->bytes, g->unknown, g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
+		return 1;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------- the backend table -- */
@@ -190,6 +203,10 @@ static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
 	case SCN_C_QP:
 		v->qpn = nd->qp[h].qpn;
 		break;
+	case SCN_C_MRAPI_RMEM:
+		v->addr = v->iova = bm->m.mrapi.seg[h].mem;
+		v->len = bm->m.mrapi.seg[h].size;
+		break;
 	case SCN_C_RPMA_REMOTE:
 		v->addr = v->iova = nd->rpma.rremote[h].addr;
 		v->len = nd->rpma.rremote[h].len;
@@ -219,17 +236,13 @@ static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
 
 static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
 {
-	const struct be_model *bm = be;
-	unsigned n;
-	int h;
+	struct bm_buf b;
 
-	if (!bm_mr(bm, obj, &n, &h))
+	if (!bm_buf(be, obj, &b))
 		return -ENOENT;
-	const struct m_mr *mr = &bm->m.node[n].mr[h];
-
-	if (off > mr->len || len > mr->len - off)
+	if (off > b.len || len > b.len - off)
 		return -ERANGE;
-	memcpy(buf, mr->bytes + off, len);
+	memcpy(buf, b.bytes + off, len);
 	return 0;
 }
 
