@@ -8,7 +8,8 @@
 
 # The real stack's libraries the agents use. libdat2 is not linked: the
 # agent dlopen()s it after writing the node's dat.conf (harness/api/dat/agent_dat.c).
-STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl
+# libmrapi-rdma (build/libmrapi-rdma.a, in LIBS_ALL) needs -lpthread.
+STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl -lpthread
 
 # libagent.a: the coordinator<->agent protocol, the agent, and every family's
 # agent and real-stack backend code.
