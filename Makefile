@@ -47,7 +47,7 @@ clean:
 help:
 	@echo "make            build everything into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (ci/deps)"
-	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, corpus, oracle"
+	@echo "make check      all tests: unit (ASan+UBSan), shellcheck, shell tests, lint, smoke, mrapi-real, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
 	@echo "make lint       parse the corpus and check every expect against the model"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"

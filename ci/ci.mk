@@ -33,6 +33,10 @@ shell-tests:
 smoke: all
 	ci/stack --stack=$(STACK) -- tests/smoke/run
 
+# libmrapi-rdma's own real-stack test (lib/mrapi/mrapi.mk: mrapi-real), on the chosen stack.
+mrapi-check: all
+	ci/stack --stack=$(STACK) -- $(MAKE) mrapi-real
+
 # The scenario corpus: every file parses and agrees with the model (lint),
 # and runs on the real stack (corpus; RUN_OPTS e.g. --junit=FILE --format=tap).
 CORPUS   ?= scenarios
@@ -58,6 +62,7 @@ check: deps
 	$(MAKE) shell-tests
 	$(MAKE) lint
 	$(MAKE) smoke
+	$(MAKE) mrapi-check
 	$(MAKE) corpus
 	$(MAKE) oracle
 
@@ -92,4 +97,4 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: unit-asan shell-tests lint corpus oracle new-scenario
+.PHONY: unit-asan shell-tests lint corpus oracle new-scenario mrapi-check
