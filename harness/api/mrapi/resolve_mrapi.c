@@ -23,10 +23,13 @@ static void resolve_rw(struct rsv *r, const struct scn_step *s, struct hc_mrapi 
 	m->nstrides = (uint32_t)rsv_num(r, scn_step_arg(s, "strides"), 1);
 	m->rmem_stride = (uint32_t)rsv_num(r, scn_step_arg(s, "rmem_stride"), m->bytes);
 	m->local_stride = (uint32_t)rsv_num(r, scn_step_arg(s, "local_stride"), m->bytes);
-	if ((v = scn_step_arg(s, "local_size")))
+	m->local_size = 0;
+	if ((v = scn_step_arg(s, "local_size"))) {
 		m->local_size = rsv_num(r, v, 0);
-	else if (m->local >= 0 && r->rc == 0 && r->ops->attr(r->be, m->local, SCN_ATTR_LEN, &len) == 0)
+	} else if (m->local >= 0) {
+		rsv_attr(r, m->local, SCN_ATTR_LEN, &len);
 		m->local_size = len;
+	}
 }
 
 int resolve_mrapi(struct rsv *r, const struct scn_step *s, struct hcall *c)
