@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What an MRAPI object keeps (o->ext). */
 union mobj {
@@ -109,9 +110,16 @@ static int do_finalize(struct agent *a)
 	return answer(a, st, NULL);
 }
 
+/*
+ * The domain's directory, asked of the first node: its address and a port of
+ * this agent (agents are new processes for every scenario, so a directory
+ * service lingering after the previous scenario is never reused).
+ */
+#define DIR_PORT_BASE 41000
+#define DIR_PORTS 4000
 static int do_addr(struct agent *a)
 {
-	return proto_send(a->fd, "ok ip=%s", a->node->ipv4);
+	return proto_send(a->fd, "ok ip=%s port=%u", a->node->ipv4, DIR_PORT_BASE + (unsigned)getpid() % DIR_PORTS);
 }
 
 static int do_create(struct agent *a)

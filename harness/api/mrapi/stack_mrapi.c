@@ -2,7 +2,7 @@
  * stack_mrapi.c — MRAPI calls on the real stack, through the node agents
  * (the requests: harness/agent/agent.h). Each agent is one MRAPI node; the
  * domain's directory service listens on the first node's address, at a port
- * of this scenario run (the library starts the service at the first
+ * its agent names (the library starts the service at the first
  * mrapi_initialize that finds none, and it ends 2 s after its last node).
  */
 #include "harness/api/mrapi/mrapi.h"
@@ -12,33 +12,20 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#define DIR_PORT_BASE 41000 /* directory ports: base + (pid, run) spread over DIR_PORTS */
-#define DIR_PORTS 4000
-
-/* The directory of this scenario run, "ip:port" (asked of the first node's agent once per run). */
+/* The directory of this scenario run, "ip:port": the first node's agent names it (agent_mrapi.c). */
 static int dir_addr(struct stack *st, char *out, size_t cap)
 {
-	static unsigned runs; /* scenario runs of this process: each gets a fresh directory */
-	static const struct scn_file *last;
-	static char addr[80];
 	char reply[PROTO_LINE_MAX], ip[64];
-	int rc;
+	int rc = stack_call(st, 0, reply, "mrapi_addr");
 
-	if (last != st->f || !addr[0]) {
-		rc = stack_call(st, 0, reply, "mrapi_addr");
-		if (rc)
-			return rc;
-		if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip))) {
-			snprintf(st->err, sizeof(st->err), "node %s has no address: %.200s", st->f->nodes[0], reply);
-			return -EPROTO;
-		}
-		snprintf(addr, sizeof(addr), "%s:%u", ip,
-			 DIR_PORT_BASE + ((unsigned)getpid() * 7u + runs++) % DIR_PORTS);
-		last = st->f;
+	if (rc)
+		return rc;
+	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip))) {
+		snprintf(st->err, sizeof(st->err), "node %s has no address: %.200s", st->f->nodes[0], reply);
+		return -EPROTO;
 	}
-	snprintf(out, cap, "%s", addr);
+	snprintf(out, cap, "%s:%u", ip, (unsigned)stack_field(reply, "port"));
 	return 0;
 }
 
