@@ -397,6 +397,8 @@ struct m_alt {
 	uint8_t target_unknown;  /* RA-WRITE-1: the target range becomes unspecified */
 	uint8_t remote_done;     /* an atomic failed locally after the responder executed it (LP-6) */
 	int8_t peer_recv;        /* the peer's receive completion: -1 none, else m_wc_status */
+	int8_t detail;           /* a family's own datum of this alternative, -1 none (MRAPI: the status
+	                            an _i call's request will report, the request wait_any completed) */
 	uint8_t peer_state;      /* the peer QP's state afterwards; M_NO_PEER if no peer is involved */
 	uint8_t nrules;
 	uint16_t rules[M_RULES_MAX]; /* enum m_rule that decided */

@@ -139,14 +139,15 @@ void m_why_add(struct m_why *w, enum m_rule r)
 		w->r[w->n++] = (uint16_t)r;
 }
 
-void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
-	       const struct m_why *why, int peer_recv)
+static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
+		    int peer_recv, int detail)
 {
 	struct m_alt *a;
 
 	for (unsigned i = 0; i < pred->n; i++) {
 		a = &pred->alt[i];
-		if (m_outcome_eq(a->out, o) && a->effect == effect && a->peer_recv == peer_recv)
+		if (m_outcome_eq(a->out, o) && a->effect == effect && a->peer_recv == peer_recv &&
+		    a->detail == detail)
 			return;
 	}
 	if (pred->n >= M_ALT_MAX)
@@ -156,8 +157,21 @@ void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
 	a->out = o;
 	a->effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect);
 	a->peer_recv = (int8_t)peer_recv;
+	a->detail = (int8_t)detail;
 	a->nrules = why->n;
 	memcpy(a->rules, why->r, sizeof(a->rules));
+}
+
+void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
+	       const struct m_why *why, int peer_recv)
+{
+	alt_add(pred, o, effect, why, peer_recv, -1);
+}
+
+void m_alt_add_detail(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
+		      const struct m_why *why, int detail)
+{
+	alt_add(pred, o, effect, why, -1, detail);
 }
 
 void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effect,

@@ -99,8 +99,8 @@ enum m_mrapi_part {
 };
 
 /*
- * Besides the outcome, an MRAPI alternative carries in struct m_alt.peer_recv
- * (unused by this family otherwise; -1 when nothing): for a _i call whose
+ * Besides the outcome, an MRAPI alternative carries in struct m_alt.detail
+ * (-1 when nothing; its peer_recv is always -1): for a _i call whose
  * error is reported at completion, the status the request will report; for
  * wait_any, the index (req[]) of the request that completed.
  */

@@ -473,7 +473,7 @@ static void errors_to_request(struct m_pred *out)
 {
 	for (unsigned i = 0; i < out->n; i++)
 		if (!is_success(out->alt[i].out)) {
-			out->alt[i].peer_recv = (int8_t)out->alt[i].out.code;
+			out->alt[i].detail = (int8_t)out->alt[i].out.code;
 			out->alt[i].out = ST(SUCCESS);
 			if (out->alt[i].nrules < M_RULES_MAX)
 				out->alt[i].rules[out->alt[i].nrules++] = M_RULE_RMEM_RW_5;
@@ -543,7 +543,7 @@ static void pred_wait_any(const struct m_mrapi_model *st, int pending_ok, const 
 		}
 	for (int r = 0; r < M_MRAPI_REQS; r++)
 		if (a->reqs >> r & 1)
-			m_alt_add(out, req_status(st, r), M_EFF_DO, &w, r);
+			m_alt_add_detail(out, req_status(st, r), M_EFF_DO, &w, r);
 	if (pending_ok && a->timeout != M_MRAPI_TIMEOUT_INFINITE)
 		m_alt_add(out, ST(TIMEOUT), M_EFF_NONE, &w, -1);
 }

@@ -216,7 +216,7 @@ static int apply_rw(struct m_mrapi_model *st, const struct m_mrapi_args *a, cons
 	q->rw.data = NULL;
 	q->live = 1;
 	q->node = a->node;
-	q->status = (uint8_t)(alt->peer_recv >= 0 ? alt->peer_recv : M_MRAPI_SUCCESS);
+	q->status = (uint8_t)(alt->detail >= 0 ? alt->detail : M_MRAPI_SUCCESS);
 	*created = st->nreqs++;
 	return 0;
 }
@@ -287,8 +287,8 @@ int m_mrapi_apply(struct m_mrapi_model *st, const struct m_mrapi_args *a, const 
 			st->req[a->req].live = 0;
 		return 0;
 	case M_MRAPI_WAIT_ANY:
-		if (alt->effect == M_EFF_DO && alt->peer_recv >= 0)
-			st->req[alt->peer_recv].live = 0;
+		if (alt->effect == M_EFF_DO && alt->detail >= 0)
+			st->req[alt->detail].live = 0;
 		return 0;
 	case M_MRAPI_CANCEL:
 		if (alt->effect == M_EFF_DO)
