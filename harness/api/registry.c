@@ -33,7 +33,8 @@ static const struct api_family families[] = {
 	},
 	[SCN_API_MRAPI] = {
 		.name = "mrapi", .calls = api_mrapi_calls, .caps = M_CAP_MRAPI, .resolve = resolve_mrapi,
-		.model_op = model_op_mrapi, .stack_exec = stack_exec_mrapi, .agent_reqs = agent_mrapi_reqs,
+		.model_op = model_op_mrapi, .model_view = model_view_mrapi, .model_buf = model_buf_mrapi,
+		.stack_exec = stack_exec_mrapi, .agent_reqs = agent_mrapi_reqs,
 		.agent_end = agent_mrapi_end,
 	},
 	[SCN_API_RPMEM] = { .name = "rpmem", .calls = api_rpmem_calls },

@@ -93,6 +93,19 @@ int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
 	return -1;
 }
 
+/* The family whose calls create objects of class cls (its model_view, model_buf), or NULL. */
+static const struct api_family *class_family(uint16_t cls)
+{
+	for (size_t i = 0; i < api_family_count(); i++) {
+		const struct api_family *f = api_family_get(i);
+
+		for (const struct scn_call *c = f->calls; c && c->name; c++)
+			if (c->kind == SCN_KIND_CREATE && c->cls == cls)
+				return f;
+	}
+	return NULL;
+}
+
 int bm_buf(const struct be_model *bm, int32_t obj, struct bm_buf *out)
 {
 	int16_t h = bm_handle(bm, obj);
@@ -107,13 +120,9 @@ int bm_buf(const struct be_model *bm, int32_t obj, struct bm_buf *out)
 		*out = (struct bm_buf){ mr->bytes, mr->unknown, mr->len };
 		return 1;
 	}
-	if (bm->f->objs[obj].cls == SCN_C_MRAPI_RMEM && bm->m.mrapi.seg[h].owner == node) {
-		const struct m_mrapi_seg *g = &bm->m.mrapi.seg[h];
+	const struct api_family *fam = class_family(bm->f->objs[obj].cls);
 
-		*out = (struct bm_buf){ g->bytes, g->unknown, g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
-		return 1;
-	}
-	return 0;
+	return fam && fam->model_buf ? fam->model_buf(bm, obj, h, out) : 0;
 }
 
 /* ------------------------------------------------- the backend table -- */
@@ -203,17 +212,18 @@ static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
 	case SCN_C_QP:
 		v->qpn = nd->qp[h].qpn;
 		break;
-	case SCN_C_MRAPI_RMEM:
-		v->addr = v->iova = bm->m.mrapi.seg[h].mem;
-		v->len = bm->m.mrapi.seg[h].size;
-		break;
 	case SCN_C_RPMA_REMOTE:
 		v->addr = v->iova = nd->rpma.rremote[h].addr;
 		v->len = nd->rpma.rremote[h].len;
 		v->rkey = nd->rpma.rremote[h].rkey;
 		break;
-	default:
+	default: {
+		const struct api_family *fam = class_family(v->cls);
+
+		if (fam && fam->model_view)
+			return fam->model_view(bm, obj, h, v);
 		break;
+	}
 	}
 	return 0;
 }

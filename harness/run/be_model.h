@@ -59,8 +59,8 @@ struct bm_buf {
 };
 /*
  * Is scenario object obj a buffer the model holds bytes for (an MR, a
- * librpma MR, a DAT LMR: mr[] of the model; an MRAPI rmem on the node that
- * created it: its segment, as far as the model tracks it)? Then *out.
+ * librpma MR, a DAT LMR: mr[] of the model; another family's buffer: what
+ * its model_buf says, family.h)? Then *out.
  */
 int bm_buf(const struct be_model *bm, int32_t obj, struct bm_buf *out);
 

@@ -51,3 +51,23 @@ int model_op_mrapi(const struct be_model *bm, const struct hcall *c, struct m_op
 	}
 	return 0;
 }
+
+int model_view_mrapi(const struct be_model *bm, int32_t obj, int16_t h, struct hview *v)
+{
+	(void)obj;
+	if (v->cls != SCN_C_MRAPI_RMEM)
+		return 0; /* requests and attribute structs have no attributes */
+	v->addr = v->iova = bm->m.mrapi.seg[h].mem;
+	v->len = bm->m.mrapi.seg[h].size;
+	return 0;
+}
+
+int model_buf_mrapi(const struct be_model *bm, int32_t obj, int16_t h, struct bm_buf *out)
+{
+	const struct m_mrapi_seg *g = &bm->m.mrapi.seg[h];
+
+	if (bm->f->objs[obj].cls != SCN_C_MRAPI_RMEM || g->owner != bm->f->objs[obj].node)
+		return 0;
+	*out = (struct bm_buf){ g->bytes, g->unknown, g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
+	return 1;
+}
