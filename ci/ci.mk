@@ -33,6 +33,10 @@ shell-tests:
 smoke: all
 	ci/stack --stack=$(STACK) -- tests/smoke/run
 
+# libmrapi-rdma's own real-stack test (lib/mrapi/mrapi.mk: mrapi-real), on the chosen stack.
+mrapi-check: all
+	ci/stack --stack=$(STACK) -- $(MAKE) mrapi-real
+
 # The scenario corpus: every file parses and agrees with the model (lint),
 # and runs on the real stack (corpus; RUN_OPTS e.g. --junit=FILE --format=tap).
 CORPUS   ?= scenarios
@@ -73,10 +77,11 @@ check: deps
 	$(MAKE) lint
 	$(MAKE) explore-selftest STACK=model
 	$(MAKE) smoke
+	$(MAKE) mrapi-check
 	$(MAKE) rpmem-real
 	$(MAKE) corpus
 	$(MAKE) oracle
-	@echo "make check: passed: unit (ASan+UBSan), shellcheck, shell tests, lint, explore self-test (model), smoke, librpmem on the real stack, corpus, oracle"
+	@echo "make check: passed: unit (ASan+UBSan), shellcheck, shell tests, lint, explore self-test (model), smoke, MRAPI and librpmem on the real stack, corpus, oracle"
 	@echo "make check: the corpus run's results: build/results/latest/"
 
 run: deps
@@ -114,7 +119,7 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: unit-asan shell-tests lint corpus oracle new-scenario faults
+.PHONY: unit-asan shell-tests lint corpus oracle new-scenario faults mrapi-check
 
 # docs/rules.md: the rule catalog, generated from model/rules.def and the profiles
 # (tests/shell/test-explain fails when the committed file is not current).

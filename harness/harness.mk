@@ -9,7 +9,8 @@
 # The real stack's libraries the agents use: only build/rdmacheck-agent links
 # them (build/rdmacheck starts without them). libdat2 is not linked: the
 # agent dlopen()s it after writing the node's dat.conf (harness/api/dat/agent_dat.c).
-STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl
+# -lpthread: libmrapi-rdma (lib/mrapi).
+STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl -lpthread
 # The run's results.jsonl is written with Jansson (harness/cli/results.c): the
 # coordinator's only library besides libc.
 HARNESS_LIBS := -ljansson

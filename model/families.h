@@ -10,5 +10,6 @@
 #include "model/rpma/rpma.h"
 #include "model/dat/dat.h"
 #include "model/rpmem/rpmem.h"
+#include "model/mrapi/mrapi.h"
 
 #endif

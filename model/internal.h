@@ -55,6 +55,10 @@ void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effe
 /* Same for one outcome. */
 void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
 	       const struct m_why *why, int peer_recv);
+/* One outcome with no peer receive and the family's datum detail (struct m_alt.detail; merged
+ * only with an alternative of the same detail). */
+void m_alt_add_detail(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
+		      const struct m_why *why, int detail);
 
 /* State helpers (state.c). */
 int m_mr_by_lkey(const struct m_node *nd, uint32_t lkey);   /* live MR handle or -1 */

@@ -140,6 +140,7 @@ enum m_cap {
 	M_CAP_RPMA = 1u << 8,   /* librpma over this stack */
 	M_CAP_DAPL = 1u << 9,   /* uDAPL over this stack */
 	M_CAP_DAPL_RMR = 1u << 10, /* uDAPL RMRs (memory windows): dat_rmr_create and dat_rmr_bind work */
+	M_CAP_MRAPI = 1u << 11, /* MRAPI remote memory (lib/mrapi, libmrapi-rdma) over this stack */
 	M_CAP_RPMEM = 1u << 12, /* librpmem (lib/rpmem over librpma, the rpmemd-rpma target) on this stack */
 };
 
@@ -397,6 +398,8 @@ struct m_alt {
 	uint8_t target_unknown;  /* RA-WRITE-1: the target range becomes unspecified */
 	uint8_t remote_done;     /* an atomic failed locally after the responder executed it (LP-6) */
 	int8_t peer_recv;        /* the peer's receive completion: -1 none, else m_wc_status */
+	int8_t detail;           /* a family's own datum of this alternative, -1 none (MRAPI: the status
+	                            an _i call's request will report, the request wait_any completed) */
 	uint8_t peer_state;      /* the peer QP's state afterwards; M_NO_PEER if no peer is involved */
 	uint8_t nrules;
 	uint16_t rules[M_RULES_MAX]; /* enum m_rule that decided */
@@ -509,5 +512,10 @@ uint64_t model_mr_laddr(const struct model *m, unsigned n, int h, uint64_t off);
  */
 long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
 		      const uint8_t *real, size_t len);
+/*
+ * The same over any bytes the model holds (bytes[], unknown[] 1 where
+ * unspecified, len of each): -1 if real[] matches, else the first differing index.
+ */
+long model_bytes_compare(const uint8_t *bytes, const uint8_t *unknown, const uint8_t *real, size_t len);
 
 #endif

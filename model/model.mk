@@ -2,7 +2,7 @@
 #   model.h                        the public API (each family's part via families.h)
 #   families.def ops.def state.def the registry: families, their operations, their state
 #   family.c                       the registry's table; model_init/predict/apply/query
-#   verbs/ rpma/ dat/              one folder per family (verbs: what the others run on)
+#   verbs/ rpma/ dat/ mrapi/        one folder per family (verbs: what the others run on)
 #   state.c names.c profile.c rules.c rules.def query.c   shared by every family
 MODEL_SRCS := $(sort $(wildcard model/*.c model/*/*.c))
 MODEL_LIB  := $(BUILD)/libmodel.a

@@ -126,6 +126,7 @@ static const struct name cap_names[] = {
 	{ M_CAP_ATOMIC_WRITE, "atomic_write" }, { M_CAP_FLUSH, "flush" }, { M_CAP_ODP, "odp" },
 	{ M_CAP_ZERO_BASED_REG, "zero_based_reg" }, { M_CAP_ATOMICS, "atomics" },
 	{ M_CAP_RPMA, "rpma" }, { M_CAP_DAPL, "dapl" }, { M_CAP_DAPL_RMR, "dapl_rmr" },
+	{ M_CAP_MRAPI, "mrapi" },
 	{ M_CAP_RPMEM, "rpmem" },
 };
 NAMED_ENUM(m_cap, enum m_cap, cap_names)
@@ -245,7 +246,11 @@ static const struct name mrapi_names[] = {
 	{ 13, "MRAPI_ERR_RMEM_CONFLICT" }, { 14, "MRAPI_ERR_RMEM_EXISTS" },
 	{ 15, "MRAPI_ERR_RMEM_INVALID" }, { 16, "MRAPI_ERR_RMEM_NOTATTACHED" },
 	{ 17, "MRAPI_ERR_RMEM_NOTOWNER" }, { 18, "MRAPI_ERR_RMEM_STRIDE" },
-	{ 19, "MRAPI_ERR_RMEM_TYPENOTVALID" },
+	{ 19, "MRAPI_ERR_RMEM_TYPENOTVALID" }, { 20, "MRAPI_ERR_RMEM_ATYPE_INVALID" },
+	{ 21, "MRAPI_ERR_DOMAIN_NOTSHARED" }, { 22, "MRAPI_ERR_ATTR_NUM" }, { 23, "MRAPI_ERR_ATTR_SIZE" },
+	{ 24, "MRAPI_ERR_ATTR_READONLY" }, { 25, "MRAPI_ERR_REQUEST_LIMIT" },
+	{ 26, "MRAPI_ERR_REQUEST_INVALID" }, { 27, "MRAPI_ERR_REQUEST_CANCELED" },
+	{ 28, "MRAPI_INCOMPLETE" }, { 29, "MRAPI_ERR_NODE_INITIALIZED" },
 };
 
 /* The name table of each outcome kind with codes (in parse order). */

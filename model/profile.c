@@ -6,6 +6,7 @@
  * QEMU); "KRXE" ones were read in the kernel source.
  */
 #include "model/internal.h"
+#include "model/mrapi/mrapi.h"
 
 #include <string.h>
 
@@ -130,6 +131,73 @@ static const struct m_deviation rxe_dev[] = {
 #undef PMDK_RPMEM
 };
 
+/*
+ * The MCA MRAPI reference implementation (catalog D, "ref-impl divergence";
+ * MRR = optimsoc libmca-bare/mrapi, 2010/2013) as it would answer the area-D
+ * calls. Readings (M_OUT_OK with an enum m_mrapi_reading code) choose how a
+ * rule applies; the other rows replace a status set.
+ */
+#define MCA_REF "MCA MRAPI reference implementation"
+#define MST(e) { M_OUT_MRAPI, M_MRAPI_##e }
+#define MREAD(r) { M_OUT_OK, M_MRAPI_R_##r }
+static const struct m_deviation mca_ref_dev[] = {
+	{ M_RULE_RMEM_0, M_MRAPI_P_ORDER, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(FIRST_CHECK) },
+	  "MRR mrapi.c: every call tests its conditions one after the other and returns at the first", MCA_REF },
+	{ M_RULE_RMEM_CREATE_1, M_MRAPI_P_ORDER, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(FIRST_CHECK) },
+	  "MRR mrapi.c mrapi_rmem_create: NOTINIT, ID_INVALID, EXISTS, TYPENOTVALID, then MEM_LIMIT", MCA_REF },
+	{ M_RULE_RMEM_CREATE_1, M_MRAPI_P_REF_LIMIT, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_MEM_LIMIT) },
+	  "MRR mrapi_impl_rmem_create: MRAPI_MAX_RMEMS (10) slots", MCA_REF },
+	{ M_RULE_RMEM_CREATE_2, M_MRAPI_P_ID_RESERVED, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi.c mrapi_rmem_create: the ID_INVALID check never fires (every id is valid)", MCA_REF },
+	{ M_RULE_RMEM_CREATE_2, M_MRAPI_P_ANY_AGAIN, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_EXISTS) },
+	  "MRR mrapi_impl_rmem_create: MRAPI_RMEM_ID_ANY (0xffffffff) is stored as an ordinary key", MCA_REF },
+	{ M_RULE_RMEM_CREATE_3, M_MRAPI_P_PARAM, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_create: mem, size and attributes are not checked", MCA_REF },
+	{ M_RULE_RMEM_CREATE_4, M_MRAPI_P_OVERLAP, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_create: no overlap check", MCA_REF },
+	{ M_RULE_RMEM_CREATE_6, M_MRAPI_P_ATYPE_ANY, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_TYPENOTVALID) },
+	  "MRR mrapi.h: the access types are {DMA, SWCACHE, DUMMY}, no ATYPE_ANY; mrapi_impl_valid_atype", MCA_REF },
+	{ M_RULE_RMEM_CREATE_6, M_MRAPI_P_ATYPE_OTHER, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_TYPENOTVALID) },
+	  "MRR mrapi_impl_valid_atype: only MRAPI_RMEM_DUMMY (= MRAPI_RMEM_DEFAULT) is valid", MCA_REF },
+	{ M_RULE_RMEM_GET_1, M_MRAPI_P_ATYPE_OTHER, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_TYPENOTVALID) },
+	  "MRR mrapi.c mrapi_rmem_get: mrapi_impl_valid_atype knows MRAPI_RMEM_DUMMY only", MCA_REF },
+	{ M_RULE_RMEM_GET_1, M_MRAPI_P_BAD_ATYPE, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_TYPENOTVALID) },
+	  "MRR mrapi.c mrapi_rmem_get: the code returns MRAPI_ERR_RMEM_TYPENOTVALID (its comment says ATYPE_NOTVALID)",
+	  MCA_REF },
+	{ M_RULE_RMEM_GET_1, M_MRAPI_P_STRICT, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_get: the type is not compared with the creation type (catalog RMEM-GET-2)", MCA_REF },
+	{ M_RULE_RMEM_GET_1, M_MRAPI_P_GET_ANY, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_get: ANY is an ordinary key, so get(ANY) finds the buffer created with it", MCA_REF },
+	{ M_RULE_RMEM_GET_2, M_MRAPI_P_DELETED, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_get: the key matches without checking that the slot is still valid", MCA_REF },
+	{ M_RULE_RMEM_DOM_1, M_MRAPI_P_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_get: the domain is not checked (catalog RMEM-GET-2)", MCA_REF },
+	{ M_RULE_RMEM_ATTACH_1, M_MRAPI_P_TWICE, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_attach: attaching twice succeeds", MCA_REF },
+	{ M_RULE_RMEM_DETACH_1, M_MRAPI_P_NOTATT, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_detach: no attached check, the count is decremented", MCA_REF },
+	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OWNER, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_delete: no owner check (FIXME)", MCA_REF },
+	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OTHERS, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_delete: no attach-count check (FIXME)", MCA_REF },
+	{ M_RULE_RMEM_RW_4, M_MRAPI_P_ORDER, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(FIRST_CHECK) },
+	  "MRR mrapi.c mrapi_rmem_read/write: NOTINIT, INVALID, STRIDE, NOTATTACHED in this order", MCA_REF },
+	{ M_RULE_RMEM_RW_4, M_MRAPI_P_STRIDE_ONE, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_STRIDE) },
+	  "MRR mrapi.c mrapi_rmem_read/write: the stride check does not look at num_strides; tests/rmem1.c", MCA_REF },
+	{ M_RULE_RMEM_RW_4, M_MRAPI_P_BOUNDS, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(REF_BOUNDS) },
+	  "MRR mrapi_impl_spec.c mrapi_impl_rmem_read/write: own bounds formula; on overrun it returns FALSE "
+	  "without setting *status, so the API says MRAPI_SUCCESS and nothing is copied", MCA_REF },
+	{ M_RULE_RMEM_RW_5, M_MRAPI_P_ERR_AT, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(AT_COMPLETION) },
+	  "MRR mrapi_impl_rmem_read_i/write_i: the op's status goes into the request, *status = SUCCESS at post",
+	  MCA_REF },
+	{ M_RULE_RMEM_RW_5, M_MRAPI_P_PENDING, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(DONE_AT_POST) },
+	  "MRR mrapi_impl_rmem_read_i/write_i: the copy is done before the call returns", MCA_REF },
+	{ M_RULE_RMEM_SYNC_1, M_MRAPI_P_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_NOT_SUPPORTED) },
+	  "MRR mrapi.c mrapi_rmem_flush/sync: NOTINIT, NOTATTACHED, otherwise MRAPI_ERR_NOT_SUPPORTED", MCA_REF },
+};
+#undef MST
+#undef MREAD
+
 static const struct {
 	const char *name;
 	uint32_t default_kernel;
@@ -139,13 +207,15 @@ static const struct {
 } profiles[] = {
 	{ "generic", 0, M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_REREG | M_CAP_ATOMIC_WRITE | M_CAP_FLUSH |
 			       M_CAP_ODP | M_CAP_ZERO_BASED_REG | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL |
-			       M_CAP_DAPL_RMR | M_CAP_RPMEM,
+			       M_CAP_DAPL_RMR | M_CAP_MRAPI | M_CAP_RPMEM,
 	  NULL, 0 },
 	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
 	 * ZERO_BASED registration (catalog F); librpma 1.2.0; uDAPL (libdapl2
 	 * 2.1.10) without RMRs (catalog G). */
-	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL,
+	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL | M_CAP_MRAPI,
 	  rxe_dev, sizeof(rxe_dev) / sizeof(rxe_dev[0]) },
+	/* The MCA MRAPI reference implementation (area D only; shared memory, no verbs). */
+	{ "mca-ref", 0, M_CAP_MRAPI, mca_ref_dev, sizeof(mca_ref_dev) / sizeof(mca_ref_dev[0]) },
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 

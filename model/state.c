@@ -143,14 +143,15 @@ void m_why_add(struct m_why *w, enum m_rule r)
 		w->r[w->n++] = (uint16_t)r;
 }
 
-void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
-	       const struct m_why *why, int peer_recv)
+static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
+		    int peer_recv, int detail)
 {
 	struct m_alt *a;
 
 	for (unsigned i = 0; i < pred->n; i++) {
 		a = &pred->alt[i];
-		if (m_outcome_eq(a->out, o) && a->effect == effect && a->peer_recv == peer_recv)
+		if (m_outcome_eq(a->out, o) && a->effect == effect && a->peer_recv == peer_recv &&
+		    a->detail == detail)
 			return;
 	}
 	if (pred->n >= M_ALT_MAX)
@@ -160,8 +161,21 @@ void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
 	a->out = o;
 	a->effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect);
 	a->peer_recv = (int8_t)peer_recv;
+	a->detail = (int8_t)detail;
 	a->nrules = why->n;
 	memcpy(a->rules, why->r, sizeof(a->rules));
+}
+
+void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
+	       const struct m_why *why, int peer_recv)
+{
+	alt_add(pred, o, effect, why, peer_recv, -1);
+}
+
+void m_alt_add_detail(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
+		      const struct m_why *why, int detail)
+{
+	alt_add(pred, o, effect, why, -1, detail);
 }
 
 void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effect,
@@ -189,16 +203,20 @@ uint64_t model_mr_laddr(const struct model *m, unsigned n, int h, uint64_t off)
 	return m->node[n].mr[h].addr + off;
 }
 
+long model_bytes_compare(const uint8_t *bytes, const uint8_t *unknown, const uint8_t *real, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!unknown[i] && bytes[i] != real[i])
+			return (long)i;
+	return -1;
+}
+
 long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
 		      const uint8_t *real, size_t len)
 {
 	const struct m_mr *mr = &m->node[n].mr[h];
+	size_t in = off >= mr->len ? 0 : mr->len - off < len ? (size_t)(mr->len - off) : len;
+	long d = model_bytes_compare(mr->bytes + off, mr->unknown + off, real, in);
 
-	for (size_t i = 0; i < len; i++) {
-		if (off + i >= mr->len)
-			return (long)i;
-		if (!mr->unknown[off + i] && mr->bytes[off + i] != real[i])
-			return (long)i;
-	}
-	return -1;
+	return d >= 0 ? d : in < len ? (long)in : -1;
 }

@@ -79,6 +79,23 @@
  *   dat_post id op=write|read laddr lkey len raddr rkey
  *                                                     ok outcome=DAT_DTO_*
  *
+ * MRAPI requests (agent_mrapi.c; the node is one MRAPI node of libmrapi-rdma).
+ * Every call answers "ok outcome=MRAPI_*" (its status) and what it reports;
+ * nulls=N: bit i passes a pointer argument as NULL (enum m_mrapi_null).
+ *   mrapi_addr                                        ok ip=A.B.C.D port=P (the domain's directory)
+ *   mrapi_initialize domain node_id dir=IP:PORT       (MRAPI_RDMA_DIR; MRAPI_RDMA_ADDR the node's address)
+ *   mrapi_finalize
+ *   mrapi_rmem_create id rid atype size attrs nulls [over over_off]
+ *                                                     addr=0xA len=N (a new buffer, or over's again)
+ *   mrapi_rmem_get id rid atype                       len=N
+ *   mrapi_rmem_init_attributes id nulls
+ *   mrapi_rmem_set_attribute id attr size value nulls | mrapi_rmem_get_attribute id attr size nulls (value=N)
+ *   mrapi_rmem_attach|detach|delete|flush|sync id
+ *   mrapi_rmem_read|write id local roff loff lsize bytes n rstride lstride nulls
+ *   mrapi_rmem_read_i|write_i id rmem local ...      (id: the new request)
+ *   mrapi_test id | mrapi_wait id timeout | mrapi_cancel id
+ *   mrapi_local_store id byte off len                 ok (the creator's store through its pointer)
+ *
  * libdat2 reads its registry (DAT_OVERRIDE) in its constructor, when the
  * library is loaded; agents are fork()ed from the coordinator, so the
  * coordinator does not link it: the agent writes the node's own dat.conf

@@ -36,6 +36,8 @@ struct be_model;
 struct m_op;
 struct stack;
 struct agent;
+struct hview;
+struct bm_buf;
 
 /* One request the agent serves for a family: verb (the request's first word) and its handler. */
 struct agent_req {
@@ -52,6 +54,11 @@ struct api_family {
 	/* The model engine: the family's part of c's model operation (the objects
 	 * every family names are translated already); 0 or -ENOENT. */
 	int (*model_op)(const struct be_model *bm, const struct hcall *c, struct m_op *op);
+	/* The model engine: what the model knows of object obj (model handle h) of a class the
+	 * family creates, for references and attributes (NULL: the shared verbs tables or nothing;
+	 * be_model.c); and the bytes it holds for such a buffer, for check (1 and *out, or 0). */
+	int (*model_view)(const struct be_model *bm, int32_t obj, int16_t h, struct hview *v);
+	int (*model_buf)(const struct be_model *bm, int32_t obj, int16_t h, struct bm_buf *out);
 	/* The real stack: run c through the agents (backend_ops.exec). */
 	int (*stack_exec)(struct stack *st, const struct hcall *c, struct hres *r);
 	/* The real stack: backend_ops.blob for the family's objects (NULL: they export none). */

@@ -21,6 +21,8 @@
 #pragma weak agent_rpma_end
 #pragma weak agent_dat_reqs
 #pragma weak agent_dat_end
+#pragma weak agent_mrapi_reqs
+#pragma weak agent_mrapi_end
 
 static const struct api_family families[] = {
 	[SCN_API_VERBS] = {
@@ -42,7 +44,12 @@ static const struct api_family families[] = {
 		.model_op = model_op_dat, .stack_exec = stack_exec_dat, .agent_reqs = agent_dat_reqs,
 		.agent_end = agent_dat_end,
 	},
-	[SCN_API_MRAPI] = { .name = "mrapi", .calls = api_mrapi_calls },
+	[SCN_API_MRAPI] = {
+		.name = "mrapi", .calls = api_mrapi_calls, .caps = M_CAP_MRAPI, .resolve = resolve_mrapi,
+		.model_op = model_op_mrapi, .model_view = model_view_mrapi, .model_buf = model_buf_mrapi,
+		.stack_exec = stack_exec_mrapi, .agent_reqs = agent_mrapi_reqs,
+		.agent_end = agent_mrapi_end,
+	},
 	[SCN_API_RPMEM] = {
 		.name = "rpmem", .calls = api_rpmem_calls, .caps = M_CAP_RPMEM, .resolve = resolve_rpmem,
 		.model_op = model_op_rpmem,

@@ -51,7 +51,7 @@ static const struct scn_name class_names[] = {
 	{ SCN_C_RPMA_CONN, "RPMA connection" }, { SCN_C_DAT_PZ, "DAT PZ" },
 	{ SCN_C_DAT_LMR, "DAT LMR" }, { SCN_C_DAT_RMR, "DAT RMR" },
 	{ SCN_C_MRAPI_RMEM, "MRAPI rmem" }, { SCN_C_RPMEM_POOL, "rpmem pool" },
-	{ SCN_C_DAT_EP, "DAT EP" },
+	{ SCN_C_DAT_EP, "DAT EP" }, { SCN_C_MRAPI_REQ, "MRAPI request" }, { SCN_C_MRAPI_ATTRS, "MRAPI attributes" },
 };
 NAMED_ENUM(scn_class, enum scn_class, class_names)
 
@@ -82,6 +82,8 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_USAGE, "usage" }, { SCN_T_FLUSH, "flush_type" }, { SCN_T_DAT_PRIV, "dat_priv" },
 	{ SCN_T_RPMA_FLAGS, "rpma_flags" }, { SCN_T_RPMA_NULL, "rpma_null" },
 	{ SCN_T_DAT_MEM_TYPE, "dat_mem_type" }, { SCN_T_DAT_VA_TYPE, "dat_va_type" },
+	{ SCN_T_MRAPI_ATYPE, "mrapi_atype" }, { SCN_T_MRAPI_ID, "mrapi_id" }, { SCN_T_MRAPI_ATTR, "mrapi_attr" },
+	{ SCN_T_MRAPI_NULL, "mrapi_null" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -140,6 +142,17 @@ static const struct scn_name dat_mem_type_t[] = {
 	{ 0x00, "VIRTUAL" }, { 0x01, "LMR" }, { 0x02, "SHARED_VIRTUAL" },
 };
 static const struct scn_name dat_va_type_t[] = { { 0x0, "VA" }, { 0x1, "ZB" } };
+/* mrapi_rmem_atype_t, MRAPI_RMEM_ID_ANY, mrapi_rmem_attr_num (lib/mrapi/mrapi.h; the model's enum
+ * m_mrapi_atype and enum m_mrapi_attr), and the pointer arguments passed as NULL (enum m_mrapi_null). */
+static const struct scn_name mrapi_atype_t[] = { { 0, "DEFAULT" }, { 1, "DMA" }, { 2, "SWCACHE" }, { 3, "ANY" } };
+static const struct scn_name mrapi_id_t[] = { { 0xffffffffu, "ANY" } };
+static const struct scn_name mrapi_attr_t[] = {
+	{ 1, "ERROR_EXT" }, { 2, "DOMAIN_SHARED" }, { 3, "RMEM_SIZE" }, { 4, "RMEM_ATYPE" },
+};
+static const struct scn_name mrapi_null_t[] = {
+	{ 1u << 0, "MEM" }, { 1u << 1, "ATTRIBUTES" }, { 1u << 2, "ATTRIBUTE" }, { 1u << 3, "LOCAL_BUF" },
+	{ 1u << 4, "REQUEST" },
+};
 
 static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_] = {
 	[SCN_T_ACCESS] = { access_t, SCN_N(access_t) },
@@ -154,6 +167,10 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_RPMA_NULL] = { rpma_null_t, SCN_N(rpma_null_t) },
 	[SCN_T_DAT_MEM_TYPE] = { dat_mem_type_t, SCN_N(dat_mem_type_t) },
 	[SCN_T_DAT_VA_TYPE] = { dat_va_type_t, SCN_N(dat_va_type_t) },
+	[SCN_T_MRAPI_ATYPE] = { mrapi_atype_t, SCN_N(mrapi_atype_t) },
+	[SCN_T_MRAPI_ID] = { mrapi_id_t, SCN_N(mrapi_id_t) },
+	[SCN_T_MRAPI_ATTR] = { mrapi_attr_t, SCN_N(mrapi_attr_t) },
+	[SCN_T_MRAPI_NULL] = { mrapi_null_t, SCN_N(mrapi_null_t) },
 };
 
 size_t scn_table_count(enum scn_table t)

@@ -107,6 +107,29 @@ struct hc_dat {
 	uint64_t roff;            /* DTO: the offset in it */
 };
 
+/* MRAPI calls (harness/api/mrapi/; struct m_mrapi_args says what the model makes of them). */
+struct hc_mrapi {
+	uint32_t domain, node_id;  /* initialize */
+	uint32_t id, atype;        /* create, get: the rmem id (0xffffffff: ANY), enum m_mrapi_atype */
+	uint64_t size;             /* create: the buffer's size */
+	int32_t over;              /* create: the rmem of this node whose buffer to use again (-1 a new one) */
+	uint64_t over_off;         /* create: the offset in it */
+	int32_t attrs;             /* create: the attributes (-1 NULL) */
+	int32_t rmem;              /* the _i calls: the rmem (the others act on obj) */
+	int32_t local;             /* read/write(_i): local_buf, an rmem this node created */
+	uint64_t local_size;       /* read(_i): local_buf_size (default: local's size) */
+	uint32_t local_offset, rmem_offset, bytes, nstrides, rmem_stride, local_stride;
+	uint32_t attr_num;         /* set/get_attribute: enum m_mrapi_attr (any number) */
+	uint64_t attr_size;        /* set/get_attribute: the size passed (default: the attribute's) */
+	uint64_t attr_value;       /* set_attribute */
+	uint32_t timeout;          /* wait */
+	uint8_t nulls;             /* pointer arguments passed as NULL (enum m_mrapi_null) */
+	uint8_t byte;              /* local_store: the byte stored */
+	uint64_t off, len;         /* local_store: the range */
+	uint8_t stored[M_MRAPI_BYTES]; /* local_store: the bytes stored (byte, len times, up to what the
+	                              model tracks), for the model operation to point at */
+};
+
 /*
  * librpmem calls (harness/api/rpmem/): the model's arguments as they are
  * (model/rpmem/rpmem.h documents each field; target is a node index, h is
@@ -135,6 +158,7 @@ struct hcall {
 		struct hc_rpma rpma;
 		struct hc_dat dat;
 		struct hc_rpmem rpmem;
+		struct hc_mrapi mrapi;
 	};
 };
 

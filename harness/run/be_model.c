@@ -93,14 +93,36 @@ int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
 	return -1;
 }
 
-int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h)
+/* The family whose calls create objects of class cls (its model_view, model_buf), or NULL. */
+static const struct api_family *class_family(uint16_t cls)
 {
-	if (obj < 0 || (size_t)obj >= bm->f->nobjs || bm_handle(bm, obj) < 0 ||
-	    !(bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)))
+	for (size_t i = 0; i < api_family_count(); i++) {
+		const struct api_family *f = api_family_get(i);
+
+		for (const struct scn_call *c = f->calls; c && c->name; c++)
+			if (c->kind == SCN_KIND_CREATE && c->cls == cls)
+				return f;
+	}
+	return NULL;
+}
+
+int bm_buf(const struct be_model *bm, int32_t obj, struct bm_buf *out)
+{
+	int16_t h = bm_handle(bm, obj);
+	unsigned node;
+
+	if (h < 0 || (size_t)obj >= bm->f->nobjs)
 		return 0;
-	*node = bm->f->objs[obj].node;
-	*h = bm_handle(bm, obj);
-	return 1;
+	node = bm->f->objs[obj].node;
+	if (bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)) {
+		const struct m_mr *mr = &bm->m.node[node].mr[h];
+
+		*out = (struct bm_buf){ mr->bytes, mr->unknown, mr->len };
+		return 1;
+	}
+	const struct api_family *fam = class_family(bm->f->objs[obj].cls);
+
+	return fam && fam->model_buf ? fam->model_buf(bm, obj, h, out) : 0;
 }
 
 /* ------------------------------------------------- the backend table -- */
@@ -195,8 +217,13 @@ static int model_view(const struct be_model *bm, int32_t obj, struct hview *v)
 		v->len = nd->rpma.rremote[h].len;
 		v->rkey = nd->rpma.rremote[h].rkey;
 		break;
-	default:
+	default: {
+		const struct api_family *fam = class_family(v->cls);
+
+		if (fam && fam->model_view)
+			return fam->model_view(bm, obj, h, v);
 		break;
+	}
 	}
 	return 0;
 }
@@ -219,17 +246,13 @@ static int model_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
 
 static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
 {
-	const struct be_model *bm = be;
-	unsigned n;
-	int h;
+	struct bm_buf b;
 
-	if (!bm_mr(bm, obj, &n, &h))
+	if (!bm_buf(be, obj, &b))
 		return -ENOENT;
-	const struct m_mr *mr = &bm->m.node[n].mr[h];
-
-	if (off > mr->len || len > mr->len - off)
+	if (off > b.len || len > b.len - off)
 		return -ERANGE;
-	memcpy(buf, mr->bytes + off, len);
+	memcpy(buf, b.bytes + off, len);
 	return 0;
 }
 

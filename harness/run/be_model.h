@@ -52,8 +52,16 @@ int bm_map(const struct be_model *bm, int32_t o, int16_t *h);
 /* The scenario object of class cls on node whose model handle is h, or -1. */
 int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h);
 
-/* Is scenario object obj a buffer the model holds bytes for (an MR, a librpma MR,
- * a DAT LMR: all mr[] in the model)? Then its node and handle. */
-int bm_mr(const struct be_model *bm, int32_t obj, unsigned *node, int *h);
+/* The bytes the model holds for a buffer: contents and where they are unspecified (1). */
+struct bm_buf {
+	const uint8_t *bytes, *unknown;
+	uint64_t len;
+};
+/*
+ * Is scenario object obj a buffer the model holds bytes for (an MR, a
+ * librpma MR, a DAT LMR: mr[] of the model; another family's buffer: what
+ * its model_buf says, family.h)? Then *out.
+ */
+int bm_buf(const struct be_model *bm, int32_t obj, struct bm_buf *out);
 
 #endif

@@ -100,17 +100,14 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 	const struct scn_value *bv = s ? scn_step_arg(s, "byte") : NULL;
 	uint32_t line = s ? s->line : 0, byte_col = bv ? bv->col : s ? s->col : 0;
 	uint8_t real[MEM_CHUNK];
-	unsigned node;
-	int h;
+	struct bm_buf mr;
 
-	if (!bm_mr(&x->bm, obj, &node, &h))
+	if (!bm_buf(&x->bm, obj, &mr))
 		return 0;
-	const struct m_mr *mr = &x->bm.m.node[node].mr[h];
-
-	if (off > mr->len)
+	if (off > mr.len)
 		return 0;
-	if (len > mr->len - off)
-		len = mr->len - off;
+	if (len > mr.len - off)
+		len = mr.len - off;
 	for (uint64_t done = 0; done < len;) {
 		size_t n = len - done < MEM_CHUNK ? (size_t)(len - done) : MEM_CHUNK;
 		int rc = x->ops->read(x->be, obj, off + done, n, real);
@@ -120,13 +117,13 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 			return 0; /* never registered on the engine: nothing to compare */
 		if (rc)
 			return rc;
-		d = model_mr_compare(&x->bm.m, node, h, off + done, real, n);
+		d = model_bytes_compare(mr.bytes + off + done, mr.unknown + off + done, real, n);
 		if (d >= 0) {
 			char name[80], exp[3 * 8 + 1] = "", got[3 * 8 + 1] = "";
 			size_t at = (size_t)d;
 
 			for (size_t i = at; i < n && i < at + 8; i++) {
-				snprintf(exp + 3 * (i - at), 4, "%02x ", mr->bytes[off + done + i]);
+				snprintf(exp + 3 * (i - at), 4, "%02x ", mr.bytes[off + done + i]);
 				snprintf(got + 3 * (i - at), 4, "%02x ", real[i]);
 			}
 			say(x, V_FAIL, line, "%s: memory differs from the model at offset %llu",
@@ -138,7 +135,7 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 		for (size_t i = 0; want >= 0 && i < n; i++) {
 			uint64_t at = off + done + i;
 			char name[80];
-			int model_says = !mr->unknown[at] && mr->bytes[at] != want;
+			int model_says = !mr.unknown[at] && mr.bytes[at] != want;
 
 			if (!model_says && real[i] == want)
 				continue;
@@ -146,10 +143,10 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 			if (model_says && x->o->mode == RUN_LINT && s)
 				return disagree(x, s, line, byte_col, NULL,
 						"check %s byte=0x%02x: the model says 0x%02x at offset %llu", name, want,
-						mr->bytes[at], (unsigned long long)at);
+						mr.bytes[at], (unsigned long long)at);
 			if (model_says)
 				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: the model says 0x%02x at offset %llu",
-				    line, name, want, mr->bytes[at], (unsigned long long)at);
+				    line, name, want, mr.bytes[at], (unsigned long long)at);
 			else
 				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: real 0x%02x at offset %llu", line,
 				    name, want, real[i], (unsigned long long)at);

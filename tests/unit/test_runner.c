@@ -1114,9 +1114,9 @@ START_TEST(test_unsupported)
 	ck_assert_int_eq(run_unsupported(f, 0, why, 9), 1);
 	ck_assert_str_eq(why, "requires");
 	scn_free(f);
-	f = parse("nodes a\na: alloc_pd pd\na: mrapi_rmem_create r key=1 len=4K\n");
-	ck_assert_int_eq(run_unsupported(f, ~0u, why, sizeof(why)), 1);
-	ck_assert_str_eq(why, "line 3: mrapi_rmem_create (mrapi) has no backend in this build yet");
+	f = parse("nodes a b\na: alloc_pd pd\na: rpmem_create p target=b set=\"none.set\" size=1M\n");
+	ck_assert_int_eq(run_unsupported(f, ~0u & ~(uint32_t)M_CAP_RPMEM, why, sizeof(why)), 1);
+	ck_assert_str_eq(why, "line 3: rpmem_create needs rpmem, which the profile of this stack does not offer");
 	scn_free(f);
 	/* a library's calls need its capability even without a require line */
 	f = parse("nodes a\na: alloc_pd pd\na: dat_ia_open\n");

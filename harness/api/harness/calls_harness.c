@@ -7,9 +7,11 @@
 #include "harness/lang/scn_callspec.h"
 
 #define BUF_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR | SCN_C_MRAPI_RMEM)
+/* An MRAPI rmem's creator stores through its pointer with the family's mrapi_local_store (RMEM-COH-1). */
+#define FILL_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)
 
 const struct scn_call api_harness_calls[] = {
-	CALL("fill", HARNESS, LOCAL, BUF_CLS, 0, O(OK),
+	CALL("fill", HARNESS, LOCAL, FILL_CLS, 0, O(OK),
 	     ARGS(REQ("byte", RANGE(0, 255)), OPT("off", NUM), OPT("len", NUM))),
 	CALL("check", HARNESS, LOCAL, BUF_CLS, 0, O(OK),
 	     ARGS(OPT("off", NUM), OPT("len", NUM), OPT("byte", RANGE(0, 255)))),

@@ -1,0 +1,322 @@
+/*
+ * agent_mrapi.c — the node agent's MRAPI requests: the node is one MRAPI
+ * node (lib/mrapi, libmrapi-rdma linked in), calling the library as an
+ * application would. Its rdma_cm listener binds the node's IPv4 address
+ * (MRAPI_RDMA_ADDR); the directory address (MRAPI_RDMA_DIR) comes with
+ * mrapi_initialize. Every answer is "ok outcome=MRAPI_*" (the call's status
+ * by the model's name) plus what a creation reports. The requests are listed
+ * in harness/agent/agent.h.
+ *
+ * Objects: an rmem (AO_MRAPI_RMEM) keeps its handle in ext and, on the node
+ * that created it, the buffer it was created over (o->buf: fill, read and
+ * local_store reach it, as the creator's pointer would); a request
+ * (AO_MRAPI_REQ) and an attribute struct (AO_MRAPI_ATTRS) keep theirs.
+ */
+#include "harness/agent/agent_internal.h"
+#include "harness/api/mrapi/mrapi.h"
+#include "lib/mrapi/mrapi.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What an MRAPI object keeps (o->ext). */
+union mobj {
+	mrapi_rmem_hndl_t rmem;
+	mrapi_request_t req;
+	mrapi_rmem_attributes_t attrs;
+};
+
+/* The node's MRAPI state (a->state[SCN_API_MRAPI]): did initialize succeed (finalize at the end)? */
+struct mrapi_state {
+	int init;
+};
+
+static struct mrapi_state *state(struct agent *a)
+{
+	if (!a->state[SCN_API_MRAPI])
+		a->state[SCN_API_MRAPI] = calloc(1, sizeof(struct mrapi_state));
+	return a->state[SCN_API_MRAPI];
+}
+
+static void release(struct agent *a, struct aobj *o)
+{
+	(void)a;
+	free(o->ext);
+	o->ext = NULL;
+	o->release = NULL;
+}
+
+/* The object of field key, of kind k, with its MRAPI part, or NULL. */
+static union mobj *field(struct agent *a, const char *key, enum aobj_kind k)
+{
+	struct aobj *o = agent_field_obj(a, key, k, 0);
+
+	return o ? o->ext : NULL;
+}
+
+/* A new object of kind k (the request's id), or NULL with the error answered. */
+static struct aobj *new_obj(struct agent *a, enum aobj_kind k)
+{
+	struct aobj *o = agent_new_obj(a);
+
+	if (!o || !(o->ext = calloc(1, sizeof(union mobj)))) {
+		agent_reply_err(a, o ? ENOMEM : EINVAL, "bad id");
+		return NULL;
+	}
+	o->kind = (uint8_t)k;
+	o->release = release;
+	return o;
+}
+
+static int answer(struct agent *a, mrapi_status_t st, const char *extra)
+{
+	return proto_send(a->fd, "ok outcome=%s%s%s", m_outcome_name((struct m_outcome){ M_OUT_MRAPI, st }),
+			  extra ? " " : "", extra ? extra : "");
+}
+
+/* bit of the request's nulls (enum m_mrapi_null): pass p, or NULL. */
+static void *arg(struct agent *a, unsigned bit, void *p)
+{
+	return agent_num(a, "nulls", 0) & bit ? NULL : p;
+}
+
+static int do_initialize(struct agent *a)
+{
+	char dir[128];
+	mrapi_info_t info;
+	mrapi_status_t st = MRAPI_SUCCESS;
+
+	if (proto_get(a->msg, "dir", dir, sizeof(dir)))
+		return agent_reply_err(a, EINVAL, "no dir");
+	setenv("MRAPI_RDMA_DIR", dir, 1);
+	setenv("MRAPI_RDMA_ADDR", a->node->ipv4, 1);
+	mrapi_initialize((mrapi_domain_t)agent_num(a, "domain", 1), (mrapi_node_t)agent_num(a, "node_id", 1), 0, &info,
+			 &st);
+	if (st == MRAPI_SUCCESS && state(a))
+		state(a)->init = 1;
+	return answer(a, st, NULL);
+}
+
+static int do_finalize(struct agent *a)
+{
+	mrapi_status_t st = MRAPI_SUCCESS;
+
+	mrapi_finalize(&st);
+	if (st == MRAPI_SUCCESS && state(a))
+		state(a)->init = 0;
+	return answer(a, st, NULL);
+}
+
+/*
+ * The domain's directory, asked of the first node: its address and a port of
+ * this agent (agents are new processes for every scenario, so a directory
+ * service lingering after the previous scenario is never reused).
+ */
+#define DIR_PORT_BASE 41000
+#define DIR_PORTS 4000
+static int do_addr(struct agent *a)
+{
+	return proto_send(a->fd, "ok ip=%s port=%u", a->node->ipv4, DIR_PORT_BASE + (unsigned)getpid() % DIR_PORTS);
+}
+
+static int do_create(struct agent *a)
+{
+	struct aobj *o = new_obj(a, AO_MRAPI_RMEM), *over = agent_field_obj(a, "over", AO_MRAPI_RMEM, 0);
+	union mobj *at = field(a, "attrs", AO_MRAPI_ATTRS);
+	uint64_t size = agent_num(a, "size", 0), off = agent_num(a, "over_off", 0);
+	mrapi_status_t st = MRAPI_SUCCESS;
+	char extra[96];
+	int rc;
+
+	if (!o)
+		return 0;
+	if (over && over->buf && off <= over->len) {
+		o->buf = over->buf + off; /* the same memory again (RMEM-CREATE-4); no bytes of its own */
+		o->len = size;
+	} else if ((rc = agent_buffer(o, size ? size : 1, 0, 0)) != 0) {
+		return agent_reply_err(a, -rc, "no buffer of %llu bytes", (unsigned long long)size);
+	}
+	((union mobj *)o->ext)->rmem =
+		mrapi_rmem_create((mrapi_rmem_id_t)agent_num(a, "rid", 0), arg(a, M_MRAPI_NULL_MEM, o->buf),
+				  (mrapi_rmem_atype_t)agent_num(a, "atype", 0), at ? arg(a, M_MRAPI_NULL_ATTRS, &at->attrs) : NULL,
+				  (mrapi_uint_t)size, &st);
+	o->live = st == MRAPI_SUCCESS;
+	snprintf(extra, sizeof(extra), "addr=0x%llx len=%llu", (unsigned long long)(uintptr_t)o->buf,
+		 (unsigned long long)size);
+	return answer(a, st, extra);
+}
+
+static int do_get(struct agent *a)
+{
+	struct aobj *o = new_obj(a, AO_MRAPI_RMEM);
+	union mobj *m;
+	mrapi_status_t st = MRAPI_SUCCESS, sst = MRAPI_SUCCESS;
+	mrapi_uint_t size = 0;
+	char extra[64];
+
+	if (!o)
+		return 0;
+	m = o->ext;
+	m->rmem = mrapi_rmem_get((mrapi_rmem_id_t)agent_num(a, "rid", 0), (mrapi_rmem_atype_t)agent_num(a, "atype", 0),
+				 &st);
+	o->live = st == MRAPI_SUCCESS;
+	if (o->live)
+		mrapi_rmem_get_attribute(m->rmem, MRAPI_RMEM_SIZE, &size, sizeof(size), &sst);
+	snprintf(extra, sizeof(extra), "len=%u", sst == MRAPI_SUCCESS ? size : 0);
+	return answer(a, st, extra);
+}
+
+static int do_init_attributes(struct agent *a)
+{
+	struct aobj *o = new_obj(a, AO_MRAPI_ATTRS);
+	mrapi_status_t st = MRAPI_SUCCESS;
+
+	if (!o)
+		return 0;
+	mrapi_rmem_init_attributes(arg(a, M_MRAPI_NULL_ATTRS, &((union mobj *)o->ext)->attrs), &st);
+	o->live = st == MRAPI_SUCCESS;
+	return answer(a, st, NULL);
+}
+
+/* set_attribute and get_attribute: the value as the attribute's C type (any size asked for). */
+static int do_attribute(struct agent *a)
+{
+	int set = proto_is(a->msg, "mrapi_rmem_set_attribute");
+	union mobj *m = field(a, "id", set ? AO_MRAPI_ATTRS : AO_MRAPI_RMEM);
+	uint64_t value = agent_num(a, "value", 0), size = agent_num(a, "size", 0);
+	mrapi_uint_t num = (mrapi_uint_t)agent_num(a, "attr", 0);
+	union { uint8_t b[16]; mrapi_boolean_t flag; mrapi_uint_t u; } v = { .b = { 0 } };
+	mrapi_status_t st = MRAPI_SUCCESS;
+	char extra[48];
+
+	if (!m)
+		return agent_reply_err(a, ENOENT, "no such object");
+	if (size > sizeof(v))
+		size = sizeof(v);
+	if (!set) {
+		mrapi_rmem_get_attribute(m->rmem, num, arg(a, M_MRAPI_NULL_VALUE, v.b), (size_t)size, &st);
+		snprintf(extra, sizeof(extra), "value=%u", size == 1 ? (unsigned)v.flag : (unsigned)v.u);
+		return answer(a, st, extra);
+	}
+	if (size == 1)
+		v.flag = (mrapi_boolean_t)value;
+	else
+		v.u = (mrapi_uint_t)value;
+	mrapi_rmem_set_attribute(arg(a, M_MRAPI_NULL_ATTRS, &m->attrs), num, arg(a, M_MRAPI_NULL_VALUE, v.b),
+				 (size_t)size, &st);
+	return answer(a, st, NULL);
+}
+
+/* attach, detach, delete, flush, sync: one call on the rmem. */
+static int do_rmem(struct agent *a)
+{
+	static const struct { const char *verb; void (*fn)(mrapi_rmem_hndl_t, mrapi_status_t *); } calls[] = {
+		{ "mrapi_rmem_attach", mrapi_rmem_attach }, { "mrapi_rmem_detach", mrapi_rmem_detach },
+		{ "mrapi_rmem_delete", mrapi_rmem_delete }, { "mrapi_rmem_flush", mrapi_rmem_flush },
+		{ "mrapi_rmem_sync", mrapi_rmem_sync },
+	};
+	union mobj *m = field(a, "id", AO_MRAPI_RMEM);
+	mrapi_status_t st = MRAPI_SUCCESS;
+
+	if (!m)
+		return agent_reply_err(a, ENOENT, "no such rmem");
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (proto_is(a->msg, calls[i].verb)) {
+			calls[i].fn(m->rmem, &st);
+			return answer(a, st, NULL);
+		}
+	return agent_reply_err(a, EINVAL, "unknown request");
+}
+
+/* read, write and their _i forms: the rmem (rmem=, or id), the local buffer (local=, a buffer of this node). */
+static int do_rw(struct agent *a)
+{
+	int is_i = proto_is(a->msg, "mrapi_rmem_read_i") || proto_is(a->msg, "mrapi_rmem_write_i");
+	int is_read = proto_is(a->msg, "mrapi_rmem_read") || proto_is(a->msg, "mrapi_rmem_read_i");
+	union mobj *m = field(a, is_i ? "rmem" : "id", AO_MRAPI_RMEM);
+	struct aobj *local = agent_field_obj(a, "local", AO_MRAPI_RMEM, 0), *q = NULL;
+	uint32_t roff = (uint32_t)agent_num(a, "roff", 0), loff = (uint32_t)agent_num(a, "loff", 0);
+	uint32_t lsize = (uint32_t)agent_num(a, "lsize", 0), bytes = (uint32_t)agent_num(a, "bytes", 0);
+	uint32_t n = (uint32_t)agent_num(a, "n", 1), rs = (uint32_t)agent_num(a, "rstride", 0);
+	uint32_t ls = (uint32_t)agent_num(a, "lstride", 0);
+	mrapi_request_t *req = NULL;
+	mrapi_status_t st = MRAPI_SUCCESS;
+	void *buf;
+
+	if (!m || !local || !local->buf)
+		return agent_reply_err(a, ENOENT, "no such rmem or local buffer");
+	if (is_i) {
+		if (!(q = new_obj(a, AO_MRAPI_REQ)))
+			return 0;
+		req = arg(a, M_MRAPI_NULL_REQUEST, &((union mobj *)q->ext)->req);
+	}
+	buf = arg(a, M_MRAPI_NULL_LOCAL, local->buf);
+	if (is_read && is_i)
+		mrapi_rmem_read_i(m->rmem, roff, buf, loff, lsize, bytes, n, rs, ls, req, &st);
+	else if (is_read)
+		mrapi_rmem_read(m->rmem, roff, buf, loff, lsize, bytes, n, rs, ls, &st);
+	else if (is_i)
+		mrapi_rmem_write_i(m->rmem, roff, buf, loff, bytes, n, rs, ls, req, &st);
+	else
+		mrapi_rmem_write(m->rmem, roff, buf, loff, bytes, n, rs, ls, &st);
+	if (q)
+		q->live = st == MRAPI_SUCCESS;
+	return answer(a, st, NULL);
+}
+
+/* test, wait (bounded by the step budget), cancel. */
+static int do_req(struct agent *a)
+{
+	union mobj *m = field(a, "id", AO_MRAPI_REQ);
+	uint64_t t = agent_num(a, "timeout", MRAPI_TIMEOUT_INFINITE);
+	mrapi_status_t st = MRAPI_SUCCESS;
+	size_t size = 0;
+
+	if (!m)
+		return agent_reply_err(a, ENOENT, "no such request");
+	if (proto_is(a->msg, "mrapi_test"))
+		mrapi_test(&m->req, &size, &st);
+	else if (proto_is(a->msg, "mrapi_wait"))
+		mrapi_wait(&m->req, &size, (mrapi_timeout_t)(t < (uint64_t)a->step_ms ? t : (uint64_t)a->step_ms), &st);
+	else
+		mrapi_cancel(&m->req, &st);
+	return answer(a, st, NULL);
+}
+
+/* The creator's store through its own pointer (RMEM-COH-1). */
+static int do_local_store(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_MRAPI_RMEM, 0);
+	uint64_t off = agent_num(a, "off", 0), len = agent_num(a, "len", 0);
+
+	if (!o || !o->buf || off > o->len || len > o->len - off)
+		return agent_reply_err(a, EINVAL, "not this node's rmem buffer, or past its end");
+	memset(o->buf + off, (int)agent_num(a, "byte", 0), len);
+	return proto_send(a->fd, "ok");
+}
+
+const struct agent_req agent_mrapi_reqs[] = {
+	{ "mrapi_initialize", do_initialize }, { "mrapi_finalize", do_finalize }, { "mrapi_addr", do_addr },
+	{ "mrapi_rmem_create", do_create }, { "mrapi_rmem_get", do_get },
+	{ "mrapi_rmem_init_attributes", do_init_attributes }, { "mrapi_rmem_set_attribute", do_attribute },
+	{ "mrapi_rmem_get_attribute", do_attribute }, { "mrapi_rmem_attach", do_rmem },
+	{ "mrapi_rmem_detach", do_rmem }, { "mrapi_rmem_delete", do_rmem }, { "mrapi_rmem_flush", do_rmem },
+	{ "mrapi_rmem_sync", do_rmem }, { "mrapi_rmem_read", do_rw }, { "mrapi_rmem_read_i", do_rw },
+	{ "mrapi_rmem_write", do_rw }, { "mrapi_rmem_write_i", do_rw }, { "mrapi_test", do_req },
+	{ "mrapi_wait", do_req }, { "mrapi_cancel", do_req }, { "mrapi_local_store", do_local_store },
+	{ NULL, NULL },
+};
+
+void agent_mrapi_end(struct agent *a)
+{
+	struct mrapi_state *s = a->state[SCN_API_MRAPI];
+	mrapi_status_t st;
+
+	if (s && s->init)
+		mrapi_finalize(&st);
+	free(s);
+	a->state[SCN_API_MRAPI] = NULL;
+}

@@ -1,0 +1,220 @@
+/*
+ * dir_client.c — a node's side of the directory (protocol in dir.h): reach
+ * it (start it when nothing listens), one request line, one reply line, with
+ * a timeout on both.
+ */
+#define _DEFAULT_SOURCE
+#include "lib/mrapi/dir.h"
+#include "lib/mrapi/mrapi.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SPAWN_TRIES 50
+#define RETRY_NS 20000000L /* 20 ms between connection attempts */
+
+static int connect_once(const char *host, unsigned port, unsigned timeout_ms, int *out)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct timeval tv = { .tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000 };
+	int fd, one = 1, rc;
+
+	if (port == 0 || port > 65535 || inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0 ||
+	    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	*out = fd;
+	return 0;
+}
+
+/* Connect; when nothing listens, start the service (or lose the race to another node) and retry. */
+static int reach(const char *host, unsigned port, unsigned timeout_ms, int *fd)
+{
+	int rc = -ECONNREFUSED;
+
+	for (int i = 0; i < SPAWN_TRIES; i++) {
+		rc = connect_once(host, port, timeout_ms, fd);
+		if (rc != -ECONNREFUSED)
+			return rc;
+		rc = dir_spawn(host, port);
+		if (rc && rc != -EADDRINUSE)
+			return rc;
+		if (rc == -EADDRINUSE)
+			nanosleep(&(struct timespec){ 0, RETRY_NS }, NULL);
+	}
+	return -ECONNREFUSED;
+}
+
+int dir_call(int fd, const struct wline *req, char *reply, size_t len)
+{
+	size_t off = 0, got = 0;
+
+	if (req->over || len < 2)
+		return -EINVAL;
+	while (off < req->len) {
+		ssize_t n = send(fd, req->buf + off, req->len - off, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -ETIMEDOUT : -ECONNRESET;
+		off += (size_t)n;
+	}
+	/* the reply is one line and nothing follows it unasked: read byte-wise up to '\n' */
+	for (;;) {
+		char c;
+		ssize_t n = recv(fd, &c, 1, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -ETIMEDOUT : -ECONNRESET;
+		if (c == '\n')
+			break;
+		if (got + 1 >= len)
+			return -EPROTO;
+		reply[got++] = c;
+	}
+	reply[got] = '\0';
+	return 0;
+}
+
+static const struct { const char *err; int status; } errs[] = {
+	{ "EXISTS", MRAPI_ERR_RMEM_EXISTS }, { "MEM_LIMIT", MRAPI_ERR_MEM_LIMIT },
+	{ "ID_INVALID", MRAPI_ERR_RMEM_ID_INVALID }, { "INVALID", MRAPI_ERR_RMEM_INVALID },
+	{ "ATTACHED", MRAPI_ERR_RMEM_ATTACHED }, { "NOTATTACHED", MRAPI_ERR_RMEM_NOTATTACHED },
+	{ "NOTOWNER", MRAPI_ERR_RMEM_NOTOWNER }, { "ATTACH", MRAPI_ERR_RMEM_ATTACH },
+	{ "NODE_INITIALIZED", MRAPI_ERR_NODE_INITIALIZED },
+};
+
+int dir_status(const char *reply)
+{
+	if (strncmp(reply, "OK", 2) == 0 && (reply[2] == '\0' || reply[2] == ' '))
+		return MRAPI_SUCCESS;
+	if (strncmp(reply, "ERR ", 4) == 0)
+		for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
+			if (strcmp(reply + 4, errs[i].err) == 0)
+				return errs[i].status;
+	return -EPROTO;
+}
+
+int dir_open(const char *host, unsigned port, uint32_t domain, uint32_t node, unsigned timeout_ms, int *fd)
+{
+	char reply[DIR_LINE];
+	struct wline w;
+	int rc = reach(host, port, timeout_ms, fd), st;
+
+	if (rc)
+		return rc;
+	wl_init(&w);
+	wl_str(&w, "HELLO");
+	wl_u64(&w, domain);
+	wl_u64(&w, node);
+	wl_end(&w);
+	rc = dir_call(*fd, &w, reply, sizeof(reply));
+	st = rc ? rc : dir_status(reply);
+	if (st == MRAPI_SUCCESS)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return st == MRAPI_ERR_NODE_INITIALIZED ? -EEXIST : st < 0 ? st : -EPROTO;
+}
+
+/* Numbers of a reply's fields argv[first..first+n). */
+static int reply_nums(char **argv, int first, int n, uint64_t *v)
+{
+	for (int i = 0; i < n; i++)
+		if (wl_u64_parse(argv[first + i], &v[i]))
+			return -EPROTO;
+	return 0;
+}
+
+/* Returns MRAPI_SUCCESS, an MRAPI_ERR_* (> 0) or a negative errno (the directory is unreachable). */
+int dir_create(int fd, uint32_t id, uint32_t atype, int shared, uint64_t addr, uint64_t size, uint32_t rkey,
+	       unsigned port, const char *ip, uint32_t *id_out, uint32_t *gen)
+{
+	char reply[DIR_LINE], *argv[4];
+	uint64_t v[2];
+	struct wline w;
+	int rc, st;
+
+	wl_init(&w);
+	wl_str(&w, "CREATE");
+	if (id == MRAPI_RMEM_ID_ANY)
+		wl_str(&w, "ANY");
+	else
+		wl_u64(&w, id);
+	wl_u64(&w, atype);
+	wl_u64(&w, (uint64_t)!!shared);
+	wl_u64(&w, addr);
+	wl_u64(&w, size);
+	wl_u64(&w, rkey);
+	wl_u64(&w, port);
+	wl_str(&w, ip);
+	wl_end(&w);
+	if ((rc = dir_call(fd, &w, reply, sizeof(reply))))
+		return rc;
+	if ((st = dir_status(reply)) != MRAPI_SUCCESS)
+		return st;
+	if (wl_split(reply, argv, 4) != 3 || reply_nums(argv, 1, 2, v) || v[0] > UINT32_MAX || v[1] > UINT32_MAX)
+		return -EPROTO;
+	*id_out = (uint32_t)v[0];
+	*gen = (uint32_t)v[1];
+	return MRAPI_SUCCESS;
+}
+
+int dir_get(int fd, uint32_t id, struct dir_seg *out)
+{
+	char reply[DIR_LINE], *argv[12];
+	uint64_t v[9];
+	struct wline w;
+	int rc, st;
+
+	wl_init(&w);
+	wl_str(&w, "GET");
+	wl_u64(&w, id);
+	wl_end(&w);
+	if ((rc = dir_call(fd, &w, reply, sizeof(reply))))
+		return rc;
+	if ((st = dir_status(reply)) != MRAPI_SUCCESS)
+		return st;
+	if (wl_split(reply, argv, 12) != 11 || reply_nums(argv, 1, 9, v) || strlen(argv[10]) >= sizeof(out->ip))
+		return -EPROTO;
+	*out = (struct dir_seg){ .id = (uint32_t)v[0], .gen = (uint32_t)v[1], .atype = (uint32_t)v[2],
+				 .shared = (uint32_t)v[3], .domain = (uint32_t)v[4], .addr = v[5], .size = v[6],
+				 .rkey = (uint32_t)v[7], .port = (uint32_t)v[8] };
+	memcpy(out->ip, argv[10], strlen(argv[10]) + 1);
+	return MRAPI_SUCCESS;
+}
+
+int dir_op(int fd, const char *verb, uint32_t id, uint32_t gen)
+{
+	char reply[DIR_LINE];
+	struct wline w;
+	int rc;
+
+	wl_init(&w);
+	wl_str(&w, verb);
+	wl_u64(&w, id);
+	wl_u64(&w, gen);
+	wl_end(&w);
+	if ((rc = dir_call(fd, &w, reply, sizeof(reply))))
+		return rc;
+	return dir_status(reply);
+}
