@@ -1,0 +1,193 @@
+/*
+ * cli_inner.c — `rdmacheck run --inner`: the inner runner, where the real
+ * stack is (this host or the disposable VM). It reads the outer runner's list
+ * of scenario files, builds one topology big enough for all of them, runs them
+ * one by one (one agent process per node) and streams records (records.h) to
+ * the file the outer runner reads (cli_run.c).
+ */
+#define _GNU_SOURCE /* setpgid, kill, getline */
+#include "harness/run/be_model.h"
+#include "harness/run/proto.h"
+#include "harness/run/stack.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/cli_inner.h"
+#include "harness/cli/console.h"
+#include "harness/cli/proc.h"
+#include "harness/cli/coverage.h"
+#include "harness/cli/device.h"
+#include "harness/cli/interrupt.h"
+#include "harness/cli/cov_html.h"
+#include "harness/cli/records.h"
+#include "harness/cli/report.h"
+#include "harness/cli/results.h"
+#include "harness/cli/run_args.h"
+#include "harness/cli/stage.h"
+#include "netns/topo.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ inner -- */
+
+struct inner_ctx {
+	FILE *rec;
+	size_t idx;
+	const struct m_profile *prof;
+};
+
+static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
+			  const struct m_pred *prof, int crash)
+{
+	struct inner_ctx *ic = ctx;
+	char note[512] = "";
+
+	(void)gen;
+	if (crash) {
+		for (unsigned i = 0; i < prof->n; i++)
+			if (prof->alt[i].out.kind == M_OUT_CRASH) {
+				const struct m_deviation *d = run_deviation(ic->prof, prof, prof->alt[i].out);
+
+				snprintf(note, sizeof(note), "%s: %s", d ? m_rule_info(d->rule)->id : "?",
+					 d ? d->citation : "?");
+			}
+	}
+	rec_step(ic->rec, ic->idx, f->steps[si].line, crash, note);
+}
+
+/* The kernel version the profile should take (KVER of uname -r). */
+static uint32_t running_kernel(void)
+{
+	struct utsname u;
+	unsigned maj = 0, min = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
+		return 0;
+	return KVER(maj, min);
+}
+
+/* Run scenario f (record index k) on topology t with its own agents, and record its result. */
+void cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct topo *t, FILE *rec,
+		      size_t k, const struct scn_file *f, int allow_crash)
+{
+	struct result r = { 0 };
+	struct stack *st = calloc(1, sizeof(*st));
+	struct inner_ctx ic = { rec, k, prof };
+	int kfd = -1;
+	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
+			      .on_step = inner_on_step, .ctx = &ic };
+
+	rec_start(rec, k);
+	if (!f || !st) {
+		snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
+		r.v = V_ERROR;
+	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
+		r.v = V_SKIP;
+	} else if ((kfd = kmsg_open()) /* the kernel's lines from here on */, stack_start(st, f, t, a->step_s * 1000)) {
+		r.v = V_ERROR;
+		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
+	} else {
+		if (run_scenario(f, &stack_ops, st, &o, &r)) {
+			r.v = V_ERROR;
+			snprintf(r.reason, sizeof(r.reason), "out of memory");
+		}
+		if (r.v == V_ERROR && interrupt_caught()) { /* its agents ended with the run */
+			char why[sizeof(r.reason)];
+
+			snprintf(why, sizeof(why), "%s", r.reason);
+			snprintf(r.reason, sizeof(r.reason), "interrupted (%s): %.400s", strsignal(interrupt_caught()), why);
+		}
+		if (r.v == V_ERROR && st->err[0] && !strstr(r.reason, st->err)) { /* not said by the runner */
+			size_t l = strlen(r.reason);
+
+			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
+		}
+		stack_stop(st);
+	}
+	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
+		char *lines = kmsg_take(kfd);
+
+		console_finding(&r, lines);
+		rec_kernel(rec, k, lines);
+		free(lines);
+		close(kfd);
+	}
+	rec_result(rec, k, &r);
+	result_clear(&r);
+	free(st);
+}
+
+/* netns/topology up|down for nodes nodes (mode from RDMACHECK_TOPOLOGY_MODE), its description in topo_file. */
+static int inner_topology(const char *root, const char *verb, size_t nodes, const char *topo_file)
+{
+	const char *mode = getenv("RDMACHECK_TOPOLOGY_MODE");
+	char topology[PATH_MAX + 32], fileopt[PATH_MAX + 80], n[24], modeopt[64] = "", owneropt[40];
+	char *up[] = { topology, "up", n, fileopt, owneropt, "-q", NULL, NULL };
+	char *down[] = { topology, "down", fileopt, "-q", NULL };
+
+	snprintf(topology, sizeof(topology), "%s/netns/topology", root);
+	snprintf(fileopt, sizeof(fileopt), "--file=%s", topo_file);
+	snprintf(n, sizeof(n), "%zu", nodes);
+	snprintf(owneropt, sizeof(owneropt), "--owner=%ld", (long)getpid()); /* kept by a concurrent `down` */
+	if (mode && (strcmp(mode, "netns") == 0 || strcmp(mode, "routed") == 0 || strcmp(mode, "auto") == 0)) {
+		snprintf(modeopt, sizeof(modeopt), "--mode=%s", mode);
+		up[6] = modeopt;
+	}
+	return spawn_wait(strcmp(verb, "up") == 0 ? up : down, 1);
+}
+
+int cli_run_inner(const struct run_args *a)
+{
+	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512], **paths;
+	struct scn_file **files;
+	struct topo t;
+	struct m_profile prof;
+	FILE *list, *rec;
+	size_t maxn, n;
+	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
+
+	if (cli_find_root(root, sizeof(root)) || !a->records || !a->list) {
+		fprintf(stderr, "rdmacheck: --inner needs --records and --inner-list, and the checkout\n");
+		return EXIT_INFRA;
+	}
+	if (cli_profile(a->profile, &prof))
+		return EXIT_USAGE;
+	interrupt_install(); /* the outer run's SIGTERM: stop after this scenario, topology down */
+	if (!strchr(a->profile, ':') && running_kernel())
+		prof.kernel = running_kernel();
+	list = fopen(a->list, "r");
+	rec = fopen(a->records, "a");
+	if (!list || !rec) {
+		fprintf(stderr, "rdmacheck: cannot open %s or %s: %s\n", a->list, a->records, strerror(errno));
+		return EXIT_INFRA;
+	}
+	stage_load(list, &paths, &files, &n, &maxn);
+	fclose(list);
+	/* named after the outer run's records: the outer run removes it, even after a panic */
+	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
+	rc = inner_topology(root, "up", maxn, topo_file);
+	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
+		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);
+		inner_topology(root, "down", maxn, topo_file);
+		stage_unload(paths, files, n);
+		fclose(rec);
+		return EXIT_INFRA;
+	}
+	for (size_t i = 0; i < n && !interrupt_caught(); i++)
+		if (paths[i]) /* the others are the outer run's: unparsed, or finished */
+			cli_inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
+	inner_topology(root, "down", maxn, topo_file);
+	unlink(topo_file);
+	stage_unload(paths, files, n);
+	fclose(rec);
+	return interrupt_caught() ? EXIT_INTERRUPTED : 0;
+}
+

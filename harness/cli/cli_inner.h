@@ -1,0 +1,33 @@
+/*
+ * cli_inner.h — the inner runner of `rdmacheck run` (cli_inner.c), which the
+ * outer runner (cli_run.c) starts through ci/stack, or calls in process for
+ * --device.
+ */
+#ifndef RDMACHECK_CLI_INNER_H
+#define RDMACHECK_CLI_INNER_H
+
+#include "harness/cli/run_args.h"
+#include "model/model.h"
+#include "netns/topo.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct scn_file;
+
+/*
+ * Run scenario f (record index k) on topology t with its own agents, and
+ * record its result in rec (records.h). allow_crash: run steps the profile
+ * says kill the kernel (in the disposable VM only).
+ */
+void cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct topo *t, FILE *rec,
+		   size_t k, const struct scn_file *f, int allow_crash);
+
+/*
+ * `run --inner`: the scenario files of a->list on one topology, records to
+ * a->records. Returns an exit status (0, EXIT_USAGE, EXIT_INFRA, or
+ * EXIT_INTERRUPTED after Ctrl-C or SIGTERM).
+ */
+int cli_run_inner(const struct run_args *a);
+
+#endif
