@@ -91,4 +91,7 @@ int cli_run(int argc, char **argv);
 /* `rdmacheck explore` (harness/cli/cmd_explore.c): argv[0] is "explore". Returns an exit status. */
 int cmd_explore(int argc, char **argv);
 
+/* `rdmacheck merge RESULTS...` (merge.c): several runs' results as one report. */
+int cmd_merge(int argc, char **argv);
+
 #endif

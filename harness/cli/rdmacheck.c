@@ -25,6 +25,7 @@ static const char usage_main[] =
 	"  coverage  which rules of the model the scenarios exercise (semantic coverage)\n"
 	"  explain   a rule: what it says, its citation, its deviations, the scenarios exercising it\n"
 	"  explore   random scenarios judged by the model; divergences shrunk to .scn files\n"
+	"  merge     join the results of several runs (run --shard=I/N) into one report\n"
 	"rdmacheck COMMAND --help for the command's options; rdmacheck --version.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error.\n";
 
@@ -372,6 +373,7 @@ static const struct command {
 	{ "coverage", cmd_coverage },
 	{ "explain", cmd_explain },
 	{ "explore", cmd_explore },
+	{ "merge", cmd_merge },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -14,7 +14,8 @@
 /*
  * Append to out->v (each name once, in the order of the file) the "file" of
  * every scenario line of the JSON-lines file path whose verdict is FAIL or
- * ERROR. Lines that are not JSON objects, or of another type, are skipped.
+ * ERROR (history.h reads it). Lines that are not JSON objects, or of another
+ * type, are skipped.
  * Returns 0, or -errno with a message in err (the file cannot be read).
  */
 int rerun_read(const char *path, struct filelist *out, char *err, size_t errlen);
@@ -25,12 +26,5 @@ int rerun_read(const char *path, struct filelist *out, char *err, size_t errlen)
  * build/results in the checkout (cli_find_root). 0 or -errno with err.
  */
 int rerun_last(struct filelist *out, char *err, size_t errlen);
-
-/*
- * The value of the top-level string member key of the JSON object in line,
- * decoded (\" \\ \/ \b \f \n \r \t \uXXXX as UTF-8) into buf. Returns 0, or
- * -ENOENT (no such member, not a string, not an object) or -ENOSPC.
- */
-int rerun_json_str(const char *line, const char *key, char *buf, size_t len);
 
 #endif

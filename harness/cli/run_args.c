@@ -15,7 +15,8 @@ static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
 	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
-	"                     [--repeat=N] [--shuffle [--seed=N]] [--list] [--device=DEV] PATH...\n"
+	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
+	"                     [--list] [--device=DEV] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
 	"reference model side by side, and report every step where reality leaves the allowed set.\n"
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
@@ -33,6 +34,12 @@ static const char usage_run[] =
 	"  --rule=ID           only scenarios that cite or exercise rule ID (rdmacheck explain ID)\n"
 	"  --rerun-failed      only what failed (FAIL, ERROR) in the last run's results\n"
 	"                      (build/results/latest/results.jsonl; RDMACHECK_RESULTS=DIR for DIR/latest)\n"
+	"  --shard=I/N         job I's share of N parallel jobs: every job given the same paths\n"
+	"                      takes a disjoint, balanced share, together the whole selection\n"
+	"                      (under GitLab's parallel: jobs, CI_NODE_INDEX/CI_NODE_TOTAL);\n"
+	"                      join the shards' results with rdmacheck merge\n"
+	"  --shard-times=RESULTS  balance the shares by the durations an earlier run recorded\n"
+	"                      (its results directory or results.jsonl; the same for every job)\n"
 	"  --repeat=N          every scenario N times\n"
 	"  --shuffle           in a random order; --seed=N makes it that order again (printed)\n"
 	"  --list              print what would run, with titles, and stop\n"
@@ -46,6 +53,7 @@ enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
 	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
+	OPT_SHARD, OPT_SHARD_TIMES,
 };
 
 /* Append v to one of the selection's lists; 0 or -E2BIG. */
@@ -76,6 +84,8 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "results", required_argument, NULL, OPT_RESULTS },
+		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "shard-times", required_argument, NULL, OPT_SHARD_TIMES },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		/* between the outer run and the inner one (not for users) */
@@ -184,6 +194,19 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		case OPT_LIST:
 			a->show_list = 1;
 			break;
+		case OPT_SHARD:
+			if (shard_parse(v, &a->sel.shard)) {
+				fprintf(stderr, "rdmacheck run: --shard takes I/N, job I of N (1 <= I <= N <= %d), not '%s'\n",
+					SHARD_MAX, v);
+				return -2;
+			}
+			a->shard_set = 1;
+			break;
+		case OPT_SHARD_TIMES:
+			if (!*v)
+				goto bad;
+			a->sel.times_path = v;
+			break;
 		case OPT_DEVICE:
 			if (!*v)
 				goto bad_device;
@@ -197,6 +220,15 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		fprintf(stderr, "rdmacheck run: --device runs on this host's device: not with --stack=%s\n", a->stack);
 		return -2;
 	}
+	if (!a->shard_set && !a->inner) {
+		char err[256];
+		int e = shard_env(&a->sel.shard, err, sizeof(err));
+
+		if (e < 0) {
+			fprintf(stderr, "rdmacheck run: %s\n", err);
+			return -2;
+		}
+	}
 	if (a->sel.shuffle && !a->seeded && !a->inner) { /* a seed to print, so the order can be had again */
 		a->sel.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 		a->sel.seed %= 1000000000ull;
@@ -206,7 +238,8 @@ bad_device:
 	fprintf(stderr, "rdmacheck run: --device needs a device name (rxe0, siw0, mlx5_0)\n");
 	return -2;
 bad:
-	/* lopts[] lists the options with values in the order of their OPT_ values */
-	fprintf(stderr, "rdmacheck run: bad value '%s' for --%s\n%s", optarg, lopts[c - OPT_STACK].name, usage_run);
+	for (size_t i = 0; lopts[i].name; i++)
+		if (lopts[i].val == c)
+			fprintf(stderr, "rdmacheck run: bad value '%s' for --%s\n%s", optarg, lopts[i].name, usage_run);
 	return -2;
 }

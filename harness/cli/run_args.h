@@ -20,6 +20,7 @@ struct run_args {
 	int show_list, rerun_failed, seeded;
 	const char *device;         /* --device: a host's own RDMA device, one node (device.h) */
 	int profile_set;            /* --profile was given */
+	int shard_set;              /* --shard was given (else GitLab's CI_NODE_* may set sel.shard) */
 };
 
 /*

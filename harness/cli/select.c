@@ -4,6 +4,7 @@
 #include "harness/cli/select.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/opts.h"
+#include "harness/cli/history.h"
 #include "harness/cli/rerun.h"
 
 #include <errno.h>
@@ -130,24 +131,63 @@ oom:
 	return -ENOMEM;
 }
 
-int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct filelist *fl,
-	      struct scn_file ***files, char ***diags)
+/* mine[i]: file i is the shard's (every file when not sharded). 0 or -ENOMEM. */
+static int share(const struct cli_select *s, const struct filelist *fl, struct scn_file *const *files,
+		 unsigned char *mine)
+{
+	size_t *steps;
+	int rc;
+
+	if (s->shard.total <= 1) {
+		memset(mine, 1, fl->n);
+		return 0;
+	}
+	steps = calloc(fl->n ? fl->n : 1, sizeof(*steps));
+	if (!steps)
+		return -ENOMEM;
+	for (size_t i = 0; i < fl->n; i++)
+		steps[i] = files[i] ? files[i]->nsteps : 0;
+	rc = shard_pick(&s->shard, fl->n, fl->v, steps, s->times, mine);
+	free(steps);
+	return rc;
+}
+
+/* Keep the files whose flag is set, in order; release the others. */
+static void compact(struct filelist *fl, struct scn_file **files, char **diags, const unsigned char *flag)
 {
 	size_t n = 0;
-	uint64_t st = s->seed;
 
 	for (size_t i = 0; i < fl->n; i++) {
-		if (keep(s, prof, fl->v[i], (*files)[i])) {
+		if (flag[i]) {
 			fl->v[n] = fl->v[i];
-			(*diags)[n] = (*diags)[i];
-			(*files)[n++] = (*files)[i];
+			diags[n] = diags[i];
+			files[n++] = files[i];
 			continue;
 		}
 		free(fl->v[i]);
-		free((*diags)[i]);
-		scn_free((*files)[i]);
+		free(diags[i]);
+		scn_free(files[i]);
 	}
 	fl->n = n;
+}
+
+int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct filelist *fl,
+	      struct scn_file ***files, char ***diags)
+{
+	uint64_t st = s->seed;
+	unsigned char *flag = malloc(fl->n ? fl->n : 1);
+
+	if (!flag)
+		return -ENOMEM;
+	for (size_t i = 0; i < fl->n; i++)
+		flag[i] = (unsigned char)keep(s, prof, fl->v[i], (*files)[i]);
+	compact(fl, *files, *diags, flag);
+	if (share(s, fl, *files, flag)) {
+		free(flag);
+		return -ENOMEM;
+	}
+	compact(fl, *files, *diags, flag);
+	free(flag);
 	if (s->repeat > 1 && fl->n && repeat(s, fl, files, diags))
 		return -ENOMEM;
 	for (size_t i = fl->n; s->shuffle && i > 1; i--) { /* Fisher-Yates */
@@ -192,6 +232,7 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 {
 	struct cli_select sel = *s;
 	struct filelist failed = { 0 };
+	struct shard_times times = { 0 };
 	char err[PATH_MAX + 128], **keep = NULL;
 	int rc;
 
@@ -199,16 +240,26 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 	*files = NULL;
 	*diags = NULL;
 	*exit_code = 0;
+	if (sel.shard.total > 1 && sel.times_path) {
+		char path[PATH_MAX];
+
+		if (hist_path(sel.times_path, path, sizeof(path)) ||
+		    shard_times_read(path, &times, err, sizeof(err))) {
+			fprintf(stderr, "rdmacheck: --shard-times: %s\n", err);
+			return EXIT_USAGE;
+		}
+		sel.times = &times;
+	}
 	if (rerun) {
 		if (rerun_last(&failed, err, sizeof(err))) {
 			fprintf(stderr, "rdmacheck: --rerun-failed: %s\n", err);
-			files_free(&failed);
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
+			goto out;
 		}
 		keep = calloc(failed.n ? failed.n : 1, sizeof(*keep));
 		if (!keep) {
-			files_free(&failed);
-			return EXIT_INFRA;
+			rc = EXIT_INFRA;
+			goto out;
 		}
 		if (npaths == 0) {
 			npaths = (int)existing(&failed, keep);
@@ -216,9 +267,8 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 		}
 		if (failed.n == 0 || npaths == 0) {
 			fprintf(stderr, "rdmacheck: --rerun-failed: nothing failed in the last run\n");
-			free(keep);
-			files_free(&failed);
-			return SEL_NONE;
+			rc = SEL_NONE;
+			goto out;
 		}
 		sel.only = &failed;
 	}
@@ -226,10 +276,14 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 	if (rc == 0) {
 		if (sel_apply(&sel, prof, fl, files, diags)) {
 			rc = EXIT_INFRA;
-		} else if (fl->n == 0) {
+		} else if (sel.shard.total > 1) {
+			fprintf(stderr, "rdmacheck: shard %u/%u: %zu %s\n", sel.shard.index, sel.shard.total,
+				fl->n, cli_plural(fl->n, "scenario", "scenarios"));
+		}
+		if (rc == 0 && fl->n == 0) {
 			fprintf(stderr, "rdmacheck: no scenario %s the selection\n",
-				rerun ? "failed last time in" : "matches");
-			*exit_code = rerun ? 0 : EXIT_USAGE;
+				rerun ? "failed last time in" : sel.shard.total > 1 ? "is in this shard of" : "matches");
+			*exit_code = rerun || sel.shard.total > 1 ? 0 : EXIT_USAGE;
 			rc = SEL_NONE;
 		}
 		if (rc) {
@@ -239,7 +293,9 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 			*diags = NULL;
 		}
 	}
+out:
 	free(keep);
 	files_free(&failed);
+	shard_times_free(&times);
 	return rc;
 }

@@ -1,12 +1,14 @@
 /*
  * select.h — which of the scenarios a command line names run, and in which
  * order: -k PATTERN, --exclude=PATTERN, --rule=ID, --rerun-failed (the FAIL
- * and ERROR scenarios of the last results), --repeat=N, --shuffle --seed=N.
+ * and ERROR scenarios of the last results), --shard=I/N (shard.h),
+ * --repeat=N, --shuffle --seed=N.
  */
 #ifndef RDMACHECK_SELECT_H
 #define RDMACHECK_SELECT_H
 
 #include "harness/cli/files.h"
+#include "harness/cli/shard.h"
 #include "harness/lang/scn.h"
 #include "model/model.h"
 
@@ -24,6 +26,9 @@ struct cli_select {
 	enum m_rule rule[SEL_MAX];    /* --rule: a file stays when it cites or exercises any */
 	size_t nrule;
 	struct filelist *only;        /* --rerun-failed: a file stays when it is one of these */
+	struct shard shard;           /* --shard: only this job's share (total 0: all) */
+	const char *times_path;       /* --shard-times: a results.jsonl (or its directory) to balance by */
+	const struct shard_times *times; /* its durations (sel_load reads times_path into it), or NULL */
 	unsigned repeat;              /* every file this many times (0 and 1: once) */
 	int shuffle;                  /* random order, from seed */
 	uint64_t seed;
@@ -41,7 +46,7 @@ int sel_match(const char *pattern, const char *text);
  * Apply s to fl, *files and *diags (as cli_load_each gave them; kept
  * parallel; a file that does not parse has files[i] NULL and its errors in
  * diags[i], and is matched by its path alone): drop what does not match,
- * then repeat and shuffle. Walks each remaining file on the
+ * keep the shard's share of the rest (shard.h), then repeat and shuffle. Walks each remaining file on the
  * model under prof for --rule. Returns 0, or -ENOMEM (fl and *files stay
  * valid for cli_unload either way). An empty selection is not an error here.
  */
@@ -52,11 +57,13 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
  * What `run` does before it runs anything: the paths (with rerun, the
  * failed scenarios of the last results, rerun_last; with paths as well,
  * those of them that failed), parsed (cli_load_each: a file that does not
- * parse stays, with its errors in *diags), then s applied (sel_apply).
+ * parse stays, with its errors in *diags), then s applied (sel_apply; with
+ * s->shard, a line on stderr says how many of how many are this job's).
  * Returns 0 with fl, *files and *diags to run (release with cli_unload and
  * cli_unload_diags), SEL_NONE
  * when nothing is left to run (said on stderr: nothing failed last time, or
- * nothing matches; *exit_code is 0 for the first, EXIT_USAGE for the second),
+ * nothing matches; *exit_code is 0 for the first and for an empty shard,
+ * EXIT_USAGE for the second),
  * or an exit status (EXIT_USAGE, EXIT_INFRA) with the reason printed.
  */
 #define SEL_NONE (-1)

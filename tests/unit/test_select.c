@@ -21,25 +21,6 @@ START_TEST(test_match_substring_and_glob)
 }
 END_TEST
 
-START_TEST(test_json_members)
-{
-	char buf[64];
-	const char *line = "{ \"type\" : \"scenario\", \"n\": [1, {\"file\": \"no\"}], \"reason\": \"a \\\"file\\\":\\\"x\\\"\","
-			   " \"file\": \"a\\u00e9\\/b\\\\c.scn\" }";
-
-	ck_assert_int_eq(rerun_json_str(line, "type", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "scenario");
-	ck_assert_int_eq(rerun_json_str(line, "file", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "a\xc3\xa9/b\\c.scn");
-	ck_assert_int_eq(rerun_json_str(line, "verdict", buf, sizeof(buf)), -ENOENT);
-	ck_assert_int_eq(rerun_json_str(line, "n", buf, sizeof(buf)), -ENOENT); /* not a string */
-	ck_assert_int_eq(rerun_json_str("not json", "file", buf, sizeof(buf)), -ENOENT);
-	ck_assert_int_eq(rerun_json_str("{\"file\":\"abcdefgh\"}", "file", buf, 4), -ENOSPC);
-	ck_assert_int_eq(rerun_json_str("{\"file\":\"\\ud83d\\ude00\"}", "file", buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "\xf0\x9f\x98\x80");
-}
-END_TEST
-
 START_TEST(test_rerun_reads_failed_and_errors_once)
 {
 	struct filelist fl = { 0 };
@@ -165,7 +146,6 @@ Suite *suite_test_select(void)
 	TCase *tc = tcase_create("select");
 
 	tcase_add_test(tc, test_match_substring_and_glob);
-	tcase_add_test(tc, test_json_members);
 	tcase_add_test(tc, test_rerun_reads_failed_and_errors_once);
 	tcase_add_test(tc, test_apply_keep_drop_rule);
 	tcase_add_test(tc, test_apply_repeat_and_shuffle);
