@@ -11,9 +11,10 @@
 # agent dlopen()s it after writing the node's dat.conf (harness/api/dat/agent_dat.c).
 # -lpthread: libmrapi-rdma (lib/mrapi).
 STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl -lpthread
-# The run's results.jsonl is written with Jansson (harness/cli/results.c): the
-# coordinator's only library besides libc.
-HARNESS_LIBS := -ljansson
+# The run's results.jsonl is written with Jansson (harness/cli/results.c); the
+# agents' network handshake is HMAC-SHA256 from OpenSSL's libcrypto
+# (harness/run/remote.c): the coordinator's only libraries besides libc.
+HARNESS_LIBS := -ljansson -lcrypto
 
 # libstack.a: the real stack's coordinator side (the line protocol, the engine,
 # the transport to the agents, every family's stack_<family>.c): no stack library.

@@ -113,6 +113,8 @@
 #ifndef RDMACHECK_AGENT_H
 #define RDMACHECK_AGENT_H
 
+#include <stddef.h>
+
 #define AGENT_OBJS_MAX 1024
 #define AGENT_READ_MAX 1024 /* bytes per read request (2 hex digits each) */
 #define AGENT_DAT_IA_CMA "ofa-v2-cma-roe" /* the default IA of a node's dat.conf */
@@ -135,5 +137,22 @@ struct agent_node {
  * EOF, or a negative errno if the device could not be opened.
  */
 int agent_serve(int fd, const struct agent_node *node, int step_ms);
+
+struct remote_key;
+
+/*
+ * A listening TCP socket on "HOST:PORT" (port 0: one the kernel picks), its
+ * address as "HOST:PORT" into bound. Returns the fd, or -errno with err.
+ */
+int agent_bind(const char *hostport, char *bound, size_t boundlen, char *err, size_t errlen);
+
+/*
+ * Serve coordinators that connect to lfd, one at a time: each must prove it
+ * holds key (remote.h) or is refused with a line on stderr naming it and why
+ * ("rdmacheck-agent: refused 10.0.0.9:41234: wrong secret"); one that does is
+ * served as agent_serve serves (its objects released when it leaves).
+ * Returns 0 after sessions sessions (0: forever), or -errno if accept fails.
+ */
+int agent_listen(int lfd, const struct remote_key *key, const struct agent_node *node, int step_ms, int sessions);
 
 #endif

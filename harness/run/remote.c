@@ -1,0 +1,287 @@
+/* remote.c — the agents' network transport and its handshake (remote.h). */
+#define _GNU_SOURCE /* getrandom's header, NI_MAXHOST */
+#include "harness/run/remote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NONCE_BYTES 32
+#define HEX_MAX 129               /* a SHA-256 MAC or a nonce in hex, and the NUL */
+#define LINE_MAX_ 512
+
+int remote_key_read(const char *path, struct remote_key *key, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	struct stat st;
+	ssize_t n;
+	unsigned char buf[REMOTE_KEY_MAX + 2];
+
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot read the token file %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "the token file %s is not a regular file", path);
+		rc = -EINVAL;
+	} else if (st.st_mode & 077) {
+		snprintf(err, errlen, "the token file %s may be read by others (mode %03o): chmod 600 it", path,
+			 (unsigned)st.st_mode & 0777);
+		rc = -EPERM;
+	} else if ((n = read(fd, buf, sizeof(buf))) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot read the token file %s: %s", path, strerror(-rc));
+	} else {
+		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+			n--;
+		if (n < REMOTE_KEY_MIN || n > REMOTE_KEY_MAX) {
+			snprintf(err, errlen, "the token in %s must be %d to %d bytes (it has %zd)", path,
+				 REMOTE_KEY_MIN, REMOTE_KEY_MAX, n);
+			rc = -EINVAL;
+		} else {
+			memcpy(key->k, buf, (size_t)n);
+			key->len = (size_t)n;
+		}
+	}
+	OPENSSL_cleanse(buf, sizeof(buf));
+	close(fd);
+	return rc;
+}
+
+/* The reason into buf; returns rc (so a failure is said and returned in one statement). */
+static int said(char *buf, size_t len, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int said(char *buf, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void hex(const unsigned char *b, size_t n, char *out)
+{
+	static const char d[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = d[b[i] >> 4];
+		out[2 * i + 1] = d[b[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static int nonce(char out[HEX_MAX])
+{
+	unsigned char b[NONCE_BYTES];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return -EIO;
+	hex(b, sizeof(b), out);
+	return 0;
+}
+
+/* MAC(key, role " " n1 " " n2) in hex. 0 or -EIO. */
+static int mac(const struct remote_key *key, const char *role, const char *n1, const char *n2, char out[HEX_MAX])
+{
+	char msg[3 * HEX_MAX + 32];
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	int n = snprintf(msg, sizeof(msg), "%s %s %s", role, n1, n2);
+
+	if (n < 0 || (size_t)n >= sizeof(msg) ||
+	    !HMAC(EVP_sha256(), key->k, (int)key->len, (const unsigned char *)msg, (size_t)n, md, &mdlen) ||
+	    mdlen * 2 >= HEX_MAX)
+		return -EIO;
+	hex(md, mdlen, out);
+	return 0;
+}
+
+/* Equal hex strings, in time that does not depend on where they differ. */
+static int same(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return n == strlen(b) && CRYPTO_memcmp(a, b, n) == 0;
+}
+
+/* One line (without its newline) within ms, read a byte at a time (nothing past it is consumed). */
+static int line_in(int fd, char *buf, size_t len, int ms)
+{
+	size_t k = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, ms);
+		char c;
+		ssize_t n;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 ? -ETIMEDOUT : -errno;
+		n = read(fd, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0 ? -ECONNRESET : -errno;
+		if (c == '\n') {
+			buf[k] = '\0';
+			return 0;
+		}
+		if (k + 1 >= len)
+			return -EPROTO;
+		buf[k++] = c;
+	}
+}
+
+static int line_out(int fd, const char *s)
+{
+	size_t n = strlen(s), off = 0;
+
+	while (off < n) {
+		ssize_t w = send(fd, s + off, n - off, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+int remote_accept(int fd, const struct remote_key *key, char *why, size_t len)
+{
+	char na[HEX_MAX], nc[HEX_MAX], got[HEX_MAX], want[HEX_MAX], line[LINE_MAX_];
+	int rc;
+
+	if (nonce(na) || snprintf(line, sizeof(line), "rdmacheck-agent 1 %s\n", na) < 0)
+		return said(why, len, -EIO, "no random bytes for a nonce");
+	if ((rc = line_out(fd, line)) != 0)
+		return said(why, len, rc, "the peer went away: %s", strerror(-rc));
+	rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS);
+	if (rc)
+		return said(why, len, rc, "%s", rc == -ETIMEDOUT ? "no handshake within the time allowed" :
+					     rc == -EPROTO ? "a handshake line too long" : "the peer went away");
+	if (sscanf(line, "auth %128s %128s", nc, got) != 2 || strlen(nc) != 2 * NONCE_BYTES)
+		return said(why, len, -EACCES, "no proof of the run's secret (not an rdmacheck coordinator?)");
+	if (mac(key, "coordinator", na, nc, want))
+		return said(why, len, -EIO, "HMAC failed");
+	if (!same(got, want))
+		return said(why, len, -EACCES, "wrong secret");
+	if (mac(key, "agent", nc, na, want) || snprintf(line, sizeof(line), "ok %s\n", want) < 0)
+		return said(why, len, -EIO, "HMAC failed");
+	rc = line_out(fd, line);
+	return rc ? said(why, len, rc, "the peer went away") : 0;
+}
+
+int remote_offer(int fd, const struct remote_key *key, char *err, size_t errlen)
+{
+	char na[HEX_MAX], nc[HEX_MAX], got[HEX_MAX], want[HEX_MAX], line[LINE_MAX_];
+	int rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS);
+
+	if (rc)
+		return said(err, errlen, rc, "no greeting from the agent: %s", strerror(-rc));
+	if (sscanf(line, "rdmacheck-agent 1 %128s", na) != 1 || strlen(na) != 2 * NONCE_BYTES)
+		return said(err, errlen, -EPROTO, "not an rdmacheck agent (it said '%.60s')", line);
+	if (nonce(nc) || mac(key, "coordinator", na, nc, want) ||
+	    snprintf(line, sizeof(line), "auth %s %s\n", nc, want) < 0)
+		return said(err, errlen, -EIO, "no random bytes or HMAC failed");
+	if ((rc = line_out(fd, line)) != 0 || (rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS)) != 0)
+		return said(err, errlen, -EACCES, "the agent refused us (wrong secret?): %s", strerror(-rc));
+	if (sscanf(line, "ok %128s", got) != 1 || mac(key, "agent", nc, na, want) || !same(got, want))
+		return said(err, errlen, -EACCES, "the agent could not prove it holds the secret");
+	return 0;
+}
+
+int remote_split(const char *hostport, char *host, size_t hostlen, char *port, size_t portlen)
+{
+	const char *colon = strrchr(hostport, ':'), *h = hostport;
+	size_t hl;
+
+	if (!colon || !colon[1] || strlen(colon + 1) >= portlen)
+		return -EINVAL;
+	hl = (size_t)(colon - hostport);
+	if (*h == '[') { /* [V6]:PORT */
+		if (hl < 2 || h[hl - 1] != ']')
+			return -EINVAL;
+		h++;
+		hl -= 2;
+	}
+	if (hl == 0 || hl >= hostlen)
+		return -EINVAL;
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	strcpy(port, colon + 1);
+	return 0;
+}
+
+/* A TCP connection to host:port within ms. fd or -errno. */
+static int tcp_connect(const char *host, const char *port, int ms, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL, *a;
+	int rc = getaddrinfo(host, port, &hints, &ai), fd = -1;
+
+	if (rc)
+		return said(err, errlen, -EHOSTUNREACH, "cannot resolve %s: %s", host, gai_strerror(rc));
+	rc = -ECONNREFUSED;
+	for (a = ai; a && fd < 0; a = a->ai_next) {
+		struct pollfd p;
+		int e = 0;
+		socklen_t el = sizeof(e);
+
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+		if (fd < 0) {
+			rc = -errno;
+			continue;
+		}
+		if (connect(fd, a->ai_addr, a->ai_addrlen) && errno != EINPROGRESS)
+			e = errno;
+		p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+		if (!e && poll(&p, 1, ms) != 1)
+			e = ETIMEDOUT;
+		if (!e && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el))
+			e = errno;
+		if (e) {
+			rc = -e;
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(ai);
+	if (fd < 0)
+		return said(err, errlen, rc, "cannot connect to %s:%s: %s", host, port, strerror(-rc));
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int remote_dial(const char *hostport, const struct remote_key *key, int timeout_ms, char *err, size_t errlen)
+{
+	char host[NI_MAXHOST], port[16];
+	int fd, rc;
+
+	if (remote_split(hostport, host, sizeof(host), port, sizeof(port)))
+		return said(err, errlen, -EINVAL, "'%s' is not HOST:PORT", hostport);
+	fd = tcp_connect(host, port, timeout_ms, err, errlen);
+	if (fd < 0)
+		return fd;
+	rc = remote_offer(fd, key, err, errlen);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}

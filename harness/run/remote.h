@@ -1,0 +1,65 @@
+/*
+ * remote.h — the agents' network transport (issue 15): an agent on another
+ * kernel (a VM per node, a real host) listens on TCP (`rdmacheck-agent
+ * --listen=ADDR:PORT --token-file=F`) and the coordinator dials it. Agents run
+ * as root and do what they are told, so both ends prove they hold the run's
+ * secret before the line protocol (proto.h) starts: a mutual HMAC-SHA256
+ * challenge-response over fresh nonces (OpenSSL's libcrypto), so the secret
+ * never crosses the wire and a recorded handshake cannot be replayed.
+ *
+ *   agent -> coordinator   "rdmacheck-agent 1 NONCE_A"
+ *   coordinator -> agent   "auth NONCE_C MAC(secret, "coordinator" NONCE_A NONCE_C)"
+ *   agent -> coordinator   "ok MAC(secret, "agent" NONCE_C NONCE_A)"  (or the connection closes)
+ *
+ * NONCE_* are 32 random bytes in hex, MAC is hex. What it does not protect:
+ * the traffic after the handshake is neither encrypted nor authenticated, so
+ * an attacker who can inject into an established TCP connection is out of
+ * scope (use the agents on a test network, or tunnel them through ssh).
+ */
+#ifndef RDMACHECK_REMOTE_H
+#define RDMACHECK_REMOTE_H
+
+#include <stddef.h>
+
+#define REMOTE_KEY_MAX 256        /* bytes of secret */
+#define REMOTE_KEY_MIN 16
+#define REMOTE_HANDSHAKE_MS 5000  /* a peer that says nothing for this long is dropped */
+
+struct remote_key {
+	unsigned char k[REMOTE_KEY_MAX];
+	size_t len;
+};
+
+/*
+ * The secret in the token file at path (its bytes, a trailing newline
+ * dropped). Refused (-EPERM) when group or others may read the file, -EINVAL
+ * when shorter than REMOTE_KEY_MIN or longer than REMOTE_KEY_MAX bytes,
+ * -errno when it cannot be read; the reason in err.
+ */
+int remote_key_read(const char *path, struct remote_key *key, char *err, size_t errlen);
+
+/*
+ * The agent's side of the handshake on a connected fd. 0 when the peer holds
+ * the secret; -EACCES (wrong or missing proof), -ETIMEDOUT, -EPROTO or -errno
+ * otherwise, with why in why. The fd stays open either way.
+ */
+int remote_accept(int fd, const struct remote_key *key, char *why, size_t len);
+
+/*
+ * The coordinator's side: connect to "HOST:PORT" (IPv4 or a name; "[V6]:PORT"),
+ * run the handshake, and return the connected fd, ready for the agent's
+ * greeting (proto.h), or -errno with the reason in err (-EACCES: the agent
+ * refused us or could not prove it holds the secret).
+ */
+int remote_dial(const char *hostport, const struct remote_key *key, int timeout_ms, char *err, size_t errlen);
+
+/*
+ * The coordinator's side of the handshake alone, on a connected fd (what
+ * remote_dial does after connect). 0 or -errno with err.
+ */
+int remote_offer(int fd, const struct remote_key *key, char *err, size_t errlen);
+
+/* "HOST:PORT" into host (brackets of "[V6]" dropped) and port. 0 or -EINVAL. */
+int remote_split(const char *hostport, char *host, size_t hostlen, char *port, size_t portlen);
+
+#endif
