@@ -4,6 +4,7 @@
  */
 #include "netns/topo.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@ const char *topo_mode_str(enum topo_mode mode)
 	switch (mode) {
 	case TOPO_MODE_ROUTED: return "routed";
 	case TOPO_MODE_NETNS: return "netns";
+	case TOPO_MODE_HOSTS: return "hosts";
 	}
 	return "?";
 }
@@ -31,6 +33,8 @@ int topo_mode_parse(const char *s, enum topo_mode *out)
 		*out = TOPO_MODE_ROUTED;
 	else if (strcmp(s, "netns") == 0)
 		*out = TOPO_MODE_NETNS;
+	else if (strcmp(s, "hosts") == 0)
+		*out = TOPO_MODE_HOSTS;
 	else
 		return -EINVAL;
 	return 0;
@@ -140,11 +144,26 @@ static int set_ident(char *dst, size_t cap, const char *v, int dash_empty)
 	return 0;
 }
 
+/* HOST:PORT of a listening agent: a name, IPv4 or [IPv6], and a port 1..65535. */
+static int set_agent(char *dst, size_t cap, const char *v)
+{
+	const char *colon = strrchr(v, ':');
+	int port;
+
+	if (strlen(v) >= cap || !colon || colon == v || parse_int(colon + 1, 1, 65535, &port))
+		return -EINVAL;
+	for (const char *c = v; c < colon; c++)
+		if (!isalnum((unsigned char)*c) && !strchr(".-_:[]", *c))
+			return -EINVAL;
+	memcpy(dst, v, strlen(v) + 1);
+	return 0;
+}
+
 static int parse_node(char **tok, int ntok, struct topo *t, unsigned line,
 		      char *err, size_t errlen)
 {
-	enum { K_NETNS, K_NETDEV, K_RXE, K_IPV4, K_GID, K_COUNT };
-	static const char *const keys[K_COUNT] = { "netns", "netdev", "rxe", "ipv4", "gid_index" };
+	enum { K_NETNS, K_NETDEV, K_RXE, K_IPV4, K_GID, K_AGENT, K_COUNT };
+	static const char *const keys[K_COUNT] = { "netns", "netdev", "rxe", "ipv4", "gid_index", "agent" };
 	int seen[K_COUNT] = { 0 };
 	struct topo_node *nd;
 
@@ -180,33 +199,47 @@ static int parse_node(char **tok, int ntok, struct topo *t, unsigned line,
 		case K_RXE: rc = set_ident(nd->rxe, sizeof(nd->rxe), v, 1); break;
 		case K_IPV4: rc = parse_ipv4(v, nd->ipv4, &nd->prefix_len); break;
 		case K_GID: rc = parse_int(v, -1, 65535, &nd->gid_index); break;
+		case K_AGENT: rc = set_agent(nd->agent, sizeof(nd->agent), v); break;
 		}
 		if (rc)
 			return fail(err, errlen, line, "bad value for %s: '%.40s'", keys[k], v);
 	}
-	for (int k = 0; k < K_COUNT; k++)
+	for (int k = 0; k < K_AGENT; k++) /* agent= is the mode's to require (topo_parse) */
 		if (!seen[k])
 			return fail(err, errlen, line, "node '%s' lacks %s=", nd->name, keys[k]);
 	if ((nd->rxe[0] == '\0') != (nd->gid_index < 0))
 		return fail(err, errlen, line, "rxe=- goes with gid_index=-1 and only with it");
-	for (size_t j = 0; j < t->n; j++) {
-		if (strcmp(t->node[j].netdev, nd->netdev) == 0)
-			return fail(err, errlen, line, "netdev %s used twice", nd->netdev);
+	t->n++;
+	return 0;
+}
+
+/*
+ * Node k against the nodes before it: addresses always differ; devices and
+ * namespaces too when the nodes share a kernel (not in mode hosts, where
+ * every host may well call its NIC ens1). 0 or -EINVAL with err.
+ */
+static int distinct(const struct topo *t, size_t k, unsigned line, char *err, size_t errlen)
+{
+	const struct topo_node *nd = &t->node[k];
+	int one_kernel = t->mode != TOPO_MODE_HOSTS;
+
+	for (size_t j = 0; j < k; j++) {
 		if (strcmp(t->node[j].ipv4, nd->ipv4) == 0)
 			return fail(err, errlen, line, "address %s used twice", nd->ipv4);
-		if (nd->rxe[0] && strcmp(t->node[j].rxe, nd->rxe) == 0)
+		if (one_kernel && strcmp(t->node[j].netdev, nd->netdev) == 0)
+			return fail(err, errlen, line, "netdev %s used twice", nd->netdev);
+		if (one_kernel && nd->rxe[0] && strcmp(t->node[j].rxe, nd->rxe) == 0)
 			return fail(err, errlen, line, "rxe device %s used twice", nd->rxe);
 		if (nd->netns[0] && strcmp(t->node[j].netns, nd->netns) == 0)
 			return fail(err, errlen, line, "netns %s used twice", nd->netns);
 	}
-	t->n++;
 	return 0;
 }
 
 int topo_parse(const char *text, size_t len, struct topo *out, char *err, size_t errlen)
 {
 	int have_mode = 0, have_prefix = 0, have_hub = 0;
-	unsigned line = 0;
+	unsigned line = 0, node_line[TOPO_MAX_NODES] = { 0 };
 	size_t pos = 0;
 
 	if (errlen > 0)
@@ -257,22 +290,30 @@ int topo_parse(const char *text, size_t len, struct topo *out, char *err, size_t
 
 			if (rc)
 				return rc;
+			node_line[out->n - 1] = line;
 		} else {
 			return fail(err, errlen, line, "unknown statement '%.40s'", tok[0]);
 		}
 	}
 	if (out->version == 0)
 		return fail(err, errlen, line, "empty file");
-	if (!have_mode || !have_prefix || !have_hub)
+	if (!have_mode || (out->mode != TOPO_MODE_HOSTS && (!have_prefix || !have_hub)))
 		return fail(err, errlen, line, "missing %s line",
 			    !have_mode ? "mode" : !have_prefix ? "prefix" : "hub");
 	if (out->n == 0)
 		return fail(err, errlen, line, "no node");
-	for (size_t i = 0; i < out->n; i++)
-		if ((out->mode == TOPO_MODE_NETNS) != (out->node[i].netns[0] != '\0'))
-			return fail(err, errlen, line, "node '%s': netns=%s does not fit mode %s",
-				    out->node[i].name, out->node[i].netns[0] ? out->node[i].netns : "-",
-				    topo_mode_str(out->mode));
+	for (size_t i = 0; i < out->n; i++) {
+		const struct topo_node *nd = &out->node[i];
+
+		if (distinct(out, i, node_line[i], err, errlen))
+			return -EINVAL;
+		if ((out->mode == TOPO_MODE_NETNS) != (nd->netns[0] != '\0'))
+			return fail(err, errlen, node_line[i], "node '%s': netns=%s does not fit mode %s", nd->name,
+				    nd->netns[0] ? nd->netns : "-", topo_mode_str(out->mode));
+		if ((out->mode == TOPO_MODE_HOSTS) != (nd->agent[0] != '\0'))
+			return fail(err, errlen, node_line[i], "node '%s': agent= %s", nd->name,
+				    nd->agent[0] ? "is for mode hosts only" : "is required in mode hosts");
+	}
 	return 0;
 }
 

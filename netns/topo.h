@@ -9,10 +9,16 @@
  *   mode routed|netns
  *   prefix PREFIX          per-run prefix carried by every name `up` created
  *   hub NETNS              namespace holding the bridge and the peer veth ends
- *   node NAME netns=NETNS|- netdev=IFNAME rxe=IBDEV ipv4=A.B.C.D/LEN gid_index=N
+ *   node NAME netns=NETNS|- netdev=IFNAME rxe=IBDEV ipv4=A.B.C.D/LEN gid_index=N [agent=HOST:PORT]
  *   ...                    (1..TOPO_MAX_NODES node lines, names [a-z][a-z0-9_]*)
  *
  * netns=- means the node lives in the initial namespace (routed mode).
+ * mode hosts: every node is on a kernel of its own (a VM per node, a real
+ * host) whose agent listens at agent=HOST:PORT (rdmacheck-agent --listen;
+ * harness/run/remote.h); agent= is required there and only there, netns is
+ * -, and the prefix and hub lines may be left out (nothing is built: the
+ * file describes what is already running). rxe= names the node's RDMA
+ * device, whatever its driver.
  * rxe=- and gid_index=-1 mean the topology was built without rxe (--no-rxe).
  * Unknown keys on a node line are an error (the format is versioned instead).
  */
@@ -26,10 +32,12 @@
 #define TOPO_IFNAME_MAX 16  /* IFNAMSIZ */
 #define TOPO_NS_MAX 64
 #define TOPO_IBDEV_MAX 64   /* IB_DEVICE_NAME_MAX */
+#define TOPO_AGENT_MAX 128  /* HOST:PORT of a listening agent, incl. NUL */
 
 enum topo_mode {
 	TOPO_MODE_ROUTED,
 	TOPO_MODE_NETNS,
+	TOPO_MODE_HOSTS,    /* every node on its own kernel, its agent reached over TCP */
 };
 
 struct topo_node {
@@ -40,6 +48,7 @@ struct topo_node {
 	char ipv4[16];              /* dotted quad, no prefix length */
 	int prefix_len;
 	int gid_index;              /* -1 when built without rxe */
+	char agent[TOPO_AGENT_MAX]; /* mode hosts: where its agent listens; "" otherwise */
 };
 
 struct topo {
@@ -51,7 +60,7 @@ struct topo {
 	struct topo_node node[TOPO_MAX_NODES];
 };
 
-/* Name of a mode ("routed", "netns"); "?" for an out-of-range value. */
+/* Name of a mode ("routed", "netns", "hosts"); "?" for an out-of-range value. */
 const char *topo_mode_str(enum topo_mode mode);
 
 /* Parse a mode name. Returns 0 and sets *out, or -EINVAL. */

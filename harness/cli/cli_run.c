@@ -467,9 +467,11 @@ static void outer_results(struct outer *o)
 }
 
 /*
- * --device: every scenario on the host's own device, one node, in this
- * process (the inner runner's cli_inner_one on the device's topology t); one
- * that needs more nodes is skipped. Returns 1 on an infrastructure failure.
+ * --device and --topology: every scenario on topology t, which is there
+ * already (the host's own device, one node; or nodes on other kernels whose
+ * agents listen), in this process (the inner runner's cli_inner_one); one
+ * that needs more nodes than t has is skipped. Returns 1 on an infrastructure
+ * failure.
  */
 static int outer_device(struct outer *o, const struct m_profile *prof, const struct topo *t)
 {
@@ -486,8 +488,12 @@ static int outer_device(struct outer *o, const struct m_profile *prof, const str
 		}
 		if (o->files[i]->nnodes > t->n) {
 			o->rs[i].v = V_SKIP;
-			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
-				 o->files[i]->nnodes, o->a->device);
+			if (o->a->device)
+				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
+					 o->files[i]->nnodes, o->a->device);
+			else
+				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --topology=%s has %zu",
+					 o->files[i]->nnodes, o->a->topology, t->n);
 			o->st[i].finished = 1;
 		} else {
 			cli_inner_one(o->a, prof, t, rec, i, o->files[i], 0);
@@ -505,19 +511,41 @@ static int outer_device(struct outer *o, const struct m_profile *prof, const str
  * --device: its topology, build/run/device-DEV.topo (kept, for a look), and
  * its profile; o->rec names the records file. 0 or an exit status.
  */
+/* o->root, build/run in it, and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
+static int records_here(struct outer *o, char *dir, size_t len)
+{
+	if (cli_find_root(o->root, sizeof(o->root)) != 0 && !getcwd(o->root, sizeof(o->root)))
+		return EXIT_INFRA;
+	snprintf(dir, len, "%s/build", o->root);
+	mkdir(dir, 0755);
+	snprintf(dir, len, "%s/build/run", o->root);
+	mkdir(dir, 0755);
+	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
+	return 0;
+}
+
 static int device_start(struct outer *o, struct m_profile *prof, struct topo *t)
 {
 	char dir[PATH_MAX + 16], topo[PATH_MAX + 160];
 
-	if (cli_find_root(o->root, sizeof(o->root)) != 0 && !getcwd(o->root, sizeof(o->root)))
+	if (records_here(o, dir, sizeof(dir)))
 		return EXIT_INFRA;
-	snprintf(dir, sizeof(dir), "%s/build", o->root);
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
-	mkdir(dir, 0755);
-	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
 	snprintf(topo, sizeof(topo), "%s/device-%.64s.topo", dir, o->a->device); /* kept: what the run was given */
 	return dev_setup(o->a->device, o->a->profile_set ? o->a->profile : NULL, topo, t, prof);
+}
+
+/* --topology=FILE: nodes that exist already (mode hosts: agents listening on other kernels). 0 or an exit status. */
+static int topology_start(struct outer *o, struct topo *t)
+{
+	char dir[PATH_MAX + 16], err[512];
+
+	if (records_here(o, dir, sizeof(dir)))
+		return EXIT_INFRA;
+	if (topo_load(o->a->topology, t, err, sizeof(err))) {
+		fprintf(stderr, "rdmacheck: --topology=%s: %s\n", o->a->topology, err);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 static int run_outer(const struct run_args *a, int npaths, char **paths)
@@ -533,6 +561,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		return EXIT_USAGE;
 	interrupt_install();
 	if (a->device && (rc = device_start(&o, &prof, &dev_topo)) != 0)
+		return rc;
+	if (a->topology && (rc = topology_start(&o, &dev_topo)) != 0)
 		return rc;
 	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &o.diags, &none);
 	if (rc)
@@ -564,7 +594,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
-	} else if (a->device) {
+	} else if (a->device || a->topology) {
 		infra = outer_device(&o, &prof, &dev_topo);
 	} else if (cli_find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");

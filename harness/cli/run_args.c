@@ -16,7 +16,7 @@ static const char usage_run[] =
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
 	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
 	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
-	"                     [--list] [--device=DEV] PATH...\n"
+	"                     [--list] [--device=DEV | --topology=FILE] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
 	"reference model side by side, and report every step where reality leaves the allowed set.\n"
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
@@ -46,6 +46,9 @@ static const char usage_run[] =
 	"On a device this host already has (not the nodes the harness builds):\n"
 	"  --device=DEV        one node on RDMA device DEV (rxe0, siw0, mlx5_0); its driver\n"
 	"                      chooses the profile (rxe; any other: the specification)\n"
+	"On nodes that exist already (agents listening on other kernels: mode hosts):\n"
+	"  --topology=FILE     the nodes as netns/topo.h describes them; each agent= is dialled\n"
+	"                      with the secret in the file RDMACHECK_AGENT_TOKEN names\n"
 	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
 
@@ -53,7 +56,7 @@ enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
 	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
-	OPT_SHARD, OPT_SHARD_TIMES,
+	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY,
 };
 
 /* Append v to one of the selection's lists; 0 or -E2BIG. */
@@ -86,6 +89,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "shard-times", required_argument, NULL, OPT_SHARD_TIMES },
+		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		/* between the outer run and the inner one (not for users) */
@@ -207,6 +211,11 @@ int run_parse(int argc, char **argv, struct run_args *a)
 				goto bad;
 			a->sel.times_path = v;
 			break;
+		case OPT_TOPOLOGY:
+			if (!*v)
+				goto bad;
+			a->topology = v;
+			break;
 		case OPT_DEVICE:
 			if (!*v)
 				goto bad_device;
@@ -218,6 +227,11 @@ int run_parse(int argc, char **argv, struct run_args *a)
 	}
 	if (a->device && strcmp(a->stack, "auto") != 0 && strcmp(a->stack, "host") != 0) {
 		fprintf(stderr, "rdmacheck run: --device runs on this host's device: not with --stack=%s\n", a->stack);
+		return -2;
+	}
+	if (a->topology && (a->device || (strcmp(a->stack, "auto") != 0 && strcmp(a->stack, "host") != 0))) {
+		fprintf(stderr, "rdmacheck run: --topology runs on the nodes it names: not with %s\n",
+			a->device ? "--device" : "--stack=vm or model");
 		return -2;
 	}
 	if (!a->shard_set && !a->inner) {

@@ -19,6 +19,7 @@ struct run_args {
 	struct cli_select sel;      /* which scenarios, in which order (select.h) */
 	int show_list, rerun_failed, seeded;
 	const char *device;         /* --device: a host's own RDMA device, one node (device.h) */
+	const char *topology;       /* --topology: nodes that exist already (netns/topo.h; mode hosts) */
 	int profile_set;            /* --profile was given */
 	int shard_set;              /* --shard was given (else GitLab's CI_NODE_* may set sel.shard) */
 };

@@ -2,17 +2,21 @@
  * agents.c — the real stack's transport: one agent process per scenario node
  * (agent.h; the program build/rdmacheck-agent, harness/agent/main.c), spawned
  * into its node's network namespace and talked to over a socketpair with the
- * line protocol (proto.h). stack.h declares it. Only the agent program links
- * the stack's libraries.
+ * line protocol (proto.h), or, for a node on another kernel (topology mode
+ * hosts), already listening there and dialled over TCP with the run's secret
+ * (remote.h; the token file named by RDMACHECK_AGENT_TOKEN). stack.h declares
+ * it. Only the agent program links the stack's libraries.
  */
-#define _XOPEN_SOURCE 700 /* nftw */
+#define _GNU_SOURCE /* nftw, POLLRDHUP */
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
+#include "harness/run/remote.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,7 +32,10 @@
 /* Why agent i ended (ws from waitpid), for reports. */
 static void say_died(struct stack *st, unsigned i, int ws)
 {
-	if (WIFSIGNALED(ws))
+	if (st->ag[i].remote)
+		snprintf(st->err, sizeof(st->err), "agent of node %s at %s: the connection was lost", st->f->nodes[i],
+			 st->ag[i].remote);
+	else if (WIFSIGNALED(ws))
 		snprintf(st->err, sizeof(st->err), "agent of node %s died (killed by signal %d)", st->f->nodes[i],
 			 WTERMSIG(ws));
 	else
@@ -47,6 +54,12 @@ static int agent_ended(struct stack *st, unsigned i, int wait_ms)
 	const struct timespec tick = { 0, 10000000 };
 	int ws;
 
+	if (ag->remote && !ag->dead && ag->fd >= 0) { /* no process of ours: its connection tells */
+		struct pollfd p = { .fd = ag->fd, .events = POLLRDHUP };
+
+		if (poll(&p, 1, wait_ms) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			ag->dead = 1;
+	}
 	for (int waited = 0; !ag->dead && ag->pid > 0; waited += 10) {
 		if (waitpid(ag->pid, &ws, WNOHANG) == ag->pid) {
 			ag->pid = 0;
@@ -220,12 +233,60 @@ static void tmp_remove(struct stack *st)
 	st->tmp[0] = '\0';
 }
 
+/* Agent i's greeting on its fd: its GID, or the reason it could not serve in st->err. */
+static int greeted(struct stack *st, unsigned i, const struct topo_node *tn)
+{
+	char hello[PROTO_LINE_MAX];
+	int rc = proto_recv(st->ag[i].fd, hello, sizeof(hello), HELLO_MS);
+
+	if (rc < 0 || !proto_is(hello, "ok")) {
+		char msg[200] = "no greeting";
+
+		if (rc >= 0)
+			proto_get_tail(hello, "msg", msg, sizeof(msg));
+		snprintf(st->err, sizeof(st->err), "agent of node %s (%s on %s%s%s): %s", st->f->nodes[i], tn->rxe,
+			 tn->netdev, tn->agent[0] ? " at " : "", tn->agent, msg);
+		return -EHOSTDOWN;
+	}
+	if (proto_get(hello, "gid", st->ag[i].gid, sizeof(st->ag[i].gid)))
+		return -EPROTO;
+	return 0;
+}
+
+/* Agent i of a node on another kernel: dial it with the run's secret, then its greeting. */
+static int dial(struct stack *st, unsigned i, const struct topo_node *tn)
+{
+	const char *token = getenv("RDMACHECK_AGENT_TOKEN");
+	struct remote_key key;
+	char err[300];
+	int fd;
+
+	st->ag[i].remote = tn->agent;
+	if (!token || !*token) {
+		snprintf(st->err, sizeof(st->err), "node %s's agent listens at %s: set RDMACHECK_AGENT_TOKEN to the "
+			 "run's token file", st->f->nodes[i], tn->agent);
+		return -EACCES;
+	}
+	fd = remote_key_read(token, &key, err, sizeof(err));
+	if (fd == 0)
+		fd = remote_dial(tn->agent, &key, HELLO_MS, err, sizeof(err));
+	memset(&key, 0, sizeof(key));
+	if (fd < 0) {
+		snprintf(st->err, sizeof(st->err), "agent of node %s at %s: %s", st->f->nodes[i], tn->agent, err);
+		return fd;
+	}
+	st->ag[i].fd = fd;
+	return greeted(st, i, tn);
+}
+
 static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	char agent[PATH_MAX];
 	int sv[2];
-	char hello[PROTO_LINE_MAX];
 	int rc;
+
+	if (tn->agent[0])
+		return dial(st, i, tn);
 
 	if (agent_path(agent, sizeof(agent))) {
 		snprintf(st->err, sizeof(st->err), "cannot find rdmacheck-agent (set RDMACHECK_AGENT)");
@@ -259,20 +320,9 @@ static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 	}
 	close(sv[1]);
 	st->ag[i].fd = sv[0];
-	rc = proto_recv(sv[0], hello, sizeof(hello), HELLO_MS);
-	if (rc < 0 || !proto_is(hello, "ok")) {
-		char msg[200] = "no greeting";
-
-		if (rc >= 0)
-			proto_get_tail(hello, "msg", msg, sizeof(msg));
-		snprintf(st->err, sizeof(st->err), "agent of node %s (%s on %s): %s", st->f->nodes[i], tn->rxe,
-			 tn->netdev, msg);
-		return -EHOSTDOWN;
-	}
-	if (proto_get(hello, "gid", st->ag[i].gid, sizeof(st->ag[i].gid)))
-		return -EPROTO;
-	return 0;
+	return greeted(st, i, tn);
 }
+
 
 int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t, int step_ms)
 {

@@ -30,6 +30,8 @@ struct stack_agent {
 	uint8_t dead;              /* it ended during the scenario (ws: how) */
 	int ws;
 	char gid[33];
+	const char *remote;        /* HOST:PORT of an agent on another kernel (topology mode hosts),
+	                              reached over TCP (remote.h); NULL for a forked one */
 };
 
 struct stack {

@@ -235,7 +235,38 @@ static const struct bad {
 	{ "rdmacheck-topology 1 extra\n", "not a topology file" },
 	{ "rdmacheck-topology 1\nprefix rc0001 rc0002\n", "bad or repeated prefix" },
 	{ "\n\n# only comments\n", "empty file" },
+	{ "rdmacheck-topology 1\nmode hosts\n"
+	  "node a netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.1/24 gid_index=3\n", "agent= is required in mode hosts" },
+	{ HEAD "node a netns=- netdev=x rxe=r ipv4=1.2.3.4/24 gid_index=1 agent=h:1\n", "agent= is for mode hosts only" },
+	{ "rdmacheck-topology 1\nmode hosts\n"
+	  "node a netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.1/24 gid_index=3 agent=h:0\n", "bad value for agent" },
+	{ "rdmacheck-topology 1\nmode hosts\n"
+	  "node a netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.1/24 gid_index=3 agent=nocolon\n", "bad value for agent" },
+	{ "rdmacheck-topology 1\nmode hosts\n"
+	  "node a netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.1/24 gid_index=3 agent=$(id):7000\n", "bad value for agent" },
+	{ "rdmacheck-topology 1\nmode hosts\n"
+	  "node a netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.1/24 gid_index=3 agent=a:7000\n"
+	  "node b netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.1/24 gid_index=3 agent=b:7000\n",
+	  "line 4: address 10.0.0.1 used twice" },
 };
+
+START_TEST(test_hosts_mode)
+{
+	/* every node on its own kernel: the same NIC and device names on each host, no prefix or hub */
+	static const char text[] = "rdmacheck-topology 1\nmode hosts\n"
+				   "node a netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.1/24 gid_index=3 agent=10.1.0.1:7000\n"
+				   "node b netns=- netdev=ens1 rxe=mlx5_0 ipv4=10.0.0.2/24 gid_index=3 agent=[fd00::2]:7000\n";
+	struct topo t;
+	char err[256];
+
+	ck_assert_msg(topo_parse(text, sizeof(text) - 1, &t, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(t.mode, TOPO_MODE_HOSTS);
+	ck_assert_uint_eq(t.n, 2);
+	ck_assert_str_eq(t.node[0].agent, "10.1.0.1:7000");
+	ck_assert_str_eq(t.node[1].agent, "[fd00::2]:7000");
+	ck_assert_str_eq(topo_mode_str(TOPO_MODE_HOSTS), "hosts");
+}
+END_TEST
 
 START_TEST(test_rejects)
 {
@@ -300,6 +331,7 @@ Suite *suite_test_topo(void)
 	tcase_add_test(tc, test_load_directory);
 	tcase_add_test(tc, test_sixteen_nodes_netns);
 	tcase_add_test(tc, test_mode_names);
+	tcase_add_test(tc, test_hosts_mode);
 	tcase_add_loop_test(tc, test_rejects, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_reject_long_line_and_nul);
 	tcase_add_test(tc, test_seventeen_nodes_rejected);
