@@ -56,10 +56,15 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 MODEL_PUBLIC_H := model/model.h model/families.h $(wildcard model/*.def) \
                   $(shell grep -o 'model/[a-z0-9_]*/[a-z0-9_]*\.h' model/families.h)
-install: $(RDMACHECK_BIN) $(MODEL_LIB)
+# The agent (real-stack runs: --device, --topology) is installed when the stack's
+# headers are here to build it (ci/deps --for=real); a model-only install goes without.
+INSTALL_AGENT := $(shell pkg-config --exists libibverbs librdmacm librpma 2>/dev/null && echo yes)
+install: $(RDMACHECK_BIN) $(MODEL_LIB) $(if $(INSTALL_AGENT),$(AGENT_BIN))
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 	        $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/doc/rdmacheck
 	install -m 755 $(RDMACHECK_BIN) $(DESTDIR)$(PREFIX)/bin/rdmacheck
+	$(if $(INSTALL_AGENT),install -D -m 755 $(AGENT_BIN) $(DESTDIR)$(PREFIX)/libexec/rdmacheck/rdmacheck-agent,\
+		@echo "make install: no libibverbs/librdmacm/librpma headers: the agent is not installed (ci/deps --for=real)")
 	for m in $(MAN_PAGES); do s=$${m##*.}; \
 		sed 's/@VERSION@/$(VERSION)/' $$m > $(DESTDIR)$(PREFIX)/share/man/man$$s/$${m##*/} || exit 1; done
 	install -m 644 $(MODEL_LIB) $(DESTDIR)$(PREFIX)/lib/librdmacheck-model.a
@@ -73,9 +78,11 @@ install: $(RDMACHECK_BIN) $(MODEL_LIB)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/rdmacheck $(DESTDIR)$(PREFIX)/lib/librdmacheck-model.a \
+	      $(DESTDIR)$(PREFIX)/libexec/rdmacheck/rdmacheck-agent \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdmacheck-model.pc \
 	      $(addprefix $(DESTDIR)$(PREFIX)/share/man/,man1/rdmacheck.1 man5/rdmacheck-scenario.5)
 	rm -rf $(DESTDIR)$(PREFIX)/include/rdmacheck $(DESTDIR)$(PREFIX)/share/rdmacheck $(DESTDIR)$(PREFIX)/share/doc/rdmacheck
+	-rmdir $(DESTDIR)$(PREFIX)/libexec/rdmacheck 2>/dev/null
 
 help:
 	@echo "make            build everything into $(BUILD)/"

@@ -148,7 +148,9 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 
 /*
  * The agent program (main.c): $RDMACHECK_AGENT, else rdmacheck-agent beside
- * this executable. 0 with its path in buf, or -ENOENT.
+ * this executable (a build directory), else where `make install` puts it
+ * (PREFIX/libexec/rdmacheck/ for PREFIX/bin/rdmacheck). 0 with its path in
+ * buf, or -ENOENT.
  */
 static int agent_path(char *buf, size_t len)
 {
@@ -166,7 +168,11 @@ static int agent_path(char *buf, size_t len)
 	if (!(slash = strrchr(exe, '/')))
 		return -ENOENT;
 	*slash = '\0';
-	return snprintf(buf, len, "%s/rdmacheck-agent", exe) < (int)len ? 0 : -ENAMETOOLONG;
+	if (snprintf(buf, len, "%s/rdmacheck-agent", exe) >= (int)len)
+		return -ENAMETOOLONG;
+	if (access(buf, X_OK) == 0)
+		return 0;
+	return snprintf(buf, len, "%s/../libexec/rdmacheck/rdmacheck-agent", exe) < (int)len ? 0 : -ENAMETOOLONG;
 }
 
 /* In the forked child, in the node's namespace: become the node's agent serving fd. Does not return. */
