@@ -34,9 +34,10 @@ static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
 	ck_assert_int_ge(ag->pid, 0);
 	if (ag->pid == 0) {
 		char msg[PROTO_LINE_MAX];
+		struct proto_rd rd = { 0 };
 
 		close(sv[0]);
-		while (proto_recv(sv[1], msg, sizeof(msg), -1) >= 0) {
+		while (proto_recv(sv[1], &rd, msg, sizeof(msg), -1) >= 0) {
 			if (!answer)
 				continue;
 			if (answer == 2 && !proto_is(msg, "quit"))
