@@ -25,7 +25,8 @@
  *   post id op=write|read|cas|fadd|send|local_inv laddr lkey len raddr rkey
  *           [compare swap inv]                        ok status=WC vendor_err=N
  *   recv id laddr lkey len                            ok
- *   recvs id wait_ms                                  ok n=0 | ok n=1 status=WC
+ *   recvs id wait_ms                                  ok n=0 state=S | ok n=1 status=WC state=S
+ *                                                     (state= absent if ibv_query_qp failed)
  *   query_qp id                                       ok state=S access=N
  *   fill id byte off len                              ok
  *   read id off len (len <= AGENT_READ_MAX)           ok bytes=N, then the N raw bytes (proto.h)

@@ -170,10 +170,7 @@ static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 		if (m_wc_status_parse(word, &s) == 0)
 			out->recv = (int)s;
 	}
-	rc = stack_call(st, node, reply, "query_qp id=%d", qp);
-	if (rc)
-		return rc;
-	if (proto_is(reply, "ok") && proto_get(reply, "state", word, sizeof(word)) == 0) {
+	if (proto_is(reply, "ok") && proto_get(reply, "state", word, sizeof(word)) == 0) { /* one request for both */
 		enum m_qp_state s;
 
 		if (m_qp_state_parse(word, &s) == 0)
