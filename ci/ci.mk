@@ -91,6 +91,11 @@ run: deps
 bench: $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
+# Raw libibverbs loops against the same operations as scenario steps, per-scenario
+# fixed cost and the verbs corpus' wall time, in one boot of the real stack (issue 18).
+bench-real: all
+	ci/stack --stack=$(STACK) -- tests/bench/real
+
 # Coverage: instrumented build in build/cov; the unit tests on the host and
 # the smoke test on the real stack (in the VM the checkout is shared
 # read-write, so the guest's .gcda files land here too).
@@ -119,7 +124,7 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: unit-asan shell-tests lint corpus oracle new-scenario faults mrapi-check
+.PHONY: bench-real unit-asan shell-tests lint corpus oracle new-scenario faults mrapi-check
 
 # docs/rules.md: the rule catalog, generated from model/rules.def and the profiles
 # (tests/shell/test-explain fails when the committed file is not current).

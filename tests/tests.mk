@@ -25,6 +25,13 @@ FORCE:
 unit: $(UNIT_BIN)
 	tests/run-unit $(UNIT_BIN)
 
+# make bench-real's raw side (tests/bench/real drives it on the real stack).
+REAL_RAW_BIN := $(BUILD)/bench/real-raw
+$(REAL_RAW_BIN): $(BUILD)/tests/bench/real_raw.o $(BUILD)/tests/smoke/vnode.o $(STACK_LIB) $(TOPO_LIB) $(MODEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -libverbs
+BINS_ALL += $(REAL_RAW_BIN)
+
 # Benchmarks (make bench runs every binary in BENCH_BINS).
 BENCH_BINS += $(BUILD)/bench/model-bench
 $(BUILD)/bench/model-bench: $(BUILD)/tests/bench/model_bench.o $(BUILD)/harness/explore/gen.o $(MODEL_LIB)

@@ -177,16 +177,18 @@ static int do_read(struct agent *a)
 {
 	struct aobj *o = buffer_obj(a);
 	uint64_t off = agent_num(a, "off", 0), len = agent_num(a, "len", 0);
-	char hex[2 * AGENT_READ_MAX + 1];
+	int rc;
 
 	if (!o || off > o->len || len > o->len - off || len > AGENT_READ_MAX)
 		return agent_reply_err(a, EINVAL, "bad read request");
 	if (!o->mem || !o->mem->map)
 		return agent_reply_err(a, ENOENT, "the buffer is not mapped");
 	open_pages(o, 1);
-	proto_hex_encode(o->buf + off, len, hex);
+	rc = proto_send(a->fd, "ok bytes=%llu", (unsigned long long)len);
+	if (rc == 0)
+		rc = proto_send_bytes(a->fd, o->buf + off, len);
 	open_pages(o, 0);
-	return proto_send(a->fd, "ok hex=%s", hex);
+	return rc;
 }
 
 static const struct agent_req core_reqs[] = {
@@ -288,7 +290,7 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 	}
 	proto_hex_encode(a->gid.raw, sizeof(a->gid.raw), gid);
 	proto_send(fd, "ok hello node=%s gid=%s", node->name, gid);
-	while (proto_recv(fd, a->msg, sizeof(a->msg), -1) >= 0) {
+	while (proto_recv(fd, &a->rd, a->msg, sizeof(a->msg), -1) >= 0) {
 		const struct agent_req *r;
 
 		if (proto_is(a->msg, "quit")) {

@@ -25,10 +25,11 @@
  *   post id op=write|read|cas|fadd|send|local_inv laddr lkey len raddr rkey
  *           [compare swap inv]                        ok status=WC vendor_err=N
  *   recv id laddr lkey len                            ok
- *   recvs id wait_ms                                  ok n=0 | ok n=1 status=WC
+ *   recvs id wait_ms                                  ok n=0 state=S | ok n=1 status=WC state=S
+ *                                                     (state= absent if ibv_query_qp failed)
  *   query_qp id                                       ok state=S access=N
  *   fill id byte off len                              ok
- *   read id off len (len <= AGENT_READ_MAX)           ok hex=HEX
+ *   read id off len (len <= AGENT_READ_MAX)           ok bytes=N, then the N raw bytes (proto.h)
  *   quit                                              ok (then the agent exits)
  *
  * librpma (agent_rpma.c; one peer per node on the device of its IPv4 address,
@@ -116,7 +117,7 @@
 #include <stddef.h>
 
 #define AGENT_OBJS_MAX 1024
-#define AGENT_READ_MAX 1024 /* bytes per read request (2 hex digits each) */
+#define AGENT_READ_MAX (1u << 20) /* bytes per read request */
 #define AGENT_DAT_IA_CMA "ofa-v2-cma-roe" /* the default IA of a node's dat.conf */
 #define AGENT_DAT_IA_SCM "ofa-v2-scm-roe"
 

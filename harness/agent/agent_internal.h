@@ -64,6 +64,7 @@ struct aobj {
 
 struct agent {
 	int fd, step_ms;
+	struct proto_rd rd;        /* fd's read buffer */
 	const struct agent_node *node;
 	struct ibv_context *ctx;
 	union ibv_gid gid;

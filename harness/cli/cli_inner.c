@@ -2,7 +2,8 @@
  * cli_inner.c — `rdmacheck run --inner`: the inner runner, where the real
  * stack is (this host or the disposable VM). It reads the outer runner's list
  * of scenario files, builds one topology big enough for all of them, runs them
- * one by one (one agent process per node) and streams records (records.h) to
+ * one by one (one agent process per node; in the VM, those the model predicts
+ * may kill the kernel after all the others) and streams records (records.h) to
  * the file the outer runner reads (cli_run.c).
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
@@ -14,6 +15,7 @@
 #include "harness/cli/console.h"
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
+#include "harness/cli/crash_pred.h"
 #include "harness/cli/device.h"
 #include "harness/cli/interrupt.h"
 #include "harness/cli/cov_html.h"
@@ -31,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,17 +62,6 @@ static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const 
 			}
 	}
 	rec_step(ic->rec, ic->idx, f->steps[si].line, crash, note);
-}
-
-/* The kernel version the profile should take (KVER of uname -r). */
-static uint32_t running_kernel(void)
-{
-	struct utsname u;
-	unsigned maj = 0, min = 0;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
-		return 0;
-	return KVER(maj, min);
 }
 
 /* Run scenario f (record index k) on topology t with its own agents, and record its result. */
@@ -161,8 +151,8 @@ int cli_run_inner(const struct run_args *a)
 	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
 	interrupt_install(); /* the outer run's SIGTERM: stop after this scenario, topology down */
-	if (!strchr(a->profile, ':') && running_kernel())
-		prof.kernel = running_kernel();
+	if (!strchr(a->profile, ':') && cli_running_kernel())
+		prof.kernel = cli_running_kernel();
 	list = fopen(a->list, "r");
 	rec = fopen(a->records, "a");
 	if (!list || !rec) {
@@ -181,9 +171,16 @@ int cli_run_inner(const struct run_args *a)
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	for (size_t i = 0; i < n && !interrupt_caught(); i++)
-		if (paths[i]) /* the others are the outer run's: unparsed, or finished */
-			cli_inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
+	/*
+	 * In the VM, the scenarios the profile says may kill the kernel run after
+	 * all the others: a panic ends the guest, and then only them (the outer
+	 * run resumes with the first one not finished; see cli_run.c).
+	 */
+	for (int last = 0; last <= allow_crash; last++)
+		for (size_t i = 0; i < n && !interrupt_caught(); i++)
+			if (paths[i] && /* the others are the outer run's: unparsed, or finished */
+			    (allow_crash && files[i] && cli_may_crash(files[i], &prof)) == last)
+				cli_inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
 	stage_unload(paths, files, n);

@@ -6,12 +6,13 @@
  * The outer runner (here; the inner one is cli_inner.c) parses every scenario, then starts the inner runner through
  * ci/stack (which picks host or VM) with the list of scenario files still to
  * run. The inner runner builds one topology big enough for all of them, runs
- * them one by one (one agent process per node) and streams records (records.h)
+ * them one by one (one agent process per node; in the VM those the profile
+ * says may kill the kernel last) and streams records (records.h)
  * to a file in the checkout. The outer runner reads that file while it grows,
  * printing each result as it arrives. When the guest kernel panics (ci/vm exit
  * 120) or hangs (no record for too long, or ci/vm exit 121), the scenario
  * that was running gets KERNEL_CRASH or TIMEOUT with the console excerpt, a
- * fresh guest is booted and the run goes on with the next scenario.
+ * fresh guest is booted and the run goes on with the scenarios not finished.
  * Ctrl-C or SIGTERM (interrupt.h) stops the inner runner (the guest goes,
  * the host's agents and topology are removed), marks the scenario that was
  * running, reports what ran and exits 130; a second one kills at once.
@@ -91,10 +92,12 @@ static void print_ready(struct outer *o)
  * time it has taken, or before it started what ci/stack / ci/vm said last
  * ("ci/vm: booting the guest (tcg, ...)"). Redrawn only when it changes.
  */
+static size_t running_one(const struct outer *o, size_t from);
+
 static void show_status(struct outer *o)
 {
 	char what[300], line[400];
-	size_t k = o->printed;
+	size_t k = running_one(o, o->printed); /* not always the next to print: crash-predicted ones run last */
 
 	if (k >= o->fl.n)
 		return;
@@ -105,7 +108,7 @@ static void show_status(struct outer *o)
 	if (o->st[k].started || !console_last_line(o->stacklog, NULL, what, sizeof(what)))
 		snprintf(what, sizeof(what), "%s", o->fl.v[k]);
 	snprintf(line, sizeof(line), "%s (%.0f s)", what, proto_now_s() - o->wait_t0);
-	report_progress(k, o->fl.n, line);
+	report_progress(o->printed, o->fl.n, line);
 }
 
 /* One inner run over scenarios [from, n). Returns the exit status of ci/stack (ci/vm), 121 for a hang. */
@@ -197,14 +200,29 @@ static int one_round(struct outer *o, size_t from)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* The scenario running when the machine died: record KERNEL_CRASH / TIMEOUT for it. */
-static size_t record_death(struct outer *o, size_t from, int status)
+/*
+ * The scenario running when the machine died: the one started and not
+ * finished (the inner runner runs crash-predicted scenarios last, so it need
+ * not be the first unfinished one), else the first unfinished one.
+ */
+static size_t running_one(const struct outer *o, size_t from)
 {
 	size_t k = from;
-	char excerpt[2048];
 
+	for (size_t i = from; i < o->fl.n; i++)
+		if (o->st[i].started && !o->st[i].finished)
+			return i;
 	while (k < o->fl.n && o->st[k].finished)
 		k++;
+	return k;
+}
+
+/* The scenario running when the machine died: record KERNEL_CRASH / TIMEOUT for it. Returns where to resume. */
+static size_t record_death(struct outer *o, size_t from, int status)
+{
+	size_t k = running_one(o, from);
+	char excerpt[2048];
+
 	if (k >= o->fl.n)
 		return k;
 	struct result *r = &o->rs[k];
@@ -232,7 +250,7 @@ static size_t record_death(struct outer *o, size_t from, int status)
 			 s->started ? "" : " before the scenario started");
 	}
 	s->finished = 1;
-	return k + 1;
+	return from; /* the next round: every scenario still unfinished */
 }
 
 /*
@@ -242,12 +260,10 @@ static size_t record_death(struct outer *o, size_t from, int status)
 static void mark_interrupted(struct outer *o)
 {
 	int sig = interrupt_caught();
-	size_t k = 0;
+	size_t k = running_one(o, 0);
 
 	if (!sig)
 		return;
-	while (k < o->fl.n && o->st[k].finished)
-		k++;
 	for (size_t i = k; i < o->fl.n; i++) {
 		struct result *r = &o->rs[i];
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* getifaddrs */
 #include "harness/cli/device.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/crash_pred.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 /* The first line of file path into buf, its end cut. 0 or -errno. */
@@ -186,9 +186,7 @@ int dev_setup(const char *dev, const char *user_profile, const char *path, struc
 {
 	const char *sysfs = getenv("RDMACHECK_SYSFS");
 	struct dev_info di;
-	struct utsname u;
 	char err[PATH_MAX + 256], note[256];
-	unsigned maj, min;
 	int rc = dev_probe(sysfs && *sysfs ? sysfs : "/sys", dev, &di, err, sizeof(err));
 
 	if (rc) {
@@ -204,8 +202,8 @@ int dev_setup(const char *dev, const char *user_profile, const char *path, struc
 		if (note[0])
 			fprintf(stderr, "rdmacheck: %s\n", note);
 		m_profile_get(name, 0, prof);
-		if (uname(&u) == 0 && sscanf(u.release, "%u.%u", &maj, &min) == 2)
-			prof->kernel = KVER(maj, min);
+		if (cli_running_kernel())
+			prof->kernel = cli_running_kernel();
 	}
 	if (dev_write_topo(&di, path, err, sizeof(err)) || topo_load(path, t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck run --device: %s\n", err);

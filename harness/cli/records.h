@@ -1,7 +1,7 @@
 /*
  * records.h — results streamed out of a machine that may die. The inner runner
  * (inside the VM) appends one line per event to a file on the shared
- * checkout and syncs it; the outer runner (host) reads the file after the
+ * checkout and flushes it (records.c: why that survives a guest panic); the outer runner (host) reads the file after the
  * guest exits, however it exited, and rebuilds the results — including the
  * scenario and step that were running when the guest kernel died or hung.
  *

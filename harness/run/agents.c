@@ -76,6 +76,7 @@ static int agent_ended(struct stack *st, unsigned i, int wait_ms)
 	if (ag->fd >= 0)
 		close(ag->fd);
 	ag->fd = -1;
+	proto_rd_reset(&ag->rd);
 	say_died(st, i, ag->ws);
 	return 1;
 }
@@ -108,10 +109,9 @@ int stack_send(struct stack *st, unsigned node, const char *fmt, ...)
 	return rc;
 }
 
-int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
+/* What a read from node's agent that returned rc (< 0) means: -ETIMEDOUT or -EPIPE, the reason in st->err. */
+static int recv_failed(struct stack *st, unsigned node, int rc, int timeout_ms)
 {
-	int rc = proto_recv(st->ag[node].fd, reply, PROTO_LINE_MAX, timeout_ms);
-
 	if (rc == -ETIMEDOUT) {
 		snprintf(st->err, sizeof(st->err), "agent of node %s did not answer within %d ms",
 			 st->f->nodes[node], timeout_ms);
@@ -123,7 +123,21 @@ int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
 			snprintf(st->err, sizeof(st->err), "agent of node %s died", st->f->nodes[node]);
 		return -EPIPE;
 	}
-	return 0;
+	return rc;
+}
+
+int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
+{
+	int rc = proto_recv(st->ag[node].fd, &st->ag[node].rd, reply, PROTO_LINE_MAX, timeout_ms);
+
+	return rc < 0 ? recv_failed(st, node, rc, timeout_ms) : 0;
+}
+
+int stack_recv_bytes(struct stack *st, unsigned node, void *out, size_t n, int timeout_ms)
+{
+	int rc = proto_recv_bytes(st->ag[node].fd, &st->ag[node].rd, out, n, timeout_ms);
+
+	return rc < 0 ? recv_failed(st, node, rc, timeout_ms) : 0;
 }
 
 int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ...)
@@ -243,7 +257,10 @@ static void tmp_remove(struct stack *st)
 static int greeted(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	char hello[PROTO_LINE_MAX];
-	int rc = proto_recv(st->ag[i].fd, hello, sizeof(hello), HELLO_MS);
+	int rc;
+
+	proto_rd_reset(&st->ag[i].rd);
+	rc = proto_recv(st->ag[i].fd, &st->ag[i].rd, hello, sizeof(hello), HELLO_MS);
 
 	if (rc < 0 || !proto_is(hello, "ok")) {
 		char msg[200] = "no greeting";
@@ -359,11 +376,12 @@ void stack_stop(struct stack *st)
 
 	for (unsigned i = 0; i < st->n; i++)
 		if (st->ag[i].fd >= 0 && proto_send(st->ag[i].fd, "quit") == 0)
-			proto_recv(st->ag[i].fd, reply, sizeof(reply), 3000);
+			proto_recv(st->ag[i].fd, &st->ag[i].rd, reply, sizeof(reply), 3000);
 	for (unsigned i = 0; i < st->n; i++) {
 		if (st->ag[i].fd >= 0)
 			close(st->ag[i].fd);
 		st->ag[i].fd = -1;
+		proto_rd_reset(&st->ag[i].rd);
 		if (st->ag[i].pid > 0) {
 			int ws;
 			struct timespec ts = { 0, 10000000 };

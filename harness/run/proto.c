@@ -11,22 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-int proto_send(int fd, const char *fmt, ...)
+/* Write all of b (n bytes) to fd. Returns 0 or -errno. */
+static int write_all(int fd, const char *b, size_t n)
 {
-	char buf[PROTO_LINE_MAX + 1];
-	size_t off = 0, len;
-	va_list ap;
-	int n;
+	size_t off = 0;
 
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= PROTO_LINE_MAX || memchr(buf, '\n', (size_t)n))
-		return -EMSGSIZE;
-	buf[n] = '\n';
-	len = (size_t)n + 1;
-	while (off < len) {
-		ssize_t w = write(fd, buf + off, len - off);
+	while (off < n) {
+		ssize_t w = write(fd, b + off, n - off);
 
 		if (w < 0) {
 			if (errno == EINTR)
@@ -36,6 +27,26 @@ int proto_send(int fd, const char *fmt, ...)
 		off += (size_t)w;
 	}
 	return 0;
+}
+
+int proto_send(int fd, const char *fmt, ...)
+{
+	char buf[PROTO_LINE_MAX + 1];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= PROTO_LINE_MAX || memchr(buf, '\n', (size_t)n))
+		return -EMSGSIZE;
+	buf[n] = '\n';
+	return write_all(fd, buf, (size_t)n + 1);
+}
+
+int proto_send_bytes(int fd, const void *b, size_t n)
+{
+	return write_all(fd, b, n);
 }
 
 int64_t proto_now_ms(void)
@@ -54,17 +65,26 @@ double proto_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int proto_recv(int fd, char *buf, size_t cap, int timeout_ms)
+void proto_rd_reset(struct proto_rd *rd)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;
-	size_t len = 0;
+	rd->off = rd->len = 0;
+}
 
-	if (cap == 0)
-		return -EMSGSIZE;
+/*
+ * Read what fd has into rd's free space (moving the unread bytes to the
+ * front first), waiting until deadline (ms, -1: forever). Returns the count
+ * (> 0), -ETIMEDOUT, -EPIPE at end of stream, or -errno.
+ */
+static ssize_t fill(int fd, struct proto_rd *rd, int64_t deadline)
+{
+	if (rd->off > 0) {
+		memmove(rd->buf, rd->buf + rd->off, rd->len - rd->off);
+		rd->len -= rd->off;
+		rd->off = 0;
+	}
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int wait = -1, rc;
-		char c;
 		ssize_t r;
 
 		if (deadline >= 0) {
@@ -82,7 +102,7 @@ int proto_recv(int fd, char *buf, size_t cap, int timeout_ms)
 		}
 		if (rc == 0)
 			return -ETIMEDOUT;
-		r = read(fd, &c, 1);
+		r = read(fd, rd->buf + rd->len, sizeof(rd->buf) - rd->len);
 		if (r < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
@@ -90,13 +110,67 @@ int proto_recv(int fd, char *buf, size_t cap, int timeout_ms)
 		}
 		if (r == 0)
 			return -EPIPE;
-		if (c == '\n') {
-			buf[len] = '\0';
-			return (int)len;
+		rd->len += (size_t)r;
+		return r;
+	}
+}
+
+int proto_recv(int fd, struct proto_rd *rd, char *buf, size_t cap, int timeout_ms)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;
+	size_t max = cap < PROTO_LINE_MAX ? cap : PROTO_LINE_MAX; /* a line and its NUL (or newline) */
+	size_t scanned = 0;
+
+	if (cap == 0)
+		return -EMSGSIZE;
+	for (;;) {
+		const char *start = rd->buf + rd->off;
+		size_t pending = rd->len - rd->off;
+		const char *nl = memchr(start + scanned, '\n', pending - scanned);
+		ssize_t r;
+
+		if (nl) {
+			size_t n = (size_t)(nl - start);
+
+			rd->off += n + 1;
+			if (n + 1 > max)
+				return -EMSGSIZE;
+			memcpy(buf, start, n);
+			buf[n] = '\0';
+			return (int)n;
 		}
-		if (len + 1 >= cap || len + 1 >= PROTO_LINE_MAX)
+		if (pending + 1 > max) {
+			rd->off += pending; /* the line cannot fit: drop what came of it */
 			return -EMSGSIZE;
-		buf[len++] = c;
+		}
+		scanned = pending;
+		r = fill(fd, rd, deadline);
+		if (r < 0)
+			return (int)r;
+	}
+}
+
+int proto_recv_bytes(int fd, struct proto_rd *rd, void *out, size_t n, int timeout_ms)
+{
+	int64_t deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;
+	char *o = out;
+
+	for (;;) {
+		size_t have = rd->len - rd->off, take = have < n ? have : n;
+		ssize_t r;
+
+		if (n == 0)
+			return 0;
+		if (take > 0) {
+			memcpy(o, rd->buf + rd->off, take);
+			rd->off += take;
+			o += take;
+			n -= take;
+			continue;
+		}
+		r = fill(fd, rd, deadline);
+		if (r < 0)
+			return (int)r;
 	}
 }
 

@@ -27,6 +27,12 @@
  *   qp_state                        ok state=RESET|INIT|RTR|RTS|SQD|SQE|ERR
  *   netstat                         ok rx_packets=N tx_packets=N  (the node's netdev)
  *   quit                            ok
+ *
+ * A reply may carry a binary blob: the line "ok bytes=N" is followed at once
+ * by exactly N raw bytes (proto_send_bytes; read them with proto_recv_bytes).
+ * Replies are read through a buffer (struct proto_rd): one read() takes
+ * whatever the agent has written, and bytes past one line wait in the buffer
+ * for the next call, so a stream must always be read through the same reader.
  */
 #ifndef RDMACHECK_PROTO_H
 #define RDMACHECK_PROTO_H
@@ -44,13 +50,39 @@
 int proto_send(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
- * Read one message from fd into buf (cap bytes, NUL-terminated, newline
- * removed), waiting at most timeout_ms (-1: forever). Bytes after the newline
- * are not consumed (reads go byte by byte: messages are small and rare).
- * Returns the length, -ETIMEDOUT, -EPIPE at end of stream, -EMSGSIZE for an
- * over-long line, or -errno.
+ * The read buffer of one stream. All zero is an empty buffer (a fresh
+ * stream); proto_rd_reset empties it when its stream is closed or replaced.
  */
-int proto_recv(int fd, char *buf, size_t cap, int timeout_ms);
+struct proto_rd {
+	size_t off, len;           /* the unread bytes are buf[off..len) */
+	char buf[2 * PROTO_LINE_MAX];
+};
+
+void proto_rd_reset(struct proto_rd *rd);
+
+/*
+ * Read one message from fd through rd into buf (cap bytes, NUL-terminated,
+ * newline removed), waiting at most timeout_ms (-1: forever) for the whole
+ * line. Bytes after the newline stay in rd for the next call. Returns the
+ * length, -ETIMEDOUT (a partial line stays buffered), -EPIPE at end of
+ * stream, -EMSGSIZE for an over-long line (its bytes so far are dropped),
+ * or -errno.
+ */
+int proto_recv(int fd, struct proto_rd *rd, char *buf, size_t cap, int timeout_ms);
+
+/*
+ * Write n raw bytes to fd (the blob after an "ok bytes=N" line). Returns 0 or
+ * -errno of the write.
+ */
+int proto_send_bytes(int fd, const void *b, size_t n);
+
+/*
+ * Read exactly n raw bytes from fd through rd into out (the blob after an
+ * "ok bytes=N" line), waiting at most timeout_ms in all (-1: forever).
+ * Returns 0, -ETIMEDOUT, -EPIPE at end of stream, or -errno (after a failure
+ * the bytes that came are in out, consumed).
+ */
+int proto_recv_bytes(int fd, struct proto_rd *rd, void *out, size_t n, int timeout_ms);
 
 /*
  * Find KEY=VALUE in a message and copy VALUE into out (cap bytes). Returns 0,

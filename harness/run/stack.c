@@ -130,7 +130,6 @@ static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 		return -ENOENT;
 	for (size_t done = 0; done < len;) {
 		size_t n = len - done < AGENT_READ_MAX ? len - done : AGENT_READ_MAX;
-		const char *hex;
 		int rc = stack_call(st, node, reply, "read id=%d off=%llu len=%zu", obj,
 			      (unsigned long long)(off + done), n);
 
@@ -138,10 +137,13 @@ static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 			return rc;
 		if (proto_is(reply, "err") && stack_field(reply, "errno") == ENOENT)
 			return -ENOENT; /* no bytes behind it (an unmapped registration) */
-		hex = strstr(reply, "hex=");
-		if (!proto_is(reply, "ok") || !hex || strlen(hex + 4) != 2 * n ||
-		    proto_hex_decode(hex + 4, buf + done, n) != (int)n)
+		if (!proto_is(reply, "ok") || stack_field(reply, "bytes") != n) {
+			snprintf(st->err, sizeof(st->err), "bad answer to read: '%.80s'", reply);
 			return -EPROTO;
+		}
+		rc = stack_recv_bytes(st, node, buf + done, n, st->step_ms + STACK_SLACK_MS);
+		if (rc)
+			return rc;
 		done += n;
 	}
 	return 0;
@@ -168,10 +170,7 @@ static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 		if (m_wc_status_parse(word, &s) == 0)
 			out->recv = (int)s;
 	}
-	rc = stack_call(st, node, reply, "query_qp id=%d", qp);
-	if (rc)
-		return rc;
-	if (proto_is(reply, "ok") && proto_get(reply, "state", word, sizeof(word)) == 0) {
+	if (proto_is(reply, "ok") && proto_get(reply, "state", word, sizeof(word)) == 0) { /* one request for both */
 		enum m_qp_state s;
 
 		if (m_qp_state_parse(word, &s) == 0)

@@ -11,6 +11,7 @@
 #define RDMACHECK_STACK_H
 
 #include "harness/run/backend.h"
+#include "harness/run/proto.h"
 #include "netns/topo.h"
 
 #include <sys/types.h>
@@ -27,6 +28,7 @@ struct stack_obj {
 struct stack_agent {
 	pid_t pid;                 /* 0 once reaped */
 	int fd;
+	struct proto_rd rd;        /* fd's read buffer */
 	uint8_t dead;              /* it ended during the scenario (ws: how) */
 	int ws;
 	char gid[33];
@@ -60,6 +62,8 @@ int stack_send(struct stack *st, unsigned node, const char *fmt, ...) __attribut
 int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms);
 int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The n raw bytes that follow an "ok bytes=N" answer (proto.h), as stack_recv. */
+int stack_recv_bytes(struct stack *st, unsigned node, void *out, size_t n, int timeout_ms);
 /*
  * The outcome an answer carries: "ok", "ok status=WC_NAME" (a completion),
  * "ok outcome=NAME" (any outcome by its model name: RPMA_E_INVAL, …),

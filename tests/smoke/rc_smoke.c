@@ -105,10 +105,11 @@ static int agent_main(int fd, const struct topo_node *node)
 {
 	char msg[PROTO_LINE_MAX], err[256] = "", name[VNODE_NAME_MAX];
 	struct vnode n;
+	struct proto_rd rd = { 0 };
 	int opened = 0;
 
 	for (;;) {
-		int rc = proto_recv(fd, msg, sizeof(msg), -1);
+		int rc = proto_recv(fd, &rd, msg, sizeof(msg), -1);
 		uint64_t u, len, raddr, rkey, seed;
 
 		if (rc < 0)
@@ -245,6 +246,7 @@ struct agent {
 	const struct topo_node *node;
 	pid_t pid;
 	int fd;
+	struct proto_rd rd;
 };
 
 static int tests_run, tests_failed;
@@ -321,7 +323,7 @@ static void shutdown_agents(void)
 		if (agents[i].pid <= 0)
 			continue;
 		if (proto_send(agents[i].fd, "quit") == 0)
-			proto_recv(agents[i].fd, reply, sizeof(reply), 2000);
+			proto_recv(agents[i].fd, &agents[i].rd, reply, sizeof(reply), 2000);
 		close(agents[i].fd);
 		for (int waited = 0; waited < 50; waited++) {
 			if (waitpid(agents[i].pid, NULL, WNOHANG) == agents[i].pid) {
@@ -363,7 +365,7 @@ static void call(struct agent *a, char *reply, const char *fmt, ...)
 	va_end(ap);
 	rc = proto_send(a->fd, "%s", req);
 	if (rc == 0)
-		rc = proto_recv(a->fd, reply, PROTO_LINE_MAX, STEP_TIMEOUT_MS);
+		rc = proto_recv(a->fd, &a->rd, reply, PROTO_LINE_MAX, STEP_TIMEOUT_MS);
 	if (rc < 0)
 		infra("node %s: '%s': %s", a->node->name, req, strerror(-rc));
 	if (!proto_is(reply, "ok"))
@@ -424,7 +426,7 @@ int main(int argc, char **argv)
 		rc = spawn(&agents[i], &t.node[i]);
 		if (rc)
 			infra("cannot start agent %s: %s", t.node[i].name, strerror(-rc));
-		rc = proto_recv(agents[i].fd, reply, sizeof(reply), STEP_TIMEOUT_MS);
+		rc = proto_recv(agents[i].fd, &agents[i].rd, reply, sizeof(reply), STEP_TIMEOUT_MS);
 		if (rc < 0 || !proto_is(reply, "ok"))
 			infra("agent %s did not start: %s", t.node[i].name, rc < 0 ? strerror(-rc) : reply);
 	}

@@ -6,14 +6,17 @@
 #include <check.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 static int sv[2];
+static struct proto_rd rd; /* sv[1]'s */
 
 static void setup(void)
 {
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	proto_rd_reset(&rd);
 }
 
 static void teardown(void)
@@ -28,12 +31,60 @@ START_TEST(test_send_recv_round_trip)
 
 	ck_assert_int_eq(proto_send(sv[0], "reg name=%s len=%d access=%d", "m", 4096, 7), 0);
 	ck_assert_int_eq(proto_send(sv[0], "quit"), 0);
-	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 1000), (int)strlen("reg name=m len=4096 access=7"));
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), (int)strlen("reg name=m len=4096 access=7"));
 	ck_assert_str_eq(buf, "reg name=m len=4096 access=7");
 	ck_assert(proto_is(buf, "reg"));
 	ck_assert(!proto_is(buf, "re"));
-	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 1000), 4); /* the next line was not consumed */
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 4); /* the next line was not consumed */
 	ck_assert(proto_is(buf, "quit"));
+}
+END_TEST
+
+/* Replies are read in bulk: one proto_recv takes all the agent wrote; the rest waits in the reader. */
+START_TEST(test_recv_is_buffered)
+{
+	char buf[PROTO_LINE_MAX];
+	int pending = -1;
+
+	ck_assert_int_eq(write(sv[0], "ok a=1\nok b=2\npart", 18), 18);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 6);
+	ck_assert_str_eq(buf, "ok a=1");
+	ck_assert_int_eq(ioctl(sv[1], FIONREAD, &pending), 0);
+	ck_assert_int_eq(pending, 0); /* not read byte by byte */
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 6);
+	ck_assert_str_eq(buf, "ok b=2");
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 50), -ETIMEDOUT); /* "part" waits */
+	ck_assert_int_eq(write(sv[0], "ial\n", 4), 4);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 7);
+	ck_assert_str_eq(buf, "partial");
+}
+END_TEST
+
+/* A blob after its "ok bytes=N" line: whatever of it came with the line, then the rest, then the next line. */
+START_TEST(test_recv_bytes_after_a_line)
+{
+	static uint8_t blob[3 * PROTO_LINE_MAX], back[sizeof(blob)];
+	char buf[PROTO_LINE_MAX];
+	uint64_t n;
+
+	for (size_t i = 0; i < sizeof(blob); i++)
+		blob[i] = (uint8_t)(i * 7 + (i >> 8)); /* newlines and NULs among them */
+	ck_assert_int_eq(proto_send(sv[0], "ok bytes=%zu", sizeof(blob)), 0);
+	ck_assert_int_eq(proto_send_bytes(sv[0], blob, 100), 0);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), (int)strlen(buf));
+	ck_assert_int_eq(proto_get_u64(buf, "bytes", &n), 0);
+	ck_assert_uint_eq(n, sizeof(blob));
+	ck_assert_int_eq(proto_recv_bytes(sv[1], &rd, back, n, 50), -ETIMEDOUT); /* 100 of them so far */
+	ck_assert_int_eq(proto_send_bytes(sv[0], blob + 100, sizeof(blob) - 100), 0);
+	ck_assert_int_eq(proto_send(sv[0], "ok"), 0);
+	ck_assert_int_eq(proto_recv_bytes(sv[1], &rd, back + 100, sizeof(back) - 100, 1000), 0);
+	ck_assert_mem_eq(back, blob, sizeof(blob));
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 2);
+	ck_assert_str_eq(buf, "ok");
+	ck_assert_int_eq(proto_send_bytes(sv[0], blob, 10), 0);
+	close(sv[0]);
+	sv[0] = -1;
+	ck_assert_int_eq(proto_recv_bytes(sv[1], &rd, back, 20, 1000), -EPIPE);
 }
 END_TEST
 
@@ -61,18 +112,18 @@ START_TEST(test_recv_timeout_eof_and_oversize)
 {
 	char buf[64], big[PROTO_LINE_MAX + 10];
 
-	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 50), -ETIMEDOUT);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 50), -ETIMEDOUT);
 	ck_assert_int_eq(write(sv[0], "partial", 7), 7);
-	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 50), -ETIMEDOUT);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 50), -ETIMEDOUT);
 	memset(big, 'x', sizeof(big));
 	big[sizeof(big) - 1] = '\0';
 	ck_assert_int_eq(proto_send(sv[0], "%s", big), -EMSGSIZE);
 	ck_assert_int_eq(proto_send(sv[0], "two\nlines"), -EMSGSIZE);
 	ck_assert_int_eq(write(sv[0], "0123456789012345678901234567890123456789012345678901234567890123456789\n", 71), 71);
-	ck_assert_int_eq(proto_recv(sv[1], buf, sizeof(buf), 50), -EMSGSIZE);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 50), -EMSGSIZE);
 	close(sv[0]);
 	sv[0] = -1;
-	while (proto_recv(sv[1], buf, sizeof(buf), 50) != -EPIPE)
+	while (proto_recv(sv[1], &rd, buf, sizeof(buf), 50) != -EPIPE)
 		;
 }
 END_TEST
@@ -107,6 +158,8 @@ Suite *suite_test_proto(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_send_recv_round_trip);
+	tcase_add_test(tc, test_recv_is_buffered);
+	tcase_add_test(tc, test_recv_bytes_after_a_line);
 	tcase_add_test(tc, test_get_fields);
 	tcase_add_test(tc, test_recv_timeout_eof_and_oversize);
 	tcase_add_test(tc, test_agent_names_and_gid_hex);

@@ -24,7 +24,11 @@ static struct scn_file f;
 static const struct timespec tenth = { 0, 100 * 1000 * 1000 };
 static struct stack st;
 
-/* A fake agent on a new socketpair: answer 0 never, 1 ok (first killing victim, if > 0), 2 dies instead. */
+/*
+ * A fake agent on a new socketpair: answer 0 never, 1 ok (first killing
+ * victim, if > 0), 2 dies instead, 3 as a verbs agent's recvs and read (the
+ * peer's facts in one answer, memory as a blob) and err to anything else.
+ */
 static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
 {
 	int sv[2];
@@ -34,13 +38,27 @@ static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
 	ck_assert_int_ge(ag->pid, 0);
 	if (ag->pid == 0) {
 		char msg[PROTO_LINE_MAX];
+		struct proto_rd rd = { 0 };
 
 		close(sv[0]);
-		while (proto_recv(sv[1], msg, sizeof(msg), -1) >= 0) {
+		while (proto_recv(sv[1], &rd, msg, sizeof(msg), -1) >= 0) {
 			if (!answer)
 				continue;
 			if (answer == 2 && !proto_is(msg, "quit"))
 				raise(SIGKILL); /* dies on the request it was sent */
+			if (answer == 3 && proto_is(msg, "recvs")) {
+				proto_send(sv[1], "ok n=1 status=REM_ACCESS_ERR state=ERR");
+				continue;
+			}
+			if (answer == 3 && proto_is(msg, "read")) {
+				proto_send(sv[1], "ok bytes=5");
+				proto_send_bytes(sv[1], "a\nb\0c", 5);
+				continue;
+			}
+			if (answer == 3 && !proto_is(msg, "quit")) {
+				proto_send(sv[1], "err errno=22 msg=not a request of this test");
+				continue;
+			}
 			if (victim > 0 && !proto_is(msg, "quit")) {
 				kill(victim, SIGKILL);
 				nanosleep(&tenth, NULL);
@@ -131,6 +149,27 @@ START_TEST(test_watch_all_alive)
 }
 END_TEST
 
+/* The peer QP's receive completion and state come in one answer (issue 18): the agent is asked once. */
+START_TEST(test_peer_facts_in_one_request)
+{
+	struct hpeer seen;
+	uint8_t mem[5];
+	struct scn_obj qp = { .node = 1 };
+
+	fake_agent(&st.ag[0], 1, 0);
+	fake_agent(&st.ag[1], 3, 0);
+	f.nobjs = 1;
+	f.objs = &qp;
+	st.o[0].made = 1;
+	ck_assert_int_eq(stack_ops.peer(&st, 0, 0, &seen), 0);
+	ck_assert_int_eq(seen.recv, M_WC_REM_ACCESS_ERR);
+	ck_assert_int_eq(seen.state, M_QPS_ERR);
+	ck_assert_int_eq(stack_ops.read(&st, 0, 0, sizeof(mem), mem), 0); /* the stream is still in step */
+	ck_assert_mem_eq(mem, "a\nb\0c", 5);
+	stack_stop(&st);
+}
+END_TEST
+
 /* What a killed agent left in the scenario's temporary directory goes with stack_stop (issue 16.9). */
 START_TEST(test_stop_removes_what_a_killed_agent_left)
 {
@@ -165,6 +204,7 @@ Suite *suite_test_stack_watch(void)
 	tcase_add_test(tc, test_passive_agent_dies_during_the_step);
 	tcase_add_test(tc, test_active_agent_dies_on_the_request);
 	tcase_add_test(tc, test_watch_all_alive);
+	tcase_add_test(tc, test_peer_facts_in_one_request);
 	tcase_add_test(tc, test_stop_removes_what_a_killed_agent_left);
 	suite_add_tcase(s, tc);
 	return s;

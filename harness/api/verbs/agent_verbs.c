@@ -377,11 +377,24 @@ static int do_recv(struct agent *a)
 	return proto_send(a->fd, "ok");
 }
 
+/* " state=S" of live QP q, or "" if ibv_query_qp fails (out: 16 bytes). */
+static void qp_state_field(struct aobj *q, char *out)
+{
+	struct ibv_qp_attr at;
+	struct ibv_qp_init_attr init;
+
+	out[0] = '\0';
+	if (ibv_query_qp(q->qp, &at, IBV_QP_STATE, &init) == 0)
+		snprintf(out, 16, " state=%s", agent_qp_state_str(at.qp_state));
+}
+
+/* The peer's facts in one answer: its next receive completion (waiting up to wait_ms), then its QP state. */
 static int do_recvs(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
 	int64_t deadline = proto_now_ms() + (int64_t)agent_num(a, "wait_ms", 0);
 	struct ibv_wc wc;
+	char state[16];
 
 	if (!q)
 		return agent_reply_err(a, EINVAL, "bad recvs request");
@@ -392,10 +405,12 @@ static int do_recvs(struct agent *a)
 
 		if (got < 0)
 			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
-		if (got == 1)
-			return proto_send(a->fd, "ok n=1 status=%s", agent_wc_status_str(wc.status));
-		if (proto_now_ms() >= deadline)
-			return proto_send(a->fd, "ok n=0");
+		if (got == 1 || proto_now_ms() >= deadline) {
+			qp_state_field(q, state);
+			if (got == 1)
+				return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
+			return proto_send(a->fd, "ok n=0%s", state);
+		}
 		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 	}
 }
