@@ -120,24 +120,21 @@ static int stack_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
 	return v ? hview_attr(v, a, out) : -ENOENT;
 }
 
-static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+int stack_read_hex(struct stack *st, unsigned node, const char *req, uint64_t off, size_t len, uint8_t *buf)
 {
-	struct stack *st = be;
 	char reply[PROTO_LINE_MAX];
-	unsigned node = st->f->objs[obj].node;
 
-	if (!st->o[obj].made)
-		return -ENOENT;
 	for (size_t done = 0; done < len;) {
 		size_t n = len - done < AGENT_READ_MAX ? len - done : AGENT_READ_MAX;
 		const char *hex;
-		int rc = stack_call(st, node, reply, "read id=%d off=%llu len=%zu", obj,
-			      (unsigned long long)(off + done), n);
+		int rc = stack_call(st, node, reply, "%s off=%llu len=%zu", req, (unsigned long long)(off + done), n);
 
 		if (rc)
 			return rc;
-		if (proto_is(reply, "err") && stack_field(reply, "errno") == ENOENT)
-			return -ENOENT; /* no bytes behind it (an unmapped registration) */
+		if (proto_is(reply, "err") && stack_field(reply, "errno") == ENOENT) {
+			snprintf(st->err, sizeof(st->err), "node %s: %.200s", st->f->nodes[node], reply);
+			return -ENOENT;
+		}
 		hex = strstr(reply, "hex=");
 		if (!proto_is(reply, "ok") || !hex || strlen(hex + 4) != 2 * n ||
 		    proto_hex_decode(hex + 4, buf + done, n) != (int)n)
@@ -145,6 +142,24 @@ static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 		done += n;
 	}
 	return 0;
+}
+
+static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	struct stack *st = be;
+	char req[32];
+
+	if (!st->o[obj].made)
+		return -ENOENT;
+	for (size_t i = 0; i < api_family_count(); i++) {
+		const struct api_family *fam = api_family_get(i);
+
+		if (fam->stack_read && (fam->read_classes & st->f->objs[obj].cls))
+			return fam->stack_read(st, obj, off, len, buf);
+	}
+	snprintf(req, sizeof(req), "read id=%d", obj);
+	/* -ENOENT: no bytes behind it (an unmapped registration) */
+	return stack_read_hex(st, st->f->objs[obj].node, req, off, len, buf);
 }
 
 static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
