@@ -345,7 +345,7 @@ int rpmem_poolset_pread(const char *root, const char *name, uint64_t off, uint8_
 		if (off < start || off >= start + ml)
 			continue;
 		if ((fd = open(ps.part[i].path, O_RDONLY | O_CLOEXEC)) < 0) {
-			rc = -EIO;
+			rc = -errno; /* -ENOENT: no pool (yet, or any more) */
 			break;
 		}
 		while (rc == 0 && n && off < start + ml) {

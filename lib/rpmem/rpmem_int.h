@@ -67,8 +67,8 @@ uint64_t rpmem_part_layout(const struct rpmem_poolset *ps, unsigned i, uint64_t 
  * Read n bytes of set `name`'s pool (root: its root config directory) at
  * pool offset off straight from its part files, as the daemon lays them out
  * (part 0 whole, later parts after their header when they have one).
- * Returns 0, -ERANGE for a range past the pool's span, -EIO, or as
- * rpmem_poolset_load.
+ * Returns 0, -ERANGE for a range past the pool's span, -ENOENT when a part
+ * file is missing (no pool), -EIO, or as rpmem_poolset_load.
  */
 int rpmem_poolset_pread(const char *root, const char *name, uint64_t off, uint8_t *out, size_t n);
 
