@@ -46,6 +46,13 @@ int stack_outcome(struct stack *st, const char *reply, struct m_outcome *o)
 	return -EPROTO;
 }
 
+int stack_call_outcome(struct stack *st, unsigned node, const char *line, char *reply, struct m_outcome *o)
+{
+	int rc = stack_call(st, node, reply, "%s", line);
+
+	return rc ? rc : stack_outcome(st, reply, o);
+}
+
 uint64_t stack_field(const char *reply, const char *key)
 {
 	uint64_t v = 0;

@@ -66,6 +66,8 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
  * (no completion in time), -EPROTO for anything else.
  */
 int stack_outcome(struct stack *st, const char *reply, struct m_outcome *o);
+/* stack_call of line on node, then the outcome its answer (into reply) carries (stack_outcome). */
+int stack_call_outcome(struct stack *st, unsigned node, const char *line, char *reply, struct m_outcome *o);
 /* A numeric field of an answer (0 when absent). */
 uint64_t stack_field(const char *reply, const char *key);
 

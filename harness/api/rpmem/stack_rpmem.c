@@ -94,8 +94,8 @@ int stack_exec_rpmem(struct stack *st, const struct hcall *c, struct hres *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if ((rc = request(st, c, line, sizeof(line))) != 0 || (rc = stack_call(st, c->node, reply, "%s", line)) != 0 ||
-	    (rc = stack_outcome(st, reply, &r->out)) != 0)
+	if ((rc = request(st, c, line, sizeof(line))) != 0 ||
+	    (rc = stack_call_outcome(st, c->node, line, reply, &r->out)) != 0)
 		return rc;
 	if ((c->op == M_OP_RPMEM_CREATE || c->op == M_OP_RPMEM_OPEN) && c->obj >= 0 && r->out.kind == M_OUT_OK) {
 		struct stack_obj *o = &st->o[c->obj];
