@@ -2,7 +2,8 @@
  * Unit tests of the agent's librpmem requests (harness/api/rpmem/agent_rpmem.c)
  * that need no RDMA: a target's root config directory and the pool set files
  * it writes (read back by lib/rpmem's parser, as the daemon reads them), the
- * pool's bytes read from the part files for the end-of-scenario comparison,
+ * pool's bytes read from the part files for the end-of-scenario comparison
+ * (as runs),
  * and a client's call refused before anything starts answering librpmem's
  * errno. The requests are served through the family's table, as the agent's
  * loop does, over a socketpair.
@@ -125,25 +126,51 @@ START_TEST(test_poolset_file_is_what_the_scenario_declares)
 }
 END_TEST
 
-/* The pool's bytes come from the part files at the daemon's layout: part 1 after its header. */
-START_TEST(test_pool_read_follows_the_part_layout)
+/* The pool's bytes come from the part files at the daemon's layout (part 1 after its header), as runs. */
+START_TEST(test_pool_runs_follow_the_part_layout)
 {
 	char path[160];
-	const char *r;
 
 	ck_assert(proto_is(req("rpmem_poolset set=pool.set size=2097152 parts=2 opt=0 malformed=0"), "ok"));
 	/* no part files yet: nothing to read (the stack reports it when the model holds bytes) */
-	ck_assert(proto_is(req("rpmem_pool_read set=pool.set off=8192 len=4"), "err errno=2"));
+	ck_assert(proto_is(req("rpmem_pool_runs set=pool.set off=8192 len=4"), "err errno=2"));
 	snprintf(path, sizeof(path), "%s/rpmem-t/pool.set.part0", tmp);
 	write_at(path, 8192, 0xab, 4, 2 * MIB);
 	snprintf(path, sizeof(path), "%s/rpmem-t/pool.set.part1", tmp);
 	write_at(path, 4096, 0xcd, 4, 2 * MIB);
-	r = req("rpmem_pool_read set=pool.set off=8190 len=8");
-	ck_assert_str_eq(r, "ok hex=0000abababab0000");
-	r = req("rpmem_pool_read set=pool.set off=2097150 len=6"); /* the end of part 0, then part 1's data */
-	ck_assert_str_eq(r, "ok hex=0000cdcdcdcd");
-	ck_assert(proto_is(req("rpmem_pool_read set=pool.set off=4190208 len=1"), "err")); /* past the span */
-	ck_assert(proto_is(req("rpmem_pool_read set=pool.set off=0 len=1025"), "err"));   /* over AGENT_READ_MAX */
+	ck_assert_str_eq(req("rpmem_pool_runs set=pool.set off=8190 len=8"), "ok n=8 runs=00:2,ab:4,00:2");
+	/* the end of part 0, then part 1's data: 2 MiB - 4096 + 2 MiB - 4096 bytes of pool in all */
+	ck_assert_str_eq(req("rpmem_pool_runs set=pool.set off=2097150 len=6"), "ok n=6 runs=00:2,cd:4");
+	ck_assert_str_eq(req("rpmem_pool_runs set=pool.set off=0 len=1048576"), "ok n=1048576 runs=00:8192,ab:4,00:1040380");
+	ck_assert(proto_is(req("rpmem_pool_runs set=pool.set off=4190208 len=1"), "err")); /* past the span */
+	ck_assert(proto_is(req("rpmem_pool_runs set=pool.set off=0 len=1048577"), "err")); /* over the maximum */
+}
+END_TEST
+
+/* Runs stop where the line is full; n says how far they reach. */
+START_TEST(test_pool_runs_stop_at_the_line)
+{
+	char path[160], *end;
+	uint8_t stripes[8192];
+	const char *r;
+	unsigned long n;
+	int fd;
+
+	ck_assert(proto_is(req("rpmem_poolset set=pool.set size=2097152 parts=1 opt=2 malformed=0"), "ok"));
+	snprintf(path, sizeof(path), "%s/rpmem-t/pool.set.part0", tmp);
+	for (size_t i = 0; i < sizeof(stripes); i++)
+		stripes[i] = (uint8_t)(i & 1);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 2 * MIB), 0);
+	ck_assert_int_eq(pwrite(fd, stripes, sizeof(stripes), 0), (ssize_t)sizeof(stripes));
+	close(fd);
+	r = req("rpmem_pool_runs set=pool.set off=0 len=8192");
+	ck_assert(proto_is(r, "ok"));
+	n = strtoul(strstr(r, "n=") + 2, &end, 10);
+	ck_assert_uint_gt(n, 500);
+	ck_assert_uint_lt(n, 8192);
+	ck_assert_uint_lt(strlen(r), PROTO_LINE_MAX);
 }
 END_TEST
 
@@ -182,7 +209,8 @@ Suite *suite_test_agent_rpmem(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_target_answers_where_it_is);
 	tcase_add_test(tc, test_poolset_file_is_what_the_scenario_declares);
-	tcase_add_test(tc, test_pool_read_follows_the_part_layout);
+	tcase_add_test(tc, test_pool_runs_follow_the_part_layout);
+	tcase_add_test(tc, test_pool_runs_stop_at_the_line);
 	tcase_add_test(tc, test_RPMEM_ARGS_1_client_errno_is_the_answer);
 	suite_add_tcase(s, tc);
 	return s;

@@ -20,7 +20,9 @@
  * Requests (harness/agent/agent.h lists them with the others):
  *   rpmem_target                                   ok ip=A.B.C.D root=DIR netns=NS|-
  *   rpmem_poolset set size parts opt malformed     ok (the file, written in ROOT)
- *   rpmem_pool_read set off len (<= AGENT_READ_MAX) ok hex=HEX (the pool's bytes from its part files)
+ *   rpmem_pool_runs set off len (<= AGENT_RPMEM_RUNS_MAX)
+ *                                                  ok n=N runs=HH:COUNT,... (the pool's bytes from its part
+ *                                                  files, the first N of them as runs of one byte)
  *   rpmem_create|rpmem_open id ip root netns set size addr_off nlanes nulls max_nlanes_env [attr=HEX]
  *                                                  ok nlanes=N
  *   rpmem_set_attr id nulls [attr=HEX] | rpmem_close id
@@ -154,22 +156,47 @@ static int do_poolset(struct agent *a)
 	return proto_send(a->fd, "ok");
 }
 
-/* The pool of set `name` at pool offset off, from the part files (the end-of-scenario comparison). */
-static int do_pool_read(struct agent *a)
+/*
+ * len bytes (<= AGENT_RPMEM_RUNS_MAX) of set `name`'s pool at pool offset off,
+ * from the part files, as runs "HH:COUNT,..." (for check and the
+ * end-of-scenario comparison: a pool is mostly long runs, so a line carries
+ * much of it); n= says how many bytes the runs cover (as many as fit the line).
+ */
+#define RUNS_TEXT_MAX (PROTO_LINE_MAX - 64)
+static int do_pool_runs(struct agent *a)
 {
 	struct rpmem_state *s = state(a);
 	uint64_t off = agent_num(a, "off", 0), len = agent_num(a, "len", 0);
-	uint8_t buf[AGENT_READ_MAX];
-	char name[M_RPMEM_NAME_MAX], hex[2 * AGENT_READ_MAX + 1];
+	char name[M_RPMEM_NAME_MAX], *text = NULL;
+	uint8_t *buf = NULL;
+	size_t at = 0, used = 0;
 	int rc;
 
-	if (!s || proto_get(a->msg, "set", name, sizeof(name)) || len > AGENT_READ_MAX)
+	if (!s || proto_get(a->msg, "set", name, sizeof(name)) || !len || len > AGENT_RPMEM_RUNS_MAX)
 		return agent_reply_err(a, EINVAL, "bad pool read request");
-	if ((rc = rpmem_poolset_pread(s->root, name, off, buf, (size_t)len)) != 0)
+	if (!(buf = malloc(len)) || !(text = malloc(RUNS_TEXT_MAX))) {
+		free(buf);
+		return agent_reply_err(a, ENOMEM, "no memory");
+	}
+	if ((rc = rpmem_poolset_pread(s->root, name, off, buf, (size_t)len)) != 0) {
+		free(buf);
+		free(text);
 		return agent_reply_err(a, rc == -ERANGE ? ENOENT : -rc, "pool %s: no bytes at %llu", name,
 				       (unsigned long long)off);
-	proto_hex_encode(buf, (size_t)len, hex);
-	return proto_send(a->fd, "ok hex=%s", hex);
+	}
+	text[0] = '\0';
+	while (at < len && used + 32 < RUNS_TEXT_MAX) {
+		size_t run = 1;
+
+		while (at + run < len && buf[at + run] == buf[at])
+			run++;
+		used += (size_t)snprintf(text + used, RUNS_TEXT_MAX - used, "%s%02x:%zu", used ? "," : "", buf[at], run);
+		at += run;
+	}
+	rc = proto_send(a->fd, "ok n=%zu runs=%s", at, text);
+	free(buf);
+	free(text);
+	return rc;
 }
 
 /*
@@ -356,7 +383,7 @@ static int do_link_down(struct agent *a)
 }
 
 const struct agent_req agent_rpmem_reqs[] = {
-	{ "rpmem_target", do_target },       { "rpmem_poolset", do_poolset },       { "rpmem_pool_read", do_pool_read },
+	{ "rpmem_target", do_target },       { "rpmem_poolset", do_poolset },       { "rpmem_pool_runs", do_pool_runs },
 	{ "rpmem_create", do_create_open },  { "rpmem_open", do_create_open },      { "rpmem_set_attr", do_set_attr },
 	{ "rpmem_close", do_close },         { "rpmem_remove", do_remove },         { "rpmem_persist", do_data },
 	{ "rpmem_deep_persist", do_data },   { "rpmem_flush", do_data },            { "rpmem_drain", do_data },

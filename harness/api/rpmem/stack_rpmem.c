@@ -9,15 +9,32 @@
  *
  * A pool object stands for its pool on the target: its bytes, for check and
  * the end-of-scenario comparison with the model, are read from the target's
- * part files (stack_read_rpmem), not from the client's memory.
+ * part files (stack_read_rpmem), not from the client's memory, as runs of
+ * one byte value (rpmem_pool_runs): a pool is mostly long runs, so reading a
+ * whole pool takes a few requests, not one per KiB.
  */
 #include "harness/api/rpmem/rpmem.h"
+#include "harness/agent/agent.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/*
+ * The last stretch of a pool read from its target (rpmem_pool_runs), so the
+ * comparison's many small reads cost one request per stretch. It holds the
+ * bytes of one stack's object as they were after its last librpmem call:
+ * every call (stack_exec_rpmem) forgets it, as does a read of another.
+ */
+static struct {
+	const struct stack *st;
+	int32_t obj;
+	uint64_t off, n;
+	uint8_t b[AGENT_RPMEM_RUNS_MAX];
+} seen;
 
 /* " ip=A root=DIR netns=NS" of target node t (its agent's rpmem_target answer) into out. */
 static int target_fields(struct stack *st, unsigned t, char *out, size_t cap)
@@ -94,6 +111,7 @@ int stack_exec_rpmem(struct stack *st, const struct hcall *c, struct hres *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	seen.st = NULL; /* the pools may change */
 	if ((rc = request(st, c, line, sizeof(line))) != 0 ||
 	    (rc = stack_call_outcome(st, c->node, line, reply, &r->out)) != 0)
 		return rc;
@@ -108,14 +126,77 @@ int stack_exec_rpmem(struct stack *st, const struct hcall *c, struct hres *r)
 	return 0;
 }
 
-int stack_read_rpmem(struct stack *st, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+
+/* Decode "HH:COUNT,..." covering exactly n bytes into out. 0 or -EPROTO. */
+static int runs_decode(const char *runs, uint8_t *out, uint64_t n)
+{
+	uint64_t at = 0;
+
+	while (*runs && at < n) {
+		char *end;
+		unsigned long b = strtoul(runs, &end, 16);
+		unsigned long long k;
+
+		if (end != runs + 2 || *end != ':' || b > 255)
+			return -EPROTO;
+		k = strtoull(end + 1, &end, 10);
+		if (!k || k > n - at || (*end && *end != ','))
+			return -EPROTO;
+		memset(out + at, (int)b, (size_t)k);
+		at += k;
+		runs = *end ? end + 1 : end;
+	}
+	return at == n && !*runs ? 0 : -EPROTO;
+}
+
+/* Fetch the stretch of obj's pool from pos (want bytes at most) into seen. */
+static int fetch(struct stack *st, int32_t obj, uint64_t pos, uint64_t want)
 {
 	const struct stack_obj *o = &st->o[obj];
-	char req[M_RPMEM_NAME_MAX + 32];
+	static char reply[PROTO_LINE_MAX];
+	char runs[PROTO_LINE_MAX];
+	uint64_t n;
 	int rc;
 
-	snprintf(req, sizeof(req), "rpmem_pool_read set=%s", o->set);
-	rc = stack_read_hex(st, o->peer_node, req, off, len, buf);
-	/* ENOENT: no part files (or fewer bytes) where the model holds the pool's bytes */
-	return rc == -ENOENT ? -EIO : rc;
+	seen.st = NULL;
+	rc = stack_call(st, o->peer_node, reply, "rpmem_pool_runs set=%s off=%llu len=%llu", o->set,
+			(unsigned long long)pos, (unsigned long long)want);
+	if (rc)
+		return rc;
+	if (proto_is(reply, "err")) { /* the model holds bytes the target has no part files for */
+		snprintf(st->err, sizeof(st->err), "the pool of %s on node %s: %.200s", o->set,
+			 st->f->nodes[o->peer_node], reply);
+		return -EIO;
+	}
+	n = stack_field(reply, "n");
+	if (!proto_is(reply, "ok") || !n || n > want || proto_get(reply, "runs", runs, sizeof(runs)) ||
+	    runs_decode(runs, seen.b, n))
+		return -EPROTO;
+	seen.st = st;
+	seen.obj = obj;
+	seen.off = pos;
+	seen.n = n;
+	return 0;
+}
+
+int stack_read_rpmem(struct stack *st, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	uint64_t pool = st->o[obj].v.len; /* pool_size: what a comparison reads up to */
+
+	for (size_t done = 0; done < len;) {
+		uint64_t pos = off + done;
+
+		if (seen.st != st || seen.obj != obj || pos < seen.off || pos >= seen.off + seen.n) {
+			uint64_t want = pool > pos && pool - pos > len - done ? pool - pos : len - done;
+			int rc = fetch(st, obj, pos, want < AGENT_RPMEM_RUNS_MAX ? want : AGENT_RPMEM_RUNS_MAX);
+
+			if (rc)
+				return rc;
+		}
+		size_t k = (size_t)(seen.off + seen.n - pos) < len - done ? (size_t)(seen.off + seen.n - pos) : len - done;
+
+		memcpy(buf + done, seen.b + (pos - seen.off), k);
+		done += k;
+	}
+	return 0;
 }
