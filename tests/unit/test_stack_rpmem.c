@@ -132,6 +132,19 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/* A librpmem call on the target (a pool set file `set`): what the stack kept of the pools goes. */
+static void poolset_call(const char *set)
+{
+	struct hcall c = { .op = M_OP_RPMEM_POOLSET, .node = 1, .obj = -1 };
+	struct hres r;
+
+	snprintf(c.rpmem.a.set, sizeof(c.rpmem.a.set), "%s", set);
+	c.rpmem.a.nparts = 1;
+	c.rpmem.a.part[0] = 2 * MIB;
+	ck_assert_int_eq(stack_exec_rpmem(&st, &c, &r), 0);
+	ck_assert_int_eq(r.out.kind, M_OUT_OK);
+}
+
 /* The whole pool, read as the end-of-scenario comparison does (4096 bytes at a time). */
 START_TEST(test_pool_bytes_come_from_the_targets_part_file)
 {
@@ -158,18 +171,14 @@ END_TEST
 /* What was read is kept until the next librpmem call, which forgets it. */
 START_TEST(test_a_librpmem_call_forgets_what_was_read)
 {
-	struct hcall c = { .op = M_OP_RPMEM_POOLSET, .node = 1, .obj = -1 };
-	struct hres r;
 	uint8_t b[4];
 
 	ck_assert_int_eq(stack_ops.read(&st, 0, 2 * STRIPES, 4, b), 0);
 	ck_assert_uint_eq(b[0], 0);
 	poke(2 * STRIPES, 0x5c, 4); /* the target's bytes change */
-	strcpy(c.rpmem.a.set, "other.set");
-	c.rpmem.a.nparts = 1;
-	c.rpmem.a.part[0] = 2 * MIB;
-	ck_assert_int_eq(stack_exec_rpmem(&st, &c, &r), 0);
-	ck_assert_int_eq(r.out.kind, M_OUT_OK);
+	ck_assert_int_eq(stack_ops.read(&st, 0, 2 * STRIPES, 4, b), 0);
+	ck_assert_uint_eq(b[0], 0); /* kept */
+	poolset_call("other.set");
 	ck_assert_int_eq(stack_ops.read(&st, 0, 2 * STRIPES, 4, b), 0);
 	ck_assert_uint_eq(b[0], 0x5c);
 	ck_assert_uint_eq(b[3], 0x5c);
@@ -179,14 +188,9 @@ END_TEST
 /* A pool the model holds bytes for but the target has no part file of: an engine error naming it. */
 START_TEST(test_missing_part_file_is_an_error)
 {
-	struct hcall c = { .op = M_OP_RPMEM_POOLSET, .node = 1, .obj = -1 };
-	struct hres r;
 	uint8_t b[4];
 
-	strcpy(c.rpmem.a.set, "x.set");
-	c.rpmem.a.nparts = 1;
-	c.rpmem.a.part[0] = 2 * MIB;
-	ck_assert_int_eq(stack_exec_rpmem(&st, &c, &r), 0); /* forget */
+	poolset_call("x.set");
 	ck_assert_int_eq(unlink(part), 0);
 	ck_assert_int_eq(stack_ops.read(&st, 0, 0, 4, b), -EIO);
 	ck_assert_ptr_nonnull(strstr(st.err, "the pool of pool.set on node t"));
