@@ -211,8 +211,10 @@ static const struct {
 	  NULL, 0 },
 	/* rxe on 6.1 (the VM kernel): no rereg, atomic write, flush, ODP or
 	 * ZERO_BASED registration (catalog F); librpma 1.2.0; uDAPL (libdapl2
-	 * 2.1.10) without RMRs (catalog G). */
-	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL | M_CAP_MRAPI,
+	 * 2.1.10) without RMRs (catalog G); librpmem (this project's
+	 * librpmem-rpma over librpma, lib/rpmem). */
+	{ "rxe", KVER(6, 1), M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_ATOMICS | M_CAP_RPMA | M_CAP_DAPL | M_CAP_MRAPI |
+				     M_CAP_RPMEM,
 	  rxe_dev, sizeof(rxe_dev) / sizeof(rxe_dev[0]) },
 	/* The MCA MRAPI reference implementation (area D only; shared memory, no verbs). */
 	{ "mca-ref", 0, M_CAP_MRAPI, mca_ref_dev, sizeof(mca_ref_dev) / sizeof(mca_ref_dev[0]) },

@@ -97,6 +97,20 @@
  *   mrapi_test id | mrapi_wait id timeout | mrapi_cancel id
  *   mrapi_local_store id byte off len                 ok (the creator's store through its pointer)
  *
+ * librpmem requests (agent_rpmem.c; a node is a target (its root config
+ * directory in the scenario's TMPDIR) and/or a client (librpmem-rpma, which
+ * starts the target's daemon itself); a failed call answers "err errno=N",
+ * librpmem's errno):
+ *   rpmem_target                                      ok ip=A.B.C.D root=DIR netns=NS|-
+ *   rpmem_poolset set size parts opt malformed        ok (the pool set file, in DIR)
+ *   rpmem_pool_runs set off len                       ok n=N runs=HH:COUNT,... (the pool's bytes, from
+ *                                                     its part files)
+ *   rpmem_create|rpmem_open id ip root netns set size addr_off null_addr nlanes nulls max_nlanes_env
+ *           [attr=HEX]                                ok nlanes=N
+ *   rpmem_set_attr id nulls [attr=HEX] | rpmem_close id | rpmem_remove ip root netns set flags
+ *   rpmem_persist|rpmem_deep_persist|rpmem_flush|rpmem_read id off len lane flags | rpmem_drain id lane flags
+ *   rpmem_link_down id                                ok (the pool's daemon killed)
+ *
  * libdat2 reads its registry (DAT_OVERRIDE) in its constructor, when the
  * library is loaded; agents are fork()ed from the coordinator, so the
  * coordinator does not link it: the agent writes the node's own dat.conf
@@ -118,6 +132,7 @@
 
 #define AGENT_OBJS_MAX 1024
 #define AGENT_READ_MAX (1u << 20) /* bytes per read request */
+#define AGENT_RPMEM_RUNS_MAX (1u << 20) /* bytes per librpmem pool read (rpmem_pool_runs) */
 #define AGENT_DAT_IA_CMA "ofa-v2-cma-roe" /* the default IA of a node's dat.conf */
 #define AGENT_DAT_IA_SCM "ofa-v2-scm-roe"
 

@@ -25,6 +25,7 @@ enum aobj_kind {
 	AO_RPMA_MR, AO_RPMA_REMOTE, AO_RPMA_CONN, /* librpma */
 	AO_DAT_PZ, AO_DAT_LMR, AO_DAT_RMR, AO_DAT_EP, /* uDAPL */
 	AO_MRAPI_RMEM, AO_MRAPI_REQ, AO_MRAPI_ATTRS,  /* MRAPI */
+	AO_RPMEM_POOL,                                /* librpmem */
 };
 
 struct agent;

@@ -10,7 +10,9 @@
  *   the model engine       model_op: the family's part of the model operation
  *   the runner             caps: what a stack must offer for its calls
  *   the real stack         stack_exec: a call through the node agents;
- *                          stack_blob: the bytes an object hands a peer
+ *                          stack_blob: the bytes an object hands a peer;
+ *                          stack_read: the bytes an object stands for, when
+ *                          they are not a buffer of its own node's agent
  *   the agent              agent_reqs: the requests it serves; agent_end:
  *                          its per-node state's teardown (the state is
  *                          struct agent's state[] slot of the family's index)
@@ -64,6 +66,10 @@ struct api_family {
 	/* The real stack: backend_ops.blob for the family's objects (NULL: they export none). */
 	int (*stack_blob)(struct stack *st, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
 	uint16_t blob_classes;             /* enum scn_class bits stack_blob serves */
+	/* The real stack: backend_ops.read for the family's objects of read_classes (NULL: the
+	 * bytes of the buffer the object's node agent holds, agent.h's read). */
+	int (*stack_read)(struct stack *st, int32_t obj, uint64_t off, size_t len, uint8_t *buf);
+	uint16_t read_classes;             /* enum scn_class bits stack_read serves */
 	/* The agent: the requests it serves (verb NULL ends it), and the
 	 * release of its per-node state after every object (NULL: none). */
 	const struct agent_req *agent_reqs;

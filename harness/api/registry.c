@@ -23,6 +23,8 @@
 #pragma weak agent_dat_end
 #pragma weak agent_mrapi_reqs
 #pragma weak agent_mrapi_end
+#pragma weak agent_rpmem_reqs
+#pragma weak agent_rpmem_end
 
 static const struct api_family families[] = {
 	[SCN_API_VERBS] = {
@@ -52,7 +54,9 @@ static const struct api_family families[] = {
 	},
 	[SCN_API_RPMEM] = {
 		.name = "rpmem", .calls = api_rpmem_calls, .caps = M_CAP_RPMEM, .resolve = resolve_rpmem,
-		.model_op = model_op_rpmem,
+		.model_op = model_op_rpmem, .model_buf = model_buf_rpmem, .stack_exec = stack_exec_rpmem,
+		.stack_read = stack_read_rpmem, .read_classes = SCN_C_RPMEM_POOL, .agent_reqs = agent_rpmem_reqs,
+		.agent_end = agent_rpmem_end,
 	},
 };
 

@@ -46,6 +46,13 @@ int stack_outcome(struct stack *st, const char *reply, struct m_outcome *o)
 	return -EPROTO;
 }
 
+int stack_call_outcome(struct stack *st, unsigned node, const char *line, char *reply, struct m_outcome *o)
+{
+	int rc = stack_call(st, node, reply, "%s", line);
+
+	return rc ? rc : stack_outcome(st, reply, o);
+}
+
 uint64_t stack_field(const char *reply, const char *key)
 {
 	uint64_t v = 0;
@@ -120,23 +127,20 @@ static int stack_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *out)
 	return v ? hview_attr(v, a, out) : -ENOENT;
 }
 
-static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+int stack_read_mem(struct stack *st, unsigned node, const char *req, uint64_t off, size_t len, uint8_t *buf)
 {
-	struct stack *st = be;
 	char reply[PROTO_LINE_MAX];
-	unsigned node = st->f->objs[obj].node;
 
-	if (!st->o[obj].made)
-		return -ENOENT;
 	for (size_t done = 0; done < len;) {
 		size_t n = len - done < AGENT_READ_MAX ? len - done : AGENT_READ_MAX;
-		int rc = stack_call(st, node, reply, "read id=%d off=%llu len=%zu", obj,
-			      (unsigned long long)(off + done), n);
+		int rc = stack_call(st, node, reply, "%s off=%llu len=%zu", req, (unsigned long long)(off + done), n);
 
 		if (rc)
 			return rc;
-		if (proto_is(reply, "err") && stack_field(reply, "errno") == ENOENT)
-			return -ENOENT; /* no bytes behind it (an unmapped registration) */
+		if (proto_is(reply, "err") && stack_field(reply, "errno") == ENOENT) {
+			snprintf(st->err, sizeof(st->err), "node %s: %.200s", st->f->nodes[node], reply);
+			return -ENOENT; /* no bytes behind it (an unmapped registration, a missing part file) */
+		}
 		if (!proto_is(reply, "ok") || stack_field(reply, "bytes") != n) {
 			snprintf(st->err, sizeof(st->err), "bad answer to read: '%.80s'", reply);
 			return -EPROTO;
@@ -147,6 +151,24 @@ static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 		done += n;
 	}
 	return 0;
+}
+
+static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	struct stack *st = be;
+	char req[32];
+
+	if (!st->o[obj].made)
+		return -ENOENT;
+	for (size_t i = 0; i < api_family_count(); i++) {
+		const struct api_family *fam = api_family_get(i);
+
+		if (fam->stack_read && (fam->read_classes & st->f->objs[obj].cls))
+			return fam->stack_read(st, obj, off, len, buf);
+	}
+	snprintf(req, sizeof(req), "read id=%d", obj);
+	/* -ENOENT: no bytes behind it (an unmapped registration) */
+	return stack_read_mem(st, st->f->objs[obj].node, req, off, len, buf);
 }
 
 static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)

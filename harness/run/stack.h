@@ -22,7 +22,8 @@ struct stack_obj {
 	uint8_t ndesc;             /* librpma: the descriptor the agent reported */
 	uint8_t desc[32];
 	uint8_t peer_node;         /* librpma connection: the server's node; uDAPL EP: the node of
-	                              the EP its connection was accepted by */
+	                              the EP its connection was accepted by; librpmem pool: its target */
+	char set[M_RPMEM_NAME_MAX]; /* librpmem pool: its pool set's name on the target */
 };
 
 struct stack_agent {
@@ -71,8 +72,19 @@ int stack_recv_bytes(struct stack *st, unsigned node, void *out, size_t n, int t
  * (no completion in time), -EPROTO for anything else.
  */
 int stack_outcome(struct stack *st, const char *reply, struct m_outcome *o);
+/* stack_call of line on node, then the outcome its answer (into reply) carries (stack_outcome). */
+int stack_call_outcome(struct stack *st, unsigned node, const char *line, char *reply, struct m_outcome *o);
 /* A numeric field of an answer (0 when absent). */
 uint64_t stack_field(const char *reply, const char *key);
+
+/*
+ * Read len bytes at off through node's agent with request req ("read id=N"):
+ * "REQ off=O len=L" for every AGENT_READ_MAX bytes, answered "ok bytes=L"
+ * and the L raw bytes (proto_send_bytes).
+ * Returns 0, -ENOENT when the agent answers ENOENT (the reason in st->err),
+ * -EPROTO for a malformed answer, or as stack_call.
+ */
+int stack_read_mem(struct stack *st, unsigned node, const char *req, uint64_t off, size_t len, uint8_t *buf);
 
 /*
  * Parse the KEY=VALUE results of a query answer into r->q (the keys of

@@ -331,3 +331,36 @@ uint64_t rpmem_poolset_usable(const struct rpmem_poolset *ps)
 	hdrs = ps->opt == RPMEM_OPT_NOHDRS ? 0 : ps->opt == RPMEM_OPT_SINGLEHDR ? 1 : ps->nparts;
 	return sum > hdrs * RPMEM_HDR_SIZE ? sum - hdrs * RPMEM_HDR_SIZE : 0;
 }
+
+int rpmem_poolset_pread(const char *root, const char *name, uint64_t off, uint8_t *out, size_t n)
+{
+	struct rpmem_poolset ps;
+	char err[256];
+	int rc = rpmem_poolset_load(root, name, &ps, err, sizeof(err));
+
+	for (unsigned i = 0; rc == 0 && n && i < ps.nparts; i++) {
+		uint64_t fo, ml, start = rpmem_part_layout(&ps, i, &fo, &ml);
+		int fd;
+
+		if (off < start || off >= start + ml)
+			continue;
+		if ((fd = open(ps.part[i].path, O_RDONLY | O_CLOEXEC)) < 0) {
+			rc = -errno; /* -ENOENT: no pool (yet, or any more) */
+			break;
+		}
+		while (rc == 0 && n && off < start + ml) {
+			size_t k = n < start + ml - off ? n : (size_t)(start + ml - off);
+
+			if (pread(fd, out, k, (off_t)(fo + off - start)) != (ssize_t)k)
+				rc = -EIO;
+			out += k;
+			off += k;
+			n -= k;
+		}
+		close(fd);
+	}
+	if (rc == 0 && n)
+		rc = -ERANGE;
+	rpmem_poolset_free(&ps);
+	return rc;
+}

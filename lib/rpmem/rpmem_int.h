@@ -63,6 +63,14 @@ uint64_t rpmem_poolset_usable(const struct rpmem_poolset *ps);
 uint64_t rpmem_poolset_span(const struct rpmem_poolset *ps);
 /* Part i's first pool byte, the file offset it comes from, and how many bytes of the file are mapped. */
 uint64_t rpmem_part_layout(const struct rpmem_poolset *ps, unsigned i, uint64_t *file_off, uint64_t *maplen);
+/*
+ * Read n bytes of set `name`'s pool (root: its root config directory) at
+ * pool offset off straight from its part files, as the daemon lays them out
+ * (part 0 whole, later parts after their header when they have one).
+ * Returns 0, -ERANGE for a range past the pool's span, -ENOENT when a part
+ * file is missing (no pool), -EIO, or as rpmem_poolset_load.
+ */
+int rpmem_poolset_pread(const char *root, const char *name, uint64_t off, uint8_t *out, size_t n);
 
 /* ----------------------------------------------------------- hdr.c -- */
 

@@ -34,6 +34,8 @@ static int do_create_open(struct m_rpmem_model *s, const struct m_rpmem_args *a,
 		}
 		st->exists = st->consistent = 1;
 		st->has_hdr = st->opt != M_RPMEM_OPT_NOHDRS;
+		if (st->has_hdr && st->unknown && st->span >= M_RPMEM_HDR)
+			memset(st->unknown, 1, M_RPMEM_HDR); /* the header page is the target's: not the model's bytes */
 		memset(&st->attr, 0, sizeof(st->attr));
 		if (st->has_hdr)
 			st->attr = a->attr;

@@ -71,32 +71,7 @@ static uint8_t *pool_mem(size_t size)
 /* Read n bytes of set `name`'s pool at pool offset off straight from its part files. */
 static int read_parts(const char *name, uint64_t off, uint8_t *out, size_t n)
 {
-	struct rpmem_poolset ps;
-	char err[256];
-	int rc = rpmem_poolset_load(root, name, &ps, err, sizeof(err));
-
-	for (unsigned i = 0; rc == 0 && n && i < ps.nparts; i++) {
-		uint64_t fo, ml, start = rpmem_part_layout(&ps, i, &fo, &ml);
-
-		while (n && off >= start && off < start + ml) {
-			size_t k = n < start + ml - off ? n : (size_t)(start + ml - off);
-			int fd = open(ps.part[i].path, O_RDONLY);
-
-			if (fd < 0 || pread(fd, out, k, (off_t)(fo + off - start)) != (ssize_t)k)
-				rc = -EIO;
-			if (fd >= 0)
-				close(fd);
-			if (rc)
-				break;
-			out += k;
-			off += k;
-			n -= k;
-		}
-	}
-	if (rc == 0 && n)
-		rc = -ERANGE;
-	rpmem_poolset_free(&ps);
-	return rc;
+	return rpmem_poolset_pread(root, name, off, out, n);
 }
 
 /* Record i: 64 bytes derived from i. */

@@ -10,6 +10,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static struct scn_diags scn_fx_d;
@@ -44,6 +45,26 @@ static inline const char *fmt(const struct scn_file *f, size_t i)
 
 	scn_step_format(f, &f->steps[i], buf, sizeof(buf));
 	return buf;
+}
+
+/*
+ * Parse base (header lines and `first` steps) followed by lines[0..n), one
+ * step each; every one of them must print back as its line. The file.
+ */
+static inline struct scn_file *parse_canonical(const char *base, size_t first, const char *const *lines, size_t n)
+{
+	static char text[8192];
+	size_t len = (size_t)snprintf(text, sizeof(text), "%s", base);
+	struct scn_file *f;
+
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s\n", lines[i]);
+	ck_assert_uint_lt(len, sizeof(text));
+	f = parse_ok(text);
+	ck_assert_uint_eq(f->nsteps, first + n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_str_eq(fmt(f, first + i), lines[i]);
+	return f;
 }
 
 #endif

@@ -617,6 +617,27 @@ START_TEST(test_rpmem_parts_layout_and_names)
 }
 END_TEST
 
+/* The pool header page is the target's (magic, shape, attributes): its bytes are unknown to the
+ * model in the pool's byte image, so a comparison with the real pool never trips on them; a NOHDRS
+ * pool's first page is data like any other. */
+START_TEST(test_rpmem_header_page_is_not_the_models)
+{
+	struct rfx f;
+
+	rfx_init(&f, "generic");
+	int h = create(&f, "pool.set", POOL - 8192, 1);
+	const struct m_rpmem_set *st = &f.s.target[0].set[0];
+	ck_assert_ptr_nonnull(st->unknown);
+	ck_assert_uint_eq(st->unknown[0], 1);
+	ck_assert_uint_eq(st->unknown[4095], 1);
+	ck_assert_uint_eq(st->unknown[4096], 0);
+	(void)h;
+	create(&f, "nohdrs.set", POOL, 0);
+	ck_assert_uint_eq(f.s.target[0].set[2].unknown[0], 0);
+	m_rpmem_free(&f.s);
+}
+END_TEST
+
 Suite *suite_test_model_rpmem(void)
 {
 	Suite *s = suite_create("model_rpmem");
@@ -640,6 +661,7 @@ Suite *suite_test_model_rpmem(void)
 	RTEST(tc, RPMEM_READ_1, test_RPMEM_READ_1_bounds_man_page_vs_pmdk);
 	RTEST(tc, RPMEM_ERR_1, test_RPMEM_ERR_1_sticky_after_a_transport_failure);
 	tcase_add_test(tc, test_rpmem_parts_layout_and_names);
+	tcase_add_test(tc, test_rpmem_header_page_is_not_the_models);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,7 +6,8 @@
 #include "harness/api/harness/harness.h"
 #include "harness/lang/scn_callspec.h"
 
-#define BUF_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR | SCN_C_MRAPI_RMEM)
+/* A librpmem pool's bytes are its target's (the part files; harness/api/rpmem/stack_rpmem.c). */
+#define BUF_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR | SCN_C_MRAPI_RMEM | SCN_C_RPMEM_POOL)
 /* An MRAPI rmem's creator stores through its pointer with the family's mrapi_local_store (RMEM-COH-1). */
 #define FILL_CLS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)
 

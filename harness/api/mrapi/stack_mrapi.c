@@ -90,8 +90,8 @@ int stack_exec_mrapi(struct stack *st, const struct hcall *c, struct hres *r)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if ((rc = request(st, c, line, sizeof(line))) != 0 || (rc = stack_call(st, c->node, reply, "%s", line)) != 0 ||
-	    (rc = stack_outcome(st, reply, &r->out)) != 0)
+	if ((rc = request(st, c, line, sizeof(line))) != 0 ||
+	    (rc = stack_call_outcome(st, c->node, line, reply, &r->out)) != 0)
 		return rc;
 	if (c->op == M_OP_MRAPI_RMEM_GET_ATTRIBUTE && r->out.kind == M_OUT_MRAPI && r->out.code == M_MRAPI_SUCCESS)
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);

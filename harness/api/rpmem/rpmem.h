@@ -9,5 +9,14 @@ extern const struct scn_call api_rpmem_calls[];
 int resolve_rpmem(struct rsv *r, const struct scn_step *s, struct hcall *c);
 /* The family's part of c's model operation (family.h: model_op). */
 int model_op_rpmem(const struct be_model *bm, const struct hcall *c, struct m_op *op);
+/* The bytes the model holds for pool handle h: its pool on the target, up to the handle's pool_size (family.h: model_buf). */
+int model_buf_rpmem(const struct be_model *bm, int32_t obj, int16_t h, struct bm_buf *out);
+/* A librpmem call through the node agents (family.h: stack_exec). */
+int stack_exec_rpmem(struct stack *st, const struct hcall *c, struct hres *r);
+/* The bytes of pool object obj's pool, read from the target's part files (family.h: stack_read). */
+int stack_read_rpmem(struct stack *st, int32_t obj, uint64_t off, size_t len, uint8_t *buf);
+/* The agent's librpmem requests and the release of its per-node state (family.h). */
+extern const struct agent_req agent_rpmem_reqs[];
+void agent_rpmem_end(struct agent *a);
 
 #endif

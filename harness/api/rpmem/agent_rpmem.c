@@ -1,0 +1,397 @@
+/*
+ * agent_rpmem.c — the node agent's librpmem requests (lib/rpmem,
+ * librpmem-rpma linked in), for both roles a node can have in a scenario:
+ *
+ * A target keeps a root config directory, $TMPDIR/rpmem-NODE (TMPDIR is the
+ * scenario's, removed with the agents), holding the pool set files the
+ * scenario declares (rpmem_poolset) and, once a pool is created, their part
+ * files NAME.partI next to them. The target's daemon is not the agent's: a
+ * client starts it, as PMDK's librpmem does.
+ *
+ * A client calls the library as an application would, pool memory being an
+ * agent buffer (o->buf: fill reaches it, as the application's stores would).
+ * Before create/open/remove it points the library at the target the PMDK way:
+ * RPMEM_SSH="" and RPMEM_CMD="[ip netns exec NS] BUILD/rpmemd-rpma -r ROOT -n 64"
+ * (ROOT and NS from the target's rpmem_target answer; -n 64: the model's
+ * daemon limit), and lends librdmacm its own address as the lanes' source
+ * (agent_rpma_source: the routed topology). A call that fails answers
+ * "err errno=N" with librpmem's errno, the outcome the model predicts.
+ *
+ * Requests (harness/agent/agent.h lists them with the others):
+ *   rpmem_target                                   ok ip=A.B.C.D root=DIR netns=NS|-
+ *   rpmem_poolset set size parts opt malformed     ok (the file, written in ROOT)
+ *   rpmem_pool_runs set off len (<= AGENT_RPMEM_RUNS_MAX)
+ *                                                  ok n=N runs=HH:COUNT,... (the pool's bytes from its part
+ *                                                  files, the first N of them as runs of one byte)
+ *   rpmem_create|rpmem_open id ip root netns set size addr_off nlanes nulls max_nlanes_env [attr=HEX]
+ *                                                  ok nlanes=N
+ *   rpmem_set_attr id nulls [attr=HEX] | rpmem_close id
+ *   rpmem_remove ip root netns set flags
+ *   rpmem_persist|rpmem_deep_persist|rpmem_flush|rpmem_read id off len lane flags
+ *   rpmem_drain id lane flags
+ *   rpmem_link_down id                             ok (the pool's daemon killed and reaped)
+ */
+#define _GNU_SOURCE
+#include "harness/agent/agent_internal.h"
+#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpmem/rpmem.h"
+#include "lib/rpmem/client.h"
+#include "lib/rpmem/rpmem_int.h"
+#include "model/model.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DAEMON_LANES 64       /* the model's daemon limit (model/rpmem: max_lanes) */
+#define READ_SCRATCH_MAX (64u << 20)
+
+_Static_assert(sizeof(struct m_rpmem_attr) == sizeof(struct rpmem_pool_attr), "the model's attributes are librpmem's");
+
+/* The node's librpmem state (a->state[SCN_API_RPMEM]): its root config directory as a target. */
+struct rpmem_state {
+	char root[PATH_MAX];
+};
+
+/* A pool handle (o->ext of an AO_RPMEM_POOL). */
+struct rpool {
+	RPMEMpool *rpp;
+	unsigned nlanes;
+};
+
+static void release(struct agent *a, struct aobj *o)
+{
+	struct rpool *p = o->ext;
+
+	(void)a;
+	if (p && p->rpp)
+		rpmem_close(p->rpp);
+	free(p);
+	o->ext = NULL;
+	o->release = NULL;
+}
+
+/* The node's state with its root directory made, or NULL (errno). */
+static struct rpmem_state *state(struct agent *a)
+{
+	struct rpmem_state *s = a->state[SCN_API_RPMEM];
+	const char *tmp = getenv("TMPDIR");
+
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	snprintf(s->root, sizeof(s->root), "%s/rpmem-%s", tmp && *tmp ? tmp : "/tmp", a->node->name);
+	if (mkdir(s->root, 0700) && errno != EEXIST) {
+		free(s);
+		return NULL;
+	}
+	a->state[SCN_API_RPMEM] = s;
+	return s;
+}
+
+/* The name of the network namespace this process is in (/run/netns/NAME), or "-". */
+static void own_netns(char *out, size_t cap)
+{
+	struct stat self, st;
+	struct dirent *e;
+	DIR *d = opendir("/run/netns");
+	char path[PATH_MAX];
+
+	snprintf(out, cap, "-");
+	if (!d)
+		return;
+	if (stat("/proc/self/ns/net", &self) == 0)
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.' && snprintf(path, sizeof(path), "/run/netns/%s", e->d_name) < (int)sizeof(path) &&
+			    stat(path, &st) == 0 && st.st_ino == self.st_ino && st.st_dev == self.st_dev) {
+				snprintf(out, cap, "%s", e->d_name);
+				break;
+			}
+	closedir(d);
+}
+
+static int do_target(struct agent *a)
+{
+	struct rpmem_state *s = state(a);
+	char ns[NAME_MAX + 1];
+
+	if (!s)
+		return agent_reply_err(a, errno, "no root config directory");
+	own_netns(ns, sizeof(ns));
+	return proto_send(a->fd, "ok ip=%s root=%s netns=%s", a->node->ipv4, s->root, ns);
+}
+
+/* Write set `name`'s file: parts parts of size bytes (NAME.partI), option opt; malformed: text that does not parse. */
+static int do_poolset(struct agent *a)
+{
+	struct rpmem_state *s = state(a);
+	char name[M_RPMEM_NAME_MAX], path[PATH_MAX + M_RPMEM_NAME_MAX + 2];
+	uint64_t size = agent_num(a, "size", 0), parts = agent_num(a, "parts", 1), opt = agent_num(a, "opt", 0);
+	FILE *f;
+	int bad;
+
+	if (!s)
+		return agent_reply_err(a, errno, "no root config directory");
+	if (proto_get(a->msg, "set", name, sizeof(name)) || !rpmem_set_name_ok(name) || parts < 1 || parts > M_RPMEM_PARTS)
+		return agent_reply_err(a, EINVAL, "bad pool set request");
+	snprintf(path, sizeof(path), "%s/%s", s->root, name);
+	if (!(f = fopen(path, "w")))
+		return agent_reply_err(a, errno, "cannot write %s", path);
+	bad = fputs(agent_num(a, "malformed", 0) ? "PMEMPOOLSET\nREPLICA\n" : "PMEMPOOLSET\n", f) < 0;
+	if (opt && !agent_num(a, "malformed", 0))
+		bad |= fprintf(f, "OPTION %s\n", rpmem_opt_str((enum rpmem_opt)opt)) < 0;
+	for (uint64_t i = 0; i < parts; i++)
+		bad |= fprintf(f, "%llu %s.part%llu\n", (unsigned long long)size, name, (unsigned long long)i) < 0;
+	if (fclose(f) || bad)
+		return agent_reply_err(a, EIO, "cannot write %s", path);
+	return proto_send(a->fd, "ok");
+}
+
+/*
+ * len bytes (<= AGENT_RPMEM_RUNS_MAX) of set `name`'s pool at pool offset off,
+ * from the part files, as runs "HH:COUNT,..." (for check and the
+ * end-of-scenario comparison: a pool is mostly long runs, so a line carries
+ * much of it); n= says how many bytes the runs cover (as many as fit the line).
+ */
+#define RUNS_TEXT_MAX (PROTO_LINE_MAX - 64)
+static int do_pool_runs(struct agent *a)
+{
+	struct rpmem_state *s = state(a);
+	uint64_t off = agent_num(a, "off", 0), len = agent_num(a, "len", 0);
+	char name[M_RPMEM_NAME_MAX], *text = NULL;
+	uint8_t *buf = NULL;
+	size_t at = 0, used = 0;
+	int rc;
+
+	if (!s || proto_get(a->msg, "set", name, sizeof(name)) || !len || len > AGENT_RPMEM_RUNS_MAX)
+		return agent_reply_err(a, EINVAL, "bad pool read request");
+	if (!(buf = malloc(len)) || !(text = malloc(RUNS_TEXT_MAX))) {
+		free(buf);
+		return agent_reply_err(a, ENOMEM, "no memory");
+	}
+	if ((rc = rpmem_poolset_pread(s->root, name, off, buf, (size_t)len)) != 0) {
+		free(buf);
+		free(text);
+		return agent_reply_err(a, rc == -ERANGE ? ENOENT : -rc, "pool %s: no bytes at %llu", name,
+				       (unsigned long long)off);
+	}
+	text[0] = '\0';
+	while (at < len && used + 32 < RUNS_TEXT_MAX) {
+		size_t run = 1;
+
+		while (at + run < len && buf[at + run] == buf[at])
+			run++;
+		used += (size_t)snprintf(text + used, RUNS_TEXT_MAX - used, "%s%02x:%zu", used ? "," : "", buf[at], run);
+		at += run;
+	}
+	rc = proto_send(a->fd, "ok n=%zu runs=%s", at, text);
+	free(buf);
+	free(text);
+	return rc;
+}
+
+/*
+ * Point the library at the request's target (ip, root, netns): RPMEM_SSH
+ * empty, RPMEM_CMD the daemon next to this program, entered into the
+ * target's namespace. *ip receives the target. 0 or a positive errno.
+ */
+static int target_env(struct agent *a, char *ip, size_t cap)
+{
+	char root[PATH_MAX], ns[NAME_MAX + 1], exe[PATH_MAX], cmd[3 * PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (proto_get(a->msg, "ip", ip, cap) || proto_get(a->msg, "root", root, sizeof(root)) ||
+	    proto_get(a->msg, "netns", ns, sizeof(ns)) || n <= 0)
+		return EINVAL;
+	exe[n] = '\0';
+	if (!(slash = strrchr(exe, '/')))
+		return EINVAL;
+	*slash = '\0';
+	if (strpbrk(exe, " \t") || strpbrk(root, " \t"))
+		return EINVAL; /* RPMEM_CMD is split at blanks */
+	snprintf(cmd, sizeof(cmd), "%s%s%s%s/rpmemd-rpma -r %s -n %u", strcmp(ns, "-") ? "ip netns exec " : "",
+		 strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "", exe, root, DAEMON_LANES);
+	setenv("RPMEM_SSH", "", 1);
+	setenv("RPMEM_CMD", cmd, 1);
+	agent_rpma_source(a->node->ipv4);
+	return 0;
+}
+
+/* attr=HEX over zero attributes into *at; 1 if given. */
+static int attr_field(struct agent *a, struct rpmem_pool_attr *at)
+{
+	char hex[2 * sizeof(*at) + 1];
+
+	memset(at, 0, sizeof(*at));
+	return proto_get(a->msg, "attr", hex, sizeof(hex)) == 0 && proto_hex_decode(hex, (uint8_t *)at, sizeof(*at)) >= 0;
+}
+
+static int reply_errno(struct agent *a, int e)
+{
+	return agent_reply_err(a, e ? e : EIO, "%s", rpmem_errormsg());
+}
+
+static int do_create_open(struct agent *a)
+{
+	int create = proto_is(a->msg, "rpmem_create");
+	uint64_t size = agent_num(a, "size", 0), nulls = agent_num(a, "nulls", 0), env = agent_num(a, "max_nlanes_env", 0);
+	struct aobj *o = agent_new_obj(a);
+	struct rpmem_pool_attr at, got;
+	char ip[64], set[M_RPMEM_NAME_MAX], envs[24];
+	unsigned nlanes = (unsigned)agent_num(a, "nlanes", 1);
+	struct rpool *p;
+	int rc, has_attr = attr_field(a, &at);
+
+	if (!o || proto_get(a->msg, "set", set, sizeof(set)))
+		return agent_reply_err(a, EINVAL, "bad id or set");
+	if ((rc = target_env(a, ip, sizeof(ip))) != 0)
+		return agent_reply_err(a, rc, "bad target fields");
+	if (!(p = calloc(1, sizeof(*p))))
+		return agent_reply_err(a, ENOMEM, "no memory");
+	o->kind = AO_RPMEM_POOL;
+	o->ext = p;
+	o->release = release;
+	if ((rc = agent_buffer(o, size ? (size < AGENT_BUF_MAX ? size : AGENT_BUF_MAX) : 1, agent_num(a, "addr_off", 0), 0)))
+		return agent_reply_err(a, -rc, "no pool memory of %llu bytes", (unsigned long long)size);
+	if (env) {
+		snprintf(envs, sizeof(envs), "%llu", (unsigned long long)env);
+		setenv("RPMEM_MAX_NLANES", envs, 1);
+	} else {
+		unsetenv("RPMEM_MAX_NLANES");
+	}
+	void *addr = agent_num(a, "null_addr", 0) ? NULL : o->buf;
+	unsigned *np = nulls & M_RPMEM_NULL_NLANES ? NULL : &nlanes;
+	int null_attr = !!(nulls & M_RPMEM_NULL_ATTR);
+
+	errno = 0;
+	p->rpp = create ? rpmem_create(ip, set, addr, (size_t)size, np, null_attr || !has_attr ? NULL : &at)
+			: rpmem_open(ip, set, addr, (size_t)size, np, null_attr ? NULL : &got);
+	if (!p->rpp)
+		return reply_errno(a, errno);
+	p->nlanes = nlanes;
+	o->live = 1;
+	return proto_send(a->fd, "ok nlanes=%u", nlanes);
+}
+
+/* The live pool of the request's id, or NULL with the error answered. */
+static struct rpool *pool(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_RPMEM_POOL, 1);
+	struct rpool *p = o ? o->ext : NULL;
+
+	if (!p || !p->rpp)
+		agent_reply_err(a, ENOENT, "no such pool");
+	return p && p->rpp ? p : NULL;
+}
+
+static int do_set_attr(struct agent *a)
+{
+	struct rpool *p = pool(a);
+	struct rpmem_pool_attr at;
+	int has = attr_field(a, &at);
+
+	if (!p)
+		return 0;
+	errno = 0;
+	if (rpmem_set_attr(p->rpp, agent_num(a, "nulls", 0) & M_RPMEM_NULL_ATTR || !has ? NULL : &at))
+		return reply_errno(a, errno);
+	return proto_send(a->fd, "ok");
+}
+
+static int do_close(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_RPMEM_POOL, 1);
+	struct rpool *p = pool(a);
+	int rc;
+
+	if (!p)
+		return 0;
+	errno = 0;
+	rc = rpmem_close(p->rpp); /* the handle is gone whatever it says */
+	p->rpp = NULL;
+	o->live = 0;
+	return rc ? reply_errno(a, errno) : proto_send(a->fd, "ok");
+}
+
+static int do_remove(struct agent *a)
+{
+	char ip[64], set[M_RPMEM_NAME_MAX];
+	int rc;
+
+	if (proto_get(a->msg, "set", set, sizeof(set)))
+		return agent_reply_err(a, EINVAL, "no set");
+	if ((rc = target_env(a, ip, sizeof(ip))) != 0)
+		return agent_reply_err(a, rc, "bad target fields");
+	errno = 0;
+	if (rpmem_remove(ip, set, (int)agent_num(a, "flags", 0)))
+		return reply_errno(a, errno);
+	return proto_send(a->fd, "ok");
+}
+
+/* persist, deep_persist, flush, drain, read. */
+static int do_data(struct agent *a)
+{
+	struct rpool *p = pool(a);
+	size_t off = (size_t)agent_num(a, "off", 0), len = (size_t)agent_num(a, "len", 0);
+	unsigned lane = (unsigned)agent_num(a, "lane", 0), flags = (unsigned)agent_num(a, "flags", 0);
+	void *scratch = NULL;
+	int rc;
+
+	if (!p)
+		return 0;
+	errno = 0;
+	if (proto_is(a->msg, "rpmem_persist"))
+		rc = rpmem_persist(p->rpp, off, len, lane, flags);
+	else if (proto_is(a->msg, "rpmem_deep_persist"))
+		rc = rpmem_deep_persist(p->rpp, off, len, lane);
+	else if (proto_is(a->msg, "rpmem_flush"))
+		rc = rpmem_flush(p->rpp, off, len, lane, flags);
+	else if (proto_is(a->msg, "rpmem_drain"))
+		rc = rpmem_drain(p->rpp, lane, flags);
+	else {
+		/* into a buffer of its own: what the client's pool memory holds stays the model's */
+		scratch = len <= READ_SCRATCH_MAX ? malloc(len ? len : 1) : NULL;
+		rc = rpmem_read(p->rpp, scratch, off, len, lane);
+		free(scratch);
+	}
+	return rc ? reply_errno(a, errno) : proto_send(a->fd, "ok");
+}
+
+/* The target goes away under the pool: its daemon (the command this client started) is killed. */
+static int do_link_down(struct agent *a)
+{
+	struct rpool *p = pool(a);
+
+	if (!p)
+		return 0;
+	if (p->rpp->pid > 0) {
+		kill(p->rpp->pid, SIGKILL);
+		while (waitpid(p->rpp->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		p->rpp->pid = 0; /* reaped: rpmem_close must not wait for it again */
+	}
+	return proto_send(a->fd, "ok");
+}
+
+const struct agent_req agent_rpmem_reqs[] = {
+	{ "rpmem_target", do_target },       { "rpmem_poolset", do_poolset },       { "rpmem_pool_runs", do_pool_runs },
+	{ "rpmem_create", do_create_open },  { "rpmem_open", do_create_open },      { "rpmem_set_attr", do_set_attr },
+	{ "rpmem_close", do_close },         { "rpmem_remove", do_remove },         { "rpmem_persist", do_data },
+	{ "rpmem_deep_persist", do_data },   { "rpmem_flush", do_data },            { "rpmem_drain", do_data },
+	{ "rpmem_read", do_data },           { "rpmem_link_down", do_link_down },   { NULL, NULL },
+};
+
+void agent_rpmem_end(struct agent *a)
+{
+	free(a->state[SCN_API_RPMEM]);
+	a->state[SCN_API_RPMEM] = NULL;
+}
