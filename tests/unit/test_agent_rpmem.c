@@ -60,13 +60,15 @@ static const char *req(const char *line)
 {
 	static char reply[PROTO_LINE_MAX];
 	const struct agent_req *r = agent_rpmem_reqs;
+	struct proto_rd rd;
 
 	snprintf(ag.msg, sizeof(ag.msg), "%s", line);
 	while (r->verb && !proto_is(ag.msg, r->verb))
 		r++;
 	ck_assert_ptr_nonnull(r->verb);
 	ck_assert_int_eq(r->fn(&ag), 0);
-	ck_assert_int_gt(proto_recv(peer, reply, sizeof(reply), 1000), 0);
+	proto_rd_reset(&rd);
+	ck_assert_int_gt(proto_recv(peer, &rd, reply, sizeof(reply), 1000), 0);
 	return reply;
 }
 

@@ -38,7 +38,8 @@ static void serve(int fd)
 	a.fd = fd;
 	a.node = &node_t;
 	a.step_ms = 1000;
-	while (proto_recv(fd, a.msg, sizeof(a.msg), -1) >= 0 && !proto_is(a.msg, "quit")) {
+	proto_rd_reset(&a.rd);
+	while (proto_recv(fd, &a.rd, a.msg, sizeof(a.msg), -1) >= 0 && !proto_is(a.msg, "quit")) {
 		const struct agent_req *r = agent_rpmem_reqs;
 
 		while (r->verb && !proto_is(a.msg, r->verb))
