@@ -178,9 +178,9 @@ fuzz-quick: fuzz-build
 # The soak (issue 16): the corpus again and again in one guest (or on this
 # host's stack) until SOAK_MIN scenarios ran, failing on growth of RDMA
 # resources, fds, processes, namespaces or temporary files (tests/soak/run).
-# Long: about SOAK_MIN x the corpus's mean scenario time (TCG: hours).
+# Long: about SOAK_MIN x the corpus's mean scenario time (TCG: 0.5 s, 1000 in 9 min).
 SOAK_MIN     ?= 1000
-SOAK_TIMEOUT ?= 21600
+SOAK_TIMEOUT ?= 3600
 soak: all
 	RDMACHECK_VM_TIMEOUT=$(SOAK_TIMEOUT) ci/stack --stack=$(STACK) -- tests/soak/run --min=$(SOAK_MIN)
 

@@ -417,6 +417,7 @@ static int outer_stack(struct outer *o)
 	unlink(o->rec);
 	unlink(o->list);
 	unlink(o->stacklog);
+	unlink(o->console); /* the guest's; what a report needs of it is in the results directory */
 	{
 		char topo[sizeof(o->rec) + 8];
 

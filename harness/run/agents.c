@@ -90,8 +90,10 @@ static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va
 		return -EPIPE;
 	rc = proto_send(st->ag[node].fd, "%s", req);
 	if (rc) {
-		snprintf(st->err, sizeof(st->err), "agent of node %s: cannot send: %s", st->f->nodes[node],
-			 strerror(-rc));
+		/* its socket closed: say how it ended once it is reaped, as stack_recv does */
+		if (!agent_ended(st, node, 1000))
+			snprintf(st->err, sizeof(st->err), "agent of node %s: cannot send: %s", st->f->nodes[node],
+				 strerror(-rc));
 		return -EPIPE;
 	}
 	return 0;

@@ -139,6 +139,32 @@ START_TEST(test_active_agent_dies_on_the_request)
 }
 END_TEST
 
+/*
+ * The agent a check reads from was killed between two looks (the read is no
+ * step): the failed send says how it ended, not "cannot send: Broken pipe"
+ * (seen in tests/faults/agent-kill on the VM).
+ */
+START_TEST(test_read_from_a_killed_agent_says_how_it_died)
+{
+	struct scn_obj obj = { .node = 0 };
+	uint8_t buf[8];
+
+	f.objs = &obj;
+	f.nobjs = 1;
+	st.o[0].made = 1;
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	kill(st.ag[0].pid, SIGKILL);
+	nanosleep(&tenth, NULL);
+	ck_assert_int_eq(stack_ops.read(&st, 0, 0, sizeof(buf), buf), -EPIPE);
+	ck_assert_ptr_nonnull(strstr(st.err, "agent of node a died (killed by signal 9)"));
+	ck_assert_int_eq(st.ag[0].pid, 0); /* reaped */
+	stack_stop(&st);
+	f.objs = NULL;
+	f.nobjs = 0;
+}
+END_TEST
+
 START_TEST(test_watch_all_alive)
 {
 	fake_agent(&st.ag[1], 0, 0);
@@ -203,6 +229,7 @@ Suite *suite_test_stack_watch(void)
 	tcase_add_test(tc, test_passive_agent_dead_before_the_step);
 	tcase_add_test(tc, test_passive_agent_dies_during_the_step);
 	tcase_add_test(tc, test_active_agent_dies_on_the_request);
+	tcase_add_test(tc, test_read_from_a_killed_agent_says_how_it_died);
 	tcase_add_test(tc, test_watch_all_alive);
 	tcase_add_test(tc, test_peer_facts_in_one_request);
 	tcase_add_test(tc, test_stop_removes_what_a_killed_agent_left);
