@@ -445,9 +445,16 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		return 0;
 	}
 
-	/* Remote operations need a live peer that still listens. */
+	/* The requester gathers a WRITE's or SEND's payload from the local SGE as it
+	 * builds the first packet: a bad SGE fails locally, whatever state the peer
+	 * is in (LP-1 is decided before a transport error, RA-ERR-3). */
+	int gather = op->kind == M_OP_WRITE || op->kind == M_OP_SEND;
+
 	out->res.peer_node = q->peer_node;
 	out->res.peer_qp = q->peer_qp;
+	if (gather && !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
+		return 0;
+	/* Remote operations need a live peer that still listens. */
 	if (q->peer_node < 0 || !m->node[q->peer_node].qp[q->peer_qp].live ||
 	    m->node[q->peer_node].qp[q->peer_qp].state < M_QPS_RTR ||
 	    m->node[q->peer_node].qp[q->peer_qp].state == M_QPS_ERR) {
@@ -475,13 +482,9 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 			return 0;
 		}
 	}
-	if (op->kind == M_OP_WRITE || op->kind == M_OP_SEND) {
-		if (!sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
-			return 0;
-		if (op->kind == M_OP_SEND) {
-			peer_receive(m, p, out, why);
-			return 0;
-		}
+	if (op->kind == M_OP_SEND) {
+		peer_receive(m, p, out, why);
+		return 0;
 	}
 	if (!responder_check(m, p, out, &why))
 		return 0;

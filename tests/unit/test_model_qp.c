@@ -1,0 +1,80 @@
+/*
+ * Unit tests of the model: the QP life cycle cases `rdmacheck explore` found
+ * where the model disagreed with rxe 6.1 and the model was wrong (issue 13).
+ */
+#include "tests/unit/model_fx.h"
+
+static struct m_op op_modify(int node, int qp, enum m_qp_state st)
+{
+	return (struct m_op){ .kind = M_OP_MODIFY_QP, .node = (uint8_t)node, .obj = (int16_t)qp,
+			      .verbs.qp_state = (uint8_t)st };
+}
+
+START_TEST(test_QP_STATE_2_reset_to_err)
+{
+	struct fx f;
+	int pd, q;
+	struct m_pred pr;
+
+	/* generic: RESET to ERR is EINVAL (Linux's table) or ok (a table that has it). */
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	q = fx_qp(&f, 0, pd, QP_ALL);
+	pr = fx_predict(&f, op_modify(0, q, M_QPS_ERR));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_QP_STATE_2));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_QP_STATE_2));
+	fx_do(&f, op_modify(0, q, M_QPS_ERR), err_(EINVAL));
+	ck_assert_int_eq(fx_qps(&f, 0, q), M_QPS_RESET);
+	fx_do(&f, op_modify(0, q, M_QPS_ERR), ok_());
+	ck_assert_int_eq(fx_qps(&f, 0, q), M_QPS_ERR);
+	model_free(&f.m);
+
+	/* rxe: EINVAL only; from RTS, ERR is reachable (not QP-STATE-2). */
+	struct pair s = fx_pair(&f, "rxe", 2);
+	int fresh = fx_qp(&f, 0, s.pa, QP_ALL);
+
+	ck_assert(fx_only(fx_predict(&f, op_modify(0, fresh, M_QPS_ERR)), err_(EINVAL)));
+	pr = fx_predict(&f, op_modify(0, s.qa, M_QPS_ERR));
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(!fx_rule(pr, ok_(), M_RULE_QP_STATE_2));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_1_bad_gather_sge_before_dead_peer)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8);
+	struct m_op snd = w, rd;
+	struct m_pred pr;
+
+	fx_do(&f, op_modify(1, s.qb, M_QPS_ERR), ok_());
+	/* A good SGE towards a peer in ERR: no answer, transport retries exhausted. */
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_RETRY_EXC_ERR)));
+	/* A bad lkey: the payload is gathered before any packet leaves. */
+	w.verbs.lkey += 1000;
+	pr = fx_predict(&f, w);
+	ck_assert(!fx_has(pr, wc_(M_WC_RETRY_EXC_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_1));
+	snd.kind = M_OP_SEND;
+	snd.verbs.lkey += 1000;
+	ck_assert(!fx_has(fx_predict(&f, snd), wc_(M_WC_RETRY_EXC_ERR)));
+	/* A READ's local SGE is written only when a response arrives: none does. */
+	rd = op_rdma(&f, M_OP_READ, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8);
+	rd.verbs.lkey += 1000;
+	ck_assert(fx_only(fx_predict(&f, rd), wc_(M_WC_RETRY_EXC_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
+Suite *suite_test_model_qp(void)
+{
+	Suite *s = suite_create("model_qp");
+	TCase *tc = tcase_create("qp");
+
+	RTEST(tc, QP_STATE_2, test_QP_STATE_2_reset_to_err);
+	RTEST(tc, LP_1, test_LP_1_bad_gather_sge_before_dead_peer);
+	suite_add_tcase(s, tc);
+	return s;
+}
