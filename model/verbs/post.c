@@ -380,7 +380,40 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	return 0;
 }
 
+/*
+ * What the first post on an RTS QP may complete with when send WRs refused
+ * below RTS were kept queued (M_EFF_SQ_KEPT): they run first, and a failing
+ * one moves the QP to ERR and flushes this WR. Generic: nothing (a refused WR
+ * is gone); a profile declares the outcomes (QP-STATE-1, PART_KEPT).
+ */
+static struct m_set kept_outcomes(const struct m_profile *p)
+{
+	return m_decide(p, M_RULE_QP_STATE_1, PART_KEPT, NULL, 0);
+}
+
+static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	const struct m_op *op = &out->op;
+	int rc = pred_post(m, p, out);
+
+	if (rc)
+		return rc;
+	const struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
+
+	if (op->kind != M_OP_RECV && q->state == M_QPS_RTS && q->sq_kept) {
+		struct m_set s = kept_outcomes(p);
+		struct m_why why = { 0 };
+
+		m_why_add(&why, M_RULE_QP_STATE_1);
+		m_why_add(&why, M_RULE_RA_ERR_2);
+		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
+	}
+	return 0;
+}
+
+static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
@@ -435,7 +468,7 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 	}
 	if (q->state != M_QPS_RTS) {
 		m_why_add(&why, M_RULE_QP_STATE_1);
-		m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
+		m_alt_add(out, O_ERR(EINVAL), kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
 		return 0;
 	}
 	if (op->kind == M_OP_BIND_MW)

@@ -68,6 +68,50 @@ START_TEST(test_LP_1_bad_gather_sge_before_dead_peer)
 }
 END_TEST
 
+START_TEST(test_QP_STATE_1_kept_send_wr_on_rxe)
+{
+	struct fx f;
+	struct m_pred pr;
+
+	for (int rxe = 0; rxe <= 1; rxe++) {
+		fx_init(&f, 2, rxe ? "rxe" : "generic");
+		int pa = fx_pd(&f, 0), pb = fx_pd(&f, 1);
+		int ma = fx_mr(&f, 0, pa, 4096, RW), mb = fx_mr(&f, 1, pb, 4096, RW);
+		int qa = fx_qp(&f, 0, pa, QP_ALL), qb = fx_qp(&f, 1, pb, QP_ALL);
+		struct m_op w = op_rdma(&f, M_OP_WRITE, 0, qa, ma, 0, 1, mb, 0, 8);
+
+		/* Below RTS: EINVAL either way; rxe keeps the WR queued. */
+		pr = fx_predict(&f, w);
+		ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_QP_STATE_1));
+		ck_assert_int_eq(pr.alt[0].effect, rxe ? M_EFF_SQ_KEPT : M_EFF_NONE);
+		fx_do(&f, w, err_(EINVAL));
+		ck_assert_int_eq(f.m.node[0].qp[qa].sq_kept, rxe);
+		fx_connect(&f, 0, qa, 1, qb);
+		/* The first post at RTS: the kept WR runs first and may fail (rxe). */
+		pr = fx_predict(&f, w);
+		ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)));
+		ck_assert_int_eq(fx_has(pr, wc_(M_WC_WR_FLUSH_ERR)), rxe);
+		if (rxe)
+			ck_assert(fx_rule(pr, wc_(M_WC_WR_FLUSH_ERR), M_RULE_QP_STATE_1));
+		fx_do(&f, w, wc_(M_WC_SUCCESS));
+		/* The doorbell ran them: the next post is as usual. */
+		ck_assert_int_eq(f.m.node[0].qp[qa].sq_kept, 0);
+		ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+		model_free(&f.m);
+	}
+	/* A modify to RESET drops the kept WRs. */
+	fx_init(&f, 1, "rxe");
+	int pd = fx_pd(&f, 0), q = fx_qp(&f, 0, pd, QP_ALL);
+	struct m_op inv = { .kind = M_OP_LOCAL_INV, .node = 0, .obj = (int16_t)q, .verbs.rkey = 1 };
+
+	fx_do(&f, inv, err_(EINVAL));
+	ck_assert_int_eq(f.m.node[0].qp[q].sq_kept, 1);
+	fx_do(&f, op_modify(0, q, M_QPS_RESET), ok_());
+	ck_assert_int_eq(f.m.node[0].qp[q].sq_kept, 0);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_qp(void)
 {
 	Suite *s = suite_create("model_qp");
@@ -75,6 +119,7 @@ Suite *suite_test_model_qp(void)
 
 	RTEST(tc, QP_STATE_2, test_QP_STATE_2_reset_to_err);
 	RTEST(tc, LP_1, test_LP_1_bad_gather_sge_before_dead_peer);
+	RTEST(tc, QP_STATE_1, test_QP_STATE_1_kept_send_wr_on_rxe);
 	suite_add_tcase(s, tc);
 	return s;
 }
