@@ -212,6 +212,51 @@ static int gen_batch(const struct ex_opts *o, struct model_gen *g, struct ex_cov
 	return 0;
 }
 
+/*
+ * On a costly stack (a guest boot per run), shrink each new divergence of
+ * sh[0..n) first in process, on the model simulating the stack's profile
+ * (s->sim), when that model shows the same signature (a declared deviation
+ * does): milliseconds instead of a boot per round. The shrunk cases go to the
+ * stack in one batch; those that still diverge the same way are adopted, the
+ * others are left to the shrinker on the stack.
+ */
+static int preshrink(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
+{
+	struct ex_stack ms = { .kind = EX_STACK_MODEL, .judge = s->judge, .sim = s->sim };
+	struct ex_case *small = calloc(n, sizeof(*small));
+	struct result *rs = calloc(n, sizeof(*rs));
+	size_t *which = calloc(n, sizeof(*which)), k = 0;
+	int rc = small && rs && which ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct ex_shrink_stats st;
+		struct ex_sig sig;
+		struct result r;
+
+		rc = ex_stack_run(&ms, &sh[i].cur, 1, &r);
+		if (rc)
+			break;
+		rc = ex_stack_sig(&ms, &sh[i].cur, &r, &sig);
+		result_clear(&r);
+		if (!rc && ex_sig_same(&sig, &sh[i].sig) && (rc = ex_shrink(&ms, &sh[i].cur, &sig, 0, &small[k], &st)) == 0)
+			which[k++] = i;
+	}
+	if (!rc && k)
+		rc = ex_stack_run(s, small, k, rs);
+	for (size_t j = 0; j < k; j++) {
+		struct ex_sig sig;
+
+		if (!rc && ex_stack_sig(s, &small[j], &rs[j], &sig) == 0 && ex_sig_same(&sig, &sh[which[j]].sig))
+			rc = ex_shrinker_adopt(&sh[which[j]], &small[j]);
+		result_clear(&rs[j]);
+		ex_case_free(&small[j]);
+	}
+	free(small);
+	free(rs);
+	free(which);
+	return rc;
+}
+
 /* Judge a batch's results: its new divergences are shrunk together and written out. */
 static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct ex_cov *cov, const struct ex_case *cs,
 		       struct result *rs, size_t n, struct ex_summary *sum)
@@ -237,6 +282,8 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 		if (!dup && !known(sum, &sig) && sum->nfound + nsh < EX_FOUND_MAX)
 			rc = ex_shrinker_init(s, &sh[nsh++], &cs[i], &sig, o->shrink_rounds);
 	}
+	if (!rc && s->costly && nsh)
+		rc = preshrink(s, sh, nsh);
 	if (!rc)
 		rc = shrink_all(s, sh, nsh);
 	for (size_t k = 0; k < nsh; k++) {

@@ -213,6 +213,34 @@ START_TEST(test_explore_finds_planted_bug)
 }
 END_TEST
 
+/*
+ * A costly stack whose profile's model shows the divergence (here the model
+ * simulating rxe 6.1, judged against generic: rxe's declared deviations):
+ * each divergence is shrunk on that model in process and the stack only
+ * confirms the result, one batch per exploration batch.
+ */
+START_TEST(test_costly_stack_preshrinks_on_its_profile)
+{
+	struct ex_stack s = { .kind = EX_STACK_MODEL, .costly = 1 };
+	struct ex_opts o = { .seed = 1, .steps = 2000, .batch = 8, .out = NULL, .stack_name = "model" };
+	struct ex_summary *sum = calloc(1, sizeof(*sum));
+	struct ex_cov cov = { { 0 } };
+	unsigned long explored;
+
+	ck_assert_int_eq(m_profile_get("generic", 0, &s.judge), 0);
+	ck_assert_int_eq(m_profile_get("rxe", 0, &s.sim), 0);
+	o.gen = (struct ex_gen_opts){ .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 6, .judge = s.judge };
+	ck_assert_ptr_nonnull(sum);
+	ck_assert_int_eq(ex_explore(&o, &s, &cov, sum), 0);
+	ck_assert_uint_ge(sum->nfound, 3);
+	for (size_t i = 0; i < sum->nfound; i++)
+		ck_assert_uint_le(sum->found[i].to, 8);
+	explored = (sum->cases + o.batch - 1) / o.batch;
+	ck_assert_uint_le(s.batches, 2 * explored); /* no shrinking round ran on the stack */
+	free(sum);
+}
+END_TEST
+
 Suite *suite_test_explore_shrink(void)
 {
 	Suite *s = suite_create("test_explore_shrink");
@@ -224,6 +252,7 @@ Suite *suite_test_explore_shrink(void)
 	tcase_add_test(tc, test_shrink_is_deterministic);
 	tcase_add_test(tc, test_costly_stack_shrinks_in_few_cases);
 	tcase_add_test(tc, test_explore_finds_planted_bug);
+	tcase_add_test(tc, test_costly_stack_preshrinks_on_its_profile);
 	suite_add_tcase(s, tc);
 	return s;
 }
