@@ -338,12 +338,6 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 		return 0;
 	}
-	if (mw->type == M_MW_TYPE_1 && mr->pd != mw->pd) {
-		s = DECIDE(p, MW_BIND_3, PART_STEP, O_ERR(EPERM));
-		m_why_add(&why, M_RULE_MW_BIND_3);
-		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
-		return 0;
-	}
 	if (mw->type == M_MW_TYPE_1 && zero_based) {
 		s = DECIDE(p, MW_BIND_8, PART_STEP, O_ERR(EINVAL), WC_ERR(MW_BIND_ERR));
 		m_why_add(&why, M_RULE_MW_BIND_8);
@@ -378,6 +372,18 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	}
 	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 	return 0;
+}
+
+/*
+ * MW-BIND-3: a type-1 bind (not an unbind) of an MR of another PD than the
+ * window's. ibv_bind_mw (verbs.h, inline) returns EPERM before calling the
+ * provider, so this is decided before the QP's state.
+ */
+static int bind_pd_mismatch(const struct m_node *nd, const struct m_op *op)
+{
+	const struct m_mw *mw = &nd->mw[op->obj];
+
+	return mw->type == M_MW_TYPE_1 && op->verbs.len != 0 && nd->mr[op->verbs.mr].pd != mw->pd;
 }
 
 /*
@@ -433,6 +439,13 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 			/* ibv_bind_mw() called on a type-2 window (MW-BIND-1). */
 			s = DECIDE(p, MW_BIND_1, PART_STEP, O_ERR(EINVAL));
 			m_why_add(&why, M_RULE_MW_BIND_1);
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			return 0;
+		}
+		if (bind_pd_mismatch(nd, op)) {
+			/* libibverbs' ibv_bind_mw refuses it before the provider sees the QP. */
+			s = DECIDE(p, MW_BIND_3, PART_STEP, O_ERR(EPERM));
+			m_why_add(&why, M_RULE_MW_BIND_3);
 			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 			return 0;
 		}

@@ -112,6 +112,33 @@ START_TEST(test_QP_STATE_1_kept_send_wr_on_rxe)
 }
 END_TEST
 
+START_TEST(test_MW_BIND_3_pd_checked_before_qp_state)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)s.pa, .verbs.mw_type = 1 },
+		       ok_());
+	int pd2 = fx_pd(&f, 0), other = fx_mr(&f, 0, pd2, 4096, RW | M_ACC_MW_BIND);
+	int fresh = fx_qp(&f, 0, s.pa, QP_ALL);
+	struct m_op b = { .kind = M_OP_BIND_MW, .node = 0, .obj = (int16_t)mw, .verbs.qp = (int16_t)s.qa,
+			  .verbs.mr = (int16_t)other, .verbs.offset = f.m.node[0].mr[other].iova, .verbs.len = 8,
+			  .verbs.access = M_ACC_REMOTE_READ, .verbs.bind_call = 1 };
+
+	/* ibv_bind_mw's PD check comes before the provider: EPERM in every QP state. */
+	ck_assert(fx_rule(fx_predict(&f, b), err_(EPERM), M_RULE_MW_BIND_3));
+	b.verbs.qp = (int16_t)fresh; /* RESET: not QP-STATE-1's EINVAL */
+	ck_assert(fx_only(fx_predict(&f, b), err_(EPERM)));
+	fx_do(&f, op_modify(0, s.qa, M_QPS_ERR), ok_());
+	b.verbs.qp = (int16_t)s.qa; /* ERR: not RA-ERR-5's flush */
+	ck_assert(fx_only(fx_predict(&f, b), err_(EPERM)));
+	/* The same PD on a QP in ERR: the bind is flushed (or EINVAL). */
+	b.verbs.mr = (int16_t)s.ma;
+	b.verbs.offset = f.m.node[0].mr[s.ma].iova;
+	ck_assert(fx_rule(fx_predict(&f, b), wc_(M_WC_WR_FLUSH_ERR), M_RULE_RA_ERR_5));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_qp(void)
 {
 	Suite *s = suite_create("model_qp");
@@ -120,6 +147,7 @@ Suite *suite_test_model_qp(void)
 	RTEST(tc, QP_STATE_2, test_QP_STATE_2_reset_to_err);
 	RTEST(tc, LP_1, test_LP_1_bad_gather_sge_before_dead_peer);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_kept_send_wr_on_rxe);
+	RTEST(tc, MW_BIND_3, test_MW_BIND_3_pd_checked_before_qp_state);
 	suite_add_tcase(s, tc);
 	return s;
 }
