@@ -139,6 +139,24 @@ START_TEST(test_MW_BIND_3_pd_checked_before_qp_state)
 }
 END_TEST
 
+START_TEST(test_RA_ERR_5_recv_on_err_qp_is_accepted_on_rxe)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "rxe", 2);
+	struct m_op recv = { .kind = M_OP_RECV, .node = 0, .obj = (int16_t)s.qa, .verbs.len = 8,
+			     .verbs.lkey = f.m.node[0].mr[s.ma].lkey, .verbs.laddr = model_mr_laddr(&f.m, 0, s.ma, 0) };
+
+	fx_do(&f, op_modify(0, s.qa, M_QPS_ERR), ok_());
+	/* rxe's flush of the send queue (RA-ERR-5's deviation) is no outcome of a receive post. */
+	struct m_pred pr = fx_predict(&f, recv);
+	ck_assert(fx_rule(pr, ok_(), M_RULE_RA_ERR_5));
+	ck_assert(!fx_has(pr, wc_(M_WC_WR_FLUSH_ERR)));
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8)),
+			  wc_(M_WC_WR_FLUSH_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_qp(void)
 {
 	Suite *s = suite_create("model_qp");
@@ -148,6 +166,7 @@ Suite *suite_test_model_qp(void)
 	RTEST(tc, LP_1, test_LP_1_bad_gather_sge_before_dead_peer);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_kept_send_wr_on_rxe);
 	RTEST(tc, MW_BIND_3, test_MW_BIND_3_pd_checked_before_qp_state);
+	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_accepted_on_rxe);
 	suite_add_tcase(s, tc);
 	return s;
 }
