@@ -414,7 +414,9 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 
 		m_why_add(&why, M_RULE_QP_STATE_1);
 		m_why_add(&why, M_RULE_RA_ERR_2);
+		/* The kept WR failed locally (its QP to ERR) or at the responder (both). */
 		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
+		m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, -1);
 	}
 	return 0;
 }
