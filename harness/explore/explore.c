@@ -236,15 +236,15 @@ static int deviating_exec(void *be, const struct hcall *c, struct hres *r)
 /*
  * On a costly stack (a guest boot per run), shrink each new divergence of
  * sh[0..n) first in process, on the model simulating the stack's profile
- * (s->sim, its deviations simulated first), when that model shows the same
- * signature (a declared deviation does): milliseconds instead of a boot per round. The shrunk cases go to the
+ * (s->sim; as the engine simulates it, else with its deviations first), when
+ * that model shows the same signature (a declared deviation does): milliseconds instead of a boot per round. The shrunk cases go to the
  * stack in one batch; those that still diverge the same way are adopted, the
  * others are left to the shrinker on the stack.
  */
 static int preshrink(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
 {
 	struct backend_ops dev = be_model_ops;
-	struct ex_stack ms = { .kind = EX_STACK_MODEL, .judge = s->judge, .sim = s->sim, .ops = &dev };
+	struct ex_stack ms = { .kind = EX_STACK_MODEL, .judge = s->judge, .sim = s->sim };
 	struct ex_case *small = calloc(n, sizeof(*small));
 	struct result *rs = calloc(n, sizeof(*rs));
 	size_t *which = calloc(n, sizeof(*which)), k = 0;
@@ -252,17 +252,25 @@ static int preshrink(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
 
 	dev.exec = deviating_exec;
 	for (size_t i = 0; i < n && !rc; i++) {
-		struct ex_shrink_stats st;
-		struct ex_sig sig;
-		struct result r;
+		/* The engine as it is (first allowed outcome), then with the deviations first. */
+		for (int d = 0; d < 2 && !rc; d++) {
+			struct ex_shrink_stats st;
+			struct ex_sig sig;
+			struct result r;
 
-		rc = ex_stack_run(&ms, &sh[i].cur, 1, &r);
-		if (rc)
+			ms.ops = d ? &dev : NULL;
+			rc = ex_stack_run(&ms, &sh[i].cur, 1, &r);
+			if (rc)
+				break;
+			rc = ex_stack_sig(&ms, &sh[i].cur, &r, &sig);
+			result_clear(&r);
+			if (rc || !ex_sig_same(&sig, &sh[i].sig))
+				continue;
+			rc = ex_shrink(&ms, &sh[i].cur, &sig, 0, &small[k], &st);
+			if (!rc)
+				which[k++] = i;
 			break;
-		rc = ex_stack_sig(&ms, &sh[i].cur, &r, &sig);
-		result_clear(&r);
-		if (!rc && ex_sig_same(&sig, &sh[i].sig) && (rc = ex_shrink(&ms, &sh[i].cur, &sig, 0, &small[k], &st)) == 0)
-			which[k++] = i;
+		}
 	}
 	if (!rc && k)
 		rc = ex_stack_run(s, small, k, rs);

@@ -498,21 +498,14 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	 * builds the first packet: a bad SGE fails locally, whatever state the peer
 	 * is in (LP-1 is decided before a transport error, RA-ERR-3). */
 	int gather = op->kind == M_OP_WRITE || op->kind == M_OP_SEND;
+	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
 
 	out->res.peer_node = q->peer_node;
 	out->res.peer_qp = q->peer_qp;
 	if (gather && !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
 		return 0;
-	/* Remote operations need a live peer that still listens. */
-	if (q->peer_node < 0 || !m->node[q->peer_node].qp[q->peer_qp].live ||
-	    m->node[q->peer_node].qp[q->peer_qp].state < M_QPS_RTR ||
-	    m->node[q->peer_node].qp[q->peer_qp].state == M_QPS_ERR) {
-		m_why_add(&why, M_RULE_RA_ERR_3);
-		m_alt_add(out, WC_ERR(RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
-		return 0;
-	}
-	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
-
+	/* An atomic's alignment and SGE length may be refused at post (rxe does):
+	 * before anything goes out, whatever the peer's state. */
 	if (atomic) {
 		uint64_t sge = op->verbs.len ? op->verbs.len : 8;
 
@@ -530,6 +523,14 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
 			return 0;
 		}
+	}
+	/* Remote operations need a live peer that still listens. */
+	if (q->peer_node < 0 || !m->node[q->peer_node].qp[q->peer_qp].live ||
+	    m->node[q->peer_node].qp[q->peer_qp].state < M_QPS_RTR ||
+	    m->node[q->peer_node].qp[q->peer_qp].state == M_QPS_ERR) {
+		m_why_add(&why, M_RULE_RA_ERR_3);
+		m_alt_add(out, WC_ERR(RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
+		return 0;
 	}
 	if (op->kind == M_OP_SEND) {
 		peer_receive(m, p, out, why);

@@ -163,6 +163,22 @@ START_TEST(test_RA_ERR_5_recv_on_err_qp_is_accepted_on_rxe)
 }
 END_TEST
 
+START_TEST(test_RA_ATOM_1_misaligned_before_dead_peer)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "rxe", 2);
+	struct m_op fa = op_rdma(&f, M_OP_FADD, 0, s.qa, s.ma, 0, 1, s.mb, 4, 0);
+
+	fx_do(&f, op_modify(1, s.qb, M_QPS_ERR), ok_());
+	/* rxe refuses a misaligned atomic at post: no packet, no transport retry. */
+	ck_assert(fx_only(fx_predict(&f, fa), err_(EINVAL)));
+	ck_assert(fx_rule(fx_predict(&f, fa), err_(EINVAL), M_RULE_RA_ATOM_1));
+	fa = op_rdma(&f, M_OP_FADD, 0, s.qa, s.ma, 0, 1, s.mb, 8, 0);
+	ck_assert(fx_only(fx_predict(&f, fa), wc_(M_WC_RETRY_EXC_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_qp(void)
 {
 	Suite *s = suite_create("model_qp");
@@ -173,6 +189,7 @@ Suite *suite_test_model_qp(void)
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_kept_send_wr_on_rxe);
 	RTEST(tc, MW_BIND_3, test_MW_BIND_3_pd_checked_before_qp_state);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_accepted_on_rxe);
+	RTEST(tc, RA_ATOM_1, test_RA_ATOM_1_misaligned_before_dead_peer);
 	suite_add_tcase(s, tc);
 	return s;
 }
