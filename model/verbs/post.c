@@ -333,16 +333,17 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	struct m_set s;
 	enum m_rule r = M_RULE_COUNT_;
 
-	if (mw->type == M_MW_TYPE_1 && op->verbs.len == 0) {
-		m_why_add(&why, M_RULE_MW_INV_1); /* an unbind */
-		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
-		return 0;
-	}
 	if (mw->type == M_MW_TYPE_1 && zero_based) {
+		/* The access flags are checked before the length (rxe: an unbind too). */
 		s = DECIDE(p, MW_BIND_8, PART_STEP, O_ERR(EINVAL), WC_ERR(MW_BIND_ERR));
 		m_why_add(&why, M_RULE_MW_BIND_8);
 		for (unsigned i = 0; i < s.n; i++)
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	if (mw->type == M_MW_TYPE_1 && op->verbs.len == 0) {
+		m_why_add(&why, M_RULE_MW_INV_1); /* an unbind */
+		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 		return 0;
 	}
 	if (mw->type == M_MW_TYPE_2 && (mw->bound || mw->pd != q->pd || op->verbs.len == 0 || mr->pd != mw->pd))
@@ -375,15 +376,15 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 }
 
 /*
- * MW-BIND-3: a type-1 bind (not an unbind) of an MR of another PD than the
- * window's. ibv_bind_mw (verbs.h, inline) returns EPERM before calling the
- * provider, so this is decided before the QP's state.
+ * MW-BIND-3: a type-1 bind (an unbind too: the MR is named) of an MR of
+ * another PD than the window's. ibv_bind_mw (verbs.h, inline) returns EPERM
+ * before calling the provider, so this is decided before the QP's state.
  */
 static int bind_pd_mismatch(const struct m_node *nd, const struct m_op *op)
 {
 	const struct m_mw *mw = &nd->mw[op->obj];
 
-	return mw->type == M_MW_TYPE_1 && op->verbs.len != 0 && nd->mr[op->verbs.mr].pd != mw->pd;
+	return mw->type == M_MW_TYPE_1 && nd->mr[op->verbs.mr].pd != mw->pd;
 }
 
 /*

@@ -137,10 +137,24 @@ START_TEST(test_MW_BIND_3_pd_checked_before_qp_state)
 	fx_do(&f, op_modify(0, s.qa, M_QPS_ERR), ok_());
 	b.verbs.qp = (int16_t)s.qa; /* ERR: not RA-ERR-5's flush */
 	ck_assert(fx_only(fx_predict(&f, b), err_(EPERM)));
+	b.verbs.len = 0; /* an unbind names the MR too: ibv_bind_mw checks its PD */
+	ck_assert(fx_only(fx_predict(&f, b), err_(EPERM)));
+	b.verbs.len = 8;
 	/* The same PD on a QP in ERR: the bind is flushed (or EINVAL). */
 	b.verbs.mr = (int16_t)s.ma;
 	b.verbs.offset = f.m.node[0].mr[s.ma].iova;
 	ck_assert(fx_rule(fx_predict(&f, b), wc_(M_WC_WR_FLUSH_ERR), M_RULE_RA_ERR_5));
+	model_free(&f.m);
+
+	/* MW-BIND-8: a zero-based type-1 unbind is refused like a bind (rxe checks the flags first). */
+	s = fx_pair(&f, "rxe", 2);
+	mw = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)s.pa, .verbs.mw_type = 1 },
+		   ok_());
+	b = (struct m_op){ .kind = M_OP_BIND_MW, .node = 0, .obj = (int16_t)mw, .verbs.qp = (int16_t)s.qa,
+			   .verbs.mr = (int16_t)s.ma, .verbs.len = 0, .verbs.zero_based = 1, .verbs.bind_call = 1 };
+	ck_assert(fx_rule(fx_predict(&f, b), err_(EINVAL), M_RULE_MW_BIND_8));
+	b.verbs.zero_based = 0;
+	ck_assert(fx_rule(fx_predict(&f, b), wc_(M_WC_SUCCESS), M_RULE_MW_INV_1));
 	model_free(&f.m);
 }
 END_TEST
