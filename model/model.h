@@ -303,6 +303,7 @@ struct m_qp {
 	int16_t peer_node, peer_qp;
 	uint8_t nrecv;
 	uint8_t max_recv;          /* the receive queue depth asked for at create_qp */
+	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT) */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };
@@ -387,6 +388,8 @@ enum m_effect {
 	                      (IBTA class J): only the peer QP goes to ERR, the receive buffer
 	                      the SEND consumed is unspecified */
 	M_EFF_CRASH,       /* the kernel died: the model stops */
+	M_EFF_SQ_KEPT,     /* refused at post (EINVAL), but the provider kept the send WR queued:
+	                      it runs at the first post once the QP is RTS (QP-STATE-1, rxe) */
 };
 
 const char *m_effect_str(enum m_effect e);

@@ -96,6 +96,15 @@ static const struct m_deviation rxe_dev[] = {
 	  "F: misaligned CAS/FADD via ibv_post_send: post returns EINVAL; RXEU validate_send_wr", KERNEL_RXE },
 	{ M_RULE_RA_ERR_5, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(WR_FLUSH_ERR) },
 	  "F: after a remote error the next request completes WR_FLUSH_ERR; KRXE rxe_requester", KERNEL_RXE },
+	{ M_RULE_QP_STATE_1, PART_KEPT, ANY_KERNEL, M_DEV_WIDEN, 1, { WC(WR_FLUSH_ERR) },
+	  "observed (rdmacheck explore, 6.1.0-56): a send WR posted below RTS is EINVAL but still runs later: "
+	  "RXEU rxe_post_send queues the WQE (advance_producer) before the doorbell (post_send_db), which "
+	  "KRXE rxe_post_send refuses below RTS; the WQE stays and runs at the first doorbell once the QP is "
+	  "RTS, so a kept WR that fails moves the QP to ERR and that post completes WR_FLUSH_ERR (a kept WR "
+	  "that succeeds takes effect unseen by the model)", KERNEL_RXE },
+	{ M_RULE_QP_STATE_2, PART_STEP, ANY_KERNEL, M_DEV_NARROW, 1, { ERRNO(EINVAL) },
+	  "observed (rdmacheck explore, 6.1.0-56): modify_qp RESET to ERR gives EINVAL; KRXE rxe_qp_chk_attr calls "
+	  "ib_modify_qp_is_ok, whose qp_state_table has no RESET to ERR entry (KCORE verbs.c)", KERNEL_RXE },
 	{ M_RULE_RA_WRITE_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
 	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)", KERNEL_RXE },
 	/* ---- librpma 1.2.0 (catalog B, G): entries with component LIBRPMA ---- */

@@ -31,6 +31,8 @@ static const char usage_explore[] =
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile), so it diverges only when they differ\n"
+	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
+	"              first, in process, when it shows it too; the stack confirms the shrunk case\n"
 	"  --out       where shrunk scenarios go (default build/explore)\n"
 	"  --jobs      accepted; one job for now\n"
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
@@ -201,6 +203,9 @@ int cmd_explore(int argc, char **argv)
 
 	if (rc)
 		return rc > 0 ? 0 : EXIT_USAGE;
+	st.kind = strcmp(a.stack, "model") == 0 ? EX_STACK_MODEL : EX_STACK_RUN;
+	if (!a.sim && st.kind == EX_STACK_RUN)
+		a.sim = "rxe"; /* the real stack is rxe: its profile's model shrinks first */
 	if (cli_profile(a.profile, &st.judge) || (a.sim && cli_profile(a.sim, &st.sim)))
 		return EXIT_USAGE;
 	if (!a.sim)
@@ -216,7 +221,6 @@ int cmd_explore(int argc, char **argv)
 	a.o.stack_name = a.stack;
 	a.o.out = a.o.out ? a.o.out : out;
 	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;
-	st.kind = strcmp(a.stack, "model") == 0 ? EX_STACK_MODEL : EX_STACK_RUN;
 	st.costly = st.kind == EX_STACK_RUN;
 	st.exe = exe;
 	st.stack = a.stack;

@@ -113,6 +113,7 @@ static void alt_effects(const struct m_alt *a, char *buf, size_t len)
 		[M_EFF_BOTH_ERR] = "its QP and the peer's go to ERR",
 		[M_EFF_PEER_ERR] = "the peer's QP goes to ERR",
 		[M_EFF_CRASH] = "the kernel dies",
+		[M_EFF_SQ_KEPT] = "the WR stays queued and runs once the QP is RTS",
 	};
 	size_t off = 0;
 	char o[48];

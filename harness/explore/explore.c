@@ -212,6 +212,82 @@ static int gen_batch(const struct ex_opts *o, struct model_gen *g, struct ex_cov
 	return 0;
 }
 
+/*
+ * The model engine simulating its profile with the profile's deviations
+ * first: where the profile allows an outcome the generic profile does not,
+ * that outcome is simulated (a stack showing its declared deviations).
+ */
+static int deviating_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	struct hcall cc = *c;
+	struct m_pred p, g;
+
+	if (bm_predict(be, c, &p, &g) == 0) {
+		cc.nprefer = 0;
+		for (unsigned i = 0; i < p.n && cc.nprefer < SCN_OUTCOMES_MAX; i++)
+			if (model_pred_find(&g, p.alt[i].out) < 0)
+				cc.prefer[cc.nprefer++] = p.alt[i].out;
+		for (size_t k = 0; k < c->nprefer && cc.nprefer < SCN_OUTCOMES_MAX; k++)
+			cc.prefer[cc.nprefer++] = c->prefer[k];
+	}
+	return be_model_ops.exec(be, &cc, r);
+}
+
+/*
+ * On a costly stack (a guest boot per run), shrink each new divergence of
+ * sh[0..n) first in process, on the model simulating the stack's profile
+ * (s->sim; as the engine simulates it, else with its deviations first), when
+ * that model shows the same signature (a declared deviation does): milliseconds instead of a boot per round. The shrunk cases go to the
+ * stack in one batch; those that still diverge the same way are adopted, the
+ * others are left to the shrinker on the stack.
+ */
+static int preshrink(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
+{
+	struct backend_ops dev = be_model_ops;
+	struct ex_stack ms = { .kind = EX_STACK_MODEL, .judge = s->judge, .sim = s->sim };
+	struct ex_case *small = calloc(n, sizeof(*small));
+	struct result *rs = calloc(n, sizeof(*rs));
+	size_t *which = calloc(n, sizeof(*which)), k = 0;
+	int rc = small && rs && which ? 0 : -ENOMEM;
+
+	dev.exec = deviating_exec;
+	for (size_t i = 0; i < n && !rc; i++) {
+		/* The engine as it is (first allowed outcome), then with the deviations first. */
+		for (int d = 0; d < 2 && !rc; d++) {
+			struct ex_shrink_stats st;
+			struct ex_sig sig;
+			struct result r;
+
+			ms.ops = d ? &dev : NULL;
+			rc = ex_stack_run(&ms, &sh[i].cur, 1, &r);
+			if (rc)
+				break;
+			rc = ex_stack_sig(&ms, &sh[i].cur, &r, &sig);
+			result_clear(&r);
+			if (rc || !ex_sig_same(&sig, &sh[i].sig))
+				continue;
+			rc = ex_shrink(&ms, &sh[i].cur, &sig, 0, &small[k], &st);
+			if (!rc)
+				which[k++] = i;
+			break;
+		}
+	}
+	if (!rc && k)
+		rc = ex_stack_run(s, small, k, rs);
+	for (size_t j = 0; j < k; j++) {
+		struct ex_sig sig;
+
+		if (!rc && ex_stack_sig(s, &small[j], &rs[j], &sig) == 0 && ex_sig_same(&sig, &sh[which[j]].sig))
+			rc = ex_shrinker_adopt(&sh[which[j]], &small[j]);
+		result_clear(&rs[j]);
+		ex_case_free(&small[j]);
+	}
+	free(small);
+	free(rs);
+	free(which);
+	return rc;
+}
+
 /* Judge a batch's results: its new divergences are shrunk together and written out. */
 static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct ex_cov *cov, const struct ex_case *cs,
 		       struct result *rs, size_t n, struct ex_summary *sum)
@@ -237,6 +313,8 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 		if (!dup && !known(sum, &sig) && sum->nfound + nsh < EX_FOUND_MAX)
 			rc = ex_shrinker_init(s, &sh[nsh++], &cs[i], &sig, o->shrink_rounds);
 	}
+	if (!rc && s->costly && nsh)
+		rc = preshrink(s, sh, nsh);
 	if (!rc)
 		rc = shrink_all(s, sh, nsh);
 	for (size_t k = 0; k < nsh; k++) {

@@ -535,6 +535,22 @@ int ex_shrinker_feed(const struct ex_stack *s, struct ex_shrinker *sh, const str
 	return rc;
 }
 
+int ex_shrinker_adopt(struct ex_shrinker *sh, const struct ex_case *c)
+{
+	struct cands cs = pending(sh);
+	struct ex_case copy;
+	int rc = ex_case_copy(&copy, c);
+
+	cands_free(&cs);
+	if (rc)
+		return rc;
+	ex_case_free(&sh->cur);
+	sh->cur = copy;
+	sh->st.to = copy.n;
+	sh->done = 1;
+	return 0;
+}
+
 void ex_shrinker_take(struct ex_shrinker *sh, struct ex_case *out, struct ex_shrink_stats *st)
 {
 	struct cands cs = pending(sh);

@@ -61,6 +61,11 @@ int ex_shrinker_init(const struct ex_stack *s, struct ex_shrinker *sh, const str
 int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh);
 /* The results of the round's candidates (rs[i] for sh->cands[i]). */
 int ex_shrinker_feed(const struct ex_stack *s, struct ex_shrinker *sh, const struct result *rs);
+/*
+ * Take c as sh's result and finish: a case known elsewhere to show sh's
+ * signature (shrunk on the model, confirmed on the stack). 0 or -ENOMEM.
+ */
+int ex_shrinker_adopt(struct ex_shrinker *sh, const struct ex_case *c);
 /* The smallest case (*out, released by the caller) and the figures; sh is reset. */
 void ex_shrinker_take(struct ex_shrinker *sh, struct ex_case *out, struct ex_shrink_stats *st);
 

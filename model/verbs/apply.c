@@ -243,6 +243,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	case M_OP_MODIFY_QP: {
 		struct m_qp *q = &nd->qp[op->obj];
 
+		q->sq_kept = 0; /* kept send WRs are flushed (ERR) or dropped (RESET) */
 		if (op->verbs.qp_state == M_QPS_ERR) {
 			qp_to_err(q);
 		} else {
@@ -270,10 +271,26 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	}
 }
 
+/* A post to the send queue (what rings the doorbell of kept WRs, M_EFF_SQ_KEPT)? */
+static int send_post(enum m_op_kind k)
+{
+	return k == M_OP_WRITE || k == M_OP_READ || k == M_OP_CAS || k == M_OP_FADD || k == M_OP_SEND ||
+	       k == M_OP_BIND_MW || k == M_OP_LOCAL_INV;
+}
+
 int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
 	const struct m_op *op = &pred->op;
 	const struct m_alt *a = &pred->alt[i];
+
+	if (send_post((enum m_op_kind)op->kind)) {
+		struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
+
+		if (a->effect == M_EFF_SQ_KEPT)
+			q->sq_kept = 1;
+		else if (a->effect != M_EFF_NONE)
+			q->sq_kept = 0; /* the doorbell ran the kept WRs first (NONE: state untouched) */
+	}
 
 	if (a->target_unknown && pred->res.tmr >= 0 && pred->res.peer_node >= 0) {
 		/* RA-WRITE-1: the part of the refused range inside the MR is unspecified. */
@@ -285,6 +302,7 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 	}
 	switch ((enum m_effect)a->effect) {
 	case M_EFF_NONE:
+	case M_EFF_SQ_KEPT:
 		return 0;
 	case M_EFF_DO:
 		return apply_do(m, pred, created);

@@ -298,6 +298,14 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		if (!VALID(nd->qp, nd->nqp, op->obj, 1) ||
 		    (op->verbs.qp_state != M_QPS_ERR && op->verbs.qp_state != M_QPS_RESET))
 			return -EINVAL;
+		if (op->verbs.qp_state == M_QPS_ERR && nd->qp[op->obj].state == M_QPS_RESET) {
+			/* QP-STATE-2: the transition table may lack RESET to ERR. */
+			s = DECIDE(p, QP_STATE_2, PART_STEP, O_ERR(EINVAL), O_OK);
+			m_why_add(&why, M_RULE_QP_STATE_2);
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
+			return 0;
+		}
 		if (op->verbs.qp_state == M_QPS_ERR)
 			m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);

@@ -333,22 +333,17 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	struct m_set s;
 	enum m_rule r = M_RULE_COUNT_;
 
-	if (mw->type == M_MW_TYPE_1 && op->verbs.len == 0) {
-		m_why_add(&why, M_RULE_MW_INV_1); /* an unbind */
-		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
-		return 0;
-	}
-	if (mw->type == M_MW_TYPE_1 && mr->pd != mw->pd) {
-		s = DECIDE(p, MW_BIND_3, PART_STEP, O_ERR(EPERM));
-		m_why_add(&why, M_RULE_MW_BIND_3);
-		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
-		return 0;
-	}
 	if (mw->type == M_MW_TYPE_1 && zero_based) {
+		/* The access flags are checked before the length (rxe: an unbind too). */
 		s = DECIDE(p, MW_BIND_8, PART_STEP, O_ERR(EINVAL), WC_ERR(MW_BIND_ERR));
 		m_why_add(&why, M_RULE_MW_BIND_8);
 		for (unsigned i = 0; i < s.n; i++)
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	if (mw->type == M_MW_TYPE_1 && op->verbs.len == 0) {
+		m_why_add(&why, M_RULE_MW_INV_1); /* an unbind */
+		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 		return 0;
 	}
 	if (mw->type == M_MW_TYPE_2 && (mw->bound || mw->pd != q->pd || op->verbs.len == 0 || mr->pd != mw->pd))
@@ -380,7 +375,54 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	return 0;
 }
 
+/*
+ * MW-BIND-3: a type-1 bind (an unbind too: the MR is named) of an MR of
+ * another PD than the window's. ibv_bind_mw (verbs.h, inline) returns EPERM
+ * before calling the provider, so this is decided before the QP's state.
+ */
+static int bind_pd_mismatch(const struct m_node *nd, const struct m_op *op)
+{
+	const struct m_mw *mw = &nd->mw[op->obj];
+
+	return mw->type == M_MW_TYPE_1 && nd->mr[op->verbs.mr].pd != mw->pd;
+}
+
+/*
+ * What the first post on an RTS QP may complete with when send WRs refused
+ * below RTS were kept queued (M_EFF_SQ_KEPT): they run first, and a failing
+ * one moves the QP to ERR and flushes this WR. Generic: nothing (a refused WR
+ * is gone); a profile declares the outcomes (QP-STATE-1, PART_KEPT).
+ */
+static struct m_set kept_outcomes(const struct m_profile *p)
+{
+	return m_decide(p, M_RULE_QP_STATE_1, PART_KEPT, NULL, 0);
+}
+
+static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	const struct m_op *op = &out->op;
+	int rc = pred_post(m, p, out);
+
+	if (rc)
+		return rc;
+	const struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
+
+	if (op->kind != M_OP_RECV && q->state == M_QPS_RTS && q->sq_kept) {
+		struct m_set s = kept_outcomes(p);
+		struct m_why why = { 0 };
+
+		m_why_add(&why, M_RULE_QP_STATE_1);
+		m_why_add(&why, M_RULE_RA_ERR_2);
+		/* The kept WR failed locally (its QP to ERR) or at the responder (both). */
+		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
+		m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, -1);
+	}
+	return 0;
+}
+
+static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
@@ -403,6 +445,13 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 			return 0;
 		}
+		if (bind_pd_mismatch(nd, op)) {
+			/* libibverbs' ibv_bind_mw refuses it before the provider sees the QP. */
+			s = DECIDE(p, MW_BIND_3, PART_STEP, O_ERR(EPERM));
+			m_why_add(&why, M_RULE_MW_BIND_3);
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			return 0;
+		}
 	}
 	if (op->kind == M_OP_RECV) {
 		if (q->state == M_QPS_RESET) {
@@ -417,8 +466,9 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 			for (unsigned i = 0; i < s.n; i++)
 				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		} else if (q->state == M_QPS_ERR) {
-			/* Accepted and flushed at once (RA-ERR-5). */
-			s = DECIDE(p, RA_ERR_5, PART_STEP, O_OK, O_ERR(EINVAL));
+			/* Accepted and flushed at once (RA-ERR-5; its own decision: a
+			 * profile's flush on the send queue is not the receive post's). */
+			s = DECIDE(p, RA_ERR_5, PART_RECV_Q, O_OK, O_ERR(EINVAL));
 			m_why_add(&why, M_RULE_RA_ERR_5);
 			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		} else {
@@ -435,7 +485,7 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 	}
 	if (q->state != M_QPS_RTS) {
 		m_why_add(&why, M_RULE_QP_STATE_1);
-		m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
+		m_alt_add(out, O_ERR(EINVAL), kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
 		return 0;
 	}
 	if (op->kind == M_OP_BIND_MW)
@@ -445,18 +495,18 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		return 0;
 	}
 
-	/* Remote operations need a live peer that still listens. */
-	out->res.peer_node = q->peer_node;
-	out->res.peer_qp = q->peer_qp;
-	if (q->peer_node < 0 || !m->node[q->peer_node].qp[q->peer_qp].live ||
-	    m->node[q->peer_node].qp[q->peer_qp].state < M_QPS_RTR ||
-	    m->node[q->peer_node].qp[q->peer_qp].state == M_QPS_ERR) {
-		m_why_add(&why, M_RULE_RA_ERR_3);
-		m_alt_add(out, WC_ERR(RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
-		return 0;
-	}
+	/* The requester gathers a WRITE's or SEND's payload from the local SGE as it
+	 * builds the first packet: a bad SGE fails locally, whatever state the peer
+	 * is in (LP-1 is decided before a transport error, RA-ERR-3). */
+	int gather = op->kind == M_OP_WRITE || op->kind == M_OP_SEND;
 	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
 
+	out->res.peer_node = q->peer_node;
+	out->res.peer_qp = q->peer_qp;
+	if (gather && !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
+		return 0;
+	/* An atomic's alignment and SGE length may be refused at post (rxe does):
+	 * before anything goes out, whatever the peer's state. */
 	if (atomic) {
 		uint64_t sge = op->verbs.len ? op->verbs.len : 8;
 
@@ -475,13 +525,17 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 			return 0;
 		}
 	}
-	if (op->kind == M_OP_WRITE || op->kind == M_OP_SEND) {
-		if (!sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
-			return 0;
-		if (op->kind == M_OP_SEND) {
-			peer_receive(m, p, out, why);
-			return 0;
-		}
+	/* Remote operations need a live peer that still listens. */
+	if (q->peer_node < 0 || !m->node[q->peer_node].qp[q->peer_qp].live ||
+	    m->node[q->peer_node].qp[q->peer_qp].state < M_QPS_RTR ||
+	    m->node[q->peer_node].qp[q->peer_qp].state == M_QPS_ERR) {
+		m_why_add(&why, M_RULE_RA_ERR_3);
+		m_alt_add(out, WC_ERR(RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
+		return 0;
+	}
+	if (op->kind == M_OP_SEND) {
+		peer_receive(m, p, out, why);
+		return 0;
 	}
 	if (!responder_check(m, p, out, &why))
 		return 0;

@@ -191,7 +191,7 @@ START_TEST(test_explore_finds_planted_bug)
 	struct ex_opts o = { .seed = 5, .steps = 3000, .batch = 1, .out = NULL, .stack_name = "model" };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
 	struct ex_cov cov = { { 0 } };
-	int found = 0;
+	int found = 0, small = 0;
 
 	buggy_stack(&s);
 	o.gen = (struct ex_gen_opts){ .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 4, .judge = s.judge };
@@ -199,11 +199,82 @@ START_TEST(test_explore_finds_planted_bug)
 	ck_assert_int_eq(ex_explore(&o, &s, &cov, sum), 0);
 	for (size_t i = 0; i < sum->nfound; i++)
 		if (strcmp(sum->found[i].sig.call, "write") == 0 && strcmp(sum->found[i].sig.real, "SUCCESS") == 0) {
+			/* 8 steps: two PDs, a local MR, the target (an MR or a window),
+			 * two QPs, connect, write; a stale rkey (RA-KEY-1) needs the
+			 * target's dereg too: 9. */
 			found = 1;
-			ck_assert_uint_le(sum->found[i].to, 8);
+			small |= sum->found[i].to <= 8;
+			ck_assert_uint_le(sum->found[i].to, 9);
 		}
 	ck_assert_msg(found, "the planted bug was not found in %lu steps", sum->steps);
+	ck_assert(small);
 	ck_assert_uint_gt(sum->rules, 10);
+	free(sum);
+}
+END_TEST
+
+/*
+ * A costly stack whose profile's model shows the divergence (here the model
+ * simulating rxe 6.1, judged against generic: rxe's declared deviations):
+ * each divergence is shrunk on that model in process and the stack only
+ * confirms the result, one batch per exploration batch.
+ */
+START_TEST(test_costly_stack_preshrinks_on_its_profile)
+{
+	struct ex_stack s = { .kind = EX_STACK_MODEL, .costly = 1 };
+	struct ex_opts o = { .seed = 1, .steps = 2000, .batch = 8, .out = NULL, .stack_name = "model" };
+	struct ex_summary *sum = calloc(1, sizeof(*sum));
+	struct ex_cov cov = { { 0 } };
+	unsigned long explored;
+
+	ck_assert_int_eq(m_profile_get("generic", 0, &s.judge), 0);
+	ck_assert_int_eq(m_profile_get("rxe", 0, &s.sim), 0);
+	o.gen = (struct ex_gen_opts){ .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 6, .judge = s.judge };
+	ck_assert_ptr_nonnull(sum);
+	ck_assert_int_eq(ex_explore(&o, &s, &cov, sum), 0);
+	ck_assert_uint_ge(sum->nfound, 3);
+	for (size_t i = 0; i < sum->nfound; i++)
+		ck_assert_uint_le(sum->found[i].to, 8);
+	explored = (sum->cases + o.batch - 1) / o.batch;
+	ck_assert_uint_le(s.batches, 2 * explored); /* no shrinking round ran on the stack */
+	free(sum);
+}
+END_TEST
+
+/* A stand-in for rxe 6.1 that shows its kept send WRs failing (QP-STATE-1's WR_FLUSH_ERR). */
+static int flushing_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	struct hcall cc = *c;
+
+	cc.nprefer = 1;
+	cc.prefer[0] = (struct m_outcome){ M_OUT_WC, M_WC_WR_FLUSH_ERR };
+	return be_model_ops.exec(be, &cc, r);
+}
+
+/* The pre-shrink's model simulates the profile's deviations first, so a WIDEN
+ * deviation (an outcome added after the generic ones) is shrunk there too. */
+START_TEST(test_costly_stack_preshrinks_widened_deviation)
+{
+	static struct backend_ops flushing;
+	struct ex_stack s = { .kind = EX_STACK_MODEL, .costly = 1 };
+	struct ex_opts o = { .seed = 1, .steps = 3000, .batch = 8, .out = NULL, .stack_name = "model" };
+	struct ex_summary *sum = calloc(1, sizeof(*sum));
+	struct ex_cov cov = { { 0 } };
+	int kept = 0;
+
+	flushing = be_model_ops;
+	flushing.exec = flushing_exec;
+	s.ops = &flushing;
+	ck_assert_int_eq(m_profile_get("generic", 0, &s.judge), 0);
+	ck_assert_int_eq(m_profile_get("rxe", 0, &s.sim), 0);
+	o.gen = (struct ex_gen_opts){ .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 6, .judge = s.judge };
+	ck_assert_ptr_nonnull(sum);
+	ck_assert_int_eq(ex_explore(&o, &s, &cov, sum), 0);
+	for (size_t i = 0; i < sum->nfound; i++)
+		kept |= strcmp(sum->found[i].sig.real, "WR_FLUSH_ERR") == 0; /* generic: on ERR QPs only */
+	ck_assert_msg(kept, "no kept send WR found in %lu steps", sum->steps);
+	/* Every one was shrunk on the model: the stack ran no shrinking round. */
+	ck_assert_uint_le(s.batches, 2 * ((sum->cases + o.batch - 1) / o.batch));
 	free(sum);
 }
 END_TEST
@@ -219,6 +290,8 @@ Suite *suite_test_explore_shrink(void)
 	tcase_add_test(tc, test_shrink_is_deterministic);
 	tcase_add_test(tc, test_costly_stack_shrinks_in_few_cases);
 	tcase_add_test(tc, test_explore_finds_planted_bug);
+	tcase_add_test(tc, test_costly_stack_preshrinks_on_its_profile);
+	tcase_add_test(tc, test_costly_stack_preshrinks_widened_deviation);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -31,7 +31,11 @@ static int verbs_connect(struct stack *st, const struct hcall *c, char *reply, s
 		return rc;
 	rc = stack_call(st, c->verbs.peer_node, reply, "connect id=%d rqpn=%u rgid=%s%s", c->verbs.peer, qa->v.qpn,
 		  st->ag[c->node].gid, opts);
-	return rc ? rc : stack_outcome(st, reply, &r->out);
+	if (rc || (rc = stack_outcome(st, reply, &r->out)) || r->out.kind == M_OUT_OK)
+		return rc;
+	/* The peer refused (its QP is not in RESET): the connect is one step that
+	 * failed, so the first QP goes back to RESET, where it was (QP-CONN-1). */
+	return stack_call(st, c->node, reply, "modify_qp id=%d state=RESET", c->obj);
 }
 
 /* Send c's request to its agent and take the answer into reply. */
