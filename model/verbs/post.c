@@ -417,8 +417,11 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 			for (unsigned i = 0; i < s.n; i++)
 				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		} else if (q->state == M_QPS_ERR) {
-			/* Accepted and flushed at once (RA-ERR-5). */
-			s = DECIDE(p, RA_ERR_5, PART_STEP, O_OK, O_ERR(EINVAL));
+			/* Accepted and flushed at once (RA-ERR-5): ibv_post_recv answers
+			 * ok or an errno, never a completion status; the flush is the
+			 * receive's completion. Its own part: deviations of the send
+			 * queue's flush (PART_STEP) do not reach it. */
+			s = DECIDE(p, RA_ERR_5, PART_RECV_QUEUE, O_OK, O_ERR(EINVAL));
 			m_why_add(&why, M_RULE_RA_ERR_5);
 			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		} else {

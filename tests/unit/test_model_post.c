@@ -290,6 +290,30 @@ START_TEST(test_RA_ERR_5_post_to_err_qp)
 }
 END_TEST
 
+/* ibv_post_recv on a QP in ERR answers ok (the receive is flushed later) or an
+ * errno, under every profile: rxe's send-queue deviation (WR_FLUSH_ERR at the
+ * step) does not reach the receive queue (rxe 6.1.0-56 answered ok). */
+START_TEST(test_RA_ERR_5_recv_on_err_qp_is_never_a_completion)
+{
+	static const char *const profiles[] = { "generic", "rxe" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct fx f;
+		struct pair s = fx_pair(&f, profiles[i], 2);
+		struct m_op recv = { .kind = M_OP_RECV, .node = 0, .obj = (int16_t)s.qa, .verbs.len = 8,
+				     .verbs.lkey = f.m.node[0].mr[s.ma].lkey, .verbs.laddr = model_mr_laddr(&f.m, 0, s.ma, 0) };
+
+		struct m_op err = { .kind = M_OP_MODIFY_QP, .node = 0, .obj = (int16_t)s.qa, .verbs.qp_state = M_QPS_ERR };
+		fx_do(&f, err, ok_());
+		struct m_pred pr = fx_predict(&f, recv);
+		ck_assert_msg(fx_has(pr, ok_()) && fx_has(pr, err_(EINVAL)), "%s", profiles[i]);
+		ck_assert_msg(!fx_has(pr, wc_(M_WC_WR_FLUSH_ERR)), "%s", profiles[i]);
+		ck_assert(fx_rule(pr, ok_(), M_RULE_RA_ERR_5));
+		model_free(&f.m);
+	}
+}
+END_TEST
+
 START_TEST(test_QP_STATE_1_post_below_rts)
 {
 	struct fx f;
@@ -1029,6 +1053,7 @@ Suite *suite_test_model_post(void)
 	RTEST(tc, RA_ERR_3, test_RA_ERR_3_responder_err_and_recv_flush);
 	RTEST(tc, RA_ERR_1, test_RA_ERR_1_nak_mapping);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_post_to_err_qp);
+	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_never_a_completion);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_post_below_rts);
 	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);
 	RTEST(tc, LP_2, test_LP_2_zero_length_sge);
