@@ -281,6 +281,11 @@ struct m_mr {
 	uint32_t nbound;     /* memory windows bound to it */
 	uint8_t api;         /* enum m_api */
 	uint32_t usage;      /* RPMA: the usage flags; DAT: the privileges asked for */
+	uint8_t prot;        /* enum m_prot of the buffer's pages */
+	int16_t buf;         /* the MR (of this node) that owns the buffer's memory: itself, or
+	                        the first registration of the buffer, which bytes and unknown
+	                        then point into (every registration over one buffer sees the
+	                        same bytes; model_clone and model_free know) */
 	uint8_t *bytes;      /* contents, len bytes (kept after dereg) */
 	uint8_t *unknown;    /* 1 where the contents are unspecified */
 };

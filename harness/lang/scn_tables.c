@@ -72,7 +72,7 @@ NAMED_ENUM(scn_vkind, enum scn_vkind, vkind_names)
 
 static const struct scn_name attr_names[] = {
 	{ SCN_ATTR_ADDR, "addr" }, { SCN_ATTR_LEN, "len" }, { SCN_ATTR_LKEY, "lkey" },
-	{ SCN_ATTR_RKEY, "rkey" }, { SCN_ATTR_QPN, "qpn" },
+	{ SCN_ATTR_RKEY, "rkey" }, { SCN_ATTR_QPN, "qpn" }, { SCN_ATTR_VA, "va" },
 };
 NAMED_ENUM(scn_attr, enum scn_attr, attr_names)
 
@@ -201,7 +201,7 @@ int scn_table_lookup(enum scn_table t, const char *name, uint64_t *value)
 unsigned scn_class_attrs(enum scn_class c)
 {
 	switch (c) {
-	case SCN_C_MR: case SCN_C_DAT_LMR: return A(ADDR) | A(LEN) | A(LKEY) | A(RKEY);
+	case SCN_C_MR: case SCN_C_DAT_LMR: return A(ADDR) | A(LEN) | A(LKEY) | A(RKEY) | A(VA);
 	case SCN_C_MW: case SCN_C_DAT_RMR: return A(ADDR) | A(LEN) | A(RKEY);
 	case SCN_C_QP: return A(QPN);
 	case SCN_C_RPMA_MR: return A(ADDR) | A(LEN) | A(RKEY); /* librpma exposes no lkey */

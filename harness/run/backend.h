@@ -49,6 +49,8 @@ struct hc_verbs {
 	uint64_t start;           /* bind_mw: the window's start, in the MR's address space */
 	uint64_t iova;            /* reg_mr: hca_va when has_iova */
 	uint8_t has_iova, prot;   /* reg_mr: iova given; enum m_prot of the pages */
+	uint8_t in_buf;           /* reg_mr buf=: the memory is MR mr's buffer from byte buf_off */
+	uint64_t buf_off;
 	uint32_t lkey, rkey;      /* post: the SGE's key, the remote key */
 	uint64_t laddr, raddr;    /* post: the SGE's address, the remote address */
 	uint64_t compare, swap;   /* cas: compare, swap; fadd: both the addend */

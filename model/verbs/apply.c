@@ -50,34 +50,58 @@ static void copy_bytes(struct m_mr *dst, uint64_t doff, const struct m_mr *src, 
 	memmove(dst->unknown + doff, src->unknown + soff, len);
 }
 
-static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
+/* A new buffer of len bytes at page offset off for MR h: its memory and address. */
+static int new_buffer(struct m_node *nd, struct m_mr *mr, int h, uint64_t len, uint64_t off, uint8_t prot)
 {
-	struct m_node *nd = &m->node[op->node];
-	struct m_mr *mr;
-	uint64_t span;
-
-	if (nd->nmr >= M_MAX_MR)
-		return -ENOSPC;
-	mr = &nd->mr[nd->nmr];
-	memset(mr, 0, sizeof(*mr));
-	mr->bytes = calloc(op->verbs.len ? op->verbs.len : 1, 1);
-	mr->unknown = calloc(op->verbs.len ? op->verbs.len : 1, 1);
+	mr->bytes = calloc(len ? len : 1, 1);
+	mr->unknown = calloc(len ? len : 1, 1);
 	if (!mr->bytes || !mr->unknown) {
 		free(mr->bytes);
 		free(mr->unknown);
 		mr->bytes = mr->unknown = NULL;
 		return -ENOMEM;
 	}
+	mr->buf = (int16_t)h;
+	mr->prot = prot;
+	mr->addr = nd->next_va + off;
+	nd->next_va += (off + len + M_PAGE - 1) / M_PAGE * M_PAGE + M_PAGE; /* a guard page between buffers */
+	return 0;
+}
+
+/* MR mr registers len bytes of MR o's buffer from its byte off: the same memory. */
+static void same_buffer(struct m_node *nd, struct m_mr *mr, const struct m_mr *o, uint64_t off)
+{
+	const struct m_mr *own = &nd->mr[o->buf];
+	uint64_t rel = o->addr + off - own->addr;
+
+	mr->buf = o->buf;
+	mr->prot = o->prot;
+	mr->addr = o->addr + off;
+	mr->bytes = own->bytes ? own->bytes + rel : NULL;
+	mr->unknown = own->unknown ? own->unknown + rel : NULL;
+}
+
+static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
+{
+	struct m_node *nd = &m->node[op->node];
+	struct m_mr *mr;
+	int rc;
+
+	if (nd->nmr >= M_MAX_MR)
+		return -ENOSPC;
+	mr = &nd->mr[nd->nmr];
+	memset(mr, 0, sizeof(*mr));
+	if (op->verbs.in_buf)
+		same_buffer(nd, mr, &nd->mr[op->verbs.mr], op->verbs.buf_off);
+	else if ((rc = new_buffer(nd, mr, nd->nmr, op->verbs.len, op->verbs.offset, op->verbs.prot)))
+		return rc;
 	mr->live = mr->ever = 1;
 	mr->pd = op->verbs.pd;
 	mr->access = op->verbs.access & ~M_ACC_OPTIONAL_RANGE;
-	mr->addr = nd->next_va + op->verbs.offset;
 	mr->len = op->verbs.len;
 	mr->iova = op->verbs.has_iova ? op->verbs.iova : mr->addr;
 	mr->lkey = m_new_key(nd);
 	mr->rkey = m_new_key(nd);
-	span = (op->verbs.offset + op->verbs.len + M_PAGE - 1) / M_PAGE * M_PAGE;
-	nd->next_va += span + M_PAGE; /* a guard page between buffers */
 	nd->pd[op->verbs.pd].usecnt++;
 	*created = nd->nmr++;
 	return 0;

@@ -38,6 +38,9 @@ struct m_verbs_args {
 	uint64_t iova;      /* reg_mr: hca_va (ibv_reg_mr_iova) when has_iova */
 	uint8_t has_iova;
 	uint8_t prot;       /* reg_mr: enum m_prot of the pages */
+	uint8_t in_buf;     /* reg_mr: 1 = register len bytes of MR mr's buffer from its byte
+	                       buf_off (offset and prot are then the buffer's), 0 = a new buffer */
+	uint64_t buf_off;
 	uint8_t byte;       /* fill: the byte value */
 	uint8_t with_inv;   /* send: SEND_WITH_INV */
 	uint32_t lkey;      /* posts: the local SGE's lkey, */

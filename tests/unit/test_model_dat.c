@@ -896,7 +896,7 @@ START_TEST(test_dat_same_buffer_twice)
 {
 	struct fx f;
 	struct dpair s = fx_dpair(&f, "rxe");
-	struct m_op op = op_lmr(1, s.zb, 4096, M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_READ);
+	struct m_op op = op_lmr(1, s.zb, 4096, PRIV_RW);
 	int twin;
 
 	op.dat.lmr = (int16_t)s.dst;
@@ -908,6 +908,9 @@ START_TEST(test_dat_same_buffer_twice)
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 128), dto_(M_DTO_SUCCESS));
 	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[127], 0x42);
 	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[128], 0);
+	/* And the other way: a write through the twin is in dst's bytes. */
+	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, twin, 2048, 64), dto_(M_DTO_SUCCESS));
+	ck_assert_uint_eq(f.m.node[1].mr[s.dst].bytes[2048 + 63], 0x42);
 	/* Longer than the buffer it names: malformed. */
 	struct m_pred pr;
 	op.dat.len = 8192;

@@ -47,16 +47,25 @@ static int do_alloc_pd(struct agent *a)
 
 static int do_reg_mr(struct agent *a)
 {
-	struct aobj *o = agent_new_obj(a), *pd = agent_field_obj(a, "pd", AO_PD, 0);
-	uint64_t len = agent_num(a, "len", 0), off = agent_num(a, "offset", 0), iova;
-	int access = (int)agent_num(a, "access", 0), prot = (int)agent_num(a, "prot", 0), rc;
+	struct aobj *o = agent_new_obj(a), *pd = agent_field_obj(a, "pd", AO_PD, 0), *src = NULL;
+	uint64_t len = agent_num(a, "len", 0), off = agent_num(a, "offset", 0), boff = agent_num(a, "boff", 0), iova;
+	int access = (int)agent_num(a, "access", 0), prot = (int)agent_num(a, "prot", 0), rc = 0;
 
 	if (!o || !pd)
 		return agent_reply_err(a, EINVAL, "bad reg_mr request");
+	if (proto_get_u64(a->msg, "buf", &iova) == 0 &&
+	    (!(src = agent_field_obj(a, "buf", AO_MR, 0)) || !src->buf || boff > src->len || len > src->len - boff))
+		return agent_reply_err(a, EINVAL, "bad reg_mr buf");
 	*o = (struct aobj){ .kind = AO_MR, .mem = o->mem, .buf = o->buf }; /* agent_buffer drops it */
-	/* A length no buffer can have (addr+len wraps: MR-LEN-2) is registered
-	 * over a one-page buffer that holds no bytes for the harness. */
-	rc = agent_buffer(o, len > AGENT_BUF_MAX ? 0 : len, off, prot);
+	if (src) {
+		/* buf=: len bytes of src's buffer from boff, one more reference to it. */
+		agent_buffer_share(o, src, len);
+		o->buf += boff;
+	} else {
+		/* A length no buffer can have (addr+len wraps: MR-LEN-2) is registered
+		 * over a one-page buffer that holds no bytes for the harness. */
+		rc = agent_buffer(o, len > AGENT_BUF_MAX ? 0 : len, off, prot);
+	}
 	if (rc)
 		return agent_reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
 	if (proto_get_u64(a->msg, "iova", &iova) == 0)

@@ -10,7 +10,9 @@
 #define O_POST (O(ERRNO) | O(WC) | O(CRASH))
 #define O_QUERY (O(OK) | O(ERRNO) | O(CRASH) | SCN_OUTS_QUERY)
 
-#define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("remote", ADDR(SCN_C_MR | SCN_C_MW)), \
+/* remote= an MR or MW reference, or a raw address (a number, NAME.ATTR) with rkey= */
+#define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), \
+			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
 			    __VA_ARGS__, OPT("rkey", NUM))
 
 const struct scn_call api_verbs_calls[] = {
@@ -18,7 +20,8 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, NOARGS),
 	CALL("reg_mr", VERBS, CREATE, SCN_C_MR, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("len", NUM), OPT("access", FLAGS(SCN_T_ACCESS)),
-		  OPT("iova", NUM), OPT("offset", RANGE(0, 4095)), OPT("prot", WORD(SCN_T_PROT)))),
+		  OPT("iova", NUM), OPT("offset", RANGE(0, 4095)), OPT("prot", WORD(SCN_T_PROT)),
+		  { .key = "buf", .flags = SCN_A_OWN, ADDR(SCN_C_MR) })),
 	CALL("dereg_mr", VERBS, ACT, SCN_C_MR, 1, O_VERB, NOARGS),
 	CALL("rereg_mr", VERBS, ACT, SCN_C_MR, 0, O_VERB,
 	     ARGS(OPT("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),

@@ -29,6 +29,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->iova = v->iova;
 	a->has_iova = v->has_iova;
 	a->prot = v->prot;
+	a->in_buf = v->in_buf;
+	a->buf_off = v->buf_off;
 	a->lkey = v->lkey;
 	a->laddr = v->laddr;
 	a->rkey = (c->op == M_OP_LOCAL_INV || v->with_inv) ? v->inv_rkey : v->rkey;

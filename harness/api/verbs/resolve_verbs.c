@@ -16,6 +16,12 @@ static void reg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.has_iova = 1;
 		c->verbs.iova = rsv_num(r, v, 0);
 	}
+	if ((v = scn_step_arg(s, "buf"))) {
+		/* Another registration of that MR's buffer (the parser keeps it on the node). */
+		c->verbs.in_buf = 1;
+		c->verbs.mr = rsv_obj(v);
+		c->verbs.buf_off = v->neg ? 0 - v->num : v->num;
+	}
 }
 
 static void rereg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)

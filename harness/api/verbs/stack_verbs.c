@@ -53,13 +53,15 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		rc = stack_call(st, c->node, reply, "%s id=%d", id_only[c->op], c->obj);
 		break;
 	case M_OP_REG_MR: {
-		char iova[40] = "";
+		char iova[40] = "", buf[64] = "";
 
 		if (c->verbs.has_iova)
 			snprintf(iova, sizeof(iova), " iova=0x%llx", (unsigned long long)c->verbs.iova);
-		rc = stack_call(st, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s", c->obj,
+		if (c->verbs.in_buf)
+			snprintf(buf, sizeof(buf), " buf=%d boff=%llu", c->verbs.mr, (unsigned long long)c->verbs.buf_off);
+		rc = stack_call(st, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s%s", c->obj,
 			  c->verbs.pd, (unsigned long long)c->verbs.len, c->verbs.access, (unsigned long long)c->verbs.offset,
-			  c->verbs.prot, iova);
+			  c->verbs.prot, iova, buf);
 		break;
 	}
 	case M_OP_REREG_MR:
