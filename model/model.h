@@ -308,6 +308,7 @@ struct m_qp {
 	int16_t peer_node, peer_qp;
 	uint8_t nrecv;
 	uint8_t max_recv;          /* the receive queue depth asked for at create_qp */
+	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };

@@ -45,6 +45,8 @@ struct hc_verbs {
 	uint8_t zero_based;       /* bind_mw: a zero-based window */
 	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
 	uint64_t max_recv_wr;     /* create_qp */
+	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
+	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */
 	uint64_t offset;          /* reg_mr: the buffer's page offset */
 	uint64_t start;           /* bind_mw: the window's start, in the MR's address space */
 	uint64_t iova;            /* reg_mr: hca_va when has_iova */

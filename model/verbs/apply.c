@@ -81,6 +81,16 @@ static void same_buffer(struct m_node *nd, struct m_mr *mr, const struct m_mr *o
 	mr->unknown = own->unknown ? own->unknown + rel : NULL;
 }
 
+/* len bytes from src (NULL: bytes the model does not know, an inline post's
+ * from memory it never had: LP-3) land in dst at doff. */
+static void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
+{
+	if (src)
+		copy_bytes(dst, doff, src, soff, len);
+	else
+		memset(dst->unknown + doff, 1, len);
+}
+
 static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
 {
 	struct m_node *nd = &m->node[op->node];
@@ -135,6 +145,13 @@ static void unbind_mw(struct m_node *nd, struct m_mw *mw)
 	mw->bound = 0;
 }
 
+/* The first posted receive of q is used up (a SEND, a WRITE with immediate). */
+static void consume_recv(struct m_qp *q)
+{
+	memmove(&q->recv[0], &q->recv[1], sizeof(q->recv[0]) * (size_t)(q->nrecv - 1));
+	q->nrecv--;
+}
+
 /* The successful effect of a posted WR (M_EFF_DO). */
 static void apply_post(struct model *m, const struct m_pred *pr)
 {
@@ -147,8 +164,11 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_WRITE:
-		if (t && l && op->verbs.len)
-			copy_bytes(t, r->toff, l, r->loff, op->verbs.len);
+	case M_OP_WRITE_IMM:
+		if (t && op->verbs.len)
+			land(t, r->toff, l, r->loff, op->verbs.len);
+		if (op->kind == M_OP_WRITE_IMM) /* it consumes the peer's first receive (RA-WRITE-2) */
+			consume_recv(&pn->qp[r->peer_qp]);
 		break;
 	case M_OP_READ:
 		if (t && l && op->verbs.len)
@@ -168,10 +188,9 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_SEND: {
 		struct m_qp *pq = &pn->qp[r->peer_qp];
 
-		if (r->rmr >= 0 && l && op->verbs.len)
-			copy_bytes(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
-		memmove(&pq->recv[0], &pq->recv[1], sizeof(pq->recv[0]) * (size_t)(pq->nrecv - 1));
-		pq->nrecv--;
+		if (r->rmr >= 0 && op->verbs.len)
+			land(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
+		consume_recv(pq);
 		if (r->inv_mw >= 0)
 			unbind_mw(pn, &pn->mw[r->inv_mw]);
 		break;
@@ -249,6 +268,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 			return -ENOSPC;
 		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
+						 .max_inline = (uint16_t)op->verbs.max_inline,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)nd->nqp };
 		nd->pd[op->verbs.pd].usecnt++;

@@ -86,7 +86,7 @@ static uint32_t needed_right(enum m_op_kind k)
 {
 	switch (k) {
 	case M_OP_READ: return M_ACC_REMOTE_READ;
-	case M_OP_WRITE: return M_ACC_REMOTE_WRITE;
+	case M_OP_WRITE: case M_OP_WRITE_IMM: return M_ACC_REMOTE_WRITE;
 	default: return M_ACC_REMOTE_ATOMIC;
 	}
 }
@@ -157,7 +157,7 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 			/* RA-WRITE-1: a refused WRITE may leave part of the target written. */
 			int unknown = 0;
 
-			if (op->kind == M_OP_WRITE) {
+			if (op->kind == M_OP_WRITE || op->kind == M_OP_WRITE_IMM) {
 				struct m_set u = DECIDE(p, RA_WRITE_1, PART_STEP, WC_ERR(GENERAL_ERR));
 
 				unknown = !m_set_has(&u, O_OK);
@@ -290,6 +290,63 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 			return;
 		}
 	}
+	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, M_WC_SUCCESS);
+}
+
+/*
+ * IBV_SEND_INLINE (LP-3): the data is copied at the post and its lkey never
+ * looked at. Longer than the max_inline_data the QP asked for: EINVAL at the
+ * post (LP-7), unless the provider gave the QP more (rxe: at least 16 bytes
+ * per SGE), then it goes on. The bytes are the memory at the address, in
+ * whichever buffer of the node holds it (none: unknown). Returns whether
+ * the operation goes on.
+ */
+static int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
+		       struct m_why *why)
+{
+	const struct m_op *op = &out->op;
+
+	m_why_add(why, M_RULE_LP_3);
+	if (op->verbs.len > q->max_inline) {
+		struct m_set s = DECIDE(p, LP_3, PART_STEP, O_ERR(EINVAL), O_OK);
+		struct m_why w = *why;
+
+		m_why_add(&w, M_RULE_LP_7);
+		for (unsigned i = 0; i < s.n; i++)
+			if (s.o[i].kind != M_OUT_OK)
+				m_alt_add(out, s.o[i], M_EFF_NONE, &w, -1);
+		if (!m_set_has(&s, O_OK))
+			return 0;
+	}
+	out->res.lmr = -1;
+	for (int h = nd->nmr - 1; h >= 0; h--)
+		if (nd->mr[h].ever && nd->mr[h].bytes && m_range_ok(op->verbs.laddr, op->verbs.len, nd->mr[h].addr, nd->mr[h].len)) {
+			out->res.lmr = (int16_t)h;
+			out->res.loff = op->verbs.laddr - nd->mr[h].addr;
+			break;
+		}
+	return 1;
+}
+
+/*
+ * RDMA WRITE with immediate at the responder (RA-WRITE-2): it needs a posted
+ * receive before anything else is looked at (none: RNR NAKs until the retry
+ * count runs out), then the rkey and range checks of a WRITE; it lands and
+ * consumes the receive, whose SGE is not used (its completion is
+ * RECV_RDMA_WITH_IMM, SUCCESS).
+ */
+static void write_imm(const struct model *m, const struct m_profile *p, struct m_pred *out, struct m_why why)
+{
+	const struct m_qp *pq = &m->node[out->res.peer_node].qp[out->res.peer_qp];
+
+	m_why_add(&why, M_RULE_RA_WRITE_2);
+	if (pq->nrecv == 0) {
+		m_why_add(&why, M_RULE_RA_ERR_2);
+		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
+		return;
+	}
+	if (!responder_check(m, p, out, &why))
+		return;
 	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, M_WC_SUCCESS);
 }
 
@@ -478,13 +535,18 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 			return 0;
 		}
 	}
-	if (op->kind == M_OP_WRITE || op->kind == M_OP_SEND) {
-		if (!sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
+	if (op->kind == M_OP_WRITE || op->kind == M_OP_SEND || op->kind == M_OP_WRITE_IMM) {
+		if (op->verbs.send_inline ? !inline_data(p, nd, q, out, &why)
+					  : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
 			return 0;
 		if (op->kind == M_OP_SEND) {
 			peer_receive(m, p, out, why);
 			return 0;
 		}
+	}
+	if (op->kind == M_OP_WRITE_IMM) {
+		write_imm(m, p, out, why);
+		return 0;
 	}
 	if (!responder_check(m, p, out, &why))
 		return 0;

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#define M_INLINE_MAX 256 /* the largest max_inline_data a scenario may ask for */
+
 /*
  * Arguments of the verbs operations. The handle acted on is struct
  * m_op.obj: the PD, MR, MW or QP of dealloc/dereg/rereg/destroy/modify/
@@ -31,6 +33,8 @@ struct m_verbs_args {
 	uint32_t mw_type;   /* alloc_mw: enum m_mw_type */
 	uint32_t qp_state;  /* modify_qp: the target state (enum m_qp_state) */
 	uint64_t max_recv_wr; /* create_qp: max_recv_wr (0: the default) */
+	uint32_t max_inline; /* create_qp: cap.max_inline_data asked for (at most M_INLINE_MAX) */
+	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
 	uint64_t len;       /* reg_mr/rereg_mr: length; bind_mw: window length; posts: the
 	                       SGE's length; fill: bytes (0: to the MR's end) */
 	uint64_t offset;    /* reg_mr: page offset of the buffer; bind_mw: window start (iova

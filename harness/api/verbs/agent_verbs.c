@@ -186,7 +186,8 @@ static int do_create_qp(struct agent *a)
 	qia.qp_type = IBV_QPT_RC;
 	qia.sq_sig_all = 1;
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
-				       .max_send_sge = 1, .max_recv_sge = 1 };
+				       .max_send_sge = 1, .max_recv_sge = 1,
+				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
 		int e = errno;
@@ -335,6 +336,9 @@ static int do_post(struct agent *a)
 	wr.wr.rdma.rkey = (uint32_t)agent_num(a, "rkey", 0);
 	if (strcmp(op, "write") == 0) {
 		wr.opcode = IBV_WR_RDMA_WRITE;
+	} else if (strcmp(op, "write_imm") == 0) {
+		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr.imm_data = 0;
 	} else if (strcmp(op, "read") == 0) {
 		wr.opcode = IBV_WR_RDMA_READ;
 	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
@@ -359,6 +363,8 @@ static int do_post(struct agent *a)
 	} else {
 		return agent_reply_err(a, EINVAL, "unknown post op %s", op);
 	}
+	if (agent_num(a, "inline", 0))
+		wr.send_flags |= IBV_SEND_INLINE;
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
