@@ -309,6 +309,7 @@ struct m_qp {
 	uint8_t nrecv;
 	uint8_t max_recv;          /* the receive queue depth asked for at create_qp */
 	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
+	uint8_t no_rd_atomic;      /* connected with max_dest_rd_atomic 0: no READ/atomic responder resources */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };

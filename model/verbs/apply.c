@@ -278,6 +278,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		struct m_qp *a = &nd->qp[op->obj], *b = &m->node[op->verbs.peer_node].qp[op->verbs.peer_qp];
 
 		a->state = b->state = M_QPS_RTS;
+		a->no_rd_atomic = b->no_rd_atomic = op->verbs.no_rd_atomic;
 		a->peer_node = op->verbs.peer_node;
 		a->peer_qp = op->verbs.peer_qp;
 		b->peer_node = op->node;

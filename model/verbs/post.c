@@ -108,7 +108,7 @@ static void remote_fail(struct m_pred *out, const struct m_set *s, struct m_why 
 
 /*
  * The responder's checks for READ/WRITE/atomics, in rxe's order: QP access
- * flags (RA-QP-1), length (RA-LEN-1), zero length (RA-ZERO-1), then the key
+ * flags (RA-QP-1), READ/atomic resources (RA-RES-1), length (RA-LEN-1), zero length (RA-ZERO-1), then the key
  * (RA-KEY-1; MR or MW), PD (RA-PD-1), rights (RA-ACC-1), bounds (RA-BND-1;
  * MW-ACC-2 for windows). Adds failing alternatives; returns whether the
  * access may succeed, with the target in out->res.
@@ -126,6 +126,11 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 	if (!(pq->access & right)) {
 		s = DECIDE(p, RA_QP_1, PART_STEP, WC_ERR(REM_INV_REQ_ERR), WC_ERR(REM_ACCESS_ERR));
 		remote_fail(out, &s, *why, M_RULE_RA_QP_1, 0);
+		return 0;
+	}
+	if (pq->no_rd_atomic && right != M_ACC_REMOTE_WRITE) {
+		s = DECIDE(p, RA_RES_1, PART_STEP, WC_ERR(REM_INV_REQ_ERR));
+		remote_fail(out, &s, *why, M_RULE_RA_RES_1, 0);
 		return 0;
 	}
 	if (len > (1ull << 31)) {

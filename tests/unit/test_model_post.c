@@ -339,6 +339,33 @@ START_TEST(test_LP_3_inline_skips_the_lkey)
 }
 END_TEST
 
+/* Connected with max_dest_rd_atomic 0: READ and atomics (even a zero-length
+ * READ: resources come before the length) are invalid requests, WRITE works. */
+START_TEST(test_RA_RES_1_no_read_atomic_resources)
+{
+	struct fx f;
+	int pa, pb, ma, mb, qa, qb;
+
+	fx_init(&f, 2, "generic");
+	pa = fx_pd(&f, 0);
+	pb = fx_pd(&f, 1);
+	ma = fx_mr(&f, 0, pa, 4096, RW);
+	mb = fx_mr(&f, 1, pb, 4096, RW);
+	qa = fx_qp(&f, 0, pa, QP_ALL);
+	qb = fx_qp(&f, 1, pb, QP_ALL);
+	fx_do(&f, (struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)qa, .verbs.peer_node = 1,
+				 .verbs.peer_qp = (int16_t)qb, .verbs.no_rd_atomic = 1 }, ok_());
+	struct m_pred pr = fx_predict(&f, op_rdma(&f, M_OP_READ, 0, qa, ma, 0, 1, mb, 0, 0));
+	ck_assert(fx_only(pr, wc_(M_WC_REM_INV_REQ_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_RA_RES_1));
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_FADD, 0, qa, ma, 0, 1, mb, 0, 8)), wc_(M_WC_REM_INV_REQ_ERR)));
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, qa, ma, 0, 1, mb, 0, 8)), wc_(M_WC_SUCCESS)));
+	fx_do(&f, op_rdma(&f, M_OP_READ, 0, qa, ma, 0, 1, mb, 0, 8), wc_(M_WC_REM_INV_REQ_ERR));
+	ck_assert_int_eq(fx_qps(&f, 1, qb), M_QPS_ERR);
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_RA_ERR_1_nak_mapping)
 {
 	struct fx f;
@@ -1133,6 +1160,7 @@ Suite *suite_test_model_post(void)
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_post_to_err_qp);
 	RTEST(tc, RA_WRITE_2, test_RA_WRITE_2_write_imm_consumes_a_receive);
 	RTEST(tc, LP_3, test_LP_3_inline_skips_the_lkey);
+	RTEST(tc, RA_RES_1, test_RA_RES_1_no_read_atomic_resources);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_never_a_completion);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_post_below_rts);
 	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);
