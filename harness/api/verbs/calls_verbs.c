@@ -10,13 +10,14 @@
 #define O_POST (O(ERRNO) | O(WC) | O(CRASH))
 #define O_QUERY (O(OK) | O(ERRNO) | O(CRASH) | SCN_OUTS_QUERY)
 
-/* remote= an MR or MW reference, or a raw address (a number, NAME.ATTR) with rkey= */
+/* remote= an MR or MW reference, or a raw address (a number, NAME.ATTR) with rkey=; lkey= the
+ * SGE's lkey in place of the local MR's */
 #define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), \
 			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
-			    __VA_ARGS__, OPT("rkey", NUM))
+			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM))
 
-/* write, write_imm, send: IBV_SEND_INLINE, and the SGE's lkey in place of the local MR's */
-#define INLINE_ARGS OPT("inline", BARE), OPT("lkey", NUM)
+/* write, write_imm, send: IBV_SEND_INLINE */
+#define INLINE_ARGS OPT("inline", BARE)
 
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
@@ -55,7 +56,8 @@ const struct scn_call api_verbs_calls[] = {
 	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS)),
+	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
+		  OPT("lkey", NUM))),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM))),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
