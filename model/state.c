@@ -59,6 +59,14 @@ int model_clone(struct model *dst, const struct model *src)
 	return rc;
 }
 
+int m_alt_has_rule(const struct m_alt *a, enum m_rule r)
+{
+	for (unsigned i = 0; i < a->nrules; i++)
+		if (a->rules[i] == r)
+			return 1;
+	return 0;
+}
+
 uint32_t m_new_key(struct m_node *nd)
 {
 	return nd->next_key++;

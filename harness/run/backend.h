@@ -46,6 +46,7 @@ struct hc_verbs {
 	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
 	uint64_t max_recv_wr;     /* create_qp */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
+	uint8_t qp_type;          /* create_qp: enum m_qp_type */
 	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */
 	uint64_t offset;          /* reg_mr: the buffer's page offset */
 	uint64_t start;           /* bind_mw: the window's start, in the MR's address space */

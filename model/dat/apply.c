@@ -14,7 +14,7 @@ static int apply_lmr_create(struct model *m, const struct m_pred *pred, size_t i
 	if (pred->alt[i].effect != M_EFF_DO)
 		return 0;
 	/* A provider that accepts REMOTE_WRITE without LOCAL_WRITE adds local write (DAT-LMR-3). */
-	if (m_dat_alt_has_rule(&pred->alt[i], M_RULE_DAT_LMR_3))
+	if (m_alt_has_rule(&pred->alt[i], M_RULE_DAT_LMR_3))
 		v.verbs.access |= M_ACC_LOCAL_WRITE;
 	rc = m_verbs_step_apply(m, &v, NULL, NULL, created);
 	if (rc || *created < 0)

@@ -77,15 +77,6 @@ struct m_why m_dat_why_of(const struct m_alt *a, const struct m_why *dat)
 	return w;
 }
 
-/* Does verbs alternative a name rule r? */
-int m_dat_alt_has_rule(const struct m_alt *a, enum m_rule r)
-{
-	for (unsigned i = 0; i < a->nrules; i++)
-		if (a->rules[i] == r)
-			return 1;
-	return 0;
-}
-
 /* Add one alternative per outcome of set, all with effect; rules why. */
 void m_dat_add_set(struct m_pred *out, const struct m_set *s, enum m_effect eff, const struct m_why *why)
 {

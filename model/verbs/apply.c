@@ -268,7 +268,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 			return -ENOSPC;
 		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
-						 .max_inline = (uint16_t)op->verbs.max_inline,
+						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)nd->nqp };
 		nd->pd[op->verbs.pd].usecnt++;

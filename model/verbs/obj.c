@@ -289,7 +289,7 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		return 0;
 	case M_OP_CREATE_QP:
 		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.max_recv_wr > M_RECV_DEPTH_MAX ||
-		    op->verbs.max_inline > M_INLINE_MAX)
+		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UC)
 			return -EINVAL;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
@@ -299,8 +299,8 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 			return -EINVAL;
 		const struct m_node *pn = &m->node[op->verbs.peer_node];
 
-		if (!VALID(pn->qp, pn->nqp, op->verbs.peer_qp, 1))
-			return -EINVAL;
+		if (!VALID(pn->qp, pn->nqp, op->verbs.peer_qp, 1) || pn->qp[op->verbs.peer_qp].type != nd->qp[op->obj].type)
+			return -EINVAL; /* a UC QP connects to a UC QP */
 		m_why_add(&why, M_RULE_QP_CONN_1);
 		if (nd->qp[op->obj].state != M_QPS_RESET || pn->qp[op->verbs.peer_qp].state != M_QPS_RESET)
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);

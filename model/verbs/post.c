@@ -6,6 +6,8 @@
  */
 #include "model/verbs/internal.h"
 
+#include <string.h>
+
 #define WC_ERR(s) O_WC(M_WC_##s)
 
 /*
@@ -442,7 +444,7 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	return 0;
 }
 
-int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
+static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
@@ -509,6 +511,15 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		local_inv(p, nd, q, out, why);
 		return 0;
 	}
+	if (q->type == M_QPT_UC && (op->kind == M_OP_READ || op->kind == M_OP_CAS || op->kind == M_OP_FADD)) {
+		/* RA-ATOM-4: no READ or atomics on UC: refused at the post, or the
+		 * requester completes LOC_QP_OP_ERR and goes to ERR. */
+		s = DECIDE(p, RA_ATOM_4, PART_STEP, O_ERR(EINVAL), WC_ERR(LOC_QP_OP_ERR));
+		m_why_add(&why, M_RULE_RA_ATOM_4);
+		for (unsigned i = 0; i < s.n; i++)
+			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
+		return 0;
+	}
 
 	/* Remote operations need a live peer that still listens. */
 	out->res.peer_node = q->peer_node;
@@ -570,4 +581,60 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 	}
 	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 	return 0;
+}
+
+/*
+ * A UC requester is not told what its responder refused (RA-UC-1): a
+ * request the responder drops (a remote access, bounds or rights error, no
+ * receive posted, no peer listening) completes SUCCESS and changes nothing,
+ * the QPs stay as they are; a receive WQE the responder finds malformed
+ * (LP-4) still takes the responder to ERR (rxe do_class_d1e_error). Rewrites
+ * out's alternatives in place, merging those that become equal.
+ */
+static void uc_drops(struct m_pred *out)
+{
+	struct m_alt old[M_ALT_MAX];
+	unsigned n = out->n;
+
+	memcpy(old, out->alt, sizeof(old[0]) * n);
+	out->n = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct m_alt a = old[i];
+		struct m_why w = { 0 };
+		int drop = a.out.kind == M_OUT_WC && a.out.code != M_WC_SUCCESS &&
+			   (a.effect == M_EFF_BOTH_ERR || a.out.code == M_WC_RNR_RETRY_EXC_ERR ||
+			    a.out.code == M_WC_RETRY_EXC_ERR);
+
+		for (unsigned k = 0; k < a.nrules; k++) {
+			enum m_rule r = (enum m_rule)a.rules[k];
+
+			/* A drop is no error completion: the rules of those do not apply. */
+			if (!drop || (r != M_RULE_RA_ERR_1 && r != M_RULE_RA_ERR_2 && r != M_RULE_RA_ERR_3))
+				m_why_add(&w, r);
+		}
+		if (drop) {
+			m_why_add(&w, M_RULE_RA_UC_1);
+			a.effect = m_alt_has_rule(&a, M_RULE_LP_4) ? M_EFF_PEER_ERR : M_EFF_NONE;
+			a.out = WC_ERR(SUCCESS);
+			a.peer_recv = -1;
+			a.remote_done = 0;
+		}
+		unsigned first = out->n;
+
+		m_alt_add(out, a.out, (enum m_effect)a.effect, &w, a.peer_recv);
+		for (unsigned k = first; k < out->n; k++) {
+			out->alt[k].target_unknown |= a.target_unknown;
+			out->alt[k].remote_done = a.remote_done;
+		}
+	}
+}
+
+int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	int qh = out->op.kind == M_OP_BIND_MW ? out->op.verbs.qp : out->op.obj;
+	int rc = pred_post(m, p, out);
+
+	if (rc == 0 && m->node[out->op.node].qp[qh].type == M_QPT_UC)
+		uc_drops(out);
+	return rc;
 }

@@ -366,6 +366,76 @@ START_TEST(test_RA_RES_1_no_read_atomic_resources)
 }
 END_TEST
 
+/* Two nodes with a connected UC QP pair (access REMOTE_WRITE) and a 4 KiB RW MR each. */
+static struct pair uc_pair(struct fx *f)
+{
+	struct pair s;
+
+	fx_init(f, 2, "generic");
+	s.pa = fx_pd(f, 0);
+	s.pb = fx_pd(f, 1);
+	s.ma = fx_mr(f, 0, s.pa, 4096, RW);
+	s.mb = fx_mr(f, 1, s.pb, 4096, RW);
+	s.qa = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 0, .verbs.pd = (int16_t)s.pa,
+				       .verbs.access = M_ACC_REMOTE_WRITE, .verbs.qp_type = M_QPT_UC }, ok_());
+	s.qb = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb,
+				       .verbs.access = M_ACC_REMOTE_WRITE, .verbs.qp_type = M_QPT_UC }, ok_());
+	fx_connect(f, 0, s.qa, 1, s.qb);
+	return s;
+}
+
+/* No READ or atomics on UC: EINVAL at the post or LOC_QP_OP_ERR (QP to ERR). */
+START_TEST(test_RA_ATOM_4_no_read_or_atomics_on_uc)
+{
+	struct fx f;
+	struct pair s = uc_pair(&f);
+	struct m_pred pr = fx_predict(&f, R(0, 8));
+
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)) && pr.n == 2);
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_QP_OP_ERR), M_RULE_RA_ATOM_4));
+	ck_assert(fx_has(fx_predict(&f, op_rdma(&f, M_OP_FADD, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8)), err_(EINVAL)));
+	ck_assert(fx_only(fx_predict(&f, W(0, 8)), wc_(M_WC_SUCCESS)));
+	/* A UC QP connects only to a UC QP. */
+	int rc_q = fx_qp(&f, 1, s.pb, QP_ALL);
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)s.qa,
+		.verbs.peer_node = 1, .verbs.peer_qp = (int16_t)rc_q }, &pr), -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
+/* UC: what the responder refuses is dropped; the requester completes SUCCESS,
+ * nothing lands, both QPs stay RTS. A SEND without a receive is dropped too. */
+START_TEST(test_RA_UC_1_refused_writes_are_dropped)
+{
+	struct fx f;
+	struct pair s = uc_pair(&f);
+	struct m_op bad = W(0, 16);
+	uint8_t zero[16] = { 0 };
+
+	bad.verbs.rkey += 3;
+	struct m_pred pr = fx_predict(&f, bad);
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RA_UC_1));
+	ck_assert_int_eq(pr.alt[0].effect, M_EFF_NONE);
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.ma, .verbs.byte = 0x77, .verbs.len = 4096 },
+	      ok_());
+	fx_do(&f, bad, wc_(M_WC_SUCCESS));
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, zero, 16), -1);
+	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_RTS);
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
+	/* Past the end: dropped as well. */
+	ck_assert(fx_rule(fx_predict(&f, W(4090, 16)), wc_(M_WC_SUCCESS), M_RULE_RA_UC_1));
+	/* A SEND with no receive posted: no RNR on UC. */
+	struct m_op send = W(0, 16);
+	send.kind = M_OP_SEND;
+	ck_assert(fx_rule(fx_predict(&f, send), wc_(M_WC_SUCCESS), M_RULE_RA_UC_1));
+	/* A good WRITE lands. */
+	fx_do(&f, W(0, 16), wc_(M_WC_SUCCESS));
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, zero, 16), 0);
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_RA_ERR_1_nak_mapping)
 {
 	struct fx f;
@@ -1161,6 +1231,8 @@ Suite *suite_test_model_post(void)
 	RTEST(tc, RA_WRITE_2, test_RA_WRITE_2_write_imm_consumes_a_receive);
 	RTEST(tc, LP_3, test_LP_3_inline_skips_the_lkey);
 	RTEST(tc, RA_RES_1, test_RA_RES_1_no_read_atomic_resources);
+	RTEST(tc, RA_ATOM_4, test_RA_ATOM_4_no_read_or_atomics_on_uc);
+	RTEST(tc, RA_UC_1, test_RA_UC_1_refused_writes_are_dropped);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_never_a_completion);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_post_below_rts);
 	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);

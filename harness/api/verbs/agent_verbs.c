@@ -183,7 +183,8 @@ static int do_create_qp(struct agent *a)
 	memset(&qia, 0, sizeof(qia));
 	qia.send_cq = o->scq;
 	qia.recv_cq = o->rcq;
-	qia.qp_type = IBV_QPT_RC;
+	o->qp_uc = agent_num(a, "type", 0) == 1;
+	qia.qp_type = o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
 	qia.sq_sig_all = 1;
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = 1, .max_recv_sge = 1,
@@ -252,8 +253,9 @@ static int do_connect(struct agent *a)
 	at.ah_attr.grh.dgid = rgid;
 	at.ah_attr.grh.sgid_index = (uint8_t)a->node->gid_index;
 	at.ah_attr.grh.hop_limit = 64;
-	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-				 IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	/* UC has no READ/atomic resources, RNR, timeout or retries: those attributes are RC's. */
+	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				 (o->qp_uc ? 0 : IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER));
 	if (rc)
 		return agent_reply_err(a, rc, "modify RTR: %s", strerror(rc));
 	memset(&at, 0, sizeof(at));
@@ -262,8 +264,8 @@ static int do_connect(struct agent *a)
 	at.retry_cnt = (uint8_t)agent_num(a, "retry_cnt", 3);
 	at.rnr_retry = (uint8_t)agent_num(a, "rnr_retry", 2);
 	at.max_rd_atomic = (uint8_t)agent_num(a, "max_rd_atomic", 1);
-	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				 IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_SQ_PSN |
+				 (o->qp_uc ? 0 : IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC));
 	if (rc)
 		return agent_reply_err(a, rc, "modify RTS: %s", strerror(rc));
 	return proto_send(a->fd, "ok");

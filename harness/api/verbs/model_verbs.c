@@ -26,6 +26,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->qp_state = v->qp_state;
 	a->max_recv_wr = v->max_recv_wr;
 	a->max_inline = v->max_inline;
+	a->qp_type = v->qp_type;
 	a->send_inline = v->send_inline;
 	a->len = v->len;
 	a->offset = c->op == M_OP_BIND_MW ? v->start : v->offset;

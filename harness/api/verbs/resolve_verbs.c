@@ -137,6 +137,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
 		c->verbs.max_inline = (uint32_t)rsv_num(r, scn_step_arg(s, "max_inline"), 0);
+		c->verbs.qp_type = (uint8_t)rsv_num(r, scn_step_arg(s, "type"), M_QPT_RC);
 		break;
 	case M_OP_CONNECT: qp_connect(r, s, c); break;
 	case M_OP_MODIFY_QP: c->verbs.qp_state = (uint32_t)rsv_num(r, scn_step_arg(s, "state"), M_QPS_ERR); break;

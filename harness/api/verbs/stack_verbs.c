@@ -78,8 +78,9 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
 		break;
 	case M_OP_CREATE_QP:
-		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u", c->obj,
-			     c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr, c->verbs.max_inline);
+		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u",
+			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
+			     c->verbs.max_inline, c->verbs.qp_type);
 		break;
 	case M_OP_MODIFY_QP:
 		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
