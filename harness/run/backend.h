@@ -58,6 +58,7 @@ struct hc_verbs {
 	uint64_t laddr, raddr;    /* post: the SGE's address, the remote address */
 	uint64_t compare, swap;   /* cas: compare, swap; fadd: both the addend */
 	uint8_t with_inv;         /* send: SEND_WITH_INV */
+	uint8_t with_imm;         /* send: SEND_WITH_IMM */
 	uint32_t inv_rkey;        /* send with inv, local_inv: the rkey to invalidate */
 	uint32_t conn_set;        /* connect: bits (1 << enum hconn) given */
 	uint32_t conn[HC_COUNT_]; /* connect: the options given */

@@ -452,8 +452,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
 	struct m_set s;
 
-	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live)
-		return -EINVAL;
+	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live || (op->verbs.with_inv && op->verbs.with_imm))
+		return -EINVAL; /* a SEND is WITH_INV or WITH_IMM, not both */
 	const struct m_qp *q = &nd->qp[qh];
 
 	if (op->kind == M_OP_BIND_MW) {

@@ -436,6 +436,28 @@ START_TEST(test_RA_UC_1_refused_writes_are_dropped)
 }
 END_TEST
 
+/* SEND_WITH_IMM is a SEND for memory: it consumes a receive and lands there;
+ * with SEND_WITH_INV as well it is malformed. */
+START_TEST(test_send_with_imm_is_a_send)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op send = W(0, 16), recv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)s.qb, .verbs.len = 64,
+					      .verbs.lkey = f.m.node[1].mr[s.mb].lkey,
+					      .verbs.laddr = model_mr_laddr(&f.m, 1, s.mb, 0) };
+	struct m_pred pr;
+
+	send.kind = M_OP_SEND;
+	send.verbs.with_imm = 1;
+	ck_assert(fx_only(fx_predict(&f, send), wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	fx_do(&f, recv, ok_());
+	ck_assert(fx_only(fx_predict(&f, send), wc_(M_WC_SUCCESS)));
+	send.verbs.with_inv = 1;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &send, &pr), -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_RA_ERR_1_nak_mapping)
 {
 	struct fx f;
@@ -1233,6 +1255,7 @@ Suite *suite_test_model_post(void)
 	RTEST(tc, RA_RES_1, test_RA_RES_1_no_read_atomic_resources);
 	RTEST(tc, RA_ATOM_4, test_RA_ATOM_4_no_read_or_atomics_on_uc);
 	RTEST(tc, RA_UC_1, test_RA_UC_1_refused_writes_are_dropped);
+	tcase_add_test(tc, test_send_with_imm_is_a_send);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_never_a_completion);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_post_below_rts);
 	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);

@@ -352,7 +352,7 @@ static int do_post(struct agent *a)
 	} else if (strcmp(op, "send") == 0) {
 		uint64_t inv;
 
-		wr.opcode = IBV_WR_SEND;
+		wr.opcode = agent_num(a, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
 		if (proto_get_u64(a->msg, "inv", &inv) == 0) {
 			wr.opcode = IBV_WR_SEND_WITH_INV;
 			wr.invalidate_rkey = (uint32_t)inv;

@@ -58,7 +58,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
-		  OPT("lkey", NUM))),
+		  OPT("lkey", NUM), OPT("imm", BARE))),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM))),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),

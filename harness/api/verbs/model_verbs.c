@@ -42,5 +42,6 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->compare = v->compare;
 	a->swap = v->swap;
 	a->with_inv = v->with_inv;
+	a->with_imm = v->with_imm;
 	return 0;
 }

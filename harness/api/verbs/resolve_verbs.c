@@ -102,6 +102,7 @@ static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 
 	local_sge(r, s, c);
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	c->verbs.with_imm = (uint8_t)rsv_bare(s, "imm");
 	if ((v = scn_step_arg(s, "inv"))) {
 		uint64_t k;
 

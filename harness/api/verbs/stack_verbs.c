@@ -93,6 +93,8 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			snprintf(inv, sizeof(inv), " inv=%u", c->verbs.inv_rkey);
 		if (c->verbs.send_inline)
 			strcat(inv, " inline=1");
+		if (c->verbs.with_imm)
+			strcat(inv, " imm=1");
 		rc = stack_call(st, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
 			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
