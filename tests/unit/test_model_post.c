@@ -30,6 +30,22 @@ static struct m_op op_via_mw(struct fx *f, enum m_op_kind k, struct pair s, int 
 
 #define MWB (M_ACC_LOCAL_WRITE | M_ACC_MW_BIND | M_ACC_REMOTE_READ)
 
+
+/* A SEND (a receive) of len bytes from (into) MR mr's first byte, on node's qp. */
+static struct m_op op_send(struct fx *f, int node, int qp, int mr, uint64_t len)
+{
+	return (struct m_op){ .kind = M_OP_SEND, .node = (uint8_t)node, .obj = (int16_t)qp, .verbs.len = len,
+			      .verbs.lkey = f->m.node[node].mr[mr].lkey, .verbs.laddr = model_mr_laddr(&f->m, (unsigned)node, mr, 0) };
+}
+
+static struct m_op op_recv(struct fx *f, int node, int qp, int mr, uint64_t len)
+{
+	struct m_op op = op_send(f, node, qp, mr, len);
+
+	op.kind = M_OP_RECV;
+	return op;
+}
+
 START_TEST(test_RA_KEY_1_unknown_and_tampered_rkey)
 {
 	struct fx f;
@@ -239,8 +255,7 @@ START_TEST(test_RA_ERR_3_responder_err_and_recv_flush)
 {
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
-	struct m_op recv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)s.qb, .verbs.len = 64,
-			     .verbs.lkey = f.m.node[1].mr[s.mb].lkey, .verbs.laddr = model_mr_laddr(&f.m, 1, s.mb, 0) };
+	struct m_op recv = op_recv(&f, 1, s.qb, s.mb, 64);
 
 	fx_do(&f, recv, ok_());
 	ck_assert_uint_eq(f.m.node[1].qp[s.qb].nrecv, 1);
@@ -268,9 +283,7 @@ START_TEST(test_RA_WRITE_2_write_imm_consumes_a_receive)
 {
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
-	struct m_op wi = W(64, 16), recv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)s.qb, .verbs.len = 8,
-					     .verbs.lkey = f.m.node[1].mr[s.mb].lkey,
-					     .verbs.laddr = model_mr_laddr(&f.m, 1, s.mb, 0) };
+	struct m_op wi = W(64, 16), recv = op_recv(&f, 1, s.qb, s.mb, 8);
 	uint8_t want[16];
 
 	wi.kind = M_OP_WRITE_IMM;
@@ -442,9 +455,7 @@ START_TEST(test_send_with_imm_is_a_send)
 {
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
-	struct m_op send = W(0, 16), recv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)s.qb, .verbs.len = 64,
-					      .verbs.lkey = f.m.node[1].mr[s.mb].lkey,
-					      .verbs.laddr = model_mr_laddr(&f.m, 1, s.mb, 0) };
+	struct m_op send = W(0, 16), recv = op_recv(&f, 1, s.qb, s.mb, 64);
 	struct m_pred pr;
 
 	send.kind = M_OP_SEND;
@@ -497,8 +508,7 @@ START_TEST(test_RA_ERR_5_recv_on_err_qp_is_never_a_completion)
 	for (unsigned i = 0; i < 2; i++) {
 		struct fx f;
 		struct pair s = fx_pair(&f, profiles[i], 2);
-		struct m_op recv = { .kind = M_OP_RECV, .node = 0, .obj = (int16_t)s.qa, .verbs.len = 8,
-				     .verbs.lkey = f.m.node[0].mr[s.ma].lkey, .verbs.laddr = model_mr_laddr(&f.m, 0, s.ma, 0) };
+		struct m_op recv = op_recv(&f, 0, s.qa, s.ma, 8);
 
 		struct m_op err = { .kind = M_OP_MODIFY_QP, .node = 0, .obj = (int16_t)s.qa, .verbs.qp_state = M_QPS_ERR };
 		fx_do(&f, err, ok_());
@@ -742,20 +752,6 @@ START_TEST(test_write_read_contents)
 	model_free(&f.m);
 }
 END_TEST
-
-static struct m_op op_send(struct fx *f, int node, int qp, int mr, uint64_t len)
-{
-	return (struct m_op){ .kind = M_OP_SEND, .node = (uint8_t)node, .obj = (int16_t)qp, .verbs.len = len,
-			      .verbs.lkey = f->m.node[node].mr[mr].lkey, .verbs.laddr = model_mr_laddr(&f->m, (unsigned)node, mr, 0) };
-}
-
-static struct m_op op_recv(struct fx *f, int node, int qp, int mr, uint64_t len)
-{
-	struct m_op op = op_send(f, node, qp, mr, len);
-
-	op.kind = M_OP_RECV;
-	return op;
-}
 
 START_TEST(test_LP_4_receive_buffer_without_local_write)
 {
