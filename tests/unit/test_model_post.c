@@ -352,20 +352,32 @@ START_TEST(test_LP_3_inline_skips_the_lkey)
 }
 END_TEST
 
+/* Generic profile, two nodes: a PD, a 4 KiB RW MR and a QP of type and
+ * access each, not connected. */
+static struct pair pair_apart(struct fx *f, uint32_t access, uint8_t type)
+{
+	struct pair s;
+
+	fx_init(f, 2, "generic");
+	s.pa = fx_pd(f, 0);
+	s.pb = fx_pd(f, 1);
+	s.ma = fx_mr(f, 0, s.pa, 4096, RW);
+	s.mb = fx_mr(f, 1, s.pb, 4096, RW);
+	s.qa = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 0, .verbs.pd = (int16_t)s.pa,
+				       .verbs.access = access, .verbs.qp_type = type }, ok_());
+	s.qb = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb,
+				       .verbs.access = access, .verbs.qp_type = type }, ok_());
+	return s;
+}
+
 /* Connected with max_dest_rd_atomic 0: READ and atomics (even a zero-length
  * READ: resources come before the length) are invalid requests, WRITE works. */
 START_TEST(test_RA_RES_1_no_read_atomic_resources)
 {
 	struct fx f;
-	int pa, pb, ma, mb, qa, qb;
+	struct pair s = pair_apart(&f, QP_ALL, M_QPT_RC);
+	int ma = s.ma, mb = s.mb, qa = s.qa, qb = s.qb;
 
-	fx_init(&f, 2, "generic");
-	pa = fx_pd(&f, 0);
-	pb = fx_pd(&f, 1);
-	ma = fx_mr(&f, 0, pa, 4096, RW);
-	mb = fx_mr(&f, 1, pb, 4096, RW);
-	qa = fx_qp(&f, 0, pa, QP_ALL);
-	qb = fx_qp(&f, 1, pb, QP_ALL);
 	fx_do(&f, (struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)qa, .verbs.peer_node = 1,
 				 .verbs.peer_qp = (int16_t)qb, .verbs.no_rd_atomic = 1 }, ok_());
 	struct m_pred pr = fx_predict(&f, op_rdma(&f, M_OP_READ, 0, qa, ma, 0, 1, mb, 0, 0));
@@ -382,17 +394,8 @@ END_TEST
 /* Two nodes with a connected UC QP pair (access REMOTE_WRITE) and a 4 KiB RW MR each. */
 static struct pair uc_pair(struct fx *f)
 {
-	struct pair s;
+	struct pair s = pair_apart(f, M_ACC_REMOTE_WRITE, M_QPT_UC);
 
-	fx_init(f, 2, "generic");
-	s.pa = fx_pd(f, 0);
-	s.pb = fx_pd(f, 1);
-	s.ma = fx_mr(f, 0, s.pa, 4096, RW);
-	s.mb = fx_mr(f, 1, s.pb, 4096, RW);
-	s.qa = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 0, .verbs.pd = (int16_t)s.pa,
-				       .verbs.access = M_ACC_REMOTE_WRITE, .verbs.qp_type = M_QPT_UC }, ok_());
-	s.qb = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb,
-				       .verbs.access = M_ACC_REMOTE_WRITE, .verbs.qp_type = M_QPT_UC }, ok_());
 	fx_connect(f, 0, s.qa, 1, s.qb);
 	return s;
 }
