@@ -87,20 +87,20 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
 		break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM: {
-		char inv[48] = "";
+		char flags[48] = ""; /* the WR's options: inv=, inline=1, imm=1 */
 
 		if (c->verbs.with_inv)
-			snprintf(inv, sizeof(inv), " inv=%u", c->verbs.inv_rkey);
+			snprintf(flags, sizeof(flags), " inv=%u", c->verbs.inv_rkey);
 		if (c->verbs.send_inline)
-			strcat(inv, " inline=1");
+			strcat(flags, " inline=1");
 		if (c->verbs.with_imm)
-			strcat(inv, " imm=1");
+			strcat(flags, " imm=1");
 		rc = stack_call(st, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
 			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
 			  (unsigned long long)c->verbs.len,
 			  (unsigned long long)c->verbs.raddr, c->verbs.rkey, (unsigned long long)c->verbs.compare,
-			  (unsigned long long)c->verbs.swap, inv);
+			  (unsigned long long)c->verbs.swap, flags);
 		break;
 	}
 	case M_OP_RECV:
