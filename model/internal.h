@@ -36,6 +36,8 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 		 sizeof((const struct m_outcome[]){ __VA_ARGS__ }) / sizeof(struct m_outcome))
 
 int m_outcome_eq(struct m_outcome a, struct m_outcome b);
+/* Does alternative a name rule r among the rules that decided it? */
+int m_alt_has_rule(const struct m_alt *a, enum m_rule r);
 int m_set_has(const struct m_set *s, struct m_outcome o);
 
 /* Rules that decided an alternative, up to M_RULES_MAX. */

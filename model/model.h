@@ -102,6 +102,8 @@ enum m_outcome_kind {
 /* Memory under a registration (MR-MAP-*): read-write, read-only, mapped without
  * any access (PROT_NONE), or not mapped at all. */
 enum m_prot { M_PROT_RW, M_PROT_RO, M_PROT_NONE, M_PROT_UNMAPPED };
+/* IBV_QPT_*: the QP types the model has (RC: the default). */
+enum m_qp_type { M_QPT_RC, M_QPT_UC };
 
 enum m_mw_type { M_MW_TYPE_1 = 1, M_MW_TYPE_2 = 2 };
 
@@ -178,6 +180,8 @@ const char *m_errno_str(int code);          /* "EINVAL"; the errnos the model us
 int m_errno_parse(const char *name, int *out);
 const char *m_prot_str(enum m_prot p);
 int m_prot_parse(const char *name, enum m_prot *out);
+const char *m_qp_type_str(enum m_qp_type t);   /* "RC", "UC" */
+int m_qp_type_parse(const char *name, enum m_qp_type *out);
 const char *m_op_kind_str(enum m_op_kind k);
 int m_op_kind_parse(const char *name, enum m_op_kind *out);
 const char *m_family_str(enum m_family f);     /* "verbs", "rpma", "dat" */
@@ -281,6 +285,11 @@ struct m_mr {
 	uint32_t nbound;     /* memory windows bound to it */
 	uint8_t api;         /* enum m_api */
 	uint32_t usage;      /* RPMA: the usage flags; DAT: the privileges asked for */
+	uint8_t prot;        /* enum m_prot of the buffer's pages */
+	int16_t buf;         /* the MR (of this node) that owns the buffer's memory: itself, or
+	                        the first registration of the buffer, which bytes and unknown
+	                        then point into (every registration over one buffer sees the
+	                        same bytes; model_clone and model_free know) */
 	uint8_t *bytes;      /* contents, len bytes (kept after dereg) */
 	uint8_t *unknown;    /* 1 where the contents are unspecified */
 };
@@ -304,6 +313,9 @@ struct m_qp {
 	uint8_t nrecv;
 	uint8_t max_recv;          /* the receive queue depth asked for at create_qp */
 	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT) */
+	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
+	uint8_t no_rd_atomic;      /* connected with max_dest_rd_atomic 0: no READ/atomic responder resources */
+	uint8_t type;              /* enum m_qp_type */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };

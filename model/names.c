@@ -107,6 +107,9 @@ static const struct name prot_names[] = {
 };
 NAMED_ENUM(m_prot, enum m_prot, prot_names)
 
+static const struct name qp_type_names[] = { { M_QPT_RC, "RC" }, { M_QPT_UC, "UC" } };
+NAMED_ENUM(m_qp_type, enum m_qp_type, qp_type_names)
+
 static const struct name op_names[] = {
 #define OP(fam, sym, name) { M_OP_##sym, name },
 #include "model/ops.def"

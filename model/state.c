@@ -8,9 +8,13 @@ void model_free(struct model *m)
 {
 	for (unsigned n = 0; n < M_MAX_NODES; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
-			free(m->node[n].mr[i].bytes);
-			free(m->node[n].mr[i].unknown);
-			m->node[n].mr[i].bytes = m->node[n].mr[i].unknown = NULL;
+			struct m_mr *mr = &m->node[n].mr[i];
+
+			if (mr->buf == (int16_t)i || !mr->ever) { /* the owner of its memory */
+				free(mr->bytes);
+				free(mr->unknown);
+			}
+			mr->bytes = mr->unknown = NULL;
 		}
 	m_families_free(m);
 }
@@ -30,6 +34,17 @@ int model_clone(struct model *dst, const struct model *src)
 			d->bytes = d->unknown = NULL;
 			if (!s->bytes || rc)
 				continue;
+			if (s->buf != (int16_t)i) {
+				/* Another registration of the buffer of MR s->buf (made earlier, so copied already). */
+				const struct m_mr *so = &src->node[n].mr[s->buf];
+				struct m_mr *dn = &dst->node[n].mr[s->buf];
+
+				if (dn->bytes) {
+					d->bytes = dn->bytes + (s->bytes - so->bytes);
+					d->unknown = dn->unknown + (s->unknown - so->unknown);
+				}
+				continue;
+			}
 			d->bytes = malloc(s->len ? s->len : 1);
 			d->unknown = malloc(s->len ? s->len : 1);
 			if (!d->bytes || !d->unknown) {
@@ -42,6 +57,14 @@ int model_clone(struct model *dst, const struct model *src)
 	if (rc)
 		model_free(dst);
 	return rc;
+}
+
+int m_alt_has_rule(const struct m_alt *a, enum m_rule r)
+{
+	for (unsigned i = 0; i < a->nrules; i++)
+		if (a->rules[i] == r)
+			return 1;
+	return 0;
 }
 
 uint32_t m_new_key(struct m_node *nd)

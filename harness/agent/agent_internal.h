@@ -58,6 +58,7 @@ struct aobj {
 	struct ibv_qp *qp;
 	struct ibv_cq *scq, *rcq;
 	uint32_t qp_access;
+	uint8_t qp_uc;            /* a UC QP (else RC) */
 	/* Other APIs: their own state, and how to release it (at the end only). */
 	void *ext;
 	void (*release)(struct agent *a, struct aobj *o);

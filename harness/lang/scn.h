@@ -86,13 +86,15 @@ enum scn_vkind {
 
 /* Object attributes usable as numbers. */
 enum scn_attr { SCN_ATTR_ADDR, SCN_ATTR_LEN, SCN_ATTR_LKEY, SCN_ATTR_RKEY, SCN_ATTR_QPN,
+		SCN_ATTR_VA, /* a buffer's virtual address (addr is where peers address it: the iova) */
 		SCN_ATTR_COUNT_ };
 
 /* Name tables for FLAGS and WORD values. */
 enum scn_table {
 	SCN_T_NONE, SCN_T_ACCESS, SCN_T_REREG, SCN_T_QPS, SCN_T_QPS_MODIFY, SCN_T_PROT,
 	SCN_T_USAGE, SCN_T_FLUSH, SCN_T_DAT_PRIV, SCN_T_RPMA_FLAGS, SCN_T_RPMA_NULL, SCN_T_DAT_MEM_TYPE,
-	SCN_T_DAT_VA_TYPE, SCN_T_MRAPI_ATYPE, SCN_T_MRAPI_ID, SCN_T_MRAPI_ATTR, SCN_T_MRAPI_NULL, SCN_T_COUNT_
+	SCN_T_DAT_VA_TYPE, SCN_T_MRAPI_ATYPE, SCN_T_MRAPI_ID, SCN_T_MRAPI_ATTR, SCN_T_MRAPI_NULL, SCN_T_QPT,
+	SCN_T_COUNT_
 };
 
 /*
@@ -116,7 +118,7 @@ enum scn_err {
 	SCN_E_TAKES_NO_VALUE, SCN_E_BAD_INT, SCN_E_OVERFLOW, SCN_E_RANGE, SCN_E_UNKNOWN_FLAG,
 	SCN_E_WRONG_KIND, SCN_E_BAD_REF, SCN_E_UNKNOWN_ATTR, SCN_E_ATTR_CLASS, SCN_E_BAD_HEX,
 	SCN_E_EXPECT_EMPTY, SCN_E_UNKNOWN_OUTCOME, SCN_E_CANNOT_PRODUCE, SCN_E_UNEXPECTED,
-	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE,
+	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE, SCN_E_OTHER_NODE,
 	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
@@ -152,6 +154,7 @@ size_t scn_edit_distance(const char *a, const char *b, bool nocase);
 
 #define SCN_A_REQ 1u /* the key must be given */
 #define SCN_A_POS 2u /* may be given as a bare word after NAME (local_inv Q W) */
+#define SCN_A_OWN 4u /* a reference to an object of the step's own node (reg_mr buf=) */
 
 /* One key a call accepts (or, for queries, one result it reports). */
 struct scn_arg_spec {

@@ -61,6 +61,7 @@ static const char *const formats[SCN_E_COUNT_] = {
 	[SCN_E_UNKNOWN_RESULT] = "%s reports no '%s'",
 	[SCN_E_CONNECT_OPERANDS] = "connect takes two operands NODE.QP NODE.QP",
 	[SCN_E_SAME_NODE] = "connect needs QPs on two different nodes",
+	[SCN_E_OTHER_NODE] = "%s= names '%s' of node %s: it takes an object of the step's node",
 	[SCN_E_MODEL_LIMIT] = "node %s: the model holds at most %u %s",
 	[SCN_E_MR_TOO_LONG] = "len=%llu: the model holds at most %u bytes per registration",
 	[SCN_E_NO_TITLE] = "no 'title' line",

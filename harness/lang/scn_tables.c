@@ -72,7 +72,7 @@ NAMED_ENUM(scn_vkind, enum scn_vkind, vkind_names)
 
 static const struct scn_name attr_names[] = {
 	{ SCN_ATTR_ADDR, "addr" }, { SCN_ATTR_LEN, "len" }, { SCN_ATTR_LKEY, "lkey" },
-	{ SCN_ATTR_RKEY, "rkey" }, { SCN_ATTR_QPN, "qpn" },
+	{ SCN_ATTR_RKEY, "rkey" }, { SCN_ATTR_QPN, "qpn" }, { SCN_ATTR_VA, "va" },
 };
 NAMED_ENUM(scn_attr, enum scn_attr, attr_names)
 
@@ -83,7 +83,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_RPMA_FLAGS, "rpma_flags" }, { SCN_T_RPMA_NULL, "rpma_null" },
 	{ SCN_T_DAT_MEM_TYPE, "dat_mem_type" }, { SCN_T_DAT_VA_TYPE, "dat_va_type" },
 	{ SCN_T_MRAPI_ATYPE, "mrapi_atype" }, { SCN_T_MRAPI_ID, "mrapi_id" }, { SCN_T_MRAPI_ATTR, "mrapi_attr" },
-	{ SCN_T_MRAPI_NULL, "mrapi_null" },
+	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -106,6 +106,8 @@ static const struct scn_name qps_t[] = {
 	{ 6, "ERR" },
 };
 static const struct scn_name qps_modify_t[] = { { 0, "RESET" }, { 6, "ERR" } };
+/* The QP types the model has (its enum m_qp_type). */
+static const struct scn_name qpt_t[] = { { 0, "RC" }, { 1, "UC" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
 static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" }, { 3, "UNMAPPED" } };
 /* RPMA_MR_USAGE_* (librpma.h) */
@@ -159,6 +161,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_REREG] = { rereg_t, SCN_N(rereg_t) },
 	[SCN_T_QPS] = { qps_t, SCN_N(qps_t) },
 	[SCN_T_QPS_MODIFY] = { qps_modify_t, SCN_N(qps_modify_t) },
+	[SCN_T_QPT] = { qpt_t, SCN_N(qpt_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },
@@ -201,7 +204,7 @@ int scn_table_lookup(enum scn_table t, const char *name, uint64_t *value)
 unsigned scn_class_attrs(enum scn_class c)
 {
 	switch (c) {
-	case SCN_C_MR: case SCN_C_DAT_LMR: return A(ADDR) | A(LEN) | A(LKEY) | A(RKEY);
+	case SCN_C_MR: case SCN_C_DAT_LMR: return A(ADDR) | A(LEN) | A(LKEY) | A(RKEY) | A(VA);
 	case SCN_C_MW: case SCN_C_DAT_RMR: return A(ADDR) | A(LEN) | A(RKEY);
 	case SCN_C_QP: return A(QPN);
 	case SCN_C_RPMA_MR: return A(ADDR) | A(LEN) | A(RKEY); /* librpma exposes no lkey */

@@ -365,6 +365,7 @@ static int ref_value(struct scn_ctx *c, const struct scn_word *w, const char *te
 	uint64_t off = 0;
 	int attr = -1;
 	enum scn_attr a;
+	const unsigned step_node = node;
 
 	if (ref_split(c, w, text, s, sizeof(s), part, &np, &off, &sign, v))
 		return -EINVAL;
@@ -407,6 +408,10 @@ static int ref_value(struct scn_ctx *c, const struct scn_word *w, const char *te
 		return wrong_kind(c, w, spec);
 	if (scn_ref_resolve(c, w, name, node, v->kind == SCN_V_ATTR ? 0 : spec->cls, spec->key, &v->obj) < 0)
 		return -EINVAL;
+	if ((spec->flags & SCN_A_OWN) && v->node != (int16_t)step_node) {
+		scn_diag_w(c, w, NULL, SCN_E_OTHER_NODE, spec->key, name, c->f->nodes[node]);
+		return -EINVAL;
+	}
 	if (attr >= 0) {
 		const struct scn_obj *ob = &c->f->objs[v->obj];
 

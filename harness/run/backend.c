@@ -48,6 +48,7 @@ int hview_attr(const struct hview *v, enum scn_attr a, uint64_t *out)
 	case SCN_ATTR_LKEY: *out = v->lkey; return 0;
 	case SCN_ATTR_RKEY: *out = v->rkey; return 0;
 	case SCN_ATTR_QPN: *out = v->qpn; return 0;
+	case SCN_ATTR_VA: return hview_ref(v, 0, 0, out, &key);
 	default: return -EINVAL;
 	}
 }

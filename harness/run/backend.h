@@ -45,14 +45,20 @@ struct hc_verbs {
 	uint8_t zero_based;       /* bind_mw: a zero-based window */
 	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
 	uint64_t max_recv_wr;     /* create_qp */
+	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
+	uint8_t qp_type;          /* create_qp: enum m_qp_type */
+	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */
 	uint64_t offset;          /* reg_mr: the buffer's page offset */
 	uint64_t start;           /* bind_mw: the window's start, in the MR's address space */
 	uint64_t iova;            /* reg_mr: hca_va when has_iova */
 	uint8_t has_iova, prot;   /* reg_mr: iova given; enum m_prot of the pages */
+	uint8_t in_buf;           /* reg_mr buf=: the memory is MR mr's buffer from byte buf_off */
+	uint64_t buf_off;
 	uint32_t lkey, rkey;      /* post: the SGE's key, the remote key */
 	uint64_t laddr, raddr;    /* post: the SGE's address, the remote address */
 	uint64_t compare, swap;   /* cas: compare, swap; fadd: both the addend */
 	uint8_t with_inv;         /* send: SEND_WITH_INV */
+	uint8_t with_imm;         /* send: SEND_WITH_IMM */
 	uint32_t inv_rkey;        /* send with inv, local_inv: the rkey to invalidate */
 	uint32_t conn_set;        /* connect: bits (1 << enum hconn) given */
 	uint32_t conn[HC_COUNT_]; /* connect: the options given */

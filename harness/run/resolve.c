@@ -48,6 +48,11 @@ void rsv_ref(struct rsv *r, const struct scn_value *v, int remote, uint64_t *add
 	*key = 0;
 	if (!v)
 		return;
+	if (v->kind != SCN_V_ADDR) {
+		/* A raw address (remote=0x1000, remote=b.m.va+8): no key with it. */
+		*addr = rsv_num(r, v, 0);
+		return;
+	}
 	rc = r->ops->ref(r->be, v->obj, 0, remote, addr, key);
 	if (rc) {
 		rsv_fail(r, rc, v->obj);

@@ -22,7 +22,8 @@ struct rsv {
 void rsv_fail(struct rsv *r, int rc, int32_t obj);
 /* The number v stands for in this engine (dflt when v is NULL; 0 after a failure, recorded in r). */
 uint64_t rsv_num(struct rsv *r, const struct scn_value *v, uint64_t dflt);
-/* Address and key of an address reference (remote: as a peer addresses it); 0 after a failure. */
+/* Address and key of an address reference (remote: as a peer addresses it); 0 after a failure.
+ * A number or NAME.ATTR where the key takes one is a raw address, its key 0. */
 void rsv_ref(struct rsv *r, const struct scn_value *v, int remote, uint64_t *addr, uint32_t *key);
 /* The object v names, or -1. */
 int32_t rsv_obj(const struct scn_value *v);

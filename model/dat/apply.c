@@ -4,33 +4,6 @@
 #include <string.h>
 
 
-/*
- * Registrations over one buffer (mem_type LMR, or VIRTUAL from= another
- * LMR) share its bytes: the model keeps a copy per MR and makes them equal
- * again after a uDAPL step changed one (from: node n, MR h).
- */
-static void sync_aliases(struct model *m, int n, int h)
-{
-	struct m_node *nd;
-
-	if (n < 0 || h < 0)
-		return;
-	nd = &m->node[n];
-	for (int i = 0; i < nd->nmr; i++) {
-		struct m_mr *d = &nd->mr[i], *s = &nd->mr[h];
-
-		if (i == h || !d->ever || d->api != M_API_DAT || s->api != M_API_DAT || !d->bytes ||
-		    d->addr + d->len <= s->addr || s->addr + s->len <= d->addr)
-			continue;
-		/* Copy the overlap of [s->addr, +len) and [d->addr, +len). */
-		uint64_t lo = d->addr > s->addr ? d->addr : s->addr;
-		uint64_t hi = d->addr + d->len < s->addr + s->len ? d->addr + d->len : s->addr + s->len;
-
-		memcpy(d->bytes + (lo - d->addr), s->bytes + (lo - s->addr), hi - lo);
-		memcpy(d->unknown + (lo - d->addr), s->unknown + (lo - s->addr), hi - lo);
-	}
-}
-
 static int apply_lmr_create(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
 	const struct m_op *op = &pred->op;
@@ -41,7 +14,7 @@ static int apply_lmr_create(struct model *m, const struct m_pred *pred, size_t i
 	if (pred->alt[i].effect != M_EFF_DO)
 		return 0;
 	/* A provider that accepts REMOTE_WRITE without LOCAL_WRITE adds local write (DAT-LMR-3). */
-	if (m_dat_alt_has_rule(&pred->alt[i], M_RULE_DAT_LMR_3))
+	if (m_alt_has_rule(&pred->alt[i], M_RULE_DAT_LMR_3))
 		v.verbs.access |= M_ACC_LOCAL_WRITE;
 	rc = m_verbs_step_apply(m, &v, NULL, NULL, created);
 	if (rc || *created < 0)
@@ -55,13 +28,6 @@ static int apply_lmr_create(struct model *m, const struct m_pred *pred, size_t i
 	 * rmr_context would do: DAT-LMR-8 judges reality by zero or not). */
 	if (op->dat.priv & DAT_REMOTE_PRIV)
 		mr->rkey = mr->lkey;
-	if (op->dat.lmr >= 0) {
-		/* Over another LMR's memory: the same addresses and bytes. */
-		const struct m_mr *o = &nd->mr[op->dat.lmr];
-
-		mr->addr = mr->iova = o->addr;
-		sync_aliases(m, op->node, op->dat.lmr);
-	}
 	return 0;
 }
 
@@ -185,10 +151,6 @@ int m_dat_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 			return 0;
 		rc = m_verbs_step_apply(m, &v, &pred->res, a, created);
 		*created = -1;
-		if (rc == 0) {
-			sync_aliases(m, op->node, pred->res.lmr);
-			sync_aliases(m, pred->res.peer_node, pred->res.tmr);
-		}
 		return rc;
 	}
 	case M_OP_DAT_RMR_BIND: {

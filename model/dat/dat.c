@@ -77,15 +77,6 @@ struct m_why m_dat_why_of(const struct m_alt *a, const struct m_why *dat)
 	return w;
 }
 
-/* Does verbs alternative a name rule r? */
-int m_dat_alt_has_rule(const struct m_alt *a, enum m_rule r)
-{
-	for (unsigned i = 0; i < a->nrules; i++)
-		if (a->rules[i] == r)
-			return 1;
-	return 0;
-}
-
 /* Add one alternative per outcome of set, all with effect; rules why. */
 void m_dat_add_set(struct m_pred *out, const struct m_set *s, enum m_effect eff, const struct m_why *why)
 {
@@ -103,13 +94,11 @@ struct m_op m_dat_lmr_reg_op(const struct model *m, const struct m_op *op)
 				     .peer_node = -1, .peer_qp = -1 } };
 
 	if (op->dat.lmr >= 0 && op->dat.lmr < nd->nmr) {
-		/* Over another LMR's memory: its buffer, page offset and (type LMR) length. */
-		const struct m_mr *o = &nd->mr[op->dat.lmr];
-
-		v.verbs.offset = o->addr % M_PAGE;
-		v.verbs.prot = M_PROT_RW;
+		/* Over another LMR's memory: the same buffer and (type LMR) length. */
+		v.verbs.in_buf = 1;
+		v.verbs.mr = op->dat.lmr;
 		if (op->dat.mem_type == M_DAT_MEM_LMR)
-			v.verbs.len = o->len;
+			v.verbs.len = nd->mr[op->dat.lmr].len;
 	}
 	return v;
 }

@@ -115,6 +115,41 @@ static struct m_outcome dat_of(struct m_outcome v, struct m_why *w)
 	return v;
 }
 
+/*
+ * DAT-DTO-5: where a DTO's completion would report a local protection or a
+ * remote access error, dat_ep_post_rdma_read/write(3DAT) also let the
+ * provider refuse it at the post (RETURN VALUES): nothing moves, the EP stays
+ * connected. Adds those returns to out when one of its alternatives is such a
+ * completion.
+ */
+static void post_time_refusals(const struct m_profile *p, struct m_pred *out, const struct m_why *dat)
+{
+	struct m_why w = *dat;
+	int failing = 0;
+
+	for (unsigned i = 0; i < out->n; i++) {
+		struct m_outcome o = out->alt[i].out;
+
+		if (o.kind != M_OUT_DTO || (o.code != M_DTO_ERR_LOCAL_PROTECTION && o.code != M_DTO_ERR_REMOTE_ACCESS))
+			continue;
+		failing = 1;
+		/* The verbs rules that found the fault; not the ones saying what a
+		 * completion does to the connection (nothing reaches the QP here). */
+		for (unsigned k = 0; k < out->alt[i].nrules; k++) {
+			enum m_rule r = (enum m_rule)out->alt[i].rules[k];
+
+			if (r != M_RULE_DAT_DTO_1 && r != M_RULE_DAT_DTO_4 && r != M_RULE_RA_ERR_2 && r != M_RULE_RA_ERR_3)
+				m_why_add(&w, r);
+		}
+	}
+	if (!failing)
+		return;
+	m_why_add(&w, M_RULE_DAT_DTO_5);
+	struct m_set s = DECIDE(p, DAT_DTO_5, PART_STEP, DAT(PRIVILEGES_VIOLATION), DAT(PROTECTION_VIOLATION),
+				DAT(INVALID_PARAMETER));
+	m_dat_add_set(out, &s, M_EFF_NONE, &w);
+}
+
 int m_dat_pred_dto(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
@@ -187,6 +222,7 @@ int m_dat_pred_dto(const struct model *m, const struct m_profile *p, struct m_pr
 	if (narrow.n && out->n == 0)
 		for (unsigned k = 0; k < narrow.n; k++)
 			m_alt_add(out, narrow.o[k], M_EFF_NONE, &dat, -1);
+	post_time_refusals(p, out, &dat);
 	return 0;
 }
 

@@ -34,8 +34,6 @@ int32_t m_dat_dto_status(int32_t wc);
 int32_t m_dat_errno(int32_t e);
 /* The rules of verbs alternative a, then the DAT ones in dat. */
 struct m_why m_dat_why_of(const struct m_alt *a, const struct m_why *dat);
-/* Does verbs alternative a name rule r? */
-int m_dat_alt_has_rule(const struct m_alt *a, enum m_rule r);
 /* Add one alternative per outcome of set, all with effect eff; rules why. */
 void m_dat_add_set(struct m_pred *out, const struct m_set *s, enum m_effect eff, const struct m_why *why);
 

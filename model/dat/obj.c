@@ -91,7 +91,7 @@ static void lmr_outcomes(const struct m_profile *p, const struct m_pred *vp, str
 				m_alt_add(out, s.o[k], s.o[k].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &w, -1);
 		} else if (a->out.kind == M_OUT_CRASH) {
 			m_alt_add(out, O_CRASH, M_EFF_CRASH, &w, -1);
-		} else if (m_dat_alt_has_rule(a, M_RULE_MR_ACC_1)) {
+		} else if (m_alt_has_rule(a, M_RULE_MR_ACC_1)) {
 			/* Success here means a provider that adds local write (apply). */
 			s = DECIDE(p, DAT_LMR_3, PART_STEP, DAT(INSUFFICIENT_RESOURCES), O_OK, DAT(INVALID_PARAMETER));
 			m_why_add(&w, M_RULE_DAT_LMR_3);

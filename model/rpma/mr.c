@@ -16,11 +16,9 @@ static void reg_to_verbs(const struct model *m, const struct m_op *op, struct m_
 					 .len = op->rpma.len, .access = m_rpma_usage2access(op->rpma.usage),
 					 .offset = op->rpma.offset, .prot = op->rpma.prot } };
 	if (op->rpma.mr >= 0) {
-		/* Registering another rpma MR's buffer again: its page offset, and
-		 * (a limit of the model, which keeps no page protection per MR)
-		 * read-write pages. */
-		vop->verbs.offset = nd->mr[op->rpma.mr].addr % M_PAGE;
-		vop->verbs.prot = M_PROT_RW;
+		/* Registering another rpma MR's buffer again: the same memory. */
+		vop->verbs.in_buf = 1;
+		vop->verbs.mr = op->rpma.mr;
 	}
 }
 
@@ -84,15 +82,6 @@ int m_rpma_apply_reg(struct model *m, const struct m_pred *pred, size_t i, int *
 
 	mr->api = M_API_RPMA;
 	mr->usage = op->rpma.usage;
-	if (op->rpma.mr >= 0) {
-		/* The same buffer: its address, and its bytes as they are now
-		 * (later writes through one are not seen through the other). */
-		const struct m_mr *src = &nd->mr[op->rpma.mr];
-
-		mr->addr = mr->iova = src->addr;
-		memcpy(mr->bytes, src->bytes, mr->len);
-		memcpy(mr->unknown, src->unknown, mr->len);
-	}
 	return 0;
 }
 

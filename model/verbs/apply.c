@@ -50,34 +50,68 @@ static void copy_bytes(struct m_mr *dst, uint64_t doff, const struct m_mr *src, 
 	memmove(dst->unknown + doff, src->unknown + soff, len);
 }
 
-static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
+/* A new buffer of len bytes at page offset off for MR h: its memory and address. */
+static int new_buffer(struct m_node *nd, struct m_mr *mr, int h, uint64_t len, uint64_t off, uint8_t prot)
 {
-	struct m_node *nd = &m->node[op->node];
-	struct m_mr *mr;
-	uint64_t span;
-
-	if (nd->nmr >= M_MAX_MR)
-		return -ENOSPC;
-	mr = &nd->mr[nd->nmr];
-	memset(mr, 0, sizeof(*mr));
-	mr->bytes = calloc(op->verbs.len ? op->verbs.len : 1, 1);
-	mr->unknown = calloc(op->verbs.len ? op->verbs.len : 1, 1);
+	mr->bytes = calloc(len ? len : 1, 1);
+	mr->unknown = calloc(len ? len : 1, 1);
 	if (!mr->bytes || !mr->unknown) {
 		free(mr->bytes);
 		free(mr->unknown);
 		mr->bytes = mr->unknown = NULL;
 		return -ENOMEM;
 	}
+	mr->buf = (int16_t)h;
+	mr->prot = prot;
+	mr->addr = nd->next_va + off;
+	nd->next_va += (off + len + M_PAGE - 1) / M_PAGE * M_PAGE + M_PAGE; /* a guard page between buffers */
+	return 0;
+}
+
+/* MR mr registers len bytes of MR o's buffer from its byte off: the same memory. */
+static void same_buffer(struct m_node *nd, struct m_mr *mr, const struct m_mr *o, uint64_t off)
+{
+	const struct m_mr *own = &nd->mr[o->buf];
+	uint64_t rel = o->addr + off - own->addr;
+
+	mr->buf = o->buf;
+	mr->prot = o->prot;
+	mr->addr = o->addr + off;
+	mr->bytes = own->bytes ? own->bytes + rel : NULL;
+	mr->unknown = own->unknown ? own->unknown + rel : NULL;
+}
+
+/* len bytes from src (NULL: bytes the model does not know, an inline post's
+ * from memory it never had: LP-3) land in dst at doff. */
+static void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
+{
+	if (src)
+		copy_bytes(dst, doff, src, soff, len);
+	else
+		memset(dst->unknown + doff, 1, len);
+}
+
+static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
+{
+	struct m_node *nd = &m->node[op->node];
+	struct m_mr *mr;
+	int rc;
+
+	if (nd->nmr >= M_MAX_MR)
+		return -ENOSPC;
+	mr = &nd->mr[nd->nmr];
+	memset(mr, 0, sizeof(*mr));
+	if (op->verbs.in_buf)
+		same_buffer(nd, mr, &nd->mr[op->verbs.mr], op->verbs.buf_off);
+	else if ((rc = new_buffer(nd, mr, nd->nmr, op->verbs.len, op->verbs.offset, op->verbs.prot)))
+		return rc;
 	mr->live = mr->ever = 1;
 	mr->pd = op->verbs.pd;
 	mr->access = op->verbs.access & ~M_ACC_OPTIONAL_RANGE;
-	mr->addr = nd->next_va + op->verbs.offset;
 	mr->len = op->verbs.len;
 	mr->iova = op->verbs.has_iova ? op->verbs.iova : mr->addr;
 	mr->lkey = m_new_key(nd);
 	mr->rkey = m_new_key(nd);
-	span = (op->verbs.offset + op->verbs.len + M_PAGE - 1) / M_PAGE * M_PAGE;
-	nd->next_va += span + M_PAGE; /* a guard page between buffers */
 	nd->pd[op->verbs.pd].usecnt++;
 	*created = nd->nmr++;
 	return 0;
@@ -111,6 +145,13 @@ static void unbind_mw(struct m_node *nd, struct m_mw *mw)
 	mw->bound = 0;
 }
 
+/* The first posted receive of q is used up (a SEND, a WRITE with immediate). */
+static void consume_recv(struct m_qp *q)
+{
+	memmove(&q->recv[0], &q->recv[1], sizeof(q->recv[0]) * (size_t)(q->nrecv - 1));
+	q->nrecv--;
+}
+
 /* The successful effect of a posted WR (M_EFF_DO). */
 static void apply_post(struct model *m, const struct m_pred *pr)
 {
@@ -123,8 +164,11 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_WRITE:
-		if (t && l && op->verbs.len)
-			copy_bytes(t, r->toff, l, r->loff, op->verbs.len);
+	case M_OP_WRITE_IMM:
+		if (t && op->verbs.len)
+			land(t, r->toff, l, r->loff, op->verbs.len);
+		if (op->kind == M_OP_WRITE_IMM) /* it consumes the peer's first receive (RA-WRITE-2) */
+			consume_recv(&pn->qp[r->peer_qp]);
 		break;
 	case M_OP_READ:
 		if (t && l && op->verbs.len)
@@ -144,10 +188,9 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_SEND: {
 		struct m_qp *pq = &pn->qp[r->peer_qp];
 
-		if (r->rmr >= 0 && l && op->verbs.len)
-			copy_bytes(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
-		memmove(&pq->recv[0], &pq->recv[1], sizeof(pq->recv[0]) * (size_t)(pq->nrecv - 1));
-		pq->nrecv--;
+		if (r->rmr >= 0 && op->verbs.len)
+			land(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
+		consume_recv(pq);
 		if (r->inv_mw >= 0)
 			unbind_mw(pn, &pn->mw[r->inv_mw]);
 		break;
@@ -225,6 +268,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 			return -ENOSPC;
 		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
+						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)nd->nqp };
 		nd->pd[op->verbs.pd].usecnt++;
@@ -234,6 +278,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		struct m_qp *a = &nd->qp[op->obj], *b = &m->node[op->verbs.peer_node].qp[op->verbs.peer_qp];
 
 		a->state = b->state = M_QPS_RTS;
+		a->no_rd_atomic = b->no_rd_atomic = op->verbs.no_rd_atomic;
 		a->peer_node = op->verbs.peer_node;
 		a->peer_qp = op->verbs.peer_qp;
 		b->peer_node = op->node;

@@ -83,10 +83,23 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
 	uint32_t ignored;
+	uint64_t off = op->verbs.offset;
+	uint8_t prot = op->verbs.prot;
 
-	if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.offset >= M_PAGE || op->verbs.prot > M_PROT_UNMAPPED)
+	if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || off >= M_PAGE || prot > M_PROT_UNMAPPED)
 		return -EINVAL;
-	if (op->verbs.has_iova && (op->verbs.iova % M_PAGE) != op->verbs.offset) {
+	if (op->verbs.in_buf) {
+		/* Another registration of a buffer the node has (kept after its dereg):
+		 * inside it; its page offset and pages. */
+		const struct m_mr *o;
+
+		if (op->verbs.mr < 0 || op->verbs.mr >= nd->nmr || !(o = &nd->mr[op->verbs.mr])->ever ||
+		    op->verbs.buf_off > o->len || op->verbs.len > o->len - op->verbs.buf_off)
+			return -EINVAL;
+		off = (o->addr + op->verbs.buf_off) % M_PAGE;
+		prot = o->prot;
+	}
+	if (op->verbs.has_iova && (op->verbs.iova % M_PAGE) != off) {
 		struct m_set s = DECIDE(p, MR_ADDR_2, PART_STEP, O_ERR(EINVAL));
 
 		m_why_add(&why, M_RULE_MR_ADDR_2);
@@ -95,18 +108,18 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 	}
 	if (access_check(p, op->verbs.access, out, &why, &ignored))
 		return 0;
-	if (op->verbs.len > UINT64_MAX - M_PAGE - op->verbs.offset) {
+	if (op->verbs.len > UINT64_MAX - M_PAGE - off) {
 		struct m_set s = DECIDE(p, MR_LEN_2, PART_STEP, O_ERR(EINVAL));
 
 		m_why_add(&why, M_RULE_MR_LEN_2);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (!model_mr_len_holds(op->verbs.len, op->verbs.offset))
+	if (!model_mr_len_holds(op->verbs.len, off))
 		return -EINVAL; /* beyond the model's memory: a scenario limit (the parser says so), not a stack outcome */
 	if (op->verbs.len == 0) {
 		/* Page-aligned: no pages, EINVAL; unaligned: one page, a zero-length MR. */
-		struct m_set s = op->verbs.offset == 0 ? DECIDE(p, MR_LEN_1, PART_STEP, O_ERR(EINVAL))
+		struct m_set s = off == 0 ? DECIDE(p, MR_LEN_1, PART_STEP, O_ERR(EINVAL))
 						 : DECIDE(p, MR_LEN_1, PART_STEP, O_ERR(EINVAL), O_OK);
 
 		m_why_add(&why, M_RULE_MR_LEN_1);
@@ -114,14 +127,14 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->verbs.prot == M_PROT_UNMAPPED) {
+	if (prot == M_PROT_UNMAPPED) {
 		struct m_set s = DECIDE(p, MR_MAP_1, PART_STEP, O_ERR(EFAULT));
 
 		m_why_add(&why, M_RULE_MR_MAP_1);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->verbs.prot == M_PROT_NONE) {
+	if (prot == M_PROT_NONE) {
 		/* Pages without read permission cannot be pinned, writable or not
 		 * (a kernel that pins with FOLL_FORCE for read-only access is a
 		 * profile deviation). */
@@ -134,16 +147,16 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->verbs.prot == M_PROT_RO && (op->verbs.access & ~ignored & WRITABLE_ACCESS)) {
+	if (prot == M_PROT_RO && (op->verbs.access & ~ignored & WRITABLE_ACCESS)) {
 		struct m_set s = DECIDE(p, MR_MAP_2, PART_STEP, O_ERR(EFAULT));
 
 		m_why_add(&why, M_RULE_MR_MAP_2);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->verbs.prot == M_PROT_RO)
+	if (prot == M_PROT_RO)
 		m_why_add(&why, M_RULE_MR_MAP_2);
-	if (op->verbs.offset)
+	if (off)
 		m_why_add(&why, M_RULE_MR_ADDR_1);
 	if (op->verbs.has_iova && op->verbs.iova == 0)
 		m_why_add(&why, M_RULE_MR_ADDR_3);
@@ -275,7 +288,8 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_CREATE_QP:
-		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.max_recv_wr > M_RECV_DEPTH_MAX)
+		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.max_recv_wr > M_RECV_DEPTH_MAX ||
+		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UC)
 			return -EINVAL;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
@@ -285,8 +299,8 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 			return -EINVAL;
 		const struct m_node *pn = &m->node[op->verbs.peer_node];
 
-		if (!VALID(pn->qp, pn->nqp, op->verbs.peer_qp, 1))
-			return -EINVAL;
+		if (!VALID(pn->qp, pn->nqp, op->verbs.peer_qp, 1) || pn->qp[op->verbs.peer_qp].type != nd->qp[op->obj].type)
+			return -EINVAL; /* a UC QP connects to a UC QP */
 		m_why_add(&why, M_RULE_QP_CONN_1);
 		if (nd->qp[op->obj].state != M_QPS_RESET || pn->qp[op->verbs.peer_qp].state != M_QPS_RESET)
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);

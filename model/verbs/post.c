@@ -6,6 +6,8 @@
  */
 #include "model/verbs/internal.h"
 
+#include <string.h>
+
 #define WC_ERR(s) O_WC(M_WC_##s)
 
 /*
@@ -86,7 +88,7 @@ static uint32_t needed_right(enum m_op_kind k)
 {
 	switch (k) {
 	case M_OP_READ: return M_ACC_REMOTE_READ;
-	case M_OP_WRITE: return M_ACC_REMOTE_WRITE;
+	case M_OP_WRITE: case M_OP_WRITE_IMM: return M_ACC_REMOTE_WRITE;
 	default: return M_ACC_REMOTE_ATOMIC;
 	}
 }
@@ -108,7 +110,7 @@ static void remote_fail(struct m_pred *out, const struct m_set *s, struct m_why 
 
 /*
  * The responder's checks for READ/WRITE/atomics, in rxe's order: QP access
- * flags (RA-QP-1), length (RA-LEN-1), zero length (RA-ZERO-1), then the key
+ * flags (RA-QP-1), READ/atomic resources (RA-RES-1), length (RA-LEN-1), zero length (RA-ZERO-1), then the key
  * (RA-KEY-1; MR or MW), PD (RA-PD-1), rights (RA-ACC-1), bounds (RA-BND-1;
  * MW-ACC-2 for windows). Adds failing alternatives; returns whether the
  * access may succeed, with the target in out->res.
@@ -126,6 +128,11 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 	if (!(pq->access & right)) {
 		s = DECIDE(p, RA_QP_1, PART_STEP, WC_ERR(REM_INV_REQ_ERR), WC_ERR(REM_ACCESS_ERR));
 		remote_fail(out, &s, *why, M_RULE_RA_QP_1, 0);
+		return 0;
+	}
+	if (pq->no_rd_atomic && right != M_ACC_REMOTE_WRITE) {
+		s = DECIDE(p, RA_RES_1, PART_STEP, WC_ERR(REM_INV_REQ_ERR));
+		remote_fail(out, &s, *why, M_RULE_RA_RES_1, 0);
 		return 0;
 	}
 	if (len > (1ull << 31)) {
@@ -157,7 +164,7 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 			/* RA-WRITE-1: a refused WRITE may leave part of the target written. */
 			int unknown = 0;
 
-			if (op->kind == M_OP_WRITE) {
+			if (op->kind == M_OP_WRITE || op->kind == M_OP_WRITE_IMM) {
 				struct m_set u = DECIDE(p, RA_WRITE_1, PART_STEP, WC_ERR(GENERAL_ERR));
 
 				unknown = !m_set_has(&u, O_OK);
@@ -293,6 +300,63 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, M_WC_SUCCESS);
 }
 
+/*
+ * IBV_SEND_INLINE (LP-3): the data is copied at the post and its lkey never
+ * looked at. Longer than the max_inline_data the QP asked for: EINVAL at the
+ * post (LP-7), unless the provider gave the QP more (rxe: at least 16 bytes
+ * per SGE), then it goes on. The bytes are the memory at the address, in
+ * whichever buffer of the node holds it (none: unknown). Returns whether
+ * the operation goes on.
+ */
+static int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
+		       struct m_why *why)
+{
+	const struct m_op *op = &out->op;
+
+	m_why_add(why, M_RULE_LP_3);
+	if (op->verbs.len > q->max_inline) {
+		struct m_set s = DECIDE(p, LP_3, PART_STEP, O_ERR(EINVAL), O_OK);
+		struct m_why w = *why;
+
+		m_why_add(&w, M_RULE_LP_7);
+		for (unsigned i = 0; i < s.n; i++)
+			if (s.o[i].kind != M_OUT_OK)
+				m_alt_add(out, s.o[i], M_EFF_NONE, &w, -1);
+		if (!m_set_has(&s, O_OK))
+			return 0;
+	}
+	out->res.lmr = -1;
+	for (int h = nd->nmr - 1; h >= 0; h--)
+		if (nd->mr[h].ever && nd->mr[h].bytes && m_range_ok(op->verbs.laddr, op->verbs.len, nd->mr[h].addr, nd->mr[h].len)) {
+			out->res.lmr = (int16_t)h;
+			out->res.loff = op->verbs.laddr - nd->mr[h].addr;
+			break;
+		}
+	return 1;
+}
+
+/*
+ * RDMA WRITE with immediate at the responder (RA-WRITE-2): it needs a posted
+ * receive before anything else is looked at (none: RNR NAKs until the retry
+ * count runs out), then the rkey and range checks of a WRITE; it lands and
+ * consumes the receive, whose SGE is not used (its completion is
+ * RECV_RDMA_WITH_IMM, SUCCESS).
+ */
+static void write_imm(const struct model *m, const struct m_profile *p, struct m_pred *out, struct m_why why)
+{
+	const struct m_qp *pq = &m->node[out->res.peer_node].qp[out->res.peer_qp];
+
+	m_why_add(&why, M_RULE_RA_WRITE_2);
+	if (pq->nrecv == 0) {
+		m_why_add(&why, M_RULE_RA_ERR_2);
+		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
+		return;
+	}
+	if (!responder_check(m, p, out, &why))
+		return;
+	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, M_WC_SUCCESS);
+}
+
 /* LOCAL_INV of the rkey in op (MW-INV-2, MW-INV-3, MW-INV-4). */
 static void local_inv(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q,
 		      struct m_pred *out, struct m_why why)
@@ -399,6 +463,7 @@ static struct m_set kept_outcomes(const struct m_profile *p)
 }
 
 static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+static void uc_drops(struct m_pred *out);
 
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
@@ -419,6 +484,8 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
 		m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, -1);
 	}
+	if (q->type == M_QPT_UC)
+		uc_drops(out); /* after the kept WRs: what a UC responder refuses is dropped (RA-UC-1) */
 	return 0;
 }
 
@@ -430,8 +497,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
 	struct m_set s;
 
-	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live)
-		return -EINVAL;
+	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live || (op->verbs.with_inv && op->verbs.with_imm))
+		return -EINVAL; /* a SEND is WITH_INV or WITH_IMM, not both */
 	const struct m_qp *q = &nd->qp[qh];
 
 	if (op->kind == M_OP_BIND_MW) {
@@ -494,17 +561,28 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		local_inv(p, nd, q, out, why);
 		return 0;
 	}
+	if (q->type == M_QPT_UC && (op->kind == M_OP_READ || op->kind == M_OP_CAS || op->kind == M_OP_FADD)) {
+		/* RA-ATOM-4: no READ or atomics on UC: refused at the post, or the
+		 * requester completes LOC_QP_OP_ERR and goes to ERR. */
+		s = DECIDE(p, RA_ATOM_4, PART_STEP, O_ERR(EINVAL), WC_ERR(LOC_QP_OP_ERR));
+		m_why_add(&why, M_RULE_RA_ATOM_4);
+		for (unsigned i = 0; i < s.n; i++)
+			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
+		return 0;
+	}
 
 	/* The requester gathers a WRITE's or SEND's payload from the local SGE as it
-	 * builds the first packet: a bad SGE fails locally, whatever state the peer
-	 * is in (LP-1 is decided before a transport error, RA-ERR-3). */
-	int gather = op->kind == M_OP_WRITE || op->kind == M_OP_SEND;
+	 * builds the first packet (a WRITE with immediate too): a bad SGE fails
+	 * locally, whatever state the peer is in (LP-1 is decided before a
+	 * transport error, RA-ERR-3). */
+	int gather = op->kind == M_OP_WRITE || op->kind == M_OP_SEND || op->kind == M_OP_WRITE_IMM;
 	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
 
 	out->res.peer_node = q->peer_node;
 	out->res.peer_qp = q->peer_qp;
-	if (gather && !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
-		return 0;
+	if (gather && (op->verbs.send_inline ? !inline_data(p, nd, q, out, &why)
+					     : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why)))
+		return 0; /* inline data is copied from the caller's buffer: no lkey (LP-3) */
 	/* An atomic's alignment and SGE length may be refused at post (rxe does):
 	 * before anything goes out, whatever the peer's state. */
 	if (atomic) {
@@ -537,6 +615,10 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		peer_receive(m, p, out, why);
 		return 0;
 	}
+	if (op->kind == M_OP_WRITE_IMM) {
+		write_imm(m, p, out, why);
+		return 0;
+	}
 	if (!responder_check(m, p, out, &why))
 		return 0;
 	if (op->kind != M_OP_WRITE) {
@@ -555,3 +637,50 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
 	return 0;
 }
+
+/*
+ * A UC requester is not told what its responder refused (RA-UC-1): a
+ * request the responder drops (a remote access, bounds or rights error, no
+ * receive posted, no peer listening) completes SUCCESS and changes nothing,
+ * the QPs stay as they are; a receive WQE the responder finds malformed
+ * (LP-4) still takes the responder to ERR (rxe do_class_d1e_error). Rewrites
+ * out's alternatives in place, merging those that become equal.
+ */
+static void uc_drops(struct m_pred *out)
+{
+	struct m_alt old[M_ALT_MAX];
+	unsigned n = out->n;
+
+	memcpy(old, out->alt, sizeof(old[0]) * n);
+	out->n = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct m_alt a = old[i];
+		struct m_why w = { 0 };
+		int drop = a.out.kind == M_OUT_WC && a.out.code != M_WC_SUCCESS &&
+			   (a.effect == M_EFF_BOTH_ERR || a.out.code == M_WC_RNR_RETRY_EXC_ERR ||
+			    a.out.code == M_WC_RETRY_EXC_ERR);
+
+		for (unsigned k = 0; k < a.nrules; k++) {
+			enum m_rule r = (enum m_rule)a.rules[k];
+
+			/* A drop is no error completion: the rules of those do not apply. */
+			if (!drop || (r != M_RULE_RA_ERR_1 && r != M_RULE_RA_ERR_2 && r != M_RULE_RA_ERR_3))
+				m_why_add(&w, r);
+		}
+		if (drop) {
+			m_why_add(&w, M_RULE_RA_UC_1);
+			a.effect = m_alt_has_rule(&a, M_RULE_LP_4) ? M_EFF_PEER_ERR : M_EFF_NONE;
+			a.out = WC_ERR(SUCCESS);
+			a.peer_recv = -1;
+			a.remote_done = 0;
+		}
+		unsigned first = out->n;
+
+		m_alt_add(out, a.out, (enum m_effect)a.effect, &w, a.peer_recv);
+		for (unsigned k = first; k < out->n; k++) {
+			out->alt[k].target_unknown |= a.target_unknown;
+			out->alt[k].remote_done = a.remote_done;
+		}
+	}
+}
+

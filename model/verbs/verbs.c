@@ -19,7 +19,7 @@ static void verbs_init(struct model *m)
 int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	switch (out->op.kind) {
-	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD:
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_WRITE_IMM:
 	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
 		return m_pred_post(m, p, out);
 	default:

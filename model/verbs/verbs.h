@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#define M_INLINE_MAX 256 /* the largest max_inline_data a scenario may ask for */
+
 /*
  * Arguments of the verbs operations. The handle acted on is struct
  * m_op.obj: the PD, MR, MW or QP of dealloc/dereg/rereg/destroy/modify/
@@ -31,6 +33,10 @@ struct m_verbs_args {
 	uint32_t mw_type;   /* alloc_mw: enum m_mw_type */
 	uint32_t qp_state;  /* modify_qp: the target state (enum m_qp_state) */
 	uint64_t max_recv_wr; /* create_qp: max_recv_wr (0: the default) */
+	uint32_t max_inline; /* create_qp: cap.max_inline_data asked for (at most M_INLINE_MAX) */
+	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
+	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */
+	uint8_t qp_type;    /* create_qp: enum m_qp_type */
 	uint64_t len;       /* reg_mr/rereg_mr: length; bind_mw: window length; posts: the
 	                       SGE's length; fill: bytes (0: to the MR's end) */
 	uint64_t offset;    /* reg_mr: page offset of the buffer; bind_mw: window start (iova
@@ -38,8 +44,12 @@ struct m_verbs_args {
 	uint64_t iova;      /* reg_mr: hca_va (ibv_reg_mr_iova) when has_iova */
 	uint8_t has_iova;
 	uint8_t prot;       /* reg_mr: enum m_prot of the pages */
+	uint8_t in_buf;     /* reg_mr: 1 = register len bytes of MR mr's buffer from its byte
+	                       buf_off (offset and prot are then the buffer's), 0 = a new buffer */
+	uint64_t buf_off;
 	uint8_t byte;       /* fill: the byte value */
 	uint8_t with_inv;   /* send: SEND_WITH_INV */
+	uint8_t with_imm;   /* send: SEND_WITH_IMM (the immediate is not compared); not with with_inv */
 	uint32_t lkey;      /* posts: the local SGE's lkey, */
 	uint64_t laddr;     /*        and address */
 	uint32_t rkey;      /* write/read/cas/fadd: the remote key; send with_inv and

@@ -6,7 +6,7 @@
  * Object o: its local address is LADDR(o) + off with lkey 0x1000 + o; a peer
  * addresses it at RADDR(o) + off with rkey 0x2000 + o. Attributes: addr
  * 0xa0000000 + o, len 0x400 + o, lkey 0x1000 + o, rkey 0x2000 + o, qpn
- * 0x40 + o. Its descriptor (blob) is 21 bytes of value 0x10 + o. Objects in
+ * 0x40 + o, va 0xb0000000 + o. Its descriptor (blob) is 21 bytes of value 0x10 + o. Objects in
  * fx_missing[] do not exist. The engine counts the calls it answers.
  */
 #ifndef RDMACHECK_TEST_RESOLVE_FX_H
@@ -57,6 +57,7 @@ static inline int fx_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
 	case SCN_ATTR_LKEY: *v = 0x1000u + (uint64_t)obj; return 0;
 	case SCN_ATTR_RKEY: *v = 0x2000u + (uint64_t)obj; return 0;
 	case SCN_ATTR_QPN: *v = 0x40u + (uint64_t)obj; return 0;
+	case SCN_ATTR_VA: *v = 0xb0000000u + (uint64_t)obj; return 0;
 	default: return -EINVAL;
 	}
 }

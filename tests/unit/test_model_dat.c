@@ -8,6 +8,25 @@
 static inline struct m_outcome dat_(enum m_dat_ret e) { return (struct m_outcome){ M_OUT_DAT, (int32_t)e }; }
 static inline struct m_outcome dto_(enum m_dat_dto s) { return (struct m_outcome){ M_OUT_DTO, (int32_t)s }; }
 
+/* Is o the only completion pr allows, the rest being the post-time refusals
+ * dat_ep_post_rdma_read/write(3DAT) allow for it (DAT-DTO-5)? */
+static int dto_only(struct m_pred pr, struct m_outcome o)
+{
+	int found = 0;
+
+	for (unsigned i = 0; i < pr.n; i++) {
+		struct m_outcome a = pr.alt[i].out;
+
+		if (a.kind == o.kind && a.code == o.code)
+			found = 1;
+		else if (a.kind != M_OUT_DAT || !fx_rule(pr, a, M_RULE_DAT_DTO_5) ||
+			 (a.code != M_DAT_PRIVILEGES_VIOLATION && a.code != M_DAT_PROTECTION_VIOLATION &&
+			  a.code != M_DAT_INVALID_PARAMETER))
+			return 0;
+	}
+	return found;
+}
+
 #define PRIV_RW (M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_WRITE | M_DAT_PRIV_REMOTE_READ)
 #define PRIV_READ (M_DAT_PRIV_LOCAL_READ | M_DAT_PRIV_REMOTE_READ)  /* DAT_MEM_PRIV_READ_FLAG */
 #define PRIV_ALL 0x33u                                              /* DAT_MEM_PRIV_ALL_FLAG */
@@ -205,7 +224,7 @@ START_TEST(test_DAT_LMR_2_privileges_to_access)
 	int ro = fx_lmr(&f, 0, z, 4096, M_DAT_PRIV_REMOTE_READ);
 	int ep = fx_ep(&f, 1, zb, 0, z);
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 1, ep, src, 0, 0, ro, 0, 64));
-	ck_assert(fx_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
+	ck_assert(dto_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_REMOTE_ACCESS), M_RULE_RA_ACC_1));
 	model_free(&f.m);
 }
@@ -462,7 +481,7 @@ START_TEST(test_DAT_FREE_2_use_after_free)
 	op = op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 64);
 	/* The spec: a protection violation, whatever the verbs layer calls it. */
 	pr = fx_predict(&f, op);
-	ck_assert(fx_only(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));
+	ck_assert(dto_only(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION), M_RULE_DAT_FREE_2));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION), M_RULE_LP_1));
 	/* rxe + OFA: LOC_QP_OP_ERR, mapped to LOCAL_EP (a declared deviation). */
@@ -475,7 +494,7 @@ START_TEST(test_DAT_FREE_2_use_after_free)
 	fx_do(&f, op_obj(M_OP_DAT_LMR_FREE, 1, s.dst), ok_());
 	op = op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 64);
 	pr = fx_predict(&f, op);
-	ck_assert(fx_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
+	ck_assert(dto_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_REMOTE_ACCESS), M_RULE_DAT_FREE_2));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_REMOTE_ACCESS), M_RULE_RA_KEY_1));
 	fx_do(&f, op, dto_(M_DTO_ERR_REMOTE_ACCESS));
@@ -632,7 +651,7 @@ START_TEST(test_DAT_RMR_4_bound_context)
 	/* Rebinding gives a new context; the old one stops working. */
 	fx_do(&f, bind, dto_(M_DTO_SUCCESS));
 	ck_assert_uint_ne(f.m.node[1].mw[r].rkey, old);
-	ck_assert(fx_only(fx_predict(&f, w), dto_(M_DTO_ERR_REMOTE_ACCESS)));
+	ck_assert(dto_only(fx_predict(&f, w), dto_(M_DTO_ERR_REMOTE_ACCESS)));
 	/* A bind that fails after the call breaks the connection. */
 	int ro = fx_lmr(&f, 1, s.zb, 64, M_DAT_PRIV_REMOTE_READ);
 	bind = op_bind(r, back, ro, f.m.node[1].mr[ro].iova, 64, M_DAT_PRIV_REMOTE_WRITE);
@@ -660,12 +679,12 @@ START_TEST(test_DAT_DTO_1_status_mapping)
 	ck_assert_uint_eq(f.m.node[1].mr[s.dst].bytes[4095], 0x5a); /* the verbs WRITE moved the bytes */
 	/* A read into an LMR without local write: LOC_PROT_ERR -> LOCAL_PROTECTION (LP-6). */
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, s.ep, nolw, 0, 1, s.dst, 0, 64));
-	ck_assert(fx_only(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));
+	ck_assert(dto_only(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION), M_RULE_LP_6));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION), M_RULE_DAT_DTO_1));
 	/* Past the end of the target: REM_ACCESS_ERR -> REMOTE_ACCESS (RA-BND-1). */
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, s.ep, s.src, 0, 1, s.dst, 4064, 64));
-	ck_assert(fx_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
+	ck_assert(dto_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_REMOTE_ACCESS), M_RULE_RA_BND_1));
 	model_free(&f.m);
 }
@@ -701,7 +720,7 @@ START_TEST(test_DAT_DTO_4_error_breaks_the_connection)
 	struct m_pred pr;
 
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, ro, 0, 64));
-	ck_assert(fx_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
+	ck_assert(dto_only(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_REMOTE_ACCESS), M_RULE_DAT_DTO_4));
 	ck_assert_int_eq(pr.alt[0].effect, M_EFF_BOTH_ERR);
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, ro, 0, 64), dto_(M_DTO_ERR_REMOTE_ACCESS));
@@ -710,7 +729,7 @@ START_TEST(test_DAT_DTO_4_error_breaks_the_connection)
 	/* A local error breaks it too: the provider disconnects, both sides. */
 	int ep2 = fx_ep(&f, 0, s.za, 1, s.zb);
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, ep2, nolw, 0, 1, s.dst, 0, 64));
-	ck_assert(fx_only(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));
+	ck_assert(dto_only(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION), M_RULE_DAT_DTO_4));
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, ep2, nolw, 0, 1, s.dst, 0, 64), dto_(M_DTO_ERR_LOCAL_PROTECTION));
 	ck_assert_int_eq(fx_qps(&f, 1, f.m.node[0].conn[ep2].peer_qp), M_QPS_ERR);
@@ -718,6 +737,46 @@ START_TEST(test_DAT_DTO_4_error_breaks_the_connection)
 	int ep3 = fx_ep(&f, 0, s.za, 1, s.zb);
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, ep3, s.src, 0, 1, s.dst, 0, 64));
 	ck_assert(!fx_rule(pr, dto_(M_DTO_SUCCESS), M_RULE_DAT_DTO_4));
+	model_free(&f.m);
+}
+END_TEST
+
+/* dat_ep_post_rdma_read/write(3DAT) RETURN VALUES: what the completion would
+ * report as a protection or privilege error may be refused at the post
+ * instead; nothing moves then and the EP stays connected. A DTO that succeeds
+ * or is flushed has no such alternative. */
+START_TEST(test_DAT_DTO_5_post_time_refusals)
+{
+	struct fx f;
+	struct dpair s = fx_dpair(&f, "generic");
+	int ro = fx_lmr(&f, 1, s.zb, 4096, M_DAT_PRIV_REMOTE_READ | M_DAT_PRIV_LOCAL_WRITE);
+	int nolw = fx_lmr(&f, 0, s.za, 4096, M_DAT_PRIV_LOCAL_READ);
+	static const enum m_dat_ret post[] = { M_DAT_PRIVILEGES_VIOLATION, M_DAT_PROTECTION_VIOLATION,
+					       M_DAT_INVALID_PARAMETER };
+	struct m_pred pr;
+
+	/* Remote: an RMR context without remote write. */
+	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, ro, 0, 64));
+	ck_assert(fx_has(pr, dto_(M_DTO_ERR_REMOTE_ACCESS)));
+	for (unsigned i = 0; i < 3; i++) {
+		ck_assert(fx_rule(pr, dat_(post[i]), M_RULE_DAT_DTO_5));
+		ck_assert(fx_rule(pr, dat_(post[i]), M_RULE_RA_ACC_1));
+	}
+	/* Local: a read into an LMR without local write. */
+	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, s.ep, nolw, 0, 1, s.dst, 0, 64));
+	ck_assert(fx_has(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert(fx_rule(pr, dat_(post[i]), M_RULE_DAT_DTO_5));
+	/* Refused at the post: nothing moved, the connection stays. */
+	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, s.ep, nolw, 0, 1, s.dst, 0, 64), dat_(M_DAT_PRIVILEGES_VIOLATION));
+	ck_assert_int_eq(fx_qps(&f, 0, f.m.node[0].conn[s.ep].qp), M_QPS_RTS);
+	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 64));
+	ck_assert(fx_only(pr, dto_(M_DTO_SUCCESS)));
+	ck_assert(!fx_has(pr, dat_(M_DAT_PRIVILEGES_VIOLATION)));
+	/* After a completion error the EP is broken: flushed, never refused. */
+	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, ro, 0, 64), dto_(M_DTO_ERR_REMOTE_ACCESS));
+	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, ro, 0, 64));
+	ck_assert(fx_only(pr, dto_(M_DTO_ERR_FLUSHED)));
 	model_free(&f.m);
 }
 END_TEST
@@ -837,7 +896,7 @@ START_TEST(test_dat_same_buffer_twice)
 {
 	struct fx f;
 	struct dpair s = fx_dpair(&f, "rxe");
-	struct m_op op = op_lmr(1, s.zb, 4096, M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_READ);
+	struct m_op op = op_lmr(1, s.zb, 4096, PRIV_RW);
 	int twin;
 
 	op.dat.lmr = (int16_t)s.dst;
@@ -849,6 +908,9 @@ START_TEST(test_dat_same_buffer_twice)
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 128), dto_(M_DTO_SUCCESS));
 	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[127], 0x42);
 	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[128], 0);
+	/* And the other way: a write through the twin is in dst's bytes. */
+	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, twin, 2048, 64), dto_(M_DTO_SUCCESS));
+	ck_assert_uint_eq(f.m.node[1].mr[s.dst].bytes[2048 + 63], 0x42);
 	/* Longer than the buffer it names: malformed. */
 	struct m_pred pr;
 	op.dat.len = 8192;
@@ -906,6 +968,7 @@ Suite *suite_test_model_dat(void)
 	RTEST(tc, DAT_DTO_1, test_DAT_DTO_1_status_mapping);
 	RTEST(tc, DAT_DTO_2, test_DAT_DTO_2_zero_length_segment);
 	RTEST(tc, DAT_DTO_4, test_DAT_DTO_4_error_breaks_the_connection);
+	RTEST(tc, DAT_DTO_5, test_DAT_DTO_5_post_time_refusals);
 	RTEST(tc, DAT_EP_1, test_DAT_EP_1_connect);
 	RTEST(tc, DAT_EP_2, test_DAT_EP_2_disconnect);
 	RTEST(tc, DAT_EP_4, test_DAT_EP_4_private_data);

@@ -329,6 +329,52 @@ START_TEST(test_MR_KEY_1_keys_distinct)
 }
 END_TEST
 
+/* reg_mr buf=OTHER+OFF: another registration of memory the node registered
+ * already. Its own keys (MR-KEY-1), the buffer's pages, and the same bytes:
+ * what lands through one is seen through the other, in copies of the model
+ * too; a range past the buffer is a scenario error (-EINVAL). */
+START_TEST(test_MR_KEY_1_two_registrations_one_buffer)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op reg = op_reg(1, s.pb, 1024, RW);
+	struct model c;
+	uint8_t want[16];
+
+	reg.verbs.in_buf = 1;
+	reg.verbs.mr = (int16_t)s.mb;
+	reg.verbs.buf_off = 1000; /* page offset 1000 of mb's buffer */
+	ck_assert(fx_rule(fx_predict(&f, reg), ok_(), M_RULE_MR_KEY_1));
+	ck_assert(fx_rule(fx_predict(&f, reg), ok_(), M_RULE_MR_ADDR_1));
+	int v = fx_do(&f, reg, ok_());
+	const struct m_mr *b = &f.m.node[1].mr[s.mb], *w = &f.m.node[1].mr[v];
+	ck_assert_uint_eq(w->addr, b->addr + 1000);
+	ck_assert_uint_ne(w->lkey, b->lkey);
+	ck_assert_uint_ne(w->rkey, b->rkey);
+	/* A WRITE through the second registration lands in the first's bytes. */
+	memset(want, 0, sizeof(want));
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.ma, .verbs.byte = 0x5c, .verbs.len = 4096 },
+	      ok_());
+	fx_do(&f, op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, v, 8, 16), wc_(M_WC_SUCCESS));
+	memset(want, 0x5c, sizeof(want));
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 1008, want, 16), -1);
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, v, 8, want, 16), -1);
+	/* A copy keeps them one buffer, apart from the original. */
+	ck_assert_int_eq(model_clone(&c, &f.m), 0);
+	c.node[1].mr[s.mb].bytes[1000] = 0x77;
+	ck_assert_uint_eq(c.node[1].mr[v].bytes[0], 0x77);
+	ck_assert_uint_eq(f.m.node[1].mr[v].bytes[0], 0);
+	model_free(&c);
+	/* Past the buffer's end; a buffer the node never had. */
+	reg.verbs.buf_off = 3500;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &reg, &(struct m_pred){ 0 }), -EINVAL);
+	reg.verbs.buf_off = 0;
+	reg.verbs.mr = 9;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &reg, &(struct m_pred){ 0 }), -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_MR_DEREG_1_keys_die)
 {
 	struct fx f;
@@ -644,6 +690,7 @@ Suite *suite_test_model_obj(void)
 	RTEST(tc, MR_MAP_2, test_MR_MAP_2_read_only_pages);
 	RTEST(tc, MR_MAP_2, test_MR_MAP_2_prot_none_pages);
 	RTEST(tc, MR_KEY_1, test_MR_KEY_1_keys_distinct);
+	RTEST(tc, MR_KEY_1, test_MR_KEY_1_two_registrations_one_buffer);
 	RTEST(tc, MR_DEREG_1, test_MR_DEREG_1_keys_die);
 	RTEST(tc, MR_DEREG_2, test_MR_DEREG_2_bound_window);
 	RTEST(tc, MR_REREG_1, test_MR_REREG_1_unknown_flags);

@@ -30,6 +30,22 @@ static struct m_op op_via_mw(struct fx *f, enum m_op_kind k, struct pair s, int 
 
 #define MWB (M_ACC_LOCAL_WRITE | M_ACC_MW_BIND | M_ACC_REMOTE_READ)
 
+
+/* A SEND (a receive) of len bytes from (into) MR mr's first byte, on node's qp. */
+static struct m_op op_send(struct fx *f, int node, int qp, int mr, uint64_t len)
+{
+	return (struct m_op){ .kind = M_OP_SEND, .node = (uint8_t)node, .obj = (int16_t)qp, .verbs.len = len,
+			      .verbs.lkey = f->m.node[node].mr[mr].lkey, .verbs.laddr = model_mr_laddr(&f->m, (unsigned)node, mr, 0) };
+}
+
+static struct m_op op_recv(struct fx *f, int node, int qp, int mr, uint64_t len)
+{
+	struct m_op op = op_send(f, node, qp, mr, len);
+
+	op.kind = M_OP_RECV;
+	return op;
+}
+
 START_TEST(test_RA_KEY_1_unknown_and_tampered_rkey)
 {
 	struct fx f;
@@ -239,8 +255,7 @@ START_TEST(test_RA_ERR_3_responder_err_and_recv_flush)
 {
 	struct fx f;
 	struct pair s = fx_pair(&f, "generic", 2);
-	struct m_op recv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)s.qb, .verbs.len = 64,
-			     .verbs.lkey = f.m.node[1].mr[s.mb].lkey, .verbs.laddr = model_mr_laddr(&f.m, 1, s.mb, 0) };
+	struct m_op recv = op_recv(&f, 1, s.qb, s.mb, 64);
 
 	fx_do(&f, recv, ok_());
 	ck_assert_uint_eq(f.m.node[1].qp[s.qb].nrecv, 1);
@@ -257,6 +272,202 @@ START_TEST(test_RA_ERR_3_responder_err_and_recv_flush)
 	fx_do(&f, lbad, wc_(M_WC_LOC_PROT_ERR));
 	ck_assert_int_eq(fx_qps(&f, 0, t.qa), M_QPS_ERR);
 	ck_assert_int_eq(fx_qps(&f, 1, t.qb), M_QPS_RTS);
+	model_free(&f.m);
+}
+END_TEST
+
+/* RDMA WRITE with immediate: without a posted receive, RNR (before the rkey is
+ * looked at); with one, the rights and bounds of a WRITE, and on success the
+ * bytes land and the receive is used up, completing SUCCESS at the peer. */
+START_TEST(test_RA_WRITE_2_write_imm_consumes_a_receive)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op wi = W(64, 16), recv = op_recv(&f, 1, s.qb, s.mb, 8);
+	uint8_t want[16];
+
+	wi.kind = M_OP_WRITE_IMM;
+	wi.verbs.rkey += 5; /* a bad rkey too: the missing receive comes first */
+	struct m_pred pr = fx_predict(&f, wi);
+	ck_assert(fx_only(pr, wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_RNR_RETRY_EXC_ERR), M_RULE_RA_WRITE_2));
+	fx_do(&f, recv, ok_());
+	pr = fx_predict(&f, wi);
+	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
+	wi.verbs.rkey -= 5;
+	pr = fx_predict(&f, wi);
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	ck_assert_int_eq(pr.alt[0].peer_recv, M_WC_SUCCESS);
+	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RA_WRITE_2));
+	/* The receive's 8-byte SGE is not used: 16 bytes land in the target. */
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.ma, .verbs.byte = 0x3a, .verbs.len = 4096 },
+	      ok_());
+	fx_do(&f, wi, wc_(M_WC_SUCCESS));
+	memset(want, 0x3a, sizeof(want));
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 64, want, 16), -1);
+	ck_assert_uint_eq(f.m.node[1].qp[s.qb].nrecv, 0);
+	ck_assert(fx_only(fx_predict(&f, wi), wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
+/* IBV_SEND_INLINE: the lkey is never looked at, the bytes are the memory at
+ * the address (a deregistered buffer's too); longer than the max_inline_data
+ * the QP asked for: EINVAL at the post, or on when the provider gave more. */
+START_TEST(test_LP_3_inline_skips_the_lkey)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = W(0, 16);
+	uint8_t want[16];
+
+	w.verbs.lkey += 99;
+	ck_assert(fx_rule(fx_predict(&f, w), wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_1));
+	w.verbs.send_inline = 1;
+	/* The QP asked for no inline data: EINVAL, or a provider's larger limit. */
+	struct m_pred pr = fx_predict(&f, w);
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_LP_7));
+	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_LP_3));
+	/* A QP with 64 bytes of inline data. */
+	int qa = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 0, .verbs.pd = (int16_t)s.pa,
+					  .verbs.access = QP_ALL, .verbs.max_inline = 64 }, ok_());
+	int qb = fx_qp(&f, 1, s.pb, QP_ALL);
+	fx_connect(&f, 0, qa, 1, qb);
+	w.obj = (int16_t)qa;
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	/* The buffer's registration is gone: its bytes are still there. */
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.ma, .verbs.byte = 0x2b, .verbs.len = 4096 },
+	      ok_());
+	fx_do(&f, op_obj(M_OP_DEREG_MR, 0, s.ma), ok_());
+	fx_do(&f, w, wc_(M_WC_SUCCESS));
+	memset(want, 0x2b, sizeof(want));
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, want, 16), -1);
+	/* Longer than 64: EINVAL at the post, or on. */
+	w.verbs.len = 65;
+	ck_assert(fx_has(fx_predict(&f, w), err_(EINVAL)));
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_CREATE_QP, .node = 0,
+		.verbs.pd = (int16_t)s.pa, .verbs.max_inline = M_INLINE_MAX + 1 }, &pr), -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
+/* Generic profile, two nodes: a PD, a 4 KiB RW MR and a QP of type and
+ * access each, not connected. */
+static struct pair pair_apart(struct fx *f, uint32_t access, uint8_t type)
+{
+	struct pair s;
+
+	fx_init(f, 2, "generic");
+	s.pa = fx_pd(f, 0);
+	s.pb = fx_pd(f, 1);
+	s.ma = fx_mr(f, 0, s.pa, 4096, RW);
+	s.mb = fx_mr(f, 1, s.pb, 4096, RW);
+	s.qa = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 0, .verbs.pd = (int16_t)s.pa,
+				       .verbs.access = access, .verbs.qp_type = type }, ok_());
+	s.qb = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb,
+				       .verbs.access = access, .verbs.qp_type = type }, ok_());
+	return s;
+}
+
+/* Connected with max_dest_rd_atomic 0: READ and atomics (even a zero-length
+ * READ: resources come before the length) are invalid requests, WRITE works. */
+START_TEST(test_RA_RES_1_no_read_atomic_resources)
+{
+	struct fx f;
+	struct pair s = pair_apart(&f, QP_ALL, M_QPT_RC);
+	int ma = s.ma, mb = s.mb, qa = s.qa, qb = s.qb;
+
+	fx_do(&f, (struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)qa, .verbs.peer_node = 1,
+				 .verbs.peer_qp = (int16_t)qb, .verbs.no_rd_atomic = 1 }, ok_());
+	struct m_pred pr = fx_predict(&f, op_rdma(&f, M_OP_READ, 0, qa, ma, 0, 1, mb, 0, 0));
+	ck_assert(fx_only(pr, wc_(M_WC_REM_INV_REQ_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_RA_RES_1));
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_FADD, 0, qa, ma, 0, 1, mb, 0, 8)), wc_(M_WC_REM_INV_REQ_ERR)));
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, qa, ma, 0, 1, mb, 0, 8)), wc_(M_WC_SUCCESS)));
+	fx_do(&f, op_rdma(&f, M_OP_READ, 0, qa, ma, 0, 1, mb, 0, 8), wc_(M_WC_REM_INV_REQ_ERR));
+	ck_assert_int_eq(fx_qps(&f, 1, qb), M_QPS_ERR);
+	model_free(&f.m);
+}
+END_TEST
+
+/* Two nodes with a connected UC QP pair (access REMOTE_WRITE) and a 4 KiB RW MR each. */
+static struct pair uc_pair(struct fx *f)
+{
+	struct pair s = pair_apart(f, M_ACC_REMOTE_WRITE, M_QPT_UC);
+
+	fx_connect(f, 0, s.qa, 1, s.qb);
+	return s;
+}
+
+/* No READ or atomics on UC: EINVAL at the post or LOC_QP_OP_ERR (QP to ERR). */
+START_TEST(test_RA_ATOM_4_no_read_or_atomics_on_uc)
+{
+	struct fx f;
+	struct pair s = uc_pair(&f);
+	struct m_pred pr = fx_predict(&f, R(0, 8));
+
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)) && pr.n == 2);
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_QP_OP_ERR), M_RULE_RA_ATOM_4));
+	ck_assert(fx_has(fx_predict(&f, op_rdma(&f, M_OP_FADD, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8)), err_(EINVAL)));
+	ck_assert(fx_only(fx_predict(&f, W(0, 8)), wc_(M_WC_SUCCESS)));
+	/* A UC QP connects only to a UC QP. */
+	int rc_q = fx_qp(&f, 1, s.pb, QP_ALL);
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)s.qa,
+		.verbs.peer_node = 1, .verbs.peer_qp = (int16_t)rc_q }, &pr), -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
+/* UC: what the responder refuses is dropped; the requester completes SUCCESS,
+ * nothing lands, both QPs stay RTS. A SEND without a receive is dropped too. */
+START_TEST(test_RA_UC_1_refused_writes_are_dropped)
+{
+	struct fx f;
+	struct pair s = uc_pair(&f);
+	struct m_op bad = W(0, 16);
+	uint8_t zero[16] = { 0 };
+
+	bad.verbs.rkey += 3;
+	struct m_pred pr = fx_predict(&f, bad);
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RA_UC_1));
+	ck_assert_int_eq(pr.alt[0].effect, M_EFF_NONE);
+	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.ma, .verbs.byte = 0x77, .verbs.len = 4096 },
+	      ok_());
+	fx_do(&f, bad, wc_(M_WC_SUCCESS));
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, zero, 16), -1);
+	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_RTS);
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
+	/* Past the end: dropped as well. */
+	ck_assert(fx_rule(fx_predict(&f, W(4090, 16)), wc_(M_WC_SUCCESS), M_RULE_RA_UC_1));
+	/* A SEND with no receive posted: no RNR on UC. */
+	struct m_op send = W(0, 16);
+	send.kind = M_OP_SEND;
+	ck_assert(fx_rule(fx_predict(&f, send), wc_(M_WC_SUCCESS), M_RULE_RA_UC_1));
+	/* A good WRITE lands. */
+	fx_do(&f, W(0, 16), wc_(M_WC_SUCCESS));
+	ck_assert_int_eq(model_mr_compare(&f.m, 1, s.mb, 0, zero, 16), 0);
+	model_free(&f.m);
+}
+END_TEST
+
+/* SEND_WITH_IMM is a SEND for memory: it consumes a receive and lands there;
+ * with SEND_WITH_INV as well it is malformed. */
+START_TEST(test_send_with_imm_is_a_send)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op send = W(0, 16), recv = op_recv(&f, 1, s.qb, s.mb, 64);
+	struct m_pred pr;
+
+	send.kind = M_OP_SEND;
+	send.verbs.with_imm = 1;
+	ck_assert(fx_only(fx_predict(&f, send), wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	fx_do(&f, recv, ok_());
+	ck_assert(fx_only(fx_predict(&f, send), wc_(M_WC_SUCCESS)));
+	send.verbs.with_inv = 1;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &send, &pr), -EINVAL);
 	model_free(&f.m);
 }
 END_TEST
@@ -287,6 +498,29 @@ START_TEST(test_RA_ERR_5_post_to_err_qp)
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
 	ck_assert(fx_only(fx_predict(&f, W(0, 8)), wc_(M_WC_WR_FLUSH_ERR)));
 	model_free(&f.m);
+}
+END_TEST
+
+/* ibv_post_recv on a QP in ERR answers ok (the receive is flushed later) or an
+ * errno, under every profile: rxe's send-queue deviation (WR_FLUSH_ERR at the
+ * step) does not reach the receive queue (rxe 6.1.0-56 answered ok). */
+START_TEST(test_RA_ERR_5_recv_on_err_qp_is_never_a_completion)
+{
+	static const char *const profiles[] = { "generic", "rxe" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct fx f;
+		struct pair s = fx_pair(&f, profiles[i], 2);
+		struct m_op recv = op_recv(&f, 0, s.qa, s.ma, 8);
+
+		struct m_op err = { .kind = M_OP_MODIFY_QP, .node = 0, .obj = (int16_t)s.qa, .verbs.qp_state = M_QPS_ERR };
+		fx_do(&f, err, ok_());
+		struct m_pred pr = fx_predict(&f, recv);
+		ck_assert_msg(fx_has(pr, ok_()) && fx_has(pr, err_(EINVAL)), "%s", profiles[i]);
+		ck_assert_msg(!fx_has(pr, wc_(M_WC_WR_FLUSH_ERR)), "%s", profiles[i]);
+		ck_assert(fx_rule(pr, ok_(), M_RULE_RA_ERR_5));
+		model_free(&f.m);
+	}
 }
 END_TEST
 
@@ -521,20 +755,6 @@ START_TEST(test_write_read_contents)
 	model_free(&f.m);
 }
 END_TEST
-
-static struct m_op op_send(struct fx *f, int node, int qp, int mr, uint64_t len)
-{
-	return (struct m_op){ .kind = M_OP_SEND, .node = (uint8_t)node, .obj = (int16_t)qp, .verbs.len = len,
-			      .verbs.lkey = f->m.node[node].mr[mr].lkey, .verbs.laddr = model_mr_laddr(&f->m, (unsigned)node, mr, 0) };
-}
-
-static struct m_op op_recv(struct fx *f, int node, int qp, int mr, uint64_t len)
-{
-	struct m_op op = op_send(f, node, qp, mr, len);
-
-	op.kind = M_OP_RECV;
-	return op;
-}
 
 START_TEST(test_LP_4_receive_buffer_without_local_write)
 {
@@ -1029,6 +1249,13 @@ Suite *suite_test_model_post(void)
 	RTEST(tc, RA_ERR_3, test_RA_ERR_3_responder_err_and_recv_flush);
 	RTEST(tc, RA_ERR_1, test_RA_ERR_1_nak_mapping);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_post_to_err_qp);
+	RTEST(tc, RA_WRITE_2, test_RA_WRITE_2_write_imm_consumes_a_receive);
+	RTEST(tc, LP_3, test_LP_3_inline_skips_the_lkey);
+	RTEST(tc, RA_RES_1, test_RA_RES_1_no_read_atomic_resources);
+	RTEST(tc, RA_ATOM_4, test_RA_ATOM_4_no_read_or_atomics_on_uc);
+	RTEST(tc, RA_UC_1, test_RA_UC_1_refused_writes_are_dropped);
+	tcase_add_test(tc, test_send_with_imm_is_a_send);
+	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_never_a_completion);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_post_below_rts);
 	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);
 	RTEST(tc, LP_2, test_LP_2_zero_length_sge);

@@ -621,6 +621,9 @@ START_TEST(test_rpma_same_buffer_and_malformed)
 	ck_assert_uint_eq(f.m.node[0].mr[b].addr, f.m.node[0].mr[a].addr);
 	ck_assert_uint_ne(f.m.node[0].mr[b].rkey, f.m.node[0].mr[a].rkey);
 	ck_assert_uint_eq(f.m.node[0].mr[b].bytes[100], 7);
+	/* One buffer: later changes through either are seen through the other. */
+	f.m.node[0].mr[b].bytes[200] = 9;
+	ck_assert_uint_eq(f.m.node[0].mr[a].bytes[200], 9);
 	op.rpma.len = 8192; /* longer than the buffer */
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	/* A verbs MR is no rpma MR. */

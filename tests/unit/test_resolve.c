@@ -7,7 +7,7 @@
  */
 #include "tests/unit/resolve_fx.h"
 
-/* Objects: 0 a.pd, 1 a.m, 2 b.pd, 3 b.m, 4 a.q, 5 b.q, 6 b.w, 7 a.pd2. */
+/* Objects: 0 a.pd, 1 a.m, 2 b.pd, 3 b.m, 4 a.q, 5 b.q, 6 b.w, 7 a.pd2, 8 b.w2, 9 b.m2. */
 static const char text[] =
 	"nodes a b\n"
 	"a: alloc_pd pd\n"
@@ -39,7 +39,10 @@ static const char text[] =
 	"a: check m\n"                                                         /* 28 */
 	"b: alloc_mw w2 pd=pd type=2\n"                                        /* 29 */
 	"a: read q local=m+0 remote=b.m+0 len=b.w.len+0x10\n"                  /* 30 */
-	"a: query_qp q expect state=ERR\n";                                    /* 31 */
+	"a: query_qp q expect state=ERR\n"                                     /* 31 */
+	"b: reg_mr m2 pd=pd len=64 buf=m+100\n"                                 /* 32 */
+	"a: write q local=m+0 remote=0x1000 rkey=7 len=8\n"                     /* 33 */
+	"a: write q local=m+0 remote=b.m.va+8 rkey=b.m.rkey len=8\n";           /* 34 */
 
 static void setup(void)
 {
@@ -53,11 +56,11 @@ static void teardown(void)
 
 START_TEST(test_object_indexes)
 {
-	static const char *const names[] = { "pd", "m", "pd", "m", "q", "q", "w", "pd2", "w2" };
-	static const uint8_t nodes[] = { 0, 0, 1, 1, 0, 1, 1, 0, 1 };
+	static const char *const names[] = { "pd", "m", "pd", "m", "q", "q", "w", "pd2", "w2", "m2" };
+	static const uint8_t nodes[] = { 0, 0, 1, 1, 0, 1, 1, 0, 1, 1 };
 
-	ck_assert_uint_eq(fx_f->nobjs, 9);
-	for (size_t i = 0; i < 9; i++) {
+	ck_assert_uint_eq(fx_f->nobjs, 10);
+	for (size_t i = 0; i < 10; i++) {
 		ck_assert_str_eq(fx_f->objs[i].name, names[i]);
 		ck_assert_uint_eq(fx_f->objs[i].node, nodes[i]);
 	}
@@ -83,7 +86,7 @@ START_TEST(test_op_kinds)
 			ck_assert_msg(k == -1, "%s: %d", c->name, k);
 		}
 	}
-	ck_assert_uint_eq(verbs, 21);
+	ck_assert_uint_eq(verbs, 22);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("reg_mr"))), M_OP_REG_MR);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("connect"))), M_OP_CONNECT);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("check"))), -1);
@@ -203,6 +206,29 @@ START_TEST(test_local_and_remote_references)
 	/* another node's attribute: b.w.len+0x10 */
 	c = fx_ok(30);
 	ck_assert_uint_eq(c.verbs.len, 0x400 + 6 + 0x10);
+
+	/* raw remote addresses: a number, an attribute (the key is rkey=, no object's) */
+	c = fx_ok(33);
+	ck_assert_uint_eq(c.verbs.raddr, 0x1000);
+	ck_assert_uint_eq(c.verbs.rkey, 7);
+	c = fx_ok(34);
+	ck_assert_uint_eq(c.verbs.raddr, 0xb0000000u + 3 + 8);
+	ck_assert_uint_eq(c.verbs.rkey, 0x2003);
+}
+END_TEST
+
+/* reg_mr buf=m+100: another registration of b.m's buffer from its byte 100. */
+START_TEST(test_reg_mr_over_another_buffer)
+{
+	struct hcall c = fx_ok(32);
+
+	ck_assert_uint_eq(c.op, M_OP_REG_MR);
+	ck_assert_uint_eq(c.verbs.in_buf, 1);
+	ck_assert_int_eq(c.verbs.mr, 3);
+	ck_assert_uint_eq(c.verbs.buf_off, 100);
+	ck_assert_uint_eq(c.verbs.len, 64);
+	c = fx_ok(3);
+	ck_assert_uint_eq(c.verbs.in_buf, 0);
 }
 END_TEST
 
@@ -390,6 +416,7 @@ Suite *suite_test_resolve(void)
 	tcase_add_test(tc, test_connect);
 	tcase_add_test(tc, test_bind_window_start);
 	tcase_add_test(tc, test_local_and_remote_references);
+	tcase_add_test(tc, test_reg_mr_over_another_buffer);
 	tcase_add_test(tc, test_atomics_and_receives);
 	tcase_add_test(tc, test_local_inv_rkey);
 	tcase_add_test(tc, test_fill_modify_rereg_dereg);

@@ -133,12 +133,8 @@ static int do_reg(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad rpma_reg buf");
 	*o = (struct aobj){ .kind = AO_RPMA_MR, .mem = o->mem, .buf = o->buf, .release = release_mr };
 	if (src) {
-		/* The same buffer again: it stays src's (fill and read go through src:
-		 * the model keeps each registration's bytes apart), so o holds no
-		 * reference. src's buffer lives until the agent ends (ids are never reused). */
-		agent_buffer_drop(o);
-		o->buf = src->buf;
-		o->len = len;
+		/* The same buffer again: one memory, one more reference to it. */
+		agent_buffer_share(o, src, len);
 	} else if ((rc = agent_buffer(o, len, agent_num(a, "offset", 0), (int)agent_num(a, "prot", 0))) != 0) {
 		return agent_reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
 	}

@@ -18,7 +18,7 @@
 const struct scn_call api_rpma_calls[] = {
 	CALL("rpma_mr_reg", RPMA, CREATE, SCN_C_RPMA_MR, 0, O_RPMA,
 	     ARGS(REQ("len", NUM), REQ("usage", FLAGS(SCN_T_USAGE)), OPT("offset", RANGE(0, 4095)),
-		  OPT("prot", WORD(SCN_T_PROT)), OPT("buf", OBJ(SCN_C_RPMA_MR)), RPMA_NULL)),
+		  OPT("prot", WORD(SCN_T_PROT)), { .key = "buf", .flags = SCN_A_OWN, OBJ(SCN_C_RPMA_MR) }, RPMA_NULL)),
 	CALL("rpma_mr_dereg", RPMA, ACT, SCN_C_RPMA_MR, 1, O_RPMA, ARGS(RPMA_NULL)),
 	CALL("rpma_mr_get_descriptor", RPMA, ACT, SCN_C_RPMA_MR, 0, O_RPMA, ARGS(RPMA_NULL)),
 	QUERY("rpma_mr_get_descriptor_size", RPMA, SCN_C_RPMA_MR, O_RPMA_QUERY, ARGS(RPMA_NULL),

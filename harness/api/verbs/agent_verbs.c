@@ -47,16 +47,25 @@ static int do_alloc_pd(struct agent *a)
 
 static int do_reg_mr(struct agent *a)
 {
-	struct aobj *o = agent_new_obj(a), *pd = agent_field_obj(a, "pd", AO_PD, 0);
-	uint64_t len = agent_num(a, "len", 0), off = agent_num(a, "offset", 0), iova;
-	int access = (int)agent_num(a, "access", 0), prot = (int)agent_num(a, "prot", 0), rc;
+	struct aobj *o = agent_new_obj(a), *pd = agent_field_obj(a, "pd", AO_PD, 0), *src = NULL;
+	uint64_t len = agent_num(a, "len", 0), off = agent_num(a, "offset", 0), boff = agent_num(a, "boff", 0), iova;
+	int access = (int)agent_num(a, "access", 0), prot = (int)agent_num(a, "prot", 0), rc = 0;
 
 	if (!o || !pd)
 		return agent_reply_err(a, EINVAL, "bad reg_mr request");
+	if (proto_get_u64(a->msg, "buf", &iova) == 0 &&
+	    (!(src = agent_field_obj(a, "buf", AO_MR, 0)) || !src->buf || boff > src->len || len > src->len - boff))
+		return agent_reply_err(a, EINVAL, "bad reg_mr buf");
 	*o = (struct aobj){ .kind = AO_MR, .mem = o->mem, .buf = o->buf }; /* agent_buffer drops it */
-	/* A length no buffer can have (addr+len wraps: MR-LEN-2) is registered
-	 * over a one-page buffer that holds no bytes for the harness. */
-	rc = agent_buffer(o, len > AGENT_BUF_MAX ? 0 : len, off, prot);
+	if (src) {
+		/* buf=: len bytes of src's buffer from boff, one more reference to it. */
+		agent_buffer_share(o, src, len);
+		o->buf += boff;
+	} else {
+		/* A length no buffer can have (addr+len wraps: MR-LEN-2) is registered
+		 * over a one-page buffer that holds no bytes for the harness. */
+		rc = agent_buffer(o, len > AGENT_BUF_MAX ? 0 : len, off, prot);
+	}
 	if (rc)
 		return agent_reply_err(a, -rc, "cannot make the buffer: %s", strerror(-rc));
 	if (proto_get_u64(a->msg, "iova", &iova) == 0)
@@ -174,10 +183,12 @@ static int do_create_qp(struct agent *a)
 	memset(&qia, 0, sizeof(qia));
 	qia.send_cq = o->scq;
 	qia.recv_cq = o->rcq;
-	qia.qp_type = IBV_QPT_RC;
+	o->qp_uc = agent_num(a, "type", 0) == 1;
+	qia.qp_type = o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
 	qia.sq_sig_all = 1;
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
-				       .max_send_sge = 1, .max_recv_sge = 1 };
+				       .max_send_sge = 1, .max_recv_sge = 1,
+				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
 		int e = errno;
@@ -242,8 +253,9 @@ static int do_connect(struct agent *a)
 	at.ah_attr.grh.dgid = rgid;
 	at.ah_attr.grh.sgid_index = (uint8_t)a->node->gid_index;
 	at.ah_attr.grh.hop_limit = 64;
-	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-				 IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	/* UC has no READ/atomic resources, RNR, timeout or retries: those attributes are RC's. */
+	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				 (o->qp_uc ? 0 : IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER));
 	if (rc)
 		return agent_reply_err(a, rc, "modify RTR: %s", strerror(rc));
 	memset(&at, 0, sizeof(at));
@@ -252,8 +264,8 @@ static int do_connect(struct agent *a)
 	at.retry_cnt = (uint8_t)agent_num(a, "retry_cnt", 3);
 	at.rnr_retry = (uint8_t)agent_num(a, "rnr_retry", 2);
 	at.max_rd_atomic = (uint8_t)agent_num(a, "max_rd_atomic", 1);
-	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				 IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_SQ_PSN |
+				 (o->qp_uc ? 0 : IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC));
 	if (rc)
 		return agent_reply_err(a, rc, "modify RTS: %s", strerror(rc));
 	return proto_send(a->fd, "ok");
@@ -326,6 +338,9 @@ static int do_post(struct agent *a)
 	wr.wr.rdma.rkey = (uint32_t)agent_num(a, "rkey", 0);
 	if (strcmp(op, "write") == 0) {
 		wr.opcode = IBV_WR_RDMA_WRITE;
+	} else if (strcmp(op, "write_imm") == 0) {
+		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr.imm_data = 0;
 	} else if (strcmp(op, "read") == 0) {
 		wr.opcode = IBV_WR_RDMA_READ;
 	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
@@ -337,7 +352,7 @@ static int do_post(struct agent *a)
 	} else if (strcmp(op, "send") == 0) {
 		uint64_t inv;
 
-		wr.opcode = IBV_WR_SEND;
+		wr.opcode = agent_num(a, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
 		if (proto_get_u64(a->msg, "inv", &inv) == 0) {
 			wr.opcode = IBV_WR_SEND_WITH_INV;
 			wr.invalidate_rkey = (uint32_t)inv;
@@ -350,6 +365,8 @@ static int do_post(struct agent *a)
 	} else {
 		return agent_reply_err(a, EINVAL, "unknown post op %s", op);
 	}
+	if (agent_num(a, "inline", 0))
+		wr.send_flags |= IBV_SEND_INLINE;
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));

@@ -10,15 +10,22 @@
 #define O_POST (O(ERRNO) | O(WC) | O(CRASH))
 #define O_QUERY (O(OK) | O(ERRNO) | O(CRASH) | SCN_OUTS_QUERY)
 
-#define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("remote", ADDR(SCN_C_MR | SCN_C_MW)), \
-			    __VA_ARGS__, OPT("rkey", NUM))
+/* remote= an MR or MW reference, or a raw address (a number, NAME.ATTR) with rkey=; lkey= the
+ * SGE's lkey in place of the local MR's */
+#define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), \
+			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
+			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM))
+
+/* write, write_imm, send: IBV_SEND_INLINE */
+#define INLINE_ARGS OPT("inline", BARE)
 
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
 	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, NOARGS),
 	CALL("reg_mr", VERBS, CREATE, SCN_C_MR, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("len", NUM), OPT("access", FLAGS(SCN_T_ACCESS)),
-		  OPT("iova", NUM), OPT("offset", RANGE(0, 4095)), OPT("prot", WORD(SCN_T_PROT)))),
+		  OPT("iova", NUM), OPT("offset", RANGE(0, 4095)), OPT("prot", WORD(SCN_T_PROT)),
+		  { .key = "buf", .flags = SCN_A_OWN, ADDR(SCN_C_MR) })),
 	CALL("dereg_mr", VERBS, ACT, SCN_C_MR, 1, O_VERB, NOARGS),
 	CALL("rereg_mr", VERBS, ACT, SCN_C_MR, 0, O_VERB,
 	     ARGS(OPT("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
@@ -31,7 +38,8 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, NOARGS),
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
-		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)))),
+		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
+		  OPT("type", WORD(SCN_T_QPT)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),
 	CALL("modify_qp", VERBS, ACT, SCN_C_QP, 0, O_VERB, ARGS(REQ("state", WORD(SCN_T_QPS_MODIFY)))),
 	CALL("connect", VERBS, CONNECT, SCN_C_QP, 0, O_VERB,
@@ -39,15 +47,18 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("retry_cnt", RANGE(0, 7)), OPT("rnr_retry", RANGE(0, 7)),
 		  OPT("min_rnr_timer", RANGE(0, 31)), OPT("max_rd_atomic", RANGE(0, 255)),
 		  OPT("max_dest_rd_atomic", RANGE(0, 255)))),
-	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
+	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), INLINE_ARGS)),
 	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
+	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
+	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), INLINE_ARGS)),
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM))),
 	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM))),
 	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)))),
+	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
+		  OPT("lkey", NUM), OPT("imm", BARE))),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM))),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),

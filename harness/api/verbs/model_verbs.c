@@ -13,6 +13,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	if (bm_map(bm, v->pd, &a->pd) || bm_map(bm, v->mr, &a->mr) || bm_map(bm, v->qp, &a->qp))
 		return -ENOENT;
 	if (c->op == M_OP_CONNECT) {
+		a->no_rd_atomic = (v->conn_set & (1u << HC_MAX_DEST_RD_ATOMIC)) && v->conn[HC_MAX_DEST_RD_ATOMIC] == 0;
 		a->peer_node = v->peer_node;
 		if ((a->peer_qp = bm_handle(bm, v->peer)) < 0)
 			return -ENOENT;
@@ -24,11 +25,16 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->mw_type = v->mw_type;
 	a->qp_state = v->qp_state;
 	a->max_recv_wr = v->max_recv_wr;
+	a->max_inline = v->max_inline;
+	a->qp_type = v->qp_type;
+	a->send_inline = v->send_inline;
 	a->len = v->len;
 	a->offset = c->op == M_OP_BIND_MW ? v->start : v->offset;
 	a->iova = v->iova;
 	a->has_iova = v->has_iova;
 	a->prot = v->prot;
+	a->in_buf = v->in_buf;
+	a->buf_off = v->buf_off;
 	a->lkey = v->lkey;
 	a->laddr = v->laddr;
 	a->rkey = (c->op == M_OP_LOCAL_INV || v->with_inv) ? v->inv_rkey : v->rkey;
@@ -36,5 +42,6 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->compare = v->compare;
 	a->swap = v->swap;
 	a->with_inv = v->with_inv;
+	a->with_imm = v->with_imm;
 	return 0;
 }

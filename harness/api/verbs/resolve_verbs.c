@@ -16,6 +16,12 @@ static void reg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.has_iova = 1;
 		c->verbs.iova = rsv_num(r, v, 0);
 	}
+	if ((v = scn_step_arg(s, "buf"))) {
+		/* Another registration of that MR's buffer (the parser keeps it on the node). */
+		c->verbs.in_buf = 1;
+		c->verbs.mr = rsv_obj(v);
+		c->verbs.buf_off = v->neg ? 0 - v->num : v->num;
+	}
 }
 
 static void rereg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
@@ -57,12 +63,23 @@ static void qp_connect(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		}
 }
 
-/* write, read, cas, fadd: the local SGE, the remote address and key, the atomic operands. */
-static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
+/* The local SGE of a post: local=, and for write, write_imm and send inline and lkey=. */
+static void local_sge(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
 
 	rsv_ref(r, scn_step_arg(s, "local"), 0, &c->verbs.laddr, &c->verbs.lkey);
+	if ((v = scn_step_arg(s, "lkey")))
+		c->verbs.lkey = (uint32_t)rsv_num(r, v, 0);
+	c->verbs.send_inline = (uint8_t)rsv_bare(s, "inline");
+}
+
+/* write, read, cas, fadd, write_imm: the local SGE, the remote address and key, the atomic operands. */
+static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v;
+
+	local_sge(r, s, c);
 	rsv_ref(r, scn_step_arg(s, "remote"), 1, &c->verbs.raddr, &c->verbs.rkey);
 	if ((v = scn_step_arg(s, "rkey")))
 		c->verbs.rkey = (uint32_t)rsv_num(r, v, 0);
@@ -83,8 +100,9 @@ static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
 
-	rsv_ref(r, scn_step_arg(s, "local"), 0, &c->verbs.laddr, &c->verbs.lkey);
+	local_sge(r, s, c);
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	c->verbs.with_imm = (uint8_t)rsv_bare(s, "imm");
 	if ((v = scn_step_arg(s, "inv"))) {
 		uint64_t k;
 
@@ -119,10 +137,12 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	case M_OP_CREATE_QP:
 		c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
+		c->verbs.max_inline = (uint32_t)rsv_num(r, scn_step_arg(s, "max_inline"), 0);
+		c->verbs.qp_type = (uint8_t)rsv_num(r, scn_step_arg(s, "type"), M_QPT_RC);
 		break;
 	case M_OP_CONNECT: qp_connect(r, s, c); break;
 	case M_OP_MODIFY_QP: c->verbs.qp_state = (uint32_t)rsv_num(r, scn_step_arg(s, "state"), M_QPS_ERR); break;
-	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: rdma(r, s, c); break;
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_WRITE_IMM: rdma(r, s, c); break;
 	case M_OP_RECV: case M_OP_SEND: sendrecv(r, s, c); break;
 	case M_OP_LOCAL_INV: local_inv(r, s, c); break;
 	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp: the object alone */

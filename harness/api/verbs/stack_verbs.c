@@ -43,7 +43,7 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 {
 	static const char *const post_op[M_OP_COUNT_] = {
 		[M_OP_WRITE] = "write", [M_OP_READ] = "read", [M_OP_CAS] = "cas", [M_OP_FADD] = "fadd",
-		[M_OP_SEND] = "send",
+		[M_OP_SEND] = "send", [M_OP_WRITE_IMM] = "write_imm",
 	};
 	static const char *const id_only[M_OP_COUNT_] = { /* the requests that name the object alone */
 		[M_OP_ALLOC_PD] = "alloc_pd", [M_OP_DEALLOC_PD] = "dealloc_pd", [M_OP_DEREG_MR] = "dereg_mr",
@@ -57,13 +57,15 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		rc = stack_call(st, c->node, reply, "%s id=%d", id_only[c->op], c->obj);
 		break;
 	case M_OP_REG_MR: {
-		char iova[40] = "";
+		char iova[40] = "", buf[64] = "";
 
 		if (c->verbs.has_iova)
 			snprintf(iova, sizeof(iova), " iova=0x%llx", (unsigned long long)c->verbs.iova);
-		rc = stack_call(st, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s", c->obj,
+		if (c->verbs.in_buf)
+			snprintf(buf, sizeof(buf), " buf=%d boff=%llu", c->verbs.mr, (unsigned long long)c->verbs.buf_off);
+		rc = stack_call(st, c->node, reply, "reg_mr id=%d pd=%d len=%llu access=%u offset=%llu prot=%u%s%s", c->obj,
 			  c->verbs.pd, (unsigned long long)c->verbs.len, c->verbs.access, (unsigned long long)c->verbs.offset,
-			  c->verbs.prot, iova);
+			  c->verbs.prot, iova, buf);
 		break;
 	}
 	case M_OP_REREG_MR:
@@ -80,24 +82,29 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
 		break;
 	case M_OP_CREATE_QP:
-		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu", c->obj, c->verbs.pd,
-			     c->verbs.access, (unsigned long long)c->verbs.max_recv_wr);
+		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u",
+			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
+			     c->verbs.max_inline, c->verbs.qp_type);
 		break;
 	case M_OP_MODIFY_QP:
 		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
 			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
 		break;
-	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: {
-		char inv[32] = "";
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM: {
+		char flags[48] = ""; /* the WR's options: inv=, inline=1, imm=1 */
 
 		if (c->verbs.with_inv)
-			snprintf(inv, sizeof(inv), " inv=%u", c->verbs.inv_rkey);
+			snprintf(flags, sizeof(flags), " inv=%u", c->verbs.inv_rkey);
+		if (c->verbs.send_inline)
+			strcat(flags, " inline=1");
+		if (c->verbs.with_imm)
+			strcat(flags, " imm=1");
 		rc = stack_call(st, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
 			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
 			  (unsigned long long)c->verbs.len,
 			  (unsigned long long)c->verbs.raddr, c->verbs.rkey, (unsigned long long)c->verbs.compare,
-			  (unsigned long long)c->verbs.swap, inv);
+			  (unsigned long long)c->verbs.swap, flags);
 		break;
 	}
 	case M_OP_RECV:
