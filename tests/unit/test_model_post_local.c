@@ -1,0 +1,183 @@
+/* Unit tests of the model: the requester's local checks (lkeys, SGEs, receive buffers, the receive queue). */
+#include "tests/unit/post_fx.h"
+
+START_TEST(test_LP_1_bad_lkey_and_range)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = W(0, 8);
+
+	w.verbs.lkey ^= 0x77;
+	struct m_pred pr = fx_predict(&f, w);
+	ck_assert(fx_has(pr, wc_(M_WC_LOC_PROT_ERR)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_QP_OP_ERR), M_RULE_LP_1));
+	w = W(0, 8);
+	w.verbs.laddr += 4092; /* the SGE runs off the local MR */
+	ck_assert(!fx_has(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
+	w = W(0, 8);
+	w.verbs.lkey ^= 0x77;
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR))); /* F */
+	w = W(0, 8);
+	w.verbs.laddr += 4092; /* out of range on 6.1: -EFAULT, LOC_PROT_ERR (oracle self-test) */
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_LOC_PROT_ERR)));
+	f.p.kernel = KVER(6, 8); /* newer kernels: no declared deviation for the range */
+	ck_assert(fx_has(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR)));
+	ck_assert(fx_only(fx_predict(&f, W(0, 8)), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_2_zero_length_sge)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = W(0, 0);
+
+	w.verbs.lkey = 0xbad;
+	struct m_pred pr = fx_predict(&f, w);
+	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)) && fx_has(pr, wc_(M_WC_LOC_PROT_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_2));
+	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_6_read_into_read_only)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int ro = fx_mr(&f, 0, s.pa, 4096, M_ACC_REMOTE_READ);
+	struct m_op r = op_rdma(&f, M_OP_READ, 0, s.qa, ro, 0, 1, s.mb, 0, 64);
+	struct m_pred pr = fx_predict(&f, r);
+
+	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_6));
+	ck_assert(fx_only(fx_predict(&f, R(0, 64)), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_6_atomic_result_into_read_only)
+{
+	/* The responder executes the atomic before the requester finds that it
+	 * cannot write the result: the target changes, the local buffer not. */
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int ro = fx_mr(&f, 0, s.pa, 4096, 0);
+	struct m_op c = op_rdma(&f, M_OP_FADD, 0, s.qa, ro, 0, 1, s.mb, 8, 8);
+
+	c.verbs.swap = 5;
+	f.m.node[0].mr[ro].bytes[0] = 0x77;
+	f.m.node[1].mr[s.mb].bytes[8] = 2;
+	struct m_pred pr = fx_predict(&f, c);
+	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_6));
+	ck_assert(pr.alt[0].remote_done);
+	fx_do(&f, c, wc_(M_WC_LOC_PROT_ERR));
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].bytes[8], 7);
+	ck_assert_uint_eq(f.m.node[0].mr[ro].bytes[0], 0x77);
+	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_ERR);
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
+	/* A READ into the same buffer leaves the responder's memory alone. */
+	model_free(&f.m);
+	s = fx_pair(&f, "generic", 2);
+	ro = fx_mr(&f, 0, s.pa, 4096, 0);
+	pr = fx_predict(&f, op_rdma(&f, M_OP_READ, 0, s.qa, ro, 0, 1, s.mb, 0, 8));
+	ck_assert(!pr.alt[0].remote_done);
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_4_receive_buffer_without_local_write)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int ro = fx_mr(&f, 1, s.pb, 64, M_ACC_REMOTE_READ);
+
+	fx_do(&f, op_recv(&f, 1, s.qb, ro, 64), ok_());
+	struct m_pred pr = fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 16));
+	ck_assert(fx_only(pr, wc_(M_WC_REM_OP_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_4));
+	ck_assert_uint_eq(pr.n, 2); /* responder: LOC_PROT_ERR or LOC_QP_OP_ERR */
+	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
+	pr = fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 16));
+	ck_assert_uint_eq(pr.n, 1);
+	ck_assert_int_eq(pr.alt[0].peer_recv, M_WC_LOC_QP_OP_ERR);
+	fx_do(&f, op_send(&f, 0, s.qa, s.ma, 16), wc_(M_WC_REM_OP_ERR));
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_ERR);
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_5_send_longer_than_receive)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+
+	fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 4), ok_());
+	struct m_pred pr = fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 64));
+	ck_assert(fx_only(pr, wc_(M_WC_REM_INV_REQ_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_LP_5));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	ck_assert(fx_only(fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 64)), wc_(M_WC_REM_OP_ERR))); /* F */
+	ck_assert(fx_only(fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 4)), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_7_receive_queue_full)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+
+	struct m_pred pr;
+
+	/* Up to the depth asked for (default 16) every post is accepted. */
+	for (int i = 0; i < M_RECV_DEPTH_DEFAULT; i++) {
+		ck_assert(fx_only(fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8)), ok_()));
+		fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 8), ok_());
+	}
+	/* Beyond it the provider may have rounded the queue up, to less than twice. */
+	for (int i = M_RECV_DEPTH_DEFAULT; i < 2 * M_RECV_DEPTH_DEFAULT; i++) {
+		pr = fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8));
+		ck_assert(fx_has(pr, ok_()) && fx_has(pr, err_(ENOMEM)));
+		fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 8), ok_());
+	}
+	pr = fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8));
+	ck_assert(fx_only(pr, err_(ENOMEM)));
+	ck_assert(fx_rule(pr, err_(ENOMEM), M_RULE_LP_7));
+	fx_do(&f, op_send(&f, 0, s.qa, s.ma, 8), wc_(M_WC_SUCCESS)); /* consumes one */
+	ck_assert(fx_has(fx_predict(&f, op_recv(&f, 1, s.qb, s.mb, 8)), ok_()));
+	model_free(&f.m);
+	/* A QP that asks for a depth of 2. */
+	s = fx_pair(&f, "generic", 2);
+	struct m_op cq = { .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb, .verbs.access = QP_ALL,
+			   .verbs.max_recv_wr = 2 };
+	int q2 = fx_do(&f, cq, ok_());
+	fx_connect(&f, 0, fx_qp(&f, 0, s.pa, QP_ALL), 1, q2);
+	fx_do(&f, op_recv(&f, 1, q2, s.mb, 8), ok_());
+	fx_do(&f, op_recv(&f, 1, q2, s.mb, 8), ok_());
+	ck_assert(fx_has(fx_predict(&f, op_recv(&f, 1, q2, s.mb, 8)), err_(ENOMEM)));
+	cq.verbs.max_recv_wr = M_RECV_DEPTH_MAX + 1; /* beyond what the language lets a QP ask for */
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &cq, &pr), -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
+Suite *suite_test_model_post_local(void)
+{
+	Suite *s = suite_create("model_post_local");
+	TCase *tc = tcase_create("local");
+
+	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);
+	RTEST(tc, LP_2, test_LP_2_zero_length_sge);
+	RTEST(tc, LP_6, test_LP_6_read_into_read_only);
+	RTEST(tc, LP_6, test_LP_6_atomic_result_into_read_only);
+	RTEST(tc, LP_4, test_LP_4_receive_buffer_without_local_write);
+	RTEST(tc, LP_5, test_LP_5_send_longer_than_receive);
+	RTEST(tc, LP_7, test_LP_7_receive_queue_full);
+	suite_add_tcase(s, tc);
+	return s;
+}
