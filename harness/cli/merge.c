@@ -56,9 +56,11 @@ static int take(void *ctx, const struct result *r, const char *text)
 		return -EIO;
 	if (!r)
 		return 0;
-	if (seen_in(m, r->file) != (size_t)-1 && m->overlap++ < MERGE_SAY_MAX)
+	size_t before = seen_in(m, r->file);
+
+	if (before != (size_t)-1 && m->overlap++ < MERGE_SAY_MAX)
 		fprintf(stderr, "rdmacheck merge: %s is in both %s and %s: the shards overlap\n", r->file,
-			m->inputs[seen_in(m, r->file)], m->inputs[m->input]);
+			m->inputs[before], m->inputs[m->input]);
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 64;
 		struct result *rs = realloc(m->rs, cap * sizeof(*rs));

@@ -1,6 +1,7 @@
 /* remote.c — the agents' network transport and its handshake (remote.h). */
 #define _GNU_SOURCE /* getrandom's header, NI_MAXHOST */
 #include "harness/run/remote.h"
+#include "harness/run/proto.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,7 +118,11 @@ static int same(const char *a, const char *b)
 	return n == strlen(b) && CRYPTO_memcmp(a, b, n) == 0;
 }
 
-/* One line (without its newline) within ms, read a byte at a time (nothing past it is consumed). */
+/*
+ * One line (without its newline) within ms, read a byte at a time: nothing
+ * past it is consumed, so the agent's greeting that follows the handshake is
+ * left for the line protocol's buffered reader (proto_recv).
+ */
 static int line_in(int fd, char *buf, size_t len, int ms)
 {
 	size_t k = 0;
@@ -147,30 +152,14 @@ static int line_in(int fd, char *buf, size_t len, int ms)
 	}
 }
 
-static int line_out(int fd, const char *s)
-{
-	size_t n = strlen(s), off = 0;
-
-	while (off < n) {
-		ssize_t w = send(fd, s + off, n - off, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		off += (size_t)w;
-	}
-	return 0;
-}
-
 int remote_accept(int fd, const struct remote_key *key, char *why, size_t len)
 {
 	char na[HEX_MAX], nc[HEX_MAX], got[HEX_MAX], want[HEX_MAX], line[LINE_MAX_];
 	int rc;
 
-	if (nonce(na) || snprintf(line, sizeof(line), "rdmacheck-agent 1 %s\n", na) < 0)
+	if (nonce(na))
 		return said(why, len, -EIO, "no random bytes for a nonce");
-	if ((rc = line_out(fd, line)) != 0)
+	if ((rc = proto_send(fd, "rdmacheck-agent 1 %s", na)) != 0)
 		return said(why, len, rc, "the peer went away: %s", strerror(-rc));
 	rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS);
 	if (rc)
@@ -182,9 +171,9 @@ int remote_accept(int fd, const struct remote_key *key, char *why, size_t len)
 		return said(why, len, -EIO, "HMAC failed");
 	if (!same(got, want))
 		return said(why, len, -EACCES, "wrong secret");
-	if (mac(key, "agent", nc, na, want) || snprintf(line, sizeof(line), "ok %s\n", want) < 0)
+	if (mac(key, "agent", nc, na, want))
 		return said(why, len, -EIO, "HMAC failed");
-	rc = line_out(fd, line);
+	rc = proto_send(fd, "ok %s", want);
 	return rc ? said(why, len, rc, "the peer went away") : 0;
 }
 
@@ -197,10 +186,9 @@ int remote_offer(int fd, const struct remote_key *key, char *err, size_t errlen)
 		return said(err, errlen, rc, "no greeting from the agent: %s", strerror(-rc));
 	if (sscanf(line, "rdmacheck-agent 1 %128s", na) != 1 || strlen(na) != 2 * NONCE_BYTES)
 		return said(err, errlen, -EPROTO, "not an rdmacheck agent (it said '%.60s')", line);
-	if (nonce(nc) || mac(key, "coordinator", na, nc, want) ||
-	    snprintf(line, sizeof(line), "auth %s %s\n", nc, want) < 0)
+	if (nonce(nc) || mac(key, "coordinator", na, nc, want))
 		return said(err, errlen, -EIO, "no random bytes or HMAC failed");
-	if ((rc = line_out(fd, line)) != 0 || (rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS)) != 0)
+	if ((rc = proto_send(fd, "auth %s %s", nc, want)) != 0 || (rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS)) != 0)
 		return said(err, errlen, -EACCES, "the agent refused us (wrong secret?): %s", strerror(-rc));
 	if (sscanf(line, "ok %128s", got) != 1 || mac(key, "agent", nc, na, want) || !same(got, want))
 		return said(err, errlen, -EACCES, "the agent could not prove it holds the secret");
