@@ -30,7 +30,8 @@ static const char usage_explore[] =
 	"  --api       API families to draw from (verbs only, for now)\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto); model: the model in this process,\n"
-	"              simulating --sim (default: the --profile), so it diverges only when they differ\n"
+	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
+	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
 	"              first, in process, when it shows it too; the stack confirms the shrunk case\n"
 	"  --out       where shrunk scenarios go (default build/explore)\n"
@@ -210,6 +211,8 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!a.sim)
 		st.sim = st.judge;
+	else if (st.kind == EX_STACK_MODEL)
+		st.ops = ex_deviating_ops(); /* a stand-in for the stack: its declared deviations shown */
 	if (self_and_root(exe, sizeof(exe), root, sizeof(root))) {
 		fprintf(stderr, "rdmacheck explore: cannot find the checkout (ci/stack) above this executable\n");
 		return EXIT_INFRA;

@@ -59,6 +59,37 @@ static int run_model(struct ex_stack *s, const struct ex_case *cases, size_t n, 
 	return rc;
 }
 
+/*
+ * The model engine simulating its profile with the profile's deviations
+ * first: where the profile allows an outcome the generic profile does not,
+ * that outcome is simulated (a stack showing its declared deviations).
+ */
+static int deviating_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	struct hcall cc = *c;
+	struct m_pred p, g;
+
+	if (bm_predict(be, c, &p, &g) == 0) {
+		cc.nprefer = 0;
+		for (unsigned i = 0; i < p.n && cc.nprefer < SCN_OUTCOMES_MAX; i++)
+			if (model_pred_find(&g, p.alt[i].out) < 0)
+				cc.prefer[cc.nprefer++] = p.alt[i].out;
+		for (size_t k = 0; k < c->nprefer && cc.nprefer < SCN_OUTCOMES_MAX; k++)
+			cc.prefer[cc.nprefer++] = c->prefer[k];
+	}
+	return be_model_ops.exec(be, &cc, r);
+}
+
+const struct backend_ops *ex_deviating_ops(void)
+{
+	static struct backend_ops o; /* be_model_ops with exec wrapped; the same bytes every call */
+
+	o = be_model_ops;
+	o.name = "model-deviating";
+	o.exec = deviating_exec;
+	return &o;
+}
+
 /* ----------------------------------------------- through rdmacheck run -- */
 
 /* Write cases as DIR/cNNNNN.scn; their paths into paths[i] (malloc'd). */

@@ -44,6 +44,14 @@ struct ex_stack {
 };
 
 /*
+ * The model engine with its profile's deviations first: where the profile it
+ * simulates allows an outcome the generic profile does not, that outcome is
+ * simulated — a stand-in for a stack that shows every declared deviation
+ * (be_model_ops picks the first allowed alternative, often the generic one).
+ */
+const struct backend_ops *ex_deviating_ops(void);
+
+/*
  * Run cases[0..n) and fill rs[i] (release each with result_clear).
  * Returns 0, or a negative errno when the stack could not run at all
  * (-EIO: rdmacheck run failed as infrastructure or its report was cut).
