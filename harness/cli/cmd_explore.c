@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 static const char usage_explore[] =
-	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs]\n"
+	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs,rpma,dat]\n"
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
 	"                         [--corpus=DIR] [--shrink-rounds=N] [--print] [--progress]\n"
@@ -27,7 +27,8 @@ static const char usage_explore[] =
 	"  --seed      the generator's seed (default 1); the same seed gives the same steps\n"
 	"  --steps     stop after N generated steps (default 2000); --time: after S seconds\n"
 	"  --nodes     nodes per scenario (default 2-3)\n"
-	"  --api       API families to draw from (verbs only, for now)\n"
+	"  --api       API families to draw from: verbs, rpma, dat (default verbs); each scenario\n"
+	"              draws from one of them\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
@@ -74,6 +75,28 @@ static int parse_ulong(const char *v, unsigned long *out)
 	return *v && !*end && !errno ? 0 : -EINVAL;
 }
 
+/* --api=verbs,rpma,dat into bits 1 << enum scn_api. 0 or -EINVAL (an unknown or empty family). */
+static int parse_apis(const char *v, unsigned *out)
+{
+	static const struct { const char *name; enum scn_api api; } fams[] = {
+		{ "verbs", SCN_API_VERBS }, { "rpma", SCN_API_RPMA }, { "dat", SCN_API_DAT },
+	};
+	char buf[128], *save = NULL;
+
+	*out = 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t k = 0;
+
+		while (k < sizeof(fams) / sizeof(fams[0]) && strcmp(w, fams[k].name) != 0)
+			k++;
+		if (k == sizeof(fams) / sizeof(fams[0]))
+			return -EINVAL;
+		*out |= 1u << fams[k].api;
+	}
+	return *out ? 0 : -EINVAL;
+}
+
 /* Options into *a; returns 0, 1 (help printed) or -EINVAL (message printed). */
 static int parse_args(int argc, char **argv, struct xargs *a)
 {
@@ -99,7 +122,7 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 			bad = parse_range(v, SCN_NODES_MAX, &a->o.gen.nodes_min, &a->o.gen.nodes_max) ||
 			      a->o.gen.nodes_min < 2;
 		} else if (strncmp(argv[i], "--api=", 6) == 0) {
-			bad = strcmp(v, "verbs") != 0;
+			bad = parse_apis(v, &a->o.gen.apis);
 		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
 			a->profile = v;
 		} else if (strncmp(argv[i], "--sim=", 6) == 0 && *v) {

@@ -280,6 +280,18 @@ static char class_letter(uint16_t cls)
 		return 'w';
 	case SCN_C_QP:
 		return 'q';
+	case SCN_C_RPMA_MR:
+		return 'm';
+	case SCN_C_RPMA_REMOTE:
+		return 'x';
+	case SCN_C_RPMA_CONN:
+		return 'c';
+	case SCN_C_DAT_PZ:
+		return 'z';
+	case SCN_C_DAT_LMR:
+		return 'l';
+	case SCN_C_DAT_EP:
+		return 'e';
 	default:
 		return 'o';
 	}
