@@ -26,8 +26,8 @@ void cands_free(struct cands *cs);
 int cands_add(struct cands *cs, struct ex_case *c);
 
 /*
- * Objects merged: for two objects of one class on one node (MRs: on any
- * nodes), one's creation goes and every reference to it names the other
+ * Objects merged: for two objects of one class on one node (registered
+ * memory — MRs, librpma MRs, uDAPL LMRs — on any nodes), one's creation goes and every reference to it names the other
  * instead (two PDs become one, the local and the target MR become one MR, …).
  */
 int merge_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs);

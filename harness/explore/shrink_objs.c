@@ -127,6 +127,9 @@ static int rewrite(const struct scn_file *f, unsigned node, const char *in, rena
 
 struct merge { int32_t drop, keep; };
 
+/* The classes of registered memory: verbs MRs, librpma MRs, uDAPL LMRs. */
+#define REGISTRATIONS (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)
+
 static const char *merge_name(const struct scn_file *f, int32_t o, const void *ctx, unsigned *node)
 {
 	const struct merge *m = ctx;
@@ -168,9 +171,10 @@ int merge_cands(const struct ex_case *c, const struct scn_file *f, struct cands 
 		for (size_t e = 0; e < f->nobjs && !rc; e++) {
 			const struct scn_obj *L = &f->objs[l], *E = &f->objs[e];
 
-			/* Either may go (the model refuses a reference before its creation); MRs across
-			 * nodes too (a foreign lkey, a remote target on the issuer's node). */
-			if (e != l && (E->node == L->node || E->cls == SCN_C_MR) && E->cls == L->cls && L->step < c->n)
+			/* Either may go (the model refuses a reference before its creation); memory
+			 * registrations across nodes too (a foreign lkey, a target on the issuer's node). */
+			if (e != l && (E->node == L->node || (E->cls & REGISTRATIONS)) && E->cls == L->cls &&
+			    L->step < c->n)
 				rc = merged(c, f, &(struct merge){ .drop = (int32_t)l, .keep = (int32_t)e }, cs);
 		}
 	return rc;
