@@ -199,6 +199,8 @@ static unsigned corpus_cov(const char *dir, struct ex_cov *cov)
 
 static void summary(const struct xargs *a, const struct ex_summary *s, unsigned corpus_rules)
 {
+	const char *sim = a->sim ? a->sim : a->profile;
+
 	printf("explore: %lu steps in %lu scenarios generated; the stack (%s) ran %lu steps in %.1f s "
 	       "(%.0f real steps/s)\n",
 	       s->steps, s->cases, a->stack, s->real_steps, s->stack_secs,
@@ -206,9 +208,11 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 	printf("explore: %u distinct rules exercised (the corpus: %u)\n", s->rules, corpus_rules);
 	printf("explore: %u divergences, %zu distinct, shrunk:\n", s->divergences, s->nfound);
 	for (size_t i = 0; i < s->nfound; i++)
-		printf("  %s  %s gave %s [%s], %zu -> %zu steps\n", s->found[i].path[0] ? s->found[i].path : "-",
+		printf("  %s  %s gave %s [%s], %zu -> %zu steps%s%s%s%s%s\n", s->found[i].path[0] ? s->found[i].path : "-",
 		       s->found[i].sig.call, s->found[i].sig.real, s->found[i].sig.rules, s->found[i].from,
-		       s->found[i].to);
+		       s->found[i].to, s->found[i].deviation[0] ? " (" : "", s->found[i].deviation[0] ? sim : "",
+		       s->found[i].deviation[0] ? ": declared deviation " : "", s->found[i].deviation,
+		       s->found[i].deviation[0] ? ")" : "");
 	printf("explore: to reproduce: rdmacheck explore --seed=%llu --profile=%s --stack=%s%s%s\n",
 	       (unsigned long long)a->o.seed, a->profile, a->stack, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
 }

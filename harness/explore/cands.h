@@ -33,6 +33,14 @@ int cands_add(struct cands *cs, struct ex_case *c);
 int merge_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs);
 
 /*
+ * Registrations moved: an MR, librpma MR or uDAPL LMR created on another
+ * node instead (in a protection domain there), every reference following
+ * it — so a node that held only it, and its PD, can go next round. Only to
+ * a node with at least as many steps as its own (so moves never cycle).
+ */
+int rehome_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs);
+
+/*
  * Work requests made simpler: a post before the deciding step (the last)
  * replaced by a zero-length SEND from an MR (another node's: a foreign
  * lkey; one created later moves to just before the post), or by a one-byte

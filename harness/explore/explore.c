@@ -95,17 +95,21 @@ static void rarest_rule(const char *ids, const struct ex_cov *cov, char *buf, si
 }
 
 /* Write the shrunk case of a divergence out and add it to sum. */
-static int record(const struct ex_opts *o, const struct ex_cov *cov, const struct ex_case *small,
-		  const struct ex_sig *sig, const struct ex_shrink_stats *st, struct ex_summary *sum)
+static int record(const struct ex_opts *o, const struct ex_stack *s, const struct ex_cov *cov,
+		  const struct ex_case *small, const struct ex_sig *sig, const struct ex_shrink_stats *st,
+		  struct ex_summary *sum)
 {
 	struct ex_found *f = &sum->found[sum->nfound];
 	char rule[40], real[48];
-	int rc = 0;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
 	f->sig = *sig;
 	f->from = st->from;
 	f->to = st->to;
+	rc = ex_stack_deviation(s, small, f->deviation, sizeof(f->deviation));
+	if (rc)
+		return rc;
 	rarest_rule(sig->rules, cov, rule, sizeof(rule));
 	file_word(sig->real, real, sizeof(real));
 	if (o->out) {
@@ -301,7 +305,7 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 
 		ex_shrinker_take(&sh[k], &small, &st);
 		if (!rc)
-			rc = record(o, cov, &small, &sig, &st, sum);
+			rc = record(o, s, cov, &small, &sig, &st, sum);
 		ex_case_free(&small);
 	}
 	free(sh);

@@ -72,6 +72,36 @@ static void rpma_draw(struct gctx *x, unsigned *node, unsigned *kind)
 	*kind = weighted(x, w, R_COUNT_);
 }
 
+/* A flush type: one of the two librpma knows, now and then a number it does not. */
+static const char *flush_type(struct gctx *x)
+{
+	static const char *const types[] = { "PERSISTENT", "VISIBILITY", "PERSISTENT", "VISIBILITY", "2" };
+
+	return types[below(x, sizeof(types) / sizeof(types[0]))];
+}
+
+/* A descriptor's tampering, now and then: a length past the buffer, a made-up rkey, another usage (0 too). */
+static void tamper(struct gctx *x, char *buf, size_t len)
+{
+	char usage[128];
+
+	buf[0] = '\0';
+	switch (below(x, 12)) {
+	case 0:
+		snprintf(buf, len, " length=65536");
+		break;
+	case 1:
+		snprintf(buf, len, " rkey=12345");
+		break;
+	case 2:
+		flags_str(SCN_T_USAGE, below(x, 2) ? some_of(x, USAGE_ALL) : 0, usage, sizeof(usage));
+		snprintf(buf, len, " usage=%s", usage);
+		break;
+	default:
+		break;
+	}
+}
+
 static int rpma_post(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
 	static const char *const names[] = { [R_WRITE] = "rpma_write", [R_READ] = "rpma_read" };
@@ -90,7 +120,7 @@ static int rpma_post(struct gctx *x, unsigned node, unsigned kind, char *line, s
 	if (kind == R_FLUSH)
 		return snprintf(line, len, "%s: rpma_flush %s remote=%s+%llu len=%llu type=%s", nn, oname(x, c),
 				oname(x, r), (unsigned long long)roff, (unsigned long long)edge_len(x, rlen, roff),
-				below(x, 2) ? "PERSISTENT" : "VISIBILITY") < (int)len ? 0 : -EAGAIN;
+				flush_type(x)) < (int)len ? 0 : -EAGAIN;
 	if (m < 0)
 		return -EAGAIN;
 	loff = edge_off(x, obj_len(x, m), 0);
@@ -103,7 +133,7 @@ static int rpma_post(struct gctx *x, unsigned node, unsigned kind, char *line, s
 static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
 	const char *nn = ex_node_name(node);
-	char usage[128];
+	char usage[128], tail[160];
 	int32_t o;
 	unsigned peer;
 
@@ -121,10 +151,9 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 		o = pick(x, peer, SCN_C_RPMA_MR, W_ANY, NULL);
 		if (o < 0)
 			return -EAGAIN;
-		/* now and then a tampered descriptor: a length past the buffer, or a made-up rkey */
+		tamper(x, tail, sizeof(tail));
 		snprintf(line, len, "%s: rpma_mr_remote_from_descriptor x%u from=%s.%s%s", nn, x->step,
-			 ex_node_name(peer), oname(x, o),
-			 below(x, 8) ? "" : below(x, 2) ? " length=65536" : " rkey=12345");
+			 ex_node_name(peer), oname(x, o), tail);
 		return 0;
 	case R_CONNECT:
 		snprintf(line, len, "%s: rpma_connect c%u peer=%s", nn, x->step, ex_node_name(other(x, node)));
@@ -143,7 +172,8 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 
 /* ------------------------------------------------------------- uDAPL -- */
 
-enum dk { D_PZ, D_PZ_FREE, D_LMR, D_LMR_FREE, D_CONNECT, D_DISCONNECT, D_EP_FREE, D_WRITE, D_READ, D_FILL, D_COUNT_ };
+enum dk { D_PZ, D_PZ_FREE, D_LMR, D_LMR_FREE, D_CONNECT, D_DISCONNECT, D_EP_FREE, D_WRITE, D_READ, D_FILL, D_RMR,
+	  D_COUNT_ };
 
 /* Bits of the dat_priv table (scn_tables.c dat_priv_t): LOCAL_READ REMOTE_READ LOCAL_WRITE REMOTE_WRITE. */
 #define DAT_PRIV_BITS 0x33u
@@ -165,6 +195,7 @@ static void dat_draw(struct gctx *x, unsigned *node, unsigned *kind)
 	w[D_DISCONNECT] = w[D_EP_FREE] = ep < 0 ? 0 : 1;
 	w[D_WRITE] = w[D_READ] = ep >= 0 && lmr >= 0 ? 12 : 0;
 	w[D_FILL] = lmr < 0 ? 0 : 1;
+	w[D_RMR] = pz < 0 ? 0 : 1;
 	*kind = weighted(x, w, D_COUNT_);
 }
 
@@ -185,10 +216,33 @@ static int dat_post(struct gctx *x, unsigned node, unsigned kind, char *line, si
 			(unsigned long long)toff, (unsigned long long)edge_len(x, tlen, toff)) < (int)len ? 0 : -EAGAIN;
 }
 
+/* An LMR's memory and address type, now and then not the default: over another LMR, shared, zero-based. */
+static const char *mem_type(struct gctx *x, unsigned node, char *buf, size_t len)
+{
+	int32_t base = pick(x, node, SCN_C_DAT_LMR, W_ANY, NULL);
+
+	buf[0] = '\0';
+	switch (below(x, 10)) {
+	case 0:
+		if (base >= 0)
+			snprintf(buf, len, " type=LMR from=%s", oname(x, base));
+		break;
+	case 1:
+		snprintf(buf, len, " type=SHARED_VIRTUAL");
+		break;
+	case 2:
+		snprintf(buf, len, " va_type=ZB");
+		break;
+	default:
+		break;
+	}
+	return buf;
+}
+
 static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
 	const char *nn = ex_node_name(node);
-	char priv[128];
+	char priv[128], tail[96];
 	int32_t o, p;
 	unsigned peer;
 
@@ -204,9 +258,12 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 		if (o < 0)
 			return -EAGAIN;
 		flags_str(SCN_T_DAT_PRIV, (below(x, 4) ? 0x10u : 0) | some_of(x, DAT_PRIV_BITS), priv, sizeof(priv));
-		snprintf(line, len, "%s: dat_lmr_create l%u pz=%s len=%llu priv=%s", nn, x->step, oname(x, o),
-			 (unsigned long long)buf_len(x), priv);
+		snprintf(line, len, "%s: dat_lmr_create l%u pz=%s len=%llu priv=%s%s", nn, x->step, oname(x, o),
+			 (unsigned long long)buf_len(x), priv, mem_type(x, node, tail, sizeof(tail)));
 		return 0;
+	case D_RMR:
+		o = pick(x, node, SCN_C_DAT_PZ, W_LIVE, NULL);
+		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dat_rmr_create r%u pz=%s", nn, x->step, oname(x, o)), 0);
 	case D_LMR_FREE:
 		o = pick(x, node, SCN_C_DAT_LMR, below(x, 5) ? W_LIVE : W_ANY, NULL);
 		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dat_lmr_free %s", nn, oname(x, o)), 0);

@@ -354,7 +354,7 @@ static int model_filter(const struct ex_stack *s, struct cands *cs)
 	return rc;
 }
 
-enum { PH_STEPS, PH_NODES, PH_MERGE, PH_WR, PH_VALUES, PH_RENAME, PH_COUNT_ };
+enum { PH_STEPS, PH_NODES, PH_MERGE, PH_REHOME, PH_WR, PH_VALUES, PH_RENAME, PH_COUNT_ };
 
 /* A phase that reads the object graph, on the parse f of cur. */
 static int graph_cands(int ph, unsigned gran, const struct ex_case *cur, const struct scn_file *f, struct cands *cs)
@@ -364,6 +364,8 @@ static int graph_cands(int ph, unsigned gran, const struct ex_case *cur, const s
 		return step_cands(cur, f, gran, cs);
 	case PH_MERGE:
 		return merge_cands(cur, f, cs);
+	case PH_REHOME:
+		return rehome_cands(cur, f, cs);
 	case PH_WR:
 		return wr_cands(cur, f, cs);
 	default:
@@ -408,7 +410,7 @@ int ex_shrinker_init(const struct ex_stack *s, struct ex_shrinker *sh, const str
 
 	memset(sh, 0, sizeof(*sh));
 	sh->sig = *sig;
-	sh->max_rounds = max_rounds ? max_rounds : 64;
+	sh->max_rounds = max_rounds ? max_rounds : 256;
 	sh->gran = gran_start(s);
 	sh->st.from = c->n;
 	rc = ex_case_copy(&sh->cur, c);

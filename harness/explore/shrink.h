@@ -77,7 +77,7 @@ void ex_shrinker_take(struct ex_shrinker *sh, struct ex_case *out, struct ex_shr
 
 /*
  * Shrink c, which shows divergence sig on s, into *out (a new case; release
- * with ex_case_free). max_rounds bounds the batches (0: 64). Returns 0
+ * with ex_case_free). max_rounds bounds the batches (0: 256). Returns 0
  * (out at least as small as c, still showing sig as far as the last run
  * said), or a negative errno (the stack failed, -ENOMEM).
  */

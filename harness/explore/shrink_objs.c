@@ -180,6 +180,103 @@ int merge_cands(const struct ex_case *c, const struct scn_file *f, struct cands 
 	return rc;
 }
 
+/* ---------------------------------------------------------- rehoming -- */
+
+struct home { int32_t obj; unsigned node; };
+
+static const char *home_name(const struct scn_file *f, int32_t o, const void *ctx, unsigned *node)
+{
+	const struct home *h = ctx;
+
+	if (o != h->obj)
+		return NULL;
+	*node = h->node;
+	return f->objs[o].name;
+}
+
+/*
+ * The creation line of registration r moved to node to: its node word, and
+ * its protection domain argument (pd=, pz=; none for librpma) naming pd, an
+ * object of to (or -1: none needed). 0 or -E2BIG.
+ */
+static int moved_creation(const struct scn_file *f, const char *line, int32_t r, unsigned to, int32_t pd, char *out,
+			  size_t len)
+{
+	const struct scn_step *s = &f->steps[f->objs[r].step];
+	const char *key = NULL, *at, *end;
+	int n;
+
+	for (size_t i = 0; i < s->nargs; i++)
+		if ((s->args[i].v.kind & SCN_V_OBJ) && (f->objs[s->args[i].v.obj].cls & (SCN_C_PD | SCN_C_DAT_PZ)))
+			key = s->args[i].spec->key;
+	if (!key || pd < 0)
+		n = key ? -1 : snprintf(out, len, "%s%s", ex_node_name(to), line + 1);
+	else {
+		char k[16];
+
+		snprintf(k, sizeof(k), " %s=", key);
+		at = strstr(line, k);
+		if (!at)
+			return -E2BIG;
+		at += strlen(k);
+		end = at + strcspn(at, " ");
+		n = snprintf(out, len, "%s%.*s%s%s", ex_node_name(to), (int)(at - line - 1), line + 1, f->objs[pd].name, end);
+	}
+	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
+}
+
+/* c with registration r created on node `to` instead (in protection domain pd there). */
+static int rehomed(const struct ex_case *c, const struct scn_file *f, int32_t r, unsigned to, int32_t pd,
+		   struct cands *cs)
+{
+	struct ex_case out = { .nnodes = c->nnodes };
+	const struct home h = { .obj = r, .node = to };
+	char buf[EX_LINE_MAX];
+	int rc = 0;
+
+	for (size_t i = 0; i < c->n && !rc; i++) {
+		if (i == f->objs[r].step ? moved_creation(f, c->lines[i], r, to, pd, buf, sizeof(buf)) :
+					   rewrite(f, f->steps[i].node, c->lines[i], home_name, &h, buf, sizeof(buf))) {
+			ex_case_free(&out);
+			return 0;
+		}
+		rc = ex_case_push(&out, buf);
+	}
+	if (rc) {
+		ex_case_free(&out);
+		return rc;
+	}
+	return cands_add(cs, &out);
+}
+
+int rehome_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs)
+{
+	unsigned steps[SCN_NODES_MAX] = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < f->nsteps && i < c->n; i++)
+		steps[f->steps[i].node]++;
+	for (size_t r = 0; r < f->nobjs && !rc; r++) {
+		const struct scn_obj *o = &f->objs[r];
+		uint16_t pdc = o->cls == SCN_C_MR ? SCN_C_PD : o->cls == SCN_C_DAT_LMR ? SCN_C_DAT_PZ : 0;
+
+		if (!(o->cls & REGISTRATIONS) || o->step >= c->n)
+			continue;
+		for (unsigned to = 0; to < c->nnodes && !rc; to++) {
+			/* Only towards a node with at least as many steps: the sum of the squares of the
+			 * nodes' step counts grows with every move, so moves never cycle. */
+			if (to == o->node || steps[to] < steps[o->node])
+				continue;
+			if (!pdc)
+				rc = rehomed(c, f, (int32_t)r, to, -1, cs);
+			for (size_t p = 0; pdc && p < f->nobjs && !rc; p++)
+				if (f->objs[p].cls == pdc && f->objs[p].node == to && f->objs[p].step < o->step)
+					rc = rehomed(c, f, (int32_t)r, to, (int32_t)p, cs);
+		}
+	}
+	return rc;
+}
+
 /* ---------------------------------------------------- work requests -- */
 
 /* The QP a post step works on (its NAME, or its qp= argument), or -1. */

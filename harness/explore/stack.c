@@ -339,3 +339,23 @@ out:
 	free(e);
 	return rc;
 }
+
+int ex_stack_deviation(const struct ex_stack *s, const struct ex_case *c, char *buf, size_t len)
+{
+	struct ex_eval *e = malloc(sizeof(*e));
+	const char *d;
+	int rc;
+
+	buf[0] = '\0';
+	if (!e)
+		return -ENOMEM;
+	rc = ex_eval_run(c, &s->sim, &s->sim, ex_deviating_ops(), e);
+	if (!rc) {
+		d = e->r.v == V_XFAIL ? strstr(e->r.reason, "declared deviation ") : NULL;
+		if (d)
+			snprintf(buf, len, "%.*s", (int)strcspn(d + 19, " "), d + 19);
+		ex_eval_free(e);
+	}
+	free(e);
+	return rc;
+}

@@ -65,4 +65,12 @@ int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, stru
  */
 int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct result *r, struct ex_sig *sig);
 
+/*
+ * The declared deviation of s->sim (the profile the stack is taken to be)
+ * that accounts for case c: c run on the model simulating that profile with
+ * its deviations shown (ex_deviating_ops) and judged against it gives an
+ * XFAIL naming one. Its rule ID goes to buf ("" none). 0 or -ENOMEM.
+ */
+int ex_stack_deviation(const struct ex_stack *s, const struct ex_case *c, char *buf, size_t len);
+
 #endif
