@@ -124,15 +124,23 @@ static int step_cands(const struct ex_case *c, const struct scn_file *f, unsigne
 
 /* ------------------------------------------------------------- nodes -- */
 
-/* line with node letter `from` renamed `to` (at a step's start and in NODE. references). */
+/*
+ * Is p (in line) a reference to node letter l: the step's node ("a: "), a
+ * NODE.NAME, or a bare node value (peer=a)?
+ */
+static int node_ref(const char *line, const char *p, char l)
+{
+	int start = p == line || p[-1] == ' ' || p[-1] == '=';
+
+	return start && *p == l && (p[1] == ':' || p[1] == '.' || (p > line && p[-1] == '=' && (!p[1] || p[1] == ' ')));
+}
+
+/* line with node letter `from` renamed `to` (every node_ref). */
 static void rename_node(char *line, char from, char to)
 {
-	for (char *p = line; *p; p++) {
-		int start = p == line || p[-1] == ' ' || p[-1] == '=';
-
-		if (start && *p == from && (p[1] == ':' || p[1] == '.'))
+	for (char *p = line; *p; p++)
+		if (node_ref(line, p, from))
 			*p = to;
-	}
 }
 
 /* Does any step use node letter l? */
@@ -140,7 +148,7 @@ static int node_used(const struct ex_case *c, char l)
 {
 	for (size_t i = 0; i < c->n; i++)
 		for (const char *p = c->lines[i]; *p; p++)
-			if (*p == l && (p == c->lines[i] || p[-1] == ' ' || p[-1] == '=') && (p[1] == ':' || p[1] == '.'))
+			if (node_ref(c->lines[i], p, l))
 				return 1;
 	return 0;
 }
