@@ -36,7 +36,8 @@ static const char usage_explore[] =
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
 	"              first, in process, when it shows it too; the stack confirms the shrunk case\n"
 	"  --out       where shrunk scenarios go (default build/explore)\n"
-	"  --jobs      accepted; one job for now\n"
+	"  --jobs      runs of a batch side by side (default 1; not on --stack=vm, one guest;\n"
+	"              run explore in the guest with --stack=host to use its CPUs)\n"
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
 	"              1 on the model, 24 on a real stack: one guest boot each)\n"
 	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
@@ -48,6 +49,7 @@ struct xargs {
 	struct ex_opts o;
 	const char *stack, *profile, *sim, *corpus;
 	int step_s, progress;
+	unsigned jobs;
 	unsigned long batch;
 };
 
@@ -135,7 +137,8 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 		} else if (strncmp(argv[i], "--corpus=", 9) == 0 && *v) {
 			a->corpus = v;
 		} else if (strncmp(argv[i], "--jobs=", 7) == 0) {
-			bad = parse_ulong(v, &n) || !n;
+			bad = parse_ulong(v, &n) || !n || n > EX_JOBS_MAX;
+			a->jobs = (unsigned)n;
 		} else if (strncmp(argv[i], "--case-steps=", 13) == 0) {
 			bad = parse_ulong(v, &n) || n < 2 || n > 256;
 			a->o.gen.steps = (unsigned)n;
@@ -257,6 +260,7 @@ int cmd_explore(int argc, char **argv)
 	st.profile_arg = a.profile;
 	st.workdir = work;
 	st.step_s = a.step_s;
+	st.jobs = a.jobs;
 	a.o.batch = a.batch ? (unsigned)a.batch : st.kind == EX_STACK_MODEL ? 1 : 24;
 	corpus_rules = corpus_cov(a.corpus ? a.corpus : corpus, &cov);
 	sum = calloc(1, sizeof(*sum));

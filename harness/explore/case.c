@@ -66,6 +66,11 @@ static int calls_family(const struct ex_case *c, const char *prefix)
 	return 0;
 }
 
+uint32_t ex_case_first_line(const struct ex_case *c)
+{
+	return 2u + (uint32_t)calls_family(c, "rpma_") + (uint32_t)calls_family(c, "dat_");
+}
+
 int ex_case_text(const struct ex_case *c, const char *header, char **text)
 {
 	size_t hl = header ? strlen(header) : 0, len = hl + 48 + 2 * c->nnodes + 2, off;

@@ -48,6 +48,9 @@ const char *ex_node_name(unsigned i);
  */
 int ex_case_text(const struct ex_case *c, const char *header, char **text);
 
+/* The line number of the first step in ex_case_text's text without a header (after require, nodes). */
+uint32_t ex_case_first_line(const struct ex_case *c);
+
 /* ------------------------------------------------------ signatures -- */
 
 enum ex_class { EX_NONE, EX_FAIL, EX_CRASH, EX_TIMEOUT, EX_ERROR };

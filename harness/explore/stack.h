@@ -20,6 +20,8 @@
 
 enum ex_stack_kind { EX_STACK_MODEL, EX_STACK_RUN };
 
+#define EX_JOBS_MAX 16
+
 /* "model", "run"; "?" out of range. */
 const char *ex_stack_kind_str(enum ex_stack_kind k);
 /* The kind named name; 0 or -EINVAL. */
@@ -38,6 +40,7 @@ struct ex_stack {
 	const char *workdir;               /* where batch files go */
 	int step_s;                        /* --timeout= */
 	int costly;                        /* each run costs much (a guest boot): fewer cases a round */
+	unsigned jobs;                     /* runs side by side over shares of a batch (not on a VM) */
 	/* counters */
 	unsigned long cases, steps, batches;
 	double secs;                       /* time spent running cases */

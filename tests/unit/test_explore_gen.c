@@ -211,6 +211,59 @@ START_TEST(test_reads_run_tap_report)
 }
 END_TEST
 
+/* --jobs: shares of a batch run side by side, each report read back into the batch's results. */
+START_TEST(test_jobs_share_a_batch)
+{
+	char dir[] = "/tmp/rdmacheck-explore-XXXXXX", exe[96], work[96];
+	struct ex_stack s = { .kind = EX_STACK_RUN, .stack = "host", .profile_arg = "generic", .step_s = 5, .jobs = 2 };
+	struct ex_case cs[5];
+	struct result rs[5];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(exe, sizeof(exe), "%s/fake-run", dir);
+	snprintf(work, sizeof(work), "%s/work", dir);
+	f = fopen(exe, "w");
+	ck_assert_ptr_nonnull(f);
+	/* one TAP line per file it was given; c00003 fails; its pid marks which run answered */
+	fputs("#!/bin/sh\nshift 6\ni=0\necho 'TAP version 13'\n"
+	      "for p in \"$@\"; do i=$((i+1)); case $p in *c00003.scn) echo \"not ok $i - $p: t\";;\n"
+	      "*) echo \"ok $i - $p: t\";; esac; done\necho \"$$\" >> \"$(dirname \"$1\")/../pids\"\nexit 1\n", f);
+	fclose(f);
+	chmod(exe, 0755);
+	s.exe = exe;
+	s.workdir = work;
+	m_profile_get("generic", 0, &s.judge);
+	for (int i = 0; i < 5; i++) {
+		memset(&cs[i], 0, sizeof(cs[i]));
+		cs[i].nnodes = 2;
+		ex_case_push(&cs[i], "a: alloc_pd p0");
+	}
+	ck_assert_int_eq(ex_stack_run(&s, cs, 5, rs), 0);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(rs[i].v, i == 3 ? V_FAIL : V_PASS);
+		result_clear(&rs[i]);
+		ex_case_free(&cs[i]);
+	}
+	{
+		char p[160], line[32];
+		int runs = 0;
+
+		snprintf(p, sizeof(p), "%s/pids", work);
+		f = fopen(p, "r");
+		ck_assert_ptr_nonnull(f);
+		while (fgets(line, sizeof(line), f))
+			runs++;
+		fclose(f);
+		ck_assert_int_eq(runs, 2); /* two runs of rdmacheck run */
+		unlink(p);
+	}
+	ck_assert_int_eq(rmdir(work), 0);
+	ck_assert_int_eq(unlink(exe), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(test_enum_names)
 {
 	enum ex_class c;
@@ -241,6 +294,7 @@ Suite *suite_test_explore_gen(void)
 	tcase_add_test(tc, test_written_file_lints);
 	tcase_add_test(tc, test_reads_run_tap_report);
 	tcase_add_test(tc, test_enum_names);
+	tcase_add_test(tc, test_jobs_share_a_batch);
 	suite_add_tcase(s, tc);
 	return s;
 }
