@@ -27,8 +27,8 @@ static const char usage_explore[] =
 	"  --seed      the generator's seed (default 1); the same seed gives the same steps\n"
 	"  --steps     stop after N generated steps (default 2000); --time: after S seconds\n"
 	"  --nodes     nodes per scenario (default 2-3)\n"
-	"  --api       API families to draw from: verbs, rpma, dat (default verbs); each scenario\n"
-	"              draws from one of them\n"
+	"  --api       API families to draw from: verbs, rpma, dat; each scenario\n"
+	"              draws from one of them (default all three)\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
@@ -47,7 +47,7 @@ static const char usage_explore[] =
 
 struct xargs {
 	struct ex_opts o;
-	const char *stack, *profile, *sim, *corpus;
+	const char *stack, *profile, *sim, *corpus, *api;
 	int step_s, progress;
 	unsigned jobs;
 	unsigned long batch;
@@ -125,6 +125,7 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 			      a->o.gen.nodes_min < 2;
 		} else if (strncmp(argv[i], "--api=", 6) == 0) {
 			bad = parse_apis(v, &a->o.gen.apis);
+			a->api = v;
 		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
 			a->profile = v;
 		} else if (strncmp(argv[i], "--sim=", 6) == 0 && *v) {
@@ -216,15 +217,17 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 		       s->found[i].to, s->found[i].deviation[0] ? " (" : "", s->found[i].deviation[0] ? sim : "",
 		       s->found[i].deviation[0] ? ": declared deviation " : "", s->found[i].deviation,
 		       s->found[i].deviation[0] ? ")" : "");
-	printf("explore: to reproduce: rdmacheck explore --seed=%llu --profile=%s --stack=%s%s%s\n",
-	       (unsigned long long)a->o.seed, a->profile, a->stack, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
+	printf("explore: to reproduce: rdmacheck explore --seed=%llu --profile=%s --stack=%s --api=%s%s%s\n",
+	       (unsigned long long)a->o.seed, a->profile, a->stack, a->api, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
 }
 
 int cmd_explore(int argc, char **argv)
 {
 	struct xargs a = { .o = { .seed = 1, .steps = 2000, .gen = { .nodes_min = 2, .nodes_max = 3, .steps = 24,
-								   .proposals = 6 } },
-			   .stack = "auto", .profile = "rxe", .step_s = 10 };
+								   .proposals = 6,
+								   .apis = 1u << SCN_API_VERBS | 1u << SCN_API_RPMA |
+									   1u << SCN_API_DAT } },
+			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10 };
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };
 	struct ex_summary *sum;

@@ -86,6 +86,29 @@ int32_t pick(struct gctx *x, unsigned node, uint16_t cls, enum want w, int *h)
 	return o;
 }
 
+int act_on(struct gctx *x, unsigned node, uint16_t cls, enum want w, const char *call, const char *tail, char *line,
+	   size_t len)
+{
+	int32_t o = pick(x, node, cls, w, NULL);
+	int n;
+
+	if (o < 0)
+		return -EAGAIN;
+	n = snprintf(line, len, "%s: %s %s%s", ex_node_name(node), call, x->e->f->objs[o].name, tail);
+	return n > 0 && (size_t)n < len ? 0 : -EAGAIN;
+}
+
+int fill_one(struct gctx *x, unsigned node, uint16_t cls, char *line, size_t len)
+{
+	int32_t o = pick(x, node, cls, W_LIVE, NULL);
+
+	if (o < 0)
+		return -EAGAIN;
+	snprintf(line, len, "%s: fill %s byte=%u", ex_node_name(node), x->e->f->objs[o].name,
+		 1 + (unsigned)below(x, 254));
+	return 0;
+}
+
 const char *oname(const struct gctx *x, int32_t o)
 {
 	return x->e->f->objs[o].name;
@@ -345,17 +368,13 @@ static int propose_act(struct gctx *x, unsigned node, enum kind k, char *line, s
 
 	switch (k) {
 	case K_DEALLOC_PD:
-		o = pick(x, node, SCN_C_PD, below(x, 4) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dealloc_pd %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_PD, below(x, 4) ? W_LIVE : W_ANY, "dealloc_pd", "", line, len);
 	case K_DEREG_MR:
-		o = pick(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dereg_mr %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, "dereg_mr", "", line, len);
 	case K_DEALLOC_MW:
-		o = pick(x, node, SCN_C_MW, below(x, 6) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dealloc_mw %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_MW, below(x, 6) ? W_LIVE : W_ANY, "dealloc_mw", "", line, len);
 	case K_DESTROY_QP:
-		o = pick(x, node, SCN_C_QP, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: destroy_qp %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_QP, W_LIVE, "destroy_qp", "", line, len);
 	case K_MODIFY_QP:
 		o = pick(x, node, SCN_C_QP, W_LIVE, NULL);
 		return o < 0 ? -EAGAIN :
@@ -366,9 +385,7 @@ static int propose_act(struct gctx *x, unsigned node, enum kind k, char *line, s
 		o = pick(x, node, SCN_C_MW, W_ANY, NULL);
 		return o < 0 || q < 0 ? -EAGAIN : (snprintf(line, len, "%s: local_inv %s %s", nn, oname(x, q), oname(x, o)), 0);
 	default: /* K_FILL */
-		o = pick(x, node, SCN_C_MR, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN :
-			       (snprintf(line, len, "%s: fill %s byte=%u", nn, oname(x, o), 1 + (unsigned)below(x, 254)), 0);
+		return fill_one(x, node, SCN_C_MR, line, len);
 	}
 }
 

@@ -144,8 +144,7 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 			 (unsigned long long)buf_len(x), usage, below(x, 8) ? "" : " offset=100");
 		return 0;
 	case R_DEREG:
-		o = pick(x, node, SCN_C_RPMA_MR, below(x, 5) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: rpma_mr_dereg %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_RPMA_MR, below(x, 5) ? W_LIVE : W_ANY, "rpma_mr_dereg", "", line, len);
 	case R_REMOTE:
 		peer = other(x, node);
 		o = pick(x, peer, SCN_C_RPMA_MR, W_ANY, NULL);
@@ -159,12 +158,9 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 		snprintf(line, len, "%s: rpma_connect c%u peer=%s", nn, x->step, ex_node_name(other(x, node)));
 		return 0;
 	case R_DISCONNECT:
-		o = pick(x, node, SCN_C_RPMA_CONN, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: rpma_conn_disconnect %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_RPMA_CONN, W_LIVE, "rpma_conn_disconnect", "", line, len);
 	case R_FILL:
-		o = pick(x, node, SCN_C_RPMA_MR, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN :
-			       (snprintf(line, len, "%s: fill %s byte=%u", nn, oname(x, o), 1 + (unsigned)below(x, 254)), 0);
+		return fill_one(x, node, SCN_C_RPMA_MR, line, len);
 	default:
 		return rpma_post(x, node, kind, line, len);
 	}
@@ -251,8 +247,7 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 		snprintf(line, len, "%s: dat_pz_create z%u", nn, x->step);
 		return 0;
 	case D_PZ_FREE:
-		o = pick(x, node, SCN_C_DAT_PZ, below(x, 4) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dat_pz_free %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_DAT_PZ, below(x, 4) ? W_LIVE : W_ANY, "dat_pz_free", "", line, len);
 	case D_LMR:
 		o = pick(x, node, SCN_C_DAT_PZ, below(x, 8) ? W_LIVE : W_ANY, NULL);
 		if (o < 0)
@@ -262,11 +257,12 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 			 (unsigned long long)buf_len(x), priv, mem_type(x, node, tail, sizeof(tail)));
 		return 0;
 	case D_RMR:
+		snprintf(tail, sizeof(tail), "r%u pz=", x->step);
 		o = pick(x, node, SCN_C_DAT_PZ, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dat_rmr_create r%u pz=%s", nn, x->step, oname(x, o)), 0);
+		return o < 0 ? -EAGAIN :
+			       (snprintf(line, len, "%s: dat_rmr_create %s%s", nn, tail, oname(x, o)), 0);
 	case D_LMR_FREE:
-		o = pick(x, node, SCN_C_DAT_LMR, below(x, 5) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dat_lmr_free %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_DAT_LMR, below(x, 5) ? W_LIVE : W_ANY, "dat_lmr_free", "", line, len);
 	case D_CONNECT:
 		peer = other(x, node);
 		o = pick(x, node, SCN_C_DAT_PZ, W_LIVE, NULL);
@@ -278,14 +274,10 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 		return 0;
 	case D_DISCONNECT:
 	case D_EP_FREE:
-		o = pick(x, node, SCN_C_DAT_EP, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN :
-			       (snprintf(line, len, "%s: dat_ep_%s %s", nn, kind == D_EP_FREE ? "free" : "disconnect",
-					 oname(x, o)), 0);
+		return act_on(x, node, SCN_C_DAT_EP, W_LIVE, kind == D_EP_FREE ? "dat_ep_free" : "dat_ep_disconnect", "",
+			      line, len);
 	case D_FILL:
-		o = pick(x, node, SCN_C_DAT_LMR, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN :
-			       (snprintf(line, len, "%s: fill %s byte=%u", nn, oname(x, o), 1 + (unsigned)below(x, 254)), 0);
+		return fill_one(x, node, SCN_C_DAT_LMR, line, len);
 	default:
 		return dat_post(x, node, kind, line, len);
 	}

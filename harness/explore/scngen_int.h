@@ -42,6 +42,15 @@ uint64_t edge_off(struct gctx *x, uint64_t len, int atomic);
 uint64_t edge_len(struct gctx *x, uint64_t len, uint64_t off);
 
 /*
+ * "NODE: CALL NAME[TAIL]" into line, NAME an object of class cls on node
+ * picked as pick() does. 0, or -EAGAIN (none).
+ */
+int act_on(struct gctx *x, unsigned node, uint16_t cls, enum want w, const char *call, const char *tail, char *line,
+	   size_t len);
+/* "NODE: fill NAME byte=B" for a live object of class cls on node (B random, 1..254). 0 or -EAGAIN. */
+int fill_one(struct gctx *x, unsigned node, uint16_t cls, char *line, size_t len);
+
+/*
  * librpma and uDAPL (scngen_api.c): a node and a kind of step for family
  * x->fam, drawn by the objects the prefix holds; then one proposal of that
  * kind (0, or -EAGAIN: draw again).

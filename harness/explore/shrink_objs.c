@@ -123,6 +123,37 @@ static int rewrite(const struct scn_file *f, unsigned node, const char *in, rena
 	return 0;
 }
 
+/*
+ * Line i of c rewritten into buf: 0 (keep buf), 1 (the line goes), or
+ * -E2BIG (no candidate).
+ */
+typedef int (*line_fn)(const struct ex_case *c, const struct scn_file *f, size_t i, const void *ctx, char *buf,
+		       size_t len);
+
+/* The candidate whose every line is fn's rewrite of c's (none when a line does not fit). 0 or -ENOMEM. */
+static int rewritten(const struct ex_case *c, const struct scn_file *f, line_fn fn, const void *ctx, struct cands *cs)
+{
+	struct ex_case out = { .nnodes = c->nnodes };
+	char buf[EX_LINE_MAX];
+	int rc = 0;
+
+	for (size_t i = 0; i < c->n && !rc; i++) {
+		int r = fn(c, f, i, ctx, buf, sizeof(buf));
+
+		if (r < 0) {
+			ex_case_free(&out);
+			return 0;
+		}
+		if (r == 0)
+			rc = ex_case_push(&out, buf);
+	}
+	if (rc) {
+		ex_case_free(&out);
+		return rc;
+	}
+	return cands_add(cs, &out);
+}
+
 /* ------------------------------------------------------------ merging -- */
 
 struct merge { int32_t drop, keep; };
@@ -140,27 +171,15 @@ static const char *merge_name(const struct scn_file *f, int32_t o, const void *c
 	return f->objs[m->keep].name;
 }
 
-/* c without drop's creation, its references naming keep. */
-static int merged(const struct ex_case *c, const struct scn_file *f, const struct merge *m, struct cands *cs)
+/* Line i without drop's creation, its references naming keep. */
+static int merged_line(const struct ex_case *c, const struct scn_file *f, size_t i, const void *ctx, char *buf,
+		       size_t len)
 {
-	struct ex_case out = { .nnodes = c->nnodes };
-	char buf[EX_LINE_MAX];
-	int rc = 0;
+	const struct merge *m = ctx;
 
-	for (size_t i = 0; i < c->n && !rc; i++) {
-		if (i == f->objs[m->drop].step)
-			continue;
-		if (rewrite(f, f->steps[i].node, c->lines[i], merge_name, m, buf, sizeof(buf))) {
-			ex_case_free(&out);
-			return 0;
-		}
-		rc = ex_case_push(&out, buf);
-	}
-	if (rc) {
-		ex_case_free(&out);
-		return rc;
-	}
-	return cands_add(cs, &out);
+	if (i == f->objs[m->drop].step)
+		return 1;
+	return rewrite(f, f->steps[i].node, c->lines[i], merge_name, m, buf, len);
 }
 
 int merge_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs)
@@ -175,14 +194,15 @@ int merge_cands(const struct ex_case *c, const struct scn_file *f, struct cands 
 			 * registrations across nodes too (a foreign lkey, a target on the issuer's node). */
 			if (e != l && (E->node == L->node || (E->cls & REGISTRATIONS)) && E->cls == L->cls &&
 			    L->step < c->n)
-				rc = merged(c, f, &(struct merge){ .drop = (int32_t)l, .keep = (int32_t)e }, cs);
+				rc = rewritten(c, f, merged_line, &(struct merge){ .drop = (int32_t)l, .keep = (int32_t)e },
+					       cs);
 		}
 	return rc;
 }
 
 /* ---------------------------------------------------------- rehoming -- */
 
-struct home { int32_t obj; unsigned node; };
+struct home { int32_t obj, pd; unsigned node; };
 
 static const char *home_name(const struct scn_file *f, int32_t o, const void *ctx, unsigned *node)
 {
@@ -225,28 +245,15 @@ static int moved_creation(const struct scn_file *f, const char *line, int32_t r,
 	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
 }
 
-/* c with registration r created on node `to` instead (in protection domain pd there). */
-static int rehomed(const struct ex_case *c, const struct scn_file *f, int32_t r, unsigned to, int32_t pd,
-		   struct cands *cs)
+/* Line i with registration h->obj created on node h->node instead (in protection domain h->pd there). */
+static int rehomed_line(const struct ex_case *c, const struct scn_file *f, size_t i, const void *ctx, char *buf,
+			size_t len)
 {
-	struct ex_case out = { .nnodes = c->nnodes };
-	const struct home h = { .obj = r, .node = to };
-	char buf[EX_LINE_MAX];
-	int rc = 0;
+	const struct home *h = ctx;
 
-	for (size_t i = 0; i < c->n && !rc; i++) {
-		if (i == f->objs[r].step ? moved_creation(f, c->lines[i], r, to, pd, buf, sizeof(buf)) :
-					   rewrite(f, f->steps[i].node, c->lines[i], home_name, &h, buf, sizeof(buf))) {
-			ex_case_free(&out);
-			return 0;
-		}
-		rc = ex_case_push(&out, buf);
-	}
-	if (rc) {
-		ex_case_free(&out);
-		return rc;
-	}
-	return cands_add(cs, &out);
+	if (i == f->objs[h->obj].step)
+		return moved_creation(f, c->lines[i], h->obj, h->node, h->pd, buf, len);
+	return rewrite(f, f->steps[i].node, c->lines[i], home_name, h, buf, len);
 }
 
 int rehome_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs)
@@ -268,10 +275,12 @@ int rehome_cands(const struct ex_case *c, const struct scn_file *f, struct cands
 			if (to == o->node || steps[to] < steps[o->node])
 				continue;
 			if (!pdc)
-				rc = rehomed(c, f, (int32_t)r, to, -1, cs);
+				rc = rewritten(c, f, rehomed_line, &(struct home){ .obj = (int32_t)r, .pd = -1, .node = to },
+					       cs);
 			for (size_t p = 0; pdc && p < f->nobjs && !rc; p++)
 				if (f->objs[p].cls == pdc && f->objs[p].node == to && f->objs[p].step < o->step)
-					rc = rehomed(c, f, (int32_t)r, to, (int32_t)p, cs);
+					rc = rewritten(c, f, rehomed_line,
+						       &(struct home){ .obj = (int32_t)r, .pd = (int32_t)p, .node = to }, cs);
 		}
 	}
 	return rc;
@@ -398,26 +407,24 @@ static char class_letter(uint16_t cls)
 	}
 }
 
+/* Line i with every object named canonically (ctx: the names). */
+static int renamed_line(const struct ex_case *c, const struct scn_file *f, size_t i, const void *ctx, char *buf,
+			size_t len)
+{
+	return rewrite(f, f->steps[i].node, c->lines[i], canon_name, ctx, buf, len);
+}
+
 int rename_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs)
 {
 	char (*names)[SCN_NAME_MAX] = calloc(f->nobjs ? f->nobjs : 1, SCN_NAME_MAX);
-	struct ex_case out = { .nnodes = c->nnodes };
-	char buf[EX_LINE_MAX];
 	int rc = names ? 0 : -ENOMEM, same = 1;
 
 	for (size_t o = 0; !rc && o < f->nobjs; o++) {
 		snprintf(names[o], SCN_NAME_MAX, "%c%u", class_letter(f->objs[o].cls), f->objs[o].step);
 		same &= strcmp(names[o], f->objs[o].name) == 0;
 	}
-	for (size_t i = 0; !rc && !same && i < c->n; i++) {
-		if (rewrite(f, f->steps[i].node, c->lines[i], canon_name, names, buf, sizeof(buf)))
-			same = 1; /* a name did not fit: leave the names alone */
-		else
-			rc = ex_case_push(&out, buf);
-	}
-	free(names);
 	if (!rc && !same)
-		return cands_add(cs, &out);
-	ex_case_free(&out);
+		rc = rewritten(c, f, renamed_line, names, cs);
+	free(names);
 	return rc;
 }

@@ -148,6 +148,33 @@ START_TEST(test_written_file_lints)
 }
 END_TEST
 
+/*
+ * s runs a stand-in for `rdmacheck run` (the shell script, at dir/fake-run;
+ * its work files under dir/work), judging against generic; cs[0..n) are
+ * one-step cases.
+ */
+static void fake_stack(struct ex_stack *s, const char *dir, const char *script, char *exe, char *work, size_t len,
+		       struct ex_case *cs, size_t n)
+{
+	FILE *f;
+
+	snprintf(exe, len, "%s/fake-run", dir);
+	snprintf(work, len, "%s/work", dir);
+	f = fopen(exe, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(script, f);
+	fclose(f);
+	chmod(exe, 0755);
+	s->exe = exe;
+	s->workdir = work;
+	m_profile_get("generic", 0, &s->judge);
+	for (size_t i = 0; i < n; i++) {
+		memset(&cs[i], 0, sizeof(cs[i]));
+		cs[i].nnodes = 2;
+		ex_case_push(&cs[i], "a: alloc_pd p0");
+	}
+}
+
 /* ex_stack_run through a stand-in for `rdmacheck run` that prints a canned TAP report. */
 START_TEST(test_reads_run_tap_report)
 {
@@ -155,34 +182,21 @@ START_TEST(test_reads_run_tap_report)
 	struct ex_stack s = { .kind = EX_STACK_RUN, .stack = "vm", .profile_arg = "generic", .step_s = 5 };
 	struct ex_case cs[3];
 	struct result rs[3];
-	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(exe, sizeof(exe), "%s/fake-run", dir);
-	snprintf(work, sizeof(work), "%s/work", dir);
-	f = fopen(exe, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("#!/bin/sh\n"
-	      "echo 'TAP version 13'\necho '1..3'\n"
-	      "echo \"ok 1 - $(dirname \"$8\")/c00000.scn: c00000.scn\"\n"
-	      "echo \"not ok 2 - $(dirname \"$8\")/c00001.scn: c00001.scn\"\n"
-	      "echo '  ---'\necho '  verdict: fail'\n"
-	      "echo '  message: \"line 4: send gave SUCCESS, outside the allowed set\"'\n"
-	      "echo '  line: 4'\necho '  detail: |'\n"
-	      "echo '      allowed: REM_INV_REQ_ERR [MW-INV-4 RA-ERR-3]'\necho '      real:    SUCCESS'\n"
-	      "echo '  ...'\n"
-	      "echo \"not ok 3 - $(dirname \"$8\")/c00002.scn: c00002.scn # TODO line 2: x gave Y: declared\"\n"
-	      "exit 1\n", f);
-	fclose(f);
-	chmod(exe, 0755);
-	s.exe = exe;
-	s.workdir = work;
-	m_profile_get("generic", 0, &s.judge);
-	for (int i = 0; i < 3; i++) {
-		memset(&cs[i], 0, sizeof(cs[i]));
-		cs[i].nnodes = 2;
-		ex_case_push(&cs[i], "a: alloc_pd p0");
-	}
+	fake_stack(&s, dir,
+		   "#!/bin/sh\n"
+		   "echo 'TAP version 13'\necho '1..3'\n"
+		   "echo \"ok 1 - $(dirname \"$8\")/c00000.scn: c00000.scn\"\n"
+		   "echo \"not ok 2 - $(dirname \"$8\")/c00001.scn: c00001.scn\"\n"
+		   "echo '  ---'\necho '  verdict: fail'\n"
+		   "echo '  message: \"line 4: send gave SUCCESS, outside the allowed set\"'\n"
+		   "echo '  line: 4'\necho '  detail: |'\n"
+		   "echo '      allowed: REM_INV_REQ_ERR [MW-INV-4 RA-ERR-3]'\necho '      real:    SUCCESS'\n"
+		   "echo '  ...'\n"
+		   "echo \"not ok 3 - $(dirname \"$8\")/c00002.scn: c00002.scn # TODO line 2: x gave Y: declared\"\n"
+		   "exit 1\n",
+		   exe, work, sizeof(exe), cs, 3);
 	ck_assert_int_eq(ex_stack_run(&s, cs, 3, rs), 0);
 	ck_assert_int_eq(rs[0].v, V_PASS);
 	ck_assert_int_eq(rs[1].v, V_FAIL);
@@ -221,24 +235,12 @@ START_TEST(test_jobs_share_a_batch)
 	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(exe, sizeof(exe), "%s/fake-run", dir);
-	snprintf(work, sizeof(work), "%s/work", dir);
-	f = fopen(exe, "w");
-	ck_assert_ptr_nonnull(f);
 	/* one TAP line per file it was given; c00003 fails; its pid marks which run answered */
-	fputs("#!/bin/sh\nshift 6\ni=0\necho 'TAP version 13'\n"
-	      "for p in \"$@\"; do i=$((i+1)); case $p in *c00003.scn) echo \"not ok $i - $p: t\";;\n"
-	      "*) echo \"ok $i - $p: t\";; esac; done\necho \"$$\" >> \"$(dirname \"$1\")/../pids\"\nexit 1\n", f);
-	fclose(f);
-	chmod(exe, 0755);
-	s.exe = exe;
-	s.workdir = work;
-	m_profile_get("generic", 0, &s.judge);
-	for (int i = 0; i < 5; i++) {
-		memset(&cs[i], 0, sizeof(cs[i]));
-		cs[i].nnodes = 2;
-		ex_case_push(&cs[i], "a: alloc_pd p0");
-	}
+	fake_stack(&s, dir,
+		   "#!/bin/sh\nshift 6\ni=0\necho 'TAP version 13'\n"
+		   "for p in \"$@\"; do i=$((i+1)); case $p in *c00003.scn) echo \"not ok $i - $p: t\";;\n"
+		   "*) echo \"ok $i - $p: t\";; esac; done\necho \"$$\" >> \"$(dirname \"$1\")/../pids\"\nexit 1\n",
+		   exe, work, sizeof(exe), cs, 5);
 	ck_assert_int_eq(ex_stack_run(&s, cs, 5, rs), 0);
 	for (int i = 0; i < 5; i++) {
 		ck_assert_int_eq(rs[i].v, i == 3 ? V_FAIL : V_PASS);
