@@ -405,6 +405,33 @@ START_TEST(test_shrink_rename_phase_canonical_names)
 }
 END_TEST
 
+/* Found by explore --seed=1 (9 steps after the other phases): node a holds only the MR the others use. */
+static const char *const lone_mr[] = {
+	"a: alloc_pd p0",
+	"c: alloc_pd p2",
+	"b: alloc_pd p3",
+	"a: reg_mr m4 pd=p0 len=1 access=0",
+	"b: create_qp q5 pd=p3 access=REMOTE_WRITE|REMOTE_READ",
+	"c: create_qp q9 pd=p2",
+	"c: read q9 local=a.m4+1 remote=a.m4+1 len=8",
+	"connect b.q5 c.q9",
+	"c: write q9 local=a.m4+0 remote=a.m4+0 len=0",
+	NULL,
+};
+
+/* Rehoming: the MR moves to another node (still a foreign lkey for c), so node a and its PD go. */
+START_TEST(test_shrink_rehome_phase_moves_registration)
+{
+	struct ex_stack s;
+	struct ex_case small;
+
+	kept_wr_stack(&s);
+	shrink_to(&s, 3, lone_mr, 8, &small);
+	ck_assert_uint_eq(small.nnodes, 2);
+	ex_case_free(&small);
+}
+END_TEST
+
 Suite *suite_test_explore_shrink(void)
 {
 	Suite *s = suite_create("test_explore_shrink");
@@ -421,6 +448,7 @@ Suite *suite_test_explore_shrink(void)
 	tcase_add_test(tc, test_shrink_wr_phase_replaces_kept_request);
 	tcase_add_test(tc, test_shrink_merge_phase_joins_mrs);
 	tcase_add_test(tc, test_shrink_rename_phase_canonical_names);
+	tcase_add_test(tc, test_shrink_rehome_phase_moves_registration);
 	suite_add_tcase(s, tc);
 	return s;
 }
