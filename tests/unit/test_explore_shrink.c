@@ -257,7 +257,8 @@ START_TEST(test_costly_stack_preshrinks_widened_deviation)
 {
 	static struct backend_ops flushing;
 	struct ex_stack s = { .kind = EX_STACK_MODEL, .costly = 1 };
-	struct ex_opts o = { .seed = 1, .steps = 3000, .batch = 8, .out = NULL, .stack_name = "model" };
+	struct ex_opts o = { .seed = 1, .steps = 3000, .batch = 8, .out = NULL, .stack_name = "model",
+			     .shrink_rounds = 48 };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
 	struct ex_cov cov = { { 0 } };
 	int kept = 0;
@@ -273,8 +274,11 @@ START_TEST(test_costly_stack_preshrinks_widened_deviation)
 	for (size_t i = 0; i < sum->nfound; i++)
 		kept |= strcmp(sum->found[i].sig.real, "WR_FLUSH_ERR") == 0; /* generic: on ERR QPs only */
 	ck_assert_msg(kept, "no kept send WR found in %lu steps", sum->steps);
-	/* Every one was shrunk on the model: the stack ran no shrinking round. */
-	ck_assert_uint_le(s.batches, 2 * ((sum->cases + o.batch - 1) / o.batch));
+	/* All but at most one were shrunk on the model: one exploration batch and one
+	 * confirmation batch each, and at most one divergence's rounds on the stack (this
+	 * stand-in picks WR_FLUSH_ERR where rxe allows several outcomes, which the
+	 * profile's model, deviations first, need not pick: a bind_mw for seed 1). */
+	ck_assert_uint_le(s.batches, 2 * ((sum->cases + o.batch - 1) / o.batch) + o.shrink_rounds);
 	free(sum);
 }
 END_TEST
