@@ -30,7 +30,8 @@ static const char usage_explore[] =
 	"  --api       API families to draw from: verbs, rpma, dat; each scenario\n"
 	"              draws from one of them (default all three)\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
-	"  --stack     where to run: as for `run` (default auto); model: the model in this process,\n"
+	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
+	"              may kill the kernel is generated); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
 	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
@@ -254,6 +255,8 @@ int cmd_explore(int argc, char **argv)
 	snprintf(out, sizeof(out), "%s/build/explore", root);
 	snprintf(corpus, sizeof(corpus), "%s/scenarios", root);
 	a.o.gen.judge = st.judge;
+	/* This host's own kernel: never a step the profile says may kill it (a VM's guest is disposable). */
+	a.o.gen.no_crash = strcmp(a.stack, "host") == 0;
 	a.o.stack_name = a.stack;
 	a.o.out = a.o.out ? a.o.out : out;
 	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;

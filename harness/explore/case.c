@@ -223,10 +223,11 @@ static void eval_on_step(void *ctx, const struct scn_file *f, size_t si, const s
 	struct ex_eval *e = ctx;
 
 	(void)f;
-	(void)prof;
-	(void)crash;
 	e->nseen = si + 1;
 	e->last_gen = *gen;
+	e->last_crash = crash;
+	for (unsigned i = 0; prof && i < prof->n; i++)
+		e->last_crash |= prof->alt[i].out.kind == M_OUT_CRASH;
 }
 
 int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const struct m_profile *sim,

@@ -95,6 +95,7 @@ struct ex_eval {
 	size_t nseen;            /* steps the runner began */
 	struct m_pred last_gen;  /* the generic set of the last step begun */
 	unsigned last_rules_n;
+	int last_crash;          /* the judging profile allows a kernel crash at the last step begun */
 	char step_rules[160];    /* the rule IDs of the last step begun's generic set */
 };
 

@@ -525,7 +525,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_
 		ex_case_pop(c);
 		if (rc)
 			break;
-		if (e->r.v == V_PASS && e->nseen == c->n + 1) {
+		if (e->r.v == V_PASS && e->nseen == c->n + 1 && !(o->no_crash && e->last_crash)) {
 			double s = score(e, cov, &prefix->r);
 
 			if (s > best_s) {

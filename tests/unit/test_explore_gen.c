@@ -81,6 +81,45 @@ START_TEST(test_cases_are_well_formed)
 }
 END_TEST
 
+/* Steps of 200 cases (seed 3, judged against rxe) at which rxe allows a kernel crash. */
+static unsigned crash_steps(int no_crash)
+{
+	struct ex_gen_opts o = gen_opts();
+	struct ex_cov cov = { { 0 } };
+	struct model_gen g;
+	struct ex_eval *e = malloc(sizeof(*e));
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(m_profile_get("rxe", 0, &o.judge), 0);
+	o.no_crash = no_crash;
+	model_gen_seed(&g, 3);
+	for (int k = 0; k < 200; k++) {
+		struct ex_case c;
+
+		ck_assert_int_eq(ex_gen_case(&g, &o, &cov, &c), 0);
+		for (size_t len = c.n; len > 0; len--) {
+			struct ex_case pre = c;
+
+			pre.n = len;
+			ck_assert_int_eq(ex_eval_run(&pre, &o.judge, &o.judge, NULL, e), 0);
+			n += e->nseen == len && e->last_crash;
+			ex_eval_free(e);
+		}
+		ex_case_free(&c);
+	}
+	free(e);
+	return n;
+}
+
+/* On a host stack no step the profile says may kill the kernel is generated. */
+START_TEST(test_no_crash_steps_for_a_host)
+{
+	ck_assert_uint_gt(crash_steps(0), 0);
+	ck_assert_uint_eq(crash_steps(1), 0);
+}
+END_TEST
+
 START_TEST(test_sig_of_fail_and_crash)
 {
 	struct ex_case c = { .nnodes = 2 };
@@ -297,6 +336,7 @@ Suite *suite_test_explore_gen(void)
 	tcase_add_test(tc, test_reads_run_tap_report);
 	tcase_add_test(tc, test_enum_names);
 	tcase_add_test(tc, test_jobs_share_a_batch);
+	tcase_add_test(tc, test_no_crash_steps_for_a_host);
 	suite_add_tcase(s, tc);
 	return s;
 }
