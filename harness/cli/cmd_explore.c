@@ -202,6 +202,20 @@ static unsigned corpus_cov(const char *dir, struct ex_cov *cov)
 	return ex_cov_reached(cov);
 }
 
+/* The rules the exploration (cov, after) reached that the corpus (before) does not. */
+static void new_rules(const struct ex_cov *before, const struct ex_cov *after)
+{
+	unsigned n = 0;
+
+	printf("explore: rules reached that the corpus does not:");
+	for (unsigned r = 0; r < M_RULE_COUNT_; r++)
+		if (after->hits[r] && !before->hits[r]) {
+			printf(" %s", m_rule_info((enum m_rule)r)->id);
+			n++;
+		}
+	printf("%s\n", n ? "" : " none");
+}
+
 static void summary(const struct xargs *a, const struct ex_summary *s, unsigned corpus_rules)
 {
 	const char *sim = a->sim ? a->sim : a->profile;
@@ -232,7 +246,7 @@ int cmd_explore(int argc, char **argv)
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };
 	struct ex_summary *sum;
-	struct ex_cov cov;
+	struct ex_cov cov, corpus_only;
 	unsigned corpus_rules;
 	int rc = parse_args(argc, argv, &a);
 
@@ -269,6 +283,7 @@ int cmd_explore(int argc, char **argv)
 	st.jobs = a.jobs;
 	a.o.batch = a.batch ? (unsigned)a.batch : st.kind == EX_STACK_MODEL ? 1 : 24;
 	corpus_rules = corpus_cov(a.corpus ? a.corpus : corpus, &cov);
+	corpus_only = cov;
 	sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return EXIT_INFRA;
@@ -277,6 +292,7 @@ int cmd_explore(int argc, char **argv)
 	if (rc)
 		fprintf(stderr, "rdmacheck explore: %s\n", strerror(-rc));
 	summary(&a, sum, corpus_rules);
+	new_rules(&corpus_only, &cov);
 	rc = rc ? EXIT_INFRA : sum->nfound ? EXIT_FAILED : 0;
 	free(sum);
 	return rc;
