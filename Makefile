@@ -102,6 +102,7 @@ help:
 	@echo "make install    PREFIX=/usr/local DESTDIR=: binary, man pages, corpus, model library + pkg-config"
 	@echo "make explore    random scenarios on the real stack, divergences shrunk (EXPLORE_TIME=60)"
 	@echo "make explore-selftest  explore must rediscover rxe's declared deviations (tests/explore/selftest)"
+	@echo "make bench-explore  explore's real steps/s next to raw C loops of the same calls (tests/bench/explore)"
 	@echo "make fuzz       the scenario-language fuzz target (FUZZ_SECS=300; 30 s run in make check)"
 	@echo "make faults     fault reproducers on the real stack (tests/faults)"
 	@echo "make soak       the corpus until SOAK_MIN=1000 scenarios ran in one guest; fails on growth"

@@ -96,6 +96,11 @@ bench: $(BENCH_BINS)
 bench-real: all
 	ci/stack --stack=$(STACK) -- tests/bench/real
 
+# `rdmacheck explore`'s real steps per second next to raw C loops of the same
+# calls, in one boot of the real stack, explore running there (issue 13).
+bench-explore: all
+	ci/stack --stack=$(STACK) -- tests/bench/explore
+
 # Coverage: instrumented build in build/cov; the unit tests on the host and
 # the smoke test on the real stack (in the VM the checkout is shared
 # read-write, so the guest's .gcda files land here too).
@@ -124,7 +129,7 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: bench-real unit-asan shell-tests lint corpus oracle new-scenario faults mrapi-check
+.PHONY: bench-real bench-explore unit-asan shell-tests lint corpus oracle new-scenario faults mrapi-check
 
 # docs/rules.md: the rule catalog, generated from model/rules.def and the profiles
 # (tests/shell/test-explain fails when the committed file is not current).

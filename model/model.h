@@ -262,6 +262,10 @@ const char *m_profile_name(size_t i);
 
 /* ------------------------------------------------------------- state -- */
 
+/* m_qp.sq_kept: some send WR kept; one of them a LOCAL_INV of an unbound type-2 window. */
+#define M_KEPT_ANY 1u
+#define M_KEPT_INV_T2 2u
+
 /*
  * Which API made an object (a librpma MR is a verbs MR librpma registered):
  * M_API_<SYM> per row of model/families.def, equal to its M_FAM_<SYM>.
@@ -312,7 +316,7 @@ struct m_qp {
 	int16_t peer_node, peer_qp;
 	uint8_t nrecv;
 	uint8_t max_recv;          /* the receive queue depth asked for at create_qp */
-	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT) */
+	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT): M_KEPT_* bits */
 	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
 	uint8_t no_rd_atomic;      /* connected with max_dest_rd_atomic 0: no READ/atomic responder resources */
 	uint8_t type;              /* enum m_qp_type */

@@ -90,6 +90,10 @@ static const struct m_deviation rxe_dev[] = {
 	  "F: LOCAL_INV of an unbound type-2 window panics the 6.1 guest (NULL dereference in rxe_invalidate_mw), 3 of 3 tries", KERNEL_RXE },
 	{ M_RULE_MW_INV_2, PART_UNBOUND_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
 	  "F: SEND_WITH_INV after LOCAL_INV (window not bound) panics the 6.1 guest", KERNEL_RXE },
+	{ M_RULE_MW_INV_3, PART_KEPT_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
+	  "observed (rdmacheck explore triage, 6.1.0-56): a LOCAL_INV of an unbound type-2 window posted below RTS "
+	  "is kept (QP-STATE-1) and panics the guest when the first post at RTS rings the doorbell (the NULL "
+	  "dereference in rxe_invalidate_mw of MW-INV-3's unbound type-2 case); type 1: WR_FLUSH_ERR only", KERNEL_RXE },
 	{ M_RULE_MW_INV_4, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
 	  "KRXE rxe_invalidate_mr (type != MEM_REG: EINVAL) -> LOC_QP_OP_ERR", KERNEL_RXE },
 	{ M_RULE_MW_INV_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },

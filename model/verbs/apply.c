@@ -332,7 +332,7 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 		struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
 
 		if (a->effect == M_EFF_SQ_KEPT)
-			q->sq_kept = 1;
+			q->sq_kept |= m_kept_kind(&m->node[op->node], op);
 		else if (a->effect != M_EFF_NONE)
 			q->sq_kept = 0; /* the doorbell ran the kept WRs first (NONE: state untouched) */
 	}

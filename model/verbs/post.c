@@ -480,18 +480,10 @@ static int bind_pd_mismatch(const struct m_node *nd, const struct m_op *op)
 	return mw->type == M_MW_TYPE_1 && nd->mr[op->verbs.mr].pd != mw->pd;
 }
 
-/*
- * What the first post on an RTS QP may complete with when send WRs refused
- * below RTS were kept queued (M_EFF_SQ_KEPT): they run first, and a failing
- * one moves the QP to ERR and flushes this WR. Generic: nothing (a refused WR
- * is gone); a profile declares the outcomes (QP-STATE-1, PART_KEPT).
- */
-static struct m_set kept_outcomes(const struct m_profile *p)
-{
-	return m_decide(p, M_RULE_QP_STATE_1, PART_KEPT, NULL, 0);
-}
 
 static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+static int post_remote(const struct model *m, const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+		       struct m_why why);
 static void uc_drops(struct m_pred *out);
 
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
@@ -503,16 +495,8 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		return rc;
 	const struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
 
-	if (op->kind != M_OP_RECV && q->state == M_QPS_RTS && q->sq_kept) {
-		struct m_set s = kept_outcomes(p);
-		struct m_why why = { 0 };
-
-		m_why_add(&why, M_RULE_QP_STATE_1);
-		m_why_add(&why, M_RULE_RA_ERR_2);
-		/* The kept WR failed locally (its QP to ERR) or at the responder (both). */
-		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
-		m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, -1);
-	}
+	if (op->kind != M_OP_RECV && q->state == M_QPS_RTS && q->sq_kept)
+		m_kept_alts(p, q, out);
 	if (q->type == M_QPT_UC)
 		uc_drops(out); /* after the kept WRs: what a UC responder refuses is dropped (RA-UC-1) */
 	return 0;
@@ -581,7 +565,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	}
 	if (q->state != M_QPS_RTS) {
 		m_why_add(&why, M_RULE_QP_STATE_1);
-		m_alt_add(out, O_ERR(EINVAL), kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
+		m_alt_add(out, O_ERR(EINVAL), m_kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
 		return 0;
 	}
 	if (op->kind == M_OP_BIND_MW)
@@ -603,15 +587,35 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	/* The requester gathers a WRITE's or SEND's payload from the local SGE as it
 	 * builds the first packet (a WRITE with immediate too): a bad SGE fails
 	 * locally, whatever state the peer is in (LP-1 is decided before a
-	 * transport error, RA-ERR-3). */
+	 * transport error, RA-ERR-3) — unless it goes bad only after the first
+	 * packet, whose fate at the responder may come first (LP-8). */
 	int gather = op->kind == M_OP_WRITE || op->kind == M_OP_SEND || op->kind == M_OP_WRITE_IMM;
-	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
 
 	out->res.peer_node = q->peer_node;
 	out->res.peer_qp = q->peer_qp;
 	if (gather && (op->verbs.send_inline ? !inline_data(p, nd, q, out, &why)
-					     : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why)))
-		return 0; /* inline data is copied from the caller's buffer: no lkey (LP-3) */
+					     : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))) {
+		unsigned local = out->n;
+
+		if (op->verbs.send_inline || !m_later_packet_fails(nd, q->pd, op))
+			return 0; /* inline data is copied from the caller's buffer: no lkey (LP-3) */
+		m_why_add(&why, M_RULE_LP_8);
+		post_remote(m, p, q, out, why);
+		m_keep_remote_errors(out, local);
+		return 0;
+	}
+	return post_remote(m, p, q, out, why);
+}
+
+/* A request whose local SGE passed (or passes for the first packet, LP-8): at the peer. */
+static int post_remote(const struct model *m, const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+		       struct m_why why)
+{
+	const struct m_op *op = &out->op;
+	const struct m_node *nd = &m->node[op->node];
+	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
+	struct m_set s;
+
 	/* An atomic's alignment and SGE length may be refused at post (rxe does):
 	 * before anything goes out, whatever the peer's state. */
 	if (atomic) {
