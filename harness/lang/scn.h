@@ -67,8 +67,9 @@ enum scn_class {
 	SCN_C_DAT_PZ = 1u << 7, SCN_C_DAT_LMR = 1u << 8, SCN_C_DAT_RMR = 1u << 9,
 	SCN_C_MRAPI_RMEM = 1u << 10, SCN_C_RPMEM_POOL = 1u << 11, SCN_C_DAT_EP = 1u << 12,
 	SCN_C_MRAPI_REQ = 1u << 13, SCN_C_MRAPI_ATTRS = 1u << 14,
+	SCN_C_CQ = 1u << 15,
 };
-#define SCN_C_COUNT_ 15
+#define SCN_C_COUNT_ 16
 
 /* Value kinds (bits, so an argument can accept several). */
 enum scn_vkind {
@@ -94,6 +95,7 @@ enum scn_table {
 	SCN_T_NONE, SCN_T_ACCESS, SCN_T_REREG, SCN_T_QPS, SCN_T_QPS_MODIFY, SCN_T_PROT,
 	SCN_T_USAGE, SCN_T_FLUSH, SCN_T_DAT_PRIV, SCN_T_RPMA_FLAGS, SCN_T_RPMA_NULL, SCN_T_DAT_MEM_TYPE,
 	SCN_T_DAT_VA_TYPE, SCN_T_MRAPI_ATYPE, SCN_T_MRAPI_ID, SCN_T_MRAPI_ATTR, SCN_T_MRAPI_NULL, SCN_T_QPT,
+	SCN_T_WC, SCN_T_YESNO,
 	SCN_T_COUNT_
 };
 

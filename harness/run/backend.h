@@ -62,6 +62,12 @@ struct hc_verbs {
 	uint32_t inv_rkey;        /* send with inv, local_inv: the rkey to invalidate */
 	uint32_t conn_set;        /* connect: bits (1 << enum hconn) given */
 	uint32_t conn[HC_COUNT_]; /* connect: the options given */
+	int32_t scq, rcq;         /* create_qp: its send and receive CQ objects (-1: CQs of its own) */
+	uint8_t sig_all;          /* create_qp: sq_sig_all */
+	uint8_t unsignaled;       /* send posts: signaled=no */
+	uint32_t wr_id;           /* posts, recv: the WR's wr_id (id=, else the step's line) */
+	uint32_t cq_depth;        /* create_cq: cqe */
+	uint32_t max_wc;          /* poll_cq: num_entries */
 };
 
 /* The harness's fill (harness/api/harness/). */

@@ -1,5 +1,6 @@
 /* agent_verbs.c — the agent's libibverbs requests (protocol in agent.h). */
 #include "harness/agent/agent_internal.h"
+#include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/verbs.h"
 
 #include <errno.h>
@@ -29,6 +30,30 @@ static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_
 			return -ETIMEDOUT;
 		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 	}
+}
+
+#define UNSIGNALED_WAIT_MS 300 /* an unsignaled WR without a completion by then succeeded */
+
+/*
+ * Wait for the completion of the send WR wr_id of QP q (signaled: sig) and
+ * answer it: its status, or for an unsignaled WR that gave none, a plain ok.
+ */
+static int answer_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, int budget_ms)
+{
+	struct aobj *c = (q->cq_given & AGENT_CQ_SEND) ? agent_cq_of(a, q->scq) : NULL;
+	struct ibv_wc wc;
+	int rc;
+
+	if (!sig)
+		budget_ms = UNSIGNALED_WAIT_MS;
+	rc = c ? agent_cq_wait(c, wr_id, budget_ms, &wc) : wait_wc(q->scq, wr_id, budget_ms, &wc);
+	if (rc == -ETIMEDOUT && !sig)
+		return proto_send(a->fd, "ok");
+	if (rc == -ETIMEDOUT)
+		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
+	if (rc)
+		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
+	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
 }
 
 static int do_alloc_pd(struct agent *a)
@@ -127,7 +152,9 @@ static int do_bind_mw(struct agent *a)
 	struct aobj *m = agent_field_obj(a, "mr", AO_MR, 0);
 	struct ibv_mw_bind_info bi;
 	struct ibv_wc wc;
-	uint64_t wr_id = ++a->next_wr;
+	uint64_t wr_id = agent_num(a, "wr", ++a->next_wr);
+	unsigned sig = agent_num(a, "sig", 1) ? IBV_SEND_SIGNALED : 0;
+	struct aobj *c;
 	uint32_t rkey;
 	int rc;
 
@@ -137,13 +164,12 @@ static int do_bind_mw(struct agent *a)
 					.mw_access_flags = (unsigned)agent_num(a, "access", 0) |
 							   (agent_num(a, "zero_based", 0) ? IBV_ACCESS_ZERO_BASED : 0) };
 	if (o->mw->type == IBV_MW_TYPE_1 || agent_num(a, "call", 0)) { /* call: ibv_bind_mw() whatever the type */
-		struct ibv_mw_bind b = { .wr_id = wr_id, .send_flags = IBV_SEND_SIGNALED, .bind_info = bi };
+		struct ibv_mw_bind b = { .wr_id = wr_id, .send_flags = sig, .bind_info = bi };
 
 		rc = ibv_bind_mw(q->qp, o->mw, &b);
 		rkey = o->mw->rkey;
 	} else {
-		struct ibv_send_wr wr = { .wr_id = wr_id, .opcode = IBV_WR_BIND_MW,
-					  .send_flags = IBV_SEND_SIGNALED }, *bad = NULL;
+		struct ibv_send_wr wr = { .wr_id = wr_id, .opcode = IBV_WR_BIND_MW, .send_flags = sig }, *bad = NULL;
 
 		rkey = ibv_inc_rkey(o->mw_rkey);
 		wr.bind_mw.mw = o->mw;
@@ -153,10 +179,14 @@ static int do_bind_mw(struct agent *a)
 	}
 	if (rc)
 		return agent_reply_err(a, rc, "bind post: %s", strerror(rc));
-	rc = wait_wc(q->scq, wr_id, a->step_ms, &wc);
-	if (rc == -ETIMEDOUT)
+	c = (q->cq_given & AGENT_CQ_SEND) ? agent_cq_of(a, q->scq) : NULL;
+	rc = c ? agent_cq_wait(c, wr_id, sig ? a->step_ms : UNSIGNALED_WAIT_MS, &wc)
+	       : wait_wc(q->scq, wr_id, sig ? a->step_ms : UNSIGNALED_WAIT_MS, &wc);
+	if (rc == -ETIMEDOUT && !sig)
+		wc = (struct ibv_wc){ .status = IBV_WC_SUCCESS }; /* unsignaled: no completion, it succeeded */
+	else if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no bind completion in time", ETIMEDOUT);
-	if (rc)
+	else if (rc)
 		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
 	if (wc.status == IBV_WC_SUCCESS) {
 		/* The provider takes a type-2 bind's current rkey from mw->rkey and
@@ -164,8 +194,42 @@ static int do_bind_mw(struct agent *a)
 		o->mw_rkey = rkey;
 		o->mw->rkey = rkey;
 	}
+	if (rc == -ETIMEDOUT)
+		return proto_send(a->fd, "ok rkey=%u", o->mw_rkey);
 	return proto_send(a->fd, "ok status=%s rkey=%u vendor_err=%u", agent_wc_status_str(wc.status),
 			  o->mw_rkey, wc.vendor_err);
+}
+
+/* Destroy the CQs QP object o made for itself (not CQ objects'); forget them all. */
+static void own_cqs_destroy(struct aobj *o)
+{
+	if (o->rcq && !(o->cq_given & AGENT_CQ_RECV))
+		ibv_destroy_cq(o->rcq);
+	if (o->scq && !(o->cq_given & AGENT_CQ_SEND))
+		ibv_destroy_cq(o->scq);
+	o->rcq = o->scq = NULL;
+}
+
+/* create_qp's scq=/rcq=: CQ objects to complete into (-1 or none: one of its own). -EINVAL for a bad one. */
+static int qp_cqs(struct agent *a, struct aobj *o)
+{
+	static const char *const key[2] = { "scq", "rcq" };
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t v;
+		struct aobj *c;
+
+		if (proto_get_u64(a->msg, key[i], &v) || (int64_t)v < 0)
+			continue;
+		if (!(c = agent_field_obj(a, key[i], AO_CQ, 1)))
+			return -EINVAL;
+		o->cq_given |= i ? AGENT_CQ_RECV : AGENT_CQ_SEND;
+		if (i)
+			o->rcq = c->scq;
+		else
+			o->scq = c->scq;
+	}
+	return 0;
 }
 
 static int do_create_qp(struct agent *a)
@@ -176,16 +240,20 @@ static int do_create_qp(struct agent *a)
 	if (!o || !pd)
 		return agent_reply_err(a, EINVAL, "bad create_qp request");
 	*o = (struct aobj){ .kind = AO_QP, .qp_access = (uint32_t)agent_num(a, "access", 0) };
-	o->scq = ibv_create_cq(a->ctx, 64, NULL, NULL, 0);
-	o->rcq = o->scq ? ibv_create_cq(a->ctx, 64, NULL, NULL, 0) : NULL;
-	if (!o->rcq)
+	if (qp_cqs(a, o))
+		return agent_reply_err(a, EINVAL, "bad create_qp cq");
+	if (!(o->cq_given & AGENT_CQ_SEND))
+		o->scq = ibv_create_cq(a->ctx, 64, NULL, NULL, 0);
+	if (o->scq && !(o->cq_given & AGENT_CQ_RECV))
+		o->rcq = ibv_create_cq(a->ctx, 64, NULL, NULL, 0);
+	if (!o->scq || !o->rcq)
 		goto err_cq;
 	memset(&qia, 0, sizeof(qia));
 	qia.send_cq = o->scq;
 	qia.recv_cq = o->rcq;
 	o->qp_uc = agent_num(a, "type", 0) == 1;
 	qia.qp_type = o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
-	qia.sq_sig_all = 1;
+	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = 1, .max_recv_sge = 1,
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
@@ -193,9 +261,7 @@ static int do_create_qp(struct agent *a)
 	if (!o->qp) {
 		int e = errno;
 
-		ibv_destroy_cq(o->rcq);
-		ibv_destroy_cq(o->scq);
-		o->rcq = o->scq = NULL;
+		own_cqs_destroy(o);
 		return agent_reply_err(a, e, "ibv_create_qp: %s", strerror(e));
 	}
 	o->live = 1;
@@ -204,9 +270,7 @@ err_cq:
 	{
 		int e = errno;
 
-		if (o->scq)
-			ibv_destroy_cq(o->scq);
-		o->scq = NULL;
+		own_cqs_destroy(o);
 		return agent_reply_err(a, e, "ibv_create_cq: %s", strerror(e));
 	}
 }
@@ -306,10 +370,8 @@ static int do_destroy(struct agent *a, enum aobj_kind k)
 	case AO_QP:
 		rc = ibv_destroy_qp(o->qp);
 		if (!rc) {
-			ibv_destroy_cq(o->rcq);
-			ibv_destroy_cq(o->scq);
+			own_cqs_destroy(o);
 			o->qp = NULL;
-			o->rcq = o->scq = NULL;
 		}
 		break;
 	default: break;
@@ -327,9 +389,9 @@ static int do_post(struct agent *a)
 	char op[16];
 	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
 			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
-	struct ibv_send_wr wr = { .wr_id = ++a->next_wr, .sg_list = &sge, .num_sge = 1,
-				  .send_flags = IBV_SEND_SIGNALED }, *bad = NULL;
-	struct ibv_wc wc;
+	int sig = agent_num(a, "sig", 1) != 0;
+	struct ibv_send_wr wr = { .wr_id = agent_num(a, "wr", ++a->next_wr), .sg_list = &sge, .num_sge = 1,
+				  .send_flags = sig ? IBV_SEND_SIGNALED : 0 }, *bad = NULL;
 	int rc;
 
 	if (!q || proto_get(a->msg, "op", op, sizeof(op)))
@@ -370,12 +432,7 @@ static int do_post(struct agent *a)
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
-	rc = wait_wc(q->scq, wr.wr_id, (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms), &wc);
-	if (rc == -ETIMEDOUT)
-		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
-	if (rc)
-		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
-	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
+	return answer_send(a, q, wr.wr_id, sig, (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms));
 }
 
 static int do_recv(struct agent *a)
@@ -383,7 +440,8 @@ static int do_recv(struct agent *a)
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
 	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
 			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
-	struct ibv_recv_wr wr = { .wr_id = ++a->next_wr, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	struct ibv_recv_wr wr = { .wr_id = agent_num(a, "wr", ++a->next_wr) | AGENT_WR_RECV, .sg_list = &sge,
+				  .num_sge = 1 }, *bad = NULL;
 	int rc;
 
 	if (!q)
@@ -417,6 +475,17 @@ static int do_recvs(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad recvs request");
 	if (!q->live)
 		return agent_reply_err(a, ENOENT, "the QP was destroyed");
+	if (q->cq_given & AGENT_CQ_RECV) { /* a CQ object's: look, and leave it for poll_cq */
+		struct aobj *c = agent_cq_of(a, q->rcq);
+		int got = c ? agent_cq_peek_recv(c, q->qp->qp_num, (int)agent_num(a, "wait_ms", 0), &wc) : -EIO;
+
+		if (got < 0)
+			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
+		qp_state_field(q, state);
+		if (got)
+			return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
+		return proto_send(a->fd, "ok n=0%s", state);
+	}
 	for (;;) {
 		int got = ibv_poll_cq(q->rcq, 1, &wc);
 
@@ -464,5 +533,7 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "connect", do_connect },       { "modify_qp", do_modify_qp },
 	{ "post", do_post },             { "recv", do_recv },
 	{ "recvs", do_recvs },           { "query_qp", do_query_qp },
+	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
+	{ "poll_cq", agent_do_poll_cq },
 	{ NULL, NULL },
 };

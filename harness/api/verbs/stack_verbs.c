@@ -77,21 +77,32 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_BIND_MW:
 		rc = stack_call(st, c->node, reply,
-			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u", c->obj,
-			     c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start, (unsigned long long)c->verbs.len,
-			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
+			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u wr=%u sig=%u",
+			     c->obj, c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start,
+			     (unsigned long long)c->verbs.len, c->verbs.access, c->verbs.zero_based, c->verbs.bind_call,
+			     c->verbs.wr_id, !c->verbs.unsignaled);
 		break;
 	case M_OP_CREATE_QP:
-		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u",
+		rc = stack_call(st, c->node, reply,
+			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u",
 			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
-			     c->verbs.max_inline, c->verbs.qp_type);
+			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all);
+		break;
+	case M_OP_CREATE_CQ:
+		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
+		break;
+	case M_OP_DESTROY_CQ:
+		rc = stack_call(st, c->node, reply, "destroy_cq id=%d", c->obj);
+		break;
+	case M_OP_POLL_CQ:
+		rc = stack_call(st, c->node, reply, "poll_cq id=%d max=%u", c->obj, c->verbs.max_wc);
 		break;
 	case M_OP_MODIFY_QP:
 		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
 			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
 		break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM: {
-		char flags[48] = ""; /* the WR's options: inv=, inline=1, imm=1 */
+		char flags[96] = ""; /* the WR's options: inv=, inline=1, imm=1, wr=, sig= */
 
 		if (c->verbs.with_inv)
 			snprintf(flags, sizeof(flags), " inv=%u", c->verbs.inv_rkey);
@@ -99,6 +110,8 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			strcat(flags, " inline=1");
 		if (c->verbs.with_imm)
 			strcat(flags, " imm=1");
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), " wr=%u sig=%u", c->verbs.wr_id,
+			 !c->verbs.unsignaled);
 		rc = stack_call(st, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
 			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
@@ -108,11 +121,13 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	}
 	case M_OP_RECV:
-		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
-			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
+		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u", c->obj,
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len,
+			  c->verbs.wr_id);
 		break;
 	case M_OP_LOCAL_INV:
-		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->verbs.inv_rkey);
+		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u wr=%u sig=%u", c->obj,
+			  c->verbs.inv_rkey, c->verbs.wr_id, !c->verbs.unsignaled);
 		break;
 	default:
 		return -EINVAL;
@@ -127,6 +142,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD:
+	case M_OP_CREATE_CQ:
 		o->made = 1;
 		break;
 	case M_OP_REG_MR:
