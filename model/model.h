@@ -303,7 +303,8 @@ struct m_mw {
 	uint32_t rkey;
 };
 
-struct m_recv { int16_t unused; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
+/* A posted receive: its SGE (none: no_sge, num_sge 0), and its wr_id. */
+struct m_recv { uint8_t no_sge; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
 
 struct m_qp {
 	uint8_t live, ever, state;

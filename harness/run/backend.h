@@ -68,6 +68,7 @@ struct hc_verbs {
 	uint32_t wr_id;           /* posts, recv: the WR's wr_id (id=, else the step's line) */
 	uint32_t cq_depth;        /* create_cq: cqe */
 	uint32_t max_wc;          /* poll_cq: num_entries */
+	uint8_t no_sge;           /* write, write_imm, send, recv without local=: num_sge 0 */
 };
 
 /* The harness's fill (harness/api/harness/). */

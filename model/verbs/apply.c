@@ -198,7 +198,7 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_RECV: {
 		struct m_qp *q = &nd->qp[op->obj];
 
-		q->recv[q->nrecv++] = (struct m_recv){ 0, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len,
+		q->recv[q->nrecv++] = (struct m_recv){ op->verbs.no_sge, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len,
 							op->verbs.wr_id };
 		break;
 	}

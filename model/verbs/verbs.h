@@ -64,6 +64,7 @@ struct m_verbs_args {
 	uint32_t wr_id;     /* posts and recv: the WR's wr_id, as its completion reports it */
 	uint32_t cq_depth;  /* create_cq: cqe */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */
+	uint8_t no_sge;     /* write, write_imm, send, recv: num_sge 0 (len 0; lkey and laddr unused) */
 };
 
 #endif

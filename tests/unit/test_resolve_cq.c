@@ -1,7 +1,8 @@
 /*
  * Unit tests of the resolution of the CQ steps and keys (harness/api/verbs/
  * resolve_verbs.c): create_cq's depth, create_qp's CQs and sig_all, a WR's
- * id (its line when none is given) and signaled=no, poll_cq's max.
+ * id (its line when none is given) and signaled=no, poll_cq's max, a WR
+ * without local= (num_sge 0).
  */
 #include "tests/unit/resolve_fx.h"
 
@@ -20,7 +21,8 @@ static const char text[] =
 	"a: recv q local=m len=8\n"                                           /* 11 */
 	"a: poll_cq cq max=2\n"                                               /* 12 */
 	"a: poll_cq cq\n"                                                     /* 13 */
-	"a: destroy_cq cq2 expect EBUSY\n";                                   /* 14 */
+	"a: destroy_cq cq2 expect EBUSY\n"                                    /* 14 */
+	"a: recv q len=0\n";                                                  /* 15 */
 
 static void setup(void)
 {
@@ -67,6 +69,11 @@ START_TEST(test_wr_ids_and_signaled)
 	ck_assert_uint_eq(c.verbs.unsignaled, 0);
 	c = fx_ok(11);
 	ck_assert_uint_eq(c.verbs.wr_id, 11);
+	ck_assert_uint_eq(c.verbs.no_sge, 0);
+	c = fx_ok(15); /* no local=: num_sge 0 */
+	ck_assert_uint_eq(c.verbs.no_sge, 1);
+	ck_assert_uint_eq(c.verbs.lkey, 0);
+	ck_assert_uint_eq(c.verbs.laddr, 0);
 	ck_assert_uint_eq(fx_ok(12).verbs.max_wc, 2);
 	ck_assert_uint_eq(fx_ok(13).verbs.max_wc, M_POLL_MAX);
 }

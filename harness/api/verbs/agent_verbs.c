@@ -429,6 +429,10 @@ static int do_post(struct agent *a)
 	}
 	if (agent_num(a, "inline", 0))
 		wr.send_flags |= IBV_SEND_INLINE;
+	if (agent_num(a, "nosge", 0)) {
+		wr.num_sge = 0;
+		wr.sg_list = NULL;
+	}
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
@@ -446,6 +450,10 @@ static int do_recv(struct agent *a)
 
 	if (!q)
 		return agent_reply_err(a, EINVAL, "bad recv request");
+	if (agent_num(a, "nosge", 0)) {
+		wr.num_sge = 0;
+		wr.sg_list = NULL;
+	}
 	rc = ibv_post_recv(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_recv: %s", strerror(rc));

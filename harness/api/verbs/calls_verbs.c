@@ -12,7 +12,9 @@
 
 /* remote= an MR or MW reference, or a raw address (a number, NAME.ATTR) with rkey=; lkey= the
  * SGE's lkey in place of the local MR's */
-#define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), \
+#define RDMA_ARGS(...) RDMA_ARGS_L(REQ("local", ADDR(SCN_C_MR)), __VA_ARGS__)
+/* write, write_imm: without local=, num_sge 0 */
+#define RDMA_ARGS_L(local, ...) ARGS(local, \
 			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
 			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS)
 
@@ -51,18 +53,20 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("retry_cnt", RANGE(0, 7)), OPT("rnr_retry", RANGE(0, 7)),
 		  OPT("min_rnr_timer", RANGE(0, 31)), OPT("max_rd_atomic", RANGE(0, 255)),
 		  OPT("max_dest_rd_atomic", RANGE(0, 255)))),
-	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), INLINE_ARGS)),
+	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
 	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
 	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
-	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), INLINE_ARGS)),
+	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM))),
 	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM))),
 	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB,
-	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),
+	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
+	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
 		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS)),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,

@@ -66,9 +66,12 @@ static void qp_connect(struct rsv *r, const struct scn_step *s, struct hcall *c)
 /* The local SGE of a post: local=, and for write, write_imm and send inline and lkey=. */
 static void local_sge(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
-	const struct scn_value *v;
+	const struct scn_value *v, *l = scn_step_arg(s, "local");
 
-	rsv_ref(r, scn_step_arg(s, "local"), 0, &c->verbs.laddr, &c->verbs.lkey);
+	c->verbs.no_sge = !l; /* no local=: num_sge 0 */
+	c->verbs.laddr = c->verbs.lkey = 0;
+	if (l)
+		rsv_ref(r, l, 0, &c->verbs.laddr, &c->verbs.lkey);
 	if ((v = scn_step_arg(s, "lkey")))
 		c->verbs.lkey = (uint32_t)rsv_num(r, v, 0);
 	c->verbs.send_inline = (uint8_t)rsv_bare(s, "inline");
@@ -148,6 +151,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.unsignaled = sig && sig->num == 0;
 	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
 	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
+	c->verbs.no_sge = 0;
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
 	case M_OP_REREG_MR: rereg_mr(r, s, c); break;

@@ -110,8 +110,8 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			strcat(flags, " inline=1");
 		if (c->verbs.with_imm)
 			strcat(flags, " imm=1");
-		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), " wr=%u sig=%u", c->verbs.wr_id,
-			 !c->verbs.unsignaled);
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), " wr=%u sig=%u nosge=%u", c->verbs.wr_id,
+			 !c->verbs.unsignaled, c->verbs.no_sge);
 		rc = stack_call(st, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
 			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
@@ -121,9 +121,9 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	}
 	case M_OP_RECV:
-		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u", c->obj,
+		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u nosge=%u", c->obj,
 			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len,
-			  c->verbs.wr_id);
+			  c->verbs.wr_id, c->verbs.no_sge);
 		break;
 	case M_OP_LOCAL_INV:
 		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u wr=%u sig=%u", c->obj,
