@@ -165,6 +165,7 @@ struct hcall {
 	int32_t obj;              /* object created or acted on (post: the QP); -1 none */
 	uint8_t nprefer;          /* simulating engines: take an alternative with one of these */
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
+	int32_t refused_errno;    /* a WR chained after one its post refused (LP-7): that errno; 0 none */
 	union {
 		struct hc_verbs verbs;
 		struct hc_fill fill;
@@ -214,6 +215,10 @@ struct backend_ops {
 	const char *name;
 	/* Run one call; *r receives the stack's outcome. */
 	int (*exec)(void *be, const struct hcall *c, struct hres *r);
+	/* Post the n WRs c[0..n) (steps with `chain`, and the step after them) in one call; r[i]
+	 * receives WR i's outcome: a refused WR's errno, also for the WRs after it (not posted).
+	 * Optional: without it the runner calls exec for each, the refused errno carried on. */
+	int (*exec_chain)(void *be, const struct hcall *c, size_t n, struct hres *r);
 	/*
 	 * Address and key of byte off of object obj as the SGE (remote = 0:
 	 * local address, lkey) or a remote request (remote = 1: the address a

@@ -29,6 +29,8 @@ struct run {
 	struct text detail;
 	int xfails;
 	int loose; /* lint went on past this step's disagreement: follow the model whatever expect says */
+	int32_t refused; /* in a chain of WRs: the errno the post refused an earlier one with (LP-7) */
+	size_t advance;  /* steps the last run_step took (a chain: all of its) */
 };
 
 static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
@@ -372,6 +374,7 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	int32_t missing;
 	int crash = 0, rc = resolve_step(x->f, s, &be_model_ops, &x->bm, cm, &missing);
 
+	cm->refused_errno = x->refused;
 	if (rc == 0)
 		rc = bm_predict(&x->bm, cm, pp, pg);
 	if (rc) {
@@ -397,44 +400,66 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	return 0;
 }
 
-/* Phase 2: run the step on the engine; *real what it did. Returns 1 to stop the scenario. */
-static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, struct hres *real)
+/* Step s as the engine's call *cr. Returns 1 (an error recorded) when an object it names is not there. */
+static int engine_call(struct run *x, const struct scn_step *s, struct hcall *cr)
 {
-	const struct scn_call *call = scn_step_call(s);
-	struct hcall cr;
 	char name[80];
 	int32_t missing;
-	int rc = resolve_step(x->f, s, x->ops, x->be, &cr, &missing);
 
-	if (rc) {
-		say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, call->name,
-		    obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
-		return 1;
-	}
-	rc = x->ops->exec(x->be, &cr, real);
-	x->r->steps_run++;
+	if (resolve_step(x->f, s, x->ops, x->be, cr, &missing) == 0)
+		return 0;
+	say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, scn_step_call(s)->name,
+	    obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
+	return 1;
+}
+
+/* The engine answered step s with rc (pg: the model's set, NULL if not predicted yet). Returns 1 to stop. */
+static int exec_failed(struct run *x, const struct scn_step *s, const struct m_pred *pg, int rc)
+{
+	const char *cname = scn_step_call(s)->name;
+
 	if (rc == -ETIMEDOUT) {
 		char set[512];
 
-		run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
-		say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line,
-		    call->name);
-		text_addf(&x->detail, "  allowed: %s\n", set);
+		say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line, cname);
+		if (pg) {
+			run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+			text_addf(&x->detail, "  allowed: %s\n", set);
+		}
 		return 1;
 	}
-	if (rc) {
-		say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, call->name, x->ops->name,
+	if (rc)
+		say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, cname, x->ops->name,
 		    engine_why(x, rc));
-		return 1;
-	}
-	if (x->o->trace) { /* "  trace: line N: STEP -> REAL; allowed: SET" (the results directory parses it) */
-		char st[256], got[48], set[512];
+	return rc != 0;
+}
 
-		scn_step_format(x->f, s, st, sizeof(st));
-		run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
-		text_addf(&x->detail, "  trace: line %u: %s -> %s; allowed: %s\n", s->line, st,
-			  m_outcome_str(real->out, got, sizeof(got)), set);
-	}
+/* --trace: "  trace: line N: STEP -> REAL; allowed: SET" (the results directory parses it). */
+static void trace_step(struct run *x, const struct scn_step *s, const struct m_pred *pg, const struct hres *real)
+{
+	char st[256], got[48], set[512];
+
+	if (!x->o->trace)
+		return;
+	scn_step_format(x->f, s, st, sizeof(st));
+	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+	text_addf(&x->detail, "  trace: line %u: %s -> %s; allowed: %s\n", s->line, st,
+		  m_outcome_str(real->out, got, sizeof(got)), set);
+}
+
+/* Phase 2: run the step on the engine; *real what it did. Returns 1 to stop the scenario. */
+static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, struct hres *real)
+{
+	struct hcall cr;
+	int rc;
+
+	if (engine_call(x, s, &cr))
+		return 1;
+	rc = x->ops->exec(x->be, &cr, real);
+	x->r->steps_run++;
+	if (exec_failed(x, s, pg, rc))
+		return 1;
+	trace_step(x, s, pg, real);
 	return 0;
 }
 
@@ -543,6 +568,82 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 	return x->r->v == V_FAIL && !lint_goes_on(x);
 }
 
+#define CHAIN_MAX 8 /* WRs one chain of steps posts together */
+
+/* How many steps from si one post takes: si and the steps after it while the one before says `chain`. */
+static size_t chain_len(const struct scn_file *f, size_t si)
+{
+	size_t n = 1;
+
+	while (si + n < f->nsteps && scn_step_arg(&f->steps[si + n - 1], "chain"))
+		n++;
+	return n;
+}
+
+/* A chain is send WRs on one QP, each a call that takes `chain`. Returns 1 (an error recorded) if not. */
+static int chain_bad(struct run *x, size_t si, size_t n)
+{
+	const struct scn_step *first = &x->f->steps[si];
+
+	for (size_t k = 0; k < n; k++) {
+		const struct scn_step *s = &x->f->steps[si + k];
+		const struct scn_call *call = scn_step_call(s);
+
+		if (k < CHAIN_MAX && s->node == first->node && s->obj == first->obj && scn_spec_index(call->args, "chain") >= 0)
+			continue;
+		say(x, V_ERROR, s->line, "line %u: chain: the step after a `chain` must post a send WR on the same QP "
+		    "(%s at most %d)", s->line, call->name, CHAIN_MAX);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Run the n steps from si as one chain of WRs (LP-7): the engine posts them
+ * in one call, then each is predicted, judged and committed in turn, those
+ * after a refused one knowing its errno. Returns 1 to stop the scenario.
+ */
+static int run_chain(struct run *x, size_t si, size_t n)
+{
+	struct hcall cr[CHAIN_MAX];
+	struct hres real[CHAIN_MAX];
+	int rc = 0;
+
+	if (chain_bad(x, si, n))
+		return 1;
+	for (size_t k = 0; k < n; k++)
+		if (engine_call(x, &x->f->steps[si + k], &cr[k]))
+			return 1;
+	if (x->ops->exec_chain)
+		rc = x->ops->exec_chain(x->be, cr, n, real);
+	for (size_t k = 0; !x->ops->exec_chain && k < n && !rc; k++) {
+		cr[k].refused_errno = k && real[k - 1].out.kind == M_OUT_ERRNO ? real[k - 1].out.code : 0;
+		rc = x->ops->exec(x->be, &cr[k], &real[k]);
+	}
+	x->r->steps_run += (unsigned)n;
+	if (exec_failed(x, &x->f->steps[si], NULL, rc))
+		return 1;
+	x->advance = n;
+	for (size_t k = 0; k < n; k++) {
+		const struct scn_step *s = &x->f->steps[si + k];
+		const struct m_pred *from;
+		struct m_pred pg, pp;
+		struct hcall cm;
+		int pick;
+
+		x->loose = 0;
+		x->refused = k && real[k - 1].out.kind == M_OUT_ERRNO ? real[k - 1].out.code : 0;
+		rc = step_predict(x, si + k, &cm, &pg, &pp);
+		x->refused = 0;
+		if (rc)
+			return 1;
+		trace_step(x, s, &pg, &real[k]);
+		if (step_judge(x, s, &pg, &pp, &real[k], &from, &pick) || step_commit(x, s, &cm, from, pick, &real[k]))
+			return 1;
+	}
+	return 0;
+}
+
 /* Run step si: predict, execute, judge, commit. Returns 1 to stop the scenario. */
 static int run_step(struct run *x, size_t si)
 {
@@ -554,6 +655,9 @@ static int run_step(struct run *x, size_t si)
 	int pick;
 
 	x->loose = 0;
+	x->advance = 1;
+	if (chain_len(x->f, si) > 1)
+		return run_chain(x, si, chain_len(x->f, si));
 	if (strcmp(scn_step_call(s)->name, "check") == 0)
 		return step_check(x, s);
 	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, &real) ||
@@ -582,7 +686,7 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	rc = bm_init(&x.bm, f, &o->prof);
 	if (rc)
 		return rc;
-	for (si = 0; si < f->nsteps; si++)
+	for (si = 0; si < f->nsteps; si += x.advance)
 		if (run_step(&x, si))
 			break;
 	if (si == f->nsteps) {

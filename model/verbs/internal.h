@@ -12,6 +12,9 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
+/* A WR chained after one its post refused (chain.c, LP-7): not posted, that errno. */
+int m_pred_unposted(const struct model *m, struct m_pred *out);
+
 /* Completion queues (cq.c). */
 int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq */
 /* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */

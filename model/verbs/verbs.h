@@ -65,6 +65,8 @@ struct m_verbs_args {
 	uint32_t cq_depth;  /* create_cq: cqe */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */
 	uint8_t no_sge;     /* write, write_imm, send, recv: num_sge 0 (len 0; lkey and laddr unused) */
+	int32_t chain_errno; /* send posts: chained after a WR its ibv_post_send refused with this
+	                        errno (LP-7: not posted); 0 none */
 };
 
 #endif

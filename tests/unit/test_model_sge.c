@@ -1,6 +1,7 @@
 /*
  * Unit tests of the model: work requests without SGEs (num_sge 0, struct
- * m_verbs_args.no_sge) on the send and the receive side (LP-2, LP-5).
+ * m_verbs_args.no_sge) on the send and the receive side (LP-2, LP-5), and
+ * a WR chained after one its post refused (chain_errno, LP-7).
  */
 #include "tests/unit/model_fx.h"
 
@@ -60,6 +61,25 @@ START_TEST(test_LP_5_send_into_receive_without_sge)
 }
 END_TEST
 
+START_TEST(test_LP_7_wr_after_the_refused_one_is_not_posted)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8);
+	struct m_pred pr;
+
+	w.verbs.chain_errno = EINVAL;
+	pr = fx_predict(&f, w);
+	ck_assert(fx_only(pr, err_(EINVAL)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_LP_7));
+	fx_do(&f, w, err_(EINVAL));
+	ck_assert(model_mr_compare(&f.m, 1, s.mb, 0, (const uint8_t[8]){ 0 }, 8) < 0); /* nothing landed */
+	w.verbs.chain_errno = 0;
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_sge(void)
 {
 	Suite *s = suite_create("model_sge");
@@ -67,6 +87,7 @@ Suite *suite_test_model_sge(void)
 
 	RTEST(tc, LP_2, test_LP_2_send_without_sge_checks_no_key);
 	RTEST(tc, LP_5, test_LP_5_send_into_receive_without_sge);
+	RTEST(tc, LP_7, test_LP_7_wr_after_the_refused_one_is_not_posted);
 	suite_add_tcase(s, tc);
 	return s;
 }

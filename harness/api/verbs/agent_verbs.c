@@ -35,19 +35,28 @@ static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_
 #define UNSIGNALED_WAIT_MS 300 /* an unsignaled WR without a completion by then succeeded */
 
 /*
- * Wait for the completion of the send WR wr_id of QP q (signaled: sig) and
- * answer it: its status, or for an unsignaled WR that gave none, a plain ok.
+ * The completion of send WR wr_id of QP q (signaled: sig) within budget_ms
+ * (an unsignaled one: UNSIGNALED_WAIT_MS): 0 and *wc, 1 when an unsignaled
+ * WR gave none (it succeeded), -ETIMEDOUT, or -EIO.
  */
-static int answer_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, int budget_ms)
+static int wait_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, int budget_ms, struct ibv_wc *wc)
 {
 	struct aobj *c = (q->cq_given & AGENT_CQ_SEND) ? agent_cq_of(a, q->scq) : NULL;
-	struct ibv_wc wc;
 	int rc;
 
 	if (!sig)
 		budget_ms = UNSIGNALED_WAIT_MS;
-	rc = c ? agent_cq_wait(c, wr_id, budget_ms, &wc) : wait_wc(q->scq, wr_id, budget_ms, &wc);
-	if (rc == -ETIMEDOUT && !sig)
+	rc = c ? agent_cq_wait(c, wr_id, budget_ms, wc) : wait_wc(q->scq, wr_id, budget_ms, wc);
+	return rc == -ETIMEDOUT && !sig ? 1 : rc;
+}
+
+/* Wait for send WR wr_id of q and answer its status, or for an unsignaled WR that gave none, a plain ok. */
+static int answer_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, int budget_ms)
+{
+	struct ibv_wc wc;
+	int rc = wait_send(a, q, wr_id, sig, budget_ms, &wc);
+
+	if (rc == 1)
 		return proto_send(a->fd, "ok");
 	if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
@@ -154,7 +163,6 @@ static int do_bind_mw(struct agent *a)
 	struct ibv_wc wc;
 	uint64_t wr_id = agent_num(a, "wr", ++a->next_wr);
 	unsigned sig = agent_num(a, "sig", 1) ? IBV_SEND_SIGNALED : 0;
-	struct aobj *c;
 	uint32_t rkey;
 	int rc;
 
@@ -179,10 +187,8 @@ static int do_bind_mw(struct agent *a)
 	}
 	if (rc)
 		return agent_reply_err(a, rc, "bind post: %s", strerror(rc));
-	c = (q->cq_given & AGENT_CQ_SEND) ? agent_cq_of(a, q->scq) : NULL;
-	rc = c ? agent_cq_wait(c, wr_id, sig ? a->step_ms : UNSIGNALED_WAIT_MS, &wc)
-	       : wait_wc(q->scq, wr_id, sig ? a->step_ms : UNSIGNALED_WAIT_MS, &wc);
-	if (rc == -ETIMEDOUT && !sig)
+	rc = wait_send(a, q, wr_id, sig != 0, a->step_ms, &wc);
+	if (rc == 1)
 		wc = (struct ibv_wc){ .status = IBV_WC_SUCCESS }; /* unsignaled: no completion, it succeeded */
 	else if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no bind completion in time", ETIMEDOUT);
@@ -194,7 +200,7 @@ static int do_bind_mw(struct agent *a)
 		o->mw_rkey = rkey;
 		o->mw->rkey = rkey;
 	}
-	if (rc == -ETIMEDOUT)
+	if (rc == 1)
 		return proto_send(a->fd, "ok rkey=%u", o->mw_rkey);
 	return proto_send(a->fd, "ok status=%s rkey=%u vendor_err=%u", agent_wc_status_str(wc.status),
 			  o->mw_rkey, wc.vendor_err);
@@ -383,60 +389,126 @@ static int do_destroy(struct agent *a, enum aobj_kind k)
 	return proto_send(a->fd, "ok");
 }
 
+/* The request's numeric field pfx+key (a chain's WR i: pfx "wI."), or dflt. */
+static uint64_t wr_num(struct agent *a, const char *pfx, const char *key, uint64_t dflt)
+{
+	char k[32];
+
+	snprintf(k, sizeof(k), "%s%s", pfx, key);
+	return agent_num(a, k, dflt);
+}
+
+/* Send WR *wr and its SGE *sge from the request's fields after pfx. Returns 0 or -EINVAL (unknown op). */
+static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	char op[16], k[32];
+	uint64_t inv;
+
+	*sge = (struct ibv_sge){ .addr = wr_num(a, pfx, "laddr", 0), .length = (uint32_t)wr_num(a, pfx, "len", 0),
+				 .lkey = (uint32_t)wr_num(a, pfx, "lkey", 0) };
+	*wr = (struct ibv_send_wr){ .wr_id = wr_num(a, pfx, "wr", ++a->next_wr), .sg_list = sge, .num_sge = 1,
+				    .send_flags = wr_num(a, pfx, "sig", 1) ? IBV_SEND_SIGNALED : 0 };
+	snprintf(k, sizeof(k), "%sop", pfx);
+	if (proto_get(a->msg, k, op, sizeof(op)))
+		return -EINVAL;
+	wr->wr.rdma.remote_addr = wr_num(a, pfx, "raddr", 0);
+	wr->wr.rdma.rkey = (uint32_t)wr_num(a, pfx, "rkey", 0);
+	snprintf(k, sizeof(k), "%sinv", pfx);
+	if (strcmp(op, "write") == 0) {
+		wr->opcode = IBV_WR_RDMA_WRITE;
+	} else if (strcmp(op, "write_imm") == 0) {
+		wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr->imm_data = 0;
+	} else if (strcmp(op, "read") == 0) {
+		wr->opcode = IBV_WR_RDMA_READ;
+	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
+		wr->opcode = op[0] == 'c' ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+		wr->wr.atomic.remote_addr = wr_num(a, pfx, "raddr", 0);
+		wr->wr.atomic.rkey = (uint32_t)wr_num(a, pfx, "rkey", 0);
+		wr->wr.atomic.compare_add = wr_num(a, pfx, "compare", 0);
+		wr->wr.atomic.swap = wr_num(a, pfx, "swap", 0);
+	} else if (strcmp(op, "send") == 0) {
+		wr->opcode = wr_num(a, pfx, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+		if (proto_get_u64(a->msg, k, &inv) == 0) {
+			wr->opcode = IBV_WR_SEND_WITH_INV;
+			wr->invalidate_rkey = (uint32_t)inv;
+		}
+	} else if (strcmp(op, "local_inv") == 0) {
+		wr->opcode = IBV_WR_LOCAL_INV;
+		wr->invalidate_rkey = (uint32_t)wr_num(a, pfx, "inv", 0);
+		wr->num_sge = 0;
+		wr->sg_list = NULL;
+	} else {
+		return -EINVAL;
+	}
+	if (wr_num(a, pfx, "inline", 0))
+		wr->send_flags |= IBV_SEND_INLINE;
+	if (wr_num(a, pfx, "nosge", 0)) {
+		wr->num_sge = 0;
+		wr->sg_list = NULL;
+	}
+	return 0;
+}
+
 static int do_post(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
-	char op[16];
-	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
-			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
-	int sig = agent_num(a, "sig", 1) != 0;
-	struct ibv_send_wr wr = { .wr_id = agent_num(a, "wr", ++a->next_wr), .sg_list = &sge, .num_sge = 1,
-				  .send_flags = sig ? IBV_SEND_SIGNALED : 0 }, *bad = NULL;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr, *bad = NULL;
 	int rc;
 
-	if (!q || proto_get(a->msg, "op", op, sizeof(op)))
+	if (!q || fill_wr(a, "", &wr, &sge))
 		return agent_reply_err(a, EINVAL, "bad post request");
-	wr.wr.rdma.remote_addr = agent_num(a, "raddr", 0);
-	wr.wr.rdma.rkey = (uint32_t)agent_num(a, "rkey", 0);
-	if (strcmp(op, "write") == 0) {
-		wr.opcode = IBV_WR_RDMA_WRITE;
-	} else if (strcmp(op, "write_imm") == 0) {
-		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-		wr.imm_data = 0;
-	} else if (strcmp(op, "read") == 0) {
-		wr.opcode = IBV_WR_RDMA_READ;
-	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
-		wr.opcode = op[0] == 'c' ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-		wr.wr.atomic.remote_addr = agent_num(a, "raddr", 0);
-		wr.wr.atomic.rkey = (uint32_t)agent_num(a, "rkey", 0);
-		wr.wr.atomic.compare_add = agent_num(a, "compare", 0);
-		wr.wr.atomic.swap = agent_num(a, "swap", 0);
-	} else if (strcmp(op, "send") == 0) {
-		uint64_t inv;
-
-		wr.opcode = agent_num(a, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
-		if (proto_get_u64(a->msg, "inv", &inv) == 0) {
-			wr.opcode = IBV_WR_SEND_WITH_INV;
-			wr.invalidate_rkey = (uint32_t)inv;
-		}
-	} else if (strcmp(op, "local_inv") == 0) {
-		wr.opcode = IBV_WR_LOCAL_INV;
-		wr.invalidate_rkey = (uint32_t)agent_num(a, "inv", 0);
-		wr.num_sge = 0;
-		wr.sg_list = NULL;
-	} else {
-		return agent_reply_err(a, EINVAL, "unknown post op %s", op);
-	}
-	if (agent_num(a, "inline", 0))
-		wr.send_flags |= IBV_SEND_INLINE;
-	if (agent_num(a, "nosge", 0)) {
-		wr.num_sge = 0;
-		wr.sg_list = NULL;
-	}
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
-	return answer_send(a, q, wr.wr_id, sig, (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms));
+	return answer_send(a, q, wr.wr_id, (wr.send_flags & IBV_SEND_SIGNALED) != 0,
+			   (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms));
+}
+
+#define CHAIN_MAX 8
+
+/*
+ * n WRs (fields w0. .. wN-1.) in one ibv_post_send: "ok posted=P [errno=E]
+ * s0=STATUS…" — the first P were posted (each its completion's status, none
+ * for an unsignaled one that gave none), WR P was refused with E (LP-7).
+ */
+static int do_post_chain(struct agent *a)
+{
+	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
+	size_t n = (size_t)agent_num(a, "n", 0), posted, off;
+	struct ibv_sge sge[CHAIN_MAX];
+	struct ibv_send_wr wr[CHAIN_MAX], *bad = NULL;
+	char line[512];
+	int rc;
+
+	if (!q || n < 1 || n > CHAIN_MAX)
+		return agent_reply_err(a, EINVAL, "bad post_chain request");
+	for (size_t i = 0; i < n; i++) {
+		char pfx[8];
+
+		snprintf(pfx, sizeof(pfx), "w%zu.", i);
+		if (fill_wr(a, pfx, &wr[i], &sge[i]))
+			return agent_reply_err(a, EINVAL, "bad post_chain WR %zu", i);
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+	}
+	rc = ibv_post_send(q->qp, wr, &bad);
+	posted = rc == 0 ? n : bad >= wr && bad < wr + n ? (size_t)(bad - wr) : 0;
+	off = (size_t)snprintf(line, sizeof(line), "ok posted=%zu", posted);
+	if (rc)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " errno=%d", rc);
+	for (size_t i = 0; i < posted; i++) {
+		struct ibv_wc wc;
+		int w = wait_send(a, q, wr[i].wr_id, (wr[i].send_flags & IBV_SEND_SIGNALED) != 0, a->step_ms, &wc);
+
+		if (w == -ETIMEDOUT)
+			return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion of WR %zu in time", ETIMEDOUT, i);
+		if (w < 0)
+			return agent_reply_err(a, -w, "polling the CQ: %s", strerror(-w));
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " s%zu=%s", i,
+					w ? "none" : agent_wc_status_str(wc.status));
+	}
+	return proto_send(a->fd, "%s", line);
 }
 
 static int do_recv(struct agent *a)
@@ -540,6 +612,7 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "create_qp", do_create_qp },   { "destroy_qp", do_destroy_qp },
 	{ "connect", do_connect },       { "modify_qp", do_modify_qp },
 	{ "post", do_post },             { "recv", do_recv },
+	{ "post_chain", do_post_chain },
 	{ "recvs", do_recvs },           { "query_qp", do_query_qp },
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
 	{ "poll_cq", agent_do_poll_cq },

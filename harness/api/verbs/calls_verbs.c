@@ -16,7 +16,10 @@
 /* write, write_imm: without local=, num_sge 0 */
 #define RDMA_ARGS_L(local, ...) ARGS(local, \
 			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
-			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS)
+			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS, CHAIN_ARG)
+
+/* a send WR posted in one ibv_post_send with the next step's (LP-7) */
+#define CHAIN_ARG OPT("chain", BARE)
 
 /* every post: the WR's wr_id (default: the step's line) and, on the send queue, signaled=no */
 #define WR_ARGS OPT("id", RANGE(0, 0xffffffffu)), OPT("signaled", WORD(SCN_T_YESNO))
@@ -67,8 +70,9 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
-		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS)),
-	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS)),
+		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG)),
+	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB, ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)))),

@@ -49,6 +49,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->cq_depth = v->cq_depth;
 	a->max_wc = v->max_wc;
 	a->no_sge = v->no_sge;
+	a->chain_errno = c->refused_errno;
 	/* create_qp's CQs as handle + 1 (0: the QP's own) */
 	if (bm_map(bm, v->scq, &a->scq) || bm_map(bm, v->rcq, &a->rcq))
 		return -ENOENT;

@@ -38,13 +38,33 @@ static int verbs_connect(struct stack *st, const struct hcall *c, char *reply, s
 	return stack_call(st, c->node, reply, "modify_qp id=%d state=RESET", c->obj);
 }
 
-/* Send c's request to its agent and take the answer into reply. */
-static int request(struct stack *st, const struct hcall *c, char *reply)
+/* Send WR c's fields for the agent's post (and post_chain, each key after pfx) into buf. */
+static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t len)
 {
 	static const char *const post_op[M_OP_COUNT_] = {
 		[M_OP_WRITE] = "write", [M_OP_READ] = "read", [M_OP_CAS] = "cas", [M_OP_FADD] = "fadd",
-		[M_OP_SEND] = "send", [M_OP_WRITE_IMM] = "write_imm",
+		[M_OP_SEND] = "send", [M_OP_WRITE_IMM] = "write_imm", [M_OP_LOCAL_INV] = "local_inv",
 	};
+	size_t off = (size_t)snprintf(buf, len,
+				      "%sop=%s %sladdr=0x%llx %slkey=%u %slen=%llu %sraddr=0x%llx %srkey=%u %scompare=%llu "
+				      "%sswap=%llu %swr=%u %ssig=%u %snosge=%u",
+				      pfx, post_op[c->op] ? post_op[c->op] : "?", pfx, (unsigned long long)c->verbs.laddr, pfx,
+				      c->verbs.lkey, pfx, (unsigned long long)c->verbs.len, pfx,
+				      (unsigned long long)c->verbs.raddr, pfx, c->verbs.rkey, pfx,
+				      (unsigned long long)c->verbs.compare, pfx, (unsigned long long)c->verbs.swap, pfx,
+				      c->verbs.wr_id, pfx, !c->verbs.unsignaled, pfx, c->verbs.no_sge);
+
+	if (off < len && (c->verbs.with_inv || c->op == M_OP_LOCAL_INV))
+		off += (size_t)snprintf(buf + off, len - off, " %sinv=%u", pfx, c->verbs.inv_rkey);
+	if (off < len && c->verbs.send_inline)
+		off += (size_t)snprintf(buf + off, len - off, " %sinline=1", pfx);
+	if (off < len && c->verbs.with_imm)
+		snprintf(buf + off, len - off, " %simm=1", pfx);
+}
+
+/* Send c's request to its agent and take the answer into reply. */
+static int request(struct stack *st, const struct hcall *c, char *reply)
+{
 	static const char *const id_only[M_OP_COUNT_] = { /* the requests that name the object alone */
 		[M_OP_ALLOC_PD] = "alloc_pd", [M_OP_DEALLOC_PD] = "dealloc_pd", [M_OP_DEREG_MR] = "dereg_mr",
 		[M_OP_DEALLOC_MW] = "dealloc_mw", [M_OP_DESTROY_QP] = "destroy_qp", [M_OP_QUERY_QP] = "query_qp",
@@ -101,33 +121,18 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
 			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
 		break;
-	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM: {
-		char flags[96] = ""; /* the WR's options: inv=, inline=1, imm=1, wr=, sig= */
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM:
+	case M_OP_LOCAL_INV: {
+		char wr[512];
 
-		if (c->verbs.with_inv)
-			snprintf(flags, sizeof(flags), " inv=%u", c->verbs.inv_rkey);
-		if (c->verbs.send_inline)
-			strcat(flags, " inline=1");
-		if (c->verbs.with_imm)
-			strcat(flags, " imm=1");
-		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), " wr=%u sig=%u nosge=%u", c->verbs.wr_id,
-			 !c->verbs.unsignaled, c->verbs.no_sge);
-		rc = stack_call(st, c->node, reply,
-			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
-			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
-			  (unsigned long long)c->verbs.len,
-			  (unsigned long long)c->verbs.raddr, c->verbs.rkey, (unsigned long long)c->verbs.compare,
-			  (unsigned long long)c->verbs.swap, flags);
+		wr_fields(c, "", wr, sizeof(wr));
+		rc = stack_call(st, c->node, reply, "post id=%d %s", c->obj, wr);
 		break;
 	}
 	case M_OP_RECV:
 		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u nosge=%u", c->obj,
 			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len,
 			  c->verbs.wr_id, c->verbs.no_sge);
-		break;
-	case M_OP_LOCAL_INV:
-		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u wr=%u sig=%u", c->obj,
-			  c->verbs.inv_rkey, c->verbs.wr_id, !c->verbs.unsignaled);
 		break;
 	default:
 		return -EINVAL;
@@ -190,5 +195,47 @@ int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
 	keep(st, c, reply, r);
 	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);
+	return 0;
+}
+
+int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, struct hres *r)
+{
+	char reply[PROTO_LINE_MAX], req[PROTO_LINE_MAX], key[16];
+	size_t off;
+	uint64_t posted = 0, err = 0;
+	int rc;
+
+	if (n < 1 || n > 8)
+		return -EINVAL;
+	off = (size_t)snprintf(req, sizeof(req), "post_chain id=%d n=%zu", c[0].obj, n);
+	for (size_t i = 0; i < n && off < sizeof(req); i++) {
+		char pfx[8];
+
+		snprintf(pfx, sizeof(pfx), "w%zu.", i);
+		req[off++] = ' ';
+		wr_fields(&c[i], pfx, req + off, sizeof(req) - off);
+		off += strlen(req + off);
+	}
+	if (off >= sizeof(req) - 1)
+		return -E2BIG;
+	rc = stack_call(st, c[0].node, reply, "%s", req);
+	if (rc || (rc = stack_outcome(st, reply, &r[0].out)) || r[0].out.kind != M_OUT_OK)
+		return rc; /* the request itself failed: an errno for the first WR, none posted */
+	if (proto_get_u64(reply, "posted", &posted) || posted > n || (posted < n && proto_get_u64(reply, "errno", &err)))
+		return -EPROTO;
+	for (size_t i = 0; i < n; i++) {
+		char st_name[32];
+		enum m_wc_status s;
+
+		snprintf(key, sizeof(key), "s%zu", i);
+		if (i >= posted)
+			r[i].out = (struct m_outcome){ M_OUT_ERRNO, (int32_t)err }; /* refused, or after the refused one */
+		else if (proto_get(reply, key, st_name, sizeof(st_name)) == 0 && strcmp(st_name, "none") == 0)
+			r[i].out = (struct m_outcome){ M_OUT_OK, 0 }; /* unsignaled, no completion */
+		else if (proto_get(reply, key, st_name, sizeof(st_name)) == 0 && m_wc_status_parse(st_name, &s) == 0)
+			r[i].out = (struct m_outcome){ M_OUT_WC, (int32_t)s };
+		else
+			return -EPROTO;
+	}
 	return 0;
 }
