@@ -45,6 +45,7 @@ struct hc_verbs {
 	uint8_t zero_based;       /* bind_mw: a zero-based window */
 	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
 	uint64_t max_recv_wr;     /* create_qp */
+	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
 	uint8_t qp_type;          /* create_qp: enum m_qp_type */
 	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */
@@ -166,6 +167,7 @@ struct hcall {
 	uint8_t nprefer;          /* simulating engines: take an alternative with one of these */
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
 	int32_t refused_errno;    /* a WR chained after one its post refused (LP-7): that errno; 0 none */
+	uint8_t chain_pos;        /* a WR's place in its chain of WRs (0: first, or none) */
 	union {
 		struct hc_verbs verbs;
 		struct hc_fill fill;

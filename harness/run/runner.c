@@ -2,6 +2,7 @@
 #include "harness/run/runner.h"
 #include "harness/run/proto.h"
 #include "harness/api/family.h"
+#include "harness/agent/agent.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
 #include "harness/cli/text.h"
@@ -30,6 +31,7 @@ struct run {
 	int xfails;
 	int loose; /* lint went on past this step's disagreement: follow the model whatever expect says */
 	int32_t refused; /* in a chain of WRs: the errno the post refused an earlier one with (LP-7) */
+	uint8_t chain_pos; /* in a chain: the step's place */
 	size_t advance;  /* steps the last run_step took (a chain: all of its) */
 };
 
@@ -375,6 +377,7 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	int crash = 0, rc = resolve_step(x->f, s, &be_model_ops, &x->bm, cm, &missing);
 
 	cm->refused_errno = x->refused;
+	cm->chain_pos = x->chain_pos;
 	if (rc == 0)
 		rc = bm_predict(&x->bm, cm, pp, pg);
 	if (rc) {
@@ -568,7 +571,6 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 	return x->r->v == V_FAIL && !lint_goes_on(x);
 }
 
-#define CHAIN_MAX 8 /* WRs one chain of steps posts together */
 
 /* How many steps from si one post takes: si and the steps after it while the one before says `chain`. */
 static size_t chain_len(const struct scn_file *f, size_t si)
@@ -589,10 +591,10 @@ static int chain_bad(struct run *x, size_t si, size_t n)
 		const struct scn_step *s = &x->f->steps[si + k];
 		const struct scn_call *call = scn_step_call(s);
 
-		if (k < CHAIN_MAX && s->node == first->node && s->obj == first->obj && scn_spec_index(call->args, "chain") >= 0)
+		if (k < AGENT_CHAIN_MAX && s->node == first->node && s->obj == first->obj && scn_spec_index(call->args, "chain") >= 0)
 			continue;
 		say(x, V_ERROR, s->line, "line %u: chain: the step after a `chain` must post a send WR on the same QP "
-		    "(%s at most %d)", s->line, call->name, CHAIN_MAX);
+		    "(%s at most %d)", s->line, call->name, AGENT_CHAIN_MAX);
 		return 1;
 	}
 	return 0;
@@ -605,8 +607,8 @@ static int chain_bad(struct run *x, size_t si, size_t n)
  */
 static int run_chain(struct run *x, size_t si, size_t n)
 {
-	struct hcall cr[CHAIN_MAX];
-	struct hres real[CHAIN_MAX];
+	struct hcall cr[AGENT_CHAIN_MAX];
+	struct hres real[AGENT_CHAIN_MAX];
 	int rc = 0;
 
 	if (chain_bad(x, si, n))
@@ -618,6 +620,7 @@ static int run_chain(struct run *x, size_t si, size_t n)
 		rc = x->ops->exec_chain(x->be, cr, n, real);
 	for (size_t k = 0; !x->ops->exec_chain && k < n && !rc; k++) {
 		cr[k].refused_errno = k && real[k - 1].out.kind == M_OUT_ERRNO ? real[k - 1].out.code : 0;
+		cr[k].chain_pos = (uint8_t)k;
 		rc = x->ops->exec(x->be, &cr[k], &real[k]);
 	}
 	x->r->steps_run += (unsigned)n;
@@ -633,8 +636,10 @@ static int run_chain(struct run *x, size_t si, size_t n)
 
 		x->loose = 0;
 		x->refused = k && real[k - 1].out.kind == M_OUT_ERRNO ? real[k - 1].out.code : 0;
+		x->chain_pos = (uint8_t)k;
 		rc = step_predict(x, si + k, &cm, &pg, &pp);
 		x->refused = 0;
+		x->chain_pos = 0;
 		if (rc)
 			return 1;
 		trace_step(x, s, &pg, &real[k]);

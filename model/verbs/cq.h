@@ -15,6 +15,8 @@
 #define M_CQE_MAX 32      /* completions the model keeps per CQ */
 #define M_CQ_DEPTH_MAX 4096 /* the largest depth (cqe) a scenario may ask for */
 #define M_CQ_DEPTH_DEFAULT 16 /* create_cq without depth= */
+#define M_SEND_DEPTH_MAX 16    /* the largest max_send_wr a QP may ask for */
+#define M_SEND_DEPTH_DEFAULT 32 /* create_qp without max_send_wr= */
 #define M_POLL_MAX 4      /* completions one poll_cq step takes and reports */
 
 /* One work completion: the WR it belongs to (its wr_id) and its status (enum m_wc_status). */
@@ -40,6 +42,7 @@ struct m_cq_node {
 	/* Per QP handle: its send and receive CQ (CQ handle + 1; 0: the QP's own, untracked) and
 	 * whether it was created with sq_sig_all (every send WR signaled). */
 	uint8_t scq[M_MAX_QP], rcq[M_MAX_QP], sig_all[M_MAX_QP];
+	uint8_t max_send[M_MAX_QP]; /* its send queue's depth asked for (cap.max_send_wr) */
 };
 
 #endif

@@ -14,6 +14,9 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 
 /* A WR chained after one its post refused (chain.c, LP-7): not posted, that errno. */
 int m_pred_unposted(const struct model *m, struct m_pred *out);
+/* A send WR whose chain filled its send queue before it (chain.c, LP-7): ENOMEM, or (below twice
+ * the depth, which a provider may round up to) as predicted. */
+void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
 /* Completion queues (cq.c). */
 int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq */

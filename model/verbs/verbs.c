@@ -25,8 +25,10 @@ int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_p
 	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
 		if (out->op.verbs.chain_errno)
 			return m_pred_unposted(m, out);
-		if ((rc = m_pred_post(m, p, out)) == 0)
+		if ((rc = m_pred_post(m, p, out)) == 0) {
 			m_cq_unsignaled(m, out);
+			m_pred_sq_full(m, p, out);
+		}
 		return rc;
 	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_POLL_CQ:
 		return m_pred_cq(m, p, out);

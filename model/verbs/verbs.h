@@ -67,6 +67,9 @@ struct m_verbs_args {
 	uint8_t no_sge;     /* write, write_imm, send, recv: num_sge 0 (len 0; lkey and laddr unused) */
 	int32_t chain_errno; /* send posts: chained after a WR its ibv_post_send refused with this
 	                        errno (LP-7: not posted); 0 none */
+	uint32_t chain_pos; /* send posts: the WR's place in its chain (0: first, or no chain): the
+	                       WRs before it fill the send queue */
+	uint32_t max_send_wr; /* create_qp: cap.max_send_wr (0: the default, M_SEND_DEPTH_DEFAULT) */
 };
 
 #endif

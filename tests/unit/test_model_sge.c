@@ -1,7 +1,8 @@
 /*
  * Unit tests of the model: work requests without SGEs (num_sge 0, struct
  * m_verbs_args.no_sge) on the send and the receive side (LP-2, LP-5), and
- * a WR chained after one its post refused (chain_errno, LP-7).
+ * a WR chained after one its post refused (chain_errno, LP-7), a chain
+ * longer than the send queue (chain_pos, LP-7).
  */
 #include "tests/unit/model_fx.h"
 
@@ -80,6 +81,35 @@ START_TEST(test_LP_7_wr_after_the_refused_one_is_not_posted)
 }
 END_TEST
 
+START_TEST(test_LP_7_chain_overflows_the_send_queue)
+{
+	struct fx f;
+	int pa, pb, ma, mb, qa, qb;
+	struct m_op w;
+	struct m_pred pr;
+
+	fx_init(&f, 2, "generic");
+	pa = fx_pd(&f, 0);
+	pb = fx_pd(&f, 1);
+	ma = fx_mr(&f, 0, pa, 4096, RW);
+	mb = fx_mr(&f, 1, pb, 4096, RW);
+	qa = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 0, .verbs.pd = (int16_t)pa,
+				      .verbs.access = QP_ALL, .verbs.max_send_wr = 2 }, ok_());
+	qb = fx_qp(&f, 1, pb, QP_ALL);
+	fx_connect(&f, 0, qa, 1, qb);
+	w = op_rdma(&f, M_OP_WRITE, 0, qa, ma, 0, 1, mb, 0, 8);
+	w.verbs.chain_pos = 1; /* room for it */
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	w.verbs.chain_pos = 2; /* at the depth asked for: a provider may have rounded it up */
+	pr = fx_predict(&f, w);
+	ck_assert(fx_rule(pr, err_(ENOMEM), M_RULE_LP_7));
+	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)));
+	w.verbs.chain_pos = 4; /* twice the depth: full */
+	ck_assert(fx_only(fx_predict(&f, w), err_(ENOMEM)));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_sge(void)
 {
 	Suite *s = suite_create("model_sge");
@@ -88,6 +118,7 @@ Suite *suite_test_model_sge(void)
 	RTEST(tc, LP_2, test_LP_2_send_without_sge_checks_no_key);
 	RTEST(tc, LP_5, test_LP_5_send_into_receive_without_sge);
 	RTEST(tc, LP_7, test_LP_7_wr_after_the_refused_one_is_not_posted);
+	RTEST(tc, LP_7, test_LP_7_chain_overflows_the_send_queue);
 	suite_add_tcase(s, tc);
 	return s;
 }

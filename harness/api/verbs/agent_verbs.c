@@ -260,7 +260,7 @@ static int do_create_qp(struct agent *a)
 	o->qp_uc = agent_num(a, "type", 0) == 1;
 	qia.qp_type = o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
 	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
-	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
+	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = 1, .max_recv_sge = 1,
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = ibv_create_qp(pd->pd, &qia);
@@ -466,7 +466,6 @@ static int do_post(struct agent *a)
 			   (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms));
 }
 
-#define CHAIN_MAX 8
 
 /*
  * n WRs (fields w0. .. wN-1.) in one ibv_post_send: "ok posted=P [errno=E]
@@ -477,12 +476,12 @@ static int do_post_chain(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
 	size_t n = (size_t)agent_num(a, "n", 0), posted, off;
-	struct ibv_sge sge[CHAIN_MAX];
-	struct ibv_send_wr wr[CHAIN_MAX], *bad = NULL;
+	struct ibv_sge sge[AGENT_CHAIN_MAX];
+	struct ibv_send_wr wr[AGENT_CHAIN_MAX], *bad = NULL;
 	char line[512];
 	int rc;
 
-	if (!q || n < 1 || n > CHAIN_MAX)
+	if (!q || n < 1 || n > AGENT_CHAIN_MAX)
 		return agent_reply_err(a, EINVAL, "bad post_chain request");
 	for (size_t i = 0; i < n; i++) {
 		char pfx[8];

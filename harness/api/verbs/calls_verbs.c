@@ -47,6 +47,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
+		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)),
 		  OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
 		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),

@@ -50,6 +50,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->max_wc = v->max_wc;
 	a->no_sge = v->no_sge;
 	a->chain_errno = c->refused_errno;
+	a->chain_pos = c->chain_pos;
+	a->max_send_wr = v->max_send_wr;
 	/* create_qp's CQs as handle + 1 (0: the QP's own) */
 	if (bm_map(bm, v->scq, &a->scq) || bm_map(bm, v->rcq, &a->rcq))
 		return -ENOENT;

@@ -5,6 +5,7 @@
  * (addresses, keys, QP numbers) is kept for references (stack.h).
  */
 #include "harness/api/verbs/verbs.h"
+#include "harness/agent/agent.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 
@@ -104,9 +105,11 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply,
-			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u",
+			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u "
+			     "max_send_wr=%u",
 			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
-			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all);
+			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all,
+			     c->verbs.max_send_wr);
 		break;
 	case M_OP_CREATE_CQ:
 		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
@@ -205,7 +208,7 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 	uint64_t posted = 0, err = 0;
 	int rc;
 
-	if (n < 1 || n > 8)
+	if (n < 1 || n > AGENT_CHAIN_MAX)
 		return -EINVAL;
 	off = (size_t)snprintf(req, sizeof(req), "post_chain id=%d n=%zu", c[0].obj, n);
 	for (size_t i = 0; i < n && off < sizeof(req); i++) {
