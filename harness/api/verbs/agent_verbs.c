@@ -484,7 +484,7 @@ static int do_post_chain(struct agent *a)
 	if (!q || n < 1 || n > AGENT_CHAIN_MAX)
 		return agent_reply_err(a, EINVAL, "bad post_chain request");
 	for (size_t i = 0; i < n; i++) {
-		char pfx[8];
+		char pfx[24];
 
 		snprintf(pfx, sizeof(pfx), "w%zu.", i);
 		if (fill_wr(a, pfx, &wr[i], &sge[i]))

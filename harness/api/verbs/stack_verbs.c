@@ -212,7 +212,7 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 		return -EINVAL;
 	off = (size_t)snprintf(req, sizeof(req), "post_chain id=%d n=%zu", c[0].obj, n);
 	for (size_t i = 0; i < n && off < sizeof(req); i++) {
-		char pfx[8];
+		char pfx[24];
 
 		snprintf(pfx, sizeof(pfx), "w%zu.", i);
 		req[off++] = ' ';
