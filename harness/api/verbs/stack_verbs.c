@@ -168,7 +168,8 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 		break;
 	case M_OP_BIND_MW:
 		o->v.rkey = (uint32_t)stack_field(reply, "rkey");
-		if (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS) {
+		/* SUCCESS, or ok: an unsignaled bind that gave no completion */
+		if (r->out.kind == M_OUT_OK || (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS)) {
 			o->v.start = c->verbs.start;
 			o->v.len = c->verbs.len;
 			o->v.zero_based = c->verbs.zero_based;
