@@ -39,6 +39,7 @@
 #define SCN_STEPS_MAX 4096u
 #define SCN_OBJS_MAX 1024u       /* object instances (every creation is one) */
 #define SCN_ARGS_MAX 12u         /* KEY=VALUE arguments of one step */
+#define SCN_CHAIN_MAX 16u        /* steps one chain of WRs (`chain`) posts together */
 #define SCN_OUTCOMES_MAX 8u      /* alternatives after expect */
 #define SCN_DIAG_MAX 32u         /* diagnostics kept per file */
 
@@ -122,6 +123,7 @@ enum scn_err {
 	SCN_E_EXPECT_EMPTY, SCN_E_UNKNOWN_OUTCOME, SCN_E_CANNOT_PRODUCE, SCN_E_UNEXPECTED,
 	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE, SCN_E_OTHER_NODE,
 	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
+	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };

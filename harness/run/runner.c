@@ -2,7 +2,6 @@
 #include "harness/run/runner.h"
 #include "harness/run/proto.h"
 #include "harness/api/family.h"
-#include "harness/agent/agent.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
 #include "harness/cli/text.h"
@@ -32,6 +31,7 @@ struct run {
 	int loose; /* lint went on past this step's disagreement: follow the model whatever expect says */
 	int32_t refused; /* in a chain of WRs: the errno the post refused an earlier one with (LP-7) */
 	uint8_t chain_pos; /* in a chain: the step's place */
+	uint8_t chain_early; /* a chain's step before its last: the peer QP's state is the whole chain's */
 	size_t advance;  /* steps the last run_step took (a chain: all of its) */
 };
 
@@ -176,7 +176,7 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 	for (unsigned i = 0; i < p->n; i++)
 		if (p->alt[i].out.kind == out.kind && p->alt[i].out.code == out.code) {
 			want_recv |= p->alt[i].peer_recv >= 0;
-			want_state |= p->alt[i].peer_state != M_NO_PEER;
+			want_state |= p->alt[i].peer_state != M_NO_PEER && !x->chain_early;
 		}
 	if (!want_state && !want_recv)
 		return first;
@@ -200,7 +200,7 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 
 			if (a->out.kind != out.kind || a->out.code != out.code)
 				continue;
-			if ((a->peer_state == M_NO_PEER || a->peer_state == seen.state) &&
+			if ((a->peer_state == M_NO_PEER || !want_state || a->peer_state == seen.state) &&
 			    (!want_recv || a->peer_recv == seen.recv))
 				return (int)i;
 		}
@@ -572,7 +572,8 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 }
 
 
-/* How many steps from si one post takes: si and the steps after it while the one before says `chain`. */
+/* How many steps from si one post takes: si and the steps after it while the one before says `chain`
+ * (the parser checked them: send WRs on one QP, at most SCN_CHAIN_MAX; scn_chain.c). */
 static size_t chain_len(const struct scn_file *f, size_t si)
 {
 	size_t n = 1;
@@ -582,24 +583,6 @@ static size_t chain_len(const struct scn_file *f, size_t si)
 	return n;
 }
 
-/* A chain is send WRs on one QP, each a call that takes `chain`. Returns 1 (an error recorded) if not. */
-static int chain_bad(struct run *x, size_t si, size_t n)
-{
-	const struct scn_step *first = &x->f->steps[si];
-
-	for (size_t k = 0; k < n; k++) {
-		const struct scn_step *s = &x->f->steps[si + k];
-		const struct scn_call *call = scn_step_call(s);
-
-		if (k < AGENT_CHAIN_MAX && s->node == first->node && s->obj == first->obj && scn_spec_index(call->args, "chain") >= 0)
-			continue;
-		say(x, V_ERROR, s->line, "line %u: chain: the step after a `chain` must post a send WR on the same QP "
-		    "(%s at most %d)", s->line, call->name, AGENT_CHAIN_MAX);
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * Run the n steps from si as one chain of WRs (LP-7): the engine posts them
  * in one call, then each is predicted, judged and committed in turn, those
@@ -607,12 +590,10 @@ static int chain_bad(struct run *x, size_t si, size_t n)
  */
 static int run_chain(struct run *x, size_t si, size_t n)
 {
-	struct hcall cr[AGENT_CHAIN_MAX];
-	struct hres real[AGENT_CHAIN_MAX];
+	struct hcall cr[SCN_CHAIN_MAX];
+	struct hres real[SCN_CHAIN_MAX];
 	int rc = 0;
 
-	if (chain_bad(x, si, n))
-		return 1;
 	for (size_t k = 0; k < n; k++)
 		if (engine_call(x, &x->f->steps[si + k], &cr[k]))
 			return 1;
@@ -643,7 +624,10 @@ static int run_chain(struct run *x, size_t si, size_t n)
 		if (rc)
 			return 1;
 		trace_step(x, s, &pg, &real[k]);
-		if (step_judge(x, s, &pg, &pp, &real[k], &from, &pick) || step_commit(x, s, &cm, from, pick, &real[k]))
+		x->chain_early = k + 1 < n;
+		rc = step_judge(x, s, &pg, &pp, &real[k], &from, &pick) || step_commit(x, s, &cm, from, pick, &real[k]);
+		x->chain_early = 0;
+		if (rc)
 			return 1;
 	}
 	return 0;

@@ -468,6 +468,71 @@ static int do_post(struct agent *a)
 
 
 /*
+ * The statuses st[i] of chain WRs wr[0..posted) of QP q whose send CQ is a CQ
+ * object, which keeps every completion: each waited for in turn ("none": an
+ * unsignaled one that gave none). Returns 0, -ETIMEDOUT or -EIO.
+ */
+static int chain_cq_object(struct agent *a, struct aobj *q, const struct ibv_send_wr *wr, size_t posted,
+			   const char **st)
+{
+	for (size_t i = 0; i < posted; i++) {
+		struct ibv_wc wc;
+		int w = wait_send(a, q, wr[i].wr_id, (wr[i].send_flags & IBV_SEND_SIGNALED) != 0, a->step_ms, &wc);
+
+		if (w < 0)
+			return w;
+		st[i] = w ? "none" : agent_wc_status_str(wc.status);
+	}
+	return 0;
+}
+
+/*
+ * The same for a QP whose send CQ is its own: every completion polled goes
+ * to its WR (waiting for one WR must not drop an earlier unsignaled one's
+ * error); after the last signaled WR's, unsignaled WRs behind it get
+ * UNSIGNALED_WAIT_MS to fail.
+ */
+static int chain_own_cq(struct agent *a, struct aobj *q, const struct ibv_send_wr *wr, size_t posted,
+			const char **st)
+{
+	int64_t deadline = proto_now_ms() + a->step_ms, quiet = -1;
+	size_t left = 0, last = 0;
+
+	for (size_t i = 0; i < posted; i++) {
+		st[i] = NULL;
+		if (wr[i].send_flags & IBV_SEND_SIGNALED) {
+			left++;
+			last = i + 1;
+		}
+	}
+	for (;;) {
+		struct ibv_wc wc;
+		int got = ibv_poll_cq(q->scq, 1, &wc);
+
+		if (got < 0)
+			return -EIO;
+		for (size_t i = 0; got == 1 && i < posted; i++)
+			if (wr[i].wr_id == wc.wr_id && !st[i]) {
+				st[i] = agent_wc_status_str(wc.status);
+				left -= (wr[i].send_flags & IBV_SEND_SIGNALED) != 0;
+			}
+		if (got == 1)
+			continue;
+		if (left == 0 && quiet < 0)
+			quiet = proto_now_ms() + (last < posted ? UNSIGNALED_WAIT_MS : 0);
+		if (left == 0 && proto_now_ms() >= quiet)
+			break;
+		if (proto_now_ms() >= deadline)
+			return -ETIMEDOUT;
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+	}
+	for (size_t i = 0; i < posted; i++)
+		if (!st[i])
+			st[i] = "none";
+	return 0;
+}
+
+/*
  * n WRs (fields w0. .. wN-1.) in one ibv_post_send: "ok posted=P [errno=E]
  * s0=STATUS…" — the first P were posted (each its completion's status, none
  * for an unsignaled one that gave none), WR P was refused with E (LP-7).
@@ -478,6 +543,7 @@ static int do_post_chain(struct agent *a)
 	size_t n = (size_t)agent_num(a, "n", 0), posted, off;
 	struct ibv_sge sge[AGENT_CHAIN_MAX];
 	struct ibv_send_wr wr[AGENT_CHAIN_MAX], *bad = NULL;
+	const char *st[AGENT_CHAIN_MAX];
 	char line[512];
 	int rc;
 
@@ -496,17 +562,13 @@ static int do_post_chain(struct agent *a)
 	off = (size_t)snprintf(line, sizeof(line), "ok posted=%zu", posted);
 	if (rc)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " errno=%d", rc);
-	for (size_t i = 0; i < posted; i++) {
-		struct ibv_wc wc;
-		int w = wait_send(a, q, wr[i].wr_id, (wr[i].send_flags & IBV_SEND_SIGNALED) != 0, a->step_ms, &wc);
-
-		if (w == -ETIMEDOUT)
-			return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion of WR %zu in time", ETIMEDOUT, i);
-		if (w < 0)
-			return agent_reply_err(a, -w, "polling the CQ: %s", strerror(-w));
-		off += (size_t)snprintf(line + off, sizeof(line) - off, " s%zu=%s", i,
-					w ? "none" : agent_wc_status_str(wc.status));
-	}
+	rc = (q->cq_given & AGENT_CQ_SEND) ? chain_cq_object(a, q, wr, posted, st) : chain_own_cq(a, q, wr, posted, st);
+	if (rc == -ETIMEDOUT)
+		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion of the chain in time", ETIMEDOUT);
+	if (rc)
+		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
+	for (size_t i = 0; i < posted; i++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " s%zu=%s", i, st[i]);
 	return proto_send(a->fd, "%s", line);
 }
 

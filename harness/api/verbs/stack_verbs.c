@@ -202,6 +202,8 @@ int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
 	return 0;
 }
 
+_Static_assert(AGENT_CHAIN_MAX >= SCN_CHAIN_MAX, "the agent posts every chain the language allows");
+
 int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX], req[PROTO_LINE_MAX], key[16];
