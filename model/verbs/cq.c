@@ -146,8 +146,8 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 		return;
 	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC)
 		cq_push(m, op->node, nd->cq.scq[qh], op->verbs.wr_id, (enum m_wc_status)a->out.code);
-	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && nd->qp[qh].state == M_QPS_ERR)
-		cq_push(m, op->node, nd->cq.rcq[qh], op->verbs.wr_id, M_WC_WR_FLUSH_ERR); /* RA-ERR-5 */
+	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)
+		cq_push(m, op->node, nd->cq.rcq[qh], op->verbs.wr_id, M_WC_WR_FLUSH_ERR); /* RA-ERR-5: flushed at once */
 	if (a->peer_recv >= 0 && r->peer_node >= 0 && r->peer_qp >= 0) {
 		const struct m_qp *pq = &m->node[r->peer_node].qp[r->peer_qp];
 

@@ -544,9 +544,15 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		} else if (q->state == M_QPS_ERR) {
 			/* Accepted and flushed at once (RA-ERR-5; its own decision: a
 			 * profile's flush on the send queue is not the receive post's). */
+			struct m_set fl = DECIDE(p, RA_ERR_5, PART_RECV_FLUSH, WC_ERR(WR_FLUSH_ERR));
+
 			s = DECIDE(p, RA_ERR_5, PART_RECV_Q, O_OK, O_ERR(EINVAL));
 			m_why_add(&why, M_RULE_RA_ERR_5);
-			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			/* ok: flushed at once (NONE: its WR_FLUSH_ERR completion, cq.c), or a profile's
+			 * "no completion": it stays posted (DO) */
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK && m_set_has(&fl, O_OK) ? M_EFF_DO : M_EFF_NONE,
+					  &why, -1);
 		} else {
 			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		}

@@ -211,6 +211,32 @@ START_TEST(test_RA_ERR_2_receives_flushed_into_the_recv_cq)
 }
 END_TEST
 
+START_TEST(test_RA_ERR_5_receive_posted_in_err)
+{
+	for (int rxe = 0; rxe <= 1; rxe++) {
+		struct fx f;
+		struct cqpair c = fx_cqpair(&f, 16, 0);
+		struct m_op rv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)c.s.qb, .verbs.len = 64, .verbs.wr_id = 9 };
+		struct m_op mod = op_obj(M_OP_MODIFY_QP, 1, c.s.qb);
+		struct m_qres q;
+
+		ck_assert_int_eq(m_profile_get(rxe ? "rxe" : "generic", 0, &f.p), 0);
+		rv.verbs.lkey = f.m.node[1].mr[c.s.mb].lkey;
+		rv.verbs.laddr = model_mr_laddr(&f.m, 1, c.s.mb, 0);
+		mod.verbs.qp_state = M_QPS_ERR;
+		fx_do(&f, mod, ok_());
+		fx_do(&f, rv, ok_());
+		q = fx_poll(&f, 1, c.cqb, 4);
+		/* generic: flushed at once; rxe 6.1: no completion, it stays posted */
+		ck_assert_int_eq(qv(&q, "n"), rxe ? 0 : 1);
+		ck_assert_int_eq(f.m.node[1].qp[c.s.qb].nrecv, rxe ? 1 : 0);
+		if (!rxe)
+			ck_assert_int_eq(qv(&q, "status1"), M_WC_WR_FLUSH_ERR);
+		model_free(&f.m);
+	}
+}
+END_TEST
+
 Suite *suite_test_model_cq(void)
 {
 	Suite *s = suite_create("model_cq");
@@ -221,6 +247,7 @@ Suite *suite_test_model_cq(void)
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_signaled_and_failing_wrs_in_order);
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_overrun_is_undefined);
 	RTEST(tc, RA_ERR_2, test_RA_ERR_2_receives_flushed_into_the_recv_cq);
+	RTEST(tc, RA_ERR_5, test_RA_ERR_5_receive_posted_in_err);
 	suite_add_tcase(s, tc);
 	return s;
 }
