@@ -60,26 +60,12 @@ static void nap(void)
 	nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 }
 
-int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *wc)
-{
-	int64_t deadline = proto_now_ms() + budget_ms;
-	struct stash *s = c->ext;
-
-	for (;;) {
-		if (drain(c) < 0)
-			return -EIO;
-		for (size_t i = 0; i < s->n; i++)
-			if (s->wc[i].wr_id == wr_id) {
-				*wc = s->wc[i];
-				return 0;
-			}
-		if (proto_now_ms() >= deadline)
-			return -ETIMEDOUT;
-		nap();
-	}
-}
-
-int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc *wc)
+/*
+ * Wait up to wait_ms for a kept completion of CQ object c that match accepts
+ * (ctx its argument): its index in the stash, -ETIMEDOUT, or -EIO.
+ */
+static int find(struct aobj *c, int wait_ms, int (*match)(const struct stash *s, size_t i, const void *ctx),
+		const void *ctx)
 {
 	int64_t deadline = proto_now_ms() + wait_ms;
 	struct stash *s = c->ext;
@@ -88,15 +74,47 @@ int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc 
 		if (drain(c) < 0)
 			return -EIO;
 		for (size_t i = 0; i < s->n; i++)
-			if (!s->seen[i] && s->wc[i].qp_num == qpn && (s->wc[i].wr_id & AGENT_WR_RECV)) {
-				s->seen[i] = 1;
-				*wc = s->wc[i];
-				return 1;
-			}
+			if (match(s, i, ctx))
+				return (int)i;
 		if (proto_now_ms() >= deadline)
-			return 0;
+			return -ETIMEDOUT;
 		nap();
 	}
+}
+
+static int is_wr(const struct stash *s, size_t i, const void *wr_id)
+{
+	return s->wc[i].wr_id == *(const uint64_t *)wr_id;
+}
+
+/* A receive completion of QP *qpn not observed yet. */
+static int is_new_recv(const struct stash *s, size_t i, const void *qpn)
+{
+	return !s->seen[i] && s->wc[i].qp_num == *(const uint32_t *)qpn && (s->wc[i].wr_id & AGENT_WR_RECV);
+}
+
+int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *wc)
+{
+	int i = find(c, budget_ms, is_wr, &wr_id);
+
+	if (i < 0)
+		return i;
+	*wc = ((struct stash *)c->ext)->wc[i];
+	return 0;
+}
+
+int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc *wc)
+{
+	struct stash *s = c->ext;
+	int i = find(c, wait_ms, is_new_recv, &qpn);
+
+	if (i == -ETIMEDOUT)
+		return 0;
+	if (i < 0)
+		return i;
+	s->seen[i] = 1;
+	*wc = s->wc[i];
+	return 1;
 }
 
 int agent_do_create_cq(struct agent *a)
