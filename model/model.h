@@ -307,7 +307,8 @@ struct m_mw {
 	uint32_t rkey;
 };
 
-struct m_recv { int16_t unused; uint32_t lkey; uint64_t addr; uint32_t len; };
+/* A posted receive: its SGE (none: no_sge, num_sge 0), and its wr_id. */
+struct m_recv { uint8_t no_sge; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
 
 struct m_qp {
 	uint8_t live, ever, state;
@@ -496,7 +497,7 @@ enum m_qmode {
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);
 
-#define M_QRES_MAX 8
+#define M_QRES_MAX 12
 struct m_qres {
 	uint8_t n;
 	struct {

@@ -108,6 +108,11 @@ static const struct m_deviation rxe_dev[] = {
 	{ M_RULE_RA_ERR_5, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(WR_FLUSH_ERR) },
 	  "F: after a remote error the next request completes WR_FLUSH_ERR; KRXE rxe_requester (the send queue "
 	  "only: a receive posted in ERR is PART_RECV_Q, ibv_post_recv answered ok on 6.1.0-56)", KERNEL_RXE },
+	{ M_RULE_RA_ERR_5, PART_RECV_FLUSH, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
+	  "observed (verbs/173, 6.1.0-56 with rdma-core 44): a receive posted on a QP in ERR gives no WR_FLUSH_ERR "
+	  "completion by the next poll_cq: RXEU rxe_post_recv only writes the shared queue (no doorbell), so the "
+	  "responder task that flushes it in ERR (KRXE rxe_responder) does not run again; the receive stays posted",
+	  KERNEL_RXE },
 	{ M_RULE_QP_STATE_1, PART_KEPT, ANY_KERNEL, M_DEV_WIDEN, 1, { WC(WR_FLUSH_ERR) },
 	  "observed (rdmacheck explore, 6.1.0-56): a send WR posted below RTS is EINVAL but still runs later: "
 	  "RXEU rxe_post_send queues the WQE (advance_producer) before the doorbell (post_send_db), which "

@@ -200,7 +200,7 @@ static const struct agent_req core_reqs[] = {
 /* Release every object: API objects first (they sit on verbs ones), then verbs ones. */
 static void release_all(struct agent *a)
 {
-	static const enum aobj_kind order[] = { AO_MW, AO_QP, AO_MR, AO_PD };
+	static const enum aobj_kind order[] = { AO_MW, AO_QP, AO_CQ, AO_MR, AO_PD };
 
 	for (int i = AGENT_OBJS_MAX - 1; i >= 0; i--)
 		if (a->obj[i].release)
@@ -217,9 +217,13 @@ static void release_all(struct agent *a)
 			if (order[k] == AO_MW)
 				ibv_dealloc_mw(o->mw);
 			else if (order[k] == AO_QP && !ibv_destroy_qp(o->qp)) {
-				ibv_destroy_cq(o->rcq);
+				if (!(o->cq_given & 2)) /* AGENT_CQ_RECV: a CQ object's, destroyed with it */
+					ibv_destroy_cq(o->rcq);
+				if (!(o->cq_given & 1))
+					ibv_destroy_cq(o->scq);
+			} else if (order[k] == AO_CQ)
 				ibv_destroy_cq(o->scq);
-			} else if (order[k] == AO_MR)
+			else if (order[k] == AO_MR)
 				ibv_dereg_mr(o->mr);
 			else if (order[k] == AO_PD)
 				ibv_dealloc_pd(o->pd);

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 enum aobj_kind {
-	AO_NONE, AO_PD, AO_MR, AO_MW, AO_QP,     /* verbs */
+	AO_NONE, AO_PD, AO_MR, AO_MW, AO_QP, AO_CQ, /* verbs (a CQ object keeps its CQ in scq) */
 	AO_RPMA_MR, AO_RPMA_REMOTE, AO_RPMA_CONN, /* librpma */
 	AO_DAT_PZ, AO_DAT_LMR, AO_DAT_RMR, AO_DAT_EP, /* uDAPL */
 	AO_MRAPI_RMEM, AO_MRAPI_REQ, AO_MRAPI_ATTRS,  /* MRAPI */
@@ -59,6 +59,7 @@ struct aobj {
 	struct ibv_cq *scq, *rcq;
 	uint32_t qp_access;
 	uint8_t qp_uc;            /* a UC QP (else RC) */
+	uint8_t cq_given;         /* a QP's scq/rcq that are CQ objects' (AGENT_CQ_SEND|RECV), not its own */
 	/* Other APIs: their own state, and how to release it (at the end only). */
 	void *ext;
 	void (*release)(struct agent *a, struct aobj *o);

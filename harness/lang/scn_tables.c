@@ -52,6 +52,7 @@ static const struct scn_name class_names[] = {
 	{ SCN_C_DAT_LMR, "DAT LMR" }, { SCN_C_DAT_RMR, "DAT RMR" },
 	{ SCN_C_MRAPI_RMEM, "MRAPI rmem" }, { SCN_C_RPMEM_POOL, "rpmem pool" },
 	{ SCN_C_DAT_EP, "DAT EP" }, { SCN_C_MRAPI_REQ, "MRAPI request" }, { SCN_C_MRAPI_ATTRS, "MRAPI attributes" },
+	{ SCN_C_CQ, "CQ" },
 };
 NAMED_ENUM(scn_class, enum scn_class, class_names)
 
@@ -84,6 +85,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_DAT_MEM_TYPE, "dat_mem_type" }, { SCN_T_DAT_VA_TYPE, "dat_va_type" },
 	{ SCN_T_MRAPI_ATYPE, "mrapi_atype" }, { SCN_T_MRAPI_ID, "mrapi_id" }, { SCN_T_MRAPI_ATTR, "mrapi_attr" },
 	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" },
+	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -108,6 +110,16 @@ static const struct scn_name qps_t[] = {
 static const struct scn_name qps_modify_t[] = { { 0, "RESET" }, { 6, "ERR" } };
 /* The QP types the model has (its enum m_qp_type). */
 static const struct scn_name qpt_t[] = { { 0, "RC" }, { 1, "UC" } };
+/* IBV_WC_* (the model's enum m_wc_status), without the prefix */
+static const struct scn_name wc_t[] = {
+	{ 0, "SUCCESS" }, { 1, "LOC_LEN_ERR" }, { 2, "LOC_QP_OP_ERR" }, { 3, "LOC_EEC_OP_ERR" },
+	{ 4, "LOC_PROT_ERR" }, { 5, "WR_FLUSH_ERR" }, { 6, "MW_BIND_ERR" }, { 7, "BAD_RESP_ERR" },
+	{ 8, "LOC_ACCESS_ERR" }, { 9, "REM_INV_REQ_ERR" }, { 10, "REM_ACCESS_ERR" }, { 11, "REM_OP_ERR" },
+	{ 12, "RETRY_EXC_ERR" }, { 13, "RNR_RETRY_EXC_ERR" }, { 14, "LOC_RDD_VIOL_ERR" },
+	{ 15, "REM_INV_RD_REQ_ERR" }, { 16, "REM_ABORT_ERR" }, { 17, "INV_EECN_ERR" },
+	{ 18, "INV_EEC_STATE_ERR" }, { 19, "FATAL_ERR" }, { 20, "RESP_TIMEOUT_ERR" }, { 21, "GENERAL_ERR" },
+};
+static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
 static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" }, { 3, "UNMAPPED" } };
 /* RPMA_MR_USAGE_* (librpma.h) */
@@ -162,6 +174,8 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_QPS] = { qps_t, SCN_N(qps_t) },
 	[SCN_T_QPS_MODIFY] = { qps_modify_t, SCN_N(qps_modify_t) },
 	[SCN_T_QPT] = { qpt_t, SCN_N(qpt_t) },
+	[SCN_T_WC] = { wc_t, SCN_N(wc_t) },
+	[SCN_T_YESNO] = { yesno_t, SCN_N(yesno_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

@@ -198,7 +198,8 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_RECV: {
 		struct m_qp *q = &nd->qp[op->obj];
 
-		q->recv[q->nrecv++] = (struct m_recv){ 0, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len };
+		q->recv[q->nrecv++] = (struct m_recv){ op->verbs.no_sge, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len,
+							op->verbs.wr_id };
 		break;
 	}
 	case M_OP_LOCAL_INV:
@@ -323,7 +324,7 @@ static int send_post(enum m_op_kind k)
 	       k == M_OP_BIND_MW || k == M_OP_LOCAL_INV;
 }
 
-int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
 	const struct m_op *op = &pred->op;
 	const struct m_alt *a = &pred->alt[i];
@@ -382,4 +383,21 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 		return 0;
 	}
 	return -EINVAL;
+}
+
+int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+{
+	int made = -1, rc;
+
+	if (m_cq_op((enum m_op_kind)pred->op.kind))
+		rc = m_cq_apply(m, pred, i, &made);
+	else {
+		m_cq_note(m, pred, i); /* what it completes into CQs, before the receive queues change */
+		rc = verbs_apply(m, pred, i, &made);
+		if (rc == 0)
+			m_cq_after(m, pred, i, made);
+	}
+	if (created)
+		*created = made;
+	return rc;
 }

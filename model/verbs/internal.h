@@ -31,4 +31,26 @@ struct m_set m_kept_outcomes(const struct m_profile *p);
 uint8_t m_kept_kind(const struct m_node *nd, const struct m_op *op);
 void m_kept_alts(const struct m_profile *p, const struct m_qp *q, struct m_pred *out);
 
+/* A WR chained after one its post refused (chain.c, LP-7): not posted, that errno. */
+int m_pred_unposted(const struct model *m, struct m_pred *out);
+/* A send WR whose chain filled its send queue before it (chain.c, LP-7): ENOMEM, or (below twice
+ * the depth, which a provider may round up to) as predicted. */
+void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
+/* Completion queues (cq.c). */
+int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq */
+/* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */
+int m_cq_check_qp(const struct model *m, const struct m_op *op);
+int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *out);
+/* A send WR posted unsignaled on a QP without sq_sig_all: its SUCCESS becomes ok (no completion). */
+void m_cq_unsignaled(const struct model *m, struct m_pred *out);
+/* Before alternative i of pred is committed: the completions it leaves in the node's CQs. */
+void m_cq_note(struct model *m, const struct m_pred *pred, size_t i);
+/* After it was committed (created: the new handle or -1): QP to CQ bindings and use counts. */
+void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int created);
+/* Commit a create_cq, destroy_cq or poll_cq. */
+int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
+/* poll_cq's results: n, then wrJ and statusJ of what it took. */
+int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+
 #endif

@@ -52,8 +52,13 @@ static int sge_check(const struct m_profile *p, const struct m_node *nd, int pd,
 		     struct m_pred *out, struct m_why *why)
 {
 	enum m_rule r;
-	int ok = sge_valid(nd, pd, op->verbs.lkey, op->verbs.laddr, len, need_write, &out->res.lmr,
-			   &out->res.loff, &r);
+	int ok;
+
+	if (op->verbs.no_sge) {
+		out->res.lmr = -1; /* num_sge 0: nothing to gather or scatter, no key */
+		return 1;
+	}
+	ok = sge_valid(nd, pd, op->verbs.lkey, op->verbs.laddr, len, need_write, &out->res.lmr, &out->res.loff, &r);
 
 	if (ok)
 		return 1;
@@ -269,7 +274,9 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 	}
 	const struct m_recv *rq = &pq->recv[0];
 
-	if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
+	if (rq->no_sge) {
+		out->res.rmr = -1; /* a receive of num_sge 0 holds no byte (LP-5 below) */
+	} else if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
 		s = DECIDE(p, LP_4, PART_STEP, WC_ERR(REM_OP_ERR));
 		r = DECIDE(p, LP_4, PART_PEER_RECV, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
 		m_why_add(&why, rr);
@@ -512,6 +519,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 
 	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live || (op->verbs.with_inv && op->verbs.with_imm))
 		return -EINVAL; /* a SEND is WITH_INV or WITH_IMM, not both */
+	if (op->verbs.no_sge && op->verbs.len)
+		return -EINVAL; /* num_sge 0 carries no byte */
 	const struct m_qp *q = &nd->qp[qh];
 
 	if (op->kind == M_OP_BIND_MW) {
@@ -548,9 +557,15 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		} else if (q->state == M_QPS_ERR) {
 			/* Accepted and flushed at once (RA-ERR-5; its own decision: a
 			 * profile's flush on the send queue is not the receive post's). */
+			struct m_set fl = DECIDE(p, RA_ERR_5, PART_RECV_FLUSH, WC_ERR(WR_FLUSH_ERR));
+
 			s = DECIDE(p, RA_ERR_5, PART_RECV_Q, O_OK, O_ERR(EINVAL));
 			m_why_add(&why, M_RULE_RA_ERR_5);
-			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			/* ok: flushed at once (NONE: its WR_FLUSH_ERR completion, cq.c), or a profile's
+			 * "no completion": it stays posted (DO) */
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK && m_set_has(&fl, O_OK) ? M_EFF_DO : M_EFF_NONE,
+					  &why, -1);
 		} else {
 			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		}

@@ -12,6 +12,10 @@
 #include <string.h>
 
 #define H "nodes a b\n"
+/* 17 chained WRs on a.q (lines 5-21 after P and two creations) */
+#define CHAIN4 "a: write q local=m remote=m len=8 chain\n" "a: write q local=m remote=m len=8 chain\n" \
+	       "a: write q local=m remote=m len=8 chain\n" "a: write q local=m remote=m len=8 chain\n"
+#define CHAIN17 CHAIN4 CHAIN4 CHAIN4 CHAIN4 "a: write q local=m remote=m len=8 chain\n"
 #define P H "a: alloc_pd pd\n"
 #define MWSETUP P "a: reg_mr m pd=pd len=4K\na: create_qp q pd=pd\na: alloc_mw w pd=pd type=2\n"
 #define RPMA "nodes a\na: rpma_mr_reg r len=1 usage=READ_SRC\n"
@@ -138,6 +142,13 @@ static const struct bad {
 	{ SCN_E_MR_TOO_LONG, P "a: reg_mr m pd=pd len=2M\n", 0,
 	  "t.scn:3:23: len=2097152: the model holds at most 1048576 bytes per registration\n"
 	  "  hint: the model keeps every byte of a registration: use a smaller len\n" },
+	/* chains of WRs (scn_chain.c) */
+	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 chain\n"
+	  "a: fill m byte=1\n", 0,
+	  "t.scn:5:35: chain: the next step must post a send WR on the same QP\n"
+	  "  hint: write, read, write_imm, cas, fadd, send or local_inv on the same QP\n" },
+	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\n" CHAIN17 "a: write q local=m remote=m len=8\n", 0,
+	  "t.scn:20:35: chain: a chain holds at most 16 WRs\n  hint: post the rest in a chain of its own\n" },
 };
 
 START_TEST(test_each_message)
