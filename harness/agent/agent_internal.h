@@ -68,6 +68,8 @@ struct agent {
 	int fd, step_ms;
 	struct proto_rd rd;        /* fd's read buffer */
 	const struct agent_node *node;
+	struct agent_node self;    /* node with the name a reset gave (agent_serve's until then) */
+	char name[64];
 	struct ibv_context *ctx;
 	union ibv_gid gid;
 	uint64_t next_wr;
@@ -76,7 +78,21 @@ struct agent {
 	/* Each API family's per-node state (state[its enum scn_api]), NULL until
 	 * its first use; released by its agent_end (family.h). */
 	void *state[API_FAMILIES_MAX];
+	/* Families with per-node state (an agent_end) that served a request since
+	 * the last reset (bit: enum scn_api): their libraries may keep process
+	 * state no release undoes, so a reset reports them (agent.h: reset). */
+	uint32_t fams;
 };
+
+/*
+ * The reset request (agent.h): release every object and every family's state
+ * as at the agent's end, then count into *objs what is still held (objects
+ * live, buffers, API state, families' per-node state) and into *fams the
+ * families with per-node state (an agent_end) that served a request since the
+ * last reset, whose libraries may keep process state no release undoes. Both
+ * 0: the agent is as a fresh one (its object slots emptied). a->fams restarts.
+ */
+void agent_reset(struct agent *a, unsigned *objs, unsigned *fams);
 
 /* Answer "err errno=N msg=TEXT" (err a positive errno). Returns 0. */
 int agent_reply_err(struct agent *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -115,6 +115,7 @@ int stack_send(struct stack *st, unsigned node, const char *fmt, ...)
 static int recv_failed(struct stack *st, unsigned node, int rc, int timeout_ms)
 {
 	if (rc == -ETIMEDOUT) {
+		st->ag[node].stale = 1; /* its answer may still come: never kept for another scenario */
 		snprintf(st->err, sizeof(st->err), "agent of node %s did not answer within %d ms",
 			 st->f->nodes[node], timeout_ms);
 		return -ETIMEDOUT;
@@ -221,25 +222,25 @@ int stack_watch(struct stack *st)
 	return 0;
 }
 
-/* The scenario's temporary directory (the agents' TMPDIR): 0 or -errno with st->err. */
-static int tmp_make(struct stack *st)
+int stack_tmp_make(char *tmp, size_t len, char *err, size_t errlen)
 {
 	const char *base = getenv("TMPDIR");
 
-	snprintf(st->tmp, sizeof(st->tmp), "%s/rdmacheck-run-XXXXXX", base && base[0] && strlen(base) < 16 ? base : "/tmp");
-	if (mkdtemp(st->tmp))
+	snprintf(tmp, len, "%s/rdmacheck-run-XXXXXX", base && base[0] && strlen(base) < 16 ? base : "/tmp");
+	if (mkdtemp(tmp))
 		return 0;
 	int rc = -errno;
 
-	snprintf(st->err, sizeof(st->err), "cannot make a temporary directory %s: %s", st->tmp, strerror(-rc));
-	st->tmp[0] = '\0';
+	snprintf(err, errlen, "cannot make a temporary directory %s: %s", tmp, strerror(-rc));
+	tmp[0] = '\0';
 	return rc;
 }
 
 static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
 	(void)sb;
-	(void)ftw;
+	if (ftw->level == 0 && type == FTW_DP)
+		return 0; /* the directory itself: stack_tmp_remove's */
 	if (type == FTW_DP)
 		rmdir(path);
 	else
@@ -247,12 +248,18 @@ static int rm_one(const char *path, const struct stat *sb, int type, struct FTW 
 	return 0;
 }
 
-/* Remove the temporary directory and whatever the agents left in it (a killed one too). */
-static void tmp_remove(struct stack *st)
+void stack_tmp_clear(const char *tmp)
 {
-	if (st->tmp[0])
-		nftw(st->tmp, rm_one, 8, FTW_DEPTH | FTW_PHYS);
-	st->tmp[0] = '\0';
+	if (tmp[0])
+		nftw(tmp, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+void stack_tmp_remove(char *tmp)
+{
+	stack_tmp_clear(tmp);
+	if (tmp[0])
+		rmdir(tmp);
+	tmp[0] = '\0';
 }
 
 /* Agent i's greeting on its fd: its GID, or the reason it could not serve in st->err. */
@@ -304,7 +311,7 @@ static int dial(struct stack *st, unsigned i, const struct topo_node *tn)
 	return greeted(st, i, tn);
 }
 
-static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
+int stack_agent_start(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	char agent[PATH_MAX];
 	int sv[2];
@@ -364,38 +371,43 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 		return -ERANGE;
 	}
 	st->n = (unsigned)f->nnodes;
-	rc = tmp_make(st);
+	rc = stack_tmp_make(st->tmp, sizeof(st->tmp), st->err, sizeof(st->err));
 	for (unsigned i = 0; i < st->n && rc == 0; i++)
-		rc = spawn(st, i, &t->node[i]);
+		rc = stack_agent_start(st, i, &t->node[i]);
 	if (rc)
 		stack_stop(st);
 	return rc;
 }
 
-void stack_stop(struct stack *st)
+void stack_agents_quit(struct stack_agent *ag, unsigned n)
 {
 	char reply[PROTO_LINE_MAX];
 
-	for (unsigned i = 0; i < st->n; i++)
-		if (st->ag[i].fd >= 0 && proto_send(st->ag[i].fd, "quit") == 0)
-			proto_recv(st->ag[i].fd, &st->ag[i].rd, reply, sizeof(reply), 3000);
-	for (unsigned i = 0; i < st->n; i++) {
-		if (st->ag[i].fd >= 0)
-			close(st->ag[i].fd);
-		st->ag[i].fd = -1;
-		proto_rd_reset(&st->ag[i].rd);
-		if (st->ag[i].pid > 0) {
+	for (unsigned i = 0; i < n; i++) /* all asked first: they wind down together */
+		if (ag[i].fd >= 0 && proto_send(ag[i].fd, "quit") == 0)
+			proto_recv(ag[i].fd, &ag[i].rd, reply, sizeof(reply), 3000);
+	for (unsigned i = 0; i < n; i++) {
+		if (ag[i].fd >= 0)
+			close(ag[i].fd);
+		ag[i].fd = -1;
+		proto_rd_reset(&ag[i].rd);
+		if (ag[i].pid > 0) {
 			int ws;
 			struct timespec ts = { 0, 10000000 };
 
-			for (int k = 0; k < 300 && waitpid(st->ag[i].pid, &ws, WNOHANG) == 0; k++)
+			for (int k = 0; k < 300 && waitpid(ag[i].pid, &ws, WNOHANG) == 0; k++)
 				nanosleep(&ts, NULL);
-			if (waitpid(st->ag[i].pid, &ws, WNOHANG) == 0) {
-				kill(st->ag[i].pid, SIGKILL);
-				waitpid(st->ag[i].pid, &ws, 0);
+			if (waitpid(ag[i].pid, &ws, WNOHANG) == 0) {
+				kill(ag[i].pid, SIGKILL);
+				waitpid(ag[i].pid, &ws, 0);
 			}
-			st->ag[i].pid = 0;
+			ag[i].pid = 0;
 		}
 	}
-	tmp_remove(st);
+}
+
+void stack_stop(struct stack *st)
+{
+	stack_agents_quit(st->ag, st->n);
+	stack_tmp_remove(st->tmp);
 }

@@ -375,9 +375,13 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	if (rc == 0)
 		rc = bm_predict(&x->bm, cm, pp, pg);
 	if (rc) {
+		int32_t o = missing >= 0 ? missing : s->obj;
+
 		say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
-		    rc == -ENOENT ? "it uses an object whose creation failed: " : "malformed for the model",
-		    rc == -ENOENT ? obj_name(x->f, missing >= 0 ? missing : s->obj, name, sizeof(name)) : "");
+		    rc != -ENOENT ? "malformed for the model" : bm_handle(&x->bm, o) == BM_STALE ?
+		    "it uses a destroyed object whose model slot a later creation took: " :
+		    "it uses an object whose creation failed: ",
+		    rc == -ENOENT ? obj_name(x->f, o, name, sizeof(name)) : "");
 		return 1;
 	}
 	for (unsigned i = 0; i < pp->n; i++)

@@ -31,6 +31,7 @@ struct stack_agent {
 	int fd;
 	struct proto_rd rd;        /* fd's read buffer */
 	uint8_t dead;              /* it ended during the scenario (ws: how) */
+	uint8_t stale;             /* a request timed out: its answer may still come (never kept, pool.h) */
 	int ws;
 	char gid[33];
 	const char *remote;        /* HOST:PORT of an agent on another kernel (topology mode hosts),
@@ -114,5 +115,20 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
  * killed uDAPL agent's dat.conf). Safe to call twice.
  */
 void stack_stop(struct stack *st);
+
+/*
+ * Start node i's agent (topology node tn) into st->ag[i] as stack_start does
+ * (forked into tn's namespace with TMPDIR st->tmp, or dialled when tn names a
+ * listening agent) and read its greeting. 0, or -errno with st->err.
+ */
+int stack_agent_start(struct stack *st, unsigned i, const struct topo_node *tn);
+/* Ask the n agents of ag to quit, all at once, and reap them (kill after 3 s); their fds closed. */
+void stack_agents_quit(struct stack_agent *ag, unsigned n);
+/* A fresh temporary directory for agents (TMPDIR, or /tmp) into tmp (len bytes); 0 or -errno with err. */
+int stack_tmp_make(char *tmp, size_t len, char *err, size_t errlen);
+/* Empty directory tmp ("" nothing), keeping it. */
+void stack_tmp_clear(const char *tmp);
+/* Remove directory tmp and its contents; tmp becomes "". */
+void stack_tmp_remove(char *tmp);
 
 #endif
