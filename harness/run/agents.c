@@ -285,7 +285,7 @@ static int greeted(struct stack *st, unsigned i, const struct topo_node *tn)
 	return 0;
 }
 
-/* Agent i of a node on another kernel: dial it with the run's secret, then its greeting. */
+/* Agent i of a node on another kernel: dial it with the run's secret (its greeting follows). */
 static int dial(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	const char *token = getenv("RDMACHECK_AGENT_TOKEN");
@@ -308,10 +308,10 @@ static int dial(struct stack *st, unsigned i, const struct topo_node *tn)
 		return fd;
 	}
 	st->ag[i].fd = fd;
-	return greeted(st, i, tn);
+	return 0;
 }
 
-int stack_agent_start(struct stack *st, unsigned i, const struct topo_node *tn)
+int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	char agent[PATH_MAX];
 	int sv[2];
@@ -352,6 +352,11 @@ int stack_agent_start(struct stack *st, unsigned i, const struct topo_node *tn)
 	}
 	close(sv[1]);
 	st->ag[i].fd = sv[0];
+	return 0;
+}
+
+int stack_agent_greeted(struct stack *st, unsigned i, const struct topo_node *tn)
+{
 	return greeted(st, i, tn);
 }
 
@@ -372,8 +377,10 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 	}
 	st->n = (unsigned)f->nnodes;
 	rc = stack_tmp_make(st->tmp, sizeof(st->tmp), st->err, sizeof(st->err));
+	for (unsigned i = 0; i < st->n && rc == 0; i++) /* all started, then all greet: they open their devices together */
+		rc = stack_agent_spawn(st, i, &t->node[i]);
 	for (unsigned i = 0; i < st->n && rc == 0; i++)
-		rc = stack_agent_start(st, i, &t->node[i]);
+		rc = stack_agent_greeted(st, i, &t->node[i]);
 	if (rc)
 		stack_stop(st);
 	return rc;

@@ -58,6 +58,7 @@ static void rehello_take(struct stack_pool *p, struct stack *st, unsigned i)
 
 int stack_pool_start(struct stack_pool *p, struct stack *st, const struct scn_file *f)
 {
+	uint8_t need[SCN_NODES_MAX] = { 0 };
 	int rc = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -79,9 +80,13 @@ int stack_pool_start(struct stack_pool *p, struct stack *st, const struct scn_fi
 			rehello_take(p, st, i);
 	for (unsigned i = 0; i < st->n && rc == 0; i++)
 		if (st->ag[i].fd < 0) {
-			rc = stack_agent_start(st, i, &p->t->node[i]);
+			need[i] = 1;
+			rc = stack_agent_spawn(st, i, &p->t->node[i]);
 			p->started++;
 		}
+	for (unsigned i = 0; i < st->n && rc == 0; i++) /* greetings read once all started */
+		if (need[i])
+			rc = stack_agent_greeted(st, i, &p->t->node[i]);
 	st->tmp[0] = '\0'; /* the pool's: stack_stop must not remove it */
 	if (rc)
 		stack_agents_quit(st->ag, st->n);

@@ -117,11 +117,14 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 void stack_stop(struct stack *st);
 
 /*
- * Start node i's agent (topology node tn) into st->ag[i] as stack_start does
- * (forked into tn's namespace with TMPDIR st->tmp, or dialled when tn names a
- * listening agent) and read its greeting. 0, or -errno with st->err.
+ * Start node i's agent (topology node tn) into st->ag[i] as stack_start does:
+ * forked into tn's namespace with TMPDIR st->tmp, or dialled when tn names a
+ * listening agent. Its greeting is then read by stack_agent_greeted (start
+ * several, then read their greetings: they open their devices together).
+ * Each: 0, or -errno with st->err.
  */
-int stack_agent_start(struct stack *st, unsigned i, const struct topo_node *tn);
+int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn);
+int stack_agent_greeted(struct stack *st, unsigned i, const struct topo_node *tn);
 /* Ask the n agents of ag to quit, all at once, and reap them (kill after 3 s); their fds closed. */
 void stack_agents_quit(struct stack_agent *ag, unsigned n);
 /* A fresh temporary directory for agents (TMPDIR, or /tmp) into tmp (len bytes); 0 or -errno with err. */
