@@ -4,11 +4,13 @@
 #include "model/model.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 int agent_reply_err(struct agent *a, int err, const char *fmt, ...)
@@ -52,6 +54,14 @@ struct aobj *agent_new_obj(struct agent *a)
 	o->release = NULL;
 	o->ext = NULL;
 	return o;
+}
+
+void agent_poll_pause(int64_t since_ms)
+{
+	if (proto_now_ms() - since_ms < AGENT_SPIN_MS)
+		sched_yield(); /* rxe's kernel side may need this CPU to complete the request */
+	else
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 }
 
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt)

@@ -102,6 +102,15 @@ struct aobj *agent_field_obj(struct agent *a, const char *key, enum aobj_kind k,
  * former object of that id kept (its ext) is released first; its buffer stays
  * until the new object makes or shares one. */
 struct aobj *agent_new_obj(struct agent *a);
+/*
+ * Between two polls of a completion (or any state the kernel will change)
+ * that started at since_ms (proto_now_ms): for the first AGENT_SPIN_MS only a
+ * yield of the CPU — rxe completes a small request in tens of µs, where a
+ * 200 µs sleep costs far more under TCG — then 200 µs sleeps.
+ */
+void agent_poll_pause(int64_t since_ms);
+#define AGENT_SPIN_MS 5
+
 /* The request's numeric field key, or dflt. */
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt);
 

@@ -235,6 +235,28 @@ START_TEST(test_agent_reset_counts_what_a_release_left)
 }
 END_TEST
 
+/* Waiting for a completion: the first AGENT_SPIN_MS only yield (a 200 µs sleep each poll made a step ~1 ms). */
+START_TEST(test_agent_poll_pause_spins_first_then_sleeps)
+{
+	double best = 1e9, t0;
+
+	for (int k = 0; k < 5; k++) { /* best of five: a loaded machine may take the CPU away */
+		int64_t since = proto_now_ms();
+
+		t0 = proto_now_s();
+		for (int i = 0; i < 100; i++)
+			agent_poll_pause(since);
+		if (proto_now_s() - t0 < best)
+			best = proto_now_s() - t0;
+	}
+	ck_assert_msg(best < 0.020, "100 pauses in the spin window took %.1f ms (sleeps: >= 20 ms)", best * 1e3);
+	t0 = proto_now_s();
+	for (int i = 0; i < 10; i++)
+		agent_poll_pause(proto_now_ms() - AGENT_SPIN_MS - 1);
+	ck_assert_double_ge(proto_now_s() - t0, 10 * 200e-6); /* past it: sleeps */
+}
+END_TEST
+
 Suite *suite_test_pool(void)
 {
 	Suite *s = suite_create("pool");
@@ -249,6 +271,7 @@ Suite *suite_test_pool(void)
 	tcase_add_test(tc, test_a_kept_agent_gone_meanwhile_is_started_again);
 	tcase_add_test(tc, test_agent_reset_releases_everything_and_says_nothing_is_left);
 	tcase_add_test(tc, test_agent_reset_counts_what_a_release_left);
+	tcase_add_test(tc, test_agent_poll_pause_spins_first_then_sleeps);
 	suite_add_tcase(s, tc);
 	return s;
 }
