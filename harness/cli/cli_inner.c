@@ -189,6 +189,8 @@ int cli_run_inner(const struct run_args *a)
 	 * run resumes with the first one not finished; see cli_run.c).
 	 */
 	stack_pool_init(&pool, &t, a->step_s * 1000);
+	if (!a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
+		stack_pool_prestart(&pool, (unsigned)(maxn < t.n ? maxn : t.n));
 	for (int last = 0; last <= allow_crash; last++)
 		for (size_t i = 0; i < n && !interrupt_caught(); i++)
 			if (paths[i] && /* the others are the outer run's: unparsed, or finished */

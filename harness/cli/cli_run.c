@@ -502,6 +502,8 @@ static int outer_device(struct outer *o, const struct m_profile *prof, const str
 		return 1;
 	}
 	stack_pool_init(&pool, t, o->a->step_s * 1000);
+	if (!o->a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
+		stack_pool_prestart(&pool, (unsigned)(t->n < SCN_NODES_MAX ? t->n : SCN_NODES_MAX));
 	for (size_t i = 0; i < o->fl.n; i++) {
 		if (o->st[i].finished) { /* does not parse: its ERROR is there already */
 			print_ready(o);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void stack_pool_init(struct stack_pool *p, const struct topo *t, int step_ms)
@@ -90,6 +91,35 @@ int stack_pool_start(struct stack_pool *p, struct stack *st, const struct scn_fi
 	st->tmp[0] = '\0'; /* the pool's: stack_stop must not remove it */
 	if (rc)
 		stack_agents_quit(st->ag, st->n);
+	return rc;
+}
+
+int stack_pool_prestart(struct stack_pool *p, unsigned n)
+{
+	struct scn_file *f = calloc(1, sizeof(*f));
+	struct stack *st = calloc(1, sizeof(*st));
+	int rc = f && st ? 0 : -ENOMEM;
+
+	if (n > p->t->n || n > SCN_NODES_MAX)
+		rc = -ERANGE;
+	for (unsigned i = 0; i < n && rc == 0; i++) /* the topology's names until a scenario's hello */
+		snprintf(f->nodes[i], sizeof(f->nodes[i]), "%s", p->t->node[i].name);
+	for (unsigned i = 0; i < n && rc == 0; i++)
+		if (p->t->node[i].agent[0])
+			n = 0; /* another kernel's agents: each scenario dials its own */
+	if (rc == 0 && n) {
+		f->nnodes = n;
+		rc = stack_pool_start(p, st, f); /* the pool's agents and new ones, started together */
+	}
+	if (rc == 0 && n) {
+		memcpy(p->ag, st->ag, n * sizeof(st->ag[0]));
+		for (unsigned i = 0; i < n; i++)
+			st->ag[i].fd = -1;
+	} else if (rc && st) {
+		snprintf(p->why, sizeof(p->why), "%s", st->err);
+	}
+	free(st);
+	free(f);
 	return rc;
 }
 

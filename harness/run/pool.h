@@ -37,7 +37,7 @@ struct stack_pool {
 	unsigned started;                     /* agents started */
 	unsigned kept;                        /* agents handed on to a next scenario after a confirmed reset */
 	unsigned dropped;                     /* agents stopped at a scenario's end instead */
-	char why[256];                        /* why the last one was dropped ("" none) */
+	char why[512];                        /* why the last one was dropped ("" none) */
 };
 
 /* An empty pool for topology t (which must outlive it) and agents bounding every call by step_ms. */
@@ -50,6 +50,14 @@ void stack_pool_init(struct stack_pool *p, const struct topo *t, int step_ms);
  * st is stopped; stack_pool_stop need not be called).
  */
 int stack_pool_start(struct stack_pool *p, struct stack *st, const struct scn_file *f);
+
+/*
+ * Start the agents of topology nodes 0..n-1 the pool lacks, all together, so
+ * that the scenarios find them ready (on a topology with agents on another
+ * kernel, nothing: each scenario dials its own). Returns 0, or -errno with the reason in p->why (those
+ * that did start are stopped; scenarios start their own then).
+ */
+int stack_pool_prestart(struct stack_pool *p, unsigned n);
 
 /*
  * End st's scenario: reset its agents, keep in p those that confirm they are

@@ -177,6 +177,29 @@ START_TEST(test_a_kept_agent_gone_meanwhile_is_started_again)
 }
 END_TEST
 
+START_TEST(test_prestart_fills_the_pool_or_says_why_not)
+{
+	strcpy(t.node[1].name, "tb");
+	fake_agent(&p.ag[0], "ok objs=0 fams=0"); /* node a's is there: only b's is started */
+	setenv("RDMACHECK_AGENT", "/nonexistent/rdmacheck-agent", 1);
+	ck_assert_int_ne(stack_pool_prestart(&p, 2), 0);
+	unsetenv("RDMACHECK_AGENT");
+	ck_assert_uint_eq(p.started, 1);
+	ck_assert_msg(strstr(p.why, "node tb"), "%s", p.why); /* named after the topology's node */
+	ck_assert_int_eq(p.ag[1].fd, -1);
+	ck_assert_int_eq(stack_pool_prestart(&p, 3), -ERANGE); /* more than the topology has */
+}
+END_TEST
+
+START_TEST(test_prestart_leaves_agents_on_other_kernels_to_the_scenarios)
+{
+	strcpy(t.node[1].agent, "127.0.0.1:9");
+	ck_assert_int_eq(stack_pool_prestart(&p, 2), 0);
+	ck_assert_uint_eq(p.started, 0);
+	ck_assert_int_eq(p.ag[0].fd, -1);
+}
+END_TEST
+
 /* ------------------------------------------------------- the agent's side -- */
 
 static unsigned released;
@@ -269,6 +292,8 @@ Suite *suite_test_pool(void)
 	tcase_add_test(tc, test_an_answer_that_is_not_a_reset_answer_stops_the_agent);
 	tcase_add_test(tc, test_a_timed_out_or_chattering_agent_is_not_kept);
 	tcase_add_test(tc, test_a_kept_agent_gone_meanwhile_is_started_again);
+	tcase_add_test(tc, test_prestart_fills_the_pool_or_says_why_not);
+	tcase_add_test(tc, test_prestart_leaves_agents_on_other_kernels_to_the_scenarios);
 	tcase_add_test(tc, test_agent_reset_releases_everything_and_says_nothing_is_left);
 	tcase_add_test(tc, test_agent_reset_counts_what_a_release_left);
 	tcase_add_test(tc, test_agent_poll_pause_spins_first_then_sleeps);
