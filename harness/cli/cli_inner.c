@@ -84,6 +84,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 			      .on_step = inner_on_step, .ctx = &ic };
 
 	rec_start(rec, k);
+	o.ahead = f && !cli_may_crash(f, prof); /* a step sent ahead runs even if an earlier one ends the scenario */
 	if (!f || !st) {
 		snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
 		r.v = V_ERROR;

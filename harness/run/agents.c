@@ -81,11 +81,11 @@ static int agent_ended(struct stack *st, unsigned i, int wait_ms)
 	return 1;
 }
 
-static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va_list ap)
+/* Send the request line req to node's agent: 0, or -EPIPE with st->err. */
+static int send_line(struct stack *st, unsigned node, const char *req)
 {
 	int rc;
 
-	vsnprintf(req, PROTO_LINE_MAX, fmt, ap);
 	if (node >= st->n || st->ag[node].fd < 0)
 		return -EPIPE;
 	rc = proto_send(st->ag[node].fd, "%s", req);
@@ -99,16 +99,49 @@ static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va
 	return 0;
 }
 
+/* Run-ahead, st->capture: send req and queue it for its stack_call. -EINPROGRESS, or as send_line. */
+static int ahead_queue(struct stack *st, unsigned node, const char *req)
+{
+	int rc;
+
+	if (st->nahead == STACK_AHEAD_MAX || (st->nahead && node != st->ahead_node))
+		return -EAGAIN;
+	rc = send_line(st, node, req);
+	if (rc)
+		return rc;
+	snprintf(st->ahead[(st->ahead_head + st->nahead) % STACK_AHEAD_MAX], PROTO_LINE_MAX, "%s", req);
+	st->ahead_node = node;
+	st->nahead++;
+	return -EINPROGRESS;
+}
+
+/* With requests sent ahead, the one asked must be the oldest of them: 0 (taken off the queue) or -EPROTO. */
+static int ahead_take(struct stack *st, unsigned node, const char *req)
+{
+	if (node == st->ahead_node && strcmp(st->ahead[st->ahead_head], req) == 0) {
+		st->ahead_head = (st->ahead_head + 1) % STACK_AHEAD_MAX;
+		st->nahead--;
+		return 0;
+	}
+	snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s, but '%.60s' was sent ahead to node %s", req,
+		 st->f->nodes[node], st->ahead[st->ahead_head], st->f->nodes[st->ahead_node]);
+	return -EPROTO;
+}
+
 int stack_send(struct stack *st, unsigned node, const char *fmt, ...)
 {
 	char req[PROTO_LINE_MAX];
 	va_list ap;
-	int rc;
 
 	va_start(ap, fmt);
-	rc = vsend(st, node, req, fmt, ap);
+	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
-	return rc;
+	if (st->nahead) {
+		snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s while requests were sent ahead", req,
+			 st->f->nodes[node]);
+		return -EPROTO;
+	}
+	return send_line(st, node, req);
 }
 
 /* What a read from node's agent that returned rc (< 0) means: -ETIMEDOUT or -EPIPE, the reason in st->err. */
@@ -150,8 +183,11 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vsend(st, node, req, fmt, ap);
+	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
+	if (st->capture)
+		return ahead_queue(st, node, req);
+	rc = st->nahead ? ahead_take(st, node, req) : send_line(st, node, req);
 	if (rc)
 		return rc;
 	rc = stack_recv(st, node, reply, st->step_ms + STACK_SLACK_MS);

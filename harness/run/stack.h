@@ -38,6 +38,8 @@ struct stack_agent {
 	                              reached over TCP (remote.h); NULL for a forked one */
 };
 
+#define STACK_AHEAD_MAX 16 /* requests in flight ahead of their answers */
+
 struct stack {
 	const struct scn_file *f;
 	unsigned n;
@@ -46,6 +48,11 @@ struct stack {
 	struct stack_obj o[SCN_OBJS_MAX];
 	char err[512];             /* the last infrastructure error, for reports */
 	char tmp[48];              /* the agents' TMPDIR, removed with them ("" none) */
+	/* Run-ahead (backend_ops.ahead): the requests sent to node ahead_node and not yet
+	 * answered, oldest first at ahead_head; the next stack_call must be the oldest. */
+	char ahead[STACK_AHEAD_MAX][PROTO_LINE_MAX];
+	unsigned nahead, ahead_head, ahead_node;
+	uint8_t capture;           /* stack_call sends and queues, and answers -EINPROGRESS */
 };
 
 extern const struct backend_ops stack_ops;
@@ -58,7 +65,9 @@ extern const struct backend_ops stack_ops;
  * step budget. Each returns 0 (the answer may be ok or err), -ETIMEDOUT, or
  * -EPIPE when the agent is gone; the reason goes to st->err. Sending to two
  * agents before receiving from either serves calls that need both sides at
- * once (a connection: one listens while the other connects).
+ * once (a connection: one listens while the other connects). With requests
+ * sent ahead (st->nahead), stack_call must ask the oldest of them (it then
+ * only takes its answer), and stack_send is refused: -EPROTO, st->err says so.
  */
 int stack_send(struct stack *st, unsigned node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms);

@@ -200,6 +200,39 @@ START_TEST(test_prestart_leaves_agents_on_other_kernels_to_the_scenarios)
 }
 END_TEST
 
+/* ------------------------------------------- run-ahead (agents.c, stack.c) -- */
+
+START_TEST(test_requests_sent_ahead_are_answered_in_order)
+{
+	struct hcall c = { .op = M_OP_ALLOC_PD, .node = 0, .obj = 4 }, d = c, w = c;
+	struct hres r;
+	char reply[PROTO_LINE_MAX];
+
+	c.call = d.call = (uint16_t)scn_call_find("alloc_pd");
+	d.obj = 5;
+	w.call = (uint16_t)scn_call_find("write");
+	w.op = M_OP_WRITE;
+	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
+	ck_assert_int_eq(stack_ops.ahead(&st, &c), 0);
+	ck_assert_int_eq(stack_ops.ahead(&st, &d), 0);
+	ck_assert_uint_eq(st.nahead, 2);
+	ck_assert_int_eq(stack_ops.ahead(&st, &w), -EAGAIN); /* a post never goes ahead */
+	c.node = 1;
+	ck_assert_int_eq(stack_ops.ahead(&st, &c), -EAGAIN); /* nor another node's call meanwhile */
+	c.node = 0;
+	ck_assert_int_eq(stack_send(&st, 1, "recvs id=1"), -EPROTO);
+	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=5"), -EPROTO); /* not the oldest */
+	ck_assert_ptr_nonnull(strstr(st.err, "'alloc_pd id=4' was sent ahead"));
+	ck_assert_int_eq(stack_ops.exec(&st, &c, &r), 0);
+	ck_assert_int_eq(r.out.kind, M_OUT_OK);
+	ck_assert_int_eq(stack_ops.exec(&st, &d, &r), 0);
+	ck_assert_uint_eq(st.nahead, 0);
+	ck_assert_int_eq(stack_call(&st, 1, reply, "alloc_pd id=7"), 0); /* and then anything, anywhere */
+	stack_pool_stop(&p, &st);
+	ck_assert_uint_eq(p.kept, 2); /* nothing was left unanswered */
+}
+END_TEST
+
 /* ------------------------------------------------------- the agent's side -- */
 
 static unsigned released;
@@ -294,6 +327,7 @@ Suite *suite_test_pool(void)
 	tcase_add_test(tc, test_a_kept_agent_gone_meanwhile_is_started_again);
 	tcase_add_test(tc, test_prestart_fills_the_pool_or_says_why_not);
 	tcase_add_test(tc, test_prestart_leaves_agents_on_other_kernels_to_the_scenarios);
+	tcase_add_test(tc, test_requests_sent_ahead_are_answered_in_order);
 	tcase_add_test(tc, test_agent_reset_releases_everything_and_says_nothing_is_left);
 	tcase_add_test(tc, test_agent_reset_counts_what_a_release_left);
 	tcase_add_test(tc, test_agent_poll_pause_spins_first_then_sleeps);
