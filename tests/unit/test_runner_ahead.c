@@ -80,15 +80,15 @@ static const struct backend_ops fake = {
 	.name = "fake", .exec = fk_exec, .ref = fk_none, .attr = fk_attr, .read = fk_read, .ahead = fk_ahead,
 };
 
-/* Run text on the fake (run-ahead on or off); the verdict into *r, the caller clears it. */
-static void run(const char *text, int ahead, struct result *r)
+/* Run text on the fake (run-ahead on or off; object busy answers EBUSY); the verdict into *r, the caller clears it. */
+static void run(const char *text, int ahead, int32_t busy, struct result *r)
 {
 	struct scn_file *f = NULL;
 	struct scn_diags d;
 	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
 
 	memset(&fk, 0, sizeof(fk));
-	fk.busy = -1;
+	fk.busy = busy;
 	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
 	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
 	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
@@ -105,7 +105,7 @@ START_TEST(test_ahead_sends_a_nodes_object_calls_before_their_answers)
 	static const char *const want[] = { "a0", "a0", "a1", "a1", "x0", "x0", "x1", "x1", "a2", "x2", "a3", "a3", "x3", "x3" };
 	struct result r;
 
-	run(pairs, 1, &r);
+	run(pairs, 1, -1, &r);
 	ck_assert_msg(r.v == V_PASS, "%s", r.reason);
 	ck_assert_uint_eq(r.steps_run, 7);
 	ck_assert_uint_eq(fk.nlog, 14);
@@ -119,7 +119,7 @@ START_TEST(test_ahead_off_sends_nothing_ahead)
 {
 	struct result r;
 
-	run(pairs, 0, &r);
+	run(pairs, 0, -1, &r);
 	ck_assert_int_eq(r.v, V_PASS);
 	ck_assert_int_eq(fk.ahead_calls, 0);
 	ck_assert_str_eq(fk.log[0], "x0");
@@ -130,34 +130,16 @@ END_TEST
 START_TEST(test_ahead_judges_as_without_it)
 {
 	struct result on, off;
-	int32_t sent_past;
 
-	run(pairs, 0, &off);
-	memset(&fk, 0, sizeof(fk));
-	fk.busy = 1; /* p2's alloc answers EBUSY: outside the allowed set */
-	{
-		struct scn_file *f = NULL;
-		struct scn_diags d;
-		struct run_opts o = { .mode = RUN_REAL };
-
-		result_clear(&off);
-		ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
-		ck_assert_int_eq(scn_parse_text(pairs, strlen(pairs), "t.scn", &f, &d), 0);
-		ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, &off), 0);
-		memset(&fk, 0, sizeof(fk));
-		fk.busy = 1;
-		o.ahead = 1;
-		ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, &on), 0);
-		scn_free(f);
-	}
+	run(pairs, 0, 1, &off); /* p2's alloc answers EBUSY: outside the allowed set */
+	run(pairs, 1, 1, &on);
 	ck_assert_int_eq(off.v, V_FAIL);
 	ck_assert_int_eq(on.v, off.v);
 	ck_assert_uint_eq(on.line, off.line);
 	ck_assert_uint_eq(on.line, 5);
 	ck_assert_str_eq(on.reason, off.reason);
 	ck_assert_uint_eq(on.steps_run, off.steps_run);
-	sent_past = fk.nq; /* sent ahead and never judged: the run stopped before it */
-	ck_assert_int_eq(sent_past, 1); /* p2's dealloc */
+	ck_assert_uint_eq(fk.nq, 1); /* p2's dealloc: sent ahead, never judged (the run stopped before it) */
 	result_clear(&on);
 	result_clear(&off);
 }
@@ -168,25 +150,14 @@ START_TEST(test_ahead_never_sends_a_step_that_needs_the_engines_view)
 	static const char text[] = "title view\nnodes a\na: alloc_pd p\n"
 				   "a: reg_mr m pd=p len=64 access=LOCAL_WRITE\n"
 				   "a: reg_mr n pd=p len=64 access=LOCAL_WRITE iova=m.addr\n";
-	struct scn_file *f = NULL;
-	struct scn_diags d;
+	struct result r;
 
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
-	{
-		struct run_opts o = { .mode = RUN_REAL, .ahead = 1 };
-		struct result r;
-
-		memset(&fk, 0, sizeof(fk));
-		fk.busy = -1;
-		ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
-		ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, &r), 0);
-		/* the fake takes no reg_mr ahead (offered at steps 1 and 2); the third step is never
-		 * offered: its iova= is the engine's view of m */
-		ck_assert_int_eq(fk.ahead_calls, 3);
-		ck_assert_int_eq(fk.offered_max, 1);
-		result_clear(&r);
-	}
-	scn_free(f);
+	run(text, 1, -1, &r);
+	/* the fake takes no reg_mr ahead (offered at steps 1 and 2); the third step is never
+	 * offered: its iova= is the engine's view of m */
+	ck_assert_int_eq(fk.ahead_calls, 3);
+	ck_assert_int_eq(fk.offered_max, 1);
+	result_clear(&r);
 }
 END_TEST
 
