@@ -115,10 +115,10 @@ static int ahead_queue(struct stack *st, unsigned node, const char *req)
 	return -EINPROGRESS;
 }
 
-/* With requests sent ahead, the one asked must be the oldest of them: 0 (taken off the queue) or -EPROTO. */
+/* With requests sent ahead to node, the one asked of it must be the oldest of them: 0 (taken off the queue) or -EPROTO. */
 static int ahead_take(struct stack *st, unsigned node, const char *req)
 {
-	if (node == st->ahead_node && strcmp(st->ahead[st->ahead_head], req) == 0) {
+	if (strcmp(st->ahead[st->ahead_head], req) == 0) {
 		st->ahead_head = (st->ahead_head + 1) % STACK_AHEAD_MAX;
 		st->nahead--;
 		return 0;
@@ -136,8 +136,8 @@ int stack_send(struct stack *st, unsigned node, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
-	if (st->nahead) {
-		snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s while requests were sent ahead", req,
+	if (st->nahead && node == st->ahead_node) {
+		snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s while requests were sent ahead to it", req,
 			 st->f->nodes[node]);
 		return -EPROTO;
 	}
@@ -187,7 +187,7 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	va_end(ap);
 	if (st->capture)
 		return ahead_queue(st, node, req);
-	rc = st->nahead ? ahead_take(st, node, req) : send_line(st, node, req);
+	rc = st->nahead && node == st->ahead_node ? ahead_take(st, node, req) : send_line(st, node, req);
 	if (rc)
 		return rc;
 	rc = stack_recv(st, node, reply, st->step_ms + STACK_SLACK_MS);

@@ -66,8 +66,9 @@ extern const struct backend_ops stack_ops;
  * -EPIPE when the agent is gone; the reason goes to st->err. Sending to two
  * agents before receiving from either serves calls that need both sides at
  * once (a connection: one listens while the other connects). With requests
- * sent ahead (st->nahead), stack_call must ask the oldest of them (it then
- * only takes its answer), and stack_send is refused: -EPROTO, st->err says so.
+ * sent ahead to a node (st->nahead), stack_call to that node must ask the
+ * oldest of them (it then only takes its answer), and stack_send to it is
+ * refused: -EPROTO, st->err says so. Other nodes are talked to as ever.
  */
 int stack_send(struct stack *st, unsigned node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms);
