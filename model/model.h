@@ -343,7 +343,7 @@ struct m_conn {
 struct m_node {
 	uint32_t next_key;          /* keys are never reused: stale keys stay stale */
 	uint64_t next_va;
-	uint8_t npd, nmr, nmw, nqp; /* handles given out so far (never reused) */
+	uint8_t npd, nmr, nmw, nqp; /* slots used so far (a full table reuses a free one: verbs/slot.c) */
 	uint8_t nconn;
 	struct m_pd pd[M_MAX_PD];
 	struct m_mr mr[M_MAX_MR];
@@ -382,7 +382,8 @@ int model_clone(struct model *dst, const struct model *src);
  * arguments of its family (the union member named after the family; each
  * field's meaning is documented where its struct is declared, in
  * model/<family>/<family>.h). Handles are per-node indexes given out by the
- * creating operation (never reused).
+ * creating operation; once a verbs table is full, a creation takes the slot of
+ * a destroyed object nothing refers to (model/verbs/slot.c).
  */
 struct m_op {
 	uint8_t kind;       /* enum m_op_kind */

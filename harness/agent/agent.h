@@ -31,6 +31,13 @@
  *   fill id byte off len                              ok
  *   read id off len (len <= AGENT_READ_MAX)           ok bytes=N, then the N raw bytes (proto.h)
  *   quit                                              ok (then the agent exits)
+ *   reset                                             ok objs=N fams=M (every object and every
+ *                                                     family's state released, as at the end; then
+ *                                                     N: objects, buffers and family states still
+ *                                                     held, M: families with per-node state used
+ *                                                     since the last reset; 0 and 0: as fresh)
+ *   hello node=NAME                                   ok hello node=NAME gid=HEX (the greeting
+ *                                                     again, serving scenario node NAME from now)
  *
  * librpma (agent_rpma.c; one peer per node on the device of its IPv4 address,
  * made at the first of these; nulls=N: bit i passes the call's i-th pointer

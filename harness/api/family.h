@@ -76,6 +76,10 @@ struct api_family {
 	 * release of its per-node state after every object (NULL: none). */
 	const struct agent_req *agent_reqs;
 	void (*agent_end)(struct agent *a);
+	/* The real stack, run-ahead (backend_ops.ahead): 1 when stack_exec of c makes exactly one
+	 * request (stack_call), written from c alone, whose effect stays on c's node and its own
+	 * objects and that no peer observation follows; 0 else (NULL: never). */
+	int (*stack_ahead)(const struct hcall *c);
 };
 
 /* Number of families; family i (its enum scn_api value), NULL out of range. */

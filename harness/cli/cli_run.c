@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
 #include "harness/run/proto.h"
+#include "harness/run/pool.h"
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_inner.h"
@@ -150,7 +151,8 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, "--trace", NULL }; /* the trace goes to the results directory */
+			 timeout_opt, profile_opt, "--trace", o->a->fresh_agents ? "--fresh-agents" : NULL, NULL };
+	/* the trace goes to the results directory */
 
 	fflush(NULL);
 	pid = fork();
@@ -493,11 +495,15 @@ static void outer_results(struct outer *o)
 static int outer_device(struct outer *o, const struct m_profile *prof, const struct topo *t)
 {
 	FILE *rec = fopen(o->rec, "w");
+	struct stack_pool pool;
 
 	if (!rec) {
 		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
 		return 1;
 	}
+	stack_pool_init(&pool, t, o->a->step_s * 1000);
+	if (!o->a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
+		stack_pool_prestart(&pool, (unsigned)(t->n < SCN_NODES_MAX ? t->n : SCN_NODES_MAX));
 	for (size_t i = 0; i < o->fl.n; i++) {
 		if (o->st[i].finished) { /* does not parse: its ERROR is there already */
 			print_ready(o);
@@ -513,12 +519,13 @@ static int outer_device(struct outer *o, const struct m_profile *prof, const str
 					 o->files[i]->nnodes, o->a->topology, t->n);
 			o->st[i].finished = 1;
 		} else {
-			cli_inner_one(o->a, prof, t, rec, i, o->files[i], 0);
+			cli_inner_one(o->a, prof, &pool, rec, i, o->files[i], 0);
 			fflush(rec);
 			rec_read(o->rec, o->rs, o->st, o->fl.n);
 		}
 		print_ready(o);
 	}
+	stack_pool_close(&pool);
 	fclose(rec);
 	unlink(o->rec);
 	return 0;

@@ -14,6 +14,7 @@
 static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
+	"                     [--fresh-agents]\n"
 	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
 	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
 	"                     [--list] [--device=DEV | --topology=FILE] PATH...\n"
@@ -27,6 +28,8 @@ static const char usage_run[] =
 	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
 	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
 	"  --results  the results directory (default build/results/UTC-PID, build/results/latest)\n"
+	"  --fresh-agents  start every scenario's node agents anew (default: an agent is kept\n"
+	"             for the next scenario when, reset, it confirms it holds nothing)\n"
 	"Selection (each option may be given several times; PATTERN is a glob, or else a\n"
 	"substring, matched against the path and the title):\n"
 	"  -k PATTERN          only scenarios matching one of the patterns\n"
@@ -54,7 +57,7 @@ static const char usage_run[] =
 
 enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
-	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
+	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_FRESH,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
 	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY,
 };
@@ -78,6 +81,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "fresh-agents", no_argument, NULL, OPT_FRESH },
 		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 		{ "rule", required_argument, NULL, OPT_RULE },
 		{ "rerun-failed", no_argument, NULL, OPT_RERUN },
@@ -141,6 +145,9 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_TRACE:
 			a->trace = 1;
+			break;
+		case OPT_FRESH:
+			a->fresh_agents = 1;
 			break;
 		case OPT_RESULTS:
 			if (!*v)

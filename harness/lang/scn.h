@@ -36,7 +36,7 @@
 #define SCN_NODES_MAX 16u
 #define SCN_CITES_MAX 32u
 #define SCN_REQUIRES_MAX 16u
-#define SCN_STEPS_MAX 4096u
+#define SCN_STEPS_MAX 65536u
 #define SCN_OBJS_MAX 1024u       /* object instances (every creation is one) */
 #define SCN_ARGS_MAX 12u         /* KEY=VALUE arguments of one step */
 #define SCN_CHAIN_MAX 16u        /* steps one chain of WRs (`chain`) posts together */

@@ -241,6 +241,15 @@ struct backend_ops {
 	int (*blob)(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
 	/* The reason of the engine's last failure (which node, what), or NULL; optional. */
 	const char *(*why)(void *be);
+	/*
+	 * Run-ahead (optional; runner.c): send c's request now, before the
+	 * answers of the calls sent ahead of it; c's exec, later and in the same
+	 * order, takes its answer. 0 when sent; -EAGAIN when c cannot go ahead
+	 * (its family's say, requests of another node in flight, the queue
+	 * full): it is then sent by its exec. The caller sends only calls whose
+	 * hcall cannot change until their exec.
+	 */
+	int (*ahead)(void *be, const struct hcall *c);
 };
 
 #endif

@@ -16,6 +16,7 @@
 #define PEER_RECV_WAIT_MS 2000 /* a receive completion the model predicts */
 #define PEER_STATE_WAIT_MS 1000 /* a responder may reach ERR shortly after the NAK */
 #define MEM_CHUNK 4096
+#define RUN_AHEAD 16 /* steps sent ahead of their answers, at most */
 
 /* ------------------------------------------------------------ a run -- */
 
@@ -33,6 +34,7 @@ struct run {
 	uint8_t chain_pos; /* in a chain: the step's place */
 	uint8_t chain_early; /* a chain's step before its last: the peer QP's state is the whole chain's */
 	size_t advance;  /* steps the last run_step took (a chain: all of its) */
+	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
 };
 
 static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
@@ -381,9 +383,13 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	if (rc == 0)
 		rc = bm_predict(&x->bm, cm, pp, pg);
 	if (rc) {
+		int32_t o = missing >= 0 ? missing : s->obj;
+
 		say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
-		    rc == -ENOENT ? "it uses an object whose creation failed: " : "malformed for the model",
-		    rc == -ENOENT ? obj_name(x->f, missing >= 0 ? missing : s->obj, name, sizeof(name)) : "");
+		    rc != -ENOENT ? "malformed for the model" : bm_handle(&x->bm, o) == BM_STALE ?
+		    "it uses a destroyed object whose model slot a later creation took: " :
+		    "it uses an object whose creation failed: ",
+		    rc == -ENOENT ? obj_name(x->f, o, name, sizeof(name)) : "");
 		return 1;
 	}
 	for (unsigned i = 0; i < pp->n; i++)
@@ -655,6 +661,49 @@ static int run_step(struct run *x, size_t si)
 	return step_commit(x, s, &cm, from, pick, &real);
 }
 
+/*
+ * Run-ahead: whether step j may be sent to the engine while the steps from si
+ * on are not answered yet: on si's node, and with no argument the engine's
+ * view answers (a reference, an attribute), so that the request sent now is
+ * the one its exec will make; the engine says whether the call itself may
+ * (backend_ops.ahead).
+ */
+static int ahead_ok(const struct run *x, size_t si, size_t j)
+{
+	const struct scn_step *s = &x->f->steps[j];
+
+	if (s->node != x->f->steps[si].node)
+		return 0;
+	for (size_t i = 0; i < s->nargs; i++)
+		if (s->args[i].v.kind & (SCN_V_ADDR | SCN_V_ATTR))
+			return 0;
+	return 1;
+}
+
+/*
+ * Run-ahead (run_opts.ahead): before step si runs, send the requests of the
+ * steps from si on that may go (ahead_ok), so that the engine works on them
+ * while the runner judges; each step's exec then takes its answer, and every
+ * step is judged exactly as without run-ahead, in order. A step that cannot
+ * go ends the run of them: it and those after it go when their turn comes.
+ */
+static void send_ahead(struct run *x, size_t si)
+{
+	if (!x->o->ahead || !x->ops->ahead || x->o->mode != RUN_REAL)
+		return;
+	if (x->sent < si)
+		x->sent = si;
+	for (size_t j = x->sent; j < x->f->nsteps && j < si + RUN_AHEAD; j++) {
+		struct hcall c;
+		int32_t missing;
+
+		if (!ahead_ok(x, si, j) || resolve_step(x->f, &x->f->steps[j], x->ops, x->be, &c, &missing) ||
+		    x->ops->ahead(x->be, &c))
+			break;
+		x->sent = j + 1;
+	}
+}
+
 int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
 		 const struct run_opts *o, struct result *r)
 {
@@ -675,9 +724,11 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	rc = bm_init(&x.bm, f, &o->prof);
 	if (rc)
 		return rc;
-	for (si = 0; si < f->nsteps; si += x.advance)
+	for (si = 0; si < f->nsteps; si += x.advance) {
+		send_ahead(&x, si);
 		if (run_step(&x, si))
 			break;
+	}
 	if (si == f->nsteps) {
 		/* Every buffer, at the end, against the model. */
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {

@@ -233,6 +233,22 @@ static int stack_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *l
 	return -EINVAL;
 }
 
+/* backend_ops.ahead: c's one request through its family's stack_exec, sent and queued (agents.c). */
+static int stack_ahead(void *be, const struct hcall *c)
+{
+	struct stack *st = be;
+	const struct api_family *fam = api_family_get(scn_call_get(c->call)->api);
+	struct hres r;
+	int rc;
+
+	if (!fam || !fam->stack_ahead || !fam->stack_exec || !fam->stack_ahead(c))
+		return -EAGAIN;
+	st->capture = 1;
+	rc = fam->stack_exec(st, c, &r);
+	st->capture = 0;
+	return rc == -EINPROGRESS ? 0 : rc ? rc : -EPROTO;
+}
+
 const struct backend_ops stack_ops = {
 	.name = "stack",
 	.exec = stack_exec,
@@ -243,5 +259,6 @@ const struct backend_ops stack_ops = {
 	.peer = stack_peer,
 	.blob = stack_blob,
 	.why = stack_why,
+	.ahead = stack_ahead,
 };
 

@@ -95,15 +95,15 @@ static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
 {
 	struct m_node *nd = &m->node[op->node];
 	struct m_mr *mr;
-	int rc;
+	int rc, s = m_slot_mr(m, op->node, op->verbs.in_buf ? op->verbs.mr : -1);
 
-	if (nd->nmr >= M_MAX_MR)
-		return -ENOSPC;
-	mr = &nd->mr[nd->nmr];
+	if (s < 0)
+		return s;
+	mr = &nd->mr[s];
 	memset(mr, 0, sizeof(*mr));
 	if (op->verbs.in_buf)
 		same_buffer(nd, mr, &nd->mr[op->verbs.mr], op->verbs.buf_off);
-	else if ((rc = new_buffer(nd, mr, nd->nmr, op->verbs.len, op->verbs.offset, op->verbs.prot)))
+	else if ((rc = new_buffer(nd, mr, s, op->verbs.len, op->verbs.offset, op->verbs.prot)))
 		return rc;
 	mr->live = mr->ever = 1;
 	mr->pd = op->verbs.pd;
@@ -113,7 +113,8 @@ static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
 	mr->lkey = m_new_key(nd);
 	mr->rkey = m_new_key(nd);
 	nd->pd[op->verbs.pd].usecnt++;
-	*created = nd->nmr++;
+	*created = s;
+	nd->nmr += s == nd->nmr;
 	return 0;
 }
 
@@ -218,13 +219,15 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 {
 	const struct m_op *op = &pr->op;
 	struct m_node *nd = &m->node[op->node];
+	int s;
 
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_ALLOC_PD:
-		if (nd->npd >= M_MAX_PD)
-			return -ENOSPC;
-		nd->pd[nd->npd] = (struct m_pd){ .live = 1, .ever = 1 };
-		*created = nd->npd++;
+		if ((s = m_slot_pd(m, op->node)) < 0)
+			return s;
+		nd->pd[s] = (struct m_pd){ .live = 1, .ever = 1 };
+		*created = s;
+		nd->npd += s == nd->npd;
 		return 0;
 	case M_OP_DEALLOC_PD:
 		nd->pd[op->obj].live = 0;
@@ -248,13 +251,14 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		return 0;
 	}
 	case M_OP_ALLOC_MW:
-		if (nd->nmw >= M_MAX_MW)
-			return -ENOSPC;
-		nd->mw[nd->nmw] = (struct m_mw){ .live = 1, .ever = 1, .type = (uint8_t)op->verbs.mw_type,
+		if ((s = m_slot_mw(m, op->node)) < 0)
+			return s;
+		nd->mw[s] = (struct m_mw){ .live = 1, .ever = 1, .type = (uint8_t)op->verbs.mw_type,
 						 .pd = op->verbs.pd, .mr = -1, .bind_qp = -1,
 						 .rkey = m_new_key(nd) };
 		nd->pd[op->verbs.pd].usecnt++;
-		*created = nd->nmw++;
+		*created = s;
+		nd->nmw += s == nd->nmw;
 		return 0;
 	case M_OP_DEALLOC_MW: {
 		struct m_mw *mw = &nd->mw[op->obj];
@@ -265,15 +269,16 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		return 0;
 	}
 	case M_OP_CREATE_QP:
-		if (nd->nqp >= M_MAX_QP)
-			return -ENOSPC;
-		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
+		if ((s = m_slot_qp(m, op->node)) < 0)
+			return s;
+		nd->qp[s] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
-						 .qpn = 0x11 + (uint32_t)nd->nqp };
+						 .qpn = 0x11 + (uint32_t)s };
 		nd->pd[op->verbs.pd].usecnt++;
-		*created = nd->nqp++;
+		*created = s;
+		nd->nqp += s == nd->nqp;
 		return 0;
 	case M_OP_CONNECT: {
 		struct m_qp *a = &nd->qp[op->obj], *b = &m->node[op->verbs.peer_node].qp[op->verbs.peer_qp];

@@ -53,4 +53,16 @@ int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *create
 /* poll_cq's results: n, then wrJ and statusJ of what it took. */
 int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
 
+/*
+ * The handle a new object of node gets (slot.c): the next never-used slot of
+ * its table, else, the table full, a destroyed object's slot nothing refers to
+ * (m_slot_mr frees that slot's own bytes: call it only to fill the slot;
+ * never slot keep, -1 none: the MR whose buffer the new one registers again);
+ * -ENOSPC when every slot is live or named.
+ */
+int m_slot_pd(const struct model *m, unsigned node);
+int m_slot_mr(struct model *m, unsigned node, int keep);
+int m_slot_mw(const struct model *m, unsigned node);
+int m_slot_qp(const struct model *m, unsigned node);
+
 #endif

@@ -15,7 +15,7 @@
  */
 static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_wc *wc)
 {
-	int64_t deadline = proto_now_ms() + budget_ms;
+	int64_t since = proto_now_ms(), deadline = since + budget_ms;
 
 	for (;;) {
 		int got = ibv_poll_cq(cq, 1, wc);
@@ -28,7 +28,7 @@ static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_
 			continue; /* a completion of an earlier request that timed out */
 		if (proto_now_ms() >= deadline)
 			return -ETIMEDOUT;
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+		agent_poll_pause(since);
 	}
 }
 
@@ -608,7 +608,7 @@ static void qp_state_field(struct aobj *q, char *out)
 static int do_recvs(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
-	int64_t deadline = proto_now_ms() + (int64_t)agent_num(a, "wait_ms", 0);
+	int64_t since = proto_now_ms(), deadline = since + (int64_t)agent_num(a, "wait_ms", 0);
 	struct ibv_wc wc;
 	char state[16];
 
@@ -638,7 +638,7 @@ static int do_recvs(struct agent *a)
 				return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
 			return proto_send(a->fd, "ok n=0%s", state);
 		}
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+		agent_poll_pause(since);
 	}
 }
 

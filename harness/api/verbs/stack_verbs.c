@@ -245,3 +245,14 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 	}
 	return 0;
 }
+
+int stack_ahead_verbs(const struct hcall *c)
+{
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_REG_MR: case M_OP_DEREG_MR: case M_OP_ALLOC_MW:
+	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP:
+		return 1;
+	default:
+		return 0;
+	}
+}
