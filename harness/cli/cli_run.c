@@ -24,6 +24,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_inner.h"
 #include "harness/cli/console.h"
+#include "harness/cli/death.h"
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
 #include "harness/cli/device.h"
@@ -34,6 +35,7 @@
 #include "harness/cli/results.h"
 #include "harness/cli/run_args.h"
 #include "harness/cli/stage.h"
+#include "harness/cli/vms.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -50,6 +52,7 @@
 
 #define HANG_SLACK_S 120 /* boot, topology and agent start beyond the step timeout */
 #define HANG_GRACE_S 10  /* what a hung inner runner gets to clean up before SIGKILL */
+#define VMS_DEATH_MS 15000 /* after an ERROR, how long ci/vms may take to see a node's guest ended */
 
 
 /* ------------------------------------------------------------ outer -- */
@@ -221,35 +224,11 @@ static size_t running_one(const struct outer *o, size_t from)
 static size_t record_death(struct outer *o, size_t from, int status)
 {
 	size_t k = running_one(o, from);
-	char excerpt[2048];
 
 	if (k >= o->fl.n)
 		return k;
-	struct result *r = &o->rs[k];
-	struct rec_state *s = &o->st[k];
-
-	console_excerpt(o->console, excerpt, sizeof(excerpt));
-	free(r->detail);
-	r->detail = strdup(excerpt[0] ? excerpt : "  (no console lines about it)\n");
-	free(o->console_txt[k]);
-	o->console_txt[k] = console_tail(o->console, 200); /* the results directory's console.txt */
-	r->line = s->step_line;
-	if (status == 120 && s->step_crash) {
-		r->v = V_XFAIL;
-		snprintf(r->reason, sizeof(r->reason), "line %u: KERNEL_CRASH, declared deviation %.400s", s->step_line,
-			 s->step_note);
-		/* expected: one console line in the report, the whole dump in the results directory */
-		excerpt[strcspn(excerpt, "\n")] = '\0';
-		free(r->detail);
-		r->detail = excerpt[0] ? strdup(excerpt) : NULL;
-	} else {
-		r->v = V_FAIL;
-		snprintf(r->reason, sizeof(r->reason), "line %u: %s%s", s->step_line,
-			 status == 120 ? "KERNEL_CRASH (the guest kernel died; no profile predicts it)" :
-					 "TIMEOUT (the guest stopped answering)",
-			 s->started ? "" : " before the scenario started");
-	}
-	s->finished = 1;
+	death_judge(&o->rs[k], &o->st[k], status == 120, "", o->console, &o->console_txt[k]);
+	o->st[k].finished = 1;
 	return from; /* the next round: every scenario still unfinished */
 }
 
@@ -483,51 +462,6 @@ static void outer_results(struct outer *o)
 		fprintf(stderr, "rdmacheck: no results directory: %s\n", err);
 }
 
-/*
- * --device and --topology: every scenario on topology t, which is there
- * already (the host's own device, one node; or nodes on other kernels whose
- * agents listen), in this process (the inner runner's cli_inner_one); one
- * that needs more nodes than t has is skipped. Returns 1 on an infrastructure
- * failure.
- */
-static int outer_device(struct outer *o, const struct m_profile *prof, const struct topo *t)
-{
-	FILE *rec = fopen(o->rec, "w");
-
-	if (!rec) {
-		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
-		return 1;
-	}
-	for (size_t i = 0; i < o->fl.n; i++) {
-		if (o->st[i].finished) { /* does not parse: its ERROR is there already */
-			print_ready(o);
-			continue;
-		}
-		if (o->files[i]->nnodes > t->n) {
-			o->rs[i].v = V_SKIP;
-			if (o->a->device)
-				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
-					 o->files[i]->nnodes, o->a->device);
-			else
-				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --topology=%s has %zu",
-					 o->files[i]->nnodes, o->a->topology, t->n);
-			o->st[i].finished = 1;
-		} else {
-			cli_inner_one(o->a, prof, t, rec, i, o->files[i], 0);
-			fflush(rec);
-			rec_read(o->rec, o->rs, o->st, o->fl.n);
-		}
-		print_ready(o);
-	}
-	fclose(rec);
-	unlink(o->rec);
-	return 0;
-}
-
-/*
- * --device: its topology, build/run/device-DEV.topo (kept, for a look), and
- * its profile; o->rec names the records file. 0 or an exit status.
- */
 /* o->root, build/run in it, and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
 static int records_here(struct outer *o, char *dir, size_t len)
 {
@@ -541,6 +475,107 @@ static int records_here(struct outer *o, char *dir, size_t len)
 	return 0;
 }
 
+/*
+ * --device, --topology and --stack=vms: every scenario on topology t, which
+ * is there already (the host's own device, one node; or nodes on other
+ * kernels whose agents listen), in this process (the inner runner's
+ * cli_inner_one); one that needs more nodes than t has is skipped. With vm
+ * (--stack=vms) the nodes are guests of this run: more are booted for a
+ * scenario that needs them, steps that kill the kernel run, and a guest that
+ * died under a scenario judges it (vms_after) and is back before the next.
+ * Returns 1 on an infrastructure failure.
+ */
+static int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, struct vms *vm)
+{
+	FILE *rec = fopen(o->rec, "w");
+	char err[512];
+
+	if (!rec) {
+		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < o->fl.n && !interrupt_caught(); i++) {
+		if (o->st[i].finished) { /* does not parse: its ERROR is there already */
+			print_ready(o);
+			continue;
+		}
+		if (vm && o->files[i]->nnodes > t->n && vms_grow(vm, o->files[i]->nnodes, t, err, sizeof(err)))
+			fprintf(stderr, "rdmacheck: cannot boot %zu node guests: %s\n", o->files[i]->nnodes, err);
+		if (o->files[i]->nnodes > t->n) {
+			o->rs[i].v = V_SKIP;
+			if (o->a->device)
+				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
+					 o->files[i]->nnodes, o->a->device);
+			else
+				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; %s%s has %zu",
+					 o->files[i]->nnodes, vm ? "--stack=vms" : "--topology=",
+					 vm ? "" : o->a->topology, t->n);
+			o->st[i].finished = 1;
+		} else if (vm && vms_before(vm, o->files[i]->nnodes, err, sizeof(err))) {
+			o->rs[i].v = V_ERROR;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "not run: %.480s", err);
+			o->st[i].finished = 1;
+		} else {
+			cli_inner_one(o->a, prof, t, rec, i, o->files[i], vm != NULL);
+			fflush(rec);
+			rec_read(o->rec, o->rs, o->st, o->fl.n);
+			if (vm)
+				vms_after(vm, o->files[i]->nnodes, VMS_DEATH_MS, &o->rs[i], &o->st[i], &o->console_txt[i]);
+		}
+		print_ready(o);
+	}
+	mark_interrupted(o);
+	print_ready(o);
+	fclose(rec);
+	unlink(o->rec);
+	return 0;
+}
+
+/*
+ * --stack=vms: guests for as many nodes as the first scenario needs (at
+ * least two when any needs two: most do), more booted when one needs them;
+ * the scenarios on them (outer_device); the guests stopped. Returns 1 on an
+ * infrastructure failure.
+ */
+static int outer_vms(struct outer *o, const struct m_profile *prof)
+{
+	char dir[PATH_MAX + 16], err[1024];
+	size_t first = 0, most = 1, boot;
+	struct topo t;
+	struct vms vm;
+	int infra;
+
+	for (size_t i = 0; i < o->fl.n; i++)
+		if (o->files[i] && !o->st[i].finished) {
+			first = first ? first : o->files[i]->nnodes;
+			most = o->files[i]->nnodes > most ? o->files[i]->nnodes : most;
+		}
+	if (records_here(o, dir, sizeof(dir)))
+		return 1;
+	snprintf(o->stacklog, sizeof(o->stacklog), "%s/stack-%ld.log", dir, (long)getpid());
+	unlink(o->stacklog);
+	boot = most < 2 ? most : 2;
+	boot = first > boot ? first : boot;
+	fprintf(stderr, "rdmacheck: booting %zu node guests (%d MiB each; ci/vms)...\n", boot, o->a->vm_mem);
+	if (vms_start(&vm, o->root, boot, o->a->vm_mem, o->stacklog, &t, err, sizeof(err))) {
+		fprintf(stderr, "rdmacheck: --stack=vms: %s\n", err);
+		finish_rest(o, 0, V_ERROR, "not run: the node guests did not come up (see stack.log in the results)");
+		print_ready(o);
+		infra = 1;
+	} else {
+		infra = outer_device(o, prof, &t, &vm);
+		vms_stop(&vm);
+	}
+	if (o->res.jsonl)
+		results_file(&o->res, "stack.log", o->stacklog);
+	unlink(o->stacklog);
+	return infra;
+}
+
+/*
+ * --device: its topology, build/run/device-DEV.topo (kept, for a look), and
+ * its profile; o->rec names the records file. 0 or an exit status.
+ */
 static int device_start(struct outer *o, struct m_profile *prof, struct topo *t)
 {
 	char dir[PATH_MAX + 16], topo[PATH_MAX + 160];
@@ -611,8 +646,10 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
+	} else if (strcmp(a->stack, "vms") == 0) {
+		infra = outer_vms(&o, &prof);
 	} else if (a->device || a->topology) {
-		infra = outer_device(&o, &prof, &dev_topo);
+		infra = outer_device(&o, &prof, &dev_topo, NULL);
 	} else if (cli_find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
 		finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
@@ -646,7 +683,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 
 int cli_run(int argc, char **argv)
 {
-	struct run_args a = { .stack = "auto", .profile = "rxe", .format = REPORT_TEXT, .step_s = 10 };
+	struct run_args a = { .stack = "auto", .profile = "rxe", .format = REPORT_TEXT, .step_s = 10, .vm_mem = VMS_MEM_MB };
 	int first = run_parse(argc, argv, &a);
 
 	if (first < 0)

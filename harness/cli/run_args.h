@@ -22,6 +22,7 @@ struct run_args {
 	const char *topology;       /* --topology: nodes that exist already (netns/topo.h; mode hosts) */
 	int profile_set;            /* --profile was given */
 	int shard_set;              /* --shard was given (else GitLab's CI_NODE_* may set sel.shard) */
+	int vm_mem;                 /* --vm-mem: MiB per node guest of --stack=vms (vms.h) */
 };
 
 /*
