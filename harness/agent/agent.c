@@ -1,6 +1,7 @@
 /* agent.c — the node agent's core: objects, buffers, the request loop (agent.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "harness/agent/agent_internal.h"
+#include "harness/run/driver.h"
 #include "model/model.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 int agent_reply_err(struct agent *a, int err, const char *fmt, ...)
@@ -271,10 +273,30 @@ static const struct agent_req *find_req(const struct agent *a)
 	return NULL;
 }
 
+/*
+ * What the greeting tells of the node besides its GID: its device's driver
+ * (driver.h; sysfs at $RDMACHECK_SYSFS, else /sys) and its kernel, from which
+ * the coordinator chooses the profile that judges it.
+ */
+static void hello_node(const struct agent *a, char *driver, size_t len, struct utsname *u)
+{
+	const char *sysfs = getenv("RDMACHECK_SYSFS");
+	struct ibv_device_attr attr;
+
+	if (ibv_query_device(a->ctx, &attr))
+		attr.vendor_id = DRIVER_VENDOR_NONE;
+	driver_of(sysfs && *sysfs ? sysfs : "/sys", a->node->ibdev, attr.vendor_id, driver, len);
+	if (!driver[0] || strpbrk(driver, " \t"))
+		snprintf(driver, len, "unknown");
+	if (uname(u))
+		snprintf(u->release, sizeof(u->release), "unknown");
+}
+
 int agent_serve(int fd, const struct agent_node *node, int step_ms)
 {
 	struct agent *a = calloc(1, sizeof(*a));
-	char err[256], gid[33];
+	char err[256], gid[33], driver[32];
+	struct utsname u;
 	int rc;
 
 	if (!a)
@@ -289,7 +311,8 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 		return rc;
 	}
 	proto_hex_encode(a->gid.raw, sizeof(a->gid.raw), gid);
-	proto_send(fd, "ok hello node=%s gid=%s", node->name, gid);
+	hello_node(a, driver, sizeof(driver), &u);
+	proto_send(fd, "ok hello node=%s gid=%s driver=%s kernel=%s", node->name, gid, driver, u.release);
 	while (proto_recv(fd, &a->rd, a->msg, sizeof(a->msg), -1) >= 0) {
 		const struct agent_req *r;
 

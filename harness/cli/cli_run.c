@@ -27,7 +27,6 @@
 #include "harness/cli/death.h"
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
-#include "harness/cli/device.h"
 #include "harness/cli/interrupt.h"
 #include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
@@ -36,6 +35,7 @@
 #include "harness/cli/run_args.h"
 #include "harness/cli/stage.h"
 #include "harness/cli/vms.h"
+#include "harness/cli/outer.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -52,30 +52,13 @@
 
 #define HANG_SLACK_S 120 /* boot, topology and agent start beyond the step timeout */
 #define HANG_GRACE_S 10  /* what a hung inner runner gets to clean up before SIGKILL */
-#define VMS_DEATH_MS 15000 /* after an ERROR, how long ci/vms may take to see a node's guest ended */
 
 
 /* ------------------------------------------------------------ outer -- */
 
-struct outer {
-	const struct run_args *a;
-	struct filelist fl;
-	struct scn_file **files;  /* NULL: the file does not parse (its result an ERROR already) */
-	char **diags;             /* cli_load_each's: the parse errors of files[i] == NULL */
-	char **staged;            /* the copy the real stack runs (stage.h); NULL: not to run there */
-	struct result *rs;
-	struct rec_state *st;
-	size_t printed;
-	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
-	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
-	struct results res;       /* the results directory; res.jsonl NULL: none */
-	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
-	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
-	double wait_t0;           /* since when it is awaited */
-};
 
 /* Print every result that arrived, in order. */
-static void print_ready(struct outer *o)
+void outer_print_ready(struct outer *o)
 {
 	while (o->printed < o->fl.n && o->st[o->printed].finished) {
 		size_t k = o->printed;
@@ -176,7 +159,7 @@ static int one_round(struct outer *o, size_t from)
 		pid_t w = waitpid(pid, &st, WNOHANG);
 
 		rec_read(o->rec, o->rs, o->st, o->fl.n);
-		print_ready(o);
+		outer_print_ready(o);
 		show_status(o);
 		if (w == pid)
 			break;
@@ -236,7 +219,7 @@ static size_t record_death(struct outer *o, size_t from, int status)
  * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
  * ERROR at the step it had reached, those after it were not run.
  */
-static void mark_interrupted(struct outer *o)
+void outer_mark_interrupted(struct outer *o)
 {
 	int sig = interrupt_caught();
 	size_t k = running_one(o, 0);
@@ -282,7 +265,7 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1 }; /* for the results */
 
 		if (o->st[i].finished) { /* does not parse */
-			print_ready(o);
+			outer_print_ready(o);
 			continue;
 		}
 		if (bm_init(&eng, o->files[i], prof) == 0) {
@@ -291,14 +274,14 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 		}
 		bm_free(&eng);
 		o->st[i].finished = 1;
-		print_ready(o);
+		outer_print_ready(o);
 	}
-	mark_interrupted(o);
-	print_ready(o);
+	outer_mark_interrupted(o);
+	outer_print_ready(o);
 }
 
 /* Every scenario from `from` on that has no result yet gets verdict v and reason. */
-static void finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason)
+void outer_finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason)
 {
 	for (size_t i = from; i < o->fl.n; i++)
 		if (!o->st[i].finished) {
@@ -363,7 +346,7 @@ static int outer_stack(struct outer *o)
 			break;
 		st = one_round(o, from);
 		if (st < 0) { /* said why: nothing ran */
-			finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
+			outer_finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
 			infra = 1;
 			break;
 		}
@@ -372,12 +355,12 @@ static int outer_stack(struct outer *o)
 
 		if (st == 120 || st == 121) {
 			from = record_death(o, from, st);
-			print_ready(o);
+			outer_print_ready(o);
 			continue;
 		}
 		if (st != 0) {
 			console_stack_reason(o->stacklog, st, why, sizeof(why));
-			finish_rest(o, from, st == 77 ? V_SKIP : V_ERROR, why);
+			outer_finish_rest(o, from, st == 77 ? V_SKIP : V_ERROR, why);
 			if (st != 77) {
 				fprintf(stderr, "rdmacheck: %s\n", why);
 				infra = 1;
@@ -385,9 +368,9 @@ static int outer_stack(struct outer *o)
 		}
 		break;
 	}
-	mark_interrupted(o);
-	finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
-	print_ready(o);
+	outer_mark_interrupted(o);
+	outer_finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
+	outer_print_ready(o);
 	if (o->res.jsonl) {
 		results_file(&o->res, "stack.log", o->stacklog);
 		results_file(&o->res, "console.log", o->console);
@@ -463,7 +446,7 @@ static void outer_results(struct outer *o)
 }
 
 /* o->root, build/run in it, and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
-static int records_here(struct outer *o, char *dir, size_t len)
+int outer_records_here(struct outer *o, char *dir, size_t len)
 {
 	if (cli_find_root(o->root, sizeof(o->root)) != 0 && !getcwd(o->root, sizeof(o->root)))
 		return EXIT_INFRA;
@@ -472,131 +455,6 @@ static int records_here(struct outer *o, char *dir, size_t len)
 	snprintf(dir, len, "%s/build/run", o->root);
 	mkdir(dir, 0755);
 	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
-	return 0;
-}
-
-/*
- * --device, --topology and --stack=vms: every scenario on topology t, which
- * is there already (the host's own device, one node; or nodes on other
- * kernels whose agents listen), in this process (the inner runner's
- * cli_inner_one); one that needs more nodes than t has is skipped. With vm
- * (--stack=vms) the nodes are guests of this run: more are booted for a
- * scenario that needs them, steps that kill the kernel run, and a guest that
- * died under a scenario judges it (vms_after) and is back before the next.
- * Returns 1 on an infrastructure failure.
- */
-static int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, struct vms *vm)
-{
-	FILE *rec = fopen(o->rec, "w");
-	char err[512];
-
-	if (!rec) {
-		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
-		return 1;
-	}
-	for (size_t i = 0; i < o->fl.n && !interrupt_caught(); i++) {
-		if (o->st[i].finished) { /* does not parse: its ERROR is there already */
-			print_ready(o);
-			continue;
-		}
-		if (vm && o->files[i]->nnodes > t->n && vms_grow(vm, o->files[i]->nnodes, t, err, sizeof(err)))
-			fprintf(stderr, "rdmacheck: cannot boot %zu node guests: %s\n", o->files[i]->nnodes, err);
-		if (o->files[i]->nnodes > t->n) {
-			o->rs[i].v = V_SKIP;
-			if (o->a->device)
-				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
-					 o->files[i]->nnodes, o->a->device);
-			else
-				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; %s%s has %zu",
-					 o->files[i]->nnodes, vm ? "--stack=vms" : "--topology=",
-					 vm ? "" : o->a->topology, t->n);
-			o->st[i].finished = 1;
-		} else if (vm && vms_before(vm, o->files[i]->nnodes, err, sizeof(err))) {
-			o->rs[i].v = V_ERROR;
-			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "not run: %.480s", err);
-			o->st[i].finished = 1;
-		} else {
-			cli_inner_one(o->a, prof, t, rec, i, o->files[i], vm != NULL);
-			fflush(rec);
-			rec_read(o->rec, o->rs, o->st, o->fl.n);
-			if (vm)
-				vms_after(vm, o->files[i]->nnodes, VMS_DEATH_MS, &o->rs[i], &o->st[i], &o->console_txt[i]);
-		}
-		print_ready(o);
-	}
-	mark_interrupted(o);
-	print_ready(o);
-	fclose(rec);
-	unlink(o->rec);
-	return 0;
-}
-
-/*
- * --stack=vms: guests for as many nodes as the first scenario needs (at
- * least two when any needs two: most do), more booted when one needs them;
- * the scenarios on them (outer_device); the guests stopped. Returns 1 on an
- * infrastructure failure.
- */
-static int outer_vms(struct outer *o, const struct m_profile *prof)
-{
-	char dir[PATH_MAX + 16], err[1024];
-	size_t first = 0, most = 1, boot;
-	struct topo t;
-	struct vms vm;
-	int infra;
-
-	for (size_t i = 0; i < o->fl.n; i++)
-		if (o->files[i] && !o->st[i].finished) {
-			first = first ? first : o->files[i]->nnodes;
-			most = o->files[i]->nnodes > most ? o->files[i]->nnodes : most;
-		}
-	if (records_here(o, dir, sizeof(dir)))
-		return 1;
-	snprintf(o->stacklog, sizeof(o->stacklog), "%s/stack-%ld.log", dir, (long)getpid());
-	unlink(o->stacklog);
-	boot = most < 2 ? most : 2;
-	boot = first > boot ? first : boot;
-	fprintf(stderr, "rdmacheck: booting %zu node guests (%d MiB each; ci/vms)...\n", boot, o->a->vm_mem);
-	if (vms_start(&vm, o->root, boot, o->a->vm_mem, o->stacklog, &t, err, sizeof(err))) {
-		fprintf(stderr, "rdmacheck: --stack=vms: %s\n", err);
-		finish_rest(o, 0, V_ERROR, "not run: the node guests did not come up (see stack.log in the results)");
-		print_ready(o);
-		infra = 1;
-	} else {
-		infra = outer_device(o, prof, &t, &vm);
-		vms_stop(&vm);
-	}
-	if (o->res.jsonl)
-		results_file(&o->res, "stack.log", o->stacklog);
-	unlink(o->stacklog);
-	return infra;
-}
-
-/*
- * --device: its topology, build/run/device-DEV.topo (kept, for a look), and
- * its profile; o->rec names the records file. 0 or an exit status.
- */
-static int device_start(struct outer *o, struct m_profile *prof, struct topo *t)
-{
-	char dir[PATH_MAX + 16], topo[PATH_MAX + 160];
-
-	if (records_here(o, dir, sizeof(dir)))
-		return EXIT_INFRA;
-	snprintf(topo, sizeof(topo), "%s/device-%.64s.topo", dir, o->a->device); /* kept: what the run was given */
-	return dev_setup(o->a->device, o->a->profile_set ? o->a->profile : NULL, topo, t, prof);
-}
-
-/* --topology=FILE: nodes that exist already (mode hosts: agents listening on other kernels). 0 or an exit status. */
-static int topology_start(struct outer *o, struct topo *t)
-{
-	char dir[PATH_MAX + 16], err[512];
-
-	if (records_here(o, dir, sizeof(dir)))
-		return EXIT_INFRA;
-	if (topo_load(o->a->topology, t, err, sizeof(err))) {
-		fprintf(stderr, "rdmacheck: --topology=%s: %s\n", o->a->topology, err);
-		return EXIT_USAGE;
-	}
 	return 0;
 }
 
@@ -612,9 +470,9 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
 	interrupt_install();
-	if (a->device && (rc = device_start(&o, &prof, &dev_topo)) != 0)
+	if (a->device && (rc = outer_device_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
-	if (a->topology && (rc = topology_start(&o, &dev_topo)) != 0)
+	if (a->topology && (rc = outer_topology_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
 	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &o.diags, &none);
 	if (rc)
@@ -652,8 +510,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		infra = outer_device(&o, &prof, &dev_topo, NULL);
 	} else if (cli_find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
-		finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
-		print_ready(&o);
+		outer_finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
+		outer_print_ready(&o);
 		infra = 1;
 	} else {
 		infra = outer_stack(&o);

@@ -33,6 +33,8 @@ struct stack_agent {
 	uint8_t dead;              /* it ended during the scenario (ws: how) */
 	int ws;
 	char gid[33];
+	char driver[32];           /* its greeting's: the device's driver, the kernel's release ("" not told) */
+	char kernel[65];
 	const char *remote;        /* HOST:PORT of an agent on another kernel (topology mode hosts),
 	                              reached over TCP (remote.h); NULL for a forked one */
 };
