@@ -22,7 +22,7 @@ static const char usage_run[] =
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
 	"             the disposable VM (ci/stack); host, vm: insist; model: the model alone;\n"
 	"             vms: a disposable VM per node (ci/vms), each node a kernel of its own\n"
-	"  --vm-mem   MiB of memory per node guest of --stack=vms (default 512)\n"
+	"  --vm-mem   MiB of memory per node guest of --stack=vms (default 128)\n"
 	"  --format   text (default): a line per scenario, details for failures; tap: TAP 13\n"
 	"  --junit    also write JUnit XML to FILE\n"
 	"  --timeout  seconds one step may take (default 10)\n"

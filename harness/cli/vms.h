@@ -19,7 +19,7 @@
 #include <limits.h>
 #include <sys/types.h>
 
-#define VMS_MEM_MB 512 /* a guest's memory unless --vm-mem says otherwise */
+#define VMS_MEM_MB 128 /* a guest's memory unless --vm-mem says otherwise */
 
 struct vms {
 	pid_t pid;                      /* ci/vms --serve, leader of its process group; 0 none */
