@@ -167,10 +167,16 @@ int vms_before(struct vms *v, size_t nodes, char *err, size_t errlen)
 	for (size_t i = 0; i < nodes && i < v->n; i++) {
 		long boot;
 
+		if (v->lost[i]) {
+			snprintf(err, errlen, "node %c's guest did not come back within %d s after it ended", names[i],
+				 BOOT_S);
+			return -EHOSTDOWN;
+		}
 		while ((boot = num_file(v, (int)i, "boot")) < 0 || num_file(v, (int)i, "up") != boot) {
 			if (!alive(v, &st))
 				return gone(v, st, err, errlen);
 			if (proto_now_s() - t0 > BOOT_S) {
+				v->lost[i] = 1;
 				snprintf(err, errlen, "node %c's guest did not come back within %d s", names[i], BOOT_S);
 				return -ETIMEDOUT;
 			}

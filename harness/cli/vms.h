@@ -17,6 +17,7 @@
 #include "netns/topo.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define VMS_MEM_MB 128 /* a guest's memory unless --vm-mem says otherwise */
@@ -26,6 +27,7 @@ struct vms {
 	int in;                         /* its standard input: closing it stops the guests */
 	size_t n;                       /* nodes booted */
 	unsigned boot[SCN_NODES_MAX];   /* per node, the boot the current scenario began on */
+	uint8_t lost[SCN_NODES_MAX];    /* its guest did not come back within BOOT_S once: not waited for again */
 	char dir[PATH_MAX];             /* ci/vms's directory (vms.h's files: ci/vms --help) */
 	char log[PATH_MAX + 64];        /* ci/vms's stderr */
 };
@@ -45,7 +47,8 @@ int vms_grow(struct vms *v, size_t nodes, struct topo *t, char *err, size_t errl
 /*
  * Before a scenario on nodes [0, nodes): wait until each one's current boot
  * answered (a guest booted again after a panic), and remember the boots.
- * 0, or -ETIMEDOUT / -EPIPE (ci/vms gone) with err.
+ * 0, or -ETIMEDOUT / -EPIPE (ci/vms gone) with err. A node that timed out
+ * once is lost: later calls fail at once (-EHOSTDOWN), not after another wait.
  */
 int vms_before(struct vms *v, size_t nodes, char *err, size_t errlen);
 
