@@ -1,6 +1,7 @@
 /* agent.c — the node agent's core: objects, buffers, the request loop (agent.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "harness/agent/agent_internal.h"
+#include "harness/run/driver.h"
 #include "model/model.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 int agent_reply_err(struct agent *a, int err, const char *fmt, ...)
@@ -291,13 +293,34 @@ static const struct agent_req *find_req(const struct agent *a, int *fam)
 	return NULL;
 }
 
+/*
+ * What the greeting tells of the node besides its GID: its device's driver
+ * (driver.h; sysfs at $RDMACHECK_SYSFS, else /sys) and its kernel, from which
+ * the coordinator chooses the profile that judges it.
+ */
+static void hello_node(const struct agent *a, char *driver, size_t len, struct utsname *u)
+{
+	const char *sysfs = getenv("RDMACHECK_SYSFS");
+	struct ibv_device_attr attr;
+
+	if (ibv_query_device(a->ctx, &attr))
+		attr.vendor_id = DRIVER_VENDOR_NONE;
+	driver_of(sysfs && *sysfs ? sysfs : "/sys", a->node->ibdev, attr.vendor_id, driver, len);
+	if (!driver[0] || strpbrk(driver, " \t"))
+		snprintf(driver, len, "unknown");
+	if (uname(u))
+		snprintf(u->release, sizeof(u->release), "unknown");
+}
+
 /* The greeting: at the start, and again for "hello node=NAME" (a kept agent's next scenario). */
 static int greet(struct agent *a)
 {
-	char gid[33];
+	char gid[33], driver[32];
+	struct utsname u;
 
 	proto_hex_encode(a->gid.raw, sizeof(a->gid.raw), gid);
-	return proto_send(a->fd, "ok hello node=%s gid=%s", a->self.name, gid);
+	hello_node(a, driver, sizeof(driver), &u);
+	return proto_send(a->fd, "ok hello node=%s gid=%s driver=%s kernel=%s", a->self.name, gid, driver, u.release);
 }
 
 static int do_hello(struct agent *a)

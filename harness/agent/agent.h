@@ -155,8 +155,10 @@ struct agent_node {
 
 /*
  * Serve the coordinator on fd until quit or end of stream: open the node's
- * device (port 1, its GID), greet with "ok hello node=NAME gid=HEX" (or err
- * and return), then answer requests. Every object is released before
+ * device (port 1, its GID), greet with "ok hello node=NAME gid=HEX
+ * driver=DRIVER kernel=RELEASE" (its device's driver, driver.h, and its
+ * kernel's release: the coordinator judges the node by them) (or err and
+ * return), then answer requests. Every object is released before
  * returning. step_ms bounds each completion wait. Returns 0 after quit or
  * EOF, or a negative errno if the device could not be opened.
  */

@@ -318,6 +318,10 @@ static int greeted(struct stack *st, unsigned i, const struct topo_node *tn)
 	}
 	if (proto_get(hello, "gid", st->ag[i].gid, sizeof(st->ag[i].gid)))
 		return -EPROTO;
+	if (proto_get(hello, "driver", st->ag[i].driver, sizeof(st->ag[i].driver)))
+		st->ag[i].driver[0] = '\0'; /* an agent of before it told */
+	if (proto_get(hello, "kernel", st->ag[i].kernel, sizeof(st->ag[i].kernel)))
+		st->ag[i].kernel[0] = '\0';
 	return 0;
 }
 

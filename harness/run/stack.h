@@ -34,6 +34,8 @@ struct stack_agent {
 	uint8_t stale;             /* a request timed out: its answer may still come (never kept, pool.h) */
 	int ws;
 	char gid[33];
+	char driver[32];           /* its greeting's: the device's driver, the kernel's release ("" not told) */
+	char kernel[65];
 	const char *remote;        /* HOST:PORT of an agent on another kernel (topology mode hosts),
 	                              reached over TCP (remote.h); NULL for a forked one */
 };
