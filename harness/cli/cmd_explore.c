@@ -42,6 +42,8 @@ static const char usage_explore[] =
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
 	"              1 on the model, 24 on a real stack: one guest boot each)\n"
 	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
+	"  --shrink-rounds  rounds of shrinking on the stack per divergence (default 8 on a real\n"
+	"              stack, each a run; the model's own pre-shrink is not bounded by it)\n"
 	"  --print     print every generated scenario; --progress: a progress line per batch even\n"
 	"              when stderr is no terminal\n"
 	"Exit: 0 no divergence, 1 divergences found, 2 usage, 3 infrastructure.\n";
@@ -282,6 +284,8 @@ int cmd_explore(int argc, char **argv)
 	st.step_s = a.step_s;
 	st.jobs = a.jobs;
 	a.o.batch = a.batch ? (unsigned)a.batch : st.kind == EX_STACK_MODEL ? 1 : 24;
+	if (!a.o.shrink_rounds && st.costly)
+		a.o.shrink_rounds = 8; /* each round on the stack costs a run (a guest boot on a VM) */
 	corpus_rules = corpus_cov(a.corpus ? a.corpus : corpus, &cov);
 	corpus_only = cov;
 	sum = calloc(1, sizeof(*sum));
