@@ -159,6 +159,17 @@ int m_dat_pred_lmr_create(const struct model *m, const struct m_profile *p, stru
 	lmr_outcomes(p, &vp, out, why,
 		     op->dat.mem_type == M_DAT_MEM_LMR ? M_RULE_DAT_LMR_7
 		     : op->dat.mem_type == M_DAT_MEM_SHARED_VIRTUAL ? M_RULE_DAT_LMR_6 : M_RULE_DAT_LMR_2);
+	if (op->dat.mem_type == M_DAT_MEM_LMR) {
+		/* DAT-LMR-7: a provider whose LMR over an LMR is a stub answers before the
+		 * privileges are turned into a registration (what a profile sets instead of ok). */
+		struct m_why w = { 0 };
+
+		m_why_add(&w, M_RULE_DAT_LMR_7);
+		s = m_decide(p, M_RULE_DAT_LMR_7, PART_STEP, &O_OK, 1);
+		for (unsigned k = 0; k < s.n; k++)
+			if (s.o[k].kind != M_OUT_OK && model_pred_find(out, s.o[k]) < 0)
+				m_alt_add(out, s.o[k], M_EFF_NONE, &w, -1);
+	}
 	if (op->dat.mem_type == M_DAT_MEM_SHARED_VIRTUAL) {
 		/* DAT-LMR-6: a provider may not implement shared memory at all. */
 		struct m_why w = { 0 };

@@ -284,7 +284,12 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 		m_why_add(&why, M_RULE_RA_ERR_3);
 		for (unsigned i = 0; i < r.n; i++)
 			m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, r.o[i].code);
-		return;
+		if (op->verbs.len)
+			return;
+		/* An empty message touches no byte of the receive buffer: its SGE may
+		 * go unchecked, as a zero-length SGE (LP-2; rxe: SUCCESS). */
+		m_why_add(&why, M_RULE_LP_2);
+		out->res.rmr = -1;
 	}
 	if (op->verbs.len > rq->len) {
 		s = DECIDE(p, LP_5, PART_STEP, WC_ERR(REM_INV_REQ_ERR));

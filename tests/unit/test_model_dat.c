@@ -286,6 +286,16 @@ START_TEST(test_DAT_LMR_7_lmr_over_lmr)
 	/* OFA does not implement it. */
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
 	ck_assert(fx_only(fx_predict(&f, op), dat_(M_DAT_NOT_IMPLEMENTED)));
+	/* Its stub answers before the privileges are looked at (explore, rxe 6.1): REMOTE_WRITE
+	 * without LOCAL_WRITE is NOT_IMPLEMENTED there too; generic: DAT-LMR-3's outcomes only. */
+	op.dat.priv = M_DAT_PRIV_REMOTE_WRITE;
+	pr = fx_predict(&f, op);
+	ck_assert(fx_has(pr, dat_(M_DAT_NOT_IMPLEMENTED)));
+	ck_assert(fx_rule(pr, dat_(M_DAT_NOT_IMPLEMENTED), M_RULE_DAT_LMR_7));
+	ck_assert_int_eq(m_profile_get("generic", 0, &f.p), 0);
+	ck_assert(!fx_has(fx_predict(&f, op), dat_(M_DAT_NOT_IMPLEMENTED)));
+	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
+	op.dat.priv = PRIV_RW;
 	/* The original must be live. */
 	fx_do(&f, op_obj(M_OP_DAT_LMR_FREE, 0, l), ok_());
 	pr = fx_predict(&f, op);

@@ -119,6 +119,29 @@ START_TEST(test_LP_6_atomic_result_into_read_only)
 }
 END_TEST
 
+START_TEST(test_LP_4_empty_send_into_bad_receive_may_succeed)
+{
+	/* Found by explore on rxe 6.1: a zero-length SEND into a receive whose
+	 * lkey is stale completes SUCCESS (no byte of it is touched, LP-2). */
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op rv = op_send(&f, 1, s.qb, s.mb, 64);
+	struct m_pred pr;
+
+	rv.kind = M_OP_RECV;
+	rv.verbs.lkey ^= 0x77;
+	fx_do(&f, rv, ok_());
+	pr = fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 0));
+	ck_assert(fx_has(pr, wc_(M_WC_REM_OP_ERR)) && fx_has(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_LP_2));
+	/* one byte: the buffer is needed, the error only */
+	ck_assert(!fx_has(fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 1)), wc_(M_WC_SUCCESS)));
+	fx_do(&f, op_send(&f, 0, s.qa, s.ma, 0), wc_(M_WC_SUCCESS));
+	ck_assert_uint_eq(f.m.node[1].qp[s.qb].nrecv, 0); /* the receive was consumed */
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_LP_4_receive_buffer_without_local_write)
 {
 	struct fx f;
@@ -205,6 +228,7 @@ Suite *suite_test_model_post_local(void)
 	RTEST(tc, LP_6, test_LP_6_read_into_read_only);
 	RTEST(tc, LP_6, test_LP_6_atomic_result_into_read_only);
 	RTEST(tc, LP_4, test_LP_4_receive_buffer_without_local_write);
+	RTEST(tc, LP_4, test_LP_4_empty_send_into_bad_receive_may_succeed);
 	RTEST(tc, LP_5, test_LP_5_send_longer_than_receive);
 	RTEST(tc, LP_7, test_LP_7_receive_queue_full);
 	RTEST(tc, LP_8, test_LP_8_later_packet_overrun_after_remote_error);
