@@ -103,7 +103,7 @@ enum m_outcome_kind {
  * any access (PROT_NONE), or not mapped at all. */
 enum m_prot { M_PROT_RW, M_PROT_RO, M_PROT_NONE, M_PROT_UNMAPPED };
 /* IBV_QPT_*: the QP types the model has (RC: the default). */
-enum m_qp_type { M_QPT_RC, M_QPT_UC };
+enum m_qp_type { M_QPT_RC, M_QPT_UC, M_QPT_UD };
 
 enum m_mw_type { M_MW_TYPE_1 = 1, M_MW_TYPE_2 = 2 };
 
@@ -180,7 +180,7 @@ const char *m_errno_str(int code);          /* "EINVAL"; the errnos the model us
 int m_errno_parse(const char *name, int *out);
 const char *m_prot_str(enum m_prot p);
 int m_prot_parse(const char *name, enum m_prot *out);
-const char *m_qp_type_str(enum m_qp_type t);   /* "RC", "UC" */
+const char *m_qp_type_str(enum m_qp_type t);   /* "RC", "UC", "UD" */
 int m_qp_type_parse(const char *name, enum m_qp_type *out);
 const char *m_op_kind_str(enum m_op_kind k);
 int m_op_kind_parse(const char *name, enum m_op_kind *out);

@@ -63,7 +63,7 @@ static int obj_live(const struct gctx *x, const struct scn_obj *o, int h)
  * (live or, with W_ANY, dead too: stale handles and keys); *h its handle.
  * Returns its index in the case's objects, or -1.
  */
-static int32_t pick(struct gctx *x, unsigned node, uint16_t cls, enum want w, int *h)
+static int32_t pick(struct gctx *x, unsigned node, uint32_t cls, enum want w, int *h)
 {
 	int32_t cand[64];
 	unsigned n = 0;

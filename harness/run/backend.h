@@ -62,6 +62,13 @@ struct hc_verbs {
 	uint32_t inv_rkey;        /* send with inv, local_inv: the rkey to invalidate */
 	uint32_t conn_set;        /* connect: bits (1 << enum hconn) given */
 	uint32_t conn[HC_COUNT_]; /* connect: the options given */
+	/* QP states, UD (model/verbs/ud.h): modify_qp RTR's peer= and a UD send's dest= are peer/peer_node */
+	uint32_t qp_omit;         /* modify_qp: attributes left out (enum m_qp_attr) */
+	uint32_t qkey;            /* modify_qp INIT: the UD QP's Q_Key; UD send: the remote Q_Key */
+	int32_t ah;               /* UD send: the AH, -1 none */
+	uint8_t ah_node;          /* create_ah: the node it addresses */
+	uint8_t raw_qpn;          /* UD send: dest_qpn is a raw number (qpn=), not dest='s */
+	uint32_t dest_qpn;
 };
 
 /* The harness's fill (harness/api/harness/). */
@@ -192,7 +199,7 @@ struct hpeer {
  * start (in its MR's address space), length and rkey; a QP's number.
  */
 struct hview {
-	uint16_t cls;              /* enum scn_class */
+	uint32_t cls;              /* enum scn_class */
 	uint8_t zero_based;        /* a window bound zero-based */
 	uint64_t addr, iova, len, start;
 	uint32_t lkey, rkey, qpn;

@@ -41,7 +41,11 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
 		  OPT("type", WORD(SCN_T_QPT)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),
-	CALL("modify_qp", VERBS, ACT, SCN_C_QP, 0, O_VERB, ARGS(REQ("state", WORD(SCN_T_QPS_MODIFY)))),
+	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
+	 * left out of the mask, qkey= a UD QP's Q_Key at INIT */
+	CALL("modify_qp", VERBS, ACT, SCN_C_QP, 0, O_VERB,
+	     ARGS(REQ("state", WORD(SCN_T_QPS_MODIFY)), OPT("peer", OBJ(SCN_C_QP)), OPT("omit", FLAGS(SCN_T_QP_ATTR)),
+		  OPT("qkey", NUM))),
 	CALL("connect", VERBS, CONNECT, SCN_C_QP, 0, O_VERB,
 	     ARGS(POS("peer", OBJ(SCN_C_QP)), OPT("mtu", RANGE(256, 4096)), OPT("timeout", RANGE(0, 31)),
 		  OPT("retry_cnt", RANGE(0, 7)), OPT("rnr_retry", RANGE(0, 7)),
@@ -58,9 +62,13 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
-		  OPT("lkey", NUM), OPT("imm", BARE))),
+		  OPT("lkey", NUM), OPT("imm", BARE), OPT("ah", OBJ(SCN_C_AH)), OPT("dest", OBJ(SCN_C_QP)),
+		  OPT("qpn", NUM), OPT("qkey", NUM))),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM))),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
+	/* UD address handles: to= the node whose port the AH addresses */
+	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
+	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),
 	{ 0 },
 };

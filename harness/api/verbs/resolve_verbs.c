@@ -95,6 +95,40 @@ static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	}
 }
 
+/* A QP argument key as the peer of c (modify_qp RTR's peer=, a UD send's dest=), if given. */
+static void peer_qp(const struct scn_step *s, const char *key, struct hcall *c)
+{
+	const struct scn_value *v = scn_step_arg(s, key);
+
+	if (v) {
+		c->verbs.peer = rsv_obj(v);
+		c->verbs.peer_node = (uint8_t)v->node;
+	}
+}
+
+/* modify_qp: the state, RTR's peer=, omit=, a UD QP's qkey= at INIT. */
+static void modify_qp(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	c->verbs.qp_state = (uint32_t)rsv_num(r, scn_step_arg(s, "state"), M_QPS_ERR);
+	c->verbs.qp_omit = (uint32_t)rsv_num(r, scn_step_arg(s, "omit"), 0);
+	c->verbs.qkey = (uint32_t)rsv_num(r, scn_step_arg(s, "qkey"), M_QKEY_DEFAULT);
+	peer_qp(s, "peer", c);
+}
+
+/* A UD send's ah=, dest= (or a raw qpn=) and qkey=. */
+static void ud_dest(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v;
+
+	c->verbs.ah = rsv_obj(scn_step_arg(s, "ah"));
+	c->verbs.qkey = (uint32_t)rsv_num(r, scn_step_arg(s, "qkey"), M_QKEY_DEFAULT);
+	peer_qp(s, "dest", c);
+	if ((v = scn_step_arg(s, "qpn"))) {
+		c->verbs.raw_qpn = 1;
+		c->verbs.dest_qpn = (uint32_t)rsv_num(r, v, 0);
+	}
+}
+
 /* recv, send: the local SGE; send's inv= the rkey it invalidates. */
 static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
@@ -103,6 +137,7 @@ static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	local_sge(r, s, c);
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	c->verbs.with_imm = (uint8_t)rsv_bare(s, "imm");
+	ud_dest(r, s, c);
 	if ((v = scn_step_arg(s, "inv"))) {
 		uint64_t k;
 
@@ -128,7 +163,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	c->verbs.pd = rsv_obj(scn_step_arg(s, "pd"));
 	c->verbs.qp = rsv_obj(scn_step_arg(s, "qp"));
-	c->verbs.mr = c->verbs.peer = -1;
+	c->verbs.mr = c->verbs.peer = c->verbs.ah = -1;
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
 	case M_OP_REREG_MR: rereg_mr(r, s, c); break;
@@ -141,7 +176,8 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.qp_type = (uint8_t)rsv_num(r, scn_step_arg(s, "type"), M_QPT_RC);
 		break;
 	case M_OP_CONNECT: qp_connect(r, s, c); break;
-	case M_OP_MODIFY_QP: c->verbs.qp_state = (uint32_t)rsv_num(r, scn_step_arg(s, "state"), M_QPS_ERR); break;
+	case M_OP_MODIFY_QP: modify_qp(r, s, c); break;
+	case M_OP_CREATE_AH: c->verbs.ah_node = (uint8_t)scn_step_arg(s, "to")->node; break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_WRITE_IMM: rdma(r, s, c); break;
 	case M_OP_RECV: case M_OP_SEND: sendrecv(r, s, c); break;
 	case M_OP_LOCAL_INV: local_inv(r, s, c); break;

@@ -87,11 +87,21 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			     c->verbs.max_inline, c->verbs.qp_type);
 		break;
 	case M_OP_MODIFY_QP:
-		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
-			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
+		if (c->verbs.qp_state == M_QPS_ERR || c->verbs.qp_state == M_QPS_RESET)
+			rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
+				  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
+		else
+			rc = stack_qp_to(st, c, reply);
+		break;
+	case M_OP_CREATE_AH:
+		rc = stack_call(st, c->node, reply, "create_ah id=%d pd=%d gid=%s", c->obj, c->verbs.pd,
+			  st->ag[c->verbs.ah_node].gid);
+		break;
+	case M_OP_DESTROY_AH:
+		rc = stack_call(st, c->node, reply, "destroy_ah id=%d", c->obj);
 		break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM: {
-		char flags[48] = ""; /* the WR's options: inv=, inline=1, imm=1 */
+		char flags[96] = ""; /* the WR's options: inv=, inline=1, imm=1, a UD destination */
 
 		if (c->verbs.with_inv)
 			snprintf(flags, sizeof(flags), " inv=%u", c->verbs.inv_rkey);
@@ -99,6 +109,8 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			strcat(flags, " inline=1");
 		if (c->verbs.with_imm)
 			strcat(flags, " imm=1");
+		if (c->verbs.ah >= 0 && stack_ud_dest(st, c, flags + strlen(flags), sizeof(flags) - strlen(flags)))
+			return -ENOENT;
 		rc = stack_call(st, c->node, reply,
 			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
 			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
@@ -127,6 +139,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD:
+	case M_OP_CREATE_AH:
 		o->made = 1;
 		break;
 	case M_OP_REG_MR:
