@@ -126,6 +126,9 @@ enum m_op_kind {
 /* The family op kind k belongs to (M_FAM_COUNT_ for a value out of range). */
 enum m_family m_op_family(enum m_op_kind k);
 
+/* A posted receive WR (a QP's or a shared receive queue's). */
+struct m_recv { int16_t unused; uint32_t lkey; uint64_t addr; uint32_t len; };
+
 /* Each family's values, operation arguments and state (model/<family>/<family>.h). */
 #include "model/families.h"
 
@@ -303,7 +306,6 @@ struct m_mw {
 	uint32_t rkey;
 };
 
-struct m_recv { int16_t unused; uint32_t lkey; uint64_t addr; uint32_t len; };
 
 struct m_qp {
 	uint8_t live, ever, state;

@@ -27,6 +27,7 @@ enum aobj_kind {
 	AO_MRAPI_RMEM, AO_MRAPI_REQ, AO_MRAPI_ATTRS,  /* MRAPI */
 	AO_RPMEM_POOL,                                /* librpmem */
 	AO_AH,                                        /* verbs address handles (ext: the ibv_ah) */
+	AO_SRQ,                                       /* verbs shared receive queues (ext: the ibv_srq) */
 };
 
 struct agent;

@@ -68,8 +68,9 @@ enum scn_class {
 	SCN_C_MRAPI_RMEM = 1u << 10, SCN_C_RPMEM_POOL = 1u << 11, SCN_C_DAT_EP = 1u << 12,
 	SCN_C_MRAPI_REQ = 1u << 13, SCN_C_MRAPI_ATTRS = 1u << 14,
 	SCN_C_AH = 1u << 16, /* a verbs address handle (UD) */
+	SCN_C_SRQ = 1u << 17, /* a verbs shared receive queue */
 };
-#define SCN_C_COUNT_ 17
+#define SCN_C_COUNT_ 18
 
 /* Value kinds (bits, so an argument can accept several). */
 enum scn_vkind {

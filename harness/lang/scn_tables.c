@@ -52,7 +52,7 @@ static const struct scn_name class_names[] = {
 	{ SCN_C_DAT_LMR, "DAT LMR" }, { SCN_C_DAT_RMR, "DAT RMR" },
 	{ SCN_C_MRAPI_RMEM, "MRAPI rmem" }, { SCN_C_RPMEM_POOL, "rpmem pool" },
 	{ SCN_C_DAT_EP, "DAT EP" }, { SCN_C_MRAPI_REQ, "MRAPI request" }, { SCN_C_MRAPI_ATTRS, "MRAPI attributes" },
-	{ SCN_C_AH, "AH" },
+	{ SCN_C_AH, "AH" }, { SCN_C_SRQ, "SRQ" },
 };
 NAMED_ENUM(scn_class, enum scn_class, class_names)
 

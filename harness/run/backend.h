@@ -69,6 +69,7 @@ struct hc_verbs {
 	uint8_t ah_node;          /* create_ah: the node it addresses */
 	uint8_t raw_qpn;          /* UD send: dest_qpn is a raw number (qpn=), not dest='s */
 	uint32_t dest_qpn;
+	int32_t srq;              /* create_qp: its SRQ, -1 none */
 };
 
 /* The harness's fill (harness/api/harness/). */

@@ -168,7 +168,7 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 		if (t && op->verbs.len)
 			land(t, r->toff, l, r->loff, op->verbs.len);
 		if (op->kind == M_OP_WRITE_IMM) /* it consumes the peer's first receive (RA-WRITE-2) */
-			consume_recv(&pn->qp[r->peer_qp]);
+			m_rq_consume(pn, r->peer_qp);
 		break;
 	case M_OP_READ:
 		if (t && l && op->verbs.len)
@@ -186,11 +186,9 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 		break;
 	}
 	case M_OP_SEND: {
-		struct m_qp *pq = &pn->qp[r->peer_qp];
-
 		if (r->rmr >= 0 && op->verbs.len)
 			land(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
-		consume_recv(pq);
+		m_rq_consume(pn, r->peer_qp);
 		if (r->inv_mw >= 0)
 			unbind_mw(pn, &pn->mw[r->inv_mw]);
 		break;
@@ -272,6 +270,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)nd->nqp };
 		nd->pd[op->verbs.pd].usecnt++;
+		m_srq_attach(nd, nd->nqp, op->verbs.srq1);
 		*created = nd->nqp++;
 		return 0;
 	case M_OP_CONNECT: {
@@ -291,7 +290,12 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	case M_OP_CREATE_AH:
 	case M_OP_DESTROY_AH:
 		return m_apply_ah(m, op, created);
+	case M_OP_CREATE_SRQ:
+	case M_OP_DESTROY_SRQ:
+	case M_OP_POST_SRQ_RECV:
+		return m_apply_srq(m, op, created);
 	case M_OP_DESTROY_QP:
+		m_srq_attach(nd, op->obj, 0);
 		nd->qp[op->obj].live = 0;
 		nd->pd[nd->qp[op->obj].pd].usecnt--;
 		return 0;

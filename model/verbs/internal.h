@@ -40,4 +40,15 @@ int m_pred_ud_post(const struct model *m, const struct m_profile *p, const struc
 		   struct m_why why);
 void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_alt *a);
 
+/* srq.c: create_srq, destroy_srq, post_srq_recv and ibv_post_recv on a QP with an SRQ (prediction,
+ * commit); whether create_qp op's SRQ (if any) is live and in the QP's PD; QP qp of nd starts using
+ * SRQ srq1 - 1 (0: stops using its SRQ); the receive a SEND to QP qp of nd takes (its SRQ's or its
+ * own first; NULL: none posted) and its consumption. */
+int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_apply_srq(struct model *m, const struct m_op *op, int *created);
+int m_srq_usable(const struct m_node *nd, const struct m_op *op);
+void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1);
+const struct m_recv *m_rq_head(const struct m_node *nd, int qp);
+void m_rq_consume(struct m_node *nd, int qp);
+
 #endif

@@ -289,7 +289,7 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		return 0;
 	case M_OP_CREATE_QP:
 		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.max_recv_wr > M_RECV_DEPTH_MAX ||
-		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UD)
+		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UD || !m_srq_usable(nd, op))
 			return -EINVAL;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
@@ -314,6 +314,10 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 	case M_OP_CREATE_AH:
 	case M_OP_DESTROY_AH:
 		return m_pred_ah(m, p, out);
+	case M_OP_CREATE_SRQ:
+	case M_OP_DESTROY_SRQ:
+	case M_OP_POST_SRQ_RECV:
+		return m_pred_srq(m, p, out);
 	case M_OP_DESTROY_QP:
 	case M_OP_QUERY_QP:
 		if (!VALID(nd->qp, nd->nqp, op->obj, 1))

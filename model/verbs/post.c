@@ -245,13 +245,14 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 	struct m_set s, r;
 	enum m_rule rr;
 
-	if (pq->nrecv == 0) {
+	const struct m_recv *rq = m_rq_head(pn, out->res.peer_qp); /* its own or its SRQ's (SRQ-2) */
+
+	if (!rq) {
 		/* No receive posted: RNR NAKs until the retry count runs out. */
 		m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
 		return;
 	}
-	const struct m_recv *rq = &pq->recv[0];
 
 	if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
 		s = DECIDE(p, LP_4, PART_STEP, WC_ERR(REM_OP_ERR));
@@ -344,10 +345,8 @@ int inline_data(const struct m_profile *p, const struct m_node *nd, const struct
  */
 static void write_imm(const struct model *m, const struct m_profile *p, struct m_pred *out, struct m_why why)
 {
-	const struct m_qp *pq = &m->node[out->res.peer_node].qp[out->res.peer_qp];
-
 	m_why_add(&why, M_RULE_RA_WRITE_2);
-	if (pq->nrecv == 0) {
+	if (!m_rq_head(&m->node[out->res.peer_node], out->res.peer_qp)) {
 		m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
 		return;
@@ -521,6 +520,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		}
 	}
 	if (op->kind == M_OP_RECV) {
+		if (nd->ud.qp_srq[qh])
+			return m_pred_srq(m, p, out); /* its receives are the SRQ's (SRQ-2) */
 		if (q->state == M_QPS_RESET) {
 			m_why_add(&why, M_RULE_QP_STATE_1);
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);

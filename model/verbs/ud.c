@@ -66,13 +66,14 @@ static void ud_deliver(const struct model *m, const struct m_profile *p, uint32_
 	const struct m_node *pn = &m->node[out->res.peer_node];
 	const struct m_qp *pq = &pn->qp[out->res.peer_qp];
 
+	const struct m_recv *rq = m_rq_head(pn, out->res.peer_qp);
+
 	if (!pq->live || pq->type != M_QPT_UD || pq->state < M_QPS_RTR || pq->state == M_QPS_ERR ||
-	    pn->ud.qkey[out->res.peer_qp] != qkey || pq->nrecv == 0) {
+	    pn->ud.qkey[out->res.peer_qp] != qkey || !rq) {
 		m_why_add(&why, M_RULE_UD_SEND_3);
 		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_NONE, &why, -1);
 		return;
 	}
-	const struct m_recv *rq = &pq->recv[0];
 	enum m_rule rr;
 
 	if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
@@ -202,7 +203,7 @@ void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_al
 		return;
 	struct m_node *pn = &m->node[r->peer_node];
 	struct m_qp *pq = &pn->qp[r->peer_qp];
-	const struct m_recv *rq = &pq->recv[0];
+	const struct m_recv *rq = m_rq_head(pn, r->peer_qp);
 	const struct m_mr *l = r->lmr >= 0 ? &m->node[op->node].mr[r->lmr] : NULL;
 
 	if (a->peer_recv != M_WC_SUCCESS) {
@@ -216,5 +217,5 @@ void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_al
 	memset(pn->mr[r->rmr].unknown + r->roff, 1, M_UD_GRH);
 	if (op->verbs.len)
 		land(&pn->mr[r->rmr], r->roff + M_UD_GRH, l, r->loff, op->verbs.len);
-	consume_recv(pq);
+	m_rq_consume(pn, r->peer_qp);
 }

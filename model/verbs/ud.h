@@ -1,6 +1,7 @@
 /*
- * ud.h — the verbs state of UD QPs and QP stop states (model/verbs/ud.c,
- * qpstate.c): address handles and each QP's Q_Key, kept per node in
+ * ud.h — the verbs state of UD QPs, QP stop states and shared receive
+ * queues (model/verbs/ud.c, qpstate.c, srq.c): address handles, each QP's
+ * Q_Key, SRQs and which QP uses which, kept per node in
  * struct m_node.ud (model/state.def). Included by model/model.h through
  * model/families.h.
  */
@@ -30,10 +31,21 @@ enum m_qp_attr {
 /* An address handle: the PD it holds (PD-3) and the node whose port it addresses. */
 struct m_ah { uint8_t live, ever, node; int16_t pd; };
 
+#define M_MAX_SRQ 4
+/* A shared receive queue: its PD (PD-3), depth, the QPs using it (SRQ-1), its receives. */
+struct m_srq {
+	uint8_t live, ever, max_recv, nrecv, nqp;
+	int16_t pd;
+	struct m_recv recv[M_MAX_RECV];
+};
+
 struct m_ud_node {
 	uint8_t nah;                 /* handles given out so far (never reused) */
 	struct m_ah ah[M_MAX_AH];
 	uint32_t qkey[M_MAX_QP];     /* per QP handle: the Q_Key set at INIT */
+	uint8_t nsrq;
+	struct m_srq srq[M_MAX_SRQ];
+	uint8_t qp_srq[M_MAX_QP];    /* per QP handle: its SRQ's handle + 1, 0 none (SRQ-2) */
 };
 
 #endif

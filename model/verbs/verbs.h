@@ -65,6 +65,7 @@ struct m_verbs_args {
 	int16_t ah;         /* UD send: the address handle */
 	uint8_t ah_node;    /* create_ah: the node whose port the AH addresses */
 	uint32_t dest_qpn;  /* UD send with peer_qp -1: a QP number no QP of the AH's node has */
+	uint8_t srq1;       /* create_qp: its SRQ's handle + 1 (0: none) */
 };
 
 #endif

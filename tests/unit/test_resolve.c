@@ -86,7 +86,7 @@ START_TEST(test_op_kinds)
 			ck_assert_msg(k == -1, "%s: %d", c->name, k);
 		}
 	}
-	ck_assert_uint_eq(verbs, 24);
+	ck_assert_uint_eq(verbs, 27);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("reg_mr"))), M_OP_REG_MR);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("connect"))), M_OP_CONNECT);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("check"))), -1);

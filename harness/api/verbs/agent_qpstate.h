@@ -25,4 +25,11 @@ int agent_qp_to(struct agent *a);
 int agent_create_ah(struct agent *a);
 int agent_destroy_ah(struct agent *a);
 
+/* agent_srq.c: the SRQ a create_qp request names (srq=ID; NULL: none), and the requests
+ *   create_srq id pd max_wr      destroy_srq id      srq_recv id laddr lkey len */
+struct ibv_srq *agent_srq(struct agent *a);
+int agent_create_srq(struct agent *a);
+int agent_destroy_srq(struct agent *a);
+int agent_srq_recv(struct agent *a);
+
 #endif

@@ -188,6 +188,7 @@ static int do_create_qp(struct agent *a)
 	o->qp_ud = agent_num(a, "type", 0) == 2;
 	qia.qp_type = o->qp_ud ? IBV_QPT_UD : o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
 	qia.sq_sig_all = 1;
+	qia.srq = agent_srq(a);
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = 1, .max_recv_sge = 1,
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
@@ -427,6 +428,7 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "post", do_post },             { "recv", do_recv },
 	{ "recvs", do_recvs },           { "query_qp", do_query_qp },
 	{ "qp_to", agent_qp_to },        { "create_ah", agent_create_ah },
-	{ "destroy_ah", agent_destroy_ah },
+	{ "destroy_ah", agent_destroy_ah },   { "create_srq", agent_create_srq },
+	{ "destroy_srq", agent_destroy_srq }, { "srq_recv", agent_srq_recv },
 	{ NULL, NULL },
 };

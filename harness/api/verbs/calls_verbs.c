@@ -39,7 +39,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
-		  OPT("type", WORD(SCN_T_QPT)))),
+		  OPT("type", WORD(SCN_T_QPT)), OPT("srq", OBJ(SCN_C_SRQ)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),
 	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
 	 * left out of the mask, qkey= a UD QP's Q_Key at INIT */
@@ -70,5 +70,10 @@ const struct scn_call api_verbs_calls[] = {
 	/* UD address handles: to= the node whose port the AH addresses */
 	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
 	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),
+	/* shared receive queues: create_qp srq= takes its receives from one */
+	CALL("create_srq", VERBS, CREATE, SCN_C_SRQ, 0, O_VERB,
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("max_wr", RANGE(1, M_RECV_DEPTH_MAX)))),
+	CALL("destroy_srq", VERBS, ACT, SCN_C_SRQ, 1, O_VERB, NOARGS),
+	CALL("post_srq_recv", VERBS, POST, SCN_C_SRQ, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	{ 0 },
 };

@@ -164,6 +164,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.pd = rsv_obj(scn_step_arg(s, "pd"));
 	c->verbs.qp = rsv_obj(scn_step_arg(s, "qp"));
 	c->verbs.mr = c->verbs.peer = c->verbs.ah = -1;
+	c->verbs.srq = rsv_obj(scn_step_arg(s, "srq"));
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
 	case M_OP_REREG_MR: rereg_mr(r, s, c); break;
@@ -179,7 +180,10 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	case M_OP_MODIFY_QP: modify_qp(r, s, c); break;
 	case M_OP_CREATE_AH: c->verbs.ah_node = (uint8_t)scn_step_arg(s, "to")->node; break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_WRITE_IMM: rdma(r, s, c); break;
-	case M_OP_RECV: case M_OP_SEND: sendrecv(r, s, c); break;
+	case M_OP_RECV: case M_OP_SEND: case M_OP_POST_SRQ_RECV: sendrecv(r, s, c); break;
+	case M_OP_CREATE_SRQ:
+		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_wr"), M_RECV_DEPTH_DEFAULT);
+		break;
 	case M_OP_LOCAL_INV: local_inv(r, s, c); break;
 	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp: the object alone */
 	}

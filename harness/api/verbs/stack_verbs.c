@@ -82,9 +82,21 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
 		break;
 	case M_OP_CREATE_QP:
-		rc = stack_call(st, c->node, reply, "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u",
-			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
-			     c->verbs.max_inline, c->verbs.qp_type);
+		rc = stack_call(st, c->node, reply,
+			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u srq=%d", c->obj,
+			     c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr, c->verbs.max_inline,
+			     c->verbs.qp_type, c->verbs.srq);
+		break;
+	case M_OP_CREATE_SRQ:
+		rc = stack_call(st, c->node, reply, "create_srq id=%d pd=%d max_wr=%llu", c->obj, c->verbs.pd,
+			  (unsigned long long)c->verbs.max_recv_wr);
+		break;
+	case M_OP_DESTROY_SRQ:
+		rc = stack_call(st, c->node, reply, "destroy_srq id=%d", c->obj);
+		break;
+	case M_OP_POST_SRQ_RECV:
+		rc = stack_call(st, c->node, reply, "srq_recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
 		break;
 	case M_OP_MODIFY_QP:
 		if (c->verbs.qp_state == M_QPS_ERR || c->verbs.qp_state == M_QPS_RESET)
@@ -140,6 +152,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD:
 	case M_OP_CREATE_AH:
+	case M_OP_CREATE_SRQ:
 		o->made = 1;
 		break;
 	case M_OP_REG_MR:
