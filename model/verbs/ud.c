@@ -150,7 +150,11 @@ static int ud_send(const struct model *m, const struct m_profile *p, const struc
 		if (!m_set_has(&s, WC_ERR(SUCCESS)))
 			return 0;
 	}
+	/* A WR Q_Key with the high bit set: the QP's own is sent (IBA 10.2.5), or the
+	 * WR's as it is (rxe: KRXE rxe_req init_req_packet copies remote_qkey). */
 	ud_deliver(m, p, (op->verbs.qkey & QKEY_OWN) ? nd->ud.qkey[qh] : op->verbs.qkey, out, why);
+	if (op->verbs.qkey & QKEY_OWN)
+		ud_deliver(m, p, op->verbs.qkey, out, why);
 	return 0;
 }
 
