@@ -92,6 +92,13 @@ static const struct m_deviation rxe_dev[] = {
 	  "F: SEND_WITH_INV after LOCAL_INV (window not bound) panics the 6.1 guest", KERNEL_RXE },
 	{ M_RULE_MW_INV_4, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
 	  "KRXE rxe_invalidate_mr (type != MEM_REG: EINVAL) -> LOC_QP_OP_ERR", KERNEL_RXE },
+	{ M_RULE_MW_INV_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "observed (rdmacheck corpus, 6.1.0-56): a LOCAL_INV posted on, or a SEND_WITH_INV arriving on, another "
+	  "QP of the window's PD invalidates it: KRXE rxe_check_invalidate_mw checks the state and the type, never mw->qp",
+	  KERNEL_RXE },
+	{ M_RULE_MW_INV_5, PART_REMOTE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "observed (rdmacheck corpus, 6.1.0-56): SEND_WITH_INV arriving on another QP than the window's "
+	  "invalidates it and the receive completes SUCCESS (rxe_check_invalidate_mw: no QP check)", KERNEL_RXE },
 	{ M_RULE_RA_ATOM_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { ERRNO(EINVAL) },
 	  "F: misaligned CAS/FADD via ibv_post_send: post returns EINVAL; RXEU validate_send_wr", KERNEL_RXE },
 	{ M_RULE_RA_ERR_5, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(WR_FLUSH_ERR) },

@@ -109,6 +109,22 @@ static void remote_fail(struct m_pred *out, const struct m_set *s, struct m_why 
 }
 
 /*
+ * The alternatives of an invalidation of a bound type-2 window through a QP
+ * other than the one it was bound on (MW-INV-5): a SUCCESS in set s (a
+ * profile's) invalidates it with effect ok; every error has effect err, the
+ * peer's receive completing peer_wc (-1: none).
+ */
+static void inv_other_qp_alts(struct m_pred *out, const struct m_set *s, const struct m_why *why,
+			      enum m_effect ok, enum m_effect err, int peer_wc)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		int success = s->o[i].kind == M_OUT_WC && s->o[i].code == M_WC_SUCCESS;
+
+		m_alt_add(out, s->o[i], success ? ok : err, why, success && peer_wc >= 0 ? M_WC_SUCCESS : peer_wc);
+	}
+}
+
+/*
  * The responder's checks for READ/WRITE/atomics, in rxe's order: QP access
  * flags (RA-QP-1), READ/atomic resources (RA-RES-1), length (RA-LEN-1), zero length (RA-ZERO-1), then the key
  * (RA-KEY-1; MR or MW), PD (RA-PD-1), rights (RA-ACC-1), bounds (RA-BND-1;
@@ -277,8 +293,15 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 		int w = m_mw_by_rkey(pn, op->verbs.rkey);
 
 		if (w >= 0 && pn->mw[w].type == M_MW_TYPE_2 && pn->mw[w].bound && pn->mw[w].pd == pq->pd) {
-			m_why_add(&why, M_RULE_MW_INV_2);
 			out->res.inv_mw = (int16_t)w;
+			if (pn->mw[w].bind_qp != out->res.peer_qp) {
+				s = DECIDE(p, MW_INV_5, PART_REMOTE, WC_ERR(REM_INV_REQ_ERR), WC_ERR(REM_OP_ERR));
+				m_why_add(&why, M_RULE_MW_INV_5);
+				m_why_add(&why, M_RULE_RA_ERR_3);
+				inv_other_qp_alts(out, &s, &why, M_EFF_DO, M_EFF_BOTH_ERR, M_WC_REM_INV_REQ_ERR);
+				return;
+			}
+			m_why_add(&why, M_RULE_MW_INV_2);
 		} else {
 			int unbound_t2 = w >= 0 && pn->mw[w].type == M_MW_TYPE_2 && !pn->mw[w].bound;
 			enum m_rule rule = m_mr_by_rkey(pn, op->verbs.rkey) >= 0 ? M_RULE_MW_INV_4 : M_RULE_MW_INV_2;
@@ -365,9 +388,15 @@ static void local_inv(const struct m_profile *p, const struct m_node *nd, const 
 	struct m_set s;
 
 	if (w >= 0 && nd->mw[w].type == M_MW_TYPE_2 && nd->mw[w].bound && nd->mw[w].pd == q->pd) {
-		m_why_add(&why, M_RULE_MW_INV_2);
 		out->res.inv_mw = (int16_t)w;
-		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
+		if (nd->mw[w].bind_qp == op->obj) {
+			m_why_add(&why, M_RULE_MW_INV_2);
+			m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1);
+			return;
+		}
+		s = DECIDE(p, MW_INV_5, PART_STEP, WC_ERR(MW_BIND_ERR), WC_ERR(LOC_QP_OP_ERR));
+		m_why_add(&why, M_RULE_MW_INV_5);
+		inv_other_qp_alts(out, &s, &why, M_EFF_DO, M_EFF_QP_ERR, -1);
 		return;
 	}
 	if (w < 0 && m_mr_by_rkey(nd, op->verbs.rkey) >= 0) {

@@ -328,6 +328,71 @@ START_TEST(test_MW_INV_2_local_and_remote_invalidate)
 }
 END_TEST
 
+/* A second connected QP pair (a.q2, b.q2) next to MW2_SETUP's: the window stays bound on b.q. */
+static void second_pair(struct fx *f, const struct pair *s, int *qa2, int *qb2)
+{
+	*qa2 = fx_qp(f, 0, s->pa, QP_ALL);
+	*qb2 = fx_qp(f, 1, s->pb, QP_ALL);
+	fx_connect(f, 0, *qa2, 1, *qb2);
+}
+
+START_TEST(test_MW_INV_5_local_inv_through_other_qp)
+{
+	MW2_SETUP("generic");
+	uint32_t rkey = f.m.node[1].mw[mw].rkey;
+	int qa2, qb2;
+
+	second_pair(&f, &s, &qa2, &qb2);
+	struct m_pred pr = fx_predict(&f, op_linv(&f, 1, qb2, rkey));
+
+	ck_assert(fx_has(pr, wc_(M_WC_MW_BIND_ERR)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)));
+	ck_assert(!fx_has(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, wc_(M_WC_MW_BIND_ERR), M_RULE_MW_INV_5));
+	fx_do(&f, op_linv(&f, 1, qb2, rkey), wc_(M_WC_MW_BIND_ERR));
+	ck_assert(f.m.node[1].mw[mw].bound);
+	ck_assert_int_eq(fx_qps(&f, 1, qb2), M_QPS_ERR);
+	/* Through its own QP the same invalidation goes through (MW-INV-2). */
+	ck_assert(fx_only(fx_predict(&f, op_linv(&f, 1, s.qb, rkey)), wc_(M_WC_SUCCESS)));
+	/* rxe 6.1 does not look at the QP: the window is invalidated. */
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	int qb3 = fx_qp(&f, 1, s.pb, QP_ALL), qa3 = fx_qp(&f, 0, s.pa, QP_ALL);
+
+	fx_connect(&f, 0, qa3, 1, qb3);
+	pr = fx_predict(&f, op_linv(&f, 1, qb3, rkey));
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_MW_INV_5));
+	fx_do(&f, op_linv(&f, 1, qb3, rkey), wc_(M_WC_SUCCESS));
+	ck_assert(!f.m.node[1].mw[mw].bound);
+	ck_assert_int_eq(fx_qps(&f, 1, qb3), M_QPS_RTS);
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_MW_INV_5_send_with_inv_on_other_qp)
+{
+	MW2_SETUP("generic");
+	int qa2, qb2;
+
+	second_pair(&f, &s, &qa2, &qb2);
+	fx_do(&f, op_recv(&f, 1, qb2, s.mb, 64), ok_());
+	struct m_op si = op_send(&f, 0, qa2, s.ma, 8);
+
+	si.verbs.with_inv = 1;
+	si.verbs.rkey = f.m.node[1].mw[mw].rkey;
+	struct m_pred pr = fx_predict(&f, si);
+
+	ck_assert(fx_has(pr, wc_(M_WC_REM_INV_REQ_ERR)) && !fx_has(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_MW_INV_5));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	pr = fx_predict(&f, si);
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	fx_do(&f, si, wc_(M_WC_SUCCESS));
+	ck_assert(!f.m.node[1].mw[mw].bound);
+	ck_assert_int_eq(f.m.node[1].qp[qb2].nrecv, 0);
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_MW_INV_3_unbound_type2_panics_rxe_61)
 {
 	MW2_SETUP("generic");
@@ -416,6 +481,8 @@ Suite *suite_test_model_post_mw(void)
 	RTEST(tc, MW_INV_3, test_MW_INV_3_unbound_type2_panics_rxe_61);
 	RTEST(tc, MW_INV_3, test_MW_INV_3_type1_not_invalidatable);
 	RTEST(tc, MW_INV_4, test_MW_INV_4_invalidate_plain_mr);
+	RTEST(tc, MW_INV_5, test_MW_INV_5_local_inv_through_other_qp);
+	RTEST(tc, MW_INV_5, test_MW_INV_5_send_with_inv_on_other_qp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -95,7 +95,7 @@ static const struct bad {
 	  "t.scn:3:23: bad integer '12x'\n  hint: integers are decimal or 0x hex, with an optional K, M or G\n" },
 	{ SCN_E_OVERFLOW, P "a: reg_mr m pd=pd len=0x40000000000000K\n", 0,
 	  "t.scn:3:23: integer '0x40000000000000K' does not fit in 64 bits\n" },
-	{ SCN_E_RANGE, P "a: alloc_mw w pd=pd type=3\n", 0, "t.scn:3:26: type=3 is out of range 1..2\n" },
+	{ SCN_E_RANGE, P "a: alloc_mw w pd=pd type=256\n", 0, "t.scn:3:26: type=256 is out of range 0..255\n" },
 	{ SCN_E_UNKNOWN_FLAG, P "a: reg_mr m pd=pd len=1 access=LOCAL_WRITE|REMOTE_RAED\n", 0,
 	  "t.scn:3:32: unknown access name 'REMOTE_RAED'\n  hint: did you mean 'REMOTE_READ'?\n" },
 	{ SCN_E_WRONG_KIND, P "a: reg_mr m pd=pd len=\"4\"\n", 0,

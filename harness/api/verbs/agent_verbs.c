@@ -114,7 +114,7 @@ static int do_alloc_mw(struct agent *a)
 	if (!o || !pd)
 		return agent_reply_err(a, EINVAL, "bad alloc_mw request");
 	*o = (struct aobj){ .kind = AO_MW };
-	o->mw = ibv_alloc_mw(pd->pd, type == 1 ? IBV_MW_TYPE_1 : IBV_MW_TYPE_2);
+	o->mw = ibv_alloc_mw(pd->pd, (enum ibv_mw_type)type); /* any type: the library and kernel judge it */
 	if (!o->mw)
 		return agent_reply_err(a, errno, "ibv_alloc_mw: %s", strerror(errno));
 	o->live = 1;

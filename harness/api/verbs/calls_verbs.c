@@ -31,7 +31,7 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(OPT("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("flags", FLAGS(SCN_T_REREG)), OPT("len", NUM))),
 	CALL("alloc_mw", VERBS, CREATE, SCN_C_MW, 0, O_VERB,
-	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(1, 2)))),
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(0, 255)))),
 	CALL("bind_mw", VERBS, POST, SCN_C_MW, 0, O_POST,
 	     ARGS(REQ("qp", OBJ(SCN_C_QP)), REQ("mr", ADDR(SCN_C_MR)), REQ("len", NUM),
 		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE), OPT("call", BARE))),
