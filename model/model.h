@@ -126,8 +126,9 @@ enum m_op_kind {
 /* The family op kind k belongs to (M_FAM_COUNT_ for a value out of range). */
 enum m_family m_op_family(enum m_op_kind k);
 
-/* A posted receive WR (a QP's or a shared receive queue's). */
-struct m_recv { int16_t unused; uint32_t lkey; uint64_t addr; uint32_t len; };
+/* A posted receive WR (a QP's or a shared receive queue's): its SGE (none: no_sge, num_sge 0),
+ * and its wr_id. */
+struct m_recv { uint8_t no_sge; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
 
 /* Each family's values, operation arguments and state (model/<family>/<family>.h). */
 #include "model/families.h"
@@ -265,6 +266,10 @@ const char *m_profile_name(size_t i);
 
 /* ------------------------------------------------------------- state -- */
 
+/* m_qp.sq_kept: some send WR kept; one of them a LOCAL_INV of an unbound type-2 window. */
+#define M_KEPT_ANY 1u
+#define M_KEPT_INV_T2 2u
+
 /*
  * Which API made an object (a librpma MR is a verbs MR librpma registered):
  * M_API_<SYM> per row of model/families.def, equal to its M_FAM_<SYM>.
@@ -314,7 +319,7 @@ struct m_qp {
 	int16_t peer_node, peer_qp;
 	uint8_t nrecv;
 	uint8_t max_recv;          /* the receive queue depth asked for at create_qp */
-	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT) */
+	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT): M_KEPT_* bits */
 	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
 	uint8_t no_rd_atomic;      /* connected with max_dest_rd_atomic 0: no READ/atomic responder resources */
 	uint8_t type;              /* enum m_qp_type */
@@ -340,7 +345,7 @@ struct m_conn {
 struct m_node {
 	uint32_t next_key;          /* keys are never reused: stale keys stay stale */
 	uint64_t next_va;
-	uint8_t npd, nmr, nmw, nqp; /* handles given out so far (never reused) */
+	uint8_t npd, nmr, nmw, nqp; /* slots used so far (a full table reuses a free one: verbs/slot.c) */
 	uint8_t nconn;
 	struct m_pd pd[M_MAX_PD];
 	struct m_mr mr[M_MAX_MR];
@@ -379,7 +384,8 @@ int model_clone(struct model *dst, const struct model *src);
  * arguments of its family (the union member named after the family; each
  * field's meaning is documented where its struct is declared, in
  * model/<family>/<family>.h). Handles are per-node indexes given out by the
- * creating operation (never reused).
+ * creating operation; once a verbs table is full, a creation takes the slot of
+ * a destroyed object nothing refers to (model/verbs/slot.c).
  */
 struct m_op {
 	uint8_t kind;       /* enum m_op_kind */
@@ -494,7 +500,7 @@ enum m_qmode {
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);
 
-#define M_QRES_MAX 8
+#define M_QRES_MAX 12
 struct m_qres {
 	uint8_t n;
 	struct {

@@ -90,6 +90,10 @@ static const struct m_deviation rxe_dev[] = {
 	  "F: LOCAL_INV of an unbound type-2 window panics the 6.1 guest (NULL dereference in rxe_invalidate_mw), 3 of 3 tries", KERNEL_RXE },
 	{ M_RULE_MW_INV_2, PART_UNBOUND_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
 	  "F: SEND_WITH_INV after LOCAL_INV (window not bound) panics the 6.1 guest", KERNEL_RXE },
+	{ M_RULE_MW_INV_3, PART_KEPT_T2, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { CRASH_ },
+	  "observed (rdmacheck explore triage, 6.1.0-56): a LOCAL_INV of an unbound type-2 window posted below RTS "
+	  "is kept (QP-STATE-1) and panics the guest when the first post at RTS rings the doorbell (the NULL "
+	  "dereference in rxe_invalidate_mw of MW-INV-3's unbound type-2 case); type 1: WR_FLUSH_ERR only", KERNEL_RXE },
 	{ M_RULE_MW_INV_4, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
 	  "KRXE rxe_invalidate_mr (type != MEM_REG: EINVAL) -> LOC_QP_OP_ERR", KERNEL_RXE },
 	{ M_RULE_MW_INV_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
@@ -104,6 +108,11 @@ static const struct m_deviation rxe_dev[] = {
 	{ M_RULE_RA_ERR_5, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(WR_FLUSH_ERR) },
 	  "F: after a remote error the next request completes WR_FLUSH_ERR; KRXE rxe_requester (the send queue "
 	  "only: a receive posted in ERR is PART_RECV_Q, ibv_post_recv answered ok on 6.1.0-56)", KERNEL_RXE },
+	{ M_RULE_RA_ERR_5, PART_RECV_FLUSH, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
+	  "observed (verbs/173, 6.1.0-56 with rdma-core 44): a receive posted on a QP in ERR gives no WR_FLUSH_ERR "
+	  "completion by the next poll_cq: RXEU rxe_post_recv only writes the shared queue (no doorbell), so the "
+	  "responder task that flushes it in ERR (KRXE rxe_responder) does not run again; the receive stays posted",
+	  KERNEL_RXE },
 	{ M_RULE_QP_STATE_1, PART_KEPT, ANY_KERNEL, M_DEV_WIDEN, 1, { WC(WR_FLUSH_ERR) },
 	  "observed (rdmacheck explore, 6.1.0-56): a send WR posted below RTS is EINVAL but still runs later: "
 	  "RXEU rxe_post_send queues the WQE (advance_producer) before the doorbell (post_send_db), which "

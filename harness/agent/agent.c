@@ -1,14 +1,18 @@
 /* agent.c — the node agent's core: objects, buffers, the request loop (agent.h). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "harness/agent/agent_internal.h"
+#include "harness/run/driver.h"
 #include "model/model.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 int agent_reply_err(struct agent *a, int err, const char *fmt, ...)
@@ -52,6 +56,14 @@ struct aobj *agent_new_obj(struct agent *a)
 	o->release = NULL;
 	o->ext = NULL;
 	return o;
+}
+
+void agent_poll_pause(int64_t since_ms)
+{
+	if (proto_now_ms() - since_ms < AGENT_SPIN_MS)
+		sched_yield(); /* rxe's kernel side may need this CPU to complete the request */
+	else
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 }
 
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt)
@@ -191,16 +203,21 @@ static int do_read(struct agent *a)
 	return rc;
 }
 
+static int do_reset(struct agent *a);
+static int do_hello(struct agent *a);
+
 static const struct agent_req core_reqs[] = {
 	{ "fill", do_fill },
 	{ "read", do_read },
+	{ "reset", do_reset },
+	{ "hello", do_hello },
 	{ NULL, NULL },
 };
 
 /* Release every object: API objects first (they sit on verbs ones), then verbs ones. */
 static void release_all(struct agent *a)
 {
-	static const enum aobj_kind order[] = { AO_MW, AO_QP, AO_MR, AO_PD };
+	static const enum aobj_kind order[] = { AO_MW, AO_QP, AO_CQ, AO_MR, AO_PD };
 
 	for (int i = AGENT_OBJS_MAX - 1; i >= 0; i--)
 		if (a->obj[i].release)
@@ -217,9 +234,13 @@ static void release_all(struct agent *a)
 			if (order[k] == AO_MW)
 				ibv_dealloc_mw(o->mw);
 			else if (order[k] == AO_QP && !ibv_destroy_qp(o->qp)) {
-				ibv_destroy_cq(o->rcq);
+				if (!(o->cq_given & 2)) /* AGENT_CQ_RECV: a CQ object's, destroyed with it */
+					ibv_destroy_cq(o->rcq);
+				if (!(o->cq_given & 1))
+					ibv_destroy_cq(o->scq);
+			} else if (order[k] == AO_CQ)
 				ibv_destroy_cq(o->scq);
-			} else if (order[k] == AO_MR)
+			else if (order[k] == AO_MR)
 				ibv_dereg_mr(o->mr);
 			else if (order[k] == AO_PD)
 				ibv_dealloc_pd(o->pd);
@@ -258,12 +279,13 @@ static int open_device(struct agent *a, char *err, size_t errlen)
 	return 0;
 }
 
-/* The handler of the request in a->msg (the core's, else a family's), or NULL. */
-static const struct agent_req *find_req(const struct agent *a)
+/* The handler of the request in a->msg (the core's, else a family's; *fam its enum scn_api, -1 the core's), or NULL. */
+static const struct agent_req *find_req(const struct agent *a, int *fam)
 {
 	for (size_t f = 0; f <= api_family_count(); f++) {
 		const struct agent_req *r = f ? api_family_get(f - 1)->agent_reqs : core_reqs;
 
+		*fam = (int)f - 1;
 		for (; r && r->verb; r++)
 			if (proto_is(a->msg, r->verb))
 				return r;
@@ -271,37 +293,108 @@ static const struct agent_req *find_req(const struct agent *a)
 	return NULL;
 }
 
+/*
+ * What the greeting tells of the node besides its GID: its device's driver
+ * (driver.h; sysfs at $RDMACHECK_SYSFS, else /sys) and its kernel, from which
+ * the coordinator chooses the profile that judges it.
+ */
+static void hello_node(const struct agent *a, char *driver, size_t len, struct utsname *u)
+{
+	const char *sysfs = getenv("RDMACHECK_SYSFS");
+	struct ibv_device_attr attr;
+
+	if (ibv_query_device(a->ctx, &attr))
+		attr.vendor_id = DRIVER_VENDOR_NONE;
+	driver_of(sysfs && *sysfs ? sysfs : "/sys", a->node->ibdev, attr.vendor_id, driver, len);
+	if (!driver[0] || strpbrk(driver, " \t"))
+		snprintf(driver, len, "unknown");
+	if (uname(u))
+		snprintf(u->release, sizeof(u->release), "unknown");
+}
+
+/* The greeting: at the start, and again for "hello node=NAME" (a kept agent's next scenario). */
+static int greet(struct agent *a)
+{
+	char gid[33], driver[32];
+	struct utsname u;
+
+	proto_hex_encode(a->gid.raw, sizeof(a->gid.raw), gid);
+	hello_node(a, driver, sizeof(driver), &u);
+	return proto_send(a->fd, "ok hello node=%s gid=%s driver=%s kernel=%s", a->self.name, gid, driver, u.release);
+}
+
+static int do_hello(struct agent *a)
+{
+	if (proto_get(a->msg, "node", a->name, sizeof(a->name)))
+		return agent_reply_err(a, EINVAL, "hello needs node=NAME");
+	a->self.name = a->name;
+	return greet(a);
+}
+
+void agent_reset(struct agent *a, unsigned *objs, unsigned *fams)
+{
+	release_all(a);
+	*objs = *fams = 0;
+	for (int i = 0; i < AGENT_OBJS_MAX; i++) {
+		struct aobj *o = &a->obj[i];
+
+		o->release = NULL; /* released: never again */
+		*objs += o->live || o->mem || o->buf || o->ext;
+	}
+	for (size_t f = 0; f < API_FAMILIES_MAX; f++) {
+		*objs += a->state[f] != NULL;
+		*fams += (a->fams >> f) & 1u;
+	}
+	if (*objs == 0)
+		memset(a->obj, 0, sizeof(a->obj));
+	a->fams = 0;
+}
+
+static int do_reset(struct agent *a)
+{
+	unsigned objs, fams;
+
+	agent_reset(a, &objs, &fams);
+	return proto_send(a->fd, "ok objs=%u fams=%u", objs, fams);
+}
+
 int agent_serve(int fd, const struct agent_node *node, int step_ms)
 {
 	struct agent *a = calloc(1, sizeof(*a));
-	char err[256], gid[33];
+	char err[256];
 	int rc;
 
 	if (!a)
 		return -ENOMEM;
 	a->fd = fd;
 	a->step_ms = step_ms;
-	a->node = node;
+	a->self = *node;
+	snprintf(a->name, sizeof(a->name), "%s", node->name);
+	a->self.name = a->name;
+	a->node = &a->self;
 	rc = open_device(a, err, sizeof(err));
 	if (rc) {
 		agent_reply_err(a, -rc, "%s", err);
 		free(a);
 		return rc;
 	}
-	proto_hex_encode(a->gid.raw, sizeof(a->gid.raw), gid);
-	proto_send(fd, "ok hello node=%s gid=%s", node->name, gid);
+	greet(a);
 	while (proto_recv(fd, &a->rd, a->msg, sizeof(a->msg), -1) >= 0) {
 		const struct agent_req *r;
+		int fam;
 
 		if (proto_is(a->msg, "quit")) {
 			proto_send(fd, "ok");
 			break;
 		}
-		r = find_req(a);
-		if (!r)
+		r = find_req(a, &fam);
+		if (!r) {
 			agent_reply_err(a, EINVAL, "unknown request");
-		else
-			r->fn(a);
+			continue;
+		}
+		if (fam >= 0 && api_family_get((size_t)fam)->agent_end)
+			a->fams |= 1u << fam;
+		r->fn(a);
 	}
 	release_all(a);
 	ibv_close_device(a->ctx);

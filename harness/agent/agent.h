@@ -31,6 +31,13 @@
  *   fill id byte off len                              ok
  *   read id off len (len <= AGENT_READ_MAX)           ok bytes=N, then the N raw bytes (proto.h)
  *   quit                                              ok (then the agent exits)
+ *   reset                                             ok objs=N fams=M (every object and every
+ *                                                     family's state released, as at the end; then
+ *                                                     N: objects, buffers and family states still
+ *                                                     held, M: families with per-node state used
+ *                                                     since the last reset; 0 and 0: as fresh)
+ *   hello node=NAME                                   ok hello node=NAME gid=HEX (the greeting
+ *                                                     again, serving scenario node NAME from now)
  *
  * librpma (agent_rpma.c; one peer per node on the device of its IPv4 address,
  * made at the first of these; nulls=N: bit i passes the call's i-th pointer
@@ -131,6 +138,7 @@
 #include <stddef.h>
 
 #define AGENT_OBJS_MAX 1024
+#define AGENT_CHAIN_MAX 16 /* WRs one post_chain request posts (the language's SCN_CHAIN_MAX) */
 #define AGENT_READ_MAX (1u << 20) /* bytes per read request */
 #define AGENT_RPMEM_RUNS_MAX (1u << 20) /* bytes per librpmem pool read (rpmem_pool_runs) */
 #define AGENT_DAT_IA_CMA "ofa-v2-cma-roe" /* the default IA of a node's dat.conf */
@@ -147,8 +155,10 @@ struct agent_node {
 
 /*
  * Serve the coordinator on fd until quit or end of stream: open the node's
- * device (port 1, its GID), greet with "ok hello node=NAME gid=HEX" (or err
- * and return), then answer requests. Every object is released before
+ * device (port 1, its GID), greet with "ok hello node=NAME gid=HEX
+ * driver=DRIVER kernel=RELEASE" (its device's driver, driver.h, and its
+ * kernel's release: the coordinator judges the node by them) (or err and
+ * return), then answer requests. Every object is released before
  * returning. step_ms bounds each completion wait. Returns 0 after quit or
  * EOF, or a negative errno if the device could not be opened.
  */

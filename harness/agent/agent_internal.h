@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 enum aobj_kind {
-	AO_NONE, AO_PD, AO_MR, AO_MW, AO_QP,     /* verbs */
+	AO_NONE, AO_PD, AO_MR, AO_MW, AO_QP, AO_CQ, /* verbs (a CQ object keeps its CQ in scq) */
 	AO_RPMA_MR, AO_RPMA_REMOTE, AO_RPMA_CONN, /* librpma */
 	AO_DAT_PZ, AO_DAT_LMR, AO_DAT_RMR, AO_DAT_EP, /* uDAPL */
 	AO_MRAPI_RMEM, AO_MRAPI_REQ, AO_MRAPI_ATTRS,  /* MRAPI */
@@ -62,6 +62,7 @@ struct aobj {
 	uint32_t qp_access;
 	uint8_t qp_uc;            /* a UC QP (else RC) */
 	uint8_t qp_ud;            /* a UD QP */
+	uint8_t cq_given;         /* a QP's scq/rcq that are CQ objects' (AGENT_CQ_SEND|RECV), not its own */
 	/* Other APIs: their own state, and how to release it (at the end only). */
 	void *ext;
 	void (*release)(struct agent *a, struct aobj *o);
@@ -71,6 +72,8 @@ struct agent {
 	int fd, step_ms;
 	struct proto_rd rd;        /* fd's read buffer */
 	const struct agent_node *node;
+	struct agent_node self;    /* node with the name a reset gave (agent_serve's until then) */
+	char name[64];
 	struct ibv_context *ctx;
 	union ibv_gid gid;
 	uint64_t next_wr;
@@ -79,7 +82,21 @@ struct agent {
 	/* Each API family's per-node state (state[its enum scn_api]), NULL until
 	 * its first use; released by its agent_end (family.h). */
 	void *state[API_FAMILIES_MAX];
+	/* Families with per-node state (an agent_end) that served a request since
+	 * the last reset (bit: enum scn_api): their libraries may keep process
+	 * state no release undoes, so a reset reports them (agent.h: reset). */
+	uint32_t fams;
 };
+
+/*
+ * The reset request (agent.h): release every object and every family's state
+ * as at the agent's end, then count into *objs what is still held (objects
+ * live, buffers, API state, families' per-node state) and into *fams the
+ * families with per-node state (an agent_end) that served a request since the
+ * last reset, whose libraries may keep process state no release undoes. Both
+ * 0: the agent is as a fresh one (its object slots emptied). a->fams restarts.
+ */
+void agent_reset(struct agent *a, unsigned *objs, unsigned *fams);
 
 /* Answer "err errno=N msg=TEXT" (err a positive errno). Returns 0. */
 int agent_reply_err(struct agent *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -89,6 +106,15 @@ struct aobj *agent_field_obj(struct agent *a, const char *key, enum aobj_kind k,
  * former object of that id kept (its ext) is released first; its buffer stays
  * until the new object makes or shares one. */
 struct aobj *agent_new_obj(struct agent *a);
+/*
+ * Between two polls of a completion (or any state the kernel will change)
+ * that started at since_ms (proto_now_ms): for the first AGENT_SPIN_MS only a
+ * yield of the CPU — rxe completes a small request in tens of µs, where a
+ * 200 µs sleep costs far more under TCG — then 200 µs sleeps.
+ */
+void agent_poll_pause(int64_t since_ms);
+#define AGENT_SPIN_MS 5
+
 /* The request's numeric field key, or dflt. */
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt);
 

@@ -63,6 +63,8 @@ struct api_family {
 	int (*model_buf)(const struct be_model *bm, int32_t obj, int16_t h, struct bm_buf *out);
 	/* The real stack: run c through the agents (backend_ops.exec). */
 	int (*stack_exec)(struct stack *st, const struct hcall *c, struct hres *r);
+	/* The real stack: backend_ops.exec_chain, a chain of the family's posts (NULL: none). */
+	int (*stack_exec_chain)(struct stack *st, const struct hcall *c, size_t n, struct hres *r);
 	/* The real stack: backend_ops.blob for the family's objects (NULL: they export none). */
 	int (*stack_blob)(struct stack *st, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
 	uint16_t blob_classes;             /* enum scn_class bits stack_blob serves */
@@ -74,6 +76,10 @@ struct api_family {
 	 * release of its per-node state after every object (NULL: none). */
 	const struct agent_req *agent_reqs;
 	void (*agent_end)(struct agent *a);
+	/* The real stack, run-ahead (backend_ops.ahead): 1 when stack_exec of c makes exactly one
+	 * request (stack_call), written from c alone, whose effect stays on c's node and its own
+	 * objects and that no peer observation follows; 0 else (NULL: never). */
+	int (*stack_ahead)(const struct hcall *c);
 };
 
 /* Number of families; family i (its enum scn_api value), NULL out of range. */

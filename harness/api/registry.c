@@ -29,7 +29,8 @@
 static const struct api_family families[] = {
 	[SCN_API_VERBS] = {
 		.name = "verbs", .calls = api_verbs_calls, .resolve = resolve_verbs, .model_op = model_op_verbs,
-		.stack_exec = stack_exec_verbs, .agent_reqs = agent_verbs_reqs,
+		.stack_exec = stack_exec_verbs, .agent_reqs = agent_verbs_reqs, .stack_exec_chain = stack_exec_chain_verbs,
+		.stack_ahead = stack_ahead_verbs,
 	},
 	[SCN_API_HARNESS] = {
 		.name = "harness", .calls = api_harness_calls, .resolve = resolve_harness, .model_op = model_op_harness,

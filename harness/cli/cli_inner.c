@@ -2,13 +2,15 @@
  * cli_inner.c — `rdmacheck run --inner`: the inner runner, where the real
  * stack is (this host or the disposable VM). It reads the outer runner's list
  * of scenario files, builds one topology big enough for all of them, runs them
- * one by one (one agent process per node; in the VM, those the model predicts
+ * one by one (one agent process per node, kept from one scenario to the next
+ * after a confirmed reset: harness/run/pool.h; in the VM, those the model predicts
  * may kill the kernel after all the others) and streams records (records.h) to
  * the file the outer runner reads (cli_run.c).
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
 #include "harness/run/proto.h"
+#include "harness/run/pool.h"
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_inner.h"
@@ -64,9 +66,15 @@ static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const 
 	rec_step(ic->rec, ic->idx, f->steps[si].line, crash, note);
 }
 
-/* Run scenario f (record index k) on topology t with its own agents, and record its result. */
-void cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct topo *t, FILE *rec,
-		      size_t k, const struct scn_file *f, int allow_crash)
+/* Start f's agents: the pool's (pool.h), or all anew with --fresh-agents. */
+static int inner_start(const struct run_args *a, struct stack_pool *pool, struct stack *st, const struct scn_file *f)
+{
+	return a->fresh_agents ? stack_start(st, f, pool->t, pool->step_ms) : stack_pool_start(pool, st, f);
+}
+
+/* Run scenario f (record index k) on the pool's topology, and record its result. */
+void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
+		   size_t k, const struct scn_file *f, int allow_crash)
 {
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
@@ -76,12 +84,13 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, const
 			      .on_step = inner_on_step, .ctx = &ic };
 
 	rec_start(rec, k);
+	o.ahead = f && !cli_may_crash(f, prof); /* a step sent ahead runs even if an earlier one ends the scenario */
 	if (!f || !st) {
 		snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
 		r.v = V_ERROR;
 	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
 		r.v = V_SKIP;
-	} else if ((kfd = kmsg_open()) /* the kernel's lines from here on */, stack_start(st, f, t, a->step_s * 1000)) {
+	} else if ((kfd = kmsg_open()) /* the kernel's lines from here on */, inner_start(a, pool, st, f)) {
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 	} else {
@@ -100,7 +109,10 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, const
 
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
 		}
-		stack_stop(st);
+		if (a->fresh_agents)
+			stack_stop(st);
+		else
+			stack_pool_stop(pool, st); /* reset: what the kernel says of it is this scenario's */
 	}
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
 		char *lines = kmsg_take(kfd);
@@ -139,6 +151,7 @@ int cli_run_inner(const struct run_args *a)
 	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512], **paths;
 	struct scn_file **files;
 	struct topo t;
+	struct stack_pool pool;
 	struct m_profile prof;
 	FILE *list, *rec;
 	size_t maxn, n;
@@ -176,11 +189,15 @@ int cli_run_inner(const struct run_args *a)
 	 * all the others: a panic ends the guest, and then only them (the outer
 	 * run resumes with the first one not finished; see cli_run.c).
 	 */
+	stack_pool_init(&pool, &t, a->step_s * 1000);
+	if (!a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
+		stack_pool_prestart(&pool, (unsigned)(maxn < t.n ? maxn : t.n));
 	for (int last = 0; last <= allow_crash; last++)
 		for (size_t i = 0; i < n && !interrupt_caught(); i++)
 			if (paths[i] && /* the others are the outer run's: unparsed, or finished */
 			    (allow_crash && files[i] && cli_may_crash(files[i], &prof)) == last)
-				cli_inner_one(a, &prof, &t, rec, a->base + i, files[i], allow_crash);
+				cli_inner_one(a, &prof, &pool, rec, a->base + i, files[i], allow_crash);
+	stack_pool_close(&pool);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
 	stage_unload(paths, files, n);

@@ -14,13 +14,15 @@
 #include <stdio.h>
 
 struct scn_file;
+struct stack_pool;
 
 /*
- * Run scenario f (record index k) on topology t with its own agents, and
- * record its result in rec (records.h). allow_crash: run steps the profile
- * says kill the kernel (in the disposable VM only).
+ * Run scenario f (record index k) on pool's topology with the pool's agents
+ * (harness/run/pool.h; with a->fresh_agents, agents of its own), and record
+ * its result in rec (records.h). allow_crash: run steps the profile says kill
+ * the kernel (in the disposable VM only).
  */
-void cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct topo *t, FILE *rec,
+void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
 		   size_t k, const struct scn_file *f, int allow_crash);
 
 /*

@@ -20,13 +20,14 @@
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
 #include "harness/run/proto.h"
+#include "harness/run/pool.h"
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_inner.h"
 #include "harness/cli/console.h"
+#include "harness/cli/death.h"
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
-#include "harness/cli/device.h"
 #include "harness/cli/interrupt.h"
 #include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
@@ -34,6 +35,8 @@
 #include "harness/cli/results.h"
 #include "harness/cli/run_args.h"
 #include "harness/cli/stage.h"
+#include "harness/cli/vms.h"
+#include "harness/cli/outer.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -54,25 +57,9 @@
 
 /* ------------------------------------------------------------ outer -- */
 
-struct outer {
-	const struct run_args *a;
-	struct filelist fl;
-	struct scn_file **files;  /* NULL: the file does not parse (its result an ERROR already) */
-	char **diags;             /* cli_load_each's: the parse errors of files[i] == NULL */
-	char **staged;            /* the copy the real stack runs (stage.h); NULL: not to run there */
-	struct result *rs;
-	struct rec_state *st;
-	size_t printed;
-	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
-	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
-	struct results res;       /* the results directory; res.jsonl NULL: none */
-	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
-	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
-	double wait_t0;           /* since when it is awaited */
-};
 
 /* Print every result that arrived, in order. */
-static void print_ready(struct outer *o)
+void outer_print_ready(struct outer *o)
 {
 	while (o->printed < o->fl.n && o->st[o->printed].finished) {
 		size_t k = o->printed;
@@ -150,7 +137,8 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, "--trace", NULL }; /* the trace goes to the results directory */
+			 timeout_opt, profile_opt, "--trace", o->a->fresh_agents ? "--fresh-agents" : NULL, NULL };
+	/* the trace goes to the results directory */
 
 	fflush(NULL);
 	pid = fork();
@@ -173,7 +161,7 @@ static int one_round(struct outer *o, size_t from)
 		pid_t w = waitpid(pid, &st, WNOHANG);
 
 		rec_read(o->rec, o->rs, o->st, o->fl.n);
-		print_ready(o);
+		outer_print_ready(o);
 		show_status(o);
 		if (w == pid)
 			break;
@@ -221,35 +209,11 @@ static size_t running_one(const struct outer *o, size_t from)
 static size_t record_death(struct outer *o, size_t from, int status)
 {
 	size_t k = running_one(o, from);
-	char excerpt[2048];
 
 	if (k >= o->fl.n)
 		return k;
-	struct result *r = &o->rs[k];
-	struct rec_state *s = &o->st[k];
-
-	console_excerpt(o->console, excerpt, sizeof(excerpt));
-	free(r->detail);
-	r->detail = strdup(excerpt[0] ? excerpt : "  (no console lines about it)\n");
-	free(o->console_txt[k]);
-	o->console_txt[k] = console_tail(o->console, 200); /* the results directory's console.txt */
-	r->line = s->step_line;
-	if (status == 120 && s->step_crash) {
-		r->v = V_XFAIL;
-		snprintf(r->reason, sizeof(r->reason), "line %u: KERNEL_CRASH, declared deviation %.400s", s->step_line,
-			 s->step_note);
-		/* expected: one console line in the report, the whole dump in the results directory */
-		excerpt[strcspn(excerpt, "\n")] = '\0';
-		free(r->detail);
-		r->detail = excerpt[0] ? strdup(excerpt) : NULL;
-	} else {
-		r->v = V_FAIL;
-		snprintf(r->reason, sizeof(r->reason), "line %u: %s%s", s->step_line,
-			 status == 120 ? "KERNEL_CRASH (the guest kernel died; no profile predicts it)" :
-					 "TIMEOUT (the guest stopped answering)",
-			 s->started ? "" : " before the scenario started");
-	}
-	s->finished = 1;
+	death_judge(&o->rs[k], &o->st[k], status == 120, "", o->console, &o->console_txt[k]);
+	o->st[k].finished = 1;
 	return from; /* the next round: every scenario still unfinished */
 }
 
@@ -257,7 +221,7 @@ static size_t record_death(struct outer *o, size_t from, int status)
  * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
  * ERROR at the step it had reached, those after it were not run.
  */
-static void mark_interrupted(struct outer *o)
+void outer_mark_interrupted(struct outer *o)
 {
 	int sig = interrupt_caught();
 	size_t k = running_one(o, 0);
@@ -303,7 +267,7 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1 }; /* for the results */
 
 		if (o->st[i].finished) { /* does not parse */
-			print_ready(o);
+			outer_print_ready(o);
 			continue;
 		}
 		if (bm_init(&eng, o->files[i], prof) == 0) {
@@ -312,14 +276,14 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 		}
 		bm_free(&eng);
 		o->st[i].finished = 1;
-		print_ready(o);
+		outer_print_ready(o);
 	}
-	mark_interrupted(o);
-	print_ready(o);
+	outer_mark_interrupted(o);
+	outer_print_ready(o);
 }
 
 /* Every scenario from `from` on that has no result yet gets verdict v and reason. */
-static void finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason)
+void outer_finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason)
 {
 	for (size_t i = from; i < o->fl.n; i++)
 		if (!o->st[i].finished) {
@@ -384,7 +348,7 @@ static int outer_stack(struct outer *o)
 			break;
 		st = one_round(o, from);
 		if (st < 0) { /* said why: nothing ran */
-			finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
+			outer_finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
 			infra = 1;
 			break;
 		}
@@ -393,12 +357,12 @@ static int outer_stack(struct outer *o)
 
 		if (st == 120 || st == 121) {
 			from = record_death(o, from, st);
-			print_ready(o);
+			outer_print_ready(o);
 			continue;
 		}
 		if (st != 0) {
 			console_stack_reason(o->stacklog, st, why, sizeof(why));
-			finish_rest(o, from, st == 77 ? V_SKIP : V_ERROR, why);
+			outer_finish_rest(o, from, st == 77 ? V_SKIP : V_ERROR, why);
 			if (st != 77) {
 				fprintf(stderr, "rdmacheck: %s\n", why);
 				infra = 1;
@@ -406,9 +370,9 @@ static int outer_stack(struct outer *o)
 		}
 		break;
 	}
-	mark_interrupted(o);
-	finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
-	print_ready(o);
+	outer_mark_interrupted(o);
+	outer_finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
+	outer_print_ready(o);
 	if (o->res.jsonl) {
 		results_file(&o->res, "stack.log", o->stacklog);
 		results_file(&o->res, "console.log", o->console);
@@ -483,53 +447,8 @@ static void outer_results(struct outer *o)
 		fprintf(stderr, "rdmacheck: no results directory: %s\n", err);
 }
 
-/*
- * --device and --topology: every scenario on topology t, which is there
- * already (the host's own device, one node; or nodes on other kernels whose
- * agents listen), in this process (the inner runner's cli_inner_one); one
- * that needs more nodes than t has is skipped. Returns 1 on an infrastructure
- * failure.
- */
-static int outer_device(struct outer *o, const struct m_profile *prof, const struct topo *t)
-{
-	FILE *rec = fopen(o->rec, "w");
-
-	if (!rec) {
-		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
-		return 1;
-	}
-	for (size_t i = 0; i < o->fl.n; i++) {
-		if (o->st[i].finished) { /* does not parse: its ERROR is there already */
-			print_ready(o);
-			continue;
-		}
-		if (o->files[i]->nnodes > t->n) {
-			o->rs[i].v = V_SKIP;
-			if (o->a->device)
-				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --device=%s gives one",
-					 o->files[i]->nnodes, o->a->device);
-			else
-				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; --topology=%s has %zu",
-					 o->files[i]->nnodes, o->a->topology, t->n);
-			o->st[i].finished = 1;
-		} else {
-			cli_inner_one(o->a, prof, t, rec, i, o->files[i], 0);
-			fflush(rec);
-			rec_read(o->rec, o->rs, o->st, o->fl.n);
-		}
-		print_ready(o);
-	}
-	fclose(rec);
-	unlink(o->rec);
-	return 0;
-}
-
-/*
- * --device: its topology, build/run/device-DEV.topo (kept, for a look), and
- * its profile; o->rec names the records file. 0 or an exit status.
- */
 /* o->root, build/run in it, and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
-static int records_here(struct outer *o, char *dir, size_t len)
+int outer_records_here(struct outer *o, char *dir, size_t len)
 {
 	if (cli_find_root(o->root, sizeof(o->root)) != 0 && !getcwd(o->root, sizeof(o->root)))
 		return EXIT_INFRA;
@@ -538,30 +457,6 @@ static int records_here(struct outer *o, char *dir, size_t len)
 	snprintf(dir, len, "%s/build/run", o->root);
 	mkdir(dir, 0755);
 	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
-	return 0;
-}
-
-static int device_start(struct outer *o, struct m_profile *prof, struct topo *t)
-{
-	char dir[PATH_MAX + 16], topo[PATH_MAX + 160];
-
-	if (records_here(o, dir, sizeof(dir)))
-		return EXIT_INFRA;
-	snprintf(topo, sizeof(topo), "%s/device-%.64s.topo", dir, o->a->device); /* kept: what the run was given */
-	return dev_setup(o->a->device, o->a->profile_set ? o->a->profile : NULL, topo, t, prof);
-}
-
-/* --topology=FILE: nodes that exist already (mode hosts: agents listening on other kernels). 0 or an exit status. */
-static int topology_start(struct outer *o, struct topo *t)
-{
-	char dir[PATH_MAX + 16], err[512];
-
-	if (records_here(o, dir, sizeof(dir)))
-		return EXIT_INFRA;
-	if (topo_load(o->a->topology, t, err, sizeof(err))) {
-		fprintf(stderr, "rdmacheck: --topology=%s: %s\n", o->a->topology, err);
-		return EXIT_USAGE;
-	}
 	return 0;
 }
 
@@ -577,9 +472,9 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	if (cli_profile(a->profile, &prof))
 		return EXIT_USAGE;
 	interrupt_install();
-	if (a->device && (rc = device_start(&o, &prof, &dev_topo)) != 0)
+	if (a->device && (rc = outer_device_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
-	if (a->topology && (rc = topology_start(&o, &dev_topo)) != 0)
+	if (a->topology && (rc = outer_topology_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
 	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &o.diags, &none);
 	if (rc)
@@ -611,12 +506,14 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	report_begin(stdout, a->format, o.fl.n);
 	if (strcmp(a->stack, "model") == 0) {
 		outer_model(&o, &prof);
+	} else if (strcmp(a->stack, "vms") == 0) {
+		infra = outer_vms(&o, &prof);
 	} else if (a->device || a->topology) {
-		infra = outer_device(&o, &prof, &dev_topo);
+		infra = outer_device(&o, &prof, &dev_topo, NULL);
 	} else if (cli_find_root(o.root, sizeof(o.root))) {
 		fprintf(stderr, "rdmacheck: cannot find the checkout (ci/stack) above this executable\n");
-		finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
-		print_ready(&o);
+		outer_finish_rest(&o, 0, V_ERROR, "not run: cannot find the checkout (ci/stack) above this executable");
+		outer_print_ready(&o);
 		infra = 1;
 	} else {
 		infra = outer_stack(&o);
@@ -646,7 +543,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 
 int cli_run(int argc, char **argv)
 {
-	struct run_args a = { .stack = "auto", .profile = "rxe", .format = REPORT_TEXT, .step_s = 10 };
+	struct run_args a = { .stack = "auto", .profile = "rxe", .format = REPORT_TEXT, .step_s = 10, .vm_mem = VMS_MEM_MB };
 	int first = run_parse(argc, argv, &a);
 
 	if (first < 0)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 static const char usage_explore[] =
-	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs]\n"
+	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs,rpma,dat]\n"
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
 	"                         [--corpus=DIR] [--shrink-rounds=N] [--print] [--progress]\n"
@@ -27,25 +27,32 @@ static const char usage_explore[] =
 	"  --seed      the generator's seed (default 1); the same seed gives the same steps\n"
 	"  --steps     stop after N generated steps (default 2000); --time: after S seconds\n"
 	"  --nodes     nodes per scenario (default 2-3)\n"
-	"  --api       API families to draw from (verbs only, for now)\n"
+	"  --api       API families to draw from: verbs, rpma, dat; each scenario\n"
+	"              draws from one of them (default all three)\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
-	"  --stack     where to run: as for `run` (default auto); model: the model in this process,\n"
-	"              simulating --sim (default: the --profile), so it diverges only when they differ\n"
+	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
+	"              may kill the kernel is generated); model: the model in this process,\n"
+	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
+	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
 	"              first, in process, when it shows it too; the stack confirms the shrunk case\n"
 	"  --out       where shrunk scenarios go (default build/explore)\n"
-	"  --jobs      accepted; one job for now\n"
+	"  --jobs      runs of a batch side by side (default 1; not on --stack=vm, one guest;\n"
+	"              run explore in the guest with --stack=host to use its CPUs)\n"
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
 	"              1 on the model, 24 on a real stack: one guest boot each)\n"
 	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
+	"  --shrink-rounds  rounds of shrinking on the stack per divergence (default 8 on a real\n"
+	"              stack, each a run; the model's own pre-shrink is not bounded by it)\n"
 	"  --print     print every generated scenario; --progress: a progress line per batch even\n"
 	"              when stderr is no terminal\n"
 	"Exit: 0 no divergence, 1 divergences found, 2 usage, 3 infrastructure.\n";
 
 struct xargs {
 	struct ex_opts o;
-	const char *stack, *profile, *sim, *corpus;
+	const char *stack, *profile, *sim, *corpus, *api;
 	int step_s, progress;
+	unsigned jobs;
 	unsigned long batch;
 };
 
@@ -73,6 +80,28 @@ static int parse_ulong(const char *v, unsigned long *out)
 	return *v && !*end && !errno ? 0 : -EINVAL;
 }
 
+/* --api=verbs,rpma,dat into bits 1 << enum scn_api. 0 or -EINVAL (an unknown or empty family). */
+static int parse_apis(const char *v, unsigned *out)
+{
+	static const struct { const char *name; enum scn_api api; } fams[] = {
+		{ "verbs", SCN_API_VERBS }, { "rpma", SCN_API_RPMA }, { "dat", SCN_API_DAT },
+	};
+	char buf[128], *save = NULL;
+
+	*out = 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t k = 0;
+
+		while (k < sizeof(fams) / sizeof(fams[0]) && strcmp(w, fams[k].name) != 0)
+			k++;
+		if (k == sizeof(fams) / sizeof(fams[0]))
+			return -EINVAL;
+		*out |= 1u << fams[k].api;
+	}
+	return *out ? 0 : -EINVAL;
+}
+
 /* Options into *a; returns 0, 1 (help printed) or -EINVAL (message printed). */
 static int parse_args(int argc, char **argv, struct xargs *a)
 {
@@ -98,7 +127,8 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 			bad = parse_range(v, SCN_NODES_MAX, &a->o.gen.nodes_min, &a->o.gen.nodes_max) ||
 			      a->o.gen.nodes_min < 2;
 		} else if (strncmp(argv[i], "--api=", 6) == 0) {
-			bad = strcmp(v, "verbs") != 0;
+			bad = parse_apis(v, &a->o.gen.apis);
+			a->api = v;
 		} else if (strncmp(argv[i], "--profile=", 10) == 0 && *v) {
 			a->profile = v;
 		} else if (strncmp(argv[i], "--sim=", 6) == 0 && *v) {
@@ -111,7 +141,8 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 		} else if (strncmp(argv[i], "--corpus=", 9) == 0 && *v) {
 			a->corpus = v;
 		} else if (strncmp(argv[i], "--jobs=", 7) == 0) {
-			bad = parse_ulong(v, &n) || !n;
+			bad = parse_ulong(v, &n) || !n || n > EX_JOBS_MAX;
+			a->jobs = (unsigned)n;
 		} else if (strncmp(argv[i], "--case-steps=", 13) == 0) {
 			bad = parse_ulong(v, &n) || n < 2 || n > 256;
 			a->o.gen.steps = (unsigned)n;
@@ -173,8 +204,24 @@ static unsigned corpus_cov(const char *dir, struct ex_cov *cov)
 	return ex_cov_reached(cov);
 }
 
+/* The rules the exploration (cov, after) reached that the corpus (before) does not. */
+static void new_rules(const struct ex_cov *before, const struct ex_cov *after)
+{
+	unsigned n = 0;
+
+	printf("explore: rules reached that the corpus does not:");
+	for (unsigned r = 0; r < M_RULE_COUNT_; r++)
+		if (after->hits[r] && !before->hits[r]) {
+			printf(" %s", m_rule_info((enum m_rule)r)->id);
+			n++;
+		}
+	printf("%s\n", n ? "" : " none");
+}
+
 static void summary(const struct xargs *a, const struct ex_summary *s, unsigned corpus_rules)
 {
+	const char *sim = a->sim ? a->sim : a->profile;
+
 	printf("explore: %lu steps in %lu scenarios generated; the stack (%s) ran %lu steps in %.1f s "
 	       "(%.0f real steps/s)\n",
 	       s->steps, s->cases, a->stack, s->real_steps, s->stack_secs,
@@ -182,22 +229,26 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 	printf("explore: %u distinct rules exercised (the corpus: %u)\n", s->rules, corpus_rules);
 	printf("explore: %u divergences, %zu distinct, shrunk:\n", s->divergences, s->nfound);
 	for (size_t i = 0; i < s->nfound; i++)
-		printf("  %s  %s gave %s [%s], %zu -> %zu steps\n", s->found[i].path[0] ? s->found[i].path : "-",
+		printf("  %s  %s gave %s [%s], %zu -> %zu steps%s%s%s%s%s\n", s->found[i].path[0] ? s->found[i].path : "-",
 		       s->found[i].sig.call, s->found[i].sig.real, s->found[i].sig.rules, s->found[i].from,
-		       s->found[i].to);
-	printf("explore: to reproduce: rdmacheck explore --seed=%llu --profile=%s --stack=%s%s%s\n",
-	       (unsigned long long)a->o.seed, a->profile, a->stack, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
+		       s->found[i].to, s->found[i].deviation[0] ? " (" : "", s->found[i].deviation[0] ? sim : "",
+		       s->found[i].deviation[0] ? ": declared deviation " : "", s->found[i].deviation,
+		       s->found[i].deviation[0] ? ")" : "");
+	printf("explore: to reproduce: rdmacheck explore --seed=%llu --profile=%s --stack=%s --api=%s%s%s\n",
+	       (unsigned long long)a->o.seed, a->profile, a->stack, a->api, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
 }
 
 int cmd_explore(int argc, char **argv)
 {
 	struct xargs a = { .o = { .seed = 1, .steps = 2000, .gen = { .nodes_min = 2, .nodes_max = 3, .steps = 24,
-								   .proposals = 6 } },
-			   .stack = "auto", .profile = "rxe", .step_s = 10 };
+								   .proposals = 6,
+								   .apis = 1u << SCN_API_VERBS | 1u << SCN_API_RPMA |
+									   1u << SCN_API_DAT } },
+			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10 };
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };
 	struct ex_summary *sum;
-	struct ex_cov cov;
+	struct ex_cov cov, corpus_only;
 	unsigned corpus_rules;
 	int rc = parse_args(argc, argv, &a);
 
@@ -210,6 +261,8 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!a.sim)
 		st.sim = st.judge;
+	else if (st.kind == EX_STACK_MODEL)
+		st.ops = ex_deviating_ops(); /* a stand-in for the stack: its declared deviations shown */
 	if (self_and_root(exe, sizeof(exe), root, sizeof(root))) {
 		fprintf(stderr, "rdmacheck explore: cannot find the checkout (ci/stack) above this executable\n");
 		return EXIT_INFRA;
@@ -218,6 +271,8 @@ int cmd_explore(int argc, char **argv)
 	snprintf(out, sizeof(out), "%s/build/explore", root);
 	snprintf(corpus, sizeof(corpus), "%s/scenarios", root);
 	a.o.gen.judge = st.judge;
+	/* This host's own kernel: never a step the profile says may kill it (a VM's guest is disposable). */
+	a.o.gen.no_crash = strcmp(a.stack, "host") == 0;
 	a.o.stack_name = a.stack;
 	a.o.out = a.o.out ? a.o.out : out;
 	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;
@@ -227,8 +282,12 @@ int cmd_explore(int argc, char **argv)
 	st.profile_arg = a.profile;
 	st.workdir = work;
 	st.step_s = a.step_s;
+	st.jobs = a.jobs;
 	a.o.batch = a.batch ? (unsigned)a.batch : st.kind == EX_STACK_MODEL ? 1 : 24;
+	if (!a.o.shrink_rounds && st.costly)
+		a.o.shrink_rounds = 8; /* each round on the stack costs a run (a guest boot on a VM) */
 	corpus_rules = corpus_cov(a.corpus ? a.corpus : corpus, &cov);
+	corpus_only = cov;
 	sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return EXIT_INFRA;
@@ -237,6 +296,7 @@ int cmd_explore(int argc, char **argv)
 	if (rc)
 		fprintf(stderr, "rdmacheck explore: %s\n", strerror(-rc));
 	summary(&a, sum, corpus_rules);
+	new_rules(&corpus_only, &cov);
 	rc = rc ? EXIT_INFRA : sum->nfound ? EXIT_FAILED : 0;
 	free(sum);
 	return rc;

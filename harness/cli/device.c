@@ -3,9 +3,9 @@
 #include "harness/cli/device.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/crash_pred.h"
+#include "harness/run/driver.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ifaddrs.h>
@@ -97,27 +97,6 @@ static int prefix_len(const char *netdev, const char *ipv4)
 	return len;
 }
 
-/* The driver of dev: the basename of device/driver, else the letters its name starts with. */
-static void driver_of(const char *base, const char *dev, char *buf, size_t len)
-{
-	char path[PATH_MAX + 32], link[PATH_MAX];
-	ssize_t n;
-	size_t k = 0;
-
-	snprintf(path, sizeof(path), "%s/device/driver", base);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n > 0) {
-		link[n] = '\0';
-		snprintf(buf, len, "%.31s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
-		return;
-	}
-	while (dev[k] && isalpha((unsigned char)dev[k]) && k + 1 < len) {
-		buf[k] = dev[k];
-		k++;
-	}
-	buf[k] = '\0';
-}
-
 int dev_probe(const char *sysfs, const char *dev, struct dev_info *out, char *err, size_t errlen)
 {
 	char base[PATH_MAX], path[PATH_MAX + 64], val[128], list[512];
@@ -131,7 +110,7 @@ int dev_probe(const char *sysfs, const char *dev, struct dev_info *out, char *er
 		return -ENODEV;
 	}
 	snprintf(out->dev, sizeof(out->dev), "%s", dev);
-	driver_of(base, dev, out->driver, sizeof(out->driver));
+	driver_of(sysfs, dev, DRIVER_VENDOR_NONE, out->driver, sizeof(out->driver));
 	for (int i = 0; i < 256; i++) {
 		snprintf(path, sizeof(path), "%s/ports/1/gid_attrs/types/%d", base, i);
 		if (read_line(path, val, sizeof(val)) || strcasecmp(val, "RoCE v2") != 0)
@@ -173,13 +152,7 @@ int dev_write_topo(const struct dev_info *di, const char *path, char *err, size_
 
 const char *dev_profile(const struct dev_info *di, char *note, size_t len)
 {
-	if (strcmp(di->driver, "rxe") == 0 || strcmp(di->driver, "rdma_rxe") == 0) {
-		if (len)
-			note[0] = '\0';
-		return "rxe";
-	}
-	snprintf(note, len, "no profile for %s (driver %s): judging by the specification", di->dev, di->driver);
-	return "generic";
+	return driver_profile(di->dev, di->driver, note, len);
 }
 
 int dev_setup(const char *dev, const char *user_profile, const char *path, struct topo *t, struct m_profile *prof)

@@ -12,21 +12,26 @@
 #include <unistd.h>
 
 static const char usage_run[] =
-	"usage: rdmacheck run [--stack=auto|host|vm|model] [--format=text|tap] [--junit=FILE]\n"
+	"usage: rdmacheck run [--stack=auto|host|vm|vms|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
+	"                     [--fresh-agents]\n"
 	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
 	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
 	"                     [--list] [--device=DEV | --topology=FILE] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
 	"reference model side by side, and report every step where reality leaves the allowed set.\n"
 	"  --stack    auto (default): this host if its rxe works in network namespaces, else\n"
-	"             the disposable VM (ci/stack); host, vm: insist; model: the model alone\n"
+	"             the disposable VM (ci/stack); host, vm: insist; model: the model alone;\n"
+	"             vms: a disposable VM per node (ci/vms), each node a kernel of its own\n"
+	"  --vm-mem   MiB of memory per node guest of --stack=vms (default 128)\n"
 	"  --format   text (default): a line per scenario, details for failures; tap: TAP 13\n"
 	"  --junit    also write JUnit XML to FILE\n"
 	"  --timeout  seconds one step may take (default 10)\n"
 	"  --profile  the stack's declared deviations (default rxe, the running kernel's version)\n"
 	"  --trace    print every step with what reality answered (writing and debugging scenarios)\n"
 	"  --results  the results directory (default build/results/UTC-PID, build/results/latest)\n"
+	"  --fresh-agents  start every scenario's node agents anew (default: an agent is kept\n"
+	"             for the next scenario when, reset, it confirms it holds nothing)\n"
 	"Selection (each option may be given several times; PATTERN is a glob, or else a\n"
 	"substring, matched against the path and the title):\n"
 	"  -k PATTERN          only scenarios matching one of the patterns\n"
@@ -54,9 +59,9 @@ static const char usage_run[] =
 
 enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
-	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE,
+	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_FRESH,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
-	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY,
+	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY, OPT_VM_MEM,
 };
 
 /* Append v to one of the selection's lists; 0 or -E2BIG. */
@@ -78,6 +83,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "fresh-agents", no_argument, NULL, OPT_FRESH },
 		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 		{ "rule", required_argument, NULL, OPT_RULE },
 		{ "rerun-failed", no_argument, NULL, OPT_RERUN },
@@ -90,6 +96,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "shard-times", required_argument, NULL, OPT_SHARD_TIMES },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+		{ "vm-mem", required_argument, NULL, OPT_VM_MEM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		/* between the outer run and the inner one (not for users) */
@@ -114,7 +121,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			cli_version();
 			return -1;
 		case OPT_STACK:
-			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "model"))
+			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "vms") && strcmp(v, "model"))
 				goto bad;
 			a->stack = v;
 			break;
@@ -141,6 +148,9 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_TRACE:
 			a->trace = 1;
+			break;
+		case OPT_FRESH:
+			a->fresh_agents = 1;
 			break;
 		case OPT_RESULTS:
 			if (!*v)
@@ -211,6 +221,12 @@ int run_parse(int argc, char **argv, struct run_args *a)
 				goto bad;
 			a->sel.times_path = v;
 			break;
+		case OPT_VM_MEM:
+			s = strtol(v, &end, 10);
+			if (!*v || *end || s < 64 || s > 65536)
+				goto bad;
+			a->vm_mem = (int)s;
+			break;
 		case OPT_TOPOLOGY:
 			if (!*v)
 				goto bad;
@@ -231,7 +247,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 	}
 	if (a->topology && (a->device || (strcmp(a->stack, "auto") != 0 && strcmp(a->stack, "host") != 0))) {
 		fprintf(stderr, "rdmacheck run: --topology runs on the nodes it names: not with %s\n",
-			a->device ? "--device" : "--stack=vm or model");
+			a->device ? "--device" : "--stack=vm, vms or model");
 		return -2;
 	}
 	if (!a->shard_set && !a->inner) {

@@ -22,6 +22,8 @@ struct run_args {
 	const char *topology;       /* --topology: nodes that exist already (netns/topo.h; mode hosts) */
 	int profile_set;            /* --profile was given */
 	int shard_set;              /* --shard was given (else GitLab's CI_NODE_* may set sel.shard) */
+	int fresh_agents;           /* --fresh-agents: no agent kept from one scenario to the next (pool.h) */
+	int vm_mem;                 /* --vm-mem: MiB per node guest of --stack=vms (vms.h) */
 };
 
 /*

@@ -57,9 +57,23 @@ void ex_case_free(struct ex_case *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Does a step of c call a function of the family whose calls start with prefix ("rpma_")? */
+static int calls_family(const struct ex_case *c, const char *prefix)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strncmp(c->lines[i] + strcspn(c->lines[i], " ") + 1, prefix, strlen(prefix)) == 0)
+			return 1;
+	return 0;
+}
+
+uint32_t ex_case_first_line(const struct ex_case *c)
+{
+	return 2u + (uint32_t)calls_family(c, "rpma_") + (uint32_t)calls_family(c, "dat_");
+}
+
 int ex_case_text(const struct ex_case *c, const char *header, char **text)
 {
-	size_t hl = header ? strlen(header) : 0, len = hl + 8 + 2 * c->nnodes + 2, off;
+	size_t hl = header ? strlen(header) : 0, len = hl + 48 + 2 * c->nnodes + 2, off;
 	char *t;
 
 	for (size_t i = 0; i < c->n; i++)
@@ -68,7 +82,13 @@ int ex_case_text(const struct ex_case *c, const char *header, char **text)
 	if (!t)
 		return -ENOMEM;
 	memcpy(t, header ? header : "", hl);
-	off = hl + (size_t)snprintf(t + hl, len - hl, "nodes");
+	off = hl;
+	/* a stack without the family skips the case (scenarios/README.md, require) */
+	if (calls_family(c, "rpma_"))
+		off += (size_t)snprintf(t + off, len - off, "require rpma\n");
+	if (calls_family(c, "dat_"))
+		off += (size_t)snprintf(t + off, len - off, "require dapl\n");
+	off += (size_t)snprintf(t + off, len - off, "nodes");
 	for (unsigned i = 0; i < c->nnodes; i++)
 		off += (size_t)snprintf(t + off, len - off, " %s", ex_node_name(i));
 	off += (size_t)snprintf(t + off, len - off, "\n");
@@ -203,10 +223,11 @@ static void eval_on_step(void *ctx, const struct scn_file *f, size_t si, const s
 	struct ex_eval *e = ctx;
 
 	(void)f;
-	(void)prof;
-	(void)crash;
 	e->nseen = si + 1;
 	e->last_gen = *gen;
+	e->last_crash = crash;
+	for (unsigned i = 0; prof && i < prof->n; i++)
+		e->last_crash |= prof->alt[i].out.kind == M_OUT_CRASH;
 }
 
 int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const struct m_profile *sim,

@@ -42,10 +42,14 @@ const char *ex_node_name(unsigned i);
 
 /*
  * The case as scenario text: header (may be NULL: none; else copied first,
- * ending in a newline), "nodes a b …", then the steps. *text is malloc'd,
+ * ending in a newline), "require rpma" / "require dapl" when a step calls
+ * that family, "nodes a b …", then the steps. *text is malloc'd,
  * NUL-terminated. 0 or -ENOMEM.
  */
 int ex_case_text(const struct ex_case *c, const char *header, char **text);
+
+/* The line number of the first step in ex_case_text's text without a header (after require, nodes). */
+uint32_t ex_case_first_line(const struct ex_case *c);
 
 /* ------------------------------------------------------ signatures -- */
 
@@ -91,6 +95,7 @@ struct ex_eval {
 	size_t nseen;            /* steps the runner began */
 	struct m_pred last_gen;  /* the generic set of the last step begun */
 	unsigned last_rules_n;
+	int last_crash;          /* the judging profile allows a kernel crash at the last step begun */
 	char step_rules[160];    /* the rule IDs of the last step begun's generic set */
 };
 

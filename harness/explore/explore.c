@@ -95,17 +95,21 @@ static void rarest_rule(const char *ids, const struct ex_cov *cov, char *buf, si
 }
 
 /* Write the shrunk case of a divergence out and add it to sum. */
-static int record(const struct ex_opts *o, const struct ex_cov *cov, const struct ex_case *small,
-		  const struct ex_sig *sig, const struct ex_shrink_stats *st, struct ex_summary *sum)
+static int record(const struct ex_opts *o, const struct ex_stack *s, const struct ex_cov *cov,
+		  const struct ex_case *small, const struct ex_sig *sig, const struct ex_shrink_stats *st,
+		  struct ex_summary *sum)
 {
 	struct ex_found *f = &sum->found[sum->nfound];
 	char rule[40], real[48];
-	int rc = 0;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
 	f->sig = *sig;
 	f->from = st->from;
 	f->to = st->to;
+	rc = ex_stack_deviation(s, small, f->deviation, sizeof(f->deviation));
+	if (rc)
+		return rc;
 	rarest_rule(sig->rules, cov, rule, sizeof(rule));
 	file_word(sig->real, real, sizeof(real));
 	if (o->out) {
@@ -213,27 +217,6 @@ static int gen_batch(const struct ex_opts *o, struct model_gen *g, struct ex_cov
 }
 
 /*
- * The model engine simulating its profile with the profile's deviations
- * first: where the profile allows an outcome the generic profile does not,
- * that outcome is simulated (a stack showing its declared deviations).
- */
-static int deviating_exec(void *be, const struct hcall *c, struct hres *r)
-{
-	struct hcall cc = *c;
-	struct m_pred p, g;
-
-	if (bm_predict(be, c, &p, &g) == 0) {
-		cc.nprefer = 0;
-		for (unsigned i = 0; i < p.n && cc.nprefer < SCN_OUTCOMES_MAX; i++)
-			if (model_pred_find(&g, p.alt[i].out) < 0)
-				cc.prefer[cc.nprefer++] = p.alt[i].out;
-		for (size_t k = 0; k < c->nprefer && cc.nprefer < SCN_OUTCOMES_MAX; k++)
-			cc.prefer[cc.nprefer++] = c->prefer[k];
-	}
-	return be_model_ops.exec(be, &cc, r);
-}
-
-/*
  * On a costly stack (a guest boot per run), shrink each new divergence of
  * sh[0..n) first in process, on the model simulating the stack's profile
  * (s->sim; as the engine simulates it, else with its deviations first), when
@@ -243,14 +226,12 @@ static int deviating_exec(void *be, const struct hcall *c, struct hres *r)
  */
 static int preshrink(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
 {
-	struct backend_ops dev = be_model_ops;
 	struct ex_stack ms = { .kind = EX_STACK_MODEL, .judge = s->judge, .sim = s->sim };
 	struct ex_case *small = calloc(n, sizeof(*small));
 	struct result *rs = calloc(n, sizeof(*rs));
 	size_t *which = calloc(n, sizeof(*which)), k = 0;
 	int rc = small && rs && which ? 0 : -ENOMEM;
 
-	dev.exec = deviating_exec;
 	for (size_t i = 0; i < n && !rc; i++) {
 		/* The engine as it is (first allowed outcome), then with the deviations first. */
 		for (int d = 0; d < 2 && !rc; d++) {
@@ -258,7 +239,7 @@ static int preshrink(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
 			struct ex_sig sig;
 			struct result r;
 
-			ms.ops = d ? &dev : NULL;
+			ms.ops = d ? ex_deviating_ops() : NULL;
 			rc = ex_stack_run(&ms, &sh[i].cur, 1, &r);
 			if (rc)
 				break;
@@ -324,7 +305,7 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 
 		ex_shrinker_take(&sh[k], &small, &st);
 		if (!rc)
-			rc = record(o, cov, &small, &sig, &st, sum);
+			rc = record(o, s, cov, &small, &sig, &st, sum);
 		ex_case_free(&small);
 	}
 	free(sh);

@@ -35,6 +35,7 @@ struct ex_opts {
 struct ex_found {
 	struct ex_sig sig;
 	size_t from, to;           /* steps before and after shrinking */
+	char deviation[32];        /* the stack's profile's declared deviation showing it ("" none) */
 	char path[4200];           /* the file written ("" none) */
 };
 

@@ -1,5 +1,6 @@
 /* scngen.c — verbs scenarios drawn from the model's state, step by step (scngen.h). */
 #include "harness/explore/scngen.h"
+#include "harness/explore/scngen_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,19 +25,21 @@ unsigned ex_cov_reached(const struct ex_cov *c)
 
 /* -------------------------------------------------- the model's state -- */
 
-/* What a proposal reads: the prefix's run and the random source. */
-struct gctx {
-	struct model_gen *g;
-	const struct ex_eval *e;
-	const struct model *m;
-	unsigned nnodes, step; /* step: the index the proposal will have (names are unique by it) */
-};
-
-enum want { W_ANY, W_LIVE };
-
-static uint32_t below(struct gctx *x, uint32_t n)
+/* scngen_int.h */
+uint32_t below(struct gctx *x, uint32_t n)
 {
 	return n ? model_gen_below(x->g, n) : 0;
+}
+
+/* Did a step of the prefix destroy object o (another family's object: no model table read here)? */
+static int destroyed(const struct gctx *x, int32_t o)
+{
+	const struct scn_file *f = x->e->f;
+
+	for (size_t i = 0; i < f->nsteps && i < x->e->nseen; i++)
+		if (f->steps[i].obj == o && scn_step_call(&f->steps[i])->destroys)
+			return 1;
+	return 0;
 }
 
 /* Is object obj (created in the model, handle h) live there? */
@@ -54,16 +57,12 @@ static int obj_live(const struct gctx *x, const struct scn_obj *o, int h)
 	case SCN_C_QP:
 		return nd->qp[h].live;
 	default:
-		return 0;
+		return !destroyed(x, (int32_t)(o - x->e->f->objs));
 	}
 }
 
-/*
- * A random scenario object of class cls on node that the model created
- * (live or, with W_ANY, dead too: stale handles and keys); *h its handle.
- * Returns its index in the case's objects, or -1.
- */
-static int32_t pick(struct gctx *x, unsigned node, uint32_t cls, enum want w, int *h)
+/* scngen_int.h */
+int32_t pick(struct gctx *x, unsigned node, uint32_t cls, enum want w, int *h)
 {
 	int32_t cand[64];
 	unsigned n = 0;
@@ -87,13 +86,36 @@ static int32_t pick(struct gctx *x, unsigned node, uint32_t cls, enum want w, in
 	return o;
 }
 
-static const char *oname(const struct gctx *x, int32_t o)
+int act_on(struct gctx *x, unsigned node, uint16_t cls, enum want w, const char *call, const char *tail, char *line,
+	   size_t len)
+{
+	int32_t o = pick(x, node, cls, w, NULL);
+	int n;
+
+	if (o < 0)
+		return -EAGAIN;
+	n = snprintf(line, len, "%s: %s %s%s", ex_node_name(node), call, x->e->f->objs[o].name, tail);
+	return n > 0 && (size_t)n < len ? 0 : -EAGAIN;
+}
+
+int fill_one(struct gctx *x, unsigned node, uint16_t cls, char *line, size_t len)
+{
+	int32_t o = pick(x, node, cls, W_LIVE, NULL);
+
+	if (o < 0)
+		return -EAGAIN;
+	snprintf(line, len, "%s: fill %s byte=%u", ex_node_name(node), x->e->f->objs[o].name,
+		 1 + (unsigned)below(x, 254));
+	return 0;
+}
+
+const char *oname(const struct gctx *x, int32_t o)
 {
 	return x->e->f->objs[o].name;
 }
 
-/* The flags of table t whose bits are in v, joined by '|' ("0" for none). */
-static void flags_str(enum scn_table t, uint64_t v, char *buf, size_t len)
+/* scngen_int.h */
+void flags_str(enum scn_table t, uint64_t v, char *buf, size_t len)
 {
 	const char *name;
 	uint64_t val;
@@ -109,8 +131,8 @@ static void flags_str(enum scn_table t, uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "0");
 }
 
-/* Each of bits' flags with probability 1/2. */
-static uint32_t some_of(struct gctx *x, uint32_t bits)
+/* scngen_int.h */
+uint32_t some_of(struct gctx *x, uint32_t bits)
 {
 	uint32_t out = 0;
 
@@ -120,8 +142,8 @@ static uint32_t some_of(struct gctx *x, uint32_t bits)
 	return out;
 }
 
-/* An offset in a buffer of len bytes: the start, inside, at and across the end. */
-static uint64_t edge_off(struct gctx *x, uint64_t len, int atomic)
+/* scngen_int.h */
+uint64_t edge_off(struct gctx *x, uint64_t len, int atomic)
 {
 	static const int64_t rel[] = { 0, 0, 0, 8, 64, -8, -64, 0 };
 	uint32_t k = below(x, 8);
@@ -135,8 +157,8 @@ static uint64_t edge_off(struct gctx *x, uint64_t len, int atomic)
 	return (uint64_t)rel[k] < len ? (uint64_t)rel[k] : 0;
 }
 
-/* A length for a request starting at off in len bytes: empty, small, exact, across the end. */
-static uint64_t edge_len(struct gctx *x, uint64_t len, uint64_t off)
+/* scngen_int.h */
+uint64_t edge_len(struct gctx *x, uint64_t len, uint64_t off)
 {
 	uint64_t rest = len > off ? len - off : 0;
 
@@ -346,17 +368,13 @@ static int propose_act(struct gctx *x, unsigned node, enum kind k, char *line, s
 
 	switch (k) {
 	case K_DEALLOC_PD:
-		o = pick(x, node, SCN_C_PD, below(x, 4) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dealloc_pd %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_PD, below(x, 4) ? W_LIVE : W_ANY, "dealloc_pd", "", line, len);
 	case K_DEREG_MR:
-		o = pick(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dereg_mr %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, "dereg_mr", "", line, len);
 	case K_DEALLOC_MW:
-		o = pick(x, node, SCN_C_MW, below(x, 6) ? W_LIVE : W_ANY, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dealloc_mw %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_MW, below(x, 6) ? W_LIVE : W_ANY, "dealloc_mw", "", line, len);
 	case K_DESTROY_QP:
-		o = pick(x, node, SCN_C_QP, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: destroy_qp %s", nn, oname(x, o)), 0);
+		return act_on(x, node, SCN_C_QP, W_LIVE, "destroy_qp", "", line, len);
 	case K_MODIFY_QP:
 		o = pick(x, node, SCN_C_QP, W_LIVE, NULL);
 		return o < 0 ? -EAGAIN :
@@ -367,9 +385,7 @@ static int propose_act(struct gctx *x, unsigned node, enum kind k, char *line, s
 		o = pick(x, node, SCN_C_MW, W_ANY, NULL);
 		return o < 0 || q < 0 ? -EAGAIN : (snprintf(line, len, "%s: local_inv %s %s", nn, oname(x, q), oname(x, o)), 0);
 	default: /* K_FILL */
-		o = pick(x, node, SCN_C_MR, W_LIVE, NULL);
-		return o < 0 ? -EAGAIN :
-			       (snprintf(line, len, "%s: fill %s byte=%u", nn, oname(x, o), 1 + (unsigned)below(x, 254)), 0);
+		return fill_one(x, node, SCN_C_MR, line, len);
 	}
 }
 
@@ -409,12 +425,16 @@ static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line
 	}
 }
 
-/* A node and a kind of step for it, drawn by the node's state. */
-static void draw(struct gctx *x, unsigned *node, enum kind *k)
+/* A node and a kind of step for it, drawn by the node's state (another family's: scngen_api.c). */
+static void draw(struct gctx *x, unsigned *node, unsigned *k)
 {
 	struct counts c[SCN_NODES_MAX];
 	unsigned ready[SCN_NODES_MAX], nready = 0;
 
+	if (x->fam != SCN_API_VERBS) {
+		api_draw(x, node, k);
+		return;
+	}
 	for (unsigned i = 0; i < x->nnodes; i++) {
 		count(x, i, &c[i]);
 		if (c[i].rts)
@@ -426,9 +446,11 @@ static void draw(struct gctx *x, unsigned *node, enum kind *k)
 }
 
 /* One proposal of kind k on node after the prefix x->e ran. 0 or -EAGAIN (draw again). */
-static int propose(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
+static int propose(struct gctx *x, unsigned node, unsigned k, char *line, size_t len)
 {
-	switch (k) {
+	if (x->fam != SCN_API_VERBS)
+		return api_propose(x, node, k, line, len);
+	switch ((enum kind)k) {
 	case K_ALLOC_PD:
 	case K_REG_MR:
 	case K_ALLOC_MW:
@@ -477,10 +499,11 @@ static double score(const struct ex_eval *e, const struct ex_cov *cov, const str
 /* ------------------------------------------------------------- a case -- */
 
 /* Draw, run and score up to o->proposals proposals; push the best onto c. 1 pushed, 0 none, or -ENOMEM. */
-static int next_step(struct model_gen *g, const struct ex_gen_opts *o, const struct ex_cov *cov,
+static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_api fam, const struct ex_cov *cov,
 		     const struct ex_eval *prefix, struct ex_case *c)
 {
-	struct gctx x = { .g = g, .e = prefix, .m = &prefix->eng.m, .nnodes = c->nnodes, .step = (unsigned)c->n };
+	struct gctx x = { .g = g, .e = prefix, .m = &prefix->eng.m, .nnodes = c->nnodes, .step = (unsigned)c->n,
+			  .fam = fam };
 	char line[EX_LINE_MAX], best[EX_LINE_MAX] = "";
 	double best_s = -1;
 	struct ex_eval *e = malloc(sizeof(*e));
@@ -488,8 +511,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, const str
 
 	if (!e)
 		return -ENOMEM;
-	unsigned node;
-	enum kind k;
+	unsigned node, k;
 
 	/* The kind follows the state; its proposals differ in objects, numbers and flags. */
 	draw(&x, &node, &k);
@@ -503,7 +525,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, const str
 		ex_case_pop(c);
 		if (rc)
 			break;
-		if (e->r.v == V_PASS && e->nseen == c->n + 1) {
+		if (e->r.v == V_PASS && e->nseen == c->n + 1 && !(o->no_crash && e->last_crash)) {
 			double s = score(e, cov, &prefix->r);
 
 			if (s > best_s) {
@@ -526,22 +548,25 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 {
 	struct ex_eval *prefix = malloc(sizeof(*prefix));
 	unsigned span = o->nodes_max > o->nodes_min ? o->nodes_max - o->nodes_min + 1 : 1;
+	enum scn_api fams[SCN_API_COUNT_], fam = SCN_API_VERBS;
+	unsigned nf = 0;
 	int rc = 0;
 
 	if (!prefix)
 		return -ENOMEM;
 	memset(out, 0, sizeof(*out));
 	out->nnodes = o->nodes_min + model_gen_below(g, span);
-	for (unsigned misses = 0; out->n < o->steps && misses < 8;) {
-		/* The empty prefix has no steps to parse: run it with a placeholder step. */
-		if (out->n == 0)
-			rc = ex_case_push(out, "a: alloc_pd p0");
-		if (rc)
-			break;
+	for (unsigned a = 0; a < SCN_API_COUNT_; a++)
+		if (o->apis & (1u << a))
+			fams[nf++] = (enum scn_api)a;
+	if (nf)
+		fam = fams[nf > 1 ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
+	rc = api_opening(fam, out); /* the empty prefix has no steps to parse: a first step */
+	for (unsigned misses = 0; !rc && out->n < o->steps && misses < 8;) {
 		rc = ex_eval_run(out, &o->judge, &o->judge, NULL, prefix);
 		if (rc)
 			break;
-		rc = next_step(g, o, cov, prefix, out);
+		rc = next_step(g, o, fam, cov, prefix, out);
 		ex_eval_free(prefix);
 		if (rc < 0)
 			break;

@@ -1,49 +1,11 @@
 /* shrink.c — delta debugging over steps, nodes and values (shrink.h). */
 #include "harness/explore/shrink.h"
+#include "harness/explore/cands.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A round's candidates. */
-struct cands {
-	size_t n, cap;
-	struct ex_case *v;
-};
-
-static void cands_free(struct cands *cs)
-{
-	for (size_t i = 0; i < cs->n; i++)
-		ex_case_free(&cs->v[i]);
-	free(cs->v);
-	memset(cs, 0, sizeof(*cs));
-}
-
-/* Take c (moved in) unless an equal candidate is already there. 0 or -ENOMEM. */
-static int cands_add(struct cands *cs, struct ex_case *c)
-{
-	for (size_t i = 0; i < cs->n; i++)
-		if (cs->v[i].n == c->n && cs->v[i].nnodes == c->nnodes &&
-		    (c->n == 0 || memcmp(cs->v[i].lines, c->lines, c->n * sizeof(*c->lines)) == 0)) {
-			ex_case_free(c);
-			return 0;
-		}
-	if (cs->n == cs->cap) {
-		size_t cap = cs->cap ? cs->cap * 2 : 32;
-		struct ex_case *v = realloc(cs->v, cap * sizeof(*v));
-
-		if (!v) {
-			ex_case_free(c);
-			return -ENOMEM;
-		}
-		cs->v = v;
-		cs->cap = cap;
-	}
-	cs->v[cs->n++] = *c;
-	memset(c, 0, sizeof(*c));
-	return 0;
-}
 
 /* ------------------------------------------------------------- steps -- */
 
@@ -162,15 +124,23 @@ static int step_cands(const struct ex_case *c, const struct scn_file *f, unsigne
 
 /* ------------------------------------------------------------- nodes -- */
 
-/* line with node letter `from` renamed `to` (at a step's start and in NODE. references). */
+/*
+ * Is p (in line) a reference to node letter l: the step's node ("a: "), a
+ * NODE.NAME, or a bare node value (peer=a)?
+ */
+static int node_ref(const char *line, const char *p, char l)
+{
+	int start = p == line || p[-1] == ' ' || p[-1] == '=';
+
+	return start && *p == l && (p[1] == ':' || p[1] == '.' || (p > line && p[-1] == '=' && (!p[1] || p[1] == ' ')));
+}
+
+/* line with node letter `from` renamed `to` (every node_ref). */
 static void rename_node(char *line, char from, char to)
 {
-	for (char *p = line; *p; p++) {
-		int start = p == line || p[-1] == ' ' || p[-1] == '=';
-
-		if (start && *p == from && (p[1] == ':' || p[1] == '.'))
+	for (char *p = line; *p; p++)
+		if (node_ref(line, p, from))
 			*p = to;
-	}
 }
 
 /* Does any step use node letter l? */
@@ -178,7 +148,7 @@ static int node_used(const struct ex_case *c, char l)
 {
 	for (size_t i = 0; i < c->n; i++)
 		for (const char *p = c->lines[i]; *p; p++)
-			if (*p == l && (p == c->lines[i] || p[-1] == ' ' || p[-1] == '=') && (p[1] == ':' || p[1] == '.'))
+			if (node_ref(c->lines[i], p, l))
 				return 1;
 	return 0;
 }
@@ -392,10 +362,28 @@ static int model_filter(const struct ex_stack *s, struct cands *cs)
 	return rc;
 }
 
-enum { PH_STEPS, PH_NODES, PH_VALUES, PH_COUNT_ };
+enum { PH_STEPS, PH_NODES, PH_MERGE, PH_REHOME, PH_WR, PH_VALUES, PH_RENAME, PH_COUNT_ };
+
+/* A phase that reads the object graph, on the parse f of cur. */
+static int graph_cands(int ph, unsigned gran, const struct ex_case *cur, const struct scn_file *f, struct cands *cs)
+{
+	switch (ph) {
+	case PH_STEPS:
+		return step_cands(cur, f, gran, cs);
+	case PH_MERGE:
+		return merge_cands(cur, f, cs);
+	case PH_REHOME:
+		return rehome_cands(cur, f, cs);
+	case PH_WR:
+		return wr_cands(cur, f, cs);
+	default:
+		return rename_cands(cur, f, cs);
+	}
+}
 
 static int phase_cands(int ph, unsigned gran, const struct ex_case *cur, struct cands *cs)
 {
+	struct m_profile gen;
 	struct ex_eval *e;
 	int rc;
 
@@ -406,13 +394,11 @@ static int phase_cands(int ph, unsigned gran, const struct ex_case *cur, struct 
 	e = malloc(sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	struct m_profile gen;
-
 	m_profile_get("generic", 0, &gen);
 	rc = ex_eval_run(cur, &gen, &gen, NULL, e); /* parsed for the object graph */
 	if (!rc) {
 		if (e->f)
-			rc = step_cands(cur, e->f, gran, cs);
+			rc = graph_cands(ph, gran, cur, e->f, cs);
 		ex_eval_free(e);
 	}
 	free(e);
@@ -432,7 +418,7 @@ int ex_shrinker_init(const struct ex_stack *s, struct ex_shrinker *sh, const str
 
 	memset(sh, 0, sizeof(*sh));
 	sh->sig = *sig;
-	sh->max_rounds = max_rounds ? max_rounds : 64;
+	sh->max_rounds = max_rounds ? max_rounds : 256;
 	sh->gran = gran_start(s);
 	sh->st.from = c->n;
 	rc = ex_case_copy(&sh->cur, c);

@@ -14,10 +14,16 @@
  *     a real stack two chunks first, twice as many after a round that
  *     found nothing (fewer cases per round, each round a guest boot);
  *  2. nodes: a node no step uses any more goes, the later ones renamed;
- *  3. values: lengths and offsets lowered (to 0, to half), flags dropped
+ *  3. objects merged: two of one class on one node (MRs: on any nodes)
+ *     become one, the other's creation goes (cands.h);
+ *  4. requests made simpler: a post before the deciding step becomes a
+ *     zero-length SEND or a one-byte WRITE (cands.h), so what it alone
+ *     needed (a window, a second MR) can go in the next step round;
+ *  5. values: lengths and offsets lowered (to 0, to half), flags dropped
  *     one at a time, optional arguments (rkey=, inv=, offset=, access= of
  *     create_qp, zero_based) removed, window type 2 made 1; a work request
- *     replaced by the QP state its failure leaves (modify_qp Q state=ERR).
+ *     replaced by the QP state its failure leaves (modify_qp Q state=ERR);
+ *  6. names: the objects renamed after their class and creating step.
  * Every candidate of a round is first run on the model in process (it must
  * be well-formed and runnable there); the survivors go to the stack in one
  * batch (one guest boot on the VM), and the smallest that keeps the
@@ -71,7 +77,7 @@ void ex_shrinker_take(struct ex_shrinker *sh, struct ex_case *out, struct ex_shr
 
 /*
  * Shrink c, which shows divergence sig on s, into *out (a new case; release
- * with ex_case_free). max_rounds bounds the batches (0: 64). Returns 0
+ * with ex_case_free). max_rounds bounds the batches (0: 256). Returns 0
  * (out at least as small as c, still showing sig as far as the last run
  * said), or a negative errno (the stack failed, -ENOMEM).
  */

@@ -4,6 +4,7 @@
 #include "harness/cli/text.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,37 @@ static int run_model(struct ex_stack *s, const struct ex_case *cases, size_t n, 
 	}
 	free(e);
 	return rc;
+}
+
+/*
+ * The model engine simulating its profile with the profile's deviations
+ * first: where the profile allows an outcome the generic profile does not,
+ * that outcome is simulated (a stack showing its declared deviations).
+ */
+static int deviating_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	struct hcall cc = *c;
+	struct m_pred p, g;
+
+	if (bm_predict(be, c, &p, &g) == 0) {
+		cc.nprefer = 0;
+		for (unsigned i = 0; i < p.n && cc.nprefer < SCN_OUTCOMES_MAX; i++)
+			if (model_pred_find(&g, p.alt[i].out) < 0)
+				cc.prefer[cc.nprefer++] = p.alt[i].out;
+		for (size_t k = 0; k < c->nprefer && cc.nprefer < SCN_OUTCOMES_MAX; k++)
+			cc.prefer[cc.nprefer++] = c->prefer[k];
+	}
+	return be_model_ops.exec(be, &cc, r);
+}
+
+const struct backend_ops *ex_deviating_ops(void)
+{
+	static struct backend_ops o; /* be_model_ops with exec wrapped; the same bytes every call */
+
+	o = be_model_ops;
+	o.name = "model-deviating";
+	o.exec = deviating_exec;
+	return &o;
 }
 
 /* ----------------------------------------------- through rdmacheck run -- */
@@ -174,21 +206,15 @@ static size_t read_tap(FILE *f, struct result *rs, size_t n)
 	return got;
 }
 
-static int run_real(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
+/* `rdmacheck run … -- paths[0..n)` with its TAP report into file tap; its pid into *pid. 0 or -errno. */
+static int spawn_run(const struct ex_stack *s, char **paths, size_t n, const char *tap, pid_t *pid)
 {
-	char **paths = calloc(n, sizeof(*paths)), stack_opt[64], prof_opt[96], tmo_opt[32];
+	char stack_opt[64], prof_opt[96], tmo_opt[32];
 	char **argv = calloc(n + 8, sizeof(*argv));
-	int fds[2] = { -1, -1 }, rc, st = 0;
-	size_t got = 0;
-	pid_t pid;
+	int fd;
 
-	if (!paths || !argv) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	rc = write_batch(s, cases, n, paths);
-	if (rc)
-		goto out;
+	if (!argv)
+		return -ENOMEM;
 	snprintf(stack_opt, sizeof(stack_opt), "--stack=%s", s->stack);
 	snprintf(prof_opt, sizeof(prof_opt), "--profile=%s", s->profile_arg);
 	snprintf(tmo_opt, sizeof(tmo_opt), "--timeout=%d", s->step_s);
@@ -201,50 +227,71 @@ static int run_real(struct ex_stack *s, const struct ex_case *cases, size_t n, s
 	argv[6] = "--";
 	for (size_t i = 0; i < n; i++)
 		argv[7 + i] = paths[i];
+	fd = open(tap, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		free(argv);
+		return -errno;
+	}
+	fflush(NULL);
+	*pid = fork();
+	if (*pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd);
+	free(argv);
+	return *pid < 0 ? -errno : 0;
+}
+
+/*
+ * The batch through rdmacheck run: s->jobs runs side by side over
+ * contiguous shares of it (each its own agents and topology; a share of a
+ * VM stack would be a guest of its own: one job there), their reports read
+ * back once all have ended.
+ */
+static int run_real(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
+{
+	size_t jobs = s->jobs > 1 && strcmp(s->stack, "vm") != 0 ? s->jobs : 1, got = 0;
+	char **paths = calloc(n, sizeof(*paths)), tap[4300];
+	pid_t pids[EX_JOBS_MAX] = { 0 };
+	int rc, failed = 0;
+
+	jobs = jobs > n ? n : jobs > EX_JOBS_MAX ? EX_JOBS_MAX : jobs;
+	rc = paths ? write_batch(s, cases, n, paths) : -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		memset(&rs[i], 0, sizeof(rs[i]));
 		rs[i].v = V_ERROR;
 		snprintf(rs[i].reason, sizeof(rs[i].reason), "not reported by rdmacheck run");
 	}
-	if (pipe(fds)) {
-		rc = -errno;
-		goto out;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	{
-		FILE *f = fdopen(fds[0], "r");
+	for (size_t j = 0; !rc && j < jobs; j++) {
+		size_t lo = n * j / jobs, hi = n * (j + 1) / jobs;
 
-		if (f) {
-			got = read_tap(f, rs, n);
-			fclose(f);
-			fds[0] = -1;
-		}
+		snprintf(tap, sizeof(tap), "%s/b%05lu/tap%zu", s->workdir, s->batches, j);
+		rc = spawn_run(s, paths + lo, hi - lo, tap, &pids[j]);
 	}
-	waitpid(pid, &st, 0);
-	/* run: 0 nothing failed, 1 a scenario failed; anything else is the harness's trouble */
-	if (!WIFEXITED(st) || (WEXITSTATUS(st) > 1 && got < n))
+	for (size_t j = 0; j < jobs; j++) {
+		int st = 0;
+		FILE *f;
+
+		if (pids[j] <= 0)
+			continue;
+		waitpid(pids[j], &st, 0);
+		/* run: 0 nothing failed, 1 a scenario failed; anything else is the harness's trouble */
+		failed |= !WIFEXITED(st) || WEXITSTATUS(st) > 1;
+		snprintf(tap, sizeof(tap), "%s/b%05lu/tap%zu", s->workdir, s->batches, j);
+		f = fopen(tap, "r");
+		if (f) {
+			got += read_tap(f, rs, n); /* indices are the batch's: each share fills its own */
+			fclose(f);
+		}
+		unlink(tap);
+	}
+	if (!rc && failed && got < n)
 		rc = -EIO;
-	for (size_t i = 0; i < n; i++)
-		s->steps += rs[i].v == V_PASS ? cases[i].n : rs[i].line ? 1 : 0;
-out:
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
+	for (size_t i = 0; i < n; i++) /* the steps begun: all of a pass, up to the deciding one otherwise */
+		s->steps += rs[i].v == V_PASS ? cases[i].n :
+			    rs[i].line >= ex_case_first_line(&cases[i]) ? rs[i].line - ex_case_first_line(&cases[i]) + 1 : 0;
 	for (size_t i = 0; paths && i < n; i++) {
 		if (paths[i])
 			unlink(paths[i]); /* the batch is judged: its files are done with */
@@ -257,7 +304,6 @@ out:
 		rmdir(dir);
 	}
 	free(paths);
-	free(argv);
 	return rc;
 }
 
@@ -305,6 +351,26 @@ int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct
 	}
 	ex_case_free(&pre);
 out:
+	free(e);
+	return rc;
+}
+
+int ex_stack_deviation(const struct ex_stack *s, const struct ex_case *c, char *buf, size_t len)
+{
+	struct ex_eval *e = malloc(sizeof(*e));
+	const char *d;
+	int rc;
+
+	buf[0] = '\0';
+	if (!e)
+		return -ENOMEM;
+	rc = ex_eval_run(c, &s->sim, &s->sim, ex_deviating_ops(), e);
+	if (!rc) {
+		d = e->r.v == V_XFAIL ? strstr(e->r.reason, "declared deviation ") : NULL;
+		if (d)
+			snprintf(buf, len, "%.*s", (int)strcspn(d + 19, " "), d + 19);
+		ex_eval_free(e);
+	}
 	free(e);
 	return rc;
 }

@@ -20,6 +20,8 @@
 
 enum ex_stack_kind { EX_STACK_MODEL, EX_STACK_RUN };
 
+#define EX_JOBS_MAX 16
+
 /* "model", "run"; "?" out of range. */
 const char *ex_stack_kind_str(enum ex_stack_kind k);
 /* The kind named name; 0 or -EINVAL. */
@@ -38,10 +40,19 @@ struct ex_stack {
 	const char *workdir;               /* where batch files go */
 	int step_s;                        /* --timeout= */
 	int costly;                        /* each run costs much (a guest boot): fewer cases a round */
+	unsigned jobs;                     /* runs side by side over shares of a batch (not on a VM) */
 	/* counters */
 	unsigned long cases, steps, batches;
 	double secs;                       /* time spent running cases */
 };
+
+/*
+ * The model engine with its profile's deviations first: where the profile it
+ * simulates allows an outcome the generic profile does not, that outcome is
+ * simulated — a stand-in for a stack that shows every declared deviation
+ * (be_model_ops picks the first allowed alternative, often the generic one).
+ */
+const struct backend_ops *ex_deviating_ops(void);
 
 /*
  * Run cases[0..n) and fill rs[i] (release each with result_clear).
@@ -56,5 +67,13 @@ int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, stru
  * set for the step it stopped at. 0 or -ENOMEM.
  */
 int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct result *r, struct ex_sig *sig);
+
+/*
+ * The declared deviation of s->sim (the profile the stack is taken to be)
+ * that accounts for case c: c run on the model simulating that profile with
+ * its deviations shown (ex_deviating_ops) and judged against it gives an
+ * XFAIL naming one. Its rule ID goes to buf ("" none). 0 or -ENOMEM.
+ */
+int ex_stack_deviation(const struct ex_stack *s, const struct ex_case *c, char *buf, size_t len);
 
 #endif

@@ -36,9 +36,10 @@
 #define SCN_NODES_MAX 16u
 #define SCN_CITES_MAX 32u
 #define SCN_REQUIRES_MAX 16u
-#define SCN_STEPS_MAX 4096u
+#define SCN_STEPS_MAX 65536u
 #define SCN_OBJS_MAX 1024u       /* object instances (every creation is one) */
 #define SCN_ARGS_MAX 12u         /* KEY=VALUE arguments of one step */
+#define SCN_CHAIN_MAX 16u        /* steps one chain of WRs (`chain`) posts together */
 #define SCN_OUTCOMES_MAX 8u      /* alternatives after expect */
 #define SCN_DIAG_MAX 32u         /* diagnostics kept per file */
 
@@ -67,6 +68,7 @@ enum scn_class {
 	SCN_C_DAT_PZ = 1u << 7, SCN_C_DAT_LMR = 1u << 8, SCN_C_DAT_RMR = 1u << 9,
 	SCN_C_MRAPI_RMEM = 1u << 10, SCN_C_RPMEM_POOL = 1u << 11, SCN_C_DAT_EP = 1u << 12,
 	SCN_C_MRAPI_REQ = 1u << 13, SCN_C_MRAPI_ATTRS = 1u << 14,
+	SCN_C_CQ = 1u << 15,
 	SCN_C_AH = 1u << 16, /* a verbs address handle (UD) */
 	SCN_C_SRQ = 1u << 17, /* a verbs shared receive queue */
 };
@@ -96,6 +98,7 @@ enum scn_table {
 	SCN_T_NONE, SCN_T_ACCESS, SCN_T_REREG, SCN_T_QPS, SCN_T_QPS_MODIFY, SCN_T_PROT,
 	SCN_T_USAGE, SCN_T_FLUSH, SCN_T_DAT_PRIV, SCN_T_RPMA_FLAGS, SCN_T_RPMA_NULL, SCN_T_DAT_MEM_TYPE,
 	SCN_T_DAT_VA_TYPE, SCN_T_MRAPI_ATYPE, SCN_T_MRAPI_ID, SCN_T_MRAPI_ATTR, SCN_T_MRAPI_NULL, SCN_T_QPT,
+	SCN_T_WC, SCN_T_YESNO,
 	SCN_T_QP_ATTR,
 	SCN_T_COUNT_
 };
@@ -123,6 +126,7 @@ enum scn_err {
 	SCN_E_EXPECT_EMPTY, SCN_E_UNKNOWN_OUTCOME, SCN_E_CANNOT_PRODUCE, SCN_E_UNEXPECTED,
 	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE, SCN_E_OTHER_NODE,
 	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
+	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };

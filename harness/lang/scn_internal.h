@@ -53,6 +53,8 @@ struct scn_ctx {
 
 /* Refuse what the model cannot hold (scn_limits.c): the first limit passed, diagnosed. */
 void scn_check_limits(struct scn_ctx *c);
+/* Refuse a chain of WRs that is not send WRs on one QP, or too long (scn_chain.c). */
+void scn_check_chains(struct scn_ctx *c);
 
 /* Character column (1-based) of byte p of line ln. */
 uint32_t scn_col(const struct scn_line *ln, const char *p);

@@ -204,8 +204,10 @@ int scn_parse_text(const char *text, size_t len, const char *filename, struct sc
 		diags->dropped++; /* parsing stopped at the cap: at least one more */
 	else if (c.f->nsteps == 0 && diags->n == 0)
 		scn_diag(&c, no ? no : 1, 1, "a scenario has at least one step", SCN_E_NO_STEPS);
-	else if (diags->n == 0 && !c.oom)
+	else if (diags->n == 0 && !c.oom) {
 		scn_check_limits(&c);
+		scn_check_chains(&c);
+	}
 	free(ln);
 	if (c.oom) {
 		scn_free(c.f);

@@ -52,7 +52,7 @@ static const struct scn_name class_names[] = {
 	{ SCN_C_DAT_LMR, "DAT LMR" }, { SCN_C_DAT_RMR, "DAT RMR" },
 	{ SCN_C_MRAPI_RMEM, "MRAPI rmem" }, { SCN_C_RPMEM_POOL, "rpmem pool" },
 	{ SCN_C_DAT_EP, "DAT EP" }, { SCN_C_MRAPI_REQ, "MRAPI request" }, { SCN_C_MRAPI_ATTRS, "MRAPI attributes" },
-	{ SCN_C_AH, "AH" }, { SCN_C_SRQ, "SRQ" },
+	{ SCN_C_CQ, "CQ" }, { SCN_C_AH, "AH" }, { SCN_C_SRQ, "SRQ" },
 };
 NAMED_ENUM(scn_class, enum scn_class, class_names)
 
@@ -84,7 +84,8 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_RPMA_FLAGS, "rpma_flags" }, { SCN_T_RPMA_NULL, "rpma_null" },
 	{ SCN_T_DAT_MEM_TYPE, "dat_mem_type" }, { SCN_T_DAT_VA_TYPE, "dat_va_type" },
 	{ SCN_T_MRAPI_ATYPE, "mrapi_atype" }, { SCN_T_MRAPI_ID, "mrapi_id" }, { SCN_T_MRAPI_ATTR, "mrapi_attr" },
-	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" }, { SCN_T_QP_ATTR, "qp_attr" },
+	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" },
+	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" }, { SCN_T_QP_ATTR, "qp_attr" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -119,6 +120,16 @@ static const struct scn_name qp_attr_t[] = {
 	{ 1u << 15, "MIN_RNR_TIMER" }, { 1u << 16, "SQ_PSN" }, { 1u << 17, "MAX_DEST_RD_ATOMIC" },
 	{ 1u << 20, "DEST_QPN" },
 };
+/* IBV_WC_* (the model's enum m_wc_status), without the prefix */
+static const struct scn_name wc_t[] = {
+	{ 0, "SUCCESS" }, { 1, "LOC_LEN_ERR" }, { 2, "LOC_QP_OP_ERR" }, { 3, "LOC_EEC_OP_ERR" },
+	{ 4, "LOC_PROT_ERR" }, { 5, "WR_FLUSH_ERR" }, { 6, "MW_BIND_ERR" }, { 7, "BAD_RESP_ERR" },
+	{ 8, "LOC_ACCESS_ERR" }, { 9, "REM_INV_REQ_ERR" }, { 10, "REM_ACCESS_ERR" }, { 11, "REM_OP_ERR" },
+	{ 12, "RETRY_EXC_ERR" }, { 13, "RNR_RETRY_EXC_ERR" }, { 14, "LOC_RDD_VIOL_ERR" },
+	{ 15, "REM_INV_RD_REQ_ERR" }, { 16, "REM_ABORT_ERR" }, { 17, "INV_EECN_ERR" },
+	{ 18, "INV_EEC_STATE_ERR" }, { 19, "FATAL_ERR" }, { 20, "RESP_TIMEOUT_ERR" }, { 21, "GENERAL_ERR" },
+};
+static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
 static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" }, { 3, "UNMAPPED" } };
 /* RPMA_MR_USAGE_* (librpma.h) */
@@ -173,6 +184,8 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_QPS] = { qps_t, SCN_N(qps_t) },
 	[SCN_T_QPS_MODIFY] = { qps_modify_t, SCN_N(qps_modify_t) },
 	[SCN_T_QPT] = { qpt_t, SCN_N(qpt_t) },
+	[SCN_T_WC] = { wc_t, SCN_N(wc_t) },
+	[SCN_T_YESNO] = { yesno_t, SCN_N(yesno_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

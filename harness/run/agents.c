@@ -81,11 +81,11 @@ static int agent_ended(struct stack *st, unsigned i, int wait_ms)
 	return 1;
 }
 
-static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va_list ap)
+/* Send the request line req to node's agent: 0, or -EPIPE with st->err. */
+static int send_line(struct stack *st, unsigned node, const char *req)
 {
 	int rc;
 
-	vsnprintf(req, PROTO_LINE_MAX, fmt, ap);
 	if (node >= st->n || st->ag[node].fd < 0)
 		return -EPIPE;
 	rc = proto_send(st->ag[node].fd, "%s", req);
@@ -99,22 +99,56 @@ static int vsend(struct stack *st, unsigned node, char *req, const char *fmt, va
 	return 0;
 }
 
+/* Run-ahead, st->capture: send req and queue it for its stack_call. -EINPROGRESS, or as send_line. */
+static int ahead_queue(struct stack *st, unsigned node, const char *req)
+{
+	int rc;
+
+	if (st->nahead == STACK_AHEAD_MAX || (st->nahead && node != st->ahead_node))
+		return -EAGAIN;
+	rc = send_line(st, node, req);
+	if (rc)
+		return rc;
+	snprintf(st->ahead[(st->ahead_head + st->nahead) % STACK_AHEAD_MAX], PROTO_LINE_MAX, "%s", req);
+	st->ahead_node = node;
+	st->nahead++;
+	return -EINPROGRESS;
+}
+
+/* With requests sent ahead to node, the one asked of it must be the oldest of them: 0 (taken off the queue) or -EPROTO. */
+static int ahead_take(struct stack *st, unsigned node, const char *req)
+{
+	if (strcmp(st->ahead[st->ahead_head], req) == 0) {
+		st->ahead_head = (st->ahead_head + 1) % STACK_AHEAD_MAX;
+		st->nahead--;
+		return 0;
+	}
+	snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s, but '%.60s' was sent ahead to node %s", req,
+		 st->f->nodes[node], st->ahead[st->ahead_head], st->f->nodes[st->ahead_node]);
+	return -EPROTO;
+}
+
 int stack_send(struct stack *st, unsigned node, const char *fmt, ...)
 {
 	char req[PROTO_LINE_MAX];
 	va_list ap;
-	int rc;
 
 	va_start(ap, fmt);
-	rc = vsend(st, node, req, fmt, ap);
+	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
-	return rc;
+	if (st->nahead && node == st->ahead_node) {
+		snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s while requests were sent ahead to it", req,
+			 st->f->nodes[node]);
+		return -EPROTO;
+	}
+	return send_line(st, node, req);
 }
 
 /* What a read from node's agent that returned rc (< 0) means: -ETIMEDOUT or -EPIPE, the reason in st->err. */
 static int recv_failed(struct stack *st, unsigned node, int rc, int timeout_ms)
 {
 	if (rc == -ETIMEDOUT) {
+		st->ag[node].stale = 1; /* its answer may still come: never kept for another scenario */
 		snprintf(st->err, sizeof(st->err), "agent of node %s did not answer within %d ms",
 			 st->f->nodes[node], timeout_ms);
 		return -ETIMEDOUT;
@@ -149,8 +183,11 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vsend(st, node, req, fmt, ap);
+	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
+	if (st->capture)
+		return ahead_queue(st, node, req);
+	rc = st->nahead && node == st->ahead_node ? ahead_take(st, node, req) : send_line(st, node, req);
 	if (rc)
 		return rc;
 	rc = stack_recv(st, node, reply, st->step_ms + STACK_SLACK_MS);
@@ -221,25 +258,25 @@ int stack_watch(struct stack *st)
 	return 0;
 }
 
-/* The scenario's temporary directory (the agents' TMPDIR): 0 or -errno with st->err. */
-static int tmp_make(struct stack *st)
+int stack_tmp_make(char *tmp, size_t len, char *err, size_t errlen)
 {
 	const char *base = getenv("TMPDIR");
 
-	snprintf(st->tmp, sizeof(st->tmp), "%s/rdmacheck-run-XXXXXX", base && base[0] && strlen(base) < 16 ? base : "/tmp");
-	if (mkdtemp(st->tmp))
+	snprintf(tmp, len, "%s/rdmacheck-run-XXXXXX", base && base[0] && strlen(base) < 16 ? base : "/tmp");
+	if (mkdtemp(tmp))
 		return 0;
 	int rc = -errno;
 
-	snprintf(st->err, sizeof(st->err), "cannot make a temporary directory %s: %s", st->tmp, strerror(-rc));
-	st->tmp[0] = '\0';
+	snprintf(err, errlen, "cannot make a temporary directory %s: %s", tmp, strerror(-rc));
+	tmp[0] = '\0';
 	return rc;
 }
 
 static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
 	(void)sb;
-	(void)ftw;
+	if (ftw->level == 0 && type == FTW_DP)
+		return 0; /* the directory itself: stack_tmp_remove's */
 	if (type == FTW_DP)
 		rmdir(path);
 	else
@@ -247,12 +284,18 @@ static int rm_one(const char *path, const struct stat *sb, int type, struct FTW 
 	return 0;
 }
 
-/* Remove the temporary directory and whatever the agents left in it (a killed one too). */
-static void tmp_remove(struct stack *st)
+void stack_tmp_clear(const char *tmp)
 {
-	if (st->tmp[0])
-		nftw(st->tmp, rm_one, 8, FTW_DEPTH | FTW_PHYS);
-	st->tmp[0] = '\0';
+	if (tmp[0])
+		nftw(tmp, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+void stack_tmp_remove(char *tmp)
+{
+	stack_tmp_clear(tmp);
+	if (tmp[0])
+		rmdir(tmp);
+	tmp[0] = '\0';
 }
 
 /* Agent i's greeting on its fd: its GID, or the reason it could not serve in st->err. */
@@ -275,10 +318,14 @@ static int greeted(struct stack *st, unsigned i, const struct topo_node *tn)
 	}
 	if (proto_get(hello, "gid", st->ag[i].gid, sizeof(st->ag[i].gid)))
 		return -EPROTO;
+	if (proto_get(hello, "driver", st->ag[i].driver, sizeof(st->ag[i].driver)))
+		st->ag[i].driver[0] = '\0'; /* an agent of before it told */
+	if (proto_get(hello, "kernel", st->ag[i].kernel, sizeof(st->ag[i].kernel)))
+		st->ag[i].kernel[0] = '\0';
 	return 0;
 }
 
-/* Agent i of a node on another kernel: dial it with the run's secret, then its greeting. */
+/* Agent i of a node on another kernel: dial it with the run's secret (its greeting follows). */
 static int dial(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	const char *token = getenv("RDMACHECK_AGENT_TOKEN");
@@ -301,10 +348,10 @@ static int dial(struct stack *st, unsigned i, const struct topo_node *tn)
 		return fd;
 	}
 	st->ag[i].fd = fd;
-	return greeted(st, i, tn);
+	return 0;
 }
 
-static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
+int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 {
 	char agent[PATH_MAX];
 	int sv[2];
@@ -345,6 +392,11 @@ static int spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 	}
 	close(sv[1]);
 	st->ag[i].fd = sv[0];
+	return 0;
+}
+
+int stack_agent_greeted(struct stack *st, unsigned i, const struct topo_node *tn)
+{
 	return greeted(st, i, tn);
 }
 
@@ -364,38 +416,45 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 		return -ERANGE;
 	}
 	st->n = (unsigned)f->nnodes;
-	rc = tmp_make(st);
+	rc = stack_tmp_make(st->tmp, sizeof(st->tmp), st->err, sizeof(st->err));
+	for (unsigned i = 0; i < st->n && rc == 0; i++) /* all started, then all greet: they open their devices together */
+		rc = stack_agent_spawn(st, i, &t->node[i]);
 	for (unsigned i = 0; i < st->n && rc == 0; i++)
-		rc = spawn(st, i, &t->node[i]);
+		rc = stack_agent_greeted(st, i, &t->node[i]);
 	if (rc)
 		stack_stop(st);
 	return rc;
 }
 
-void stack_stop(struct stack *st)
+void stack_agents_quit(struct stack_agent *ag, unsigned n)
 {
 	char reply[PROTO_LINE_MAX];
 
-	for (unsigned i = 0; i < st->n; i++)
-		if (st->ag[i].fd >= 0 && proto_send(st->ag[i].fd, "quit") == 0)
-			proto_recv(st->ag[i].fd, &st->ag[i].rd, reply, sizeof(reply), 3000);
-	for (unsigned i = 0; i < st->n; i++) {
-		if (st->ag[i].fd >= 0)
-			close(st->ag[i].fd);
-		st->ag[i].fd = -1;
-		proto_rd_reset(&st->ag[i].rd);
-		if (st->ag[i].pid > 0) {
+	for (unsigned i = 0; i < n; i++) /* all asked first: they wind down together */
+		if (ag[i].fd >= 0 && proto_send(ag[i].fd, "quit") == 0)
+			proto_recv(ag[i].fd, &ag[i].rd, reply, sizeof(reply), 3000);
+	for (unsigned i = 0; i < n; i++) {
+		if (ag[i].fd >= 0)
+			close(ag[i].fd);
+		ag[i].fd = -1;
+		proto_rd_reset(&ag[i].rd);
+		if (ag[i].pid > 0) {
 			int ws;
 			struct timespec ts = { 0, 10000000 };
 
-			for (int k = 0; k < 300 && waitpid(st->ag[i].pid, &ws, WNOHANG) == 0; k++)
+			for (int k = 0; k < 300 && waitpid(ag[i].pid, &ws, WNOHANG) == 0; k++)
 				nanosleep(&ts, NULL);
-			if (waitpid(st->ag[i].pid, &ws, WNOHANG) == 0) {
-				kill(st->ag[i].pid, SIGKILL);
-				waitpid(st->ag[i].pid, &ws, 0);
+			if (waitpid(ag[i].pid, &ws, WNOHANG) == 0) {
+				kill(ag[i].pid, SIGKILL);
+				waitpid(ag[i].pid, &ws, 0);
 			}
-			st->ag[i].pid = 0;
+			ag[i].pid = 0;
 		}
 	}
-	tmp_remove(st);
+}
+
+void stack_stop(struct stack *st)
+{
+	stack_agents_quit(st->ag, st->n);
+	stack_tmp_remove(st->tmp);
 }

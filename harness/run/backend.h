@@ -45,6 +45,7 @@ struct hc_verbs {
 	uint8_t zero_based;       /* bind_mw: a zero-based window */
 	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
 	uint64_t max_recv_wr;     /* create_qp */
+	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
 	uint8_t qp_type;          /* create_qp: enum m_qp_type */
 	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */
@@ -62,6 +63,13 @@ struct hc_verbs {
 	uint32_t inv_rkey;        /* send with inv, local_inv: the rkey to invalidate */
 	uint32_t conn_set;        /* connect: bits (1 << enum hconn) given */
 	uint32_t conn[HC_COUNT_]; /* connect: the options given */
+	int32_t scq, rcq;         /* create_qp: its send and receive CQ objects (-1: CQs of its own) */
+	uint8_t sig_all;          /* create_qp: sq_sig_all */
+	uint8_t unsignaled;       /* send posts: signaled=no */
+	uint32_t wr_id;           /* posts, recv: the WR's wr_id (id=, else the step's line) */
+	uint32_t cq_depth;        /* create_cq: cqe */
+	uint32_t max_wc;          /* poll_cq: num_entries */
+	uint8_t no_sge;           /* write, write_imm, send, recv without local=: num_sge 0 */
 	/* QP states, UD (model/verbs/ud.h): modify_qp RTR's peer= and a UD send's dest= are peer/peer_node */
 	uint32_t qp_omit;         /* modify_qp: attributes left out (enum m_qp_attr) */
 	uint32_t qkey;            /* modify_qp INIT: the UD QP's Q_Key; UD send: the remote Q_Key */
@@ -166,6 +174,8 @@ struct hcall {
 	int32_t obj;              /* object created or acted on (post: the QP); -1 none */
 	uint8_t nprefer;          /* simulating engines: take an alternative with one of these */
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
+	int32_t refused_errno;    /* a WR chained after one its post refused (LP-7): that errno; 0 none */
+	uint8_t chain_pos;        /* a WR's place in its chain of WRs (0: first, or none) */
 	union {
 		struct hc_verbs verbs;
 		struct hc_fill fill;
@@ -215,6 +225,10 @@ struct backend_ops {
 	const char *name;
 	/* Run one call; *r receives the stack's outcome. */
 	int (*exec)(void *be, const struct hcall *c, struct hres *r);
+	/* Post the n WRs c[0..n) (steps with `chain`, and the step after them) in one call; r[i]
+	 * receives WR i's outcome: a refused WR's errno, also for the WRs after it (not posted).
+	 * Optional: without it the runner calls exec for each, the refused errno carried on. */
+	int (*exec_chain)(void *be, const struct hcall *c, size_t n, struct hres *r);
 	/*
 	 * Address and key of byte off of object obj as the SGE (remote = 0:
 	 * local address, lkey) or a remote request (remote = 1: the address a
@@ -235,6 +249,15 @@ struct backend_ops {
 	int (*blob)(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len);
 	/* The reason of the engine's last failure (which node, what), or NULL; optional. */
 	const char *(*why)(void *be);
+	/*
+	 * Run-ahead (optional; runner.c): send c's request now, before the
+	 * answers of the calls sent ahead of it; c's exec, later and in the same
+	 * order, takes its answer. 0 when sent; -EAGAIN when c cannot go ahead
+	 * (its family's say, requests of another node in flight, the queue
+	 * full): it is then sent by its exec. The caller sends only calls whose
+	 * hcall cannot change until their exec.
+	 */
+	int (*ahead)(void *be, const struct hcall *c);
 };
 
 #endif

@@ -76,12 +76,42 @@ int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *
 	return rc;
 }
 
+/* The scenario classes whose objects share one of the model's per-node tables (pd, mr, mw, qp). */
+static const uint16_t tables[] = {
+	SCN_C_PD | SCN_C_DAT_PZ,
+	SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR,
+	SCN_C_MW | SCN_C_DAT_RMR,
+	SCN_C_QP,
+};
+
+/*
+ * Scenario object o got handle h: any other object of its node and table that
+ * had h named a destroyed object whose slot the model gave again
+ * (model/verbs/slot.c), so its handle is forgotten (BM_STALE).
+ */
+static void forget_reused(struct be_model *bm, int32_t o, int16_t h)
+{
+	const struct scn_obj *me = &bm->f->objs[o];
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		if (!(tables[t] & me->cls))
+			continue;
+		for (size_t i = 0; i < bm->f->nobjs; i++)
+			if ((int32_t)i != o && bm->h[i] == h && bm->f->objs[i].node == me->node &&
+			    (bm->f->objs[i].cls & tables[t]))
+				bm->h[i] = BM_STALE;
+	}
+}
+
 int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i)
 {
 	int created = -1, rc = model_apply(&bm->m, p, i, &created);
 
-	if (rc == 0 && created >= 0 && c->obj >= 0 && c->obj < (int32_t)SCN_OBJS_MAX)
+	if (rc == 0 && created >= 0 && c->obj >= 0 && c->obj < (int32_t)SCN_OBJS_MAX) {
 		bm->h[c->obj] = (int16_t)created;
+		if ((size_t)c->obj < bm->f->nobjs)
+			forget_reused(bm, c->obj, (int16_t)created);
+	}
 	return rc;
 }
 

@@ -17,10 +17,13 @@ struct be_model {
 	struct model m;
 	struct m_profile prof, gen;
 	const struct scn_file *f;
-	int16_t h[SCN_OBJS_MAX];   /* model handle of each scenario object; -1 not created */
+	int16_t h[SCN_OBJS_MAX];   /* model handle of each scenario object; -1 not created,
+	                              BM_STALE destroyed and its slot given to another */
 	int8_t recv[SCN_OBJS_MAX]; /* as an engine: a QP's receive completion not yet
 	                              reported by peer() (enum m_wc_status), -1 none */
 };
+
+#define BM_STALE (-2) /* be_model.h: a destroyed object whose model slot was reused */
 
 extern const struct backend_ops be_model_ops;
 
@@ -37,14 +40,17 @@ void bm_free(struct be_model *bm);
  */
 int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *prof, struct m_pred *gen);
 
-/* Commit alternative i of p (from bm_predict for c); creations record c->obj. */
+/*
+ * Commit alternative i of p (from bm_predict for c); creations record c->obj
+ * (and forget the handle of a destroyed object whose slot it got: BM_STALE).
+ */
 int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i);
 
-/* The model handle of scenario object o, or -1 (not created, or o < 0). */
+/* The model handle of scenario object o, or -1 (not created, or o < 0), or BM_STALE. */
 int16_t bm_handle(const struct be_model *bm, int32_t o);
 /*
  * *h = the model handle of scenario object o; o < 0 (none named) leaves *h
- * alone. Returns 0, or -ENOENT when o was named but never created (for the
+ * alone. Returns 0, or -ENOENT when o was named but never created or is stale (for the
  * families' model_op, family.h).
  */
 int bm_map(const struct be_model *bm, int32_t o, int16_t *h);

@@ -16,6 +16,7 @@
 #define PEER_RECV_WAIT_MS 2000 /* a receive completion the model predicts */
 #define PEER_STATE_WAIT_MS 1000 /* a responder may reach ERR shortly after the NAK */
 #define MEM_CHUNK 4096
+#define RUN_AHEAD 16 /* steps sent ahead of their answers, at most */
 
 /* ------------------------------------------------------------ a run -- */
 
@@ -29,6 +30,11 @@ struct run {
 	struct text detail;
 	int xfails;
 	int loose; /* lint went on past this step's disagreement: follow the model whatever expect says */
+	int32_t refused; /* in a chain of WRs: the errno the post refused an earlier one with (LP-7) */
+	uint8_t chain_pos; /* in a chain: the step's place */
+	uint8_t chain_early; /* a chain's step before its last: the peer QP's state is the whole chain's */
+	size_t advance;  /* steps the last run_step took (a chain: all of its) */
+	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
 };
 
 static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
@@ -172,7 +178,7 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 	for (unsigned i = 0; i < p->n; i++)
 		if (p->alt[i].out.kind == out.kind && p->alt[i].out.code == out.code) {
 			want_recv |= p->alt[i].peer_recv >= 0;
-			want_state |= p->alt[i].peer_state != M_NO_PEER;
+			want_state |= p->alt[i].peer_state != M_NO_PEER && !x->chain_early;
 		}
 	if (!want_state && !want_recv)
 		return first;
@@ -196,7 +202,7 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 
 			if (a->out.kind != out.kind || a->out.code != out.code)
 				continue;
-			if ((a->peer_state == M_NO_PEER || a->peer_state == seen.state) &&
+			if ((a->peer_state == M_NO_PEER || !want_state || a->peer_state == seen.state) &&
 			    (!want_recv || a->peer_recv == seen.recv))
 				return (int)i;
 		}
@@ -372,12 +378,18 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	int32_t missing;
 	int crash = 0, rc = resolve_step(x->f, s, &be_model_ops, &x->bm, cm, &missing);
 
+	cm->refused_errno = x->refused;
+	cm->chain_pos = x->chain_pos;
 	if (rc == 0)
 		rc = bm_predict(&x->bm, cm, pp, pg);
 	if (rc) {
+		int32_t o = missing >= 0 ? missing : s->obj;
+
 		say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
-		    rc == -ENOENT ? "it uses an object whose creation failed: " : "malformed for the model",
-		    rc == -ENOENT ? obj_name(x->f, missing >= 0 ? missing : s->obj, name, sizeof(name)) : "");
+		    rc != -ENOENT ? "malformed for the model" : bm_handle(&x->bm, o) == BM_STALE ?
+		    "it uses a destroyed object whose model slot a later creation took: " :
+		    "it uses an object whose creation failed: ",
+		    rc == -ENOENT ? obj_name(x->f, o, name, sizeof(name)) : "");
 		return 1;
 	}
 	for (unsigned i = 0; i < pp->n; i++)
@@ -397,44 +409,66 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	return 0;
 }
 
-/* Phase 2: run the step on the engine; *real what it did. Returns 1 to stop the scenario. */
-static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, struct hres *real)
+/* Step s as the engine's call *cr. Returns 1 (an error recorded) when an object it names is not there. */
+static int engine_call(struct run *x, const struct scn_step *s, struct hcall *cr)
 {
-	const struct scn_call *call = scn_step_call(s);
-	struct hcall cr;
 	char name[80];
 	int32_t missing;
-	int rc = resolve_step(x->f, s, x->ops, x->be, &cr, &missing);
 
-	if (rc) {
-		say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, call->name,
-		    obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
-		return 1;
-	}
-	rc = x->ops->exec(x->be, &cr, real);
-	x->r->steps_run++;
+	if (resolve_step(x->f, s, x->ops, x->be, cr, &missing) == 0)
+		return 0;
+	say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, scn_step_call(s)->name,
+	    obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
+	return 1;
+}
+
+/* The engine answered step s with rc (pg: the model's set, NULL if not predicted yet). Returns 1 to stop. */
+static int exec_failed(struct run *x, const struct scn_step *s, const struct m_pred *pg, int rc)
+{
+	const char *cname = scn_step_call(s)->name;
+
 	if (rc == -ETIMEDOUT) {
 		char set[512];
 
-		run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
-		say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line,
-		    call->name);
-		text_addf(&x->detail, "  allowed: %s\n", set);
+		say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line, cname);
+		if (pg) {
+			run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+			text_addf(&x->detail, "  allowed: %s\n", set);
+		}
 		return 1;
 	}
-	if (rc) {
-		say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, call->name, x->ops->name,
+	if (rc)
+		say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, cname, x->ops->name,
 		    engine_why(x, rc));
-		return 1;
-	}
-	if (x->o->trace) { /* "  trace: line N: STEP -> REAL; allowed: SET" (the results directory parses it) */
-		char st[256], got[48], set[512];
+	return rc != 0;
+}
 
-		scn_step_format(x->f, s, st, sizeof(st));
-		run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
-		text_addf(&x->detail, "  trace: line %u: %s -> %s; allowed: %s\n", s->line, st,
-			  m_outcome_str(real->out, got, sizeof(got)), set);
-	}
+/* --trace: "  trace: line N: STEP -> REAL; allowed: SET" (the results directory parses it). */
+static void trace_step(struct run *x, const struct scn_step *s, const struct m_pred *pg, const struct hres *real)
+{
+	char st[256], got[48], set[512];
+
+	if (!x->o->trace)
+		return;
+	scn_step_format(x->f, s, st, sizeof(st));
+	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+	text_addf(&x->detail, "  trace: line %u: %s -> %s; allowed: %s\n", s->line, st,
+		  m_outcome_str(real->out, got, sizeof(got)), set);
+}
+
+/* Phase 2: run the step on the engine; *real what it did. Returns 1 to stop the scenario. */
+static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, struct hres *real)
+{
+	struct hcall cr;
+	int rc;
+
+	if (engine_call(x, s, &cr))
+		return 1;
+	rc = x->ops->exec(x->be, &cr, real);
+	x->r->steps_run++;
+	if (exec_failed(x, s, pg, rc))
+		return 1;
+	trace_step(x, s, pg, real);
 	return 0;
 }
 
@@ -543,6 +577,68 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 	return x->r->v == V_FAIL && !lint_goes_on(x);
 }
 
+
+/* How many steps from si one post takes: si and the steps after it while the one before says `chain`
+ * (the parser checked them: send WRs on one QP, at most SCN_CHAIN_MAX; scn_chain.c). */
+static size_t chain_len(const struct scn_file *f, size_t si)
+{
+	size_t n = 1;
+
+	while (si + n < f->nsteps && scn_step_arg(&f->steps[si + n - 1], "chain"))
+		n++;
+	return n;
+}
+
+/*
+ * Run the n steps from si as one chain of WRs (LP-7): the engine posts them
+ * in one call, then each is predicted, judged and committed in turn, those
+ * after a refused one knowing its errno. Returns 1 to stop the scenario.
+ */
+static int run_chain(struct run *x, size_t si, size_t n)
+{
+	struct hcall cr[SCN_CHAIN_MAX];
+	struct hres real[SCN_CHAIN_MAX];
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (engine_call(x, &x->f->steps[si + k], &cr[k]))
+			return 1;
+	if (x->ops->exec_chain)
+		rc = x->ops->exec_chain(x->be, cr, n, real);
+	for (size_t k = 0; !x->ops->exec_chain && k < n && !rc; k++) {
+		cr[k].refused_errno = k && real[k - 1].out.kind == M_OUT_ERRNO ? real[k - 1].out.code : 0;
+		cr[k].chain_pos = (uint8_t)k;
+		rc = x->ops->exec(x->be, &cr[k], &real[k]);
+	}
+	x->r->steps_run += (unsigned)n;
+	if (exec_failed(x, &x->f->steps[si], NULL, rc))
+		return 1;
+	x->advance = n;
+	for (size_t k = 0; k < n; k++) {
+		const struct scn_step *s = &x->f->steps[si + k];
+		const struct m_pred *from;
+		struct m_pred pg, pp;
+		struct hcall cm;
+		int pick;
+
+		x->loose = 0;
+		x->refused = k && real[k - 1].out.kind == M_OUT_ERRNO ? real[k - 1].out.code : 0;
+		x->chain_pos = (uint8_t)k;
+		rc = step_predict(x, si + k, &cm, &pg, &pp);
+		x->refused = 0;
+		x->chain_pos = 0;
+		if (rc)
+			return 1;
+		trace_step(x, s, &pg, &real[k]);
+		x->chain_early = k + 1 < n;
+		rc = step_judge(x, s, &pg, &pp, &real[k], &from, &pick) || step_commit(x, s, &cm, from, pick, &real[k]);
+		x->chain_early = 0;
+		if (rc)
+			return 1;
+	}
+	return 0;
+}
+
 /* Run step si: predict, execute, judge, commit. Returns 1 to stop the scenario. */
 static int run_step(struct run *x, size_t si)
 {
@@ -554,12 +650,58 @@ static int run_step(struct run *x, size_t si)
 	int pick;
 
 	x->loose = 0;
+	x->advance = 1;
+	if (chain_len(x->f, si) > 1)
+		return run_chain(x, si, chain_len(x->f, si));
 	if (strcmp(scn_step_call(s)->name, "check") == 0)
 		return step_check(x, s);
 	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, &real) ||
 	    step_judge(x, s, &pg, &pp, &real, &from, &pick))
 		return 1;
 	return step_commit(x, s, &cm, from, pick, &real);
+}
+
+/*
+ * Run-ahead: whether step j may be sent to the engine while the steps from si
+ * on are not answered yet: on si's node, and with no argument the engine's
+ * view answers (a reference, an attribute), so that the request sent now is
+ * the one its exec will make; the engine says whether the call itself may
+ * (backend_ops.ahead).
+ */
+static int ahead_ok(const struct run *x, size_t si, size_t j)
+{
+	const struct scn_step *s = &x->f->steps[j];
+
+	if (s->node != x->f->steps[si].node)
+		return 0;
+	for (size_t i = 0; i < s->nargs; i++)
+		if (s->args[i].v.kind & (SCN_V_ADDR | SCN_V_ATTR))
+			return 0;
+	return 1;
+}
+
+/*
+ * Run-ahead (run_opts.ahead): before step si runs, send the requests of the
+ * steps from si on that may go (ahead_ok), so that the engine works on them
+ * while the runner judges; each step's exec then takes its answer, and every
+ * step is judged exactly as without run-ahead, in order. A step that cannot
+ * go ends the run of them: it and those after it go when their turn comes.
+ */
+static void send_ahead(struct run *x, size_t si)
+{
+	if (!x->o->ahead || !x->ops->ahead || x->o->mode != RUN_REAL)
+		return;
+	if (x->sent < si)
+		x->sent = si;
+	for (size_t j = x->sent; j < x->f->nsteps && j < si + RUN_AHEAD; j++) {
+		struct hcall c;
+		int32_t missing;
+
+		if (!ahead_ok(x, si, j) || resolve_step(x->f, &x->f->steps[j], x->ops, x->be, &c, &missing) ||
+		    x->ops->ahead(x->be, &c))
+			break;
+		x->sent = j + 1;
+	}
 }
 
 int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
@@ -582,9 +724,11 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	rc = bm_init(&x.bm, f, &o->prof);
 	if (rc)
 		return rc;
-	for (si = 0; si < f->nsteps; si++)
+	for (si = 0; si < f->nsteps; si += x.advance) {
+		send_ahead(&x, si);
 		if (run_step(&x, si))
 			break;
+	}
 	if (si == f->nsteps) {
 		/* Every buffer, at the end, against the model. */
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {

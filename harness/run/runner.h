@@ -62,6 +62,11 @@ struct run_opts {
 	int allow_crash;           /* execute steps whose only allowed outcome kills the kernel */
 	int trace;                 /* add a detail line per step run: "  trace: line N: STEP -> REAL;
 	                              allowed: SET" (what reality did, what the specification allows) */
+	int ahead;                 /* run-ahead: send the engine steps before the earlier ones are
+	                              answered where it can take them (backend_ops.ahead: object calls
+	                              of one node); the judging is the same, step by step. Never for a
+	                              scenario whose steps may kill the kernel: a step sent ahead runs
+	                              even when an earlier one ends the scenario */
 	/*
 	 * Called before every step runs (NULL: not called), with the step, the
 	 * model's sets and, when the profile says this step kills the kernel,

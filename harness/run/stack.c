@@ -97,6 +97,20 @@ static int stack_exec(void *be, const struct hcall *c, struct hres *r)
 	return dead ? dead : rc;
 }
 
+/* A chain of WRs: its family's requests, between two looks at every agent. */
+static int stack_exec_chain(void *be, const struct hcall *c, size_t n, struct hres *r)
+{
+	const struct api_family *fam = api_family_get(scn_call_get(c->call)->api);
+	int rc = stack_watch(be), dead;
+
+	memset(r, 0, sizeof(*r) * n);
+	if (rc)
+		return rc;
+	rc = fam && fam->stack_exec_chain ? fam->stack_exec_chain(be, c, n, r) : -EINVAL;
+	dead = stack_watch(be);
+	return dead ? dead : rc;
+}
+
 static const char *stack_why(void *be)
 {
 	const struct stack *st = be;
@@ -219,14 +233,32 @@ static int stack_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *l
 	return -EINVAL;
 }
 
+/* backend_ops.ahead: c's one request through its family's stack_exec, sent and queued (agents.c). */
+static int stack_ahead(void *be, const struct hcall *c)
+{
+	struct stack *st = be;
+	const struct api_family *fam = api_family_get(scn_call_get(c->call)->api);
+	struct hres r;
+	int rc;
+
+	if (!fam || !fam->stack_ahead || !fam->stack_exec || !fam->stack_ahead(c))
+		return -EAGAIN;
+	st->capture = 1;
+	rc = fam->stack_exec(st, c, &r);
+	st->capture = 0;
+	return rc == -EINPROGRESS ? 0 : rc ? rc : -EPROTO;
+}
+
 const struct backend_ops stack_ops = {
 	.name = "stack",
 	.exec = stack_exec,
+	.exec_chain = stack_exec_chain,
 	.ref = stack_ref,
 	.attr = stack_attr,
 	.read = stack_read,
 	.peer = stack_peer,
 	.blob = stack_blob,
 	.why = stack_why,
+	.ahead = stack_ahead,
 };
 

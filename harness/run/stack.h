@@ -31,11 +31,16 @@ struct stack_agent {
 	int fd;
 	struct proto_rd rd;        /* fd's read buffer */
 	uint8_t dead;              /* it ended during the scenario (ws: how) */
+	uint8_t stale;             /* a request timed out: its answer may still come (never kept, pool.h) */
 	int ws;
 	char gid[33];
+	char driver[32];           /* its greeting's: the device's driver, the kernel's release ("" not told) */
+	char kernel[65];
 	const char *remote;        /* HOST:PORT of an agent on another kernel (topology mode hosts),
 	                              reached over TCP (remote.h); NULL for a forked one */
 };
+
+#define STACK_AHEAD_MAX 16 /* requests in flight ahead of their answers */
 
 struct stack {
 	const struct scn_file *f;
@@ -45,6 +50,11 @@ struct stack {
 	struct stack_obj o[SCN_OBJS_MAX];
 	char err[512];             /* the last infrastructure error, for reports */
 	char tmp[48];              /* the agents' TMPDIR, removed with them ("" none) */
+	/* Run-ahead (backend_ops.ahead): the requests sent to node ahead_node and not yet
+	 * answered, oldest first at ahead_head; the next stack_call must be the oldest. */
+	char ahead[STACK_AHEAD_MAX][PROTO_LINE_MAX];
+	unsigned nahead, ahead_head, ahead_node;
+	uint8_t capture;           /* stack_call sends and queues, and answers -EINPROGRESS */
 };
 
 extern const struct backend_ops stack_ops;
@@ -57,7 +67,10 @@ extern const struct backend_ops stack_ops;
  * step budget. Each returns 0 (the answer may be ok or err), -ETIMEDOUT, or
  * -EPIPE when the agent is gone; the reason goes to st->err. Sending to two
  * agents before receiving from either serves calls that need both sides at
- * once (a connection: one listens while the other connects).
+ * once (a connection: one listens while the other connects). With requests
+ * sent ahead to a node (st->nahead), stack_call to that node must ask the
+ * oldest of them (it then only takes its answer), and stack_send to it is
+ * refused: -EPROTO, st->err says so. Other nodes are talked to as ever.
  */
 int stack_send(struct stack *st, unsigned node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms);
@@ -114,5 +127,23 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
  * killed uDAPL agent's dat.conf). Safe to call twice.
  */
 void stack_stop(struct stack *st);
+
+/*
+ * Start node i's agent (topology node tn) into st->ag[i] as stack_start does:
+ * forked into tn's namespace with TMPDIR st->tmp, or dialled when tn names a
+ * listening agent. Its greeting is then read by stack_agent_greeted (start
+ * several, then read their greetings: they open their devices together).
+ * Each: 0, or -errno with st->err.
+ */
+int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn);
+int stack_agent_greeted(struct stack *st, unsigned i, const struct topo_node *tn);
+/* Ask the n agents of ag to quit, all at once, and reap them (kill after 3 s); their fds closed. */
+void stack_agents_quit(struct stack_agent *ag, unsigned n);
+/* A fresh temporary directory for agents (TMPDIR, or /tmp) into tmp (len bytes); 0 or -errno with err. */
+int stack_tmp_make(char *tmp, size_t len, char *err, size_t errlen);
+/* Empty directory tmp ("" nothing), keeping it. */
+void stack_tmp_clear(const char *tmp);
+/* Remove directory tmp and its contents; tmp becomes "". */
+void stack_tmp_remove(char *tmp);
 
 #endif

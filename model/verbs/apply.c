@@ -95,15 +95,15 @@ static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
 {
 	struct m_node *nd = &m->node[op->node];
 	struct m_mr *mr;
-	int rc;
+	int rc, s = m_slot_mr(m, op->node, op->verbs.in_buf ? op->verbs.mr : -1);
 
-	if (nd->nmr >= M_MAX_MR)
-		return -ENOSPC;
-	mr = &nd->mr[nd->nmr];
+	if (s < 0)
+		return s;
+	mr = &nd->mr[s];
 	memset(mr, 0, sizeof(*mr));
 	if (op->verbs.in_buf)
 		same_buffer(nd, mr, &nd->mr[op->verbs.mr], op->verbs.buf_off);
-	else if ((rc = new_buffer(nd, mr, nd->nmr, op->verbs.len, op->verbs.offset, op->verbs.prot)))
+	else if ((rc = new_buffer(nd, mr, s, op->verbs.len, op->verbs.offset, op->verbs.prot)))
 		return rc;
 	mr->live = mr->ever = 1;
 	mr->pd = op->verbs.pd;
@@ -113,7 +113,8 @@ static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
 	mr->lkey = m_new_key(nd);
 	mr->rkey = m_new_key(nd);
 	nd->pd[op->verbs.pd].usecnt++;
-	*created = nd->nmr++;
+	*created = s;
+	nd->nmr += s == nd->nmr;
 	return 0;
 }
 
@@ -196,7 +197,8 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_RECV: {
 		struct m_qp *q = &nd->qp[op->obj];
 
-		q->recv[q->nrecv++] = (struct m_recv){ 0, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len };
+		q->recv[q->nrecv++] = (struct m_recv){ op->verbs.no_sge, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len,
+							op->verbs.wr_id };
 		break;
 	}
 	case M_OP_LOCAL_INV:
@@ -215,13 +217,15 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 {
 	const struct m_op *op = &pr->op;
 	struct m_node *nd = &m->node[op->node];
+	int s;
 
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_ALLOC_PD:
-		if (nd->npd >= M_MAX_PD)
-			return -ENOSPC;
-		nd->pd[nd->npd] = (struct m_pd){ .live = 1, .ever = 1 };
-		*created = nd->npd++;
+		if ((s = m_slot_pd(m, op->node)) < 0)
+			return s;
+		nd->pd[s] = (struct m_pd){ .live = 1, .ever = 1 };
+		*created = s;
+		nd->npd += s == nd->npd;
 		return 0;
 	case M_OP_DEALLOC_PD:
 		nd->pd[op->obj].live = 0;
@@ -245,13 +249,14 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		return 0;
 	}
 	case M_OP_ALLOC_MW:
-		if (nd->nmw >= M_MAX_MW)
-			return -ENOSPC;
-		nd->mw[nd->nmw] = (struct m_mw){ .live = 1, .ever = 1, .type = (uint8_t)op->verbs.mw_type,
+		if ((s = m_slot_mw(m, op->node)) < 0)
+			return s;
+		nd->mw[s] = (struct m_mw){ .live = 1, .ever = 1, .type = (uint8_t)op->verbs.mw_type,
 						 .pd = op->verbs.pd, .mr = -1, .bind_qp = -1,
 						 .rkey = m_new_key(nd) };
 		nd->pd[op->verbs.pd].usecnt++;
-		*created = nd->nmw++;
+		*created = s;
+		nd->nmw += s == nd->nmw;
 		return 0;
 	case M_OP_DEALLOC_MW: {
 		struct m_mw *mw = &nd->mw[op->obj];
@@ -262,16 +267,18 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		return 0;
 	}
 	case M_OP_CREATE_QP:
-		if (nd->nqp >= M_MAX_QP)
-			return -ENOSPC;
-		nd->qp[nd->nqp] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
+		if ((s = m_slot_qp(m, op->node)) < 0)
+			return s;
+		nd->qp[s] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
-						 .qpn = 0x11 + (uint32_t)nd->nqp };
+						 .qpn = 0x11 + (uint32_t)s };
 		nd->pd[op->verbs.pd].usecnt++;
-		m_srq_attach(nd, nd->nqp, op->verbs.srq1);
-		*created = nd->nqp++;
+		nd->ud.qkey[s] = 0;      /* a reused slot: its UD and SRQ state start over */
+		m_srq_attach(nd, s, op->verbs.srq1);
+		*created = s;
+		nd->nqp += s == nd->nqp;
 		return 0;
 	case M_OP_CONNECT: {
 		struct m_qp *a = &nd->qp[op->obj], *b = &m->node[op->verbs.peer_node].qp[op->verbs.peer_qp];
@@ -320,7 +327,7 @@ static int send_post(enum m_op_kind k)
 	       k == M_OP_BIND_MW || k == M_OP_LOCAL_INV;
 }
 
-int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
 	const struct m_op *op = &pred->op;
 	const struct m_alt *a = &pred->alt[i];
@@ -329,7 +336,7 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 		struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
 
 		if (a->effect == M_EFF_SQ_KEPT)
-			q->sq_kept = 1;
+			q->sq_kept |= m_kept_kind(&m->node[op->node], op);
 		else if (a->effect != M_EFF_NONE)
 			q->sq_kept = 0; /* the doorbell ran the kept WRs first (NONE: state untouched) */
 	}
@@ -384,4 +391,21 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 		return 0;
 	}
 	return -EINVAL;
+}
+
+int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+{
+	int made = -1, rc;
+
+	if (m_cq_op((enum m_op_kind)pred->op.kind))
+		rc = m_cq_apply(m, pred, i, &made);
+	else {
+		m_cq_note(m, pred, i); /* what it completes into CQs, before the receive queues change */
+		rc = verbs_apply(m, pred, i, &made);
+		if (rc == 0)
+			m_cq_after(m, pred, i, made);
+	}
+	if (created)
+		*created = made;
+	return rc;
 }

@@ -50,5 +50,57 @@ int m_srq_usable(const struct m_node *nd, const struct m_op *op);
 void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1);
 const struct m_recv *m_rq_head(const struct m_node *nd, int qp);
 void m_rq_consume(struct m_node *nd, int qp);
+/*
+ * packets.c (LP-8): does a WRITE's or SEND's local SGE (op's lkey, laddr,
+ * len, on nd, the QP in pd) run past its MR only after the first packet (so
+ * the packets before it may reach the responder)? 1 or 0.
+ */
+int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op);
+/* Drop out's alternatives from index `from` on in which the request went through (effect DO). */
+void m_keep_remote_errors(struct m_pred *out, unsigned from);
+
+/*
+ * kept.c (QP-STATE-1, PART_KEPT): the outcomes p declares for the first post
+ * on an RTS QP whose refused send WRs were kept; what keeping op adds to a
+ * QP's sq_kept on nd (M_KEPT_* bits); the alternatives that first post on q
+ * gains (added to out).
+ */
+struct m_set m_kept_outcomes(const struct m_profile *p);
+uint8_t m_kept_kind(const struct m_node *nd, const struct m_op *op);
+void m_kept_alts(const struct m_profile *p, const struct m_qp *q, struct m_pred *out);
+
+/* A WR chained after one its post refused (chain.c, LP-7): not posted, that errno. */
+int m_pred_unposted(const struct model *m, struct m_pred *out);
+/* A send WR whose chain filled its send queue before it (chain.c, LP-7): ENOMEM, or (below twice
+ * the depth, which a provider may round up to) as predicted. */
+void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
+/* Completion queues (cq.c). */
+int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq */
+/* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */
+int m_cq_check_qp(const struct model *m, const struct m_op *op);
+int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *out);
+/* A send WR posted unsignaled on a QP without sq_sig_all: its SUCCESS becomes ok (no completion). */
+void m_cq_unsignaled(const struct model *m, struct m_pred *out);
+/* Before alternative i of pred is committed: the completions it leaves in the node's CQs. */
+void m_cq_note(struct model *m, const struct m_pred *pred, size_t i);
+/* After it was committed (created: the new handle or -1): QP to CQ bindings and use counts. */
+void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int created);
+/* Commit a create_cq, destroy_cq or poll_cq. */
+int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
+/* poll_cq's results: n, then wrJ and statusJ of what it took. */
+int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+
+/*
+ * The handle a new object of node gets (slot.c): the next never-used slot of
+ * its table, else, the table full, a destroyed object's slot nothing refers to
+ * (m_slot_mr frees that slot's own bytes: call it only to fill the slot;
+ * never slot keep, -1 none: the MR whose buffer the new one registers again);
+ * -ENOSPC when every slot is live or named.
+ */
+int m_slot_pd(const struct model *m, unsigned node);
+int m_slot_mr(struct model *m, unsigned node, int keep);
+int m_slot_mw(const struct model *m, unsigned node);
+int m_slot_qp(const struct model *m, unsigned node);
 
 #endif

@@ -52,8 +52,13 @@ int sge_check(const struct m_profile *p, const struct m_node *nd, int pd,
 		     struct m_pred *out, struct m_why *why)
 {
 	enum m_rule r;
-	int ok = sge_valid(nd, pd, op->verbs.lkey, op->verbs.laddr, len, need_write, &out->res.lmr,
-			   &out->res.loff, &r);
+	int ok;
+
+	if (op->verbs.no_sge) {
+		out->res.lmr = -1; /* num_sge 0: nothing to gather or scatter, no key */
+		return 1;
+	}
+	ok = sge_valid(nd, pd, op->verbs.lkey, op->verbs.laddr, len, need_write, &out->res.lmr, &out->res.loff, &r);
 
 	if (ok)
 		return 1;
@@ -270,7 +275,9 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 		return;
 	}
 
-	if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
+	if (rq->no_sge) {
+		out->res.rmr = -1; /* a receive of num_sge 0 holds no byte (LP-5 below) */
+	} else if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
 		s = DECIDE(p, LP_4, PART_STEP, WC_ERR(REM_OP_ERR));
 		r = DECIDE(p, LP_4, PART_PEER_RECV, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
 		m_why_add(&why, rr);
@@ -479,18 +486,10 @@ static int bind_pd_mismatch(const struct m_node *nd, const struct m_op *op)
 	return mw->type == M_MW_TYPE_1 && nd->mr[op->verbs.mr].pd != mw->pd;
 }
 
-/*
- * What the first post on an RTS QP may complete with when send WRs refused
- * below RTS were kept queued (M_EFF_SQ_KEPT): they run first, and a failing
- * one moves the QP to ERR and flushes this WR. Generic: nothing (a refused WR
- * is gone); a profile declares the outcomes (QP-STATE-1, PART_KEPT).
- */
-static struct m_set kept_outcomes(const struct m_profile *p)
-{
-	return m_decide(p, M_RULE_QP_STATE_1, PART_KEPT, NULL, 0);
-}
 
 static int pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+static int post_remote(const struct model *m, const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+		       struct m_why why);
 static void uc_drops(struct m_pred *out);
 
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out)
@@ -502,16 +501,8 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 		return rc;
 	const struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
 
-	if (op->kind != M_OP_RECV && q->state == M_QPS_RTS && q->sq_kept) {
-		struct m_set s = kept_outcomes(p);
-		struct m_why why = { 0 };
-
-		m_why_add(&why, M_RULE_QP_STATE_1);
-		m_why_add(&why, M_RULE_RA_ERR_2);
-		/* The kept WR failed locally (its QP to ERR) or at the responder (both). */
-		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
-		m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, -1);
-	}
+	if (op->kind != M_OP_RECV && q->state == M_QPS_RTS && q->sq_kept)
+		m_kept_alts(p, q, out);
 	if (q->type == M_QPT_UC)
 		uc_drops(out); /* after the kept WRs: what a UC responder refuses is dropped (RA-UC-1) */
 	return 0;
@@ -527,6 +518,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 
 	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live || (op->verbs.with_inv && op->verbs.with_imm))
 		return -EINVAL; /* a SEND is WITH_INV or WITH_IMM, not both */
+	if (op->verbs.no_sge && op->verbs.len)
+		return -EINVAL; /* num_sge 0 carries no byte */
 	const struct m_qp *q = &nd->qp[qh];
 
 	if (op->kind == M_OP_BIND_MW) {
@@ -565,9 +558,15 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		} else if (q->state == M_QPS_ERR) {
 			/* Accepted and flushed at once (RA-ERR-5; its own decision: a
 			 * profile's flush on the send queue is not the receive post's). */
+			struct m_set fl = DECIDE(p, RA_ERR_5, PART_RECV_FLUSH, WC_ERR(WR_FLUSH_ERR));
+
 			s = DECIDE(p, RA_ERR_5, PART_RECV_Q, O_OK, O_ERR(EINVAL));
 			m_why_add(&why, M_RULE_RA_ERR_5);
-			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			/* ok: flushed at once (NONE: its WR_FLUSH_ERR completion, cq.c), or a profile's
+			 * "no completion": it stays posted (DO) */
+			for (unsigned i = 0; i < s.n; i++)
+				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK && m_set_has(&fl, O_OK) ? M_EFF_DO : M_EFF_NONE,
+					  &why, -1);
 		} else {
 			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		}
@@ -582,7 +581,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	}
 	if (q->state != M_QPS_RTS) {
 		m_why_add(&why, M_RULE_QP_STATE_1);
-		m_alt_add(out, O_ERR(EINVAL), kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
+		m_alt_add(out, O_ERR(EINVAL), m_kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
 		return 0;
 	}
 	if (q->type == M_QPT_UD)
@@ -606,15 +605,35 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	/* The requester gathers a WRITE's or SEND's payload from the local SGE as it
 	 * builds the first packet (a WRITE with immediate too): a bad SGE fails
 	 * locally, whatever state the peer is in (LP-1 is decided before a
-	 * transport error, RA-ERR-3). */
+	 * transport error, RA-ERR-3) — unless it goes bad only after the first
+	 * packet, whose fate at the responder may come first (LP-8). */
 	int gather = op->kind == M_OP_WRITE || op->kind == M_OP_SEND || op->kind == M_OP_WRITE_IMM;
-	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
 
 	out->res.peer_node = q->peer_node;
 	out->res.peer_qp = q->peer_qp;
 	if (gather && (op->verbs.send_inline ? !inline_data(p, nd, q, out, &why)
-					     : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why)))
-		return 0; /* inline data is copied from the caller's buffer: no lkey (LP-3) */
+					     : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))) {
+		unsigned local = out->n;
+
+		if (op->verbs.send_inline || !m_later_packet_fails(nd, q->pd, op))
+			return 0; /* inline data is copied from the caller's buffer: no lkey (LP-3) */
+		m_why_add(&why, M_RULE_LP_8);
+		post_remote(m, p, q, out, why);
+		m_keep_remote_errors(out, local);
+		return 0;
+	}
+	return post_remote(m, p, q, out, why);
+}
+
+/* A request whose local SGE passed (or passes for the first packet, LP-8): at the peer. */
+static int post_remote(const struct model *m, const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+		       struct m_why why)
+{
+	const struct m_op *op = &out->op;
+	const struct m_node *nd = &m->node[op->node];
+	int atomic = op->kind == M_OP_CAS || op->kind == M_OP_FADD;
+	struct m_set s;
+
 	/* An atomic's alignment and SGE length may be refused at post (rxe does):
 	 * before anything goes out, whatever the peer's state. */
 	if (atomic) {

@@ -141,7 +141,8 @@ int m_apply_srq(struct model *m, const struct m_op *op, int *created)
 
 		if (s->nrecv >= M_MAX_RECV)
 			return -ENOSPC;
-		s->recv[s->nrecv++] = (struct m_recv){ 0, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len };
+		s->recv[s->nrecv++] = (struct m_recv){ .no_sge = op->verbs.no_sge, .lkey = op->verbs.lkey, .addr = op->verbs.laddr,
+						       .len = (uint32_t)op->verbs.len, .wr_id = op->verbs.wr_id };
 		return 0;
 	}
 	}

@@ -18,10 +18,24 @@ static void verbs_init(struct model *m)
 
 int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
+	int rc;
+
 	switch (out->op.kind) {
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_WRITE_IMM:
 	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
-		return m_pred_post(m, p, out);
+		if (out->op.verbs.chain_errno)
+			return m_pred_unposted(m, out);
+		if ((rc = m_pred_post(m, p, out)) == 0) {
+			m_cq_unsignaled(m, out);
+			m_pred_sq_full(m, p, out);
+		}
+		return rc;
+	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_POLL_CQ:
+		return m_pred_cq(m, p, out);
+	case M_OP_CREATE_QP:
+		if ((rc = m_cq_check_qp(m, &out->op)))
+			return rc;
+		return m_pred_obj(m, p, out);
 	default:
 		return m_pred_obj(m, p, out);
 	}
@@ -47,6 +61,8 @@ static int verbs_query(const struct model *m, const struct m_profile *p, const s
 		       struct m_qres *out)
 {
 	(void)p;
+	if (op->kind == M_OP_POLL_CQ)
+		return m_cq_query(m, op, out);
 	return op->kind == M_OP_QUERY_QP ? query_qp(m, op, out) : -EINVAL;
 }
 

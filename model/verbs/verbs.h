@@ -66,6 +66,19 @@ struct m_verbs_args {
 	uint8_t ah_node;    /* create_ah: the node whose port the AH addresses */
 	uint32_t dest_qpn;  /* UD send with peer_qp -1: a QP number no QP of the AH's node has */
 	uint8_t srq1;       /* create_qp: its SRQ's handle + 1 (0: none) */
+	int16_t scq, rcq;   /* create_qp: the send and receive CQ handles + 1 (0: the QP's own CQs,
+			       untracked; other families' QPs leave them 0) */
+	uint8_t sig_all;    /* create_qp: sq_sig_all (every send WR signaled) */
+	uint8_t unsignaled; /* send posts: IBV_SEND_SIGNALED left out */
+	uint32_t wr_id;     /* posts and recv: the WR's wr_id, as its completion reports it */
+	uint32_t cq_depth;  /* create_cq: cqe */
+	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */
+	uint8_t no_sge;     /* write, write_imm, send, recv: num_sge 0 (len 0; lkey and laddr unused) */
+	int32_t chain_errno; /* send posts: chained after a WR its ibv_post_send refused with this
+	                        errno (LP-7: not posted); 0 none */
+	uint32_t chain_pos; /* send posts: the WR's place in its chain (0: first, or no chain): the
+	                       WRs before it fill the send queue */
+	uint32_t max_send_wr; /* create_qp: cap.max_send_wr (0: the default, M_SEND_DEPTH_DEFAULT) */
 };
 
 #endif

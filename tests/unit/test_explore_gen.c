@@ -81,6 +81,45 @@ START_TEST(test_cases_are_well_formed)
 }
 END_TEST
 
+/* Steps of 200 cases (seed 3, judged against rxe) at which rxe allows a kernel crash. */
+static unsigned crash_steps(int no_crash)
+{
+	struct ex_gen_opts o = gen_opts();
+	struct ex_cov cov = { { 0 } };
+	struct model_gen g;
+	struct ex_eval *e = malloc(sizeof(*e));
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(m_profile_get("rxe", 0, &o.judge), 0);
+	o.no_crash = no_crash;
+	model_gen_seed(&g, 3);
+	for (int k = 0; k < 200; k++) {
+		struct ex_case c;
+
+		ck_assert_int_eq(ex_gen_case(&g, &o, &cov, &c), 0);
+		for (size_t len = c.n; len > 0; len--) {
+			struct ex_case pre = c;
+
+			pre.n = len;
+			ck_assert_int_eq(ex_eval_run(&pre, &o.judge, &o.judge, NULL, e), 0);
+			n += e->nseen == len && e->last_crash;
+			ex_eval_free(e);
+		}
+		ex_case_free(&c);
+	}
+	free(e);
+	return n;
+}
+
+/* On a host stack no step the profile says may kill the kernel is generated. */
+START_TEST(test_no_crash_steps_for_a_host)
+{
+	ck_assert_uint_gt(crash_steps(0), 0);
+	ck_assert_uint_eq(crash_steps(1), 0);
+}
+END_TEST
+
 START_TEST(test_sig_of_fail_and_crash)
 {
 	struct ex_case c = { .nnodes = 2 };
@@ -148,6 +187,33 @@ START_TEST(test_written_file_lints)
 }
 END_TEST
 
+/*
+ * s runs a stand-in for `rdmacheck run` (the shell script, at dir/fake-run;
+ * its work files under dir/work), judging against generic; cs[0..n) are
+ * one-step cases.
+ */
+static void fake_stack(struct ex_stack *s, const char *dir, const char *script, char *exe, char *work, size_t len,
+		       struct ex_case *cs, size_t n)
+{
+	FILE *f;
+
+	snprintf(exe, len, "%s/fake-run", dir);
+	snprintf(work, len, "%s/work", dir);
+	f = fopen(exe, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(script, f);
+	fclose(f);
+	chmod(exe, 0755);
+	s->exe = exe;
+	s->workdir = work;
+	m_profile_get("generic", 0, &s->judge);
+	for (size_t i = 0; i < n; i++) {
+		memset(&cs[i], 0, sizeof(cs[i]));
+		cs[i].nnodes = 2;
+		ex_case_push(&cs[i], "a: alloc_pd p0");
+	}
+}
+
 /* ex_stack_run through a stand-in for `rdmacheck run` that prints a canned TAP report. */
 START_TEST(test_reads_run_tap_report)
 {
@@ -155,34 +221,21 @@ START_TEST(test_reads_run_tap_report)
 	struct ex_stack s = { .kind = EX_STACK_RUN, .stack = "vm", .profile_arg = "generic", .step_s = 5 };
 	struct ex_case cs[3];
 	struct result rs[3];
-	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(exe, sizeof(exe), "%s/fake-run", dir);
-	snprintf(work, sizeof(work), "%s/work", dir);
-	f = fopen(exe, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("#!/bin/sh\n"
-	      "echo 'TAP version 13'\necho '1..3'\n"
-	      "echo \"ok 1 - $(dirname \"$8\")/c00000.scn: c00000.scn\"\n"
-	      "echo \"not ok 2 - $(dirname \"$8\")/c00001.scn: c00001.scn\"\n"
-	      "echo '  ---'\necho '  verdict: fail'\n"
-	      "echo '  message: \"line 4: send gave SUCCESS, outside the allowed set\"'\n"
-	      "echo '  line: 4'\necho '  detail: |'\n"
-	      "echo '      allowed: REM_INV_REQ_ERR [MW-INV-4 RA-ERR-3]'\necho '      real:    SUCCESS'\n"
-	      "echo '  ...'\n"
-	      "echo \"not ok 3 - $(dirname \"$8\")/c00002.scn: c00002.scn # TODO line 2: x gave Y: declared\"\n"
-	      "exit 1\n", f);
-	fclose(f);
-	chmod(exe, 0755);
-	s.exe = exe;
-	s.workdir = work;
-	m_profile_get("generic", 0, &s.judge);
-	for (int i = 0; i < 3; i++) {
-		memset(&cs[i], 0, sizeof(cs[i]));
-		cs[i].nnodes = 2;
-		ex_case_push(&cs[i], "a: alloc_pd p0");
-	}
+	fake_stack(&s, dir,
+		   "#!/bin/sh\n"
+		   "echo 'TAP version 13'\necho '1..3'\n"
+		   "echo \"ok 1 - $(dirname \"$8\")/c00000.scn: c00000.scn\"\n"
+		   "echo \"not ok 2 - $(dirname \"$8\")/c00001.scn: c00001.scn\"\n"
+		   "echo '  ---'\necho '  verdict: fail'\n"
+		   "echo '  message: \"line 4: send gave SUCCESS, outside the allowed set\"'\n"
+		   "echo '  line: 4'\necho '  detail: |'\n"
+		   "echo '      allowed: REM_INV_REQ_ERR [MW-INV-4 RA-ERR-3]'\necho '      real:    SUCCESS'\n"
+		   "echo '  ...'\n"
+		   "echo \"not ok 3 - $(dirname \"$8\")/c00002.scn: c00002.scn # TODO line 2: x gave Y: declared\"\n"
+		   "exit 1\n",
+		   exe, work, sizeof(exe), cs, 3);
 	ck_assert_int_eq(ex_stack_run(&s, cs, 3, rs), 0);
 	ck_assert_int_eq(rs[0].v, V_PASS);
 	ck_assert_int_eq(rs[1].v, V_FAIL);
@@ -206,6 +259,47 @@ START_TEST(test_reads_run_tap_report)
 	}
 	ck_assert_int_eq(rmdir(work), 0);
 	snprintf(exe + strlen(dir), sizeof(exe) - strlen(dir), "/fake-run");
+	ck_assert_int_eq(unlink(exe), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* --jobs: shares of a batch run side by side, each report read back into the batch's results. */
+START_TEST(test_jobs_share_a_batch)
+{
+	char dir[] = "/tmp/rdmacheck-explore-XXXXXX", exe[96], work[96];
+	struct ex_stack s = { .kind = EX_STACK_RUN, .stack = "host", .profile_arg = "generic", .step_s = 5, .jobs = 2 };
+	struct ex_case cs[5];
+	struct result rs[5];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* one TAP line per file it was given; c00003 fails; its pid marks which run answered */
+	fake_stack(&s, dir,
+		   "#!/bin/sh\nshift 6\ni=0\necho 'TAP version 13'\n"
+		   "for p in \"$@\"; do i=$((i+1)); case $p in *c00003.scn) echo \"not ok $i - $p: t\";;\n"
+		   "*) echo \"ok $i - $p: t\";; esac; done\necho \"$$\" >> \"$(dirname \"$1\")/../pids\"\nexit 1\n",
+		   exe, work, sizeof(exe), cs, 5);
+	ck_assert_int_eq(ex_stack_run(&s, cs, 5, rs), 0);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_int_eq(rs[i].v, i == 3 ? V_FAIL : V_PASS);
+		result_clear(&rs[i]);
+		ex_case_free(&cs[i]);
+	}
+	{
+		char p[160], line[32];
+		int runs = 0;
+
+		snprintf(p, sizeof(p), "%s/pids", work);
+		f = fopen(p, "r");
+		ck_assert_ptr_nonnull(f);
+		while (fgets(line, sizeof(line), f))
+			runs++;
+		fclose(f);
+		ck_assert_int_eq(runs, 2); /* two runs of rdmacheck run */
+		unlink(p);
+	}
+	ck_assert_int_eq(rmdir(work), 0);
 	ck_assert_int_eq(unlink(exe), 0);
 	ck_assert_int_eq(rmdir(dir), 0);
 }
@@ -241,6 +335,8 @@ Suite *suite_test_explore_gen(void)
 	tcase_add_test(tc, test_written_file_lints);
 	tcase_add_test(tc, test_reads_run_tap_report);
 	tcase_add_test(tc, test_enum_names);
+	tcase_add_test(tc, test_jobs_share_a_batch);
+	tcase_add_test(tc, test_no_crash_steps_for_a_host);
 	suite_add_tcase(s, tc);
 	return s;
 }

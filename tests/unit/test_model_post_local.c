@@ -28,6 +28,35 @@ START_TEST(test_LP_1_bad_lkey_and_range)
 }
 END_TEST
 
+START_TEST(test_LP_8_later_packet_overrun_after_remote_error)
+{
+	/* A 4088-byte WRITE from offset 64 of a 4 KiB MR runs past it only after
+	 * the first packet: the responder may refuse the first packet (here a
+	 * bad rkey) before the requester builds the bad one. */
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 64, 1, s.mb, 8, 4088);
+	struct m_pred pr;
+
+	w.verbs.rkey ^= 0x55;
+	pr = fx_predict(&f, w);
+	ck_assert(fx_has(pr, wc_(M_WC_LOC_PROT_ERR)) && fx_has(pr, wc_(M_WC_REM_ACCESS_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_ACCESS_ERR), M_RULE_LP_8));
+	ck_assert(!fx_has(pr, wc_(M_WC_SUCCESS)));
+	/* A good target: the request would go through, so the local error is all there is. */
+	pr = fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 64, 1, s.mb, 8, 4088));
+	ck_assert(!fx_has(pr, wc_(M_WC_REM_ACCESS_ERR)) && !fx_has(pr, wc_(M_WC_SUCCESS)));
+	/* One packet (at most the smallest MTU), or a bad first packet: the local error only. */
+	w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 4000, 1, s.mb, 8, 200);
+	w.verbs.rkey ^= 0x55;
+	ck_assert(!fx_has(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
+	w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 4000, 1, s.mb, 8, 1000);
+	w.verbs.rkey ^= 0x55;
+	ck_assert(!fx_has(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_LP_2_zero_length_sge)
 {
 	struct fx f;
@@ -178,6 +207,7 @@ Suite *suite_test_model_post_local(void)
 	RTEST(tc, LP_4, test_LP_4_receive_buffer_without_local_write);
 	RTEST(tc, LP_5, test_LP_5_send_longer_than_receive);
 	RTEST(tc, LP_7, test_LP_7_receive_queue_full);
+	RTEST(tc, LP_8, test_LP_8_later_packet_overrun_after_remote_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -193,6 +193,48 @@ START_TEST(test_RA_ATOM_1_misaligned_before_dead_peer)
 }
 END_TEST
 
+/* A kept LOCAL_INV of an unbound type-2 window panics rxe 6.1 when the doorbell runs it; type 1 does not. */
+START_TEST(test_MW_INV_3_kept_local_inv_unbound_type2_crashes_on_rxe)
+{
+	for (int t = 1; t <= 2; t++) {
+		struct fx f;
+		struct m_pred pr;
+
+		fx_init(&f, 2, "rxe");
+		int pa = fx_pd(&f, 0), pb = fx_pd(&f, 1);
+		int ma = fx_mr(&f, 0, pa, 4096, RW), mb = fx_mr(&f, 1, pb, 4096, RW);
+		int qa = fx_qp(&f, 0, pa, QP_ALL), qb = fx_qp(&f, 1, pb, QP_ALL);
+		int w = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)pa,
+						 .verbs.mw_type = (uint32_t)t }, ok_());
+		struct m_op inv = { .kind = M_OP_LOCAL_INV, .node = 0, .obj = (int16_t)qa,
+				    .verbs.rkey = f.m.node[0].mw[w].rkey };
+		struct m_op wr = op_rdma(&f, M_OP_WRITE, 0, qa, ma, 0, 1, mb, 0, 8);
+
+		fx_do(&f, inv, err_(EINVAL)); /* below RTS: refused, kept */
+		ck_assert_uint_eq(f.m.node[0].qp[qa].sq_kept, t == 2 ? M_KEPT_ANY | M_KEPT_INV_T2 : M_KEPT_ANY);
+		fx_connect(&f, 0, qa, 1, qb);
+		pr = fx_predict(&f, wr);
+		ck_assert(fx_has(pr, wc_(M_WC_WR_FLUSH_ERR)));
+		ck_assert_int_eq(fx_has(pr, crash_()), t == 2);
+		if (t == 2)
+			ck_assert(fx_rule(pr, crash_(), M_RULE_MW_INV_3));
+		model_free(&f.m);
+		/* generic: the refused WR is gone, nothing more */
+		fx_init(&f, 2, "generic");
+		pa = fx_pd(&f, 0);
+		qa = fx_qp(&f, 0, pa, QP_ALL);
+		w = fx_do(&f, (struct m_op){ .kind = M_OP_ALLOC_MW, .node = 0, .verbs.pd = (int16_t)pa,
+					     .verbs.mw_type = (uint32_t)t }, ok_());
+		inv.obj = (int16_t)qa;
+		inv.verbs.rkey = f.m.node[0].mw[w].rkey;
+		pr = fx_predict(&f, inv);
+		ck_assert(fx_only(pr, err_(EINVAL)));
+		ck_assert_int_eq(pr.alt[0].effect, M_EFF_NONE);
+		model_free(&f.m);
+	}
+}
+END_TEST
+
 Suite *suite_test_model_qp(void)
 {
 	Suite *s = suite_create("model_qp");
@@ -201,6 +243,7 @@ Suite *suite_test_model_qp(void)
 	RTEST(tc, QP_STATE_2, test_QP_STATE_2_reset_to_err);
 	RTEST(tc, LP_1, test_LP_1_bad_gather_sge_before_dead_peer);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_kept_send_wr_on_rxe);
+	RTEST(tc, MW_INV_3, test_MW_INV_3_kept_local_inv_unbound_type2_crashes_on_rxe);
 	RTEST(tc, MW_BIND_3, test_MW_BIND_3_pd_checked_before_qp_state);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_accepted_on_rxe);
 	RTEST(tc, RA_ATOM_1, test_RA_ATOM_1_misaligned_before_dead_peer);

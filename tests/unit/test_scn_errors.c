@@ -12,6 +12,10 @@
 #include <string.h>
 
 #define H "nodes a b\n"
+/* 17 chained WRs on a.q (lines 5-21 after P and two creations) */
+#define CHAIN4 "a: write q local=m remote=m len=8 chain\n" "a: write q local=m remote=m len=8 chain\n" \
+	       "a: write q local=m remote=m len=8 chain\n" "a: write q local=m remote=m len=8 chain\n"
+#define CHAIN17 CHAIN4 CHAIN4 CHAIN4 CHAIN4 "a: write q local=m remote=m len=8 chain\n"
 #define P H "a: alloc_pd pd\n"
 #define MWSETUP P "a: reg_mr m pd=pd len=4K\na: create_qp q pd=pd\na: alloc_mw w pd=pd type=2\n"
 #define RPMA "nodes a\na: rpma_mr_reg r len=1 usage=READ_SRC\n"
@@ -127,17 +131,28 @@ static const struct bad {
 	/* what the model holds (scn_limits.c): the step that passes a limit, the limit named */
 	{ SCN_E_MODEL_LIMIT, "nodes a\n" PDS16 "a: alloc_pd p17\n", 0,
 	  "t.scn:18:1: node a: the model holds at most 16 protection domains (alloc_pd, dat_pz_create, a node's "
-	  "librpma peer)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
+	  "librpma peer)\n  hint: destroy some first, or split the scenario\n" },
+	/* a destroyed PD's slot goes to a later alloc_pd (model/verbs/slot.c), never to another family's */
+	{ SCN_E_MODEL_LIMIT, "nodes a\n" PDS16 "a: dealloc_pd pa1\na: alloc_pd p17\na: dat_pz_create z\n", 0,
+	  "t.scn:20:1: node a: the model holds at most 16 protection domains (alloc_pd, dat_pz_create, a node's "
+	  "librpma peer)\n  hint: this family's objects take slots never used before: split the scenario\n" },
 	{ SCN_E_MODEL_LIMIT, "nodes a b\nb: alloc_pd p\n" QPS16 "a: dat_pz_create z\nb: dat_pz_create z\n"
 	  "a: dat_ep_connect e pz=z peer=b.z\n", 0,
 	  "t.scn:21:1: node b: the model holds at most 16 QPs (create_qp, and one on each side of dat_ep_connect "
-	  "and rpma_connect)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
+	  "and rpma_connect)\n  hint: this family's objects take slots never used before: split the scenario\n" },
 	{ SCN_E_MODEL_LIMIT, "nodes a\n" PDS16 "a: rpma_mr_reg r len=1 usage=READ_SRC\n", 0,
 	  "t.scn:18:1: node a: the model holds at most 16 protection domains (alloc_pd, dat_pz_create, a node's "
-	  "librpma peer)\n  hint: rdmacheck keeps every object the model ever made: split the scenario\n" },
+	  "librpma peer)\n  hint: this family's objects take slots never used before: split the scenario\n" },
 	{ SCN_E_MR_TOO_LONG, P "a: reg_mr m pd=pd len=2M\n", 0,
 	  "t.scn:3:23: len=2097152: the model holds at most 1048576 bytes per registration\n"
 	  "  hint: the model keeps every byte of a registration: use a smaller len\n" },
+	/* chains of WRs (scn_chain.c) */
+	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 chain\n"
+	  "a: fill m byte=1\n", 0,
+	  "t.scn:5:35: chain: the next step must post a send WR on the same QP\n"
+	  "  hint: write, read, write_imm, cas, fadd, send or local_inv on the same QP\n" },
+	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\n" CHAIN17 "a: write q local=m remote=m len=8\n", 0,
+	  "t.scn:20:35: chain: a chain holds at most 16 WRs\n  hint: post the rest in a chain of its own\n" },
 };
 
 START_TEST(test_each_message)

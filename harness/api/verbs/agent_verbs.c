@@ -1,6 +1,7 @@
 /* agent_verbs.c — the agent's libibverbs requests (protocol in agent.h). */
 #include "harness/agent/agent_internal.h"
 #include "harness/api/verbs/agent_qpstate.h"
+#include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/verbs.h"
 
 #include <errno.h>
@@ -15,7 +16,7 @@
  */
 static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_wc *wc)
 {
-	int64_t deadline = proto_now_ms() + budget_ms;
+	int64_t since = proto_now_ms(), deadline = since + budget_ms;
 
 	for (;;) {
 		int got = ibv_poll_cq(cq, 1, wc);
@@ -28,8 +29,41 @@ static int wait_wc(struct ibv_cq *cq, uint64_t wr_id, int budget_ms, struct ibv_
 			continue; /* a completion of an earlier request that timed out */
 		if (proto_now_ms() >= deadline)
 			return -ETIMEDOUT;
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+		agent_poll_pause(since);
 	}
+}
+
+#define UNSIGNALED_WAIT_MS 300 /* an unsignaled WR without a completion by then succeeded */
+
+/*
+ * The completion of send WR wr_id of QP q (signaled: sig) within budget_ms
+ * (an unsignaled one: UNSIGNALED_WAIT_MS): 0 and *wc, 1 when an unsignaled
+ * WR gave none (it succeeded), -ETIMEDOUT, or -EIO.
+ */
+static int wait_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, int budget_ms, struct ibv_wc *wc)
+{
+	struct aobj *c = (q->cq_given & AGENT_CQ_SEND) ? agent_cq_of(a, q->scq) : NULL;
+	int rc;
+
+	if (!sig)
+		budget_ms = UNSIGNALED_WAIT_MS;
+	rc = c ? agent_cq_wait(c, wr_id, budget_ms, wc) : wait_wc(q->scq, wr_id, budget_ms, wc);
+	return rc == -ETIMEDOUT && !sig ? 1 : rc;
+}
+
+/* Wait for send WR wr_id of q and answer its status, or for an unsignaled WR that gave none, a plain ok. */
+static int answer_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, int budget_ms)
+{
+	struct ibv_wc wc;
+	int rc = wait_send(a, q, wr_id, sig, budget_ms, &wc);
+
+	if (rc == 1)
+		return proto_send(a->fd, "ok");
+	if (rc == -ETIMEDOUT)
+		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
+	if (rc)
+		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
+	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
 }
 
 static int do_alloc_pd(struct agent *a)
@@ -128,7 +162,8 @@ static int do_bind_mw(struct agent *a)
 	struct aobj *m = agent_field_obj(a, "mr", AO_MR, 0);
 	struct ibv_mw_bind_info bi;
 	struct ibv_wc wc;
-	uint64_t wr_id = ++a->next_wr;
+	uint64_t wr_id = agent_num(a, "wr", ++a->next_wr);
+	unsigned sig = agent_num(a, "sig", 1) ? IBV_SEND_SIGNALED : 0;
 	uint32_t rkey;
 	int rc;
 
@@ -138,13 +173,12 @@ static int do_bind_mw(struct agent *a)
 					.mw_access_flags = (unsigned)agent_num(a, "access", 0) |
 							   (agent_num(a, "zero_based", 0) ? IBV_ACCESS_ZERO_BASED : 0) };
 	if (o->mw->type == IBV_MW_TYPE_1 || agent_num(a, "call", 0)) { /* call: ibv_bind_mw() whatever the type */
-		struct ibv_mw_bind b = { .wr_id = wr_id, .send_flags = IBV_SEND_SIGNALED, .bind_info = bi };
+		struct ibv_mw_bind b = { .wr_id = wr_id, .send_flags = sig, .bind_info = bi };
 
 		rc = ibv_bind_mw(q->qp, o->mw, &b);
 		rkey = o->mw->rkey;
 	} else {
-		struct ibv_send_wr wr = { .wr_id = wr_id, .opcode = IBV_WR_BIND_MW,
-					  .send_flags = IBV_SEND_SIGNALED }, *bad = NULL;
+		struct ibv_send_wr wr = { .wr_id = wr_id, .opcode = IBV_WR_BIND_MW, .send_flags = sig }, *bad = NULL;
 
 		rkey = ibv_inc_rkey(o->mw_rkey);
 		wr.bind_mw.mw = o->mw;
@@ -154,10 +188,12 @@ static int do_bind_mw(struct agent *a)
 	}
 	if (rc)
 		return agent_reply_err(a, rc, "bind post: %s", strerror(rc));
-	rc = wait_wc(q->scq, wr_id, a->step_ms, &wc);
-	if (rc == -ETIMEDOUT)
+	rc = wait_send(a, q, wr_id, sig != 0, a->step_ms, &wc);
+	if (rc == 1)
+		wc = (struct ibv_wc){ .status = IBV_WC_SUCCESS }; /* unsignaled: no completion, it succeeded */
+	else if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no bind completion in time", ETIMEDOUT);
-	if (rc)
+	else if (rc)
 		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
 	if (wc.status == IBV_WC_SUCCESS) {
 		/* The provider takes a type-2 bind's current rkey from mw->rkey and
@@ -165,8 +201,42 @@ static int do_bind_mw(struct agent *a)
 		o->mw_rkey = rkey;
 		o->mw->rkey = rkey;
 	}
+	if (rc == 1)
+		return proto_send(a->fd, "ok rkey=%u", o->mw_rkey);
 	return proto_send(a->fd, "ok status=%s rkey=%u vendor_err=%u", agent_wc_status_str(wc.status),
 			  o->mw_rkey, wc.vendor_err);
+}
+
+/* Destroy the CQs QP object o made for itself (not CQ objects'); forget them all. */
+static void own_cqs_destroy(struct aobj *o)
+{
+	if (o->rcq && !(o->cq_given & AGENT_CQ_RECV))
+		ibv_destroy_cq(o->rcq);
+	if (o->scq && !(o->cq_given & AGENT_CQ_SEND))
+		ibv_destroy_cq(o->scq);
+	o->rcq = o->scq = NULL;
+}
+
+/* create_qp's scq=/rcq=: CQ objects to complete into (-1 or none: one of its own). -EINVAL for a bad one. */
+static int qp_cqs(struct agent *a, struct aobj *o)
+{
+	static const char *const key[2] = { "scq", "rcq" };
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t v;
+		struct aobj *c;
+
+		if (proto_get_u64(a->msg, key[i], &v) || (int64_t)v < 0)
+			continue;
+		if (!(c = agent_field_obj(a, key[i], AO_CQ, 1)))
+			return -EINVAL;
+		o->cq_given |= i ? AGENT_CQ_RECV : AGENT_CQ_SEND;
+		if (i)
+			o->rcq = c->scq;
+		else
+			o->scq = c->scq;
+	}
+	return 0;
 }
 
 static int do_create_qp(struct agent *a)
@@ -177,9 +247,13 @@ static int do_create_qp(struct agent *a)
 	if (!o || !pd)
 		return agent_reply_err(a, EINVAL, "bad create_qp request");
 	*o = (struct aobj){ .kind = AO_QP, .qp_access = (uint32_t)agent_num(a, "access", 0) };
-	o->scq = ibv_create_cq(a->ctx, 64, NULL, NULL, 0);
-	o->rcq = o->scq ? ibv_create_cq(a->ctx, 64, NULL, NULL, 0) : NULL;
-	if (!o->rcq)
+	if (qp_cqs(a, o))
+		return agent_reply_err(a, EINVAL, "bad create_qp cq");
+	if (!(o->cq_given & AGENT_CQ_SEND))
+		o->scq = ibv_create_cq(a->ctx, 64, NULL, NULL, 0);
+	if (o->scq && !(o->cq_given & AGENT_CQ_RECV))
+		o->rcq = ibv_create_cq(a->ctx, 64, NULL, NULL, 0);
+	if (!o->scq || !o->rcq)
 		goto err_cq;
 	memset(&qia, 0, sizeof(qia));
 	qia.send_cq = o->scq;
@@ -187,18 +261,16 @@ static int do_create_qp(struct agent *a)
 	o->qp_uc = agent_num(a, "type", 0) == 1;
 	o->qp_ud = agent_num(a, "type", 0) == 2;
 	qia.qp_type = o->qp_ud ? IBV_QPT_UD : o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
-	qia.sq_sig_all = 1;
 	qia.srq = agent_srq(a);
-	qia.cap = (struct ibv_qp_cap){ .max_send_wr = 32, .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
+	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
+	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = 1, .max_recv_sge = 1,
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
 		int e = errno;
 
-		ibv_destroy_cq(o->rcq);
-		ibv_destroy_cq(o->scq);
-		o->rcq = o->scq = NULL;
+		own_cqs_destroy(o);
 		return agent_reply_err(a, e, "ibv_create_qp: %s", strerror(e));
 	}
 	o->live = 1;
@@ -207,9 +279,7 @@ err_cq:
 	{
 		int e = errno;
 
-		if (o->scq)
-			ibv_destroy_cq(o->scq);
-		o->scq = NULL;
+		own_cqs_destroy(o);
 		return agent_reply_err(a, e, "ibv_create_cq: %s", strerror(e));
 	}
 }
@@ -267,10 +337,8 @@ static int do_destroy(struct agent *a, enum aobj_kind k)
 	case AO_QP:
 		rc = ibv_destroy_qp(o->qp);
 		if (!rc) {
-			ibv_destroy_cq(o->rcq);
-			ibv_destroy_cq(o->scq);
+			own_cqs_destroy(o);
 			o->qp = NULL;
-			o->rcq = o->scq = NULL;
 		}
 		break;
 	default: break;
@@ -282,63 +350,189 @@ static int do_destroy(struct agent *a, enum aobj_kind k)
 	return proto_send(a->fd, "ok");
 }
 
+/* The request's numeric field pfx+key (a chain's WR i: pfx "wI."), or dflt. */
+static uint64_t wr_num(struct agent *a, const char *pfx, const char *key, uint64_t dflt)
+{
+	char k[32];
+
+	snprintf(k, sizeof(k), "%s%s", pfx, key);
+	return agent_num(a, k, dflt);
+}
+
+/* Send WR *wr and its SGE *sge from the request's fields after pfx. Returns 0 or -EINVAL (unknown op). */
+static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	char op[16], k[32];
+	uint64_t inv;
+
+	*sge = (struct ibv_sge){ .addr = wr_num(a, pfx, "laddr", 0), .length = (uint32_t)wr_num(a, pfx, "len", 0),
+				 .lkey = (uint32_t)wr_num(a, pfx, "lkey", 0) };
+	*wr = (struct ibv_send_wr){ .wr_id = wr_num(a, pfx, "wr", ++a->next_wr), .sg_list = sge, .num_sge = 1,
+				    .send_flags = wr_num(a, pfx, "sig", 1) ? IBV_SEND_SIGNALED : 0 };
+	snprintf(k, sizeof(k), "%sop", pfx);
+	if (proto_get(a->msg, k, op, sizeof(op)))
+		return -EINVAL;
+	wr->wr.rdma.remote_addr = wr_num(a, pfx, "raddr", 0);
+	wr->wr.rdma.rkey = (uint32_t)wr_num(a, pfx, "rkey", 0);
+	snprintf(k, sizeof(k), "%sinv", pfx);
+	if (strcmp(op, "write") == 0) {
+		wr->opcode = IBV_WR_RDMA_WRITE;
+	} else if (strcmp(op, "write_imm") == 0) {
+		wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr->imm_data = 0;
+	} else if (strcmp(op, "read") == 0) {
+		wr->opcode = IBV_WR_RDMA_READ;
+	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
+		wr->opcode = op[0] == 'c' ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+		wr->wr.atomic.remote_addr = wr_num(a, pfx, "raddr", 0);
+		wr->wr.atomic.rkey = (uint32_t)wr_num(a, pfx, "rkey", 0);
+		wr->wr.atomic.compare_add = wr_num(a, pfx, "compare", 0);
+		wr->wr.atomic.swap = wr_num(a, pfx, "swap", 0);
+	} else if (strcmp(op, "send") == 0) {
+		wr->opcode = wr_num(a, pfx, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+		if (proto_get_u64(a->msg, k, &inv) == 0) {
+			wr->opcode = IBV_WR_SEND_WITH_INV;
+			wr->invalidate_rkey = (uint32_t)inv;
+		}
+	} else if (strcmp(op, "local_inv") == 0) {
+		wr->opcode = IBV_WR_LOCAL_INV;
+		wr->invalidate_rkey = (uint32_t)wr_num(a, pfx, "inv", 0);
+		wr->num_sge = 0;
+		wr->sg_list = NULL;
+	} else {
+		return -EINVAL;
+	}
+	if (wr_num(a, pfx, "inline", 0))
+		wr->send_flags |= IBV_SEND_INLINE;
+	if (wr_num(a, pfx, "nosge", 0)) {
+		wr->num_sge = 0;
+		wr->sg_list = NULL;
+	}
+	return 0;
+}
+
 static int do_post(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
-	char op[16];
-	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
-			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
-	struct ibv_send_wr wr = { .wr_id = ++a->next_wr, .sg_list = &sge, .num_sge = 1,
-				  .send_flags = IBV_SEND_SIGNALED }, *bad = NULL;
-	struct ibv_wc wc;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr, *bad = NULL;
 	int rc;
 
-	if (!q || proto_get(a->msg, "op", op, sizeof(op)))
+	if (!q || fill_wr(a, "", &wr, &sge))
 		return agent_reply_err(a, EINVAL, "bad post request");
-	wr.wr.rdma.remote_addr = agent_num(a, "raddr", 0);
-	wr.wr.rdma.rkey = (uint32_t)agent_num(a, "rkey", 0);
-	if (strcmp(op, "write") == 0) {
-		wr.opcode = IBV_WR_RDMA_WRITE;
-	} else if (strcmp(op, "write_imm") == 0) {
-		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-		wr.imm_data = 0;
-	} else if (strcmp(op, "read") == 0) {
-		wr.opcode = IBV_WR_RDMA_READ;
-	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
-		wr.opcode = op[0] == 'c' ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-		wr.wr.atomic.remote_addr = agent_num(a, "raddr", 0);
-		wr.wr.atomic.rkey = (uint32_t)agent_num(a, "rkey", 0);
-		wr.wr.atomic.compare_add = agent_num(a, "compare", 0);
-		wr.wr.atomic.swap = agent_num(a, "swap", 0);
-	} else if (strcmp(op, "send") == 0) {
-		uint64_t inv;
-
-		wr.opcode = agent_num(a, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
-		if (proto_get_u64(a->msg, "inv", &inv) == 0) {
-			wr.opcode = IBV_WR_SEND_WITH_INV;
-			wr.invalidate_rkey = (uint32_t)inv;
-		}
-	} else if (strcmp(op, "local_inv") == 0) {
-		wr.opcode = IBV_WR_LOCAL_INV;
-		wr.invalidate_rkey = (uint32_t)agent_num(a, "inv", 0);
-		wr.num_sge = 0;
-		wr.sg_list = NULL;
-	} else {
-		return agent_reply_err(a, EINVAL, "unknown post op %s", op);
-	}
-	if (agent_num(a, "inline", 0))
-		wr.send_flags |= IBV_SEND_INLINE;
 	if (agent_ud_wr(a, &wr))
 		return agent_reply_err(a, EINVAL, "no such live AH");
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
-	rc = wait_wc(q->scq, wr.wr_id, (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms), &wc);
+	return answer_send(a, q, wr.wr_id, (wr.send_flags & IBV_SEND_SIGNALED) != 0,
+			   (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms));
+}
+
+
+/*
+ * The statuses st[i] of chain WRs wr[0..posted) of QP q whose send CQ is a CQ
+ * object, which keeps every completion: each waited for in turn ("none": an
+ * unsignaled one that gave none). Returns 0, -ETIMEDOUT or -EIO.
+ */
+static int chain_cq_object(struct agent *a, struct aobj *q, const struct ibv_send_wr *wr, size_t posted,
+			   const char **st)
+{
+	for (size_t i = 0; i < posted; i++) {
+		struct ibv_wc wc;
+		int w = wait_send(a, q, wr[i].wr_id, (wr[i].send_flags & IBV_SEND_SIGNALED) != 0, a->step_ms, &wc);
+
+		if (w < 0)
+			return w;
+		st[i] = w ? "none" : agent_wc_status_str(wc.status);
+	}
+	return 0;
+}
+
+/*
+ * The same for a QP whose send CQ is its own: every completion polled goes
+ * to its WR (waiting for one WR must not drop an earlier unsignaled one's
+ * error); after the last signaled WR's, unsignaled WRs behind it get
+ * UNSIGNALED_WAIT_MS to fail.
+ */
+static int chain_own_cq(struct agent *a, struct aobj *q, const struct ibv_send_wr *wr, size_t posted,
+			const char **st)
+{
+	int64_t deadline = proto_now_ms() + a->step_ms, quiet = -1;
+	size_t left = 0, last = 0;
+
+	for (size_t i = 0; i < posted; i++) {
+		st[i] = NULL;
+		if (wr[i].send_flags & IBV_SEND_SIGNALED) {
+			left++;
+			last = i + 1;
+		}
+	}
+	for (;;) {
+		struct ibv_wc wc;
+		int got = ibv_poll_cq(q->scq, 1, &wc);
+
+		if (got < 0)
+			return -EIO;
+		for (size_t i = 0; got == 1 && i < posted; i++)
+			if (wr[i].wr_id == wc.wr_id && !st[i]) {
+				st[i] = agent_wc_status_str(wc.status);
+				left -= (wr[i].send_flags & IBV_SEND_SIGNALED) != 0;
+			}
+		if (got == 1)
+			continue;
+		if (left == 0 && quiet < 0)
+			quiet = proto_now_ms() + (last < posted ? UNSIGNALED_WAIT_MS : 0);
+		if (left == 0 && proto_now_ms() >= quiet)
+			break;
+		if (proto_now_ms() >= deadline)
+			return -ETIMEDOUT;
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+	}
+	for (size_t i = 0; i < posted; i++)
+		if (!st[i])
+			st[i] = "none";
+	return 0;
+}
+
+/*
+ * n WRs (fields w0. .. wN-1.) in one ibv_post_send: "ok posted=P [errno=E]
+ * s0=STATUS…" — the first P were posted (each its completion's status, none
+ * for an unsignaled one that gave none), WR P was refused with E (LP-7).
+ */
+static int do_post_chain(struct agent *a)
+{
+	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
+	size_t n = (size_t)agent_num(a, "n", 0), posted, off;
+	struct ibv_sge sge[AGENT_CHAIN_MAX];
+	struct ibv_send_wr wr[AGENT_CHAIN_MAX], *bad = NULL;
+	const char *st[AGENT_CHAIN_MAX];
+	char line[512];
+	int rc;
+
+	if (!q || n < 1 || n > AGENT_CHAIN_MAX)
+		return agent_reply_err(a, EINVAL, "bad post_chain request");
+	for (size_t i = 0; i < n; i++) {
+		char pfx[24];
+
+		snprintf(pfx, sizeof(pfx), "w%zu.", i);
+		if (fill_wr(a, pfx, &wr[i], &sge[i]))
+			return agent_reply_err(a, EINVAL, "bad post_chain WR %zu", i);
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+	}
+	rc = ibv_post_send(q->qp, wr, &bad);
+	posted = rc == 0 ? n : bad >= wr && bad < wr + n ? (size_t)(bad - wr) : 0;
+	off = (size_t)snprintf(line, sizeof(line), "ok posted=%zu", posted);
+	if (rc)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " errno=%d", rc);
+	rc = (q->cq_given & AGENT_CQ_SEND) ? chain_cq_object(a, q, wr, posted, st) : chain_own_cq(a, q, wr, posted, st);
 	if (rc == -ETIMEDOUT)
-		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
+		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion of the chain in time", ETIMEDOUT);
 	if (rc)
 		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
-	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
+	for (size_t i = 0; i < posted; i++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " s%zu=%s", i, st[i]);
+	return proto_send(a->fd, "%s", line);
 }
 
 static int do_recv(struct agent *a)
@@ -346,11 +540,16 @@ static int do_recv(struct agent *a)
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
 	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
 			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
-	struct ibv_recv_wr wr = { .wr_id = ++a->next_wr, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	struct ibv_recv_wr wr = { .wr_id = agent_num(a, "wr", ++a->next_wr) | AGENT_WR_RECV, .sg_list = &sge,
+				  .num_sge = 1 }, *bad = NULL;
 	int rc;
 
 	if (!q)
 		return agent_reply_err(a, EINVAL, "bad recv request");
+	if (agent_num(a, "nosge", 0)) {
+		wr.num_sge = 0;
+		wr.sg_list = NULL;
+	}
 	rc = ibv_post_recv(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_recv: %s", strerror(rc));
@@ -372,7 +571,7 @@ static void qp_state_field(struct aobj *q, char *out)
 static int do_recvs(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
-	int64_t deadline = proto_now_ms() + (int64_t)agent_num(a, "wait_ms", 0);
+	int64_t since = proto_now_ms(), deadline = since + (int64_t)agent_num(a, "wait_ms", 0);
 	struct ibv_wc wc;
 	char state[16];
 
@@ -380,6 +579,17 @@ static int do_recvs(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad recvs request");
 	if (!q->live)
 		return agent_reply_err(a, ENOENT, "the QP was destroyed");
+	if (q->cq_given & AGENT_CQ_RECV) { /* a CQ object's: look, and leave it for poll_cq */
+		struct aobj *c = agent_cq_of(a, q->rcq);
+		int got = c ? agent_cq_peek_recv(c, q->qp->qp_num, (int)agent_num(a, "wait_ms", 0), &wc) : -EIO;
+
+		if (got < 0)
+			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
+		qp_state_field(q, state);
+		if (got)
+			return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
+		return proto_send(a->fd, "ok n=0%s", state);
+	}
 	for (;;) {
 		int got = ibv_poll_cq(q->rcq, 1, &wc);
 
@@ -391,7 +601,7 @@ static int do_recvs(struct agent *a)
 				return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
 			return proto_send(a->fd, "ok n=0%s", state);
 		}
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+		agent_poll_pause(since);
 	}
 }
 
@@ -426,9 +636,12 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "create_qp", do_create_qp },   { "destroy_qp", do_destroy_qp },
 	{ "connect", do_connect },       { "modify_qp", do_modify_qp },
 	{ "post", do_post },             { "recv", do_recv },
+	{ "post_chain", do_post_chain },
 	{ "recvs", do_recvs },           { "query_qp", do_query_qp },
 	{ "qp_to", agent_qp_to },        { "create_ah", agent_create_ah },
 	{ "destroy_ah", agent_destroy_ah },   { "create_srq", agent_create_srq },
 	{ "destroy_srq", agent_destroy_srq }, { "srq_recv", agent_srq_recv },
+	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
+	{ "poll_cq", agent_do_poll_cq },
 	{ NULL, NULL },
 };

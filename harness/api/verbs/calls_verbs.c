@@ -7,14 +7,22 @@
 #include "harness/lang/scn_callspec.h"
 
 #define O_VERB (O(OK) | O(ERRNO) | O(CRASH))
-#define O_POST (O(ERRNO) | O(WC) | O(CRASH))
+#define O_POST (O(ERRNO) | O(WC) | O(CRASH) | O(OK)) /* ok: an unsignaled WR that succeeded */
 #define O_QUERY (O(OK) | O(ERRNO) | O(CRASH) | SCN_OUTS_QUERY)
 
 /* remote= an MR or MW reference, or a raw address (a number, NAME.ATTR) with rkey=; lkey= the
  * SGE's lkey in place of the local MR's */
-#define RDMA_ARGS(...) ARGS(REQ("local", ADDR(SCN_C_MR)), \
+#define RDMA_ARGS(...) RDMA_ARGS_L(REQ("local", ADDR(SCN_C_MR)), __VA_ARGS__)
+/* write, write_imm: without local=, num_sge 0 */
+#define RDMA_ARGS_L(local, ...) ARGS(local, \
 			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
-			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM))
+			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS, CHAIN_ARG)
+
+/* a send WR posted in one ibv_post_send with the next step's (LP-7) */
+#define CHAIN_ARG OPT("chain", BARE)
+
+/* every post: the WR's wr_id (default: the step's line) and, on the send queue, signaled=no */
+#define WR_ARGS OPT("id", RANGE(0, 0xffffffffu)), OPT("signaled", WORD(SCN_T_YESNO))
 
 /* write, write_imm, send: IBV_SEND_INLINE */
 #define INLINE_ARGS OPT("inline", BARE)
@@ -34,12 +42,14 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(0, 255)))),
 	CALL("bind_mw", VERBS, POST, SCN_C_MW, 0, O_POST,
 	     ARGS(REQ("qp", OBJ(SCN_C_QP)), REQ("mr", ADDR(SCN_C_MR)), REQ("len", NUM),
-		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE), OPT("call", BARE))),
+		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE), OPT("call", BARE), WR_ARGS)),
 	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, NOARGS),
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
-		  OPT("type", WORD(SCN_T_QPT)), OPT("srq", OBJ(SCN_C_SRQ)))),
+		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)),
+		  OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
+		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),
 	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
 	 * left out of the mask, qkey= a UD QP's Q_Key at INIT */
@@ -51,22 +61,33 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("retry_cnt", RANGE(0, 7)), OPT("rnr_retry", RANGE(0, 7)),
 		  OPT("min_rnr_timer", RANGE(0, 31)), OPT("max_rd_atomic", RANGE(0, 255)),
 		  OPT("max_dest_rd_atomic", RANGE(0, 255)))),
-	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), INLINE_ARGS)),
+	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
 	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
 	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
-	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), INLINE_ARGS)),
+	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM))),
 	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM))),
 	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
-	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
+	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB,
+	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
-		  OPT("lkey", NUM), OPT("imm", BARE), OPT("ah", OBJ(SCN_C_AH)), OPT("dest", OBJ(SCN_C_QP)),
-		  OPT("qpn", NUM), OPT("qkey", NUM))),
-	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM))),
+	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
+		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
+		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM))),
+	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
+	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
+	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB, ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)))),
+	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, NOARGS),
+	/* takes up to max completions, oldest first: n, and the wr_id and status of each */
+	QUERY("poll_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(OPT("max", RANGE(1, M_POLL_MAX))),
+	      ARGS(OPT("n", NUM), OPT("wr1", NUM), OPT("status1", WORD(SCN_T_WC)), OPT("wr2", NUM),
+		   OPT("status2", WORD(SCN_T_WC)), OPT("wr3", NUM), OPT("status3", WORD(SCN_T_WC)), OPT("wr4", NUM),
+		   OPT("status4", WORD(SCN_T_WC)))),
 	/* UD address handles: to= the node whose port the AH addresses */
 	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
 	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),

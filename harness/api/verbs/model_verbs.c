@@ -57,5 +57,19 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->swap = v->swap;
 	a->with_inv = v->with_inv;
 	a->with_imm = v->with_imm;
+	a->sig_all = v->sig_all;
+	a->unsignaled = v->unsignaled;
+	a->wr_id = v->wr_id;
+	a->cq_depth = v->cq_depth;
+	a->max_wc = v->max_wc;
+	a->no_sge = v->no_sge;
+	a->chain_errno = c->refused_errno;
+	a->chain_pos = c->chain_pos;
+	a->max_send_wr = v->max_send_wr;
+	/* create_qp's CQs as handle + 1 (0: the QP's own) */
+	if (bm_map(bm, v->scq, &a->scq) || bm_map(bm, v->rcq, &a->rcq))
+		return -ENOENT;
+	a->scq = v->scq >= 0 ? (int16_t)(a->scq + 1) : 0;
+	a->rcq = v->rcq >= 0 ? (int16_t)(a->rcq + 1) : 0;
 	return 0;
 }

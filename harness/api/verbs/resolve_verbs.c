@@ -66,9 +66,12 @@ static void qp_connect(struct rsv *r, const struct scn_step *s, struct hcall *c)
 /* The local SGE of a post: local=, and for write, write_imm and send inline and lkey=. */
 static void local_sge(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
-	const struct scn_value *v;
+	const struct scn_value *v, *l = scn_step_arg(s, "local");
 
-	rsv_ref(r, scn_step_arg(s, "local"), 0, &c->verbs.laddr, &c->verbs.lkey);
+	c->verbs.no_sge = !l; /* no local=: num_sge 0 */
+	c->verbs.laddr = c->verbs.lkey = 0;
+	if (l)
+		rsv_ref(r, l, 0, &c->verbs.laddr, &c->verbs.lkey);
 	if ((v = scn_step_arg(s, "lkey")))
 		c->verbs.lkey = (uint32_t)rsv_num(r, v, 0);
 	c->verbs.send_inline = (uint8_t)rsv_bare(s, "inline");
@@ -159,12 +162,32 @@ static void local_inv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.inv_rkey = (uint32_t)k;
 }
 
+/* create_qp's CQs: cq= both, send_cq=/recv_cq= each (-1: the QP's own); sig_all. */
+static void qp_cqs(const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *both = scn_step_arg(s, "cq"), *v;
+
+	c->verbs.scq = c->verbs.rcq = both ? rsv_obj(both) : -1;
+	if ((v = scn_step_arg(s, "send_cq")))
+		c->verbs.scq = rsv_obj(v);
+	if ((v = scn_step_arg(s, "recv_cq")))
+		c->verbs.rcq = rsv_obj(v);
+	c->verbs.sig_all = (uint8_t)rsv_bare(s, "sig_all");
+}
+
 int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
+	const struct scn_value *sig = scn_step_arg(s, "signaled");
+
 	c->verbs.pd = rsv_obj(scn_step_arg(s, "pd"));
 	c->verbs.qp = rsv_obj(scn_step_arg(s, "qp"));
-	c->verbs.mr = c->verbs.peer = c->verbs.ah = -1;
+	c->verbs.mr = c->verbs.peer = c->verbs.scq = c->verbs.rcq = c->verbs.ah = -1;
 	c->verbs.srq = rsv_obj(scn_step_arg(s, "srq"));
+	c->verbs.wr_id = (uint32_t)rsv_num(r, scn_step_arg(s, "id"), s->line);
+	c->verbs.unsignaled = sig && sig->num == 0;
+	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
+	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
+	c->verbs.no_sge = 0;
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
 	case M_OP_REREG_MR: rereg_mr(r, s, c); break;
@@ -173,8 +196,10 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	case M_OP_CREATE_QP:
 		c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
+		c->verbs.max_send_wr = (uint32_t)rsv_num(r, scn_step_arg(s, "max_send_wr"), M_SEND_DEPTH_DEFAULT);
 		c->verbs.max_inline = (uint32_t)rsv_num(r, scn_step_arg(s, "max_inline"), 0);
 		c->verbs.qp_type = (uint8_t)rsv_num(r, scn_step_arg(s, "type"), M_QPT_RC);
+		qp_cqs(s, c);
 		break;
 	case M_OP_CONNECT: qp_connect(r, s, c); break;
 	case M_OP_MODIFY_QP: modify_qp(r, s, c); break;

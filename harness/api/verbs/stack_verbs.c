@@ -5,6 +5,7 @@
  * (addresses, keys, QP numbers) is kept for references (stack.h).
  */
 #include "harness/api/verbs/verbs.h"
+#include "harness/agent/agent.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 
@@ -38,13 +39,33 @@ static int verbs_connect(struct stack *st, const struct hcall *c, char *reply, s
 	return stack_call(st, c->node, reply, "modify_qp id=%d state=RESET", c->obj);
 }
 
-/* Send c's request to its agent and take the answer into reply. */
-static int request(struct stack *st, const struct hcall *c, char *reply)
+/* Send WR c's fields for the agent's post (and post_chain, each key after pfx) into buf. */
+static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t len)
 {
 	static const char *const post_op[M_OP_COUNT_] = {
 		[M_OP_WRITE] = "write", [M_OP_READ] = "read", [M_OP_CAS] = "cas", [M_OP_FADD] = "fadd",
-		[M_OP_SEND] = "send", [M_OP_WRITE_IMM] = "write_imm",
+		[M_OP_SEND] = "send", [M_OP_WRITE_IMM] = "write_imm", [M_OP_LOCAL_INV] = "local_inv",
 	};
+	size_t off = (size_t)snprintf(buf, len,
+				      "%sop=%s %sladdr=0x%llx %slkey=%u %slen=%llu %sraddr=0x%llx %srkey=%u %scompare=%llu "
+				      "%sswap=%llu %swr=%u %ssig=%u %snosge=%u",
+				      pfx, post_op[c->op] ? post_op[c->op] : "?", pfx, (unsigned long long)c->verbs.laddr, pfx,
+				      c->verbs.lkey, pfx, (unsigned long long)c->verbs.len, pfx,
+				      (unsigned long long)c->verbs.raddr, pfx, c->verbs.rkey, pfx,
+				      (unsigned long long)c->verbs.compare, pfx, (unsigned long long)c->verbs.swap, pfx,
+				      c->verbs.wr_id, pfx, !c->verbs.unsignaled, pfx, c->verbs.no_sge);
+
+	if (off < len && (c->verbs.with_inv || c->op == M_OP_LOCAL_INV))
+		off += (size_t)snprintf(buf + off, len - off, " %sinv=%u", pfx, c->verbs.inv_rkey);
+	if (off < len && c->verbs.send_inline)
+		off += (size_t)snprintf(buf + off, len - off, " %sinline=1", pfx);
+	if (off < len && c->verbs.with_imm)
+		snprintf(buf + off, len - off, " %simm=1", pfx);
+}
+
+/* Send c's request to its agent and take the answer into reply. */
+static int request(struct stack *st, const struct hcall *c, char *reply)
+{
 	static const char *const id_only[M_OP_COUNT_] = { /* the requests that name the object alone */
 		[M_OP_ALLOC_PD] = "alloc_pd", [M_OP_DEALLOC_PD] = "dealloc_pd", [M_OP_DEREG_MR] = "dereg_mr",
 		[M_OP_DEALLOC_MW] = "dealloc_mw", [M_OP_DESTROY_QP] = "destroy_qp", [M_OP_QUERY_QP] = "query_qp",
@@ -77,15 +98,27 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_BIND_MW:
 		rc = stack_call(st, c->node, reply,
-			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u", c->obj,
-			     c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start, (unsigned long long)c->verbs.len,
-			     c->verbs.access, c->verbs.zero_based, c->verbs.bind_call);
+			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u wr=%u sig=%u",
+			     c->obj, c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start,
+			     (unsigned long long)c->verbs.len, c->verbs.access, c->verbs.zero_based, c->verbs.bind_call,
+			     c->verbs.wr_id, !c->verbs.unsignaled);
 		break;
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply,
-			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u srq=%d", c->obj,
-			     c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr, c->verbs.max_inline,
-			     c->verbs.qp_type, c->verbs.srq);
+			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u "
+			     "max_send_wr=%u srq=%d",
+			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
+			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all,
+			     c->verbs.max_send_wr, c->verbs.srq);
+		break;
+	case M_OP_CREATE_CQ:
+		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
+		break;
+	case M_OP_DESTROY_CQ:
+		rc = stack_call(st, c->node, reply, "destroy_cq id=%d", c->obj);
+		break;
+	case M_OP_POLL_CQ:
+		rc = stack_call(st, c->node, reply, "poll_cq id=%d max=%u", c->obj, c->verbs.max_wc);
 		break;
 	case M_OP_CREATE_SRQ:
 		rc = stack_call(st, c->node, reply, "create_srq id=%d pd=%d max_wr=%llu", c->obj, c->verbs.pd,
@@ -112,31 +145,20 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_DESTROY_AH:
 		rc = stack_call(st, c->node, reply, "destroy_ah id=%d", c->obj);
 		break;
-	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM: {
-		char flags[96] = ""; /* the WR's options: inv=, inline=1, imm=1, a UD destination */
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM:
+	case M_OP_LOCAL_INV: {
+		char wr[512], ud[96] = ""; /* ud: a UD send's destination */
 
-		if (c->verbs.with_inv)
-			snprintf(flags, sizeof(flags), " inv=%u", c->verbs.inv_rkey);
-		if (c->verbs.send_inline)
-			strcat(flags, " inline=1");
-		if (c->verbs.with_imm)
-			strcat(flags, " imm=1");
-		if (c->verbs.ah >= 0 && stack_ud_dest(st, c, flags + strlen(flags), sizeof(flags) - strlen(flags)))
+		if (c->verbs.ah >= 0 && stack_ud_dest(st, c, ud, sizeof(ud)))
 			return -ENOENT;
-		rc = stack_call(st, c->node, reply,
-			  "post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u compare=%llu swap=%llu%s",
-			  c->obj, post_op[c->op], (unsigned long long)c->verbs.laddr, c->verbs.lkey,
-			  (unsigned long long)c->verbs.len,
-			  (unsigned long long)c->verbs.raddr, c->verbs.rkey, (unsigned long long)c->verbs.compare,
-			  (unsigned long long)c->verbs.swap, flags);
+		wr_fields(c, "", wr, sizeof(wr));
+		rc = stack_call(st, c->node, reply, "post id=%d %s%s", c->obj, wr, ud);
 		break;
 	}
 	case M_OP_RECV:
-		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
-			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
-		break;
-	case M_OP_LOCAL_INV:
-		rc = stack_call(st, c->node, reply, "post id=%d op=local_inv inv=%u", c->obj, c->verbs.inv_rkey);
+		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u nosge=%u", c->obj,
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len,
+			  c->verbs.wr_id, c->verbs.no_sge);
 		break;
 	default:
 		return -EINVAL;
@@ -153,6 +175,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	case M_OP_ALLOC_PD:
 	case M_OP_CREATE_AH:
 	case M_OP_CREATE_SRQ:
+	case M_OP_CREATE_CQ:
 		o->made = 1;
 		break;
 	case M_OP_REG_MR:
@@ -170,7 +193,8 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 		break;
 	case M_OP_BIND_MW:
 		o->v.rkey = (uint32_t)stack_field(reply, "rkey");
-		if (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS) {
+		/* SUCCESS, or ok: an unsignaled bind that gave no completion */
+		if (r->out.kind == M_OUT_OK || (r->out.kind == M_OUT_WC && r->out.code == M_WC_SUCCESS)) {
 			o->v.start = c->verbs.start;
 			o->v.len = c->verbs.len;
 			o->v.zero_based = c->verbs.zero_based;
@@ -201,4 +225,64 @@ int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
 	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);
 	return 0;
+}
+
+_Static_assert(AGENT_CHAIN_MAX >= SCN_CHAIN_MAX, "the agent posts every chain the language allows");
+
+int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, struct hres *r)
+{
+	char reply[PROTO_LINE_MAX], req[PROTO_LINE_MAX], key[16];
+	size_t off;
+	uint64_t posted = 0, err = 0;
+	int rc;
+
+	if (n < 1 || n > AGENT_CHAIN_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].verbs.ah >= 0) { /* the agent's post_chain carries no UD destination */
+			snprintf(st->err, sizeof(st->err), "a chain of UD sends (ah=) is not supported");
+			return -EOPNOTSUPP;
+		}
+	off = (size_t)snprintf(req, sizeof(req), "post_chain id=%d n=%zu", c[0].obj, n);
+	for (size_t i = 0; i < n && off < sizeof(req); i++) {
+		char pfx[24];
+
+		snprintf(pfx, sizeof(pfx), "w%zu.", i);
+		req[off++] = ' ';
+		wr_fields(&c[i], pfx, req + off, sizeof(req) - off);
+		off += strlen(req + off);
+	}
+	if (off >= sizeof(req) - 1)
+		return -E2BIG;
+	rc = stack_call(st, c[0].node, reply, "%s", req);
+	if (rc || (rc = stack_outcome(st, reply, &r[0].out)) || r[0].out.kind != M_OUT_OK)
+		return rc; /* the request itself failed: an errno for the first WR, none posted */
+	if (proto_get_u64(reply, "posted", &posted) || posted > n || (posted < n && proto_get_u64(reply, "errno", &err)))
+		return -EPROTO;
+	for (size_t i = 0; i < n; i++) {
+		char st_name[32];
+		enum m_wc_status s;
+
+		snprintf(key, sizeof(key), "s%zu", i);
+		if (i >= posted)
+			r[i].out = (struct m_outcome){ M_OUT_ERRNO, (int32_t)err }; /* refused, or after the refused one */
+		else if (proto_get(reply, key, st_name, sizeof(st_name)) == 0 && strcmp(st_name, "none") == 0)
+			r[i].out = (struct m_outcome){ M_OUT_OK, 0 }; /* unsignaled, no completion */
+		else if (proto_get(reply, key, st_name, sizeof(st_name)) == 0 && m_wc_status_parse(st_name, &s) == 0)
+			r[i].out = (struct m_outcome){ M_OUT_WC, (int32_t)s };
+		else
+			return -EPROTO;
+	}
+	return 0;
+}
+
+int stack_ahead_verbs(const struct hcall *c)
+{
+	switch ((enum m_op_kind)c->op) {
+	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_REG_MR: case M_OP_DEREG_MR: case M_OP_ALLOC_MW:
+	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP:
+		return 1;
+	default:
+		return 0;
+	}
 }

@@ -11,6 +11,10 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c);
 int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op *op);
 /* A verbs call on the real stack (family.h: stack_exec). */
 int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r);
+/* n send WRs on one QP posted in one call (family.h: stack_exec_chain). */
+int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, struct hres *r);
+/* family.h's stack_ahead: PD, MR and MW creation and release, create_qp, query_qp. */
+int stack_ahead_verbs(const struct hcall *c);
 extern const struct agent_req agent_verbs_reqs[];
 
 /* stack_ud.c. modify_qp of c to INIT, RTR or RTS (the request qp_to, with an RC/UC RTR's remote

@@ -1,0 +1,37 @@
+/*
+ * agent_cq.h — the agent's CQ objects (create_cq): each keeps the
+ * completions the agent polled from it while waiting for one WR's, so that
+ * poll_cq hands them to the scenario in the order the CQ gave them.
+ * Receive WRs carry AGENT_WR_RECV in their wr_id (a peer's observation
+ * tells them from send completions on a shared CQ).
+ */
+#ifndef RDMACHECK_API_VERBS_AGENT_CQ_H
+#define RDMACHECK_API_VERBS_AGENT_CQ_H
+
+#include "harness/agent/agent_internal.h"
+
+#define AGENT_WR_RECV (1ull << 63)
+/* struct aobj.cq_given: which of a QP's CQs are CQ objects (not its own) */
+#define AGENT_CQ_SEND 1u
+#define AGENT_CQ_RECV 2u
+
+/* The live CQ object whose CQ is cq, or NULL. */
+struct aobj *agent_cq_of(struct agent *a, struct ibv_cq *cq);
+/*
+ * Wait until CQ object c has given the completion of wr_id (kept, with every
+ * other it gave, for poll_cq), at most budget_ms. Returns 0 and *wc,
+ * -ETIMEDOUT, or -EIO if polling fails.
+ */
+int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *wc);
+/*
+ * The first receive completion of QP qpn in CQ object c not yet observed,
+ * waiting up to wait_ms: 1 and *wc (now observed; still there for poll_cq),
+ * 0 when none came, -EIO if polling fails.
+ */
+int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc *wc);
+
+int agent_do_create_cq(struct agent *a);
+int agent_do_destroy_cq(struct agent *a);
+int agent_do_poll_cq(struct agent *a);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * outer.h — what the outer runner of `rdmacheck run` (cli_run.c) shares
+ * with its runs on nodes that exist or that it boots (cli_nodes.c): the
+ * run's state and the steps both take. Private to harness/cli.
+ */
+#ifndef RDMACHECK_OUTER_H
+#define RDMACHECK_OUTER_H
+
+#include "harness/cli/files.h"
+#include "harness/cli/records.h"
+#include "harness/cli/results.h"
+#include "harness/cli/run_args.h"
+#include "model/model.h"
+#include "netns/topo.h"
+
+#include <limits.h>
+
+struct outer {
+	const struct run_args *a;
+	struct filelist fl;
+	struct scn_file **files;  /* NULL: the file does not parse (its result an ERROR already) */
+	char **diags;             /* cli_load_each's: the parse errors of files[i] == NULL */
+	char **staged;            /* the copy the real stack runs (stage.h); NULL: not to run there */
+	struct result *rs;
+	struct rec_state *st;
+	size_t printed;
+	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
+	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
+	struct results res;       /* the results directory; res.jsonl NULL: none */
+	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
+	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
+	double wait_t0;           /* since when it is awaited */
+};
+
+/* Print every result that arrived, in order (and record it in the results directory). */
+void outer_print_ready(struct outer *o);
+/* Every scenario from `from` on that has no result yet gets verdict v and reason. */
+void outer_finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason);
+/* After Ctrl-C or SIGTERM: the scenario running is an ERROR at its step, those after it not run. */
+void outer_mark_interrupted(struct outer *o);
+/* o->root, build/run in it (into dir), and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
+int outer_records_here(struct outer *o, char *dir, size_t len);
+
+struct vms;
+
+/*
+ * --device, --topology and --stack=vms (vm not NULL): every scenario on
+ * topology t in this process (cli_nodes.c). Returns 1 on an infrastructure
+ * failure.
+ */
+int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, struct vms *vm);
+/* --stack=vms: boot the node guests, outer_device on them, stop them. Returns 1 on an infrastructure failure. */
+int outer_vms(struct outer *o, struct m_profile *prof);
+/* --device: its topology (build/run/device-DEV.topo, kept) and its profile. 0 or an exit status. */
+int outer_device_start(struct outer *o, struct m_profile *prof, struct topo *t);
+/* --topology=FILE: its nodes, and their profile unless --profile was given. 0 or an exit status. */
+int outer_topology_start(struct outer *o, struct m_profile *prof, struct topo *t);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * cq.c — completion queues (model/verbs/cq.h): create_cq, destroy_cq and
+ * poll_cq; which QP completes into which CQ; the completions a committed
+ * alternative leaves in them (a send WR's, a consumed receive's, the flushed
+ * receives of a QP that goes to ERR); an unsignaled WR that succeeds, which
+ * leaves none (CQ-POLL-1).
+ */
+#include "model/verbs/internal.h"
+
+#include <string.h>
+
+/* The acting QP of a post (bind_mw names it apart from its MW). */
+static int acting_qp(const struct m_op *op)
+{
+	return op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+}
+
+/* A post to the send queue: what completes on the send CQ. */
+static int send_wr(enum m_op_kind k)
+{
+	return k == M_OP_WRITE || k == M_OP_READ || k == M_OP_CAS || k == M_OP_FADD || k == M_OP_SEND ||
+	       k == M_OP_WRITE_IMM || k == M_OP_BIND_MW || k == M_OP_LOCAL_INV;
+}
+
+int m_cq_op(enum m_op_kind k)
+{
+	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ;
+}
+
+static int cq_live(const struct m_cq_node *c, int h)
+{
+	return h >= 0 && h < c->ncq && c->cq[h].live;
+}
+
+int m_cq_check_qp(const struct model *m, const struct m_op *op)
+{
+	const struct m_cq_node *c = &m->node[op->node].cq;
+
+	if ((op->verbs.scq && !cq_live(c, op->verbs.scq - 1)) || (op->verbs.rcq && !cq_live(c, op->verbs.rcq - 1)))
+		return -EINVAL;
+	return 0;
+}
+
+int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	const struct m_op *op = &out->op;
+	const struct m_cq_node *c = &m->node[op->node].cq;
+	struct m_why why = { 0 };
+
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_CREATE_CQ: {
+		if (op->verbs.cq_depth > M_CQ_DEPTH_MAX)
+			return -EINVAL;
+		m_why_add(&why, M_RULE_CQ_CREATE_1);
+		if (op->verbs.cq_depth == 0) {
+			struct m_set s = DECIDE(p, CQ_CREATE_1, PART_STEP, O_ERR(EINVAL));
+
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		} else {
+			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		}
+		return 0;
+	}
+	case M_OP_DESTROY_CQ:
+		if (!cq_live(c, op->obj))
+			return -EINVAL;
+		m_why_add(&why, M_RULE_CQ_DESTROY_1);
+		if (c->cq[op->obj].usecnt) {
+			struct m_set s = DECIDE(p, CQ_DESTROY_1, PART_STEP, O_ERR(EBUSY));
+
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		} else {
+			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		}
+		return 0;
+	case M_OP_POLL_CQ:
+		if (!cq_live(c, op->obj) || op->verbs.max_wc < 1 || op->verbs.max_wc > M_POLL_MAX)
+			return -EINVAL;
+		m_why_add(&why, M_RULE_CQ_POLL_1);
+		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+void m_cq_unsignaled(const struct model *m, struct m_pred *out)
+{
+	const struct m_op *op = &out->op;
+	int qh = acting_qp(op);
+
+	if (!send_wr((enum m_op_kind)op->kind) || !op->verbs.unsignaled || qh < 0 || qh >= M_MAX_QP ||
+	    m->node[op->node].cq.sig_all[qh])
+		return;
+	for (unsigned i = 0; i < out->n; i++) {
+		struct m_alt *a = &out->alt[i];
+
+		if (a->out.kind != M_OUT_WC || a->out.code != M_WC_SUCCESS)
+			continue;
+		a->out = O_OK; /* no completion: the post succeeded silently (CQ-POLL-1) */
+		if (a->nrules < M_RULES_MAX)
+			a->rules[a->nrules++] = M_RULE_CQ_POLL_1;
+	}
+}
+
+/* Completion e arrives at CQ handle+1 cq1 of node n (0: an untracked CQ). */
+static void cq_push(struct model *m, unsigned n, uint8_t cq1, uint32_t wr_id, enum m_wc_status st)
+{
+	struct m_cq *cq;
+
+	if (!cq1)
+		return;
+	cq = &m->node[n].cq.cq[cq1 - 1];
+	if (cq->overrun)
+		return;
+	if (cq->n >= cq->depth || cq->n >= M_CQE_MAX) {
+		cq->overrun = 1; /* the provider may hold more than asked for: undefined from here */
+		return;
+	}
+	cq->e[cq->n++] = (struct m_cqe){ .wr_id = wr_id, .status = (uint8_t)st };
+}
+
+/* QP qh of node n goes to ERR: its posted receives from the first-th are flushed into its receive CQ. */
+static void flush_recvs(struct model *m, unsigned n, int qh, unsigned first)
+{
+	const struct m_qp *q;
+
+	if (qh < 0 || qh >= m->node[n].nqp)
+		return;
+	q = &m->node[n].qp[qh];
+	if (q->state == M_QPS_ERR)
+		return; /* flushed when it entered ERR */
+	for (unsigned j = first; j < q->nrecv; j++)
+		cq_push(m, n, m->node[n].cq.rcq[qh], q->recv[j].wr_id, M_WC_WR_FLUSH_ERR);
+}
+
+void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
+{
+	const struct m_op *op = &pred->op;
+	const struct m_alt *a = &pred->alt[i];
+	const struct m_resolved *r = &pred->res;
+	int qh = acting_qp(op), consumed = 0;
+	struct m_node *nd = &m->node[op->node];
+
+	if (qh < 0 || qh >= nd->nqp)
+		return;
+	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC)
+		cq_push(m, op->node, nd->cq.scq[qh], op->verbs.wr_id, (enum m_wc_status)a->out.code);
+	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)
+		cq_push(m, op->node, nd->cq.rcq[qh], op->verbs.wr_id, M_WC_WR_FLUSH_ERR); /* RA-ERR-5: flushed at once */
+	if (a->peer_recv >= 0 && r->peer_node >= 0 && r->peer_qp >= 0) {
+		const struct m_recv *rq = m_rq_head(&m->node[r->peer_node], r->peer_qp); /* its own or its SRQ's */
+
+		if (rq) {
+			cq_push(m, (unsigned)r->peer_node, m->node[r->peer_node].cq.rcq[r->peer_qp], rq->wr_id,
+				(enum m_wc_status)a->peer_recv);
+			consumed = 1;
+		}
+	}
+	switch ((enum m_effect)a->effect) {
+	case M_EFF_QP_ERR:
+	case M_EFF_BOTH_ERR: {
+		const struct m_qp *q = &nd->qp[qh];
+
+		flush_recvs(m, op->node, qh, 0);
+		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0)
+			flush_recvs(m, (unsigned)q->peer_node, q->peer_qp,
+				    consumed && q->peer_node == r->peer_node && q->peer_qp == r->peer_qp);
+		break;
+	}
+	case M_EFF_PEER_ERR:
+		if (r->peer_node >= 0)
+			flush_recvs(m, (unsigned)r->peer_node, r->peer_qp, (unsigned)consumed);
+		break;
+	case M_EFF_DO:
+		if (op->kind == M_OP_MODIFY_QP && op->verbs.qp_state == M_QPS_ERR)
+			flush_recvs(m, op->node, qh, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int created)
+{
+	const struct m_op *op = &pred->op;
+	struct m_node *nd = &m->node[op->node];
+	struct m_cq_node *c = &nd->cq;
+
+	if (pred->alt[i].effect != M_EFF_DO)
+		return;
+	if (op->kind == M_OP_CREATE_QP && created >= 0 && created < M_MAX_QP) {
+		c->scq[created] = (uint8_t)op->verbs.scq;
+		c->rcq[created] = (uint8_t)op->verbs.rcq;
+		c->sig_all[created] = op->verbs.sig_all;
+		c->max_send[created] = (uint8_t)(op->verbs.max_send_wr ? op->verbs.max_send_wr : M_SEND_DEPTH_DEFAULT);
+		if (op->verbs.scq)
+			c->cq[op->verbs.scq - 1].usecnt++;
+		if (op->verbs.rcq)
+			c->cq[op->verbs.rcq - 1].usecnt++;
+	} else if (op->kind == M_OP_DESTROY_QP && op->obj >= 0 && op->obj < M_MAX_QP) {
+		if (c->scq[op->obj])
+			c->cq[c->scq[op->obj] - 1].usecnt--;
+		if (c->rcq[op->obj])
+			c->cq[c->rcq[op->obj] - 1].usecnt--;
+	}
+}
+
+int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
+{
+	const struct m_op *op = &pred->op;
+	struct m_cq_node *c = &m->node[op->node].cq;
+
+	if (pred->alt[i].effect != M_EFF_DO)
+		return 0;
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_CREATE_CQ:
+		if (c->ncq >= M_MAX_CQ)
+			return -ENOSPC;
+		c->cq[c->ncq] = (struct m_cq){ .live = 1, .ever = 1, .depth = op->verbs.cq_depth };
+		*created = c->ncq++;
+		return 0;
+	case M_OP_DESTROY_CQ:
+		c->cq[op->obj].live = 0;
+		return 0;
+	case M_OP_POLL_CQ: {
+		struct m_cq *cq = &c->cq[op->obj];
+		unsigned k = cq->n < op->verbs.max_wc ? cq->n : op->verbs.max_wc;
+
+		memcpy(cq->polled, cq->e, sizeof(cq->e[0]) * k);
+		memmove(cq->e, cq->e + k, sizeof(cq->e[0]) * (cq->n - k));
+		cq->n = (uint8_t)(cq->n - k);
+		cq->npolled = (uint8_t)k;
+		return 0;
+	}
+	default:
+		return -EINVAL;
+	}
+}
+
+int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
+{
+	static const char *const wr_key[M_POLL_MAX] = { "wr1", "wr2", "wr3", "wr4" };
+	static const char *const st_key[M_POLL_MAX] = { "status1", "status2", "status3", "status4" };
+	const struct m_cq_node *c = &m->node[op->node].cq;
+	const struct m_cq *cq;
+	enum m_qmode mode;
+
+	if (op->obj < 0 || op->obj >= c->ncq)
+		return -EINVAL;
+	cq = &c->cq[op->obj];
+	mode = cq->overrun ? M_Q_ANY : M_Q_EXACT;
+	m_qres_add(out, "n", mode, cq->npolled, M_RULE_CQ_POLL_1);
+	for (unsigned j = 0; j < cq->npolled; j++) {
+		m_qres_add(out, wr_key[j], mode, cq->polled[j].wr_id, M_RULE_CQ_POLL_1);
+		m_qres_add(out, st_key[j], mode, cq->polled[j].status, M_RULE_CQ_POLL_1);
+	}
+	return 0;
+}

@@ -1,0 +1,48 @@
+/*
+ * cq.h — completion queues in the model (struct m_node.cq, model/state.def):
+ * CQ objects a scenario creates (create_cq), which QPs complete into which
+ * of them (create_qp cq=, send_cq=, recv_cq=), and the completions each
+ * holds until poll_cq takes them, oldest first (CQ-POLL-1). A QP created
+ * without a CQ has CQs of its own the model does not track: every step that
+ * posts on it waits for its completion, as before CQs were objects.
+ */
+#ifndef RDMACHECK_MODEL_VERBS_CQ_H
+#define RDMACHECK_MODEL_VERBS_CQ_H
+
+#include <stdint.h>
+
+#define M_MAX_CQ 16       /* CQs per node (handles are never reused) */
+#define M_CQE_MAX 32      /* completions the model keeps per CQ */
+#define M_CQ_DEPTH_MAX 4096 /* the largest depth (cqe) a scenario may ask for */
+#define M_CQ_DEPTH_DEFAULT 16 /* create_cq without depth= */
+#define M_SEND_DEPTH_MAX 16    /* the largest max_send_wr a QP may ask for */
+#define M_SEND_DEPTH_DEFAULT 32 /* create_qp without max_send_wr= */
+#define M_POLL_MAX 4      /* completions one poll_cq step takes and reports */
+
+/* One work completion: the WR it belongs to (its wr_id) and its status (enum m_wc_status). */
+struct m_cqe {
+	uint32_t wr_id;
+	uint8_t status;
+};
+
+struct m_cq {
+	uint8_t live, ever;
+	uint8_t n;               /* completions held, oldest first in e[] */
+	uint8_t overrun;         /* more completions than the depth arrived: its contents are undefined */
+	uint8_t npolled;         /* what the last poll_cq took, for its results */
+	uint32_t depth;          /* the cqe asked for at create_cq */
+	uint32_t usecnt;         /* QPs completing into it (send or receive side, each counted) */
+	struct m_cqe e[M_CQE_MAX];
+	struct m_cqe polled[M_POLL_MAX];
+};
+
+struct m_cq_node {
+	uint8_t ncq;
+	struct m_cq cq[M_MAX_CQ];
+	/* Per QP handle: its send and receive CQ (CQ handle + 1; 0: the QP's own, untracked) and
+	 * whether it was created with sq_sig_all (every send WR signaled). */
+	uint8_t scq[M_MAX_QP], rcq[M_MAX_QP], sig_all[M_MAX_QP];
+	uint8_t max_send[M_MAX_QP]; /* its send queue's depth asked for (cap.max_send_wr) */
+};
+
+#endif

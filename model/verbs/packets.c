@@ -1,0 +1,34 @@
+/*
+ * packets.c — what a requester has sent before the local SGE fails (LP-8):
+ * a WRITE or SEND longer than the smallest path MTU goes out packet by
+ * packet, each gathered from the local SGE as it is built, so when the SGE
+ * runs past its MR only after the first packet, the responder's verdict on
+ * the packets before (a remote error, the peer's state, no receive) may come
+ * before the local error.
+ */
+#include "model/verbs/internal.h"
+
+/* The smallest path MTU (IBTA 256): the first packet is at most this long. */
+#define MIN_PMTU 256u
+
+int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op)
+{
+	int h = m_mr_by_lkey(nd, op->verbs.lkey);
+	uint64_t first;
+
+	if (h < 0 || nd->mr[h].pd != pd || op->verbs.len <= MIN_PMTU)
+		return 0; /* a bad key or PD fails the first packet; a one-packet message fails whole */
+	first = MIN_PMTU;
+	return m_range_ok(op->verbs.laddr, first, nd->mr[h].addr, nd->mr[h].len) &&
+	       !m_range_ok(op->verbs.laddr, op->verbs.len, nd->mr[h].addr, nd->mr[h].len);
+}
+
+void m_keep_remote_errors(struct m_pred *out, unsigned from)
+{
+	unsigned k = from;
+
+	for (unsigned i = from; i < out->n; i++)
+		if (out->alt[i].effect != M_EFF_DO) /* the request went through: the local error follows */
+			out->alt[k++] = out->alt[i];
+	out->n = (uint8_t)k;
+}

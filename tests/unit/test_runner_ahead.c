@@ -1,0 +1,175 @@
+/*
+ * Unit tests of run-ahead (harness/run/runner.c send_ahead, issue 18): the
+ * runner sends the engine a node's object calls before the earlier ones are
+ * answered, and judges every step as without it, in order. The engine is a
+ * fake that keeps the order of what was sent and taken, and answers ok (or,
+ * for one scenario object, EBUSY).
+ */
+#include "harness/lang/scn.h"
+#include "harness/run/runner.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LOG_MAX 256
+
+static struct {
+	int32_t queue[64];         /* the objects of the calls sent ahead, oldest first */
+	unsigned nq, node;
+	char log[LOG_MAX][16];     /* "a3": sent ahead for object 3; "x3": its exec */
+	unsigned nlog;
+	int32_t busy;              /* this object's call answers EBUSY (-1 none) */
+	int ahead_calls;
+	int32_t offered_max;       /* the highest object offered to ahead */
+} fk;
+
+static void fk_log(char what, int32_t obj)
+{
+	if (fk.nlog < LOG_MAX)
+		snprintf(fk.log[fk.nlog++], sizeof(fk.log[0]), "%c%d", what, obj);
+}
+
+static int fk_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	(void)be;
+	memset(r, 0, sizeof(*r));
+	if (fk.nq) { /* as the stack: the oldest request sent ahead must be this one */
+		ck_assert_int_eq(fk.queue[0], c->obj);
+		memmove(fk.queue, fk.queue + 1, --fk.nq * sizeof(fk.queue[0]));
+	}
+	fk_log('x', c->obj);
+	r->out = c->obj == fk.busy ? (struct m_outcome){ M_OUT_ERRNO, EBUSY } : (struct m_outcome){ M_OUT_OK, 0 };
+	return 0;
+}
+
+static int fk_ahead(void *be, const struct hcall *c)
+{
+	(void)be;
+	fk.ahead_calls++;
+	if (c->obj > fk.offered_max)
+		fk.offered_max = c->obj;
+	if ((c->op != M_OP_ALLOC_PD && c->op != M_OP_DEALLOC_PD) || (fk.nq && c->node != fk.node) || fk.nq == 64)
+		return -EAGAIN;
+	fk.node = c->node;
+	fk.queue[fk.nq++] = c->obj;
+	fk_log('a', c->obj);
+	return 0;
+}
+
+static int fk_none(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	(void)be, (void)obj, (void)off, (void)remote, (void)addr, (void)key;
+	return -ENOENT;
+}
+
+static int fk_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+{
+	(void)be, (void)obj, (void)a, (void)v;
+	return -ENOENT;
+}
+
+static int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	(void)be, (void)obj, (void)off, (void)len, (void)buf;
+	return -ENOENT;
+}
+
+static const struct backend_ops fake = {
+	.name = "fake", .exec = fk_exec, .ref = fk_none, .attr = fk_attr, .read = fk_read, .ahead = fk_ahead,
+};
+
+/* Run text on the fake (run-ahead on or off; object busy answers EBUSY); the verdict into *r, the caller clears it. */
+static void run(const char *text, int ahead, int32_t busy, struct result *r)
+{
+	struct scn_file *f = NULL;
+	struct scn_diags d;
+	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
+
+	memset(&fk, 0, sizeof(fk));
+	fk.busy = busy;
+	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
+	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
+	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
+	scn_free(f);
+}
+
+static const char pairs[] = "title pairs\nnodes a b\n"
+			    "a: alloc_pd p1\na: dealloc_pd p1\na: alloc_pd p2\na: dealloc_pd p2\n" /* objects 0, 1 */
+			    "b: alloc_pd q\n"                                                     /* object 2 */
+			    "a: alloc_pd p3\na: dealloc_pd p3\n";                                 /* object 3 */
+
+START_TEST(test_ahead_sends_a_nodes_object_calls_before_their_answers)
+{
+	static const char *const want[] = { "a0", "a0", "a1", "a1", "x0", "x0", "x1", "x1", "a2", "x2", "a3", "a3", "x3", "x3" };
+	struct result r;
+
+	run(pairs, 1, -1, &r);
+	ck_assert_msg(r.v == V_PASS, "%s", r.reason);
+	ck_assert_uint_eq(r.steps_run, 7);
+	ck_assert_uint_eq(fk.nlog, 14);
+	for (unsigned i = 0; i < fk.nlog; i++) /* node a's four, then b's alone, then a's two */
+		ck_assert_msg(strcmp(fk.log[i], want[i]) == 0, "event %u: %s, want %s", i, fk.log[i], want[i]);
+	result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_ahead_off_sends_nothing_ahead)
+{
+	struct result r;
+
+	run(pairs, 0, -1, &r);
+	ck_assert_int_eq(r.v, V_PASS);
+	ck_assert_int_eq(fk.ahead_calls, 0);
+	ck_assert_str_eq(fk.log[0], "x0");
+	result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_ahead_judges_as_without_it)
+{
+	struct result on, off;
+
+	run(pairs, 0, 1, &off); /* p2's alloc answers EBUSY: outside the allowed set */
+	run(pairs, 1, 1, &on);
+	ck_assert_int_eq(off.v, V_FAIL);
+	ck_assert_int_eq(on.v, off.v);
+	ck_assert_uint_eq(on.line, off.line);
+	ck_assert_uint_eq(on.line, 5);
+	ck_assert_str_eq(on.reason, off.reason);
+	ck_assert_uint_eq(on.steps_run, off.steps_run);
+	ck_assert_uint_eq(fk.nq, 1); /* p2's dealloc: sent ahead, never judged (the run stopped before it) */
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
+START_TEST(test_ahead_never_sends_a_step_that_needs_the_engines_view)
+{
+	static const char text[] = "title view\nnodes a\na: alloc_pd p\n"
+				   "a: reg_mr m pd=p len=64 access=LOCAL_WRITE\n"
+				   "a: reg_mr n pd=p len=64 access=LOCAL_WRITE iova=m.addr\n";
+	struct result r;
+
+	run(text, 1, -1, &r);
+	/* the fake takes no reg_mr ahead (offered at steps 1 and 2); the third step is never
+	 * offered: its iova= is the engine's view of m */
+	ck_assert_int_eq(fk.ahead_calls, 3);
+	ck_assert_int_eq(fk.offered_max, 1);
+	result_clear(&r);
+}
+END_TEST
+
+Suite *suite_test_runner_ahead(void)
+{
+	Suite *s = suite_create("runner_ahead");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_ahead_sends_a_nodes_object_calls_before_their_answers);
+	tcase_add_test(tc, test_ahead_off_sends_nothing_ahead);
+	tcase_add_test(tc, test_ahead_judges_as_without_it);
+	tcase_add_test(tc, test_ahead_never_sends_a_step_that_needs_the_engines_view);
+	suite_add_tcase(s, tc);
+	return s;
+}
