@@ -238,15 +238,14 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 
 	if (n < 1 || n > AGENT_CHAIN_MAX)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		if (c[i].verbs.ah >= 0) { /* the agent's post_chain carries no UD destination */
-			snprintf(st->err, sizeof(st->err), "a chain of UD sends (ah=) is not supported");
-			return -EOPNOTSUPP;
-		}
 	off = (size_t)snprintf(req, sizeof(req), "post_chain id=%d n=%zu", c[0].obj, n);
 	for (size_t i = 0; i < n && off < sizeof(req); i++) {
 		char pfx[24];
 
+		if (c[i].verbs.ah >= 0) { /* the agent's post_chain carries no UD destination */
+			snprintf(st->err, sizeof(st->err), "a chain of UD sends (ah=) is not supported");
+			return -EOPNOTSUPP;
+		}
 		snprintf(pfx, sizeof(pfx), "w%zu.", i);
 		req[off++] = ' ';
 		wr_fields(&c[i], pfx, req + off, sizeof(req) - off);
