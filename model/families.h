@@ -7,6 +7,7 @@
 #define RDMACHECK_MODEL_FAMILIES_H
 
 #include "model/verbs/verbs.h"
+#include "model/verbs/ud.h"
 #include "model/verbs/cq.h"
 #include "model/rpma/rpma.h"
 #include "model/dat/dat.h"

@@ -103,7 +103,7 @@ enum m_outcome_kind {
  * any access (PROT_NONE), or not mapped at all. */
 enum m_prot { M_PROT_RW, M_PROT_RO, M_PROT_NONE, M_PROT_UNMAPPED };
 /* IBV_QPT_*: the QP types the model has (RC: the default). */
-enum m_qp_type { M_QPT_RC, M_QPT_UC };
+enum m_qp_type { M_QPT_RC, M_QPT_UC, M_QPT_UD };
 
 enum m_mw_type { M_MW_TYPE_1 = 1, M_MW_TYPE_2 = 2 };
 
@@ -125,6 +125,10 @@ enum m_op_kind {
 
 /* The family op kind k belongs to (M_FAM_COUNT_ for a value out of range). */
 enum m_family m_op_family(enum m_op_kind k);
+
+/* A posted receive WR (a QP's or a shared receive queue's): its SGE (none: no_sge, num_sge 0),
+ * and its wr_id. */
+struct m_recv { uint8_t no_sge; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
 
 /* Each family's values, operation arguments and state (model/<family>/<family>.h). */
 #include "model/families.h"
@@ -180,7 +184,7 @@ const char *m_errno_str(int code);          /* "EINVAL"; the errnos the model us
 int m_errno_parse(const char *name, int *out);
 const char *m_prot_str(enum m_prot p);
 int m_prot_parse(const char *name, enum m_prot *out);
-const char *m_qp_type_str(enum m_qp_type t);   /* "RC", "UC" */
+const char *m_qp_type_str(enum m_qp_type t);   /* "RC", "UC", "UD" */
 int m_qp_type_parse(const char *name, enum m_qp_type *out);
 const char *m_op_kind_str(enum m_op_kind k);
 int m_op_kind_parse(const char *name, enum m_op_kind *out);
@@ -307,8 +311,6 @@ struct m_mw {
 	uint32_t rkey;
 };
 
-/* A posted receive: its SGE (none: no_sge, num_sge 0), and its wr_id. */
-struct m_recv { uint8_t no_sge; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
 
 struct m_qp {
 	uint8_t live, ever, state;

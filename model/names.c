@@ -107,7 +107,7 @@ static const struct name prot_names[] = {
 };
 NAMED_ENUM(m_prot, enum m_prot, prot_names)
 
-static const struct name qp_type_names[] = { { M_QPT_RC, "RC" }, { M_QPT_UC, "UC" } };
+static const struct name qp_type_names[] = { { M_QPT_RC, "RC" }, { M_QPT_UC, "UC" }, { M_QPT_UD, "UD" } };
 NAMED_ENUM(m_qp_type, enum m_qp_type, qp_type_names)
 
 static const struct name op_names[] = {

@@ -124,6 +124,22 @@ static const struct m_deviation rxe_dev[] = {
 	  "ib_modify_qp_is_ok, whose qp_state_table has no RESET to ERR entry (KCORE verbs.c)", KERNEL_RXE },
 	{ M_RULE_RA_WRITE_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
 	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)", KERNEL_RXE },
+	{ M_RULE_UD_SEND_2, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "observed (rdmacheck verbs/156, 6.1.0-56): a 5000-byte UD SEND completes SUCCESS and nothing arrives "
+	  "(the port MTU is 1024; where rxe drops it was not read)", KERNEL_RXE },
+	{ M_RULE_UD_SEND_2, PART_RANGE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "observed (rdmacheck verbs/156, 6.1.0-56): a 1100-byte UD SEND over a 1024-byte port MTU completes "
+	  "SUCCESS and nothing arrives", KERNEL_RXE },
+	{ M_RULE_UD_SEND_3, PART_PEER_RECV, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
+	  "observed (rdmacheck verbs/155, 6.1.0-56): a 64-byte UD SEND into a 100-byte receive (GRH + payload do not "
+	  "fit): the requester completes SUCCESS, the receive completes LOC_QP_OP_ERR and the responder QP goes to "
+	  "ERR (KRXE send_data_in: the copy fails as a malformed WQE, class A)", KERNEL_RXE },
+	{ M_RULE_UD_AH_1, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_NARROW, 1, { WC(LOC_QP_OP_ERR) },
+	  "observed (rdmacheck verbs/157, 6.1.0-56): a UD SEND through an AH of another PD completes LOC_QP_OP_ERR "
+	  "(the QP goes to ERR; which rxe check refuses it was not read)", KERNEL_RXE },
+	{ M_RULE_MW_BIND_4, PART_STEP, ANY_KERNEL, M_DEV_NARROW, 1, { ERRNO(EINVAL) },
+	  "observed (rdmacheck verbs/158, 6.1.0-56): bind_mw on a UD QP, type 1 and type 2: EINVAL at the post "
+	  "(RXEU validate_send_wr: BIND_MW only on RC and UC)", KERNEL_RXE },
 	/* ---- librpma 1.2.0 (catalog B, G): entries with component LIBRPMA ---- */
 #define RPMA_E_(e) { M_OUT_RPMA, M_RPMA_E_##e }
 	{ M_RULE_RPMA_DESC_3, PART_RPMA_USAGE0, ANY_KERNEL, M_DEV_REPLACE, 1, { RPMA_E_(INVAL) },

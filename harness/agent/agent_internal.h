@@ -26,6 +26,8 @@ enum aobj_kind {
 	AO_DAT_PZ, AO_DAT_LMR, AO_DAT_RMR, AO_DAT_EP, /* uDAPL */
 	AO_MRAPI_RMEM, AO_MRAPI_REQ, AO_MRAPI_ATTRS,  /* MRAPI */
 	AO_RPMEM_POOL,                                /* librpmem */
+	AO_AH,                                        /* verbs address handles (ext: the ibv_ah) */
+	AO_SRQ,                                       /* verbs shared receive queues (ext: the ibv_srq) */
 };
 
 struct agent;
@@ -59,6 +61,7 @@ struct aobj {
 	struct ibv_cq *scq, *rcq;
 	uint32_t qp_access;
 	uint8_t qp_uc;            /* a UC QP (else RC) */
+	uint8_t qp_ud;            /* a UD QP */
 	uint8_t cq_given;         /* a QP's scq/rcq that are CQ objects' (AGENT_CQ_SEND|RECV), not its own */
 	/* Other APIs: their own state, and how to release it (at the end only). */
 	void *ext;

@@ -62,7 +62,7 @@ static int obj_live(const struct gctx *x, const struct scn_obj *o, int h)
 }
 
 /* scngen_int.h */
-int32_t pick(struct gctx *x, unsigned node, uint16_t cls, enum want w, int *h)
+int32_t pick(struct gctx *x, unsigned node, uint32_t cls, enum want w, int *h)
 {
 	int32_t cand[64];
 	unsigned n = 0;

@@ -29,7 +29,7 @@ uint32_t below(struct gctx *x, uint32_t n);
  * (live or, with W_ANY, dead too: stale handles and keys); *h its handle
  * (h may be NULL). Returns its index in the case's objects, or -1.
  */
-int32_t pick(struct gctx *x, unsigned node, uint16_t cls, enum want w, int *h);
+int32_t pick(struct gctx *x, unsigned node, uint32_t cls, enum want w, int *h);
 /* The name of object o of the prefix. */
 const char *oname(const struct gctx *x, int32_t o);
 /* The flags of table t whose bits are in v, joined by '|' ("0" for none). */

@@ -69,8 +69,10 @@ enum scn_class {
 	SCN_C_MRAPI_RMEM = 1u << 10, SCN_C_RPMEM_POOL = 1u << 11, SCN_C_DAT_EP = 1u << 12,
 	SCN_C_MRAPI_REQ = 1u << 13, SCN_C_MRAPI_ATTRS = 1u << 14,
 	SCN_C_CQ = 1u << 15,
+	SCN_C_AH = 1u << 16, /* a verbs address handle (UD) */
+	SCN_C_SRQ = 1u << 17, /* a verbs shared receive queue */
 };
-#define SCN_C_COUNT_ 16
+#define SCN_C_COUNT_ 18
 
 /* Value kinds (bits, so an argument can accept several). */
 enum scn_vkind {
@@ -97,6 +99,7 @@ enum scn_table {
 	SCN_T_USAGE, SCN_T_FLUSH, SCN_T_DAT_PRIV, SCN_T_RPMA_FLAGS, SCN_T_RPMA_NULL, SCN_T_DAT_MEM_TYPE,
 	SCN_T_DAT_VA_TYPE, SCN_T_MRAPI_ATYPE, SCN_T_MRAPI_ID, SCN_T_MRAPI_ATTR, SCN_T_MRAPI_NULL, SCN_T_QPT,
 	SCN_T_WC, SCN_T_YESNO,
+	SCN_T_QP_ATTR,
 	SCN_T_COUNT_
 };
 
@@ -166,7 +169,7 @@ struct scn_arg_spec {
 	uint16_t kinds;    /* enum scn_vkind bits accepted */
 	uint8_t flags;     /* SCN_A_* */
 	uint8_t table;     /* enum scn_table, for SCN_V_FLAGS / SCN_V_WORD */
-	uint16_t cls;      /* enum scn_class bits, for references */
+	uint32_t cls;      /* enum scn_class bits, for references */
 	uint64_t lo, hi;   /* integer range, when hi != 0 */
 };
 
@@ -174,7 +177,7 @@ struct scn_call {
 	const char *name;                 /* "reg_mr", "rpma_mr_reg" */
 	uint8_t api;                      /* enum scn_api */
 	uint8_t kind;                     /* enum scn_kind */
-	uint16_t cls;                     /* class of NAME (created or accepted); 0: no NAME */
+	uint32_t cls;                     /* class of NAME (created or accepted); 0: no NAME */
 	uint8_t destroys;                 /* NAME is no longer live after success */
 	uint16_t outs;                    /* bits (1 << enum m_outcome_kind) | SCN_OUTS_QUERY */
 	const struct scn_arg_spec *args;  /* keys, terminated by key == NULL */
@@ -228,7 +231,7 @@ struct scn_arg {
 struct scn_obj {
 	char name[SCN_NAME_MAX];
 	uint8_t node;
-	uint16_t cls;      /* one enum scn_class bit */
+	uint32_t cls;      /* one enum scn_class bit */
 	uint32_t step;     /* index of the creating step */
 	uint32_t line;     /* line of the creating step */
 	uint8_t live;      /* live after the last step, as far as the parser can tell */

@@ -2,7 +2,7 @@
  * scn_limits.c — what the reference model can hold, checked where the
  * scenario says it (issue 16.8). The limits themselves are the model's
  * (model/model.h: M_MAX_PD, M_MAX_MR, M_MAX_MW, M_MAX_QP, M_MAX_CONN,
- * M_MAX_RREMOTE, M_MAX_CQ per node, model_mr_len_holds per registration); this file
+ * M_MAX_RREMOTE, M_MAX_CQ, M_MAX_AH, M_MAX_SRQ per node, model_mr_len_holds per registration); this file
  * only says which creations take which of them, so a scenario the model
  * cannot hold is refused by the parser with its position and the limit
  * named, instead of a model failure at run time. Every creation step counts
@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <string.h>
 
-enum res { R_PD, R_MR, R_MW, R_QP, R_CONN, R_RREMOTE, R_CQ, R_COUNT_ };
+enum res { R_PD, R_MR, R_MW, R_QP, R_CONN, R_RREMOTE, R_CQ, R_AH, R_SRQ, R_COUNT_ };
 
 static const struct {
 	const char *what;
@@ -32,6 +32,8 @@ static const struct {
 	[R_CONN] = { "connections (dat_ep_connect, rpma_connect: on each side)", M_MAX_CONN },
 	[R_RREMOTE] = { "librpma remote MRs (rpma_mr_remote_from_descriptor)", M_MAX_RREMOTE },
 	[R_CQ] = { "CQs (create_cq)", M_MAX_CQ },
+	[R_AH] = { "address handles (create_ah)", M_MAX_AH },
+	[R_SRQ] = { "shared receive queues (create_srq)", M_MAX_SRQ },
 };
 
 /* What creating an object of each class takes on its node and on its peer's. */
@@ -51,6 +53,8 @@ static const struct {
 	{ SCN_C_RPMA_CONN, { [R_QP] = 1, [R_CONN] = 1, [R_MR] = 1 }, { [R_QP] = 1, [R_CONN] = 1 } },
 	{ SCN_C_RPMA_REMOTE, { [R_RREMOTE] = 1 }, { 0 } },
 	{ SCN_C_CQ, { [R_CQ] = 1 }, { 0 } },
+	{ SCN_C_AH, { [R_AH] = 1 }, { 0 } },
+	{ SCN_C_SRQ, { [R_SRQ] = 1 }, { 0 } },
 };
 
 #define RPMA_CLASSES (SCN_C_RPMA_MR | SCN_C_RPMA_CONN) /* the calls that make the node's librpma peer */

@@ -63,7 +63,7 @@ int32_t scn_obj_add(struct scn_ctx *c, const char *name, unsigned node, unsigned
 		f->objs = o;
 		f->cap_objs = n;
 	}
-	f->objs[f->nobjs] = (struct scn_obj){ .node = (uint8_t)node, .cls = (uint16_t)cls,
+	f->objs[f->nobjs] = (struct scn_obj){ .node = (uint8_t)node, .cls = (uint32_t)cls,
 					      .step = (uint32_t)f->nsteps,
 					      .line = c->ln ? c->ln->no : 0 };
 	snprintf(f->objs[f->nobjs].name, SCN_NAME_MAX, "%s", name);

@@ -52,7 +52,7 @@ static const struct scn_name class_names[] = {
 	{ SCN_C_DAT_LMR, "DAT LMR" }, { SCN_C_DAT_RMR, "DAT RMR" },
 	{ SCN_C_MRAPI_RMEM, "MRAPI rmem" }, { SCN_C_RPMEM_POOL, "rpmem pool" },
 	{ SCN_C_DAT_EP, "DAT EP" }, { SCN_C_MRAPI_REQ, "MRAPI request" }, { SCN_C_MRAPI_ATTRS, "MRAPI attributes" },
-	{ SCN_C_CQ, "CQ" },
+	{ SCN_C_CQ, "CQ" }, { SCN_C_AH, "AH" }, { SCN_C_SRQ, "SRQ" },
 };
 NAMED_ENUM(scn_class, enum scn_class, class_names)
 
@@ -85,7 +85,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_DAT_MEM_TYPE, "dat_mem_type" }, { SCN_T_DAT_VA_TYPE, "dat_va_type" },
 	{ SCN_T_MRAPI_ATYPE, "mrapi_atype" }, { SCN_T_MRAPI_ID, "mrapi_id" }, { SCN_T_MRAPI_ATTR, "mrapi_attr" },
 	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" },
-	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" },
+	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" }, { SCN_T_QP_ATTR, "qp_attr" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -107,9 +107,19 @@ static const struct scn_name qps_t[] = {
 	{ 0, "RESET" }, { 1, "INIT" }, { 2, "RTR" }, { 3, "RTS" }, { 4, "SQD" }, { 5, "SQE" },
 	{ 6, "ERR" },
 };
-static const struct scn_name qps_modify_t[] = { { 0, "RESET" }, { 6, "ERR" } };
+static const struct scn_name qps_modify_t[] = {
+	{ 0, "RESET" }, { 6, "ERR" }, { 1, "INIT" }, { 2, "RTR" }, { 3, "RTS" },
+};
 /* The QP types the model has (its enum m_qp_type). */
-static const struct scn_name qpt_t[] = { { 0, "RC" }, { 1, "UC" } };
+static const struct scn_name qpt_t[] = { { 0, "RC" }, { 1, "UC" }, { 2, "UD" } };
+/* The attributes of ibv_modify_qp's mask a transition may require (IBV_QP_*: the model's enum m_qp_attr). */
+static const struct scn_name qp_attr_t[] = {
+	{ 1u << 3, "ACCESS_FLAGS" }, { 1u << 4, "PKEY_INDEX" }, { 1u << 5, "PORT" }, { 1u << 6, "QKEY" },
+	{ 1u << 7, "AV" }, { 1u << 8, "PATH_MTU" }, { 1u << 9, "TIMEOUT" }, { 1u << 10, "RETRY_CNT" },
+	{ 1u << 11, "RNR_RETRY" }, { 1u << 12, "RQ_PSN" }, { 1u << 13, "MAX_QP_RD_ATOMIC" },
+	{ 1u << 15, "MIN_RNR_TIMER" }, { 1u << 16, "SQ_PSN" }, { 1u << 17, "MAX_DEST_RD_ATOMIC" },
+	{ 1u << 20, "DEST_QPN" },
+};
 /* IBV_WC_* (the model's enum m_wc_status), without the prefix */
 static const struct scn_name wc_t[] = {
 	{ 0, "SUCCESS" }, { 1, "LOC_LEN_ERR" }, { 2, "LOC_QP_OP_ERR" }, { 3, "LOC_EEC_OP_ERR" },
@@ -188,6 +198,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_MRAPI_ID] = { mrapi_id_t, SCN_N(mrapi_id_t) },
 	[SCN_T_MRAPI_ATTR] = { mrapi_attr_t, SCN_N(mrapi_attr_t) },
 	[SCN_T_MRAPI_NULL] = { mrapi_null_t, SCN_N(mrapi_null_t) },
+	[SCN_T_QP_ATTR] = { qp_attr_t, SCN_N(qp_attr_t) },
 };
 
 size_t scn_table_count(enum scn_table t)

@@ -70,6 +70,14 @@ struct hc_verbs {
 	uint32_t cq_depth;        /* create_cq: cqe */
 	uint32_t max_wc;          /* poll_cq: num_entries */
 	uint8_t no_sge;           /* write, write_imm, send, recv without local=: num_sge 0 */
+	/* QP states, UD (model/verbs/ud.h): modify_qp RTR's peer= and a UD send's dest= are peer/peer_node */
+	uint32_t qp_omit;         /* modify_qp: attributes left out (enum m_qp_attr) */
+	uint32_t qkey;            /* modify_qp INIT: the UD QP's Q_Key; UD send: the remote Q_Key */
+	int32_t ah;               /* UD send: the AH, -1 none */
+	uint8_t ah_node;          /* create_ah: the node it addresses */
+	uint8_t raw_qpn;          /* UD send: dest_qpn is a raw number (qpn=), not dest='s */
+	uint32_t dest_qpn;
+	int32_t srq;              /* create_qp: its SRQ, -1 none */
 };
 
 /* The harness's fill (harness/api/harness/). */
@@ -202,7 +210,7 @@ struct hpeer {
  * start (in its MR's address space), length and rkey; a QP's number.
  */
 struct hview {
-	uint16_t cls;              /* enum scn_class */
+	uint32_t cls;              /* enum scn_class */
 	uint8_t zero_based;        /* a window bound zero-based */
 	uint64_t addr, iova, len, start;
 	uint32_t lkey, rkey, qpn;

@@ -115,7 +115,7 @@ int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p
 	return rc;
 }
 
-int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
+int32_t bm_object(const struct be_model *bm, unsigned node, uint32_t cls, int h)
 {
 	for (size_t i = 0; h >= 0 && i < bm->f->nobjs; i++)
 		if (bm->f->objs[i].node == node && bm->f->objs[i].cls == cls && bm->h[i] == h)
@@ -124,7 +124,7 @@ int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h)
 }
 
 /* The family whose calls create objects of class cls (its model_view, model_buf), or NULL. */
-static const struct api_family *class_family(uint16_t cls)
+static const struct api_family *class_family(uint32_t cls)
 {
 	for (size_t i = 0; i < api_family_count(); i++) {
 		const struct api_family *f = api_family_get(i);
@@ -304,7 +304,7 @@ static int model_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *l
 {
 	const struct be_model *bm = be;
 	int16_t h = bm_handle(bm, obj);
-	uint16_t cls = obj >= 0 && (size_t)obj < bm->f->nobjs ? bm->f->objs[obj].cls : 0;
+	uint32_t cls = obj >= 0 && (size_t)obj < bm->f->nobjs ? bm->f->objs[obj].cls : 0;
 	int rc;
 
 	if (h < 0)

@@ -56,7 +56,7 @@ int16_t bm_handle(const struct be_model *bm, int32_t o);
 int bm_map(const struct be_model *bm, int32_t o, int16_t *h);
 
 /* The scenario object of class cls on node whose model handle is h, or -1. */
-int32_t bm_object(const struct be_model *bm, unsigned node, uint16_t cls, int h);
+int32_t bm_object(const struct be_model *bm, unsigned node, uint32_t cls, int h);
 
 /* The bytes the model holds for a buffer: contents and where they are unspecified (1). */
 struct bm_buf {

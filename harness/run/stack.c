@@ -219,7 +219,7 @@ static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 static int stack_blob(void *be, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
 {
 	struct stack *st = be;
-	uint16_t cls;
+	uint32_t cls;
 
 	if (obj < 0 || (size_t)obj >= st->f->nobjs)
 		return -EINVAL;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void qp_to_err(struct m_qp *q)
+void qp_to_err(struct m_qp *q)
 {
 	q->state = M_QPS_ERR;
 	q->nrecv = 0; /* posted receives are flushed (RA-ERR-2) */
@@ -83,7 +83,7 @@ static void same_buffer(struct m_node *nd, struct m_mr *mr, const struct m_mr *o
 
 /* len bytes from src (NULL: bytes the model does not know, an inline post's
  * from memory it never had: LP-3) land in dst at doff. */
-static void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
+void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
 {
 	if (src)
 		copy_bytes(dst, doff, src, soff, len);
@@ -147,7 +147,7 @@ static void unbind_mw(struct m_node *nd, struct m_mw *mw)
 }
 
 /* The first posted receive of q is used up (a SEND, a WRITE with immediate). */
-static void consume_recv(struct m_qp *q)
+void consume_recv(struct m_qp *q)
 {
 	memmove(&q->recv[0], &q->recv[1], sizeof(q->recv[0]) * (size_t)(q->nrecv - 1));
 	q->nrecv--;
@@ -169,7 +169,7 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 		if (t && op->verbs.len)
 			land(t, r->toff, l, r->loff, op->verbs.len);
 		if (op->kind == M_OP_WRITE_IMM) /* it consumes the peer's first receive (RA-WRITE-2) */
-			consume_recv(&pn->qp[r->peer_qp]);
+			m_rq_consume(pn, r->peer_qp);
 		break;
 	case M_OP_READ:
 		if (t && l && op->verbs.len)
@@ -187,11 +187,9 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 		break;
 	}
 	case M_OP_SEND: {
-		struct m_qp *pq = &pn->qp[r->peer_qp];
-
 		if (r->rmr >= 0 && op->verbs.len)
 			land(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
-		consume_recv(pq);
+		m_rq_consume(pn, r->peer_qp);
 		if (r->inv_mw >= 0)
 			unbind_mw(pn, &pn->mw[r->inv_mw]);
 		break;
@@ -277,6 +275,8 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)s };
 		nd->pd[op->verbs.pd].usecnt++;
+		nd->ud.qkey[s] = 0;      /* a reused slot: its UD and SRQ state start over */
+		m_srq_attach(nd, s, op->verbs.srq1);
 		*created = s;
 		nd->nqp += s == nd->nqp;
 		return 0;
@@ -291,20 +291,18 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		b->peer_qp = op->obj;
 		return 0;
 	}
-	case M_OP_MODIFY_QP: {
-		struct m_qp *q = &nd->qp[op->obj];
-
-		q->sq_kept = 0; /* kept send WRs are flushed (ERR) or dropped (RESET) */
-		if (op->verbs.qp_state == M_QPS_ERR) {
-			qp_to_err(q);
-		} else {
-			q->state = M_QPS_RESET;
-			q->nrecv = 0;
-			q->peer_node = q->peer_qp = -1;
-		}
+	case M_OP_MODIFY_QP:
+		m_apply_modify_qp(m, op);
 		return 0;
-	}
+	case M_OP_CREATE_AH:
+	case M_OP_DESTROY_AH:
+		return m_apply_ah(m, op, created);
+	case M_OP_CREATE_SRQ:
+	case M_OP_DESTROY_SRQ:
+	case M_OP_POST_SRQ_RECV:
+		return m_apply_srq(m, op, created);
 	case M_OP_DESTROY_QP:
+		m_srq_attach(nd, op->obj, 0);
 		nd->qp[op->obj].live = 0;
 		nd->pd[nd->qp[op->obj].pd].usecnt--;
 		return 0;
@@ -350,6 +348,11 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 
 		if (start < t->len)
 			memset(t->unknown + start, 1, t->len - start < op->verbs.len ? t->len - start : op->verbs.len);
+	}
+	if (op->kind == M_OP_SEND && (a->effect == M_EFF_DO || a->effect == M_EFF_PEER_ERR) &&
+	    m->node[op->node].qp[op->obj].type == M_QPT_UD) {
+		m_apply_ud_send(m, pred, a); /* what the destination made of it (ud.c) */
+		return 0;
 	}
 	switch ((enum m_effect)a->effect) {
 	case M_EFF_NONE:

@@ -149,10 +149,10 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)
 		cq_push(m, op->node, nd->cq.rcq[qh], op->verbs.wr_id, M_WC_WR_FLUSH_ERR); /* RA-ERR-5: flushed at once */
 	if (a->peer_recv >= 0 && r->peer_node >= 0 && r->peer_qp >= 0) {
-		const struct m_qp *pq = &m->node[r->peer_node].qp[r->peer_qp];
+		const struct m_recv *rq = m_rq_head(&m->node[r->peer_node], r->peer_qp); /* its own or its SRQ's */
 
-		if (pq->nrecv) {
-			cq_push(m, (unsigned)r->peer_node, m->node[r->peer_node].cq.rcq[r->peer_qp], pq->recv[0].wr_id,
+		if (rq) {
+			cq_push(m, (unsigned)r->peer_node, m->node[r->peer_node].cq.rcq[r->peer_qp], rq->wr_id,
 				(enum m_wc_status)a->peer_recv);
 			consumed = 1;
 		}

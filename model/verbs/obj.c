@@ -289,7 +289,7 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		return 0;
 	case M_OP_CREATE_QP:
 		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.max_recv_wr > M_RECV_DEPTH_MAX ||
-		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UC)
+		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UD || !m_srq_usable(nd, op))
 			return -EINVAL;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
@@ -299,8 +299,9 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 			return -EINVAL;
 		const struct m_node *pn = &m->node[op->verbs.peer_node];
 
-		if (!VALID(pn->qp, pn->nqp, op->verbs.peer_qp, 1) || pn->qp[op->verbs.peer_qp].type != nd->qp[op->obj].type)
-			return -EINVAL; /* a UC QP connects to a UC QP */
+		if (!VALID(pn->qp, pn->nqp, op->verbs.peer_qp, 1) || pn->qp[op->verbs.peer_qp].type != nd->qp[op->obj].type ||
+		    nd->qp[op->obj].type == M_QPT_UD)
+			return -EINVAL; /* a UC QP connects to a UC QP; UD QPs are not connected */
 		m_why_add(&why, M_RULE_QP_CONN_1);
 		if (nd->qp[op->obj].state != M_QPS_RESET || pn->qp[op->verbs.peer_qp].state != M_QPS_RESET)
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
@@ -309,21 +310,14 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		return 0;
 	}
 	case M_OP_MODIFY_QP:
-		if (!VALID(nd->qp, nd->nqp, op->obj, 1) ||
-		    (op->verbs.qp_state != M_QPS_ERR && op->verbs.qp_state != M_QPS_RESET))
-			return -EINVAL;
-		if (op->verbs.qp_state == M_QPS_ERR && nd->qp[op->obj].state == M_QPS_RESET) {
-			/* QP-STATE-2: the transition table may lack RESET to ERR. */
-			s = DECIDE(p, QP_STATE_2, PART_STEP, O_ERR(EINVAL), O_OK);
-			m_why_add(&why, M_RULE_QP_STATE_2);
-			for (unsigned i = 0; i < s.n; i++)
-				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
-			return 0;
-		}
-		if (op->verbs.qp_state == M_QPS_ERR)
-			m_why_add(&why, M_RULE_RA_ERR_2);
-		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
-		return 0;
+		return m_pred_modify_qp(m, p, out);
+	case M_OP_CREATE_AH:
+	case M_OP_DESTROY_AH:
+		return m_pred_ah(m, p, out);
+	case M_OP_CREATE_SRQ:
+	case M_OP_DESTROY_SRQ:
+	case M_OP_POST_SRQ_RECV:
+		return m_pred_srq(m, p, out);
 	case M_OP_DESTROY_QP:
 	case M_OP_QUERY_QP:
 		if (!VALID(nd->qp, nd->nqp, op->obj, 1))

@@ -16,7 +16,7 @@
  * nd to a live MR of the QP's PD covering [addr, addr+len), with LOCAL_WRITE
  * if need_write. Returns 1 if valid, 0 if not; mr and off receive the target.
  */
-static int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
+int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
 		     int need_write, int16_t *mr, uint64_t *off, enum m_rule *why)
 {
 	int h = m_mr_by_lkey(nd, lkey);
@@ -47,7 +47,7 @@ static int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t ad
  * Send-side gather SGE (LP-1, LP-2): adds the failure alternatives (QP to
  * ERR) and returns whether the operation may go on.
  */
-static int sge_check(const struct m_profile *p, const struct m_node *nd, int pd,
+int sge_check(const struct m_profile *p, const struct m_node *nd, int pd,
 		     const struct m_op *op, uint64_t len, int need_write, enum m_rule fail_rule,
 		     struct m_pred *out, struct m_why *why)
 {
@@ -266,13 +266,14 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 	struct m_set s, r;
 	enum m_rule rr;
 
-	if (pq->nrecv == 0) {
+	const struct m_recv *rq = m_rq_head(pn, out->res.peer_qp); /* its own or its SRQ's (SRQ-2) */
+
+	if (!rq) {
 		/* No receive posted: RNR NAKs until the retry count runs out. */
 		m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
 		return;
 	}
-	const struct m_recv *rq = &pq->recv[0];
 
 	if (rq->no_sge) {
 		out->res.rmr = -1; /* a receive of num_sge 0 holds no byte (LP-5 below) */
@@ -343,7 +344,7 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
  * whichever buffer of the node holds it (none: unknown). Returns whether
  * the operation goes on.
  */
-static int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
+int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		       struct m_why *why)
 {
 	const struct m_op *op = &out->op;
@@ -379,10 +380,8 @@ static int inline_data(const struct m_profile *p, const struct m_node *nd, const
  */
 static void write_imm(const struct model *m, const struct m_profile *p, struct m_pred *out, struct m_why why)
 {
-	const struct m_qp *pq = &m->node[out->res.peer_node].qp[out->res.peer_qp];
-
 	m_why_add(&why, M_RULE_RA_WRITE_2);
-	if (pq->nrecv == 0) {
+	if (!m_rq_head(&m->node[out->res.peer_node], out->res.peer_qp)) {
 		m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
 		return;
@@ -548,6 +547,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		}
 	}
 	if (op->kind == M_OP_RECV) {
+		if (nd->ud.qp_srq[qh])
+			return m_pred_srq(m, p, out); /* its receives are the SRQ's (SRQ-2) */
 		if (q->state == M_QPS_RESET) {
 			m_why_add(&why, M_RULE_QP_STATE_1);
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
@@ -588,6 +589,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		m_alt_add(out, O_ERR(EINVAL), m_kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
 		return 0;
 	}
+	if (q->type == M_QPT_UD)
+		return m_pred_ud_post(m, p, q, out, why);
 	if (op->kind == M_OP_BIND_MW)
 		return bind_mw(m, p, q, out, why);
 	if (op->kind == M_OP_LOCAL_INV) {

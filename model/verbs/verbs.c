@@ -52,7 +52,8 @@ static int query_qp(const struct model *m, const struct m_op *op, struct m_qres 
 
 	m_qres_add(out, "state", M_Q_EXACT, q->state, M_RULE_QP_CONN_1);
 	/* qp_access_flags are set by the RESET->INIT transition (connect). */
-	m_qres_add(out, "access", q->state == M_QPS_RESET ? M_Q_ANY : M_Q_EXACT, q->access, M_RULE_QP_CONN_1);
+	m_qres_add(out, "access", q->state == M_QPS_RESET || q->type == M_QPT_UD ? M_Q_ANY : M_Q_EXACT, q->access,
+		   M_RULE_QP_CONN_1); /* a UD QP has no access flags (its INIT sets the Q_Key) */
 	return 0;
 }
 

@@ -57,6 +57,15 @@ struct m_verbs_args {
 	uint64_t raddr;     /* write/read/cas/fadd: the remote address */
 	uint64_t compare;   /* cas: the compare value */
 	uint64_t swap;      /* cas: the swap value; fadd: the value added */
+	/* QP states and UD (model/verbs/qpstate.c, ud.c). peer_node/peer_qp above are also
+	 * modify_qp state=RTR's remote QP (-1: none given) and a UD send's destination QP
+	 * (-1: the raw dest_qpn) */
+	uint32_t qp_omit;   /* modify_qp: the attributes left out of the mask (enum m_qp_attr) */
+	uint32_t qkey;      /* modify_qp state=INIT of a UD QP: its Q_Key; UD send: the remote Q_Key */
+	int16_t ah;         /* UD send: the address handle */
+	uint8_t ah_node;    /* create_ah: the node whose port the AH addresses */
+	uint32_t dest_qpn;  /* UD send with peer_qp -1: a QP number no QP of the AH's node has */
+	uint8_t srq1;       /* create_qp: its SRQ's handle + 1 (0: none) */
 	int16_t scq, rcq;   /* create_qp: the send and receive CQ handles + 1 (0: the QP's own CQs,
 			       untracked; other families' QPs leave them 0) */
 	uint8_t sig_all;    /* create_qp: sq_sig_all (every send WR signaled) */

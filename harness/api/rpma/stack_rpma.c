@@ -53,7 +53,7 @@ static void take_desc(struct stack_obj *o, const uint8_t *d, size_t n)
 int stack_blob_rpma(struct stack *st, int32_t obj, uint8_t *buf, size_t cap, size_t *len)
 {
 	const struct stack_obj *o;
-	uint16_t cls;
+	uint32_t cls;
 
 	if (obj < 0 || (size_t)obj >= st->f->nobjs)
 		return -EINVAL;

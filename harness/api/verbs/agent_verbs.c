@@ -1,5 +1,6 @@
 /* agent_verbs.c — the agent's libibverbs requests (protocol in agent.h). */
 #include "harness/agent/agent_internal.h"
+#include "harness/api/verbs/agent_qpstate.h"
 #include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/verbs.h"
 
@@ -258,7 +259,9 @@ static int do_create_qp(struct agent *a)
 	qia.send_cq = o->scq;
 	qia.recv_cq = o->rcq;
 	o->qp_uc = agent_num(a, "type", 0) == 1;
-	qia.qp_type = o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
+	o->qp_ud = agent_num(a, "type", 0) == 2;
+	qia.qp_type = o->qp_ud ? IBV_QPT_UD : o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
+	qia.srq = agent_srq(a);
 	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = 1, .max_recv_sge = 1,
@@ -281,62 +284,20 @@ err_cq:
 	}
 }
 
-/* IBV_MTU_* for a byte count (256..4096); 1024 for anything else. */
-static enum ibv_mtu mtu_enum(uint64_t bytes)
-{
-	switch (bytes) {
-	case 256: return IBV_MTU_256;
-	case 512: return IBV_MTU_512;
-	case 2048: return IBV_MTU_2048;
-	case 4096: return IBV_MTU_4096;
-	default: return IBV_MTU_1024;
-	}
-}
-
 static int do_connect(struct agent *a)
 {
 	struct aobj *o = agent_field_obj(a, "id", AO_QP, 1);
 	char hex[64];
-	union ibv_gid rgid;
-	struct ibv_qp_attr at;
 	uint64_t rqpn;
 	int rc;
 
-	if (!o || proto_get_u64(a->msg, "rqpn", &rqpn) || proto_get(a->msg, "rgid", hex, sizeof(hex)) ||
-	    proto_hex_decode(hex, rgid.raw, sizeof(rgid.raw)) != (int)sizeof(rgid.raw))
+	if (!o || proto_get_u64(a->msg, "rqpn", &rqpn) || proto_get(a->msg, "rgid", hex, sizeof(hex)))
 		return agent_reply_err(a, EINVAL, "bad connect request");
-	memset(&at, 0, sizeof(at));
-	at.qp_state = IBV_QPS_INIT;
-	at.port_num = 1;
-	at.qp_access_flags = (unsigned)o->qp_access;
-	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-	if (rc)
+	if ((rc = agent_qp_modify(a, o, IBV_QPS_INIT, 0)))
 		return agent_reply_err(a, rc, "modify INIT: %s", strerror(rc));
-	memset(&at, 0, sizeof(at));
-	at.qp_state = IBV_QPS_RTR;
-	at.path_mtu = mtu_enum(agent_num(a, "mtu", 1024));
-	at.dest_qp_num = (uint32_t)rqpn;
-	at.max_dest_rd_atomic = (uint8_t)agent_num(a, "max_dest_rd_atomic", 1);
-	at.min_rnr_timer = (uint8_t)agent_num(a, "min_rnr_timer", 12);
-	at.ah_attr.is_global = 1;
-	at.ah_attr.port_num = 1;
-	at.ah_attr.grh.dgid = rgid;
-	at.ah_attr.grh.sgid_index = (uint8_t)a->node->gid_index;
-	at.ah_attr.grh.hop_limit = 64;
-	/* UC has no READ/atomic resources, RNR, timeout or retries: those attributes are RC's. */
-	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				 (o->qp_uc ? 0 : IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER));
-	if (rc)
+	if ((rc = agent_qp_modify(a, o, IBV_QPS_RTR, 0)))
 		return agent_reply_err(a, rc, "modify RTR: %s", strerror(rc));
-	memset(&at, 0, sizeof(at));
-	at.qp_state = IBV_QPS_RTS;
-	at.timeout = (uint8_t)agent_num(a, "timeout", 14);
-	at.retry_cnt = (uint8_t)agent_num(a, "retry_cnt", 3);
-	at.rnr_retry = (uint8_t)agent_num(a, "rnr_retry", 2);
-	at.max_rd_atomic = (uint8_t)agent_num(a, "max_rd_atomic", 1);
-	rc = ibv_modify_qp(o->qp, &at, IBV_QP_STATE | IBV_QP_SQ_PSN |
-				 (o->qp_uc ? 0 : IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC));
-	if (rc)
+	if ((rc = agent_qp_modify(a, o, IBV_QPS_RTS, 0)))
 		return agent_reply_err(a, rc, "modify RTS: %s", strerror(rc));
 	return proto_send(a->fd, "ok");
 }
@@ -459,6 +420,8 @@ static int do_post(struct agent *a)
 
 	if (!q || fill_wr(a, "", &wr, &sge))
 		return agent_reply_err(a, EINVAL, "bad post request");
+	if (agent_ud_wr(a, &wr))
+		return agent_reply_err(a, EINVAL, "no such live AH");
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
@@ -675,6 +638,9 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "post", do_post },             { "recv", do_recv },
 	{ "post_chain", do_post_chain },
 	{ "recvs", do_recvs },           { "query_qp", do_query_qp },
+	{ "qp_to", agent_qp_to },        { "create_ah", agent_create_ah },
+	{ "destroy_ah", agent_destroy_ah },   { "create_srq", agent_create_srq },
+	{ "destroy_srq", agent_destroy_srq }, { "srq_recv", agent_srq_recv },
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
 	{ "poll_cq", agent_do_poll_cq },
 	{ NULL, NULL },

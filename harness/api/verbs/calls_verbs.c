@@ -49,9 +49,13 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
 		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)),
 		  OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
-		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE))),
+		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),
-	CALL("modify_qp", VERBS, ACT, SCN_C_QP, 0, O_VERB, ARGS(REQ("state", WORD(SCN_T_QPS_MODIFY)))),
+	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
+	 * left out of the mask, qkey= a UD QP's Q_Key at INIT */
+	CALL("modify_qp", VERBS, ACT, SCN_C_QP, 0, O_VERB,
+	     ARGS(REQ("state", WORD(SCN_T_QPS_MODIFY)), OPT("peer", OBJ(SCN_C_QP)), OPT("omit", FLAGS(SCN_T_QP_ATTR)),
+		  OPT("qkey", NUM))),
 	CALL("connect", VERBS, CONNECT, SCN_C_QP, 0, O_VERB,
 	     ARGS(POS("peer", OBJ(SCN_C_QP)), OPT("mtu", RANGE(256, 4096)), OPT("timeout", RANGE(0, 31)),
 		  OPT("retry_cnt", RANGE(0, 7)), OPT("rnr_retry", RANGE(0, 7)),
@@ -71,7 +75,8 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
-		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG)),
+		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
+		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM))),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
@@ -83,5 +88,13 @@ const struct scn_call api_verbs_calls[] = {
 	      ARGS(OPT("n", NUM), OPT("wr1", NUM), OPT("status1", WORD(SCN_T_WC)), OPT("wr2", NUM),
 		   OPT("status2", WORD(SCN_T_WC)), OPT("wr3", NUM), OPT("status3", WORD(SCN_T_WC)), OPT("wr4", NUM),
 		   OPT("status4", WORD(SCN_T_WC)))),
+	/* UD address handles: to= the node whose port the AH addresses */
+	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
+	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),
+	/* shared receive queues: create_qp srq= takes its receives from one */
+	CALL("create_srq", VERBS, CREATE, SCN_C_SRQ, 0, O_VERB,
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("max_wr", RANGE(1, M_RECV_DEPTH_MAX)))),
+	CALL("destroy_srq", VERBS, ACT, SCN_C_SRQ, 1, O_VERB, NOARGS),
+	CALL("post_srq_recv", VERBS, POST, SCN_C_SRQ, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	{ 0 },
 };

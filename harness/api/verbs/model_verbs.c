@@ -17,7 +17,21 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 		a->peer_node = v->peer_node;
 		if ((a->peer_qp = bm_handle(bm, v->peer)) < 0)
 			return -ENOENT;
+	} else if (v->peer >= 0) { /* modify_qp RTR's peer=, a UD send's dest= */
+		a->peer_node = v->peer_node;
+		if ((a->peer_qp = bm_handle(bm, v->peer)) < 0)
+			return -ENOENT;
 	}
+	int16_t srq = -1;
+
+	a->ah = -1;
+	if (bm_map(bm, v->ah, &a->ah) || bm_map(bm, v->srq, &srq))
+		return -ENOENT;
+	a->srq1 = (uint8_t)(srq + 1);
+	a->qp_omit = v->qp_omit;
+	a->qkey = v->qkey;
+	a->ah_node = v->ah_node;
+	a->dest_qpn = v->dest_qpn;
 	a->access = v->access;
 	a->rereg_flags = v->rereg_flags;
 	a->zero_based = v->zero_based;

@@ -98,6 +98,40 @@ static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	}
 }
 
+/* A QP argument key as the peer of c (modify_qp RTR's peer=, a UD send's dest=), if given. */
+static void peer_qp(const struct scn_step *s, const char *key, struct hcall *c)
+{
+	const struct scn_value *v = scn_step_arg(s, key);
+
+	if (v) {
+		c->verbs.peer = rsv_obj(v);
+		c->verbs.peer_node = (uint8_t)v->node;
+	}
+}
+
+/* modify_qp: the state, RTR's peer=, omit=, a UD QP's qkey= at INIT. */
+static void modify_qp(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	c->verbs.qp_state = (uint32_t)rsv_num(r, scn_step_arg(s, "state"), M_QPS_ERR);
+	c->verbs.qp_omit = (uint32_t)rsv_num(r, scn_step_arg(s, "omit"), 0);
+	c->verbs.qkey = (uint32_t)rsv_num(r, scn_step_arg(s, "qkey"), M_QKEY_DEFAULT);
+	peer_qp(s, "peer", c);
+}
+
+/* A UD send's ah=, dest= (or a raw qpn=) and qkey=. */
+static void ud_dest(struct rsv *r, const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v;
+
+	c->verbs.ah = rsv_obj(scn_step_arg(s, "ah"));
+	c->verbs.qkey = (uint32_t)rsv_num(r, scn_step_arg(s, "qkey"), M_QKEY_DEFAULT);
+	peer_qp(s, "dest", c);
+	if ((v = scn_step_arg(s, "qpn"))) {
+		c->verbs.raw_qpn = 1;
+		c->verbs.dest_qpn = (uint32_t)rsv_num(r, v, 0);
+	}
+}
+
 /* recv, send: the local SGE; send's inv= the rkey it invalidates. */
 static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
@@ -106,6 +140,7 @@ static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	local_sge(r, s, c);
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	c->verbs.with_imm = (uint8_t)rsv_bare(s, "imm");
+	ud_dest(r, s, c);
 	if ((v = scn_step_arg(s, "inv"))) {
 		uint64_t k;
 
@@ -146,7 +181,8 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 
 	c->verbs.pd = rsv_obj(scn_step_arg(s, "pd"));
 	c->verbs.qp = rsv_obj(scn_step_arg(s, "qp"));
-	c->verbs.mr = c->verbs.peer = c->verbs.scq = c->verbs.rcq = -1;
+	c->verbs.mr = c->verbs.peer = c->verbs.scq = c->verbs.rcq = c->verbs.ah = -1;
+	c->verbs.srq = rsv_obj(scn_step_arg(s, "srq"));
 	c->verbs.wr_id = (uint32_t)rsv_num(r, scn_step_arg(s, "id"), s->line);
 	c->verbs.unsignaled = sig && sig->num == 0;
 	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
@@ -166,9 +202,13 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		qp_cqs(s, c);
 		break;
 	case M_OP_CONNECT: qp_connect(r, s, c); break;
-	case M_OP_MODIFY_QP: c->verbs.qp_state = (uint32_t)rsv_num(r, scn_step_arg(s, "state"), M_QPS_ERR); break;
+	case M_OP_MODIFY_QP: modify_qp(r, s, c); break;
+	case M_OP_CREATE_AH: c->verbs.ah_node = (uint8_t)scn_step_arg(s, "to")->node; break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_WRITE_IMM: rdma(r, s, c); break;
-	case M_OP_RECV: case M_OP_SEND: sendrecv(r, s, c); break;
+	case M_OP_RECV: case M_OP_SEND: case M_OP_POST_SRQ_RECV: sendrecv(r, s, c); break;
+	case M_OP_CREATE_SRQ:
+		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_wr"), M_RECV_DEPTH_DEFAULT);
+		break;
 	case M_OP_LOCAL_INV: local_inv(r, s, c); break;
 	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp: the object alone */
 	}

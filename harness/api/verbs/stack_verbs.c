@@ -106,10 +106,10 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply,
 			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u "
-			     "max_send_wr=%u",
+			     "max_send_wr=%u srq=%d",
 			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
 			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all,
-			     c->verbs.max_send_wr);
+			     c->verbs.max_send_wr, c->verbs.srq);
 		break;
 	case M_OP_CREATE_CQ:
 		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
@@ -120,16 +120,39 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_POLL_CQ:
 		rc = stack_call(st, c->node, reply, "poll_cq id=%d max=%u", c->obj, c->verbs.max_wc);
 		break;
+	case M_OP_CREATE_SRQ:
+		rc = stack_call(st, c->node, reply, "create_srq id=%d pd=%d max_wr=%llu", c->obj, c->verbs.pd,
+			  (unsigned long long)c->verbs.max_recv_wr);
+		break;
+	case M_OP_DESTROY_SRQ:
+		rc = stack_call(st, c->node, reply, "destroy_srq id=%d", c->obj);
+		break;
+	case M_OP_POST_SRQ_RECV:
+		rc = stack_call(st, c->node, reply, "srq_recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
+		break;
 	case M_OP_MODIFY_QP:
-		rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
-			  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
+		if (c->verbs.qp_state == M_QPS_ERR || c->verbs.qp_state == M_QPS_RESET)
+			rc = stack_call(st, c->node, reply, "modify_qp id=%d state=%s", c->obj,
+				  m_qp_state_str((enum m_qp_state)c->verbs.qp_state));
+		else
+			rc = stack_qp_to(st, c, reply);
+		break;
+	case M_OP_CREATE_AH:
+		rc = stack_call(st, c->node, reply, "create_ah id=%d pd=%d gid=%s", c->obj, c->verbs.pd,
+			  st->ag[c->verbs.ah_node].gid);
+		break;
+	case M_OP_DESTROY_AH:
+		rc = stack_call(st, c->node, reply, "destroy_ah id=%d", c->obj);
 		break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM:
 	case M_OP_LOCAL_INV: {
-		char wr[512];
+		char wr[512], ud[96] = ""; /* ud: a UD send's destination */
 
+		if (c->verbs.ah >= 0 && stack_ud_dest(st, c, ud, sizeof(ud)))
+			return -ENOENT;
 		wr_fields(c, "", wr, sizeof(wr));
-		rc = stack_call(st, c->node, reply, "post id=%d %s", c->obj, wr);
+		rc = stack_call(st, c->node, reply, "post id=%d %s%s", c->obj, wr, ud);
 		break;
 	}
 	case M_OP_RECV:
@@ -150,6 +173,8 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD:
+	case M_OP_CREATE_AH:
+	case M_OP_CREATE_SRQ:
 	case M_OP_CREATE_CQ:
 		o->made = 1;
 		break;
@@ -217,6 +242,10 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 	for (size_t i = 0; i < n && off < sizeof(req); i++) {
 		char pfx[24];
 
+		if (c[i].verbs.ah >= 0) { /* the agent's post_chain carries no UD destination */
+			snprintf(st->err, sizeof(st->err), "a chain of UD sends (ah=) is not supported");
+			return -EOPNOTSUPP;
+		}
 		snprintf(pfx, sizeof(pfx), "w%zu.", i);
 		req[off++] = ' ';
 		wr_fields(&c[i], pfx, req + off, sizeof(req) - off);

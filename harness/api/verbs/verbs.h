@@ -17,4 +17,10 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 int stack_ahead_verbs(const struct hcall *c);
 extern const struct agent_req agent_verbs_reqs[];
 
+/* stack_ud.c. modify_qp of c to INIT, RTR or RTS (the request qp_to, with an RC/UC RTR's remote
+ * QP number and GID): stack_call's. */
+int stack_qp_to(struct stack *st, const struct hcall *c, char *reply);
+/* A UD send's " ah=ID rqpn=N qkey=K" into buf (len bytes): 0, or -ENOENT if its QP was never made. */
+int stack_ud_dest(struct stack *st, const struct hcall *c, char *buf, size_t len);
+
 #endif

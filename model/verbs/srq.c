@@ -1,0 +1,149 @@
+/*
+ * srq.c — shared receive queues: create_srq (it holds its PD, PD-3),
+ * destroy_srq (not while a QP uses it: SRQ-1), post_srq_recv, and the
+ * receive queue a QP made with an SRQ takes its receives from (SRQ-2).
+ */
+#include "model/verbs/internal.h"
+
+#include <string.h>
+
+/* The SRQ QP qp of nd uses, or NULL. */
+static const struct m_srq *srq_of(const struct m_node *nd, int qp)
+{
+	return nd->ud.qp_srq[qp] ? &nd->ud.srq[nd->ud.qp_srq[qp] - 1] : NULL;
+}
+
+/* A live SRQ handle h on nd? */
+static int srq_live(const struct m_node *nd, int h)
+{
+	return h >= 0 && h < nd->ud.nsrq && nd->ud.srq[h].live;
+}
+
+int m_srq_usable(const struct m_node *nd, const struct m_op *op)
+{
+	int h = op->verbs.srq1 - 1;
+
+	/* An SRQ of another PD than the QP's: which PD a receive's SGE is checked
+	 * against is not modelled (the step is refused as malformed). */
+	return !op->verbs.srq1 || (srq_live(nd, h) && nd->ud.srq[h].pd == op->verbs.pd);
+}
+
+void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1)
+{
+	if (nd->ud.qp_srq[qp])
+		nd->ud.srq[nd->ud.qp_srq[qp] - 1].nqp--;
+	nd->ud.qp_srq[qp] = srq1;
+	if (srq1)
+		nd->ud.srq[srq1 - 1].nqp++;
+}
+
+const struct m_recv *m_rq_head(const struct m_node *nd, int qp)
+{
+	const struct m_srq *s = srq_of(nd, qp);
+
+	if (s)
+		return s->nrecv ? &s->recv[0] : NULL;
+	return nd->qp[qp].nrecv ? &nd->qp[qp].recv[0] : NULL;
+}
+
+void m_rq_consume(struct m_node *nd, int qp)
+{
+	if (!nd->ud.qp_srq[qp]) {
+		consume_recv(&nd->qp[qp]);
+		return;
+	}
+	struct m_srq *s = &nd->ud.srq[nd->ud.qp_srq[qp] - 1];
+
+	memmove(&s->recv[0], &s->recv[1], sizeof(s->recv[0]) * (size_t)(s->nrecv - 1));
+	s->nrecv--;
+}
+
+/* post_srq_recv: the SRQ's depth (LP-7, as a QP's receive queue). */
+static int pred_srq_recv(const struct m_profile *p, const struct m_srq *s, struct m_pred *out)
+{
+	struct m_why why = { 0 };
+
+	if (s->nrecv >= s->max_recv) {
+		struct m_set set = s->nrecv >= 2 * s->max_recv || s->nrecv >= M_MAX_RECV
+					   ? DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM))
+					   : DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM), O_OK);
+
+		m_why_add(&why, M_RULE_LP_7);
+		for (unsigned i = 0; i < set.n; i++)
+			m_alt_add(out, set.o[i], set.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	m_why_add(&why, M_RULE_SRQ_2);
+	m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+	return 0;
+}
+
+int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	const struct m_op *op = &out->op;
+	const struct m_node *nd = &m->node[op->node];
+	struct m_why why = { 0 };
+	struct m_set s;
+
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_CREATE_SRQ:
+		if (op->verbs.pd < 0 || op->verbs.pd >= nd->npd || !nd->pd[op->verbs.pd].live ||
+		    op->verbs.max_recv_wr > M_RECV_DEPTH_MAX)
+			return -EINVAL;
+		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		return 0;
+	case M_OP_DESTROY_SRQ:
+		if (!srq_live(nd, op->obj))
+			return -EINVAL;
+		m_why_add(&why, M_RULE_SRQ_1);
+		if (nd->ud.srq[op->obj].nqp) {
+			s = DECIDE(p, SRQ_1, PART_STEP, O_ERR(EBUSY));
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		} else {
+			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		}
+		return 0;
+	case M_OP_POST_SRQ_RECV:
+		if (!srq_live(nd, op->obj))
+			return -EINVAL;
+		return pred_srq_recv(p, &nd->ud.srq[op->obj], out);
+	case M_OP_RECV:
+		/* ibv_post_recv on a QP with an SRQ (SRQ-2). */
+		s = DECIDE(p, SRQ_2, PART_STEP, O_ERR(EINVAL));
+		m_why_add(&why, M_RULE_SRQ_2);
+		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int m_apply_srq(struct model *m, const struct m_op *op, int *created)
+{
+	struct m_node *nd = &m->node[op->node];
+
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_CREATE_SRQ:
+		if (nd->ud.nsrq >= M_MAX_SRQ)
+			return -ENOSPC;
+		nd->ud.srq[nd->ud.nsrq] = (struct m_srq){
+			.live = 1, .ever = 1, .pd = op->verbs.pd,
+			.max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT) };
+		nd->pd[op->verbs.pd].usecnt++;
+		*created = nd->ud.nsrq++;
+		return 0;
+	case M_OP_DESTROY_SRQ:
+		nd->ud.srq[op->obj].live = 0;
+		nd->pd[nd->ud.srq[op->obj].pd].usecnt--;
+		return 0;
+	default: { /* M_OP_POST_SRQ_RECV */
+		struct m_srq *s = &nd->ud.srq[op->obj];
+
+		if (s->nrecv >= M_MAX_RECV)
+			return -ENOSPC;
+		s->recv[s->nrecv++] = (struct m_recv){ .no_sge = op->verbs.no_sge, .lkey = op->verbs.lkey, .addr = op->verbs.laddr,
+						       .len = (uint32_t)op->verbs.len, .wr_id = op->verbs.wr_id };
+		return 0;
+	}
+	}
+}
