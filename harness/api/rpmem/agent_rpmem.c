@@ -77,6 +77,7 @@ struct rpmem_state {
 struct rpool {
 	RPMEMpool *rpp;
 	unsigned nlanes;
+	int relayed; /* its command is rpmem-connect to a daemon its target's agent started */
 };
 
 static void release(struct agent *a, struct aobj *o)
@@ -388,6 +389,7 @@ static int do_create_open(struct agent *a)
 	if (!p->rpp)
 		return reply_errno(a, errno);
 	p->nlanes = nlanes;
+	p->relayed = !proto_get(a->msg, "port", envs, sizeof(envs));
 	o->live = 1;
 	return proto_send(a->fd, "ok nlanes=%u", nlanes);
 }
@@ -476,7 +478,10 @@ static int do_data(struct agent *a)
 	return rc ? reply_errno(a, errno) : proto_send(a->fd, "ok");
 }
 
-/* The target goes away under the pool: its daemon (the command this client started) is killed. */
+/*
+ * The target goes away under the pool: its daemon (the command this client
+ * started) is killed, or, on another kernel, ends with its channel.
+ */
 static int do_link_down(struct agent *a)
 {
 	struct rpool *p = pool(a);
@@ -484,7 +489,8 @@ static int do_link_down(struct agent *a)
 	if (!p)
 		return 0;
 	if (p->rpp->pid > 0) {
-		kill(p->rpp->pid, SIGKILL);
+		/* a relay is told to end the channel and waits for the daemon's end (connect.c) */
+		kill(p->rpp->pid, p->relayed ? SIGTERM : SIGKILL);
 		while (waitpid(p->rpp->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		p->rpp->pid = 0; /* reaped: rpmem_close must not wait for it again */
