@@ -507,6 +507,27 @@ const struct agent_req agent_rpmem_reqs[] = {
 	{ "rpmem_serve", do_serve },         { NULL, NULL },
 };
 
+/*
+ * Remove the root config directory and what the scenario put there (set and
+ * part files): an agent kept for the next scenario (a node on another
+ * kernel) must not show it this one's pools.
+ */
+static void root_remove(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *e;
+	char path[PATH_MAX + NAME_MAX + 2];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    snprintf(path, sizeof(path), "%s/%s", root, e->d_name) < (int)sizeof(path))
+			unlink(path);
+	closedir(d);
+	rmdir(root);
+}
+
 void agent_rpmem_end(struct agent *a)
 {
 	struct rpmem_state *s = a->state[SCN_API_RPMEM];
@@ -517,6 +538,8 @@ void agent_rpmem_end(struct agent *a)
 			while (waitpid(s->served[i], NULL, 0) < 0 && errno == EINTR)
 				;
 		}
+	if (s)
+		root_remove(s->root);
 	free(a->state[SCN_API_RPMEM]);
 	a->state[SCN_API_RPMEM] = NULL;
 }
