@@ -112,11 +112,13 @@
  *   rpmem_poolset set size parts opt malformed        ok (the pool set file, in DIR)
  *   rpmem_pool_runs set off len                       ok n=N runs=HH:COUNT,... (the pool's bytes, from
  *                                                     its part files)
- *   rpmem_create|rpmem_open id ip root netns set size addr_off null_addr nlanes nulls max_nlanes_env
+ *   rpmem_create|rpmem_open id ip root netns [port key] set size addr_off null_addr nlanes nulls max_nlanes_env
  *           [attr=HEX]                                ok nlanes=N
- *   rpmem_set_attr id nulls [attr=HEX] | rpmem_close id | rpmem_remove ip root netns set flags
+ *   rpmem_set_attr id nulls [attr=HEX] | rpmem_close id | rpmem_remove ip root netns [port key] set flags
  *   rpmem_persist|rpmem_deep_persist|rpmem_flush|rpmem_read id off len lane flags | rpmem_drain id lane flags
  *   rpmem_link_down id                                ok (the pool's daemon killed)
+ *   rpmem_serve                                       ok port=N key=HEX (a target on another kernel: its
+ *                                                     daemon for one client dialing N with the key)
  *
  * libdat2 reads its registry (DAT_OVERRIDE) in its constructor, when the
  * library is loaded; agents are fork()ed from the coordinator, so the

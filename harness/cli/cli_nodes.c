@@ -22,25 +22,6 @@
 #define VMS_DEATH_MS 15000 /* after an ERROR, how long ci/vms may take to see a node's guest ended */
 
 /*
- * Whether f cannot run on t however the stack behaves, with why: librpmem's
- * client starts its target's daemon itself, on its own kernel (RPMEM_SSH=""
- * and RPMEM_CMD, agent_rpmem.c), so a target on another kernel (mode hosts)
- * would need it started there (ssh, or its agent), which is not built.
- */
-static int nodes_cannot(const struct scn_file *f, const struct topo *t, char *why, size_t len)
-{
-	if (t->mode != TOPO_MODE_HOSTS || f->nnodes < 2)
-		return 0;
-	for (size_t i = 0; i < f->nsteps; i++)
-		if (scn_step_call(&f->steps[i])->api == SCN_API_RPMEM) {
-			snprintf(why, len, "librpmem across kernels: its client starts the target's daemon on its own "
-				 "kernel (RPMEM_CMD); a start on the target's node is not built yet");
-			return 1;
-		}
-	return 0;
-}
-
-/*
  * --device, --topology and --stack=vms: every scenario on topology t, which
  * is there already (the host's own device, one node; or nodes on other
  * kernels whose agents listen), in this process (the inner runner's
@@ -79,9 +60,6 @@ int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, 
 				snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "needs %zu nodes; %s%s has %zu",
 					 o->files[i]->nnodes, vm ? "--stack=vms" : "--topology=",
 					 vm ? "" : o->a->topology, t->n);
-			o->st[i].finished = 1;
-		} else if (nodes_cannot(o->files[i], t, o->rs[i].reason, sizeof(o->rs[i].reason))) {
-			o->rs[i].v = V_SKIP;
 			o->st[i].finished = 1;
 		} else if (vm && vms_before(vm, o->files[i]->nnodes, err, sizeof(err))) {
 			o->rs[i].v = V_ERROR;

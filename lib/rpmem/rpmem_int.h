@@ -176,4 +176,26 @@ int rpmem_msg_recv(int fd, struct rpmem_msg *m);
 int rpmem_command(const char *target, const char *ssh, const char *cmd, char *buf, size_t buflen,
 		  char **argv, char *host, size_t hostlen);
 
+
+/* -------------------------------------------------------- serve.c -- */
+
+#define RPMEM_KEY_BYTES 16 /* a one-time key: 32 hex digits */
+/* A fresh one-time key as hex into hex (cap >= 2 * RPMEM_KEY_BYTES + 1). 0 or -errno. */
+int rpmem_key_new(char *hex, size_t cap);
+/*
+ * Read one line from fd (a byte at a time, so nothing after it is taken)
+ * within timeout_ms per byte and compare it with key want in constant time.
+ * 0 when it is want; -EACCES another line; -EPROTO EOF before a newline;
+ * -ETIMEDOUT; -errno.
+ */
+int rpmem_key_check(int fd, const char *want, int timeout_ms);
+/* Connect to numeric host:port and send key and a newline. The socket, or -errno (-EINVAL a bad address). */
+int rpmem_dial(const char *host, const char *port, const char *key);
+/*
+ * Relay in -> sock and sock -> out until sock ends (0); at EOF of in, sock's
+ * sending side is shut down and the relay goes on until sock ends. -errno on
+ * a failed read or write.
+ */
+int rpmem_relay(int in, int out, int sock);
+
 #endif

@@ -203,6 +203,24 @@ START_TEST(test_RPMEM_ARGS_1_client_errno_is_the_answer)
 }
 END_TEST
 
+/* A kept agent (a node on another kernel) starts the next scenario with no set or part file of this one's. */
+START_TEST(test_end_leaves_no_pools_for_the_next_scenario)
+{
+	char root[128], path[160];
+
+	snprintf(root, sizeof(root), "%s/rpmem-t", tmp);
+	ck_assert(proto_is(req("rpmem_poolset set=pool.set size=2097152 parts=1 opt=0 malformed=0"), "ok"));
+	snprintf(path, sizeof(path), "%s/pool.set.part0", root);
+	write_at(path, 0, 0x5a, 64, 2 * MIB);
+	agent_rpmem_end(&ag);
+	ck_assert_int_ne(access(root, F_OK), 0);
+	ck_assert(proto_is(req("rpmem_target"), "ok")); /* the next scenario's: empty */
+	snprintf(path, sizeof(path), "%s/pool.set", root);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(access(root, W_OK), 0);
+}
+END_TEST
+
 Suite *suite_test_agent_rpmem(void)
 {
 	Suite *s = suite_create("agent_rpmem");
@@ -214,6 +232,7 @@ Suite *suite_test_agent_rpmem(void)
 	tcase_add_test(tc, test_pool_runs_follow_the_part_layout);
 	tcase_add_test(tc, test_pool_runs_stop_at_the_line);
 	tcase_add_test(tc, test_RPMEM_ARGS_1_client_errno_is_the_answer);
+	tcase_add_test(tc, test_end_leaves_no_pools_for_the_next_scenario);
 	suite_add_tcase(s, tc);
 	return s;
 }

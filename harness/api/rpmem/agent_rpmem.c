@@ -23,13 +23,20 @@
  *   rpmem_pool_runs set off len (<= AGENT_RPMEM_RUNS_MAX)
  *                                                  ok n=N runs=HH:COUNT,... (the pool's bytes from its part
  *                                                  files, the first N of them as runs of one byte)
- *   rpmem_create|rpmem_open id ip root netns set size addr_off nlanes nulls max_nlanes_env [attr=HEX]
+ *   rpmem_create|rpmem_open id ip root netns [port key] set size addr_off nlanes nulls max_nlanes_env [attr=HEX]
  *                                                  ok nlanes=N
  *   rpmem_set_attr id nulls [attr=HEX] | rpmem_close id
- *   rpmem_remove ip root netns set flags
+ *   rpmem_remove ip root netns [port key] set flags
  *   rpmem_persist|rpmem_deep_persist|rpmem_flush|rpmem_read id off len lane flags
  *   rpmem_drain id lane flags
  *   rpmem_link_down id                             ok (the pool's daemon killed and reaped)
+ *   rpmem_serve                                    ok port=N key=HEX (a target on another kernel:
+ *                                                  its daemon for one client that dials N with the key)
+ *
+ * A target on another kernel than its client (topology mode hosts: a node
+ * per VM, real hosts) starts the daemon itself, as ssh would there
+ * (rpmem_serve, lib/rpmem/serve.c); its client's RPMEM_CMD is then
+ * "BUILD/rpmem-connect IP PORT", which relays the control channel.
  */
 #define _GNU_SOURCE
 #include "harness/agent/agent_internal.h"
@@ -39,31 +46,38 @@
 #include "lib/rpmem/rpmem_int.h"
 #include "model/model.h"
 
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <poll.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define DAEMON_LANES 64       /* the model's daemon limit (model/rpmem: max_lanes) */
 #define READ_SCRATCH_MAX (64u << 20)
+#define SERVED_MAX 64         /* daemons of rpmem_serve alive at once */
+#define SERVE_WAIT_MS 30000   /* how long a served port waits for its client */
 
 _Static_assert(sizeof(struct m_rpmem_attr) == sizeof(struct rpmem_pool_attr), "the model's attributes are librpmem's");
 
 /* The node's librpmem state (a->state[SCN_API_RPMEM]): its root config directory as a target. */
 struct rpmem_state {
 	char root[PATH_MAX];
+	pid_t served[SERVED_MAX]; /* daemons started by rpmem_serve (0: none, or reaped) */
 };
 
 /* A pool handle (o->ext of an AO_RPMEM_POOL). */
 struct rpool {
 	RPMEMpool *rpp;
 	unsigned nlanes;
+	int relayed; /* its command is rpmem-connect to a daemon its target's agent started */
 };
 
 static void release(struct agent *a, struct aobj *o)
@@ -128,6 +142,101 @@ static int do_target(struct agent *a)
 		return agent_reply_err(a, errno, "no root config directory");
 	own_netns(ns, sizeof(ns));
 	return proto_send(a->fd, "ok ip=%s root=%s netns=%s", a->node->ipv4, s->root, ns);
+}
+
+/* The directory of this program (where rpmemd-rpma and rpmem-connect are) into dir. 0 or EINVAL. */
+static int exe_dir(char *dir, size_t cap)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, cap - 1);
+	char *slash;
+
+	if (n <= 0)
+		return EINVAL;
+	dir[n] = '\0';
+	if (!(slash = strrchr(dir, '/')) || strpbrk(dir, " \t"))
+		return EINVAL; /* RPMEM_CMD is split at blanks */
+	*slash = '\0';
+	return 0;
+}
+
+/*
+ * The child of rpmem_serve: wait for one client on lfd (SERVE_WAIT_MS), take
+ * it only with the key, and become the daemon on it (-r root -n 64), its
+ * control channel on stdin/stdout. Never returns.
+ */
+static void serve_child(int lfd, const char *key, const char *dir, const char *root, const char *node)
+{
+	char daemon[PATH_MAX + 16], lanes[16];
+	struct pollfd p = { .fd = lfd, .events = POLLIN };
+	int c;
+
+	snprintf(daemon, sizeof(daemon), "%s/rpmemd-rpma", dir);
+	snprintf(lanes, sizeof(lanes), "%u", DAEMON_LANES);
+	if (poll(&p, 1, SERVE_WAIT_MS) != 1 || (c = accept(lfd, NULL, NULL)) < 0)
+		_exit(1);
+	close(lfd);
+	if (rpmem_key_check(c, key, SERVE_WAIT_MS)) {
+		fprintf(stderr, "agent %s: rpmem_serve: a peer without the key, refused\n", node);
+		_exit(1);
+	}
+	if (dup2(c, 0) < 0 || dup2(c, 1) < 0)
+		_exit(1);
+	close(c);
+	execl(daemon, daemon, "-r", root, "-n", lanes, (char *)NULL);
+	_exit(127);
+}
+
+/* Reap the served daemons that ended; the index of a free slot, or -1. */
+static int served_slot(struct rpmem_state *s)
+{
+	int free_at = -1;
+
+	for (int i = 0; i < SERVED_MAX; i++) {
+		if (s->served[i] > 0 && waitpid(s->served[i], NULL, WNOHANG) == s->served[i])
+			s->served[i] = 0;
+		if (!s->served[i] && free_at < 0)
+			free_at = i;
+	}
+	return free_at;
+}
+
+/*
+ * rpmem_serve: start this target's daemon for a client on another kernel (a
+ * node per VM, a real host), as ssh would: a port on the node's address that
+ * takes one connection bringing the one-time key, then runs the daemon on it.
+ */
+static int do_serve(struct agent *a)
+{
+	struct rpmem_state *s = state(a);
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(sin);
+	char key[2 * RPMEM_KEY_BYTES + 1], dir[PATH_MAX];
+	int lfd = -1, slot, rc;
+	pid_t pid;
+
+	if (!s)
+		return agent_reply_err(a, errno, "no root config directory");
+	if ((slot = served_slot(s)) < 0)
+		return agent_reply_err(a, EAGAIN, "%d daemons served already", SERVED_MAX);
+	if (exe_dir(dir, sizeof(dir)) || inet_pton(AF_INET, a->node->ipv4, &sin.sin_addr) != 1)
+		return agent_reply_err(a, EINVAL, "no daemon or no address %s", a->node->ipv4);
+	if ((rc = -rpmem_key_new(key, sizeof(key))) != 0)
+		return agent_reply_err(a, rc, "no key");
+	if ((lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sin, &sl))
+		goto fail;
+	if ((pid = fork()) < 0)
+		goto fail;
+	if (pid == 0)
+		serve_child(lfd, key, dir, s->root, a->node->name);
+	close(lfd);
+	s->served[slot] = pid;
+	return proto_send(a->fd, "ok port=%u key=%s", ntohs(sin.sin_port), key);
+fail:
+	rc = errno;
+	if (lfd >= 0)
+		close(lfd);
+	return agent_reply_err(a, rc, "cannot serve on %s: %s", a->node->ipv4, strerror(rc));
 }
 
 /* Write set `name`'s file: parts parts of size bytes (NAME.partI), option opt; malformed: text that does not parse. */
@@ -200,26 +309,28 @@ static int do_pool_runs(struct agent *a)
 }
 
 /*
- * Point the library at the request's target (ip, root, netns): RPMEM_SSH
- * empty, RPMEM_CMD the daemon next to this program, entered into the
- * target's namespace. *ip receives the target. 0 or a positive errno.
+ * Point the library at the request's target (ip, root, netns, [port key]):
+ * RPMEM_SSH empty; RPMEM_CMD the daemon next to this program, entered into
+ * the target's namespace, or, with port and key (a target on another kernel
+ * whose agent started the daemon: rpmem_serve), rpmem-connect IP PORT with
+ * the key in RPMEM_CONNECT_KEY. *ip receives the target. 0 or a positive errno.
  */
 static int target_env(struct agent *a, char *ip, size_t cap)
 {
-	char root[PATH_MAX], ns[NAME_MAX + 1], exe[PATH_MAX], cmd[3 * PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char root[PATH_MAX], ns[NAME_MAX + 1], exe[PATH_MAX], cmd[3 * PATH_MAX], port[16], key[2 * RPMEM_KEY_BYTES + 1];
 
 	if (proto_get(a->msg, "ip", ip, cap) || proto_get(a->msg, "root", root, sizeof(root)) ||
-	    proto_get(a->msg, "netns", ns, sizeof(ns)) || n <= 0)
+	    proto_get(a->msg, "netns", ns, sizeof(ns)) || exe_dir(exe, sizeof(exe)) || strpbrk(root, " \t"))
 		return EINVAL;
-	exe[n] = '\0';
-	if (!(slash = strrchr(exe, '/')))
-		return EINVAL;
-	*slash = '\0';
-	if (strpbrk(exe, " \t") || strpbrk(root, " \t"))
-		return EINVAL; /* RPMEM_CMD is split at blanks */
-	snprintf(cmd, sizeof(cmd), "%s%s%s%s/rpmemd-rpma -r %s -n %u", strcmp(ns, "-") ? "ip netns exec " : "",
-		 strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "", exe, root, DAEMON_LANES);
+	if (proto_get(a->msg, "port", port, sizeof(port)) == 0) {
+		if (proto_get(a->msg, "key", key, sizeof(key)) || strpbrk(ip, " \t") || strpbrk(port, " \t"))
+			return EINVAL;
+		snprintf(cmd, sizeof(cmd), "%s/rpmem-connect %s %s", exe, ip, port);
+		setenv("RPMEM_CONNECT_KEY", key, 1);
+	} else {
+		snprintf(cmd, sizeof(cmd), "%s%s%s%s/rpmemd-rpma -r %s -n %u", strcmp(ns, "-") ? "ip netns exec " : "",
+			 strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "", exe, root, DAEMON_LANES);
+	}
 	setenv("RPMEM_SSH", "", 1);
 	setenv("RPMEM_CMD", cmd, 1);
 	agent_rpma_source(a->node->ipv4);
@@ -278,6 +389,7 @@ static int do_create_open(struct agent *a)
 	if (!p->rpp)
 		return reply_errno(a, errno);
 	p->nlanes = nlanes;
+	p->relayed = !proto_get(a->msg, "port", envs, sizeof(envs));
 	o->live = 1;
 	return proto_send(a->fd, "ok nlanes=%u", nlanes);
 }
@@ -366,7 +478,10 @@ static int do_data(struct agent *a)
 	return rc ? reply_errno(a, errno) : proto_send(a->fd, "ok");
 }
 
-/* The target goes away under the pool: its daemon (the command this client started) is killed. */
+/*
+ * The target goes away under the pool: its daemon (the command this client
+ * started) is killed, or, on another kernel, ends with its channel.
+ */
 static int do_link_down(struct agent *a)
 {
 	struct rpool *p = pool(a);
@@ -374,7 +489,8 @@ static int do_link_down(struct agent *a)
 	if (!p)
 		return 0;
 	if (p->rpp->pid > 0) {
-		kill(p->rpp->pid, SIGKILL);
+		/* a relay is told to end the channel and waits for the daemon's end (connect.c) */
+		kill(p->rpp->pid, p->relayed ? SIGTERM : SIGKILL);
 		while (waitpid(p->rpp->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		p->rpp->pid = 0; /* reaped: rpmem_close must not wait for it again */
@@ -387,11 +503,43 @@ const struct agent_req agent_rpmem_reqs[] = {
 	{ "rpmem_create", do_create_open },  { "rpmem_open", do_create_open },      { "rpmem_set_attr", do_set_attr },
 	{ "rpmem_close", do_close },         { "rpmem_remove", do_remove },         { "rpmem_persist", do_data },
 	{ "rpmem_deep_persist", do_data },   { "rpmem_flush", do_data },            { "rpmem_drain", do_data },
-	{ "rpmem_read", do_data },           { "rpmem_link_down", do_link_down },   { NULL, NULL },
+	{ "rpmem_read", do_data },           { "rpmem_link_down", do_link_down },
+	{ "rpmem_serve", do_serve },         { NULL, NULL },
 };
+
+/*
+ * Remove the root config directory and what the scenario put there (set and
+ * part files): an agent kept for the next scenario (a node on another
+ * kernel) must not show it this one's pools.
+ */
+static void root_remove(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *e;
+	char path[PATH_MAX + NAME_MAX + 2];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    snprintf(path, sizeof(path), "%s/%s", root, e->d_name) < (int)sizeof(path))
+			unlink(path);
+	closedir(d);
+	rmdir(root);
+}
 
 void agent_rpmem_end(struct agent *a)
 {
+	struct rpmem_state *s = a->state[SCN_API_RPMEM];
+
+	for (int i = 0; s && i < SERVED_MAX; i++)
+		if (s->served[i] > 0) { /* its client is gone with the scenario */
+			kill(s->served[i], SIGKILL);
+			while (waitpid(s->served[i], NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	if (s)
+		root_remove(s->root);
 	free(a->state[SCN_API_RPMEM]);
 	a->state[SCN_API_RPMEM] = NULL;
 }

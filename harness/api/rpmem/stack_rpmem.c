@@ -5,7 +5,8 @@
  * client node's agent calls librpmem-rpma, which starts the target's daemon
  * itself (RPMEM_CMD). create/open/remove first ask the target's agent where
  * it is (address, root directory, network namespace) and hand that to the
- * client.
+ * client; a target on another kernel starts the daemon itself and the client
+ * dials it (rpmem_serve: port and one-time key).
  *
  * A pool object stands for its pool on the target: its bytes, for check and
  * the end-of-scenario comparison with the model, are read from the target's
@@ -36,10 +37,15 @@ static struct {
 	uint8_t b[AGENT_RPMEM_RUNS_MAX];
 } seen;
 
-/* " ip=A root=DIR netns=NS" of target node t (its agent's rpmem_target answer) into out. */
+/*
+ * " ip=A root=DIR netns=NS" of target node t (its agent's rpmem_target
+ * answer) into out; for a target on another kernel (a remote agent) also
+ * " port=N key=HEX": its agent starts the daemon for this one call
+ * (rpmem_serve), as the client could not there.
+ */
 static int target_fields(struct stack *st, unsigned t, char *out, size_t cap)
 {
-	char reply[PROTO_LINE_MAX], ip[64], root[1024], ns[256];
+	char reply[PROTO_LINE_MAX], ip[64], root[1024], ns[256], port[16] = "", key[80] = "";
 	int rc;
 
 	if (t >= st->n)
@@ -47,12 +53,21 @@ static int target_fields(struct stack *st, unsigned t, char *out, size_t cap)
 	if ((rc = stack_call(st, t, reply, "rpmem_target")) != 0)
 		return rc;
 	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip)) ||
-	    proto_get(reply, "root", root, sizeof(root)) || proto_get(reply, "netns", ns, sizeof(ns))) {
-		snprintf(st->err, sizeof(st->err), "node %s is no librpmem target: %.200s", st->f->nodes[t], reply);
-		return -EPROTO;
+	    proto_get(reply, "root", root, sizeof(root)) || proto_get(reply, "netns", ns, sizeof(ns)))
+		goto bad;
+	if (st->ag[t].remote) {
+		if ((rc = stack_call(st, t, reply, "rpmem_serve")) != 0)
+			return rc;
+		if (!proto_is(reply, "ok") || proto_get(reply, "port", port, sizeof(port)) ||
+		    proto_get(reply, "key", key, sizeof(key)))
+			goto bad;
 	}
-	snprintf(out, cap, " ip=%s root=%s netns=%s", ip, root, ns);
+	snprintf(out, cap, " ip=%s root=%s netns=%s%s%s%s%s", ip, root, ns, *port ? " port=" : "", port,
+		 *key ? " key=" : "", key);
 	return 0;
+bad:
+	snprintf(st->err, sizeof(st->err), "node %s is no librpmem target: %.200s", st->f->nodes[t], reply);
+	return -EPROTO;
 }
 
 /* The request line of c (into line). */
