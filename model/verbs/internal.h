@@ -58,6 +58,13 @@ void m_rq_consume(struct m_node *nd, int qp);
 int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op);
 /* Drop out's alternatives from index `from` on in which the request went through (effect DO). */
 void m_keep_remote_errors(struct m_pred *out, unsigned from);
+/*
+ * The local error may come after the responder refused the packets before it
+ * (its QP in ERR too): when an alternative from index `local` on is such a
+ * remote error, each local-error alternative before `local` is added again
+ * with both QPs in ERR.
+ */
+void m_local_after_remote_error(struct m_pred *out, unsigned local);
 
 /*
  * kept.c (QP-STATE-1, PART_KEPT): the outcomes p declares for the first post

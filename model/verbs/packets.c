@@ -8,6 +8,8 @@
  */
 #include "model/verbs/internal.h"
 
+#include <string.h>
+
 /* The smallest path MTU (IBTA 256): the first packet is at most this long. */
 #define MIN_PMTU 256u
 
@@ -31,4 +33,24 @@ void m_keep_remote_errors(struct m_pred *out, unsigned from)
 		if (out->alt[i].effect != M_EFF_DO) /* the request went through: the local error follows */
 			out->alt[k++] = out->alt[i];
 	out->n = (uint8_t)k;
+}
+
+void m_local_after_remote_error(struct m_pred *out, unsigned local)
+{
+	int refused = 0;
+
+	for (unsigned i = local; i < out->n; i++)
+		refused |= out->alt[i].effect == M_EFF_BOTH_ERR;
+	if (!refused)
+		return;
+	for (unsigned i = 0; i < local; i++) {
+		const struct m_alt a = out->alt[i];
+		struct m_why w = { .n = a.nrules };
+
+		if (a.effect != M_EFF_QP_ERR)
+			continue;
+		memcpy(w.r, a.rules, sizeof(w.r));
+		m_why_add(&w, M_RULE_LP_8);
+		m_alt_add(out, a.out, M_EFF_BOTH_ERR, &w, a.peer_recv);
+	}
 }

@@ -625,6 +625,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		m_why_add(&why, M_RULE_LP_8);
 		post_remote(m, p, q, out, why);
 		m_keep_remote_errors(out, local);
+		m_local_after_remote_error(out, local);
 		return 0;
 	}
 	return post_remote(m, p, q, out, why);
