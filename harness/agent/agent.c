@@ -294,33 +294,33 @@ static const struct agent_req *find_req(const struct agent *a, int *fam)
 }
 
 /*
- * What the greeting tells of the node besides its GID: its device's driver
- * (driver.h; sysfs at $RDMACHECK_SYSFS, else /sys) and its kernel, from which
- * the coordinator chooses the profile that judges it.
+ * What the greeting tells of the node besides its GID, read once when the
+ * device is open: its device's driver (driver.h; sysfs at $RDMACHECK_SYSFS,
+ * else /sys) and its kernel, from which the coordinator chooses the profile
+ * that judges it.
  */
-static void hello_node(const struct agent *a, char *driver, size_t len, struct utsname *u)
+static void hello_node(struct agent *a)
 {
 	const char *sysfs = getenv("RDMACHECK_SYSFS");
 	struct ibv_device_attr attr;
+	struct utsname u;
 
 	if (ibv_query_device(a->ctx, &attr))
 		attr.vendor_id = DRIVER_VENDOR_NONE;
-	driver_of(sysfs && *sysfs ? sysfs : "/sys", a->node->ibdev, attr.vendor_id, driver, len);
-	if (!driver[0] || strpbrk(driver, " \t"))
-		snprintf(driver, len, "unknown");
-	if (uname(u))
-		snprintf(u->release, sizeof(u->release), "unknown");
+	driver_of(sysfs && *sysfs ? sysfs : "/sys", a->node->ibdev, attr.vendor_id, a->driver, sizeof(a->driver));
+	if (!a->driver[0] || strpbrk(a->driver, " \t"))
+		snprintf(a->driver, sizeof(a->driver), "unknown");
+	snprintf(a->kernel, sizeof(a->kernel), "%s", uname(&u) ? "unknown" : u.release);
 }
 
 /* The greeting: at the start, and again for "hello node=NAME" (a kept agent's next scenario). */
 static int greet(struct agent *a)
 {
-	char gid[33], driver[32];
-	struct utsname u;
+	char gid[33];
 
 	proto_hex_encode(a->gid.raw, sizeof(a->gid.raw), gid);
-	hello_node(a, driver, sizeof(driver), &u);
-	return proto_send(a->fd, "ok hello node=%s gid=%s driver=%s kernel=%s", a->self.name, gid, driver, u.release);
+	return proto_send(a->fd, "ok hello node=%s gid=%s driver=%s kernel=%s", a->self.name, gid, a->driver,
+			  a->kernel);
 }
 
 static int do_hello(struct agent *a)
@@ -378,6 +378,7 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 		free(a);
 		return rc;
 	}
+	hello_node(a);
 	greet(a);
 	while (proto_recv(fd, &a->rd, a->msg, sizeof(a->msg), -1) >= 0) {
 		const struct agent_req *r;

@@ -74,6 +74,8 @@ struct agent {
 	const struct agent_node *node;
 	struct agent_node self;    /* node with the name a reset gave (agent_serve's until then) */
 	char name[64];
+	char driver[32];           /* the device's driver and the kernel's release, for the greeting */
+	char kernel[65];
 	struct ibv_context *ctx;
 	union ibv_gid gid;
 	uint64_t next_wr;
