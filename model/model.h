@@ -500,7 +500,7 @@ enum m_qmode {
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);
 
-#define M_QRES_MAX 12
+#define M_QRES_MAX 20 /* poll_cq: n and four results of each of M_POLL_MAX completions */
 struct m_qres {
 	uint8_t n;
 	struct {

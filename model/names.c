@@ -77,6 +77,13 @@ static const struct name wc_names[] = {
 };
 NAMED_ENUM(m_wc_status, enum m_wc_status, wc_names)
 
+static const struct name wc_opcode_names[] = {
+	{ M_WCO_SEND, "SEND" }, { M_WCO_RDMA_WRITE, "RDMA_WRITE" }, { M_WCO_RDMA_READ, "RDMA_READ" },
+	{ M_WCO_COMP_SWAP, "COMP_SWAP" }, { M_WCO_FETCH_ADD, "FETCH_ADD" }, { M_WCO_BIND_MW, "BIND_MW" },
+	{ M_WCO_LOCAL_INV, "LOCAL_INV" }, { M_WCO_RECV, "RECV" }, { M_WCO_RECV_RDMA_WITH_IMM, "RECV_RDMA_WITH_IMM" },
+};
+NAMED_ENUM(m_wc_opcode, enum m_wc_opcode, wc_opcode_names)
+
 static const struct name kind_names[] = {
 	{ M_OUT_OK, "ok" }, { M_OUT_ERRNO, "errno" }, { M_OUT_WC, "completion status" },
 	{ M_OUT_CRASH, "KERNEL_CRASH" }, { M_OUT_RPMA, "RPMA status" }, { M_OUT_DAT, "DAT status" },

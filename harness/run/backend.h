@@ -194,7 +194,7 @@ struct hcall {
 struct hres {
 	struct m_outcome out;
 	uint32_t qset;
-	uint64_t q[SCN_ARGS_MAX];
+	uint64_t q[32]; /* one per bit of qset */
 };
 
 /* What a peer QP shows after a step (secondary effects). */

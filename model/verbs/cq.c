@@ -103,8 +103,41 @@ void m_cq_unsignaled(const struct model *m, struct m_pred *out)
 	}
 }
 
-/* Completion e arrives at CQ handle+1 cq1 of node n (0: an untracked CQ). */
-static void cq_push(struct model *m, unsigned n, uint8_t cq1, uint32_t wr_id, enum m_wc_status st)
+/*
+ * What the completion of send WR op reports besides its status (RA-ERR-4):
+ * its opcode, and byte_len where ibv_poll_cq(3) gives one to a send
+ * completion (a READ's length, an atomic's 8 bytes).
+ */
+static struct m_cqe send_cqe(const struct m_op *op)
+{
+	static const uint8_t opc[M_OP_COUNT_] = {
+		[M_OP_WRITE] = M_WCO_RDMA_WRITE, [M_OP_WRITE_IMM] = M_WCO_RDMA_WRITE, [M_OP_READ] = M_WCO_RDMA_READ,
+		[M_OP_CAS] = M_WCO_COMP_SWAP, [M_OP_FADD] = M_WCO_FETCH_ADD, [M_OP_SEND] = M_WCO_SEND,
+		[M_OP_BIND_MW] = M_WCO_BIND_MW, [M_OP_LOCAL_INV] = M_WCO_LOCAL_INV,
+	};
+	struct m_cqe e = { .wr_id = op->verbs.wr_id, .opcode = opc[op->kind] };
+
+	if (op->kind == M_OP_READ || op->kind == M_OP_CAS || op->kind == M_OP_FADD) {
+		e.has_len = 1;
+		e.byte_len = op->kind == M_OP_READ ? (uint32_t)op->verbs.len : 8;
+	}
+	return e;
+}
+
+/*
+ * The completion of receive wr_id consumed by op (a SEND or a WRITE with
+ * immediate) at QP pq: RECV with the message's length (on a UD QP with the
+ * 40 bytes of the GRH before it), or RECV_RDMA_WITH_IMM with the WRITE's.
+ */
+static struct m_cqe recv_cqe(const struct m_op *op, const struct m_qp *pq, uint32_t wr_id)
+{
+	return (struct m_cqe){ .wr_id = wr_id, .has_len = 1,
+			       .opcode = op->kind == M_OP_WRITE_IMM ? M_WCO_RECV_RDMA_WITH_IMM : M_WCO_RECV,
+			       .byte_len = (uint32_t)op->verbs.len + (pq->type == M_QPT_UD ? 40u : 0u) };
+}
+
+/* Completion e with status st arrives at CQ handle+1 cq1 of node n (0: an untracked CQ). */
+static void cq_push(struct model *m, unsigned n, uint8_t cq1, struct m_cqe e, enum m_wc_status st)
 {
 	struct m_cq *cq;
 
@@ -117,7 +150,8 @@ static void cq_push(struct model *m, unsigned n, uint8_t cq1, uint32_t wr_id, en
 		cq->overrun = 1; /* the provider may hold more than asked for: undefined from here */
 		return;
 	}
-	cq->e[cq->n++] = (struct m_cqe){ .wr_id = wr_id, .status = (uint8_t)st };
+	e.status = (uint8_t)st;
+	cq->e[cq->n++] = e;
 }
 
 /* QP qh of node n goes to ERR: its posted receives from the first-th are flushed into its receive CQ. */
@@ -131,7 +165,7 @@ static void flush_recvs(struct model *m, unsigned n, int qh, unsigned first)
 	if (q->state == M_QPS_ERR)
 		return; /* flushed when it entered ERR */
 	for (unsigned j = first; j < q->nrecv; j++)
-		cq_push(m, n, m->node[n].cq.rcq[qh], q->recv[j].wr_id, M_WC_WR_FLUSH_ERR);
+		cq_push(m, n, m->node[n].cq.rcq[qh], (struct m_cqe){ .wr_id = q->recv[j].wr_id }, M_WC_WR_FLUSH_ERR);
 }
 
 void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
@@ -145,14 +179,16 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 	if (qh < 0 || qh >= nd->nqp)
 		return;
 	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC)
-		cq_push(m, op->node, nd->cq.scq[qh], op->verbs.wr_id, (enum m_wc_status)a->out.code);
+		cq_push(m, op->node, nd->cq.scq[qh], send_cqe(op), (enum m_wc_status)a->out.code);
 	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)
-		cq_push(m, op->node, nd->cq.rcq[qh], op->verbs.wr_id, M_WC_WR_FLUSH_ERR); /* RA-ERR-5: flushed at once */
+		cq_push(m, op->node, nd->cq.rcq[qh], (struct m_cqe){ .wr_id = op->verbs.wr_id },
+			M_WC_WR_FLUSH_ERR); /* RA-ERR-5: flushed at once */
 	if (a->peer_recv >= 0 && r->peer_node >= 0 && r->peer_qp >= 0) {
 		const struct m_recv *rq = m_rq_head(&m->node[r->peer_node], r->peer_qp); /* its own or its SRQ's */
 
 		if (rq) {
-			cq_push(m, (unsigned)r->peer_node, m->node[r->peer_node].cq.rcq[r->peer_qp], rq->wr_id,
+			cq_push(m, (unsigned)r->peer_node, m->node[r->peer_node].cq.rcq[r->peer_qp],
+				recv_cqe(op, &m->node[r->peer_node].qp[r->peer_qp], rq->wr_id),
 				(enum m_wc_status)a->peer_recv);
 			consumed = 1;
 		}
@@ -242,6 +278,8 @@ int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
 {
 	static const char *const wr_key[M_POLL_MAX] = { "wr1", "wr2", "wr3", "wr4" };
 	static const char *const st_key[M_POLL_MAX] = { "status1", "status2", "status3", "status4" };
+	static const char *const op_key[M_POLL_MAX] = { "opcode1", "opcode2", "opcode3", "opcode4" };
+	static const char *const len_key[M_POLL_MAX] = { "byte_len1", "byte_len2", "byte_len3", "byte_len4" };
 	const struct m_cq_node *c = &m->node[op->node].cq;
 	const struct m_cq *cq;
 	enum m_qmode mode;
@@ -254,6 +292,12 @@ int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
 	for (unsigned j = 0; j < cq->npolled; j++) {
 		m_qres_add(out, wr_key[j], mode, cq->polled[j].wr_id, M_RULE_CQ_POLL_1);
 		m_qres_add(out, st_key[j], mode, cq->polled[j].status, M_RULE_CQ_POLL_1);
+		/* An error completion's opcode and byte_len mean nothing (RA-ERR-4). */
+		const struct m_cqe *e = &cq->polled[j];
+		int ok = mode == M_Q_EXACT && e->status == M_WC_SUCCESS;
+
+		m_qres_add(out, op_key[j], ok ? M_Q_EXACT : M_Q_ANY, e->opcode, M_RULE_RA_ERR_4);
+		m_qres_add(out, len_key[j], ok && e->has_len ? M_Q_EXACT : M_Q_ANY, e->byte_len, M_RULE_RA_ERR_4);
 	}
 	return 0;
 }

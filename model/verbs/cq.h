@@ -19,10 +19,34 @@
 #define M_SEND_DEPTH_DEFAULT 32 /* create_qp without max_send_wr= */
 #define M_POLL_MAX 4      /* completions one poll_cq step takes and reports */
 
-/* One work completion: the WR it belongs to (its wr_id) and its status (enum m_wc_status). */
+/* What a work completion says was done (IBV_WC_*, ibv_poll_cq's wc.opcode). */
+enum m_wc_opcode {
+	M_WCO_SEND = 0,
+	M_WCO_RDMA_WRITE = 1,
+	M_WCO_RDMA_READ = 2,
+	M_WCO_COMP_SWAP = 3,
+	M_WCO_FETCH_ADD = 4,
+	M_WCO_BIND_MW = 5,
+	M_WCO_LOCAL_INV = 6,
+	M_WCO_RECV = 128,
+	M_WCO_RECV_RDMA_WITH_IMM = 129,
+};
+const char *m_wc_opcode_str(enum m_wc_opcode o);
+int m_wc_opcode_parse(const char *name, enum m_wc_opcode *out);
+
+/*
+ * One work completion: the WR it belongs to (its wr_id), its status (enum
+ * m_wc_status), and what a successful one reports besides (RA-ERR-4: an error
+ * completion's other fields mean nothing): its opcode (enum m_wc_opcode) and
+ * byte_len when has_len (ibv_poll_cq(3): a receive's, a READ's or an
+ * atomic's; a WRITE's or SEND's send completion states none).
+ */
 struct m_cqe {
 	uint32_t wr_id;
 	uint8_t status;
+	uint8_t opcode;
+	uint8_t has_len;
+	uint32_t byte_len;
 };
 
 struct m_cq {

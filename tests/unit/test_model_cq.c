@@ -50,6 +50,16 @@ static uint64_t qv(const struct m_qres *q, const char *key)
 	return 0;
 }
 
+/* The mode in which q reports key (it must be there). */
+static enum m_qmode qmode(const struct m_qres *q, const char *key)
+{
+	for (unsigned i = 0; i < q->n; i++)
+		if (strcmp(q->r[i].key, key) == 0)
+			return (enum m_qmode)q->r[i].mode;
+	ck_abort_msg("no result %s", key);
+	return M_Q_ANY;
+}
+
 /* Two nodes, connected QPs completing into one CQ per node (cqa, cqb). */
 struct cqpair { struct pair s; int cqa, cqb; };
 static struct cqpair fx_cqpair(struct fx *f, uint32_t depth, int sig_all)
@@ -237,6 +247,49 @@ START_TEST(test_RA_ERR_5_receive_posted_in_err)
 }
 END_TEST
 
+/* A successful completion reports its opcode and, where defined, byte_len; an error one neither. */
+START_TEST(test_RA_ERR_4_error_completion_promises_no_opcode_or_length)
+{
+	struct fx f;
+	struct cqpair c = fx_cqpair(&f, 16, 0);
+	struct m_op rd = op_rdma(&f, M_OP_READ, 0, c.s.qa, c.s.ma, 0, 1, c.s.mb, 0, 64);
+	struct m_op bad = op_write(&f, &c.s, 3, 0);
+	struct m_op rv = { .kind = M_OP_RECV, .node = 1, .obj = (int16_t)c.s.qb, .verbs.len = 64, .verbs.wr_id = 20 };
+	struct m_op snd = op_rdma(&f, M_OP_SEND, 0, c.s.qa, c.s.ma, 0, 1, c.s.mb, 0, 24);
+	struct m_qres q;
+
+	rv.verbs.lkey = f.m.node[1].mr[c.s.mb].lkey;
+	rv.verbs.laddr = model_mr_laddr(&f.m, 1, c.s.mb, 0);
+	fx_do(&f, rv, ok_());
+	fx_do(&f, rv, ok_());
+	rd.verbs.wr_id = 1;
+	fx_do(&f, rd, wc_(M_WC_SUCCESS));
+	fx_do(&f, op_write(&f, &c.s, 2, 0), wc_(M_WC_SUCCESS));
+	snd.verbs.wr_id = 4;
+	fx_do(&f, snd, wc_(M_WC_SUCCESS)); /* the first receive: 24 bytes */
+	bad.verbs.rkey = 0;
+	fx_do(&f, bad, wc_(M_WC_REM_ACCESS_ERR)); /* both QPs to ERR: the second receive flushed */
+	q = fx_poll(&f, 0, c.cqa, 4);
+	ck_assert_int_eq(qv(&q, "n"), 4);
+	ck_assert_int_eq(qv(&q, "opcode1"), M_WCO_RDMA_READ);
+	ck_assert_int_eq(qv(&q, "byte_len1"), 64);
+	ck_assert_int_eq(qv(&q, "opcode2"), M_WCO_RDMA_WRITE);
+	ck_assert_int_eq(qmode(&q, "byte_len2"), M_Q_ANY); /* a WRITE's send completion states none */
+	ck_assert_int_eq(qv(&q, "opcode3"), M_WCO_SEND);
+	ck_assert_int_eq(qv(&q, "status4"), M_WC_REM_ACCESS_ERR);
+	ck_assert_int_eq(qmode(&q, "opcode4"), M_Q_ANY);
+	ck_assert_int_eq(qmode(&q, "byte_len4"), M_Q_ANY);
+	q = fx_poll(&f, 1, c.cqb, 4);
+	ck_assert_int_eq(qv(&q, "n"), 2);
+	ck_assert_int_eq(qv(&q, "opcode1"), M_WCO_RECV);
+	ck_assert_int_eq(qv(&q, "byte_len1"), 24);
+	ck_assert_int_eq(qv(&q, "status2"), M_WC_WR_FLUSH_ERR);
+	ck_assert_int_eq(qmode(&q, "opcode2"), M_Q_ANY);
+	ck_assert_int_eq(qmode(&q, "byte_len2"), M_Q_ANY);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_cq(void)
 {
 	Suite *s = suite_create("model_cq");
@@ -248,6 +301,7 @@ Suite *suite_test_model_cq(void)
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_overrun_is_undefined);
 	RTEST(tc, RA_ERR_2, test_RA_ERR_2_receives_flushed_into_the_recv_cq);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_receive_posted_in_err);
+	RTEST(tc, RA_ERR_4, test_RA_ERR_4_error_completion_promises_no_opcode_or_length);
 	suite_add_tcase(s, tc);
 	return s;
 }

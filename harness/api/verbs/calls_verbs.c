@@ -27,6 +27,10 @@
 /* write, write_imm, send: IBV_SEND_INLINE */
 #define INLINE_ARGS OPT("inline", BARE)
 
+/* poll_cq's results of its J-th completion */
+#define WC_RESULTS(j) OPT("wr" #j, NUM), OPT("status" #j, WORD(SCN_T_WC)), OPT("opcode" #j, WORD(SCN_T_WC_OPCODE)), \
+		      OPT("byte_len" #j, NUM)
+
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
 	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, NOARGS),
@@ -83,11 +87,9 @@ const struct scn_call api_verbs_calls[] = {
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB, ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)))),
 	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, NOARGS),
-	/* takes up to max completions, oldest first: n, and the wr_id and status of each */
+	/* takes up to max completions, oldest first: n, and the wr_id, status, opcode and byte_len of each */
 	QUERY("poll_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(OPT("max", RANGE(1, M_POLL_MAX))),
-	      ARGS(OPT("n", NUM), OPT("wr1", NUM), OPT("status1", WORD(SCN_T_WC)), OPT("wr2", NUM),
-		   OPT("status2", WORD(SCN_T_WC)), OPT("wr3", NUM), OPT("status3", WORD(SCN_T_WC)), OPT("wr4", NUM),
-		   OPT("status4", WORD(SCN_T_WC)))),
+	      ARGS(OPT("n", NUM), WC_RESULTS(1), WC_RESULTS(2), WC_RESULTS(3), WC_RESULTS(4))),
 	/* UD address handles: to= the node whose port the AH addresses */
 	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
 	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),
