@@ -410,6 +410,8 @@ enum m_effect {
 	M_EFF_CRASH,       /* the kernel died: the model stops */
 	M_EFF_SQ_KEPT,     /* refused at post (EINVAL), but the provider kept the send WR queued:
 	                      it runs at the first post once the QP is RTS (QP-STATE-1, rxe) */
+	M_EFF_OUTSTANDING, /* a post that does not wait (wait=no): handed over, it runs later
+	                      (model/verbs/outstanding.h) */
 };
 
 const char *m_effect_str(enum m_effect e);
@@ -443,6 +445,9 @@ struct m_resolved {
 struct m_pred {
 	struct m_op op;
 	struct m_resolved res;
+	/* Bits 1 << enum m_wc_status: the statuses outstanding WR k (struct m_outst_model.w[k]) could
+	 * complete with in the state this prediction was made in; [M_OUTST_MAX]: the post's own (wait=no) */
+	uint32_t wr_seen[M_OUTST_MAX + 1];
 	uint8_t n;
 	struct m_alt alt[M_ALT_MAX];
 };

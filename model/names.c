@@ -342,7 +342,7 @@ NAMED_ENUM(m_qmode, enum m_qmode, qmode_names)
 static const struct name effect_names[] = {
 	{ M_EFF_NONE, "none" }, { M_EFF_DO, "do" }, { M_EFF_QP_ERR, "qp_err" },
 	{ M_EFF_BOTH_ERR, "both_err" }, { M_EFF_PEER_ERR, "peer_err" }, { M_EFF_CRASH, "crash" },
-	{ M_EFF_SQ_KEPT, "sq_kept" },
+	{ M_EFF_SQ_KEPT, "sq_kept" }, { M_EFF_OUTSTANDING, "outstanding" },
 };
 NAMED_ENUM(m_effect, enum m_effect, effect_names)
 

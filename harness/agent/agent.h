@@ -24,6 +24,10 @@
  *   modify_qp id state=ERR|RESET                      ok
  *   post id op=write|read|cas|fadd|send|local_inv laddr lkey len raddr rkey
  *           [compare swap inv]                        ok status=WC vendor_err=N
+ *           [nowait=1]                                ok (handed over: its completion waits in its
+ *                                                     send CQ object for wait)
+ *   wait id wr                                        ok status=WC vendor_err=N (the completion of
+ *                                                     WR wr, from QP id's send CQ object)
  *   recv id laddr lkey len                            ok
  *   recvs id wait_ms                                  ok n=0 state=S | ok n=1 status=WC state=S
  *                                                     (state= absent if ibv_query_qp failed)

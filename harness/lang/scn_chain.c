@@ -2,7 +2,8 @@
  * scn_chain.c — chains of WRs: a step with `chain` posts its WR in one
  * ibv_post_send with the next step's, so the next step must post a send WR
  * (a call that takes `chain`) on the same QP of the same node, and a chain
- * holds at most SCN_CHAIN_MAX steps. Checked once the file parsed.
+ * holds at most SCN_CHAIN_MAX steps; a chain's WRs are waited for (no
+ * wait=no). Checked once the file parsed.
  */
 #include "harness/lang/scn_internal.h"
 
@@ -13,8 +14,11 @@ void scn_check_chains(struct scn_ctx *c)
 	for (size_t i = 0; i < c->f->nsteps; i++) {
 		const struct scn_step *s = &c->f->steps[i];
 		const struct scn_step *nx = i + 1 < c->f->nsteps ? &c->f->steps[i + 1] : NULL;
-		const struct scn_value *v = scn_step_arg(s, "chain");
+		const struct scn_value *v = scn_step_arg(s, "chain"), *w = scn_step_arg(s, "wait");
 
+		if (w && w->num == 0 && (v || len > 1))
+			scn_diag(c, w->line, w->col, "post it on its own to wait for it later", SCN_E_CHAIN,
+				 "a chained WR is waited for: no wait=no");
 		if (!v) {
 			len = 1;
 			continue;

@@ -66,6 +66,7 @@ struct hc_verbs {
 	int32_t scq, rcq;         /* create_qp: its send and receive CQ objects (-1: CQs of its own) */
 	uint8_t sig_all;          /* create_qp: sq_sig_all */
 	uint8_t unsignaled;       /* send posts: signaled=no */
+	uint8_t nowait;           /* write, read, cas, fadd: wait=no (its completion is a wait step's) */
 	uint32_t wr_id;           /* posts, recv: the WR's wr_id (id=, else the step's line) */
 	uint32_t cq_depth;        /* create_cq: cqe */
 	uint32_t max_wc;          /* poll_cq: num_entries */

@@ -357,6 +357,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 	switch ((enum m_effect)a->effect) {
 	case M_EFF_NONE:
 	case M_EFF_SQ_KEPT:
+	case M_EFF_OUTSTANDING: /* outstanding.c took it */
 		return 0;
 	case M_EFF_DO:
 		return apply_do(m, pred, created);
@@ -395,8 +396,10 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 
 int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
-	int made = -1, rc;
+	int made = -1, rc, handled;
 
+	if ((rc = m_outst_apply(m, pred, i, &handled)) || handled)
+		return rc;
 	if (m_cq_op((enum m_op_kind)pred->op.kind))
 		rc = m_cq_apply(m, pred, i, &made);
 	else {

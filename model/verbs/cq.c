@@ -152,6 +152,7 @@ static void cq_push(struct model *m, unsigned n, uint8_t cq1, struct m_cqe e, en
 	}
 	e.status = (uint8_t)st;
 	cq->e[cq->n++] = e;
+	cq->pushes++;
 }
 
 /* QP qh of node n goes to ERR: its posted receives from the first-th are flushed into its receive CQ. */

@@ -56,6 +56,7 @@ struct m_cq {
 	uint8_t npolled;         /* what the last poll_cq took, for its results */
 	uint32_t depth;          /* the cqe asked for at create_cq */
 	uint32_t usecnt;         /* QPs completing into it (send or receive side, each counted) */
+	uint32_t pushes;         /* completions that arrived, ever (but those of outstanding WRs) */
 	struct m_cqe e[M_CQE_MAX];
 	struct m_cqe polled[M_POLL_MAX];
 };

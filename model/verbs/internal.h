@@ -82,6 +82,24 @@ int m_pred_unposted(const struct model *m, struct m_pred *out);
  * the depth, which a provider may round up to) as predicted. */
 void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
+/*
+ * WRs outstanding at the stack (outstanding.c, outstanding.h). m_outst_check: -EINVAL when the
+ * model cannot run op while WRs are outstanding (or op is a wait=no post it cannot take), else 0.
+ * m_outst_seen: the statuses each outstanding WR could have in m's state, into out->wr_seen.
+ * m_outst_nowait: a wait=no post's prediction: its completions become one ok (handed over), a
+ * send queue its outstanding WRs may fill adds ENOMEM. m_pred_wait: the wait step. m_outst_apply:
+ * before alternative i of pred is committed: what outstanding WRs learn from it; *handled when it
+ * committed the step itself (a wait, a hand-over). m_outst_on_qp: whether a WR outstanding is on QP
+ * qp of node n or has it as its peer. m_outst_names_mr: whether one names MR h of node n.
+ */
+int m_outst_check(const struct model *m, const struct m_op *op);
+void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pred *out);
+void m_outst_nowait(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_pred_wait(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *handled);
+int m_outst_on_qp(const struct model *m, unsigned n, int qp);
+int m_outst_names_mr(const struct model *m, unsigned n, int h);
+
 /* Completion queues (cq.c). */
 int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq */
 /* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */

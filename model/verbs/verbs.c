@@ -16,7 +16,7 @@ static void verbs_init(struct model *m)
 	}
 }
 
-int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_pred *out)
+static int predict_op(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	int rc;
 
@@ -28,8 +28,11 @@ int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_p
 		if ((rc = m_pred_post(m, p, out)) == 0) {
 			m_cq_unsignaled(m, out);
 			m_pred_sq_full(m, p, out);
+			m_outst_nowait(m, p, out);
 		}
 		return rc;
+	case M_OP_WAIT:
+		return m_pred_wait(m, p, out);
 	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_POLL_CQ:
 		return m_pred_cq(m, p, out);
 	case M_OP_CREATE_QP:
@@ -41,6 +44,20 @@ int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_p
 	}
 }
 
+int m_verbs_predict(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	int rc = m_outst_check(m, &out->op);
+
+	if (rc || (rc = predict_op(m, p, out)))
+		return rc;
+	if (out->op.kind == M_OP_DEREG_MR && out->op.obj >= 0 && m_outst_names_mr(m, out->op.node, out->op.obj))
+		for (unsigned i = 0; i < out->n; i++)
+			if (out->alt[i].nrules < M_RULES_MAX)
+				out->alt[i].rules[out->alt[i].nrules++] = M_RULE_MR_DEREG_3; /* a WR outstanding names it */
+	m_outst_seen(m, p, out);
+	return 0;
+}
+
 /* query_qp: the state, and the access flags once the QP left RESET. */
 static int query_qp(const struct model *m, const struct m_op *op, struct m_qres *out)
 {
@@ -50,7 +67,8 @@ static int query_qp(const struct model *m, const struct m_op *op, struct m_qres 
 		return -EINVAL;
 	const struct m_qp *q = &nd->qp[op->obj];
 
-	m_qres_add(out, "state", M_Q_EXACT, q->state, M_RULE_QP_CONN_1);
+	/* A WR outstanding on it or its peer may have put it in ERR already. */
+	m_qres_add(out, "state", m_outst_on_qp(m, op->node, op->obj) ? M_Q_ANY : M_Q_EXACT, q->state, M_RULE_QP_CONN_1);
 	/* qp_access_flags are set by the RESET->INIT transition (connect). */
 	m_qres_add(out, "access", q->state == M_QPS_RESET || q->type == M_QPT_UD ? M_Q_ANY : M_Q_EXACT, q->access,
 		   M_RULE_QP_CONN_1); /* a UD QP has no access flags (its INIT sets the Q_Key) */

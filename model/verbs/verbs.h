@@ -79,6 +79,8 @@ struct m_verbs_args {
 	uint32_t chain_pos; /* send posts: the WR's place in its chain (0: first, or no chain): the
 	                       WRs before it fill the send queue */
 	uint32_t max_send_wr; /* create_qp: cap.max_send_wr (0: the default, M_SEND_DEPTH_DEFAULT) */
+	uint8_t nowait;     /* write, read, cas, fadd: wait=no, handed over and not waited for
+	                       (model/verbs/outstanding.h); its completion is a later wait step's */
 };
 
 #endif

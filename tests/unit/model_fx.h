@@ -121,6 +121,20 @@ static inline struct m_op op_rdma(struct fx *f, enum m_op_kind k, int node, int 
 	return op;
 }
 
+static inline int fx_cq(struct fx *f, int node, uint32_t depth)
+{
+	return fx_do(f, (struct m_op){ .kind = M_OP_CREATE_CQ, .node = (uint8_t)node, .obj = -1,
+				       .verbs.cq_depth = depth }, ok_());
+}
+
+/* A QP on node whose send and receive CQ is cq (-1: its own). */
+static inline int fx_qp_cq(struct fx *f, int node, int pd, int cq, int sig_all)
+{
+	return fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = (uint8_t)node, .verbs.pd = (int16_t)pd,
+				       .verbs.access = QP_ALL, .verbs.scq = (int16_t)(cq + 1),
+				       .verbs.rcq = (int16_t)(cq + 1), .verbs.sig_all = (uint8_t)sig_all }, ok_());
+}
+
 /* Two nodes, a PD each, a 4 KiB RW MR each, connected RC QPs with all rights. */
 struct pair { int pa, pb, ma, mb, qa, qb; };
 static inline struct pair fx_pair(struct fx *f, const char *profile, unsigned nodes)

@@ -5,20 +5,6 @@
  */
 #include "tests/unit/model_fx.h"
 
-static int fx_cq(struct fx *f, int node, uint32_t depth)
-{
-	return fx_do(f, (struct m_op){ .kind = M_OP_CREATE_CQ, .node = (uint8_t)node, .obj = -1,
-				       .verbs.cq_depth = depth }, ok_());
-}
-
-/* A QP on node whose send and receive CQ is cq (-1: its own). */
-static int fx_qp_cq(struct fx *f, int node, int pd, int cq, int sig_all)
-{
-	return fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = (uint8_t)node, .verbs.pd = (int16_t)pd,
-				       .verbs.access = QP_ALL, .verbs.scq = (int16_t)(cq + 1),
-				       .verbs.rcq = (int16_t)(cq + 1), .verbs.sig_all = (uint8_t)sig_all }, ok_());
-}
-
 static struct m_op op_poll(int node, int cq, uint32_t max)
 {
 	struct m_op op = op_obj(M_OP_POLL_CQ, node, cq);

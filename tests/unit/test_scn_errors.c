@@ -153,6 +153,9 @@ static const struct bad {
 	  "  hint: write, read, write_imm, cas, fadd, send or local_inv on the same QP\n" },
 	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\n" CHAIN17 "a: write q local=m remote=m len=8\n", 0,
 	  "t.scn:20:35: chain: a chain holds at most 16 WRs\n  hint: post the rest in a chain of its own\n" },
+	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 chain\n"
+	  "a: read q local=m remote=m len=8 wait=no\n", 0,
+	  "t.scn:6:39: chain: a chained WR is waited for: no wait=no\n  hint: post it on its own to wait for it later\n" },
 };
 
 START_TEST(test_each_message)

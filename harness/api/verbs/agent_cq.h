@@ -33,5 +33,8 @@ int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc 
 int agent_do_create_cq(struct agent *a);
 int agent_do_destroy_cq(struct agent *a);
 int agent_do_poll_cq(struct agent *a);
+/* wait id wr: the completion of send WR wr of QP id (posted nowait=1), from its send CQ object: kept
+ * there for poll_cq, or taken by a poll_cq already. */
+int agent_do_wait(struct agent *a);
 
 #endif

@@ -422,9 +422,13 @@ static int do_post(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad post request");
 	if (agent_ud_wr(a, &wr))
 		return agent_reply_err(a, EINVAL, "no such live AH");
+	if (agent_num(a, "nowait", 0) && !(q->cq_given & AGENT_CQ_SEND))
+		return agent_reply_err(a, EINVAL, "nowait: the QP's send CQ is no CQ object");
 	rc = ibv_post_send(q->qp, &wr, &bad);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
+	if (agent_num(a, "nowait", 0))
+		return proto_send(a->fd, "ok"); /* its completion is a wait request's */
 	return answer_send(a, q, wr.wr_id, (wr.send_flags & IBV_SEND_SIGNALED) != 0,
 			   (int)agent_num(a, "wait_ms", (uint64_t)a->step_ms));
 }
@@ -642,6 +646,6 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "destroy_ah", agent_destroy_ah },   { "create_srq", agent_create_srq },
 	{ "destroy_srq", agent_destroy_srq }, { "srq_recv", agent_srq_recv },
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
-	{ "poll_cq", agent_do_poll_cq },
+	{ "poll_cq", agent_do_poll_cq }, { "wait", agent_do_wait },
 	{ NULL, NULL },
 };

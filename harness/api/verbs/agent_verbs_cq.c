@@ -10,12 +10,15 @@
 #define STASH_MAX 256     /* completions kept per CQ between polls */
 #define POLL_SETTLE_MS 100 /* poll_cq: how long the CQ must stay quiet before fewer than max are taken */
 #define POLL_MAX 4
+#define TAKEN_MAX 64      /* completions poll_cq took, kept for a wait that comes after it */
 
 /* What a CQ object gave and the scenario has not polled yet, oldest first. */
 struct stash {
 	size_t n;
 	struct ibv_wc wc[STASH_MAX];
 	uint8_t seen[STASH_MAX];  /* a peer's observation looked at it (agent_cq_peek_recv) */
+	size_t ntaken;            /* completions poll_cq took, the last TAKEN_MAX in taken[i % TAKEN_MAX] */
+	struct ibv_wc taken[TAKEN_MAX];
 };
 
 static void release_cq(struct agent *a, struct aobj *o)
@@ -206,8 +209,35 @@ int agent_do_poll_cq(struct agent *a)
 					agent_wc_status_str(s->wc[i].status), i + 1,
 					opcode_str(s->wc[i].opcode, num, sizeof(num)), i + 1, s->wc[i].byte_len);
 	}
+	for (size_t i = 0; i < k; i++)
+		s->taken[s->ntaken++ % TAKEN_MAX] = s->wc[i];
 	memmove(s->wc, s->wc + k, sizeof(s->wc[0]) * (s->n - k));
 	memmove(s->seen, s->seen + k, s->n - k);
 	s->n -= k;
 	return proto_send(a->fd, "%s", line);
+}
+
+int agent_do_wait(struct agent *a)
+{
+	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0), *c;
+	uint64_t wr_id = agent_num(a, "wr", 0);
+	struct ibv_wc wc;
+	struct stash *s;
+	int rc = -ETIMEDOUT;
+
+	if (!q || !(q->cq_given & AGENT_CQ_SEND) || !(c = agent_cq_of(a, q->scq)))
+		return agent_reply_err(a, EINVAL, "bad wait request: no QP with a send CQ object");
+	s = c->ext;
+	for (size_t i = s->ntaken > TAKEN_MAX ? s->ntaken - TAKEN_MAX : 0; i < s->ntaken; i++)
+		if (s->taken[i % TAKEN_MAX].wr_id == wr_id) {
+			wc = s->taken[i % TAKEN_MAX];
+			rc = 0;
+		}
+	if (rc)
+		rc = agent_cq_wait(c, wr_id, a->step_ms, &wc);
+	if (rc == -ETIMEDOUT)
+		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
+	if (rc)
+		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
+	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
 }

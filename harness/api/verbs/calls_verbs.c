@@ -24,6 +24,9 @@
 /* every post: the WR's wr_id (default: the step's line) and, on the send queue, signaled=no */
 #define WR_ARGS OPT("id", RANGE(0, 0xffffffffu)), OPT("signaled", WORD(SCN_T_YESNO))
 
+/* write, read, cas, fadd: wait=no hands the WR over without waiting for its completion (a later wait step's) */
+#define WAIT_ARG OPT("wait", WORD(SCN_T_YESNO))
+
 /* write, write_imm, send: IBV_SEND_INLINE */
 #define INLINE_ARGS OPT("inline", BARE)
 
@@ -66,14 +69,16 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("min_rnr_timer", RANGE(0, 31)), OPT("max_rd_atomic", RANGE(0, 255)),
 		  OPT("max_dest_rd_atomic", RANGE(0, 255)))),
 	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
-	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS, WAIT_ARG)),
+	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), WAIT_ARG)),
 	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
 	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM))),
-	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM))),
+	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM), WAIT_ARG)),
+	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM), WAIT_ARG)),
+	/* the completion of the QP's oldest WR posted with wait=no, id= its wr_id */
+	CALL("wait", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(REQ("id", RANGE(0, 0xffffffffu)))),
 	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),

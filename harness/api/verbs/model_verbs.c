@@ -59,6 +59,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->with_imm = v->with_imm;
 	a->sig_all = v->sig_all;
 	a->unsignaled = v->unsignaled;
+	a->nowait = v->nowait;
 	a->wr_id = v->wr_id;
 	a->cq_depth = v->cq_depth;
 	a->max_wc = v->max_wc;

@@ -177,7 +177,7 @@ static void qp_cqs(const struct scn_step *s, struct hcall *c)
 
 int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
-	const struct scn_value *sig = scn_step_arg(s, "signaled");
+	const struct scn_value *sig = scn_step_arg(s, "signaled"), *wait = scn_step_arg(s, "wait");
 
 	c->verbs.pd = rsv_obj(scn_step_arg(s, "pd"));
 	c->verbs.qp = rsv_obj(scn_step_arg(s, "qp"));
@@ -185,6 +185,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.srq = rsv_obj(scn_step_arg(s, "srq"));
 	c->verbs.wr_id = (uint32_t)rsv_num(r, scn_step_arg(s, "id"), s->line);
 	c->verbs.unsignaled = sig && sig->num == 0;
+	c->verbs.nowait = wait && wait->num == 0;
 	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
 	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
 	c->verbs.no_sge = 0;

@@ -48,12 +48,12 @@ static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t 
 	};
 	size_t off = (size_t)snprintf(buf, len,
 				      "%sop=%s %sladdr=0x%llx %slkey=%u %slen=%llu %sraddr=0x%llx %srkey=%u %scompare=%llu "
-				      "%sswap=%llu %swr=%u %ssig=%u %snosge=%u",
+				      "%sswap=%llu %swr=%u %ssig=%u %snosge=%u %snowait=%u",
 				      pfx, post_op[c->op] ? post_op[c->op] : "?", pfx, (unsigned long long)c->verbs.laddr, pfx,
 				      c->verbs.lkey, pfx, (unsigned long long)c->verbs.len, pfx,
 				      (unsigned long long)c->verbs.raddr, pfx, c->verbs.rkey, pfx,
 				      (unsigned long long)c->verbs.compare, pfx, (unsigned long long)c->verbs.swap, pfx,
-				      c->verbs.wr_id, pfx, !c->verbs.unsignaled, pfx, c->verbs.no_sge);
+				      c->verbs.wr_id, pfx, !c->verbs.unsignaled, pfx, c->verbs.no_sge, pfx, c->verbs.nowait);
 
 	if (off < len && (c->verbs.with_inv || c->op == M_OP_LOCAL_INV))
 		off += (size_t)snprintf(buf + off, len - off, " %sinv=%u", pfx, c->verbs.inv_rkey);
@@ -119,6 +119,9 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_POLL_CQ:
 		rc = stack_call(st, c->node, reply, "poll_cq id=%d max=%u", c->obj, c->verbs.max_wc);
+		break;
+	case M_OP_WAIT:
+		rc = stack_call(st, c->node, reply, "wait id=%d wr=%u", c->obj, c->verbs.wr_id);
 		break;
 	case M_OP_CREATE_SRQ:
 		rc = stack_call(st, c->node, reply, "create_srq id=%d pd=%d max_wr=%llu", c->obj, c->verbs.pd,
