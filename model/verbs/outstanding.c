@@ -96,35 +96,28 @@ static unsigned count_on(const struct model *m, unsigned n, int qp)
 	return c;
 }
 
-int m_outst_on_qp(const struct model *m, unsigned n, int qp)
-{
-	for (int i = 0; i < M_OUTST_MAX; i++) {
-		const struct m_wr_out *w = &m->outst.w[i];
-		int pn, pq;
-
-		if (!w->live)
-			continue;
-		if ((w->node == n && w->qp == qp) || (wr_peer(m, w, &pn, &pq) == 0 && pn == (int)n && pq == qp))
-			return 1;
-	}
-	return 0;
-}
-
-/* Whether a live WR is on QP qp of node n, or has it as its peer (2). */
+/* Whether a live WR has QP qp of node n as its peer (2), else is on it (1), else 0. */
 static int touches(const struct model *m, unsigned n, int qp)
 {
+	int t = 0;
+
 	for (int i = 0; i < M_OUTST_MAX; i++) {
 		const struct m_wr_out *w = &m->outst.w[i];
 		int pn, pq;
 
 		if (!w->live)
 			continue;
-		if (w->node == n && w->qp == qp)
-			return 1;
 		if (wr_peer(m, w, &pn, &pq) == 0 && pn == (int)n && pq == qp)
 			return 2;
+		if (w->node == n && w->qp == qp)
+			t = 1;
 	}
-	return 0;
+	return t;
+}
+
+int m_outst_on_qp(const struct model *m, unsigned n, int qp)
+{
+	return touches(m, n, qp) != 0;
 }
 
 int m_outst_check(const struct model *m, const struct m_op *op)
