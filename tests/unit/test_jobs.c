@@ -3,37 +3,17 @@
  * what each scenario may share, and which stream takes which scenario.
  */
 #include "harness/cli/jobs.h"
-#include "harness/lang/scn.h"
+#include "tests/unit/scn_fx.h"
 
 #include <check.h>
 #include <errno.h>
 #include <string.h>
 
-static struct scn_file *parse(const char *text)
-{
-	struct scn_file *f = NULL;
-	struct scn_diags d;
-
-	memset(&d, 0, sizeof(d));
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
-	return f;
-}
-
-/* MW-INV-3 on rxe 6.1: the model predicts a panic (test_crash_pred.c). */
-static const char *crashes = "nodes a b\n"
-			     "a: alloc_pd pd\n"
-			     "a: create_qp q pd=pd\n"
-			     "b: alloc_pd pd\n"
-			     "b: create_qp q pd=pd\n"
-			     "connect a.q b.q\n"
-			     "a: alloc_mw w pd=pd type=2\n"
-			     "a: local_inv q w expect LOC_QP_OP_ERR|MW_BIND_ERR\n";
-
 START_TEST(test_kind_of_verbs_rpma_and_crash)
 {
-	struct scn_file *verbs = parse("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\n");
-	struct scn_file *rpma = parse("nodes a\na: rpma_mr_reg m len=4K usage=READ_SRC null=PEER expect RPMA_E_INVAL\n");
-	struct scn_file *crash = parse(crashes);
+	struct scn_file *verbs = parse_ok("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\n");
+	struct scn_file *rpma = parse_ok("nodes a\na: rpma_mr_reg m len=4K usage=READ_SRC null=PEER expect RPMA_E_INVAL\n");
+	struct scn_file *crash = parse_ok(SCN_FX_UNBOUND_INV);
 	struct m_profile p;
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
