@@ -20,6 +20,7 @@
 #include "harness/cli/crash_pred.h"
 #include "harness/cli/device.h"
 #include "harness/cli/interrupt.h"
+#include "harness/cli/jobs.h"
 #include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
@@ -146,12 +147,113 @@ static int inner_topology(const char *root, const char *verb, size_t nodes, cons
 	return spawn_wait(strcmp(verb, "up") == 0 ? up : down, 1);
 }
 
+/* Run every scenario of b that stream s may take, on pool, recording into rec. */
+static void inner_stream(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
+			 struct jobs_board *b, unsigned s, struct scn_file **files, int allow_crash)
+{
+	size_t cursor = 0, i;
+
+	while (!interrupt_caught() && (i = jobs_take(b, s, &cursor)) < b->n) {
+		cli_inner_one(a, prof, pool, rec, a->base + i, files[i], allow_crash);
+		jobs_done(b, i);
+	}
+}
+
+/* A pool of agents on t for up to nodes nodes, started before the first scenario (pool.h). */
+static void inner_pool(const struct run_args *a, struct stack_pool *pool, const struct topo *t, size_t nodes)
+{
+	stack_pool_init(pool, t, a->step_s * 1000);
+	if (!a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
+		stack_pool_prestart(pool, (unsigned)(nodes < t->n ? nodes : t->n));
+}
+
+/*
+ * Fork stream s (1..): a process with a pool of its own, recording into its own
+ * file (jobs.h). Returns its pid, or -errno (its scenarios are left to the others).
+ */
+static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile *prof, const struct topo *t,
+			       size_t nodes, struct jobs_board *b, unsigned s, struct scn_file **files, int allow_crash)
+{
+	char path[PATH_MAX + 96];
+	struct stack_pool pool;
+	FILE *rec;
+	pid_t pid;
+
+	if (jobs_records_path(a->records, s, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	fflush(NULL);
+	pid = fork();
+	if (pid != 0)
+		return pid < 0 ? -errno : pid;
+	rec = fopen(path, "a");
+	if (!rec) {
+		fprintf(stderr, "rdmacheck: stream %u: cannot open %s: %s\n", s, path, strerror(errno));
+		_exit(EXIT_INFRA);
+	}
+	inner_pool(a, &pool, t, nodes);
+	inner_stream(a, prof, &pool, rec, b, s, files, allow_crash);
+	stack_pool_close(&pool);
+	fclose(rec);
+	_exit(0);
+}
+
+/*
+ * Wait for the forked streams; a scenario one of them took and did not finish
+ * (it died) gets an ERROR saying so, in rec.
+ */
+static void inner_reap(struct jobs_board *b, const pid_t *pids, unsigned n, FILE *rec, size_t base)
+{
+	int ws, died = 0;
+
+	for (unsigned s = 1; s < n; s++)
+		if (pids[s] > 0 && waitpid(pids[s], &ws, 0) == pids[s] && !(WIFEXITED(ws) && WEXITSTATUS(ws) == 0))
+			died = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+	for (size_t i = 0; died && i < b->n; i++)
+		if (b->state[i] == JOBS_TAKEN) {
+			struct result r = { .v = V_ERROR };
+
+			snprintf(r.reason, sizeof(r.reason), "the stream of the inner runner running it ended (status %d)",
+				 died);
+			rec_result(rec, base + i, &r);
+		}
+}
+
+/*
+ * The scenarios of b: those streams may share in a->jobs streams at once
+ * (stream 0 here, the others forked), then the crash-predicted ones one at a
+ * time (jobs.h). Records of stream 0 and of that last phase go to rec.
+ */
+static void inner_all(const struct run_args *a, const struct m_profile *prof, const struct topo *t, size_t nodes,
+		      struct jobs_board *b, FILE *rec, struct scn_file **files, int allow_crash)
+{
+	unsigned n = jobs_streams(b, a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT);
+	pid_t pids[JOBS_MAX] = { 0 };
+	struct stack_pool pool;
+	size_t cursor = 0, i;
+
+	for (unsigned s = 1; s < n; s++) /* before this process has agents: they are not the streams' */
+		pids[s] = inner_fork_stream(a, prof, t, nodes, b, s, files, allow_crash);
+	inner_pool(a, &pool, t, nodes);
+	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash);
+	inner_reap(b, pids, n, rec, a->base);
+	/*
+	 * In the VM, the scenarios the profile says may kill the kernel run after
+	 * all the others: a panic ends the guest, and then only them (the outer
+	 * run resumes with the first one not finished; see cli_run.c).
+	 */
+	while (!interrupt_caught() && (i = jobs_take(b, JOBS_STREAM_ALONE, &cursor)) < b->n) {
+		cli_inner_one(a, prof, &pool, rec, a->base + i, files[i], allow_crash);
+		jobs_done(b, i);
+	}
+	stack_pool_close(&pool);
+}
+
 int cli_run_inner(const struct run_args *a)
 {
 	char root[PATH_MAX], topo_file[PATH_MAX + 64], err[512], **paths;
 	struct scn_file **files;
 	struct topo t;
-	struct stack_pool pool;
+	struct jobs_board b;
 	struct m_profile prof;
 	FILE *list, *rec;
 	size_t maxn, n;
@@ -174,34 +276,33 @@ int cli_run_inner(const struct run_args *a)
 	}
 	stage_load(list, &paths, &files, &n, &maxn);
 	fclose(list);
+	if (jobs_board_init(&b, n)) {
+		fprintf(stderr, "rdmacheck: out of memory\n");
+		stage_unload(paths, files, n);
+		fclose(rec);
+		return EXIT_INFRA;
+	}
+	for (size_t i = 0; i < n; i++) /* the others are the outer run's: unparsed, or finished */
+		b.kind[i] = (uint8_t)(paths[i] ? jobs_kind_of(files[i], &prof, allow_crash) : JOBS_NONE);
+	for (size_t i = 0; i < n; i++)
+		if (paths[i] && !files[i]) /* given, does not parse here: its ERROR from cli_inner_one */
+			b.kind[i] = JOBS_FIRST;
 	/* named after the outer run's records: the outer run removes it, even after a panic */
 	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
 	rc = inner_topology(root, "up", maxn, topo_file);
 	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);
 		inner_topology(root, "down", maxn, topo_file);
+		jobs_board_free(&b);
 		stage_unload(paths, files, n);
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	/*
-	 * In the VM, the scenarios the profile says may kill the kernel run after
-	 * all the others: a panic ends the guest, and then only them (the outer
-	 * run resumes with the first one not finished; see cli_run.c).
-	 */
-	stack_pool_init(&pool, &t, a->step_s * 1000);
-	if (!a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
-		stack_pool_prestart(&pool, (unsigned)(maxn < t.n ? maxn : t.n));
-	for (int last = 0; last <= allow_crash; last++)
-		for (size_t i = 0; i < n && !interrupt_caught(); i++)
-			if (paths[i] && /* the others are the outer run's: unparsed, or finished */
-			    (allow_crash && files[i] && cli_may_crash(files[i], &prof)) == last)
-				cli_inner_one(a, &prof, &pool, rec, a->base + i, files[i], allow_crash);
-	stack_pool_close(&pool);
+	inner_all(a, &prof, &t, maxn, &b, rec, files, allow_crash);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);
+	jobs_board_free(&b);
 	stage_unload(paths, files, n);
 	fclose(rec);
 	return interrupt_caught() ? EXIT_INTERRUPTED : 0;
 }
-

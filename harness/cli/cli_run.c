@@ -29,6 +29,7 @@
 #include "harness/cli/proc.h"
 #include "harness/cli/coverage.h"
 #include "harness/cli/interrupt.h"
+#include "harness/cli/jobs.h"
 #include "harness/cli/cov_html.h"
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
@@ -98,13 +99,45 @@ static void show_status(struct outer *o)
 	report_progress(o->printed, o->fl.n, line);
 }
 
+/* Read the records of every stream of the inner run (jobs.h). */
+static void read_records(struct outer *o)
+{
+	char path[sizeof(o->rec) + 16];
+
+	for (unsigned s = 0; s < o->jobs; s++)
+		if (jobs_records_path(o->rec, s, path, sizeof(path)) == 0)
+			rec_read(path, o->rs, o->st, o->fl.n);
+}
+
+/* The bytes the streams' records files hold together: a growing sum means the inner run lives. */
+static off_t records_size(const struct outer *o)
+{
+	char path[sizeof(o->rec) + 16];
+	struct stat sb;
+	off_t sum = 0;
+
+	for (unsigned s = 0; s < o->jobs; s++)
+		if (jobs_records_path(o->rec, s, path, sizeof(path)) == 0 && stat(path, &sb) == 0)
+			sum += sb.st_size;
+	return sum;
+}
+
+/* Remove the records files of every stream an inner run may have had. */
+static void unlink_records(const struct outer *o)
+{
+	char path[sizeof(o->rec) + 16];
+
+	for (unsigned s = 0; s < JOBS_MAX; s++)
+		if (jobs_records_path(o->rec, s, path, sizeof(path)) == 0)
+			unlink(path);
+}
+
 /* One inner run over scenarios [from, n). Returns the exit status of ci/stack (ci/vm), 121 for a hang. */
 static int one_round(struct outer *o, size_t from)
 {
 	char stack_opt[64], timeout_opt[32], base_opt[32], rec_opt[PATH_MAX + 80], list_opt[PATH_MAX + 80];
-	char profile_opt[96], console_opt[PATH_MAX + 96], exe[PATH_MAX], cistack[PATH_MAX + 16];
+	char profile_opt[96], console_opt[PATH_MAX + 96], exe[PATH_MAX], cistack[PATH_MAX + 16], jobs_opt[32];
 	FILE *lf = fopen(o->list, "w");
-	struct stat sb;
 	off_t last = -1;
 	double last_change = proto_now_s();
 	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0, rc;
@@ -126,8 +159,10 @@ static int one_round(struct outer *o, size_t from)
 		fwrite(name, 1, strlen(name) + 1, lf);
 	}
 	fclose(lf);
-	unlink(o->rec);
+	unlink_records(o);
 	unlink(o->console);
+	for (size_t i = from; i < o->fl.n; i++) /* what a round before began and did not end runs again */
+		o->st[i].started = o->st[i].finished ? o->st[i].started : 0;
 	snprintf(cistack, sizeof(cistack), "%s/ci/stack", o->root);
 	snprintf(stack_opt, sizeof(stack_opt), "--stack=%s", o->a->stack);
 	snprintf(timeout_opt, sizeof(timeout_opt), "--timeout=%d", o->a->step_s);
@@ -136,8 +171,9 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(list_opt, sizeof(list_opt), "--inner-list=%s", o->list);
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
+	snprintf(jobs_opt, sizeof(jobs_opt), "--jobs=%u", o->jobs);
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, "--trace", o->a->fresh_agents ? "--fresh-agents" : NULL, NULL };
+			 timeout_opt, profile_opt, jobs_opt, "--trace", o->a->fresh_agents ? "--fresh-agents" : NULL, NULL };
 	/* the trace goes to the results directory */
 
 	fflush(NULL);
@@ -160,7 +196,7 @@ static int one_round(struct outer *o, size_t from)
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 
-		rec_read(o->rec, o->rs, o->st, o->fl.n);
+		read_records(o);
 		outer_print_ready(o);
 		show_status(o);
 		if (w == pid)
@@ -168,11 +204,11 @@ static int one_round(struct outer *o, size_t from)
 		if (interrupt_caught()) {
 			interrupt_stop(pid, pid, INTERRUPT_GRACE_S, &st);
 			interrupt_watch(0);
-			rec_read(o->rec, o->rs, o->st, o->fl.n);
+			read_records(o);
 			return EXIT_INTERRUPTED;
 		}
-		if (stat(o->rec, &sb) == 0 && sb.st_size != last) {
-			last = sb.st_size;
+		if (records_size(o) != last) {
+			last = records_size(o);
 			last_change = proto_now_s();
 		}
 		if (proto_now_s() - last_change > hang_s) {
@@ -184,7 +220,7 @@ static int one_round(struct outer *o, size_t from)
 		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
 	interrupt_watch(0);
-	rec_read(o->rec, o->rs, o->st, o->fl.n);
+	read_records(o);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -205,11 +241,22 @@ static size_t running_one(const struct outer *o, size_t from)
 	return k;
 }
 
-/* The scenario running when the machine died: record KERNEL_CRASH / TIMEOUT for it. Returns where to resume. */
+/*
+ * The scenario running when the machine died: record KERNEL_CRASH / TIMEOUT
+ * for it. When streams ran several at once (--jobs), which one killed it is
+ * not known: none is judged, and the rest runs one at a time, so the one that
+ * kills it again is. Returns where to resume.
+ */
 static size_t record_death(struct outer *o, size_t from, int status)
 {
-	size_t k = running_one(o, from);
+	size_t k = running_one(o, from), running = 0;
 
+	for (size_t i = from; i < o->fl.n; i++)
+		running += o->st[i].started && !o->st[i].finished;
+	if (running > 1 && o->jobs > 1) {
+		o->jobs = 1;
+		return from;
+	}
 	if (k >= o->fl.n)
 		return k;
 	death_judge(&o->rs[k], &o->st[k], status == 120, "", o->console, &o->console_txt[k]);
@@ -378,7 +425,7 @@ static int outer_stack(struct outer *o)
 		results_file(&o->res, "console.log", o->console);
 	}
 	stage_close(&sg);
-	unlink(o->rec);
+	unlink_records(o);
 	unlink(o->list);
 	unlink(o->stacklog);
 	unlink(o->console); /* the guest's; what a report needs of it is in the results directory */
@@ -462,7 +509,7 @@ int outer_records_here(struct outer *o, char *dir, size_t len)
 
 static int run_outer(const struct run_args *a, int npaths, char **paths)
 {
-	struct outer o = { .a = a };
+	struct outer o = { .a = a, .jobs = a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT };
 	double t0 = proto_now_s();
 	size_t c[V_COUNT_], n;
 	int rc, infra = 0, none;

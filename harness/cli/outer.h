@@ -30,6 +30,7 @@ struct outer {
 	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
 	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
 	double wait_t0;           /* since when it is awaited */
+	unsigned jobs;            /* --jobs of the next inner run (jobs.h): its streams' records files */
 };
 
 /* Print every result that arrived, in order (and record it in the results directory). */

@@ -1,6 +1,7 @@
 /* run_args.c — `rdmacheck run`'s options (run_args.h): the one place they are read. */
 #include "harness/cli/run_args.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/jobs.h"
 #include "harness/cli/opts.h"
 
 #include <errno.h>
@@ -14,7 +15,7 @@
 static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|vms|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
-	"                     [--fresh-agents]\n"
+	"                     [--fresh-agents] [--jobs=N]\n"
 	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
 	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
 	"                     [--list] [--device=DEV | --topology=FILE] PATH...\n"
@@ -32,6 +33,10 @@ static const char usage_run[] =
 	"  --results  the results directory (default build/results/UTC-PID, build/results/latest)\n"
 	"  --fresh-agents  start every scenario's node agents anew (default: an agent is kept\n"
 	"             for the next scenario when, reset, it confirms it holds nothing)\n"
+	"  --jobs     scenarios run at once on the real stack through ci/stack (host, vm;\n"
+	"             default 2, at most 16): N streams on one topology, each with its own\n"
+	"             agents; librpma, uDAPL, librpmem and MRAPI scenarios one at a time, those\n"
+	"             the model says may kill the kernel alone and last; reported in list order\n"
 	"Selection (each option may be given several times; PATTERN is a glob, or else a\n"
 	"substring, matched against the path and the title):\n"
 	"  -k PATTERN          only scenarios matching one of the patterns\n"
@@ -61,7 +66,7 @@ enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
 	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_FRESH,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
-	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY, OPT_VM_MEM,
+	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY, OPT_VM_MEM, OPT_JOBS,
 };
 
 /* Append v to one of the selection's lists; 0 or -E2BIG. */
@@ -97,6 +102,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "shard-times", required_argument, NULL, OPT_SHARD_TIMES },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 		{ "vm-mem", required_argument, NULL, OPT_VM_MEM },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		/* between the outer run and the inner one (not for users) */
@@ -226,6 +232,12 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			if (!*v || *end || s < 64 || s > 65536)
 				goto bad;
 			a->vm_mem = (int)s;
+			break;
+		case OPT_JOBS:
+			s = strtol(v, &end, 10);
+			if (!*v || *end || s < 1 || s > JOBS_MAX)
+				goto bad;
+			a->jobs = (int)s;
 			break;
 		case OPT_TOPOLOGY:
 			if (!*v)

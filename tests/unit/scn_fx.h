@@ -15,6 +15,17 @@
 
 static struct scn_diags scn_fx_d;
 
+/* A LOCAL_INV of an unbound type-2 window: the rxe 6.1 profile predicts KERNEL_CRASH (MW-INV-3). */
+#define SCN_FX_UNBOUND_INV                                   \
+	"nodes a b\n"                                        \
+	"a: alloc_pd pd\n"                                   \
+	"a: create_qp q pd=pd\n"                             \
+	"b: alloc_pd pd\n"                                   \
+	"b: create_qp q pd=pd\n"                             \
+	"connect a.q b.q\n"                                  \
+	"a: alloc_mw w pd=pd type=2\n"                       \
+	"a: local_inv q w expect LOC_QP_OP_ERR|MW_BIND_ERR\n"
+
 /* Parse text (file "dir/t.scn"); it must be valid. */
 static inline struct scn_file *parse_ok(const char *text)
 {

@@ -5,34 +5,17 @@
  * rxe 6.1), and only then.
  */
 #include "harness/cli/crash_pred.h"
-#include "harness/lang/scn.h"
+#include "tests/unit/scn_fx.h"
 
 #include <check.h>
 #include <string.h>
 
-/* A scenario parsed from text (the corpus's 057-mw2-local-inv-unbound-crash, in short). */
-static struct scn_file *parse(const char *text)
-{
-	struct scn_file *f = NULL;
-	struct scn_diags d;
-
-	memset(&d, 0, sizeof(d));
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
-	return f;
-}
-
-static const char *unbound_inv = "nodes a b\n"
-				 "a: alloc_pd pd\n"
-				 "a: create_qp q pd=pd\n"
-				 "b: alloc_pd pd\n"
-				 "b: create_qp q pd=pd\n"
-				 "connect a.q b.q\n"
-				 "a: alloc_mw w pd=pd type=2\n"
-				 "a: local_inv q w expect LOC_QP_OP_ERR|MW_BIND_ERR\n";
+/* The corpus's 057-mw2-local-inv-unbound-crash, in short. */
+static const char *unbound_inv = SCN_FX_UNBOUND_INV;
 
 START_TEST(test_MW_INV_3_crash_predicted_on_rxe_6_1_only)
 {
-	struct scn_file *f = parse(unbound_inv);
+	struct scn_file *f = parse_ok(unbound_inv);
 	struct m_profile p;
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
@@ -47,7 +30,7 @@ END_TEST
 
 START_TEST(test_no_crash_predicted_for_a_plain_scenario)
 {
-	struct scn_file *f = parse("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\na: dealloc_pd pd expect EBUSY\n");
+	struct scn_file *f = parse_ok("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\na: dealloc_pd pd expect EBUSY\n");
 	struct m_profile p;
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);

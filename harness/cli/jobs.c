@@ -1,0 +1,99 @@
+/* jobs.c — scenarios in parallel streams of the inner runner (jobs.h). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS */
+#include "harness/cli/jobs.h"
+#include "harness/cli/crash_pred.h"
+#include "harness/lang/scn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *prof, int allow_crash)
+{
+	if (!f)
+		return JOBS_NONE;
+	if (allow_crash && cli_may_crash(f, prof))
+		return JOBS_ALONE;
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct scn_call *c = scn_call_get(f->steps[i].call);
+
+		if (c && c->api != SCN_API_VERBS && c->api != SCN_API_HARNESS)
+			return JOBS_FIRST;
+	}
+	return JOBS_ANY;
+}
+
+int jobs_board_init(struct jobs_board *b, size_t n)
+{
+	size_t len = n ? n : 1;
+	void *st = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	b->n = n;
+	b->kind = calloc(len, 1);
+	b->state = st == MAP_FAILED ? NULL : st; /* zeroed: every one JOBS_FREE */
+	if (!b->kind || !b->state) {
+		jobs_board_free(b);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void jobs_board_free(struct jobs_board *b)
+{
+	free(b->kind);
+	if (b->state)
+		munmap(b->state, b->n ? b->n : 1);
+	b->kind = b->state = NULL;
+	b->n = 0;
+}
+
+unsigned jobs_streams(const struct jobs_board *b, unsigned wanted)
+{
+	size_t shareable = 0, any = 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		shareable += b->kind[i] == JOBS_ANY || b->kind[i] == JOBS_FIRST;
+		any += b->kind[i] == JOBS_ANY;
+	}
+	if (wanted < 2 || shareable < 2 || !any)
+		return 1;
+	return wanted < shareable ? wanted : (unsigned)shareable;
+}
+
+/* Whether stream s may run a scenario of kind k. */
+static int may_run(unsigned s, uint8_t k)
+{
+	if (s == JOBS_STREAM_ALONE)
+		return k == JOBS_ALONE;
+	return k == JOBS_ANY || (k == JOBS_FIRST && s == 0);
+}
+
+size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor)
+{
+	for (size_t i = *cursor; i < b->n; i++) {
+		uint8_t free_ = JOBS_FREE;
+
+		if (!may_run(s, b->kind[i]))
+			continue;
+		if (__atomic_compare_exchange_n(&b->state[i], &free_, JOBS_TAKEN, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			*cursor = i + 1;
+			return i;
+		}
+	}
+	*cursor = b->n;
+	return b->n;
+}
+
+void jobs_done(struct jobs_board *b, size_t i)
+{
+	__atomic_store_n(&b->state[i], JOBS_DONE, __ATOMIC_RELEASE);
+}
+
+int jobs_records_path(const char *records, unsigned s, char *out, size_t len)
+{
+	int w = s ? snprintf(out, len, "%s.%u", records, s) : snprintf(out, len, "%s", records);
+
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}

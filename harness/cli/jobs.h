@@ -1,0 +1,78 @@
+/*
+ * jobs.h — `rdmacheck run --jobs=N` (issue 18): the inner runner's scenarios
+ * in N streams at once on its one topology. Each stream is a process with
+ * agents of its own (a pool, pool.h) and a records file of its own
+ * (jobs_records_path); the outer runner reads them all and prints the
+ * results in list order, so a report is the same whatever N.
+ *
+ * What a stream may run (enum jobs_kind, jobs_kind_of):
+ *   JOBS_ANY    verbs and harness calls only (an agent's objects are its
+ *               process's): any stream;
+ *   JOBS_FIRST  a family whose node listens on a fixed port or keeps state
+ *               outside the agent (librpma's 7471, uDAPL's 45248, librpmem's
+ *               daemon, MRAPI's directory): stream 0 only, so no two of them
+ *               run at once;
+ *   JOBS_ALONE  the model predicts a step may kill the kernel (in the VM,
+ *               crash_pred.h): after every stream has ended, one at a time:
+ *               a panic then ends no other scenario's work.
+ * A stream takes, in list order, the first scenario not taken that it may
+ * run (a claim on a board in shared memory), so the streams end close
+ * together and the results arrive in about list order.
+ */
+#ifndef RDMACHECK_JOBS_H
+#define RDMACHECK_JOBS_H
+
+#include "model/model.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define JOBS_MAX 16
+/* --jobs's default: two streams on the VM's 2 vCPUs (measured in the README's "Speed" section). */
+#define JOBS_DEFAULT 2
+/* The stream of the crash-predicted phase (jobs_take). */
+#define JOBS_STREAM_ALONE ((unsigned)-1)
+
+struct scn_file;
+
+enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE };
+
+/*
+ * What f is (above): JOBS_NONE for NULL (not to run here), JOBS_ALONE when
+ * allow_crash and the model predicts a KERNEL_CRASH under prof.
+ */
+enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *prof, int allow_crash);
+
+/* The scenarios of one inner run and who has taken which (jobs_take). */
+struct jobs_board {
+	size_t n;
+	uint8_t *kind;  /* enum jobs_kind per scenario */
+	uint8_t *state; /* JOBS_FREE, JOBS_TAKEN, JOBS_DONE; shared by the streams' processes */
+};
+
+enum { JOBS_FREE, JOBS_TAKEN, JOBS_DONE };
+
+/*
+ * A board of n scenarios, every one JOBS_NONE and free; its states in memory
+ * the processes forked after this share. 0 or -errno.
+ */
+int jobs_board_init(struct jobs_board *b, size_t n);
+void jobs_board_free(struct jobs_board *b);
+
+/* How many streams to fork for streams wanted: 1 when fewer than two scenarios may go in a stream. */
+unsigned jobs_streams(const struct jobs_board *b, unsigned wanted);
+
+/*
+ * The next scenario stream s (0..; JOBS_STREAM_ALONE: the crash-predicted
+ * phase) may run, searching from *cursor on (start it at 0), claimed as
+ * taken; b->n when none is left.
+ */
+size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor);
+
+/* Scenario i has its result. */
+void jobs_done(struct jobs_board *b, size_t i);
+
+/* Stream s's records file: records itself for stream 0, else "records.S". 0 or -ENAMETOOLONG. */
+int jobs_records_path(const char *records, unsigned s, char *out, size_t len);
+
+#endif

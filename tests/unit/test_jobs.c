@@ -1,0 +1,103 @@
+/*
+ * Unit tests of the streams of `run --jobs=N` (harness/cli/jobs.c, issue 18):
+ * what each scenario may share, and which stream takes which scenario.
+ */
+#include "harness/cli/jobs.h"
+#include "tests/unit/scn_fx.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+START_TEST(test_kind_of_verbs_rpma_and_crash)
+{
+	struct scn_file *verbs = parse_ok("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\n");
+	struct scn_file *rpma = parse_ok("nodes a\na: rpma_mr_reg m len=4K usage=READ_SRC null=PEER expect RPMA_E_INVAL\n");
+	struct scn_file *crash = parse_ok(SCN_FX_UNBOUND_INV);
+	struct m_profile p;
+
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
+	ck_assert_int_eq(jobs_kind_of(NULL, &p, 1), JOBS_NONE);
+	ck_assert_int_eq(jobs_kind_of(verbs, &p, 1), JOBS_ANY);
+	ck_assert_int_eq(jobs_kind_of(rpma, &p, 1), JOBS_FIRST);
+	ck_assert_int_eq(jobs_kind_of(crash, &p, 1), JOBS_ALONE);
+	ck_assert_int_eq(jobs_kind_of(crash, &p, 0), JOBS_ANY); /* a host runs no step that kills it */
+	scn_free(verbs);
+	scn_free(rpma);
+	scn_free(crash);
+}
+END_TEST
+
+/* A board of the kinds in k (a string of N, A, F, L for none, any, first, alone). */
+static void board(struct jobs_board *b, const char *k)
+{
+	ck_assert_int_eq(jobs_board_init(b, strlen(k)), 0);
+	for (size_t i = 0; k[i]; i++)
+		b->kind[i] = (uint8_t)(k[i] == 'A' ? JOBS_ANY : k[i] == 'F' ? JOBS_FIRST : k[i] == 'L' ? JOBS_ALONE : JOBS_NONE);
+}
+
+START_TEST(test_take_in_list_order_first_only_in_stream_0_alone_last)
+{
+	struct jobs_board b;
+	size_t c0 = 0, c1 = 0, cl = 0;
+
+	board(&b, "FAALNAF");
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 1); /* stream 1 passes the librpma one by */
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 0);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 2);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 5); /* 2 taken, 3 alone, 4 nothing */
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 7); /* none left for it */
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 6);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 7);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 3);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 7);
+	ck_assert_int_eq(b.state[3], JOBS_TAKEN);
+	jobs_done(&b, 3);
+	ck_assert_int_eq(b.state[3], JOBS_DONE);
+	ck_assert_int_eq(b.state[4], JOBS_FREE);
+	jobs_board_free(&b);
+}
+END_TEST
+
+START_TEST(test_streams_only_when_two_can_share)
+{
+	struct jobs_board b;
+
+	board(&b, "AAFL");
+	ck_assert_uint_eq(jobs_streams(&b, 1), 1);
+	ck_assert_uint_eq(jobs_streams(&b, 2), 2);
+	ck_assert_uint_eq(jobs_streams(&b, 8), 3); /* no more streams than scenarios to share */
+	jobs_board_free(&b);
+	board(&b, "FFFL"); /* all stream 0's */
+	ck_assert_uint_eq(jobs_streams(&b, 2), 1);
+	jobs_board_free(&b);
+	board(&b, "ALLN");
+	ck_assert_uint_eq(jobs_streams(&b, 2), 1);
+	jobs_board_free(&b);
+}
+END_TEST
+
+START_TEST(test_records_path_per_stream)
+{
+	char p[32];
+
+	ck_assert_int_eq(jobs_records_path("/r/records-1.txt", 0, p, sizeof(p)), 0);
+	ck_assert_str_eq(p, "/r/records-1.txt");
+	ck_assert_int_eq(jobs_records_path("/r/records-1.txt", 12, p, sizeof(p)), 0);
+	ck_assert_str_eq(p, "/r/records-1.txt.12");
+	ck_assert_int_eq(jobs_records_path("/a/very/long/path/of/records.txt", 1, p, sizeof(p)), -ENAMETOOLONG);
+}
+END_TEST
+
+Suite *suite_test_jobs(void)
+{
+	Suite *s = suite_create("test_jobs");
+	TCase *tc = tcase_create("jobs");
+
+	tcase_add_test(tc, test_kind_of_verbs_rpma_and_crash);
+	tcase_add_test(tc, test_take_in_list_order_first_only_in_stream_0_alone_last);
+	tcase_add_test(tc, test_streams_only_when_two_can_share);
+	tcase_add_test(tc, test_records_path_per_stream);
+	suite_add_tcase(s, tc);
+	return s;
+}
