@@ -86,6 +86,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_MRAPI_ATYPE, "mrapi_atype" }, { SCN_T_MRAPI_ID, "mrapi_id" }, { SCN_T_MRAPI_ATTR, "mrapi_attr" },
 	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" },
 	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" }, { SCN_T_QP_ATTR, "qp_attr" },
+	{ SCN_T_GARBLE, "garble" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -128,6 +129,10 @@ static const struct scn_name wc_t[] = {
 	{ 12, "RETRY_EXC_ERR" }, { 13, "RNR_RETRY_EXC_ERR" }, { 14, "LOC_RDD_VIOL_ERR" },
 	{ 15, "REM_INV_RD_REQ_ERR" }, { 16, "REM_ABORT_ERR" }, { 17, "INV_EECN_ERR" },
 	{ 18, "INV_EEC_STATE_ERR" }, { 19, "FATAL_ERR" }, { 20, "RESP_TIMEOUT_ERR" }, { 21, "GENERAL_ERR" },
+};
+/* The handle a verbs call is given garbled (the model's enum m_garble): the step's NAME or an input's key. */
+static const struct scn_name garble_t[] = {
+	{ 1, "self" }, { 2, "pd" }, { 3, "mr" }, { 5, "send_cq" }, { 6, "recv_cq" }, { 7, "srq" },
 };
 static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
@@ -186,6 +191,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_QPT] = { qpt_t, SCN_N(qpt_t) },
 	[SCN_T_WC] = { wc_t, SCN_N(wc_t) },
 	[SCN_T_YESNO] = { yesno_t, SCN_N(yesno_t) },
+	[SCN_T_GARBLE] = { garble_t, SCN_N(garble_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

@@ -78,6 +78,7 @@ struct hc_verbs {
 	uint8_t raw_qpn;          /* UD send: dest_qpn is a raw number (qpn=), not dest='s */
 	uint32_t dest_qpn;
 	int32_t srq;              /* create_qp: its SRQ, -1 none */
+	uint8_t garble;           /* enum m_garble: the handle given garbled (garble=), 0 none */
 };
 
 /* The harness's fill (harness/api/harness/). */

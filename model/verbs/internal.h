@@ -27,6 +27,11 @@ void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff
 void consume_recv(struct m_qp *q);
 void qp_to_err(struct m_qp *q);
 
+/* handle.c: a call given a garbled handle (op->verbs.garble: HANDLE-1), a bind without an MR
+ * (op->verbs.mr -1: MW-BIND-2). */
+int m_pred_garbled(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_pred_bind_no_mr(const struct model *m, const struct m_profile *p, struct m_pred *out);
+
 /* qpstate.c: modify_qp's prediction and commit. */
 int m_pred_modify_qp(const struct model *m, const struct m_profile *p, struct m_pred *out);
 void m_apply_modify_qp(struct model *m, const struct m_op *op);

@@ -527,6 +527,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		return -EINVAL; /* num_sge 0 carries no byte */
 	const struct m_qp *q = &nd->qp[qh];
 
+	if (op->kind == M_OP_BIND_MW && op->verbs.mr < 0)
+		return m_pred_bind_no_mr(m, p, out); /* a NULL bind_info.mr (MW-BIND-2) */
 	if (op->kind == M_OP_BIND_MW) {
 		if (op->obj < 0 || op->obj >= nd->nmw || !nd->mw[op->obj].live || op->verbs.mr < 0 ||
 		    op->verbs.mr >= nd->nmr || !nd->mr[op->verbs.mr].live)

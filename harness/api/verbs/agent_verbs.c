@@ -2,6 +2,7 @@
 #include "harness/agent/agent_internal.h"
 #include "harness/api/verbs/agent_qpstate.h"
 #include "harness/api/verbs/agent_cq.h"
+#include "harness/api/verbs/agent_handle.h"
 #include "harness/api/verbs/verbs.h"
 
 #include <errno.h>
@@ -167,9 +168,9 @@ static int do_bind_mw(struct agent *a)
 	uint32_t rkey;
 	int rc;
 
-	if (!o || !q || !m || !m->mr)
+	if (!o || !q || (m ? !m->mr : (int64_t)agent_num(a, "mr", 0) >= 0)) /* mr=-1: NULL (MW-BIND-2) */
 		return agent_reply_err(a, EINVAL, "bad bind_mw request");
-	bi = (struct ibv_mw_bind_info){ .mr = m->mr, .addr = agent_num(a, "addr", 0), .length = agent_num(a, "len", 0),
+	bi = (struct ibv_mw_bind_info){ .mr = m ? m->mr : NULL, .addr = agent_num(a, "addr", 0), .length = agent_num(a, "len", 0),
 					.mw_access_flags = (unsigned)agent_num(a, "access", 0) |
 							   (agent_num(a, "zero_based", 0) ? IBV_ACCESS_ZERO_BASED : 0) };
 	if (o->mw->type == IBV_MW_TYPE_1 || agent_num(a, "call", 0)) { /* call: ibv_bind_mw() whatever the type */
@@ -643,5 +644,6 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "destroy_srq", agent_destroy_srq }, { "srq_recv", agent_srq_recv },
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
 	{ "poll_cq", agent_do_poll_cq },
+	{ "garble", agent_garble },
 	{ NULL, NULL },
 };

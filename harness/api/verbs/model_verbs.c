@@ -66,6 +66,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->chain_errno = c->refused_errno;
 	a->chain_pos = c->chain_pos;
 	a->max_send_wr = v->max_send_wr;
+	a->garble = v->garble;
 	/* create_qp's CQs as handle + 1 (0: the QP's own) */
 	if (bm_map(bm, v->scq, &a->scq) || bm_map(bm, v->rcq, &a->rcq))
 		return -ENOENT;

@@ -41,8 +41,11 @@ static void bind_mw(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	const struct scn_value *v = scn_step_arg(s, "mr");
 	uint32_t key;
 
-	c->verbs.mr = rsv_obj(v);
-	rsv_ref(r, v, 1, &c->verbs.start, &key); /* the window start, in the MR's address space */
+	c->verbs.start = 0;
+	if (v) { /* none: a NULL bind_info.mr (MW-BIND-2) */
+		c->verbs.mr = rsv_obj(v);
+		rsv_ref(r, v, 1, &c->verbs.start, &key); /* the window start, in the MR's address space */
+	}
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), 0);
 	c->verbs.zero_based = (uint8_t)rsv_bare(s, "zero_based");
@@ -188,6 +191,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
 	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
 	c->verbs.no_sge = 0;
+	c->verbs.garble = (uint8_t)rsv_num(r, scn_step_arg(s, "garble"), M_GARBLE_NONE);
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
 	case M_OP_REREG_MR: rereg_mr(r, s, c); break;

@@ -208,7 +208,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	}
 }
 
-int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
+static int exec_call(struct stack *st, const struct hcall *c, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX];
 	int rc;
@@ -225,6 +225,19 @@ int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
 	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);
 	return 0;
+}
+
+int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
+{
+	int rc, back;
+
+	if (!c->verbs.garble)
+		return exec_call(st, c, r);
+	if ((rc = stack_garble_verbs(st, c)))
+		return rc;
+	rc = exec_call(st, c, r);
+	back = stack_garble_verbs(st, c); /* the true handle again */
+	return rc ? rc : back;
 }
 
 _Static_assert(AGENT_CHAIN_MAX >= SCN_CHAIN_MAX, "the agent posts every chain the language allows");
@@ -277,6 +290,8 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 
 int stack_ahead_verbs(const struct hcall *c)
 {
+	if (c->verbs.garble)
+		return 0; /* three requests */
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_REG_MR: case M_OP_DEREG_MR: case M_OP_ALLOC_MW:
 	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP:

@@ -23,4 +23,8 @@ int stack_qp_to(struct stack *st, const struct hcall *c, char *reply);
 /* A UD send's " ah=ID rqpn=N qkey=K" into buf (len bytes): 0, or -ENOENT if its QP was never made. */
 int stack_ud_dest(struct stack *st, const struct hcall *c, char *buf, size_t len);
 
+/* stack_handle.c. Toggle the garbling of the handle c names in garble= (the agent's garble
+ * request; no garble: nothing): 0 or stack_call's error. Called before the call and after it. */
+int stack_garble_verbs(struct stack *st, const struct hcall *c);
+
 #endif
