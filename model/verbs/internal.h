@@ -12,7 +12,7 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
-/* post.c's checks that ud.c shares: the local SGE (sge_valid: does lkey name a live MR of PD
+/* sge.c: the local SGE checks that post.c and ud.c share (sge_valid (sge_valid: does lkey name a live MR of PD
  * pd covering [addr, addr+len), writable if need_write; sge_check: the same for a send-side
  * gather, adding the failing alternatives), and IBV_SEND_INLINE's data (LP-3). */
 int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
