@@ -127,6 +127,7 @@ enum scn_err {
 	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE, SCN_E_OTHER_NODE,
 	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
 	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
+	SCN_E_SGE,                            /* a list of SGEs (scn_sge.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };

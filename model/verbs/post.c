@@ -449,6 +449,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		return -EINVAL; /* num_sge 0 carries no byte */
 	const struct m_qp *q = &nd->qp[qh];
 
+	if (!m_sge_list_ok(op, q))
+		return -EINVAL;
 	if (op->kind == M_OP_BIND_MW && op->verbs.mr < 0)
 		return m_pred_bind_no_mr(m, p, out); /* a NULL bind_info.mr (MW-BIND-2) */
 	if (op->kind == M_OP_BIND_MW) {
@@ -501,6 +503,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		}
 		return 0;
 	}
+	if (!m_sge_count_ok(p, q, out, &why))
+		return 0; /* num_sge over max_send_sge: the library refuses it first (LP-7) */
 	if (q->state == M_QPS_ERR) {
 		s = DECIDE(p, RA_ERR_5, PART_STEP, WC_ERR(WR_FLUSH_ERR), O_ERR(EINVAL));
 		m_why_add(&why, M_RULE_RA_ERR_5);

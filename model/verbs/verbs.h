@@ -11,6 +11,13 @@
 
 #define M_INLINE_MAX 256 /* the largest max_inline_data a scenario may ask for */
 
+/* One scatter/gather element of a work request (struct ibv_sge). */
+struct m_sge {
+	uint32_t lkey;
+	uint64_t addr, len;
+};
+#define M_SGE_MAX 4 /* SGEs in one send WR a scenario may give (sge.c) */
+
 /*
  * The handle a call is given garbled (rdma-unit-test's HandleGarble: the
  * handle member of the library's struct, which the kernel looks up, XORed
@@ -93,6 +100,12 @@ struct m_verbs_args {
 	                       WRs before it fill the send queue */
 	uint32_t max_send_wr; /* create_qp: cap.max_send_wr (0: the default, M_SEND_DEPTH_DEFAULT) */
 	uint8_t garble;     /* enum m_garble: the handle given garbled (HANDLE-1), 0 none */
+	/* write, write_imm, send, read, cas, fadd: the SGEs after the first (lkey, laddr above),
+	 * num_sge = 1 + nsge_more; len above is then the WR's length, the sum of every SGE's, and
+	 * the first SGE's own length is len minus theirs (model/verbs/sge.c) */
+	uint8_t nsge_more;
+	struct m_sge sge_more[M_SGE_MAX - 1];
+	uint8_t max_send_sge; /* create_qp: cap.max_send_sge (0: 1) */
 };
 
 #endif

@@ -3,6 +3,7 @@
 #include "harness/api/verbs/agent_qpstate.h"
 #include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/agent_handle.h"
+#include "harness/api/verbs/agent_sge.h"
 #include "harness/api/verbs/verbs.h"
 
 #include <errno.h>
@@ -265,7 +266,7 @@ static int do_create_qp(struct agent *a)
 	qia.srq = agent_srq(a);
 	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
-				       .max_send_sge = 1, .max_recv_sge = 1,
+				       .max_send_sge = (uint32_t)agent_num(a, "max_send_sge", 1), .max_recv_sge = 1,
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
@@ -415,15 +416,18 @@ static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, str
 static int do_post(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
-	struct ibv_sge sge;
+	struct ibv_sge sge, *list = NULL;
 	struct ibv_send_wr wr, *bad = NULL;
 	int rc;
 
-	if (!q || fill_wr(a, "", &wr, &sge))
+	if (!q || fill_wr(a, "", &wr, &sge) || agent_sge_list(a, &wr, &list))
 		return agent_reply_err(a, EINVAL, "bad post request");
-	if (agent_ud_wr(a, &wr))
+	if (agent_ud_wr(a, &wr)) {
+		free(list);
 		return agent_reply_err(a, EINVAL, "no such live AH");
+	}
 	rc = ibv_post_send(q->qp, &wr, &bad);
+	free(list); /* the caller's SGE list is needed only until the post returns */
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
 	return answer_send(a, q, wr.wr_id, (wr.send_flags & IBV_SEND_SIGNALED) != 0,

@@ -16,7 +16,11 @@
 /* write, write_imm: without local=, num_sge 0 */
 #define RDMA_ARGS_L(local, ...) ARGS(local, \
 			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
-			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS, CHAIN_ARG)
+			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS, CHAIN_ARG, SGE_LIST)
+
+/* the SGEs after the first, in order: local2= len2= [lkey2=] up to local4= */
+#define SGE_ARGS(n) OPT("local" #n, ADDR(SCN_C_MR)), OPT("len" #n, NUM), OPT("lkey" #n, NUM)
+#define SGE_LIST SGE_ARGS(2), SGE_ARGS(3), SGE_ARGS(4)
 
 /* a send WR posted in one ibv_post_send with the next step's (LP-7) */
 #define CHAIN_ARG OPT("chain", BARE)
@@ -51,7 +55,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
-		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)),
+		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
 		  OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
 		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG)),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, ARGS(GARBLE_ARG)),
@@ -80,7 +84,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
 		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
-		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM))),
+		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM), SGE_LIST)),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, ARGS(GARBLE_ARG),

@@ -99,6 +99,7 @@ static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	} else {
 		c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	}
+	resolve_sge_more(r, s, c);
 }
 
 /* A QP argument key as the peer of c (modify_qp RTR's peer=, a UD send's dest=), if given. */
@@ -144,6 +145,7 @@ static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	c->verbs.with_imm = (uint8_t)rsv_bare(s, "imm");
 	ud_dest(r, s, c);
+	resolve_sge_more(r, s, c);
 	if ((v = scn_step_arg(s, "inv"))) {
 		uint64_t k;
 
@@ -190,7 +192,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.unsignaled = sig && sig->num == 0;
 	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
 	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
-	c->verbs.no_sge = 0;
+	c->verbs.no_sge = c->verbs.nsge_more = 0;
 	c->verbs.garble = (uint8_t)rsv_num(r, scn_step_arg(s, "garble"), M_GARBLE_NONE);
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
@@ -201,6 +203,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
 		c->verbs.max_send_wr = (uint32_t)rsv_num(r, scn_step_arg(s, "max_send_wr"), M_SEND_DEPTH_DEFAULT);
+		c->verbs.max_send_sge = (uint8_t)rsv_num(r, scn_step_arg(s, "max_send_sge"), 1);
 		c->verbs.max_inline = (uint32_t)rsv_num(r, scn_step_arg(s, "max_inline"), 0);
 		c->verbs.qp_type = (uint8_t)rsv_num(r, scn_step_arg(s, "type"), M_QPT_RC);
 		qp_cqs(s, c);
