@@ -132,7 +132,7 @@ static const struct scn_name wc_t[] = {
 };
 /* The handle a verbs call is given garbled (the model's enum m_garble): the step's NAME or an input's key. */
 static const struct scn_name garble_t[] = {
-	{ 1, "self" }, { 2, "pd" }, { 3, "mr" }, { 5, "send_cq" }, { 6, "recv_cq" }, { 7, "srq" },
+	{ 1, "self" }, { 2, "pd" }, { 3, "mr" }, { 5, "send_cq" }, { 6, "recv_cq" }, { 7, "srq" }, { 8, "ah" },
 };
 static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */

@@ -54,6 +54,8 @@ static int garble_fits(const struct m_op *op)
 	case M_OP_BIND_MW:
 		/* Not the QP: rxe's post rings its doorbell with the QP's handle after the WQE is queued. */
 		return v->garble == M_GARBLE_SELF || (v->garble == M_GARBLE_MR && v->mr >= 0);
+	case M_OP_SEND:
+		return v->garble == M_GARBLE_AH && v->ah >= 0; /* a UD send's address handle */
 	default:
 		return 0;
 	}
@@ -76,17 +78,20 @@ int m_pred_garbled(const struct model *m, const struct m_profile *p, struct m_pr
 	if (rc)
 		return rc;
 	m_why_add(&why, M_RULE_HANDLE_1);
-	if (op->kind == M_OP_BIND_MW) {
-		/* The bind is carried out from the keys in the WR (the provider may not look at
-		 * the handles): it goes as it would, or the device refuses the window. */
-		s = DECIDE(p, HANDLE_1, PART_REMOTE, O_WC(M_WC_MW_BIND_ERR));
+	if (op->kind == M_OP_BIND_MW || op->kind == M_OP_SEND) {
+		/* A WR is carried out from what it holds (the keys of a bind, the address vector a
+		 * UD send's AH was made with): a provider that does not look at the handles (rxe)
+		 * does as it would; else the bind or the send fails, the QP to ERR, nothing sent. */
+		s = op->kind == M_OP_SEND ? DECIDE(p, HANDLE_1, PART_REMOTE, O_WC(M_WC_LOC_QP_OP_ERR))
+					  : DECIDE(p, HANDLE_1, PART_REMOTE, O_WC(M_WC_MW_BIND_ERR));
 		m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alts_add(out, &s, M_EFF_QP_ERR, &why, -1);
 		return 0;
 	}
 	/* The kernel finds no object under the handle: nothing happens. A destroy (an ioctl
-	 * method) answers ENOENT; the write commands EINVAL (uobj_get_obj_read gives NULL), or
-	 * ENOENT when libibverbs sends them as ioctl methods. */
+	 * method) answers ENOENT, the lookup's error; a call taking the handle as input the same
+	 * (Linux 6.1: every one, observed on rxe), or EINVAL where a write handler turns the
+	 * failed lookup (uobj_get_obj_read: NULL) into it. */
 	out->n = 0;
 	if (destroys((enum m_op_kind)op->kind))
 		s = DECIDE(p, HANDLE_1, PART_STEP, O_ERR(ENOENT));

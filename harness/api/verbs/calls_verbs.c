@@ -84,7 +84,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
 		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
-		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM), SGE_LIST)),
+		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM), SGE_LIST, GARBLE_ARG)),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, ARGS(GARBLE_ARG),
