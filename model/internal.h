@@ -18,6 +18,8 @@ enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 
        PART_REMOTE = 2, PART_RANGE = 1, PART_KEPT = 1, PART_RECV_Q = 1, PART_RECV_FLUSH = 2,
        /* MW-INV-3: a kept LOCAL_INV of an unbound type-2 window, when it runs */
        PART_KEPT_T2 = 2,
+       /* LP-7: num_sge over the QP's max_send_sge */
+       PART_SGE = 1,
        /* librpma (rpma.c): RPMA-DESC-3 usage byte 0; RPMA-FLUSH-1 unknown type */
        PART_RPMA_USAGE0 = 1, PART_RPMA_FLUSH_TYPE = 1 };
 

@@ -323,6 +323,7 @@ struct m_qp {
 	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
 	uint8_t no_rd_atomic;      /* connected with max_dest_rd_atomic 0: no READ/atomic responder resources */
 	uint8_t type;              /* enum m_qp_type */
+	uint8_t max_send_sge;      /* the cap.max_send_sge asked for at create_qp (at least 1) */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };

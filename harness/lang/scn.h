@@ -100,6 +100,7 @@ enum scn_table {
 	SCN_T_DAT_VA_TYPE, SCN_T_MRAPI_ATYPE, SCN_T_MRAPI_ID, SCN_T_MRAPI_ATTR, SCN_T_MRAPI_NULL, SCN_T_QPT,
 	SCN_T_WC, SCN_T_YESNO,
 	SCN_T_QP_ATTR, SCN_T_WC_OPCODE,
+	SCN_T_QP_ATTR, SCN_T_GARBLE,
 	SCN_T_COUNT_
 };
 
@@ -127,6 +128,7 @@ enum scn_err {
 	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE, SCN_E_OTHER_NODE,
 	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
 	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
+	SCN_E_SGE,                            /* a list of SGEs (scn_sge.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };

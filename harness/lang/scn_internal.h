@@ -55,6 +55,9 @@ struct scn_ctx {
 void scn_check_limits(struct scn_ctx *c);
 /* Refuse a chain of WRs that is not send WRs on one QP, or too long (scn_chain.c). */
 void scn_check_chains(struct scn_ctx *c);
+/* scn_sge.c: every post's SGE list (local2= len2= ...) has no gap, a length for every SGE, and no
+ * SGE with chain or inline (the run does not post those). */
+void scn_check_sges(struct scn_ctx *c);
 
 /* Character column (1-based) of byte p of line ln. */
 uint32_t scn_col(const struct scn_line *ln, const char *p);

@@ -207,6 +207,7 @@ int scn_parse_text(const char *text, size_t len, const char *filename, struct sc
 	else if (diags->n == 0 && !c.oom) {
 		scn_check_limits(&c);
 		scn_check_chains(&c);
+		scn_check_sges(&c);
 	}
 	free(ln);
 	if (c.oom) {

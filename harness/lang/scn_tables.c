@@ -86,6 +86,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_MRAPI_ATYPE, "mrapi_atype" }, { SCN_T_MRAPI_ID, "mrapi_id" }, { SCN_T_MRAPI_ATTR, "mrapi_attr" },
 	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" },
 	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" }, { SCN_T_QP_ATTR, "qp_attr" }, { SCN_T_WC_OPCODE, "wc_opcode" },
+	{ SCN_T_GARBLE, "garble" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -133,6 +134,10 @@ static const struct scn_name wc_t[] = {
 static const struct scn_name wc_opcode_t[] = {
 	{ 0, "SEND" }, { 1, "RDMA_WRITE" }, { 2, "RDMA_READ" }, { 3, "COMP_SWAP" }, { 4, "FETCH_ADD" },
 	{ 5, "BIND_MW" }, { 6, "LOCAL_INV" }, { 128, "RECV" }, { 129, "RECV_RDMA_WITH_IMM" },
+};
+/* The handle a verbs call is given garbled (the model's enum m_garble): the step's NAME or an input's key. */
+static const struct scn_name garble_t[] = {
+	{ 1, "self" }, { 2, "pd" }, { 3, "mr" }, { 5, "send_cq" }, { 6, "recv_cq" }, { 7, "srq" }, { 8, "ah" },
 };
 static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
@@ -192,6 +197,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_WC] = { wc_t, SCN_N(wc_t) },
 	[SCN_T_YESNO] = { yesno_t, SCN_N(yesno_t) },
 	[SCN_T_WC_OPCODE] = { wc_opcode_t, SCN_N(wc_opcode_t) },
+	[SCN_T_GARBLE] = { garble_t, SCN_N(garble_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

@@ -79,6 +79,10 @@ struct hc_verbs {
 	uint8_t raw_qpn;          /* UD send: dest_qpn is a raw number (qpn=), not dest='s */
 	uint32_t dest_qpn;
 	int32_t srq;              /* create_qp: its SRQ, -1 none */
+	uint8_t garble;           /* enum m_garble: the handle given garbled (garble=), 0 none */
+	uint8_t nsge_more;        /* post: SGEs after the first (local2=, len2=, lkey2=, ...); len is the WR's */
+	struct m_sge sge_more[M_SGE_MAX - 1];
+	uint8_t max_send_sge;     /* create_qp: cap.max_send_sge */
 };
 
 /* The harness's fill (harness/api/harness/). */

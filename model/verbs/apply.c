@@ -167,28 +167,28 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_WRITE:
 	case M_OP_WRITE_IMM:
 		if (t && op->verbs.len)
-			land(t, r->toff, l, r->loff, op->verbs.len);
+			m_sge_gather(nd, pr, t, r->toff);
 		if (op->kind == M_OP_WRITE_IMM) /* it consumes the peer's first receive (RA-WRITE-2) */
 			m_rq_consume(pn, r->peer_qp);
 		break;
 	case M_OP_READ:
-		if (t && l && op->verbs.len)
-			copy_bytes(l, r->loff, t, r->toff, op->verbs.len);
+		if (t && op->verbs.len)
+			m_sge_scatter(nd, pr, t, r->toff);
 		break;
 	case M_OP_CAS:
 	case M_OP_FADD: {
 		if (!t || !l)
 			break;
 		int unknown = 0;
-		uint64_t old = atomic_at_target(op, t, r->toff, &unknown);
+		uint8_t b[8];
 
-		store64(l->bytes + r->loff, old);
-		memset(l->unknown + r->loff, unknown, 8);
+		store64(b, atomic_at_target(op, t, r->toff, &unknown));
+		m_sge_scatter_bytes(nd, pr, b, unknown);
 		break;
 	}
 	case M_OP_SEND: {
 		if (r->rmr >= 0 && op->verbs.len)
-			land(&pn->mr[r->rmr], r->roff, l, r->loff, op->verbs.len);
+			m_sge_gather(nd, pr, &pn->mr[r->rmr], r->roff);
 		m_rq_consume(pn, r->peer_qp);
 		if (r->inv_mw >= 0)
 			unbind_mw(pn, &pn->mw[r->inv_mw]);
@@ -272,6 +272,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		nd->qp[s] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
+						 .max_send_sge = op->verbs.max_send_sge ? op->verbs.max_send_sge : 1,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)s };
 		nd->pd[op->verbs.pd].usecnt++;

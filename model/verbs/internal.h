@@ -12,13 +12,30 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
-/* post.c's checks that ud.c shares: the local SGE (sge_valid: does lkey name a live MR of PD
- * pd covering [addr, addr+len), writable if need_write; sge_check: the same for a send-side
- * gather, adding the failing alternatives), and IBV_SEND_INLINE's data (LP-3). */
+/* sge.c: the local SGE checks that post.c and ud.c share (sge_valid: does lkey name a live MR of
+ * PD pd covering [addr, addr+len), writable if need_write; sge_check: the same for op's SGEs in
+ * turn, adding the failing alternatives of the first that fails: returns whether op goes on). */
 int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
 	      int need_write, int16_t *mr, uint64_t *off, enum m_rule *why);
 int sge_check(const struct m_profile *p, const struct m_node *nd, int pd, const struct m_op *op, uint64_t len,
 	      int need_write, enum m_rule fail_rule, struct m_pred *out, struct m_why *why);
+/* op's SGEs into out (the first from lkey, laddr and the rest of len): their number, 0 for num_sge 0. */
+unsigned m_sges(const struct m_op *op, struct m_sge out[M_SGE_MAX]);
+/* Is op's SGE list (if any) one the model follows on QP q (its kind, lengths, not inline nor UD)? */
+int m_sge_list_ok(const struct m_op *op, const struct m_qp *q);
+/* num_sge over the QP's max_send_sge (LP-7): adds the EINVAL alternative; returns whether the post
+ * may go on (a provider that gave the QP more). */
+int m_sge_count_ok(const struct m_profile *p, const struct m_qp *q, struct m_pred *out, struct m_why *why);
+/* The first byte of op's message (WRITE, SEND) its SGEs on nd, in PD pd, cannot gather:
+ * UINT64_MAX when every byte can (LP-8). */
+uint64_t m_sge_first_bad(const struct m_node *nd, int pd, const struct m_op *op);
+/* The commit of pred's data, SGE by SGE on nd: its gathered bytes land in dst at doff (WRITE,
+ * SEND); src's bytes from soff scatter into its SGEs (READ); the 8 bytes b of an atomic's
+ * original value do (unknown: they were unspecified). */
+void m_sge_gather(struct m_node *nd, const struct m_pred *pr, struct m_mr *dst, uint64_t doff);
+void m_sge_scatter(struct m_node *nd, const struct m_pred *pr, const struct m_mr *src, uint64_t soff);
+void m_sge_scatter_bytes(struct m_node *nd, const struct m_pred *pr, const uint8_t *b, int unknown);
+/* post.c's IBV_SEND_INLINE data (LP-3), which ud.c shares. */
 int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		struct m_why *why);
 /* apply.c's: len bytes of src at soff land in dst at doff (src NULL: unknown bytes); the first
@@ -26,6 +43,11 @@ int inline_data(const struct m_profile *p, const struct m_node *nd, const struct
 void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len);
 void consume_recv(struct m_qp *q);
 void qp_to_err(struct m_qp *q);
+
+/* handle.c: a call given a garbled handle (op->verbs.garble: HANDLE-1), a bind without an MR
+ * (op->verbs.mr -1: MW-BIND-2). */
+int m_pred_garbled(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_pred_bind_no_mr(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
 /* qpstate.c: modify_qp's prediction and commit. */
 int m_pred_modify_qp(const struct model *m, const struct m_profile *p, struct m_pred *out);

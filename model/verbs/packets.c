@@ -15,14 +15,11 @@
 
 int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op)
 {
-	int h = m_mr_by_lkey(nd, op->verbs.lkey);
-	uint64_t first;
+	/* A bad key or PD fails the first packet that needs its SGE; a range at its first byte
+	 * past the MR. A one-packet message fails whole. */
+	uint64_t bad = m_sge_first_bad(nd, pd, op);
 
-	if (h < 0 || nd->mr[h].pd != pd || op->verbs.len <= MIN_PMTU)
-		return 0; /* a bad key or PD fails the first packet; a one-packet message fails whole */
-	first = MIN_PMTU;
-	return m_range_ok(op->verbs.laddr, first, nd->mr[h].addr, nd->mr[h].len) &&
-	       !m_range_ok(op->verbs.laddr, op->verbs.len, nd->mr[h].addr, nd->mr[h].len);
+	return bad != UINT64_MAX && bad >= MIN_PMTU;
 }
 
 void m_keep_remote_errors(struct m_pred *out, unsigned from)

@@ -20,6 +20,8 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 {
 	int rc;
 
+	if (out->op.verbs.garble)
+		return m_pred_garbled(m, p, out);
 	switch (out->op.kind) {
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_WRITE_IMM:
 	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:

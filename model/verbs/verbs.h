@@ -11,6 +11,26 @@
 
 #define M_INLINE_MAX 256 /* the largest max_inline_data a scenario may ask for */
 
+/* One scatter/gather element of a work request (struct ibv_sge). */
+struct m_sge {
+	uint32_t lkey;
+	uint64_t addr, len;
+};
+#define M_SGE_MAX 4 /* SGEs in one send WR a scenario may give (sge.c) */
+
+/*
+ * The handle a call is given garbled (rdma-unit-test's HandleGarble: the
+ * handle member of the library's struct, which the kernel looks up, XORed
+ * with 0xDEADBEEF): the object acted on (SELF) or one of its inputs.
+ * model/verbs/handle.c decides what such a call gives (HANDLE-1).
+ */
+enum m_garble {
+	M_GARBLE_NONE, M_GARBLE_SELF, M_GARBLE_PD, M_GARBLE_MR, M_GARBLE_QP, M_GARBLE_SEND_CQ,
+	M_GARBLE_RECV_CQ, M_GARBLE_SRQ, M_GARBLE_AH, M_GARBLE_COUNT_
+};
+const char *m_garble_str(enum m_garble g);
+int m_garble_parse(const char *name, enum m_garble *out);
+
 /*
  * Arguments of the verbs operations. The handle acted on is struct
  * m_op.obj: the PD, MR, MW or QP of dealloc/dereg/rereg/destroy/modify/
@@ -21,7 +41,7 @@
  */
 struct m_verbs_args {
 	int16_t pd;         /* alloc_mw, reg_mr, create_qp: the PD; rereg_mr: the new PD */
-	int16_t mr;         /* bind_mw: the MR */
+	int16_t mr;         /* bind_mw: the MR (-1: none, a NULL bind_info.mr: MW-BIND-2) */
 	int16_t qp;         /* bind_mw: the QP the bind is posted on */
 	int16_t peer_node, peer_qp; /* connect: the other side's QP */
 	uint32_t access;    /* reg_mr/rereg_mr: IBV_ACCESS_*; bind_mw: the window's access;
@@ -81,6 +101,13 @@ struct m_verbs_args {
 	uint32_t max_send_wr; /* create_qp: cap.max_send_wr (0: the default, M_SEND_DEPTH_DEFAULT) */
 	uint8_t nowait;     /* write, read, cas, fadd: wait=no, handed over and not waited for
 	                       (model/verbs/outstanding.h); its completion is a later wait step's */
+	uint8_t garble;     /* enum m_garble: the handle given garbled (HANDLE-1), 0 none */
+	/* write, write_imm, send, read, cas, fadd: the SGEs after the first (lkey, laddr above),
+	 * num_sge = 1 + nsge_more; len above is then the WR's length, the sum of every SGE's, and
+	 * the first SGE's own length is len minus theirs (model/verbs/sge.c) */
+	uint8_t nsge_more;
+	struct m_sge sge_more[M_SGE_MAX - 1];
+	uint8_t max_send_sge; /* create_qp: cap.max_send_sge (0: 1) */
 };
 
 #endif

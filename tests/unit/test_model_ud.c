@@ -390,6 +390,27 @@ START_TEST(test_RA_ATOM_4_no_rdma_on_ud)
 }
 END_TEST
 
+/* A UD send through an AH whose handle the program garbled (rdma-unit-test SendInvalidAh). */
+START_TEST(test_HANDLE_1_ud_send_garbled_ah)
+{
+	struct fx f;
+	struct ud u = ud_pair(&f, "generic");
+	struct m_op snd = op_ud(&f, u.qa, u.ma, u.ah, u.qb, 100, 7);
+	struct m_pred pr;
+
+	fx_do(&f, op_recv_at(&f, u.qb, u.mb, 0, 1024), ok_());
+	ck_assert(fx_only(fx_predict(&f, snd), wc_(M_WC_SUCCESS)));
+	snd.verbs.garble = M_GARBLE_AH;
+	pr = fx_predict(&f, snd);
+	/* Sent from the AH's address vector as it would be, or refused with the QP to ERR. */
+	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)) && fx_rule(pr, wc_(M_WC_LOC_QP_OP_ERR), M_RULE_HANDLE_1));
+	fx_do(&f, snd, wc_(M_WC_LOC_QP_OP_ERR));
+	ck_assert_int_eq(fx_qps(&f, 0, u.qa), M_QPS_ERR);
+	ck_assert_int_eq(f.m.node[1].qp[u.qb].nrecv, 1); /* nothing arrived */
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_ud(void)
 {
 	Suite *s = suite_create("model_ud");
@@ -406,6 +427,7 @@ Suite *suite_test_model_ud(void)
 	RTEST(tc, UD_AH_1, test_UD_AH_1_ah_of_another_pd);
 	RTEST(tc, MW_BIND_4, test_MW_BIND_4_no_bind_on_ud);
 	RTEST(tc, RA_ATOM_4, test_RA_ATOM_4_no_rdma_on_ud);
+	RTEST(tc, HANDLE_1, test_HANDLE_1_ud_send_garbled_ah);
 	suite_add_tcase(s, tc);
 	return s;
 }

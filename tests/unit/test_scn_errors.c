@@ -156,6 +156,16 @@ static const struct bad {
 	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 chain\n"
 	  "a: read q local=m remote=m len=8 wait=no\n", 0,
 	  "t.scn:6:39: chain: a chained WR is waited for: no wait=no\n  hint: post it on its own to wait for it later\n" },
+	/* lists of SGEs (scn_sge.c) */
+	{ SCN_E_SGE, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 local2=m+8\n", 0,
+	  "t.scn:5:42: SGE list: an SGE needs both its address and its length\n"
+	  "  hint: give local, len (and lkey) of the same number\n" },
+	{ SCN_E_SGE, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 local3=m+8 len3=8\n",
+	  0, "t.scn:5:42: SGE list: an SGE list has no gaps\n"
+	  "  hint: number the SGEs from local= on: local2=, local3=, local4=\n" },
+	{ SCN_E_SGE, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 local2=m len2=8 inline\n",
+	  0, "t.scn:5:42: SGE list: several SGEs are not posted in a chain or inline\n"
+	  "  hint: post it alone, without inline\n" },
 };
 
 START_TEST(test_each_message)

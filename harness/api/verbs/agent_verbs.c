@@ -2,6 +2,8 @@
 #include "harness/agent/agent_internal.h"
 #include "harness/api/verbs/agent_qpstate.h"
 #include "harness/api/verbs/agent_cq.h"
+#include "harness/api/verbs/agent_handle.h"
+#include "harness/api/verbs/agent_sge.h"
 #include "harness/api/verbs/verbs.h"
 
 #include <errno.h>
@@ -167,9 +169,9 @@ static int do_bind_mw(struct agent *a)
 	uint32_t rkey;
 	int rc;
 
-	if (!o || !q || !m || !m->mr)
+	if (!o || !q || (m ? !m->mr : (int64_t)agent_num(a, "mr", 0) >= 0)) /* mr=-1: NULL (MW-BIND-2) */
 		return agent_reply_err(a, EINVAL, "bad bind_mw request");
-	bi = (struct ibv_mw_bind_info){ .mr = m->mr, .addr = agent_num(a, "addr", 0), .length = agent_num(a, "len", 0),
+	bi = (struct ibv_mw_bind_info){ .mr = m ? m->mr : NULL, .addr = agent_num(a, "addr", 0), .length = agent_num(a, "len", 0),
 					.mw_access_flags = (unsigned)agent_num(a, "access", 0) |
 							   (agent_num(a, "zero_based", 0) ? IBV_ACCESS_ZERO_BASED : 0) };
 	if (o->mw->type == IBV_MW_TYPE_1 || agent_num(a, "call", 0)) { /* call: ibv_bind_mw() whatever the type */
@@ -264,7 +266,7 @@ static int do_create_qp(struct agent *a)
 	qia.srq = agent_srq(a);
 	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
-				       .max_send_sge = 1, .max_recv_sge = 1,
+				       .max_send_sge = (uint32_t)agent_num(a, "max_send_sge", 1), .max_recv_sge = 1,
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
@@ -414,17 +416,22 @@ static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, str
 static int do_post(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
-	struct ibv_sge sge;
+	struct ibv_sge sge, *list = NULL;
 	struct ibv_send_wr wr, *bad = NULL;
 	int rc;
 
-	if (!q || fill_wr(a, "", &wr, &sge))
+	if (!q || fill_wr(a, "", &wr, &sge) || agent_sge_list(a, &wr, &list))
 		return agent_reply_err(a, EINVAL, "bad post request");
-	if (agent_ud_wr(a, &wr))
+	if (agent_ud_wr(a, &wr)) {
+		free(list);
 		return agent_reply_err(a, EINVAL, "no such live AH");
-	if (agent_num(a, "nowait", 0) && !(q->cq_given & AGENT_CQ_SEND))
+	}
+	if (agent_num(a, "nowait", 0) && !(q->cq_given & AGENT_CQ_SEND)) {
+		free(list);
 		return agent_reply_err(a, EINVAL, "nowait: the QP's send CQ is no CQ object");
+	}
 	rc = ibv_post_send(q->qp, &wr, &bad);
+	free(list); /* the caller's SGE list is needed only until the post returns */
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
 	if (agent_num(a, "nowait", 0))
@@ -647,5 +654,6 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "destroy_srq", agent_destroy_srq }, { "srq_recv", agent_srq_recv },
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
 	{ "poll_cq", agent_do_poll_cq }, { "wait", agent_do_wait },
+	{ "garble", agent_garble },
 	{ NULL, NULL },
 };

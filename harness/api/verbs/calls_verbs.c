@@ -16,7 +16,11 @@
 /* write, write_imm: without local=, num_sge 0 */
 #define RDMA_ARGS_L(local, ...) ARGS(local, \
 			    REQ("remote", .kinds = SCN_V_ADDR | SCN_V_INT | SCN_V_ATTR, .cls = SCN_C_MR | SCN_C_MW), \
-			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS, CHAIN_ARG)
+			    __VA_ARGS__, OPT("rkey", NUM), OPT("lkey", NUM), WR_ARGS, CHAIN_ARG, SGE_LIST)
+
+/* the SGEs after the first, in order: local2= len2= [lkey2=] up to local4= */
+#define SGE_ARGS(n) OPT("local" #n, ADDR(SCN_C_MR)), OPT("len" #n, NUM), OPT("lkey" #n, NUM)
+#define SGE_LIST SGE_ARGS(2), SGE_ARGS(3), SGE_ARGS(4)
 
 /* a send WR posted in one ibv_post_send with the next step's (LP-7) */
 #define CHAIN_ARG OPT("chain", BARE)
@@ -26,6 +30,8 @@
 
 /* write, read, cas, fadd: wait=no hands the WR over without waiting for its completion (a later wait step's) */
 #define WAIT_ARG OPT("wait", WORD(SCN_T_YESNO))
+/* the handle given garbled (HANDLE-1): self (NAME) or an input's key */
+#define GARBLE_ARG OPT("garble", WORD(SCN_T_GARBLE))
 
 /* write, write_imm, send: IBV_SEND_INLINE */
 #define INLINE_ARGS OPT("inline", BARE)
@@ -36,33 +42,34 @@
 
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
-	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, NOARGS),
+	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("reg_mr", VERBS, CREATE, SCN_C_MR, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("len", NUM), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("iova", NUM), OPT("offset", RANGE(0, 4095)), OPT("prot", WORD(SCN_T_PROT)),
-		  { .key = "buf", .flags = SCN_A_OWN, ADDR(SCN_C_MR) })),
-	CALL("dereg_mr", VERBS, ACT, SCN_C_MR, 1, O_VERB, NOARGS),
+		  { .key = "buf", .flags = SCN_A_OWN, ADDR(SCN_C_MR) }, GARBLE_ARG)),
+	CALL("dereg_mr", VERBS, ACT, SCN_C_MR, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("rereg_mr", VERBS, ACT, SCN_C_MR, 0, O_VERB,
 	     ARGS(OPT("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("flags", FLAGS(SCN_T_REREG)), OPT("len", NUM))),
 	CALL("alloc_mw", VERBS, CREATE, SCN_C_MW, 0, O_VERB,
-	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(0, 255)))),
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(0, 255)), GARBLE_ARG)),
 	CALL("bind_mw", VERBS, POST, SCN_C_MW, 0, O_POST,
-	     ARGS(REQ("qp", OBJ(SCN_C_QP)), REQ("mr", ADDR(SCN_C_MR)), REQ("len", NUM),
-		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE), OPT("call", BARE), WR_ARGS)),
-	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, NOARGS),
+	     ARGS(REQ("qp", OBJ(SCN_C_QP)), OPT("mr", ADDR(SCN_C_MR)), REQ("len", NUM),
+		  REQ("access", FLAGS(SCN_T_ACCESS)), OPT("zero_based", BARE), OPT("call", BARE), WR_ARGS,
+		  GARBLE_ARG)),
+	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
-		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)),
+		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
 		  OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
-		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)))),
-	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, NOARGS),
+		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG)),
+	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
 	 * left out of the mask, qkey= a UD QP's Q_Key at INIT */
 	CALL("modify_qp", VERBS, ACT, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("state", WORD(SCN_T_QPS_MODIFY)), OPT("peer", OBJ(SCN_C_QP)), OPT("omit", FLAGS(SCN_T_QP_ATTR)),
-		  OPT("qkey", NUM))),
+		  OPT("qkey", NUM), GARBLE_ARG)),
 	CALL("connect", VERBS, CONNECT, SCN_C_QP, 0, O_VERB,
 	     ARGS(POS("peer", OBJ(SCN_C_QP)), OPT("mtu", RANGE(256, 4096)), OPT("timeout", RANGE(0, 31)),
 		  OPT("retry_cnt", RANGE(0, 7)), OPT("rnr_retry", RANGE(0, 7)),
@@ -85,10 +92,10 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
 		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
-		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM))),
+		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM), SGE_LIST, GARBLE_ARG)),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
-	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
+	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, ARGS(GARBLE_ARG),
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB, ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)))),
 	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, NOARGS),

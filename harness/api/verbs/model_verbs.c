@@ -3,6 +3,7 @@
 #include "harness/run/be_model.h"
 
 #include <errno.h>
+#include <string.h>
 
 int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
@@ -67,6 +68,10 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->chain_errno = c->refused_errno;
 	a->chain_pos = c->chain_pos;
 	a->max_send_wr = v->max_send_wr;
+	a->garble = v->garble;
+	a->nsge_more = v->nsge_more;
+	memcpy(a->sge_more, v->sge_more, sizeof(a->sge_more));
+	a->max_send_sge = v->max_send_sge;
 	/* create_qp's CQs as handle + 1 (0: the QP's own) */
 	if (bm_map(bm, v->scq, &a->scq) || bm_map(bm, v->rcq, &a->rcq))
 		return -ENOENT;

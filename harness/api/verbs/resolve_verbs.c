@@ -41,8 +41,11 @@ static void bind_mw(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	const struct scn_value *v = scn_step_arg(s, "mr");
 	uint32_t key;
 
-	c->verbs.mr = rsv_obj(v);
-	rsv_ref(r, v, 1, &c->verbs.start, &key); /* the window start, in the MR's address space */
+	c->verbs.start = 0;
+	if (v) { /* none: a NULL bind_info.mr (MW-BIND-2) */
+		c->verbs.mr = rsv_obj(v);
+		rsv_ref(r, v, 1, &c->verbs.start, &key); /* the window start, in the MR's address space */
+	}
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), 0);
 	c->verbs.zero_based = (uint8_t)rsv_bare(s, "zero_based");
@@ -96,6 +99,7 @@ static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	} else {
 		c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	}
+	resolve_sge_more(r, s, c);
 }
 
 /* A QP argument key as the peer of c (modify_qp RTR's peer=, a UD send's dest=), if given. */
@@ -141,6 +145,7 @@ static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
 	c->verbs.with_imm = (uint8_t)rsv_bare(s, "imm");
 	ud_dest(r, s, c);
+	resolve_sge_more(r, s, c);
 	if ((v = scn_step_arg(s, "inv"))) {
 		uint64_t k;
 
@@ -188,7 +193,8 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.nowait = wait && wait->num == 0;
 	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
 	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
-	c->verbs.no_sge = 0;
+	c->verbs.no_sge = c->verbs.nsge_more = 0;
+	c->verbs.garble = (uint8_t)rsv_num(r, scn_step_arg(s, "garble"), M_GARBLE_NONE);
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
 	case M_OP_REREG_MR: rereg_mr(r, s, c); break;
@@ -198,6 +204,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
 		c->verbs.max_send_wr = (uint32_t)rsv_num(r, scn_step_arg(s, "max_send_wr"), M_SEND_DEPTH_DEFAULT);
+		c->verbs.max_send_sge = (uint8_t)rsv_num(r, scn_step_arg(s, "max_send_sge"), 1);
 		c->verbs.max_inline = (uint32_t)rsv_num(r, scn_step_arg(s, "max_inline"), 0);
 		c->verbs.qp_type = (uint8_t)rsv_num(r, scn_step_arg(s, "type"), M_QPT_RC);
 		qp_cqs(s, c);

@@ -106,10 +106,10 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply,
 			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u "
-			     "max_send_wr=%u srq=%d",
+			     "max_send_wr=%u srq=%d max_send_sge=%u",
 			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
 			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all,
-			     c->verbs.max_send_wr, c->verbs.srq);
+			     c->verbs.max_send_wr, c->verbs.srq, c->verbs.max_send_sge);
 		break;
 	case M_OP_CREATE_CQ:
 		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
@@ -150,11 +150,12 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: case M_OP_SEND: case M_OP_WRITE_IMM:
 	case M_OP_LOCAL_INV: {
-		char wr[512], ud[96] = ""; /* ud: a UD send's destination */
+		char wr[1024], ud[96] = ""; /* ud: a UD send's destination */
 
 		if (c->verbs.ah >= 0 && stack_ud_dest(st, c, ud, sizeof(ud)))
 			return -ENOENT;
 		wr_fields(c, "", wr, sizeof(wr));
+		stack_sge_fields(c, wr + strlen(wr), sizeof(wr) - strlen(wr));
 		rc = stack_call(st, c->node, reply, "post id=%d %s%s", c->obj, wr, ud);
 		break;
 	}
@@ -211,7 +212,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	}
 }
 
-int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
+static int exec_call(struct stack *st, const struct hcall *c, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX];
 	int rc;
@@ -230,6 +231,19 @@ int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
 	return 0;
 }
 
+int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
+{
+	int rc, back;
+
+	if (!c->verbs.garble)
+		return exec_call(st, c, r);
+	if ((rc = stack_garble_verbs(st, c)))
+		return rc;
+	rc = exec_call(st, c, r);
+	back = stack_garble_verbs(st, c); /* the true handle again */
+	return rc ? rc : back;
+}
+
 _Static_assert(AGENT_CHAIN_MAX >= SCN_CHAIN_MAX, "the agent posts every chain the language allows");
 
 int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, struct hres *r)
@@ -245,6 +259,10 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 	for (size_t i = 0; i < n && off < sizeof(req); i++) {
 		char pfx[24];
 
+		if (c[i].verbs.nsge_more) { /* the agent's post_chain posts one SGE per WR (scn_sge.c) */
+			snprintf(st->err, sizeof(st->err), "a chain of WRs with several SGEs is not supported");
+			return -EOPNOTSUPP;
+		}
 		if (c[i].verbs.ah >= 0) { /* the agent's post_chain carries no UD destination */
 			snprintf(st->err, sizeof(st->err), "a chain of UD sends (ah=) is not supported");
 			return -EOPNOTSUPP;
@@ -280,6 +298,8 @@ int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, st
 
 int stack_ahead_verbs(const struct hcall *c)
 {
+	if (c->verbs.garble)
+		return 0; /* three requests */
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_REG_MR: case M_OP_DEREG_MR: case M_OP_ALLOC_MW:
 	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP:

@@ -23,4 +23,15 @@ int stack_qp_to(struct stack *st, const struct hcall *c, char *reply);
 /* A UD send's " ah=ID rqpn=N qkey=K" into buf (len bytes): 0, or -ENOENT if its QP was never made. */
 int stack_ud_dest(struct stack *st, const struct hcall *c, char *buf, size_t len);
 
+/* resolve_sge.c. A post's SGEs after the first (local2= len2= lkey2=, ...) into c, their lengths
+ * added to c's len (the WR's); a gap or an SGE without its len is r's error. */
+void resolve_sge_more(struct rsv *r, const struct scn_step *s, struct hcall *c);
+/* stack_sge.c. A post's " nsge=N sI.laddr=A sI.lkey=K sI.len=L" (I = 1..N-1; none for one SGE)
+ * into buf (len bytes): the length written. */
+size_t stack_sge_fields(const struct hcall *c, char *buf, size_t len);
+
+/* stack_handle.c. Toggle the garbling of the handle c names in garble= (the agent's garble
+ * request; no garble: nothing): 0 or stack_call's error. Called before the call and after it. */
+int stack_garble_verbs(struct stack *st, const struct hcall *c);
+
 #endif
