@@ -121,6 +121,7 @@ struct hc_dat {
 	uint64_t start;           /* rmr_bind: the window's start, in the LMR's address space */
 	uint8_t prot;             /* lmr_create: enum m_prot of the pages */
 	int32_t peer_pz;          /* ep_connect: the PZ on the peer */
+	int32_t accept;           /* ep_connect: the EP the peer accepts with, when named (accept=); -1 */
 	uint64_t pdata;           /* ep_connect: private data bytes */
 	uint8_t peer_node;        /* ep_connect: the peer; DTO: the remote LMR's node */
 	uint32_t lkey, rkey;      /* DTO: lmr_context and rmr_context as passed */
