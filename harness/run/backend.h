@@ -177,6 +177,8 @@ struct hcall {
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
 	int32_t refused_errno;    /* a WR chained after one its post refused (LP-7): that errno; 0 none */
 	uint8_t chain_pos;        /* a WR's place in its chain of WRs (0: first, or none) */
+	uint32_t extra_ms;        /* budget beyond the engine's step budget: a slow kernel path the profile
+	                             declares for the step (struct m_kwarn.step_ms; runner.c); 0 none */
 	union {
 		struct hc_verbs verbs;
 		struct hc_fill fill;

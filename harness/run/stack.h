@@ -47,6 +47,7 @@ struct stack {
 	const struct scn_file *f;
 	unsigned n;
 	int step_ms;
+	int extra_ms;              /* the step being run: its budget beyond step_ms (struct hcall.extra_ms) */
 	struct stack_agent ag[SCN_NODES_MAX];
 	struct stack_obj o[SCN_OBJS_MAX];
 	char err[512];             /* the last infrastructure error, for reports */
