@@ -260,6 +260,24 @@ struct m_profile {
  * -ENOENT for an unknown name.
  */
 int m_profile_get(const char *name, uint32_t kernel, struct m_profile *out);
+
+/*
+ * A kernel WARN a profile declares (model/kwarn.c): on the stack under test,
+ * a step that rule decides makes the kernel WARN at `where` (matched in the
+ * WARN line: "FILE:LINE FUNC"), as data with its citation and kernel range.
+ * A declared WARN is not a finding in a scenario where such a step ran; any
+ * other WARN still is. step_ms: how long such a step may take (a declared
+ * slow kernel path, not a hang); 0 the usual step budget.
+ */
+struct m_kwarn {
+	enum m_rule rule;
+	uint32_t kernel_min, kernel_max;   /* KVER, inclusive */
+	const char *where;
+	uint32_t step_ms;
+	const char *citation;
+};
+/* The i-th (from 0) WARN profile p declares for rule r at p's kernel, or NULL past the last. */
+const struct m_kwarn *m_profile_kwarn(const struct m_profile *p, enum m_rule r, size_t i);
 /* Number of built-in profiles and the name of the i-th. */
 size_t m_profile_count(void);
 const char *m_profile_name(size_t i);

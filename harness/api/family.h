@@ -61,6 +61,9 @@ struct api_family {
 	 * be_model.c); and the bytes it holds for such a buffer, for check (1 and *out, or 0). */
 	int (*model_view)(const struct be_model *bm, int32_t obj, int16_t h, struct hview *v);
 	int (*model_buf)(const struct be_model *bm, int32_t obj, int16_t h, struct bm_buf *out);
+	/* After creation c was committed to the model: record the handles of the other objects
+	 * the call made (bm->h; NULL: a call makes only its NAME). */
+	void (*model_made)(struct be_model *bm, const struct hcall *c);
 	/* The real stack: run c through the agents (backend_ops.exec). */
 	int (*stack_exec)(struct stack *st, const struct hcall *c, struct hres *r);
 	/* The real stack: backend_ops.exec_chain, a chain of the family's posts (NULL: none). */

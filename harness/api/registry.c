@@ -44,7 +44,7 @@ static const struct api_family families[] = {
 	},
 	[SCN_API_DAT] = {
 		.name = "dat", .calls = api_dat_calls, .caps = M_CAP_DAPL, .resolve = resolve_dat,
-		.model_op = model_op_dat, .stack_exec = stack_exec_dat, .agent_reqs = agent_dat_reqs,
+		.model_op = model_op_dat, .model_made = model_made_dat, .stack_exec = stack_exec_dat, .agent_reqs = agent_dat_reqs,
 		.agent_end = agent_dat_end,
 	},
 	[SCN_API_MRAPI] = {

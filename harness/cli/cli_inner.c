@@ -42,10 +42,14 @@
 
 /* ------------------------------------------------------------ inner -- */
 
+#define INNER_KWARN_MAX 8
+
 struct inner_ctx {
 	FILE *rec;
 	size_t idx;
 	const struct m_profile *prof;
+	const struct m_kwarn *warn[INNER_KWARN_MAX]; /* the kernel WARNs declared for the steps run */
+	size_t nwarn;
 };
 
 static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
@@ -55,6 +59,7 @@ static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const 
 	char note[512] = "";
 
 	(void)gen;
+	ic->nwarn = run_kwarn_add(ic->prof, prof, ic->warn, ic->nwarn, INNER_KWARN_MAX);
 	if (crash) {
 		for (unsigned i = 0; i < prof->n; i++)
 			if (prof->alt[i].out.kind == M_OUT_CRASH) {
@@ -79,7 +84,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 {
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
-	struct inner_ctx ic = { rec, k, prof };
+	struct inner_ctx ic = { rec, k, prof, { NULL }, 0 };
 	int kfd = -1;
 	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
 			      .on_step = inner_on_step, .ctx = &ic };
@@ -118,7 +123,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
 		char *lines = kmsg_take(kfd);
 
-		console_finding(&r, lines);
+		console_finding(&r, lines, ic.warn, ic.nwarn);
 		rec_kernel(rec, k, lines);
 		free(lines);
 		close(kfd);

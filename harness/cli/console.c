@@ -222,19 +222,59 @@ char *kmsg_take(int fd)
 	return text_take(&t);
 }
 
-int console_finding(struct result *r, const char *kernel)
+/* The declared WARN whose location line holds, or NULL. */
+static const struct m_kwarn *declared(const char *line, const struct m_kwarn *const *warn, size_t nwarn)
 {
-	char what[512];
-	enum splat sp = console_splat(kernel, what, sizeof(what));
-	struct text t = { 0 };
+	for (size_t i = 0; i < nwarn; i++)
+		if (warn[i] && warn[i]->where && strstr(line, warn[i]->where))
+			return warn[i];
+	return NULL;
+}
 
-	if (sp == SPLAT_NONE)
+/*
+ * The first splat of kernel that no declared WARN covers, into what (its
+ * kind; SPLAT_NONE: none); the declared ones as lines of notes.
+ */
+static enum splat undeclared_splat(const char *kernel, const struct m_kwarn *const *warn, size_t nwarn,
+				   char *what, size_t len, struct text *notes)
+{
+	enum splat first = SPLAT_NONE;
+	char one[512];
+
+	for (const char *p = kernel; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		char line[1024];
+		enum splat sp;
+		const struct m_kwarn *w;
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n;
+		sp = console_splat(line, one, sizeof(one));
+		if (sp == SPLAT_WARN && (w = declared(one, warn, nwarn)) != NULL)
+			text_addf(notes, "  declared kernel WARN (%s: %s): %s\n", m_rule_info(w->rule)->id, w->citation,
+				  one);
+		else if (sp != SPLAT_NONE && first == SPLAT_NONE) {
+			first = sp;
+			snprintf(what, len, "%s", one);
+		}
+	}
+	return first;
+}
+
+int console_finding(struct result *r, const char *kernel, const struct m_kwarn *const *warn, size_t nwarn)
+{
+	char what[512] = "";
+	struct text t = { 0 };
+	enum splat sp = undeclared_splat(kernel, warn, nwarn, what, sizeof(what), &t);
+
+	if (sp == SPLAT_NONE && !t.len && !t.oom)
 		return 0;
-	if (r->v == V_PASS || r->v == V_XFAIL) {
+	if (sp != SPLAT_NONE && (r->v == V_PASS || r->v == V_XFAIL)) {
 		text_addf(&t, "  the scenario itself %s: %s\n", r->v == V_PASS ? "passed" : "was an xfail", r->reason);
 		r->v = V_FAIL;
 		snprintf(r->reason, sizeof(r->reason), "kernel %s during the scenario: %.440s", splat_str(sp), what);
-	} else {
+	} else if (sp != SPLAT_NONE) {
 		text_addf(&t, "  note: kernel %s during the scenario: %s\n", splat_str(sp), what);
 	}
 	text_addf(&t, "%s", r->detail ? r->detail : "");
@@ -244,5 +284,5 @@ int console_finding(struct result *r, const char *kernel)
 	}
 	free(r->detail);
 	r->detail = text_take(&t);
-	return 1;
+	return sp != SPLAT_NONE;
 }

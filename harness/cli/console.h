@@ -55,9 +55,13 @@ enum splat console_splat(const char *text, char *what, size_t len);
  * finding of its own. A PASS or XFAIL becomes a FAIL whose reason is "kernel
  * KIND during the scenario: LINE" (what the scenario gave goes into the
  * detail); a FAIL or ERROR keeps its verdict and gets the splat as a note.
- * Returns 1 when there was a splat, 0 none, -ENOMEM.
+ * A WARN whose line holds the location of one of the nwarn WARNs declared
+ * for the steps that ran (struct m_kwarn: run_kwarn_add) is no finding: it
+ * goes into the detail as "declared kernel WARN (RULE): LINE"; any other
+ * splat, before or after it, still is. Returns 1 when there was an
+ * undeclared splat, 0 none, -ENOMEM.
  */
-int console_finding(struct result *r, const char *kernel);
+int console_finding(struct result *r, const char *kernel, const struct m_kwarn *const *warn, size_t nwarn);
 
 /*
  * The kernel log from now on: /dev/kmsg opened non-blocking at its end.

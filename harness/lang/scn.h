@@ -129,6 +129,7 @@ enum scn_err {
 	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
 	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
 	SCN_E_SGE,                            /* a list of SGEs (scn_sge.c) */
+	SCN_E_DECL_NODE,                      /* a name a key declares on another node (scn_decl.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };
@@ -164,6 +165,8 @@ size_t scn_edit_distance(const char *a, const char *b, bool nocase);
 #define SCN_A_REQ 1u /* the key must be given */
 #define SCN_A_POS 2u /* may be given as a bare word after NAME (local_inv Q W) */
 #define SCN_A_OWN 4u /* a reference to an object of the step's own node (reg_mr buf=) */
+#define SCN_A_NEW 8u /* [NODE.]NAME of a new object of class cls that the step makes on the node of
+                        its `peer` argument (dat_ep_connect accept=; scn_decl.c) */
 
 /* One key a call accepts (or, for queries, one result it reports). */
 struct scn_arg_spec {

@@ -66,6 +66,7 @@ static const char *const formats[SCN_E_COUNT_] = {
 	[SCN_E_MR_TOO_LONG] = "len=%llu: the model holds at most %u bytes per registration",
 	[SCN_E_CHAIN] = "chain: %s",
 	[SCN_E_SGE] = "SGE list: %s",
+	[SCN_E_DECL_NODE] = "%s= makes '%s' on node %s (the peer's), not on node %s",
 	[SCN_E_NO_TITLE] = "no 'title' line",
 	[SCN_E_NO_RULE_CITE] = "no 'cite rule ID' line",
 	[SCN_E_UNKNOWN_RULE] = "unknown rule '%s'",

@@ -155,6 +155,19 @@ bool scn_copy(char *buf, size_t n, const char *p, size_t len);
 
 /* Parse the step on the current line (words from index 0). */
 void scn_parse_step(struct scn_ctx *c);
+/* Is name (word w) usable for an object of this file? Diagnoses if not. */
+bool scn_name_ok(struct scn_ctx *c, const struct scn_word *w, const char *name);
+/*
+ * The value of a SCN_A_NEW key (word w from byte off): [NODE.]NAME, checked
+ * as a name; v->node the NODE given (-1: none), v->obj -1 until
+ * scn_decl_make. Returns 0, or -EINVAL (diagnosed).
+ */
+int scn_decl_parse(struct scn_ctx *c, const struct scn_word *w, size_t off, struct scn_value *v);
+/*
+ * Declare the objects st's SCN_A_NEW arguments name, on the node of its
+ * `peer` argument (live when live): each gets its instance in v.obj.
+ */
+void scn_decl_make(struct scn_ctx *c, struct scn_step *st, bool live);
 /* Add an object instance; returns its index or -1 (diagnosed). */
 int32_t scn_obj_add(struct scn_ctx *c, const char *name, unsigned node, unsigned cls,
 		    const struct scn_word *w);

@@ -18,8 +18,7 @@
 
 static const char *const reserved[] = { "expect", "connect", "title", "cite", "require", "nodes" };
 
-/* Is name usable for an object on this file? Diagnoses if not. */
-static bool name_ok(struct scn_ctx *c, const struct scn_word *w, const char *name)
+bool scn_name_ok(struct scn_ctx *c, const struct scn_word *w, const char *name)
 {
 	enum scn_attr a;
 
@@ -290,7 +289,8 @@ static void parse_arg(struct scn_ctx *c, const struct scn_call *call, const stru
 		scn_diag_w(c, w, NULL, SCN_E_NEEDS_VALUE, key);
 		return;
 	}
-	if (scn_value_parse(c, w, (size_t)(eq + 1 - w->p), spec, st->node, &a->v) == 0)
+	if ((spec->flags & SCN_A_NEW) ? scn_decl_parse(c, w, (size_t)(eq + 1 - w->p), &a->v) == 0
+				       : scn_value_parse(c, w, (size_t)(eq + 1 - w->p), spec, st->node, &a->v) == 0)
 		st->nargs++;
 }
 
@@ -301,7 +301,7 @@ static void parse_name(struct scn_ctx *c, const struct scn_call *call, const str
 	char name[SCN_NAME_MAX];
 
 	scn_copy(name, sizeof(name), w->p, w->len);
-	if (!name_ok(c, w, name))
+	if (!scn_name_ok(c, w, name))
 		return;
 	if (call->kind != SCN_KIND_CREATE) {
 		scn_ref_resolve(c, w, name, st->node, call->cls, call->name, &st->obj);
@@ -459,6 +459,7 @@ void scn_parse_step(struct scn_ctx *c)
 		if (st.obj >= 0)
 			c->f->objs[st.obj].live = c->stmt_errs == 0 && expects_ok(&st);
 	}
+	scn_decl_make(c, &st, c->stmt_errs == 0 && expects_ok(&st));
 	if (c->stmt_errs || add_step(c, &st) < 0) {
 		free_args(st.args, st.nargs);
 		free_args(st.conds, st.nconds);

@@ -190,7 +190,7 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	rc = st->nahead && node == st->ahead_node ? ahead_take(st, node, req) : send_line(st, node, req);
 	if (rc)
 		return rc;
-	rc = stack_recv(st, node, reply, st->step_ms + STACK_SLACK_MS);
+	rc = stack_recv(st, node, reply, st->step_ms + st->extra_ms + STACK_SLACK_MS);
 	if (rc) {
 		size_t l = strlen(st->err);
 

@@ -126,6 +126,7 @@ struct hc_dat {
 	uint64_t start;           /* rmr_bind: the window's start, in the LMR's address space */
 	uint8_t prot;             /* lmr_create: enum m_prot of the pages */
 	int32_t peer_pz;          /* ep_connect: the PZ on the peer */
+	int32_t accept;           /* ep_connect: the EP the peer accepts with, when named (accept=); -1 */
 	uint64_t pdata;           /* ep_connect: private data bytes */
 	uint8_t peer_node;        /* ep_connect: the peer; DTO: the remote LMR's node */
 	uint32_t lkey, rkey;      /* DTO: lmr_context and rmr_context as passed */
@@ -181,6 +182,8 @@ struct hcall {
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
 	int32_t refused_errno;    /* a WR chained after one its post refused (LP-7): that errno; 0 none */
 	uint8_t chain_pos;        /* a WR's place in its chain of WRs (0: first, or none) */
+	uint32_t extra_ms;        /* budget beyond the engine's step budget: a slow kernel path the profile
+	                             declares for the step (struct m_kwarn.step_ms; runner.c); 0 none */
 	union {
 		struct hc_verbs verbs;
 		struct hc_fill fill;

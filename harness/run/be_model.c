@@ -111,6 +111,10 @@ int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p
 		bm->h[c->obj] = (int16_t)created;
 		if ((size_t)c->obj < bm->f->nobjs)
 			forget_reused(bm, c->obj, (int16_t)created);
+		const struct api_family *fam = api_family_get(scn_call_get(c->call)->api);
+
+		if (fam && fam->model_made)
+			fam->model_made(bm, c);
 	}
 	return rc;
 }

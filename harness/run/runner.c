@@ -456,14 +456,17 @@ static void trace_step(struct run *x, const struct scn_step *s, const struct m_p
 		  m_outcome_str(real->out, got, sizeof(got)), set);
 }
 
-/* Phase 2: run the step on the engine; *real what it did. Returns 1 to stop the scenario. */
-static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, struct hres *real)
+/* Phase 2: run the step on the engine (extra_ms beyond its budget: run_kwarn_ms); *real what it did.
+ * Returns 1 to stop the scenario. */
+static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, uint32_t extra_ms,
+		     struct hres *real)
 {
 	struct hcall cr;
 	int rc;
 
 	if (engine_call(x, s, &cr))
 		return 1;
+	cr.extra_ms = extra_ms;
 	rc = x->ops->exec(x->be, &cr, real);
 	x->r->steps_run++;
 	if (exec_failed(x, s, pg, rc))
@@ -655,7 +658,7 @@ static int run_step(struct run *x, size_t si)
 		return run_chain(x, si, chain_len(x->f, si));
 	if (strcmp(scn_step_call(s)->name, "check") == 0)
 		return step_check(x, s);
-	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, &real) ||
+	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, run_kwarn_ms(&x->o->prof, &pp), &real) ||
 	    step_judge(x, s, &pg, &pp, &real, &from, &pick))
 		return 1;
 	return step_commit(x, s, &cm, from, pick, &real);

@@ -114,4 +114,14 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
  */
 const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o);
 
+/*
+ * Kernel WARNs a profile declares (struct m_kwarn; harness/run/kwarn.c), scoped
+ * to the steps whose prediction pp (under p) names their rule: the longest
+ * step budget they declare for such a step (0: none), and the rows they add
+ * to list (distinct, at most cap; n rows there before). Returns the new count.
+ */
+uint32_t run_kwarn_ms(const struct m_profile *p, const struct m_pred *pp);
+size_t run_kwarn_add(const struct m_profile *p, const struct m_pred *pp, const struct m_kwarn **list, size_t n,
+		     size_t cap);
+
 #endif

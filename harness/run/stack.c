@@ -92,7 +92,9 @@ static int stack_exec(void *be, const struct hcall *c, struct hres *r)
 	memset(r, 0, sizeof(*r));
 	if (rc)
 		return rc;
+	((struct stack *)be)->extra_ms = (int)c->extra_ms;
 	rc = fam && fam->stack_exec ? fam->stack_exec(be, c, r) : -EINVAL;
+	((struct stack *)be)->extra_ms = 0;
 	dead = stack_watch(be); /* a death anywhere during the step (a passive peer's too) */
 	return dead ? dead : rc;
 }
@@ -159,7 +161,7 @@ int stack_read_mem(struct stack *st, unsigned node, const char *req, uint64_t of
 			snprintf(st->err, sizeof(st->err), "bad answer to read: '%.80s'", reply);
 			return -EPROTO;
 		}
-		rc = stack_recv_bytes(st, node, buf + done, n, st->step_ms + STACK_SLACK_MS);
+		rc = stack_recv_bytes(st, node, buf + done, n, st->step_ms + st->extra_ms + STACK_SLACK_MS);
 		if (rc)
 			return rc;
 		done += n;

@@ -24,6 +24,7 @@ struct stack_obj {
 	uint8_t peer_node;         /* librpma connection: the server's node; uDAPL EP: the node of
 	                              the EP its connection was accepted by; librpmem pool: its target */
 	char set[M_RPMEM_NAME_MAX]; /* librpmem pool: its pool set's name on the target */
+	int32_t peer_obj;          /* uDAPL EP: the id of the EP at the other end, in its node's agent */
 };
 
 struct stack_agent {
@@ -46,6 +47,7 @@ struct stack {
 	const struct scn_file *f;
 	unsigned n;
 	int step_ms;
+	int extra_ms;              /* the step being run: its budget beyond step_ms (struct hcall.extra_ms) */
 	struct stack_agent ag[SCN_NODES_MAX];
 	struct stack_obj o[SCN_OBJS_MAX];
 	char err[512];             /* the last infrastructure error, for reports */

@@ -322,6 +322,12 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 	case M_OP_QUERY_QP:
 		if (!VALID(nd->qp, nd->nqp, op->obj, 1))
 			return -EINVAL;
+		for (int w = 0; op->kind == M_OP_DESTROY_QP && w < nd->nmw; w++)
+			if (nd->mw[w].live && nd->mw[w].type == M_MW_TYPE_2 && nd->mw[w].bound &&
+			    nd->mw[w].bind_qp == op->obj) {
+				m_why_add(&why, M_RULE_QP_DESTROY_1); /* a bound type-2 window on it */
+				break;
+			}
 		m_alt_add(out, O_OK, op->kind == M_OP_QUERY_QP ? M_EFF_NONE : M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_FILL:

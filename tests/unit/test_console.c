@@ -106,7 +106,7 @@ START_TEST(test_finding_verdicts)
 	struct result r = mk(V_PASS, "", NULL);
 
 	/* a pass with a WARN fails, saying so */
-	ck_assert_int_eq(console_finding(&r, warn_log), 1);
+	ck_assert_int_eq(console_finding(&r, warn_log, NULL, 0), 1);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_str_eq(r.reason, "kernel WARN during the scenario: WARNING: CPU: 1 PID: 311 at "
 				   "drivers/infiniband/sw/rxe/rxe_mr.c:716 rxe_dereg_mr+0x7c/0x90 [rdma_rxe]");
@@ -114,13 +114,13 @@ START_TEST(test_finding_verdicts)
 	result_clear(&r);
 	/* an xfail too; its reason kept in the detail */
 	r = mk(V_XFAIL, "line 9: declared deviation LP-5", "  more\n");
-	ck_assert_int_eq(console_finding(&r, warn_log), 1);
+	ck_assert_int_eq(console_finding(&r, warn_log, NULL, 0), 1);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_str_eq(r.detail, "  the scenario itself was an xfail: line 9: declared deviation LP-5\n  more\n");
 	result_clear(&r);
 	/* a failure stays one, with the splat as a note */
 	r = mk(V_FAIL, "line 3: write gave SUCCESS", NULL);
-	ck_assert_int_eq(console_finding(&r, "[ 1.0] BUG: sleeping function called from invalid context\n"), 1);
+	ck_assert_int_eq(console_finding(&r, "[ 1.0] BUG: sleeping function called from invalid context\n", NULL, 0), 1);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_str_eq(r.reason, "line 3: write gave SUCCESS");
 	ck_assert_str_eq(r.detail, "  note: kernel BUG during the scenario: BUG: sleeping function called from "
@@ -128,8 +128,8 @@ START_TEST(test_finding_verdicts)
 	result_clear(&r);
 	/* quiet kernel: nothing changes */
 	r = mk(V_PASS, "", NULL);
-	ck_assert_int_eq(console_finding(&r, "[ 1.0] rdma_rxe: loaded\n"), 0);
-	ck_assert_int_eq(console_finding(&r, NULL), 0);
+	ck_assert_int_eq(console_finding(&r, "[ 1.0] rdma_rxe: loaded\n", NULL, 0), 0);
+	ck_assert_int_eq(console_finding(&r, NULL, NULL, 0), 0);
 	ck_assert_int_eq(r.v, V_PASS);
 	ck_assert_ptr_null(r.detail);
 }

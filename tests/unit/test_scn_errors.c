@@ -128,6 +128,9 @@ static const struct bad {
 	  "t.scn:5:13: connect needs QPs on two different nodes\n" },
 	{ SCN_E_OTHER_NODE, P "a: reg_mr m pd=pd len=4K\nb: alloc_pd pd\nb: reg_mr n pd=pd len=64 buf=a.m+8\n", 0,
 	  "t.scn:5:30: buf= names 'm' of node a: it takes an object of the step's node\n" },
+	{ SCN_E_DECL_NODE, "require dapl\nnodes a b\na: dat_ia_open\nb: dat_ia_open\na: dat_pz_create z\nb: dat_pz_create z\n"
+	  "a: dat_ep_connect e pz=z peer=b.z accept=a.f\n", 0,
+	  "t.scn:7:42: accept= makes 'f' on node b (the peer's), not on node a\n" },
 	/* what the model holds (scn_limits.c): the step that passes a limit, the limit named */
 	{ SCN_E_MODEL_LIMIT, "nodes a\n" PDS16 "a: alloc_pd p17\n", 0,
 	  "t.scn:18:1: node a: the model holds at most 16 protection domains (alloc_pd, dat_pz_create, a node's "

@@ -30,3 +30,13 @@ int model_op_dat(const struct be_model *bm, const struct hcall *c, struct m_op *
 	a->raddr = d->raddr;
 	return 0;
 }
+
+void model_made_dat(struct be_model *bm, const struct hcall *c)
+{
+	int16_t h = bm_handle(bm, c->obj);
+
+	if (c->op != M_OP_DAT_EP_CONNECT || c->dat.accept < 0 || c->dat.accept >= (int32_t)SCN_OBJS_MAX || h < 0)
+		return;
+	/* The model's accepting side is the peer's connection record of this one (model/dat/apply.c). */
+	bm->h[c->dat.accept] = bm->m.node[c->node].conn[h].peer_conn;
+}

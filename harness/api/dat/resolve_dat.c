@@ -27,7 +27,7 @@ int resolve_dat(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	uint32_t key;
 
 	d->pz = rsv_obj(scn_step_arg(s, "pz"));
-	d->lmr = d->ep = d->peer_pz = d->remote = -1;
+	d->lmr = d->ep = d->peer_pz = d->remote = d->accept = -1;
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_DAT_IA_OPEN:
 		if ((v = scn_step_arg(s, "name")) && v->str)
@@ -56,6 +56,7 @@ int resolve_dat(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		d->peer_pz = rsv_obj(v);
 		d->peer_node = v ? (uint8_t)v->node : 0;
 		d->pdata = rsv_num(r, scn_step_arg(s, "private_data"), 0);
+		d->accept = rsv_obj(scn_step_arg(s, "accept"));
 		break;
 	case M_OP_DAT_RDMA_WRITE:
 	case M_OP_DAT_RDMA_READ:

@@ -41,6 +41,7 @@ static int breaks(struct m_outcome o)
 static int ep_connect(struct stack *st, const struct hcall *c, char *reply, struct hres *r)
 {
 	char ip[64], sreply[PROTO_LINE_MAX];
+	int32_t aid = c->dat.accept >= 0 ? c->dat.accept : c->obj; /* the accepting EP's id (unnamed: this one's) */
 	int rc, rs;
 
 	rc = stack_call(st, c->dat.peer_node, reply, "dat_listen port=%u", DAT_PORT_BASE + c->dat.peer_node);
@@ -54,7 +55,7 @@ static int ep_connect(struct stack *st, const struct hcall *c, char *reply, stru
 		     (unsigned)stack_field(reply, "port"), (unsigned long long)c->dat.pdata);
 	if (rc || (rc = outcome(st, reply, r)) || !ok(r))
 		return rc;
-	rc = stack_send(st, c->dat.peer_node, "dat_accept id=%d pz=%d", c->obj, c->dat.peer_pz);
+	rc = stack_send(st, c->dat.peer_node, "dat_accept id=%d pz=%d", aid, c->dat.peer_pz);
 	if (rc == 0)
 		rc = stack_send(st, c->node, "dat_connect_wait id=%d", c->obj);
 	if (rc)
@@ -72,8 +73,11 @@ static int ep_connect(struct stack *st, const struct hcall *c, char *reply, stru
 		snprintf(st->err, sizeof(st->err), "node %s did not accept: %.200s", st->f->nodes[c->dat.peer_node], sreply);
 		return -EPROTO;
 	}
-	if (ok(r))
-		st->o[c->obj] = (struct stack_obj){ .made = 1, .peer_node = c->dat.peer_node };
+	if (!ok(r))
+		return 0;
+	st->o[c->obj] = (struct stack_obj){ .made = 1, .peer_node = c->dat.peer_node, .peer_obj = aid };
+	if (c->dat.accept >= 0)
+		st->o[aid] = (struct stack_obj){ .made = 1, .peer_node = c->node, .peer_obj = c->obj };
 	return 0;
 }
 
@@ -86,7 +90,7 @@ static int peer_wait(struct stack *st, const struct hcall *c, const char *what, 
 {
 	char reply[PROTO_LINE_MAX];
 	const struct stack_obj *e = &st->o[c->obj];
-	int rc = stack_call(st, e->peer_node, reply, "%s id=%d ms=%d", what, c->obj, wait_ms);
+	int rc = stack_call(st, e->peer_node, reply, "%s id=%d ms=%d", what, e->peer_obj, wait_ms);
 
 	if (rc == 0 && !proto_is(reply, "ok") && stack_field(reply, "timeout") == 0) {
 		snprintf(st->err, sizeof(st->err), "node %s: %s: %.200s", st->f->nodes[e->peer_node], what, reply);
