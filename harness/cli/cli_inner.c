@@ -4,14 +4,16 @@
  * of scenario files, builds one topology big enough for all of them, runs them
  * one by one (one agent process per node, kept from one scenario to the next
  * after a confirmed reset: harness/run/pool.h; in the VM, those the model predicts
- * may kill the kernel after all the others) and streams records (records.h) to
- * the file the outer runner reads (cli_run.c).
+ * may kill the kernel after all the others, and those to run careful:
+ * careful.h) and streams records (records.h) to the file the outer runner
+ * reads (cli_run.c).
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
 #include "harness/run/proto.h"
 #include "harness/run/pool.h"
 #include "harness/run/stack.h"
+#include "harness/cli/careful.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_inner.h"
 #include "harness/cli/console.h"
@@ -45,6 +47,8 @@ struct inner_ctx {
 	FILE *rec;
 	size_t idx;
 	const struct m_profile *prof;
+	int batch;   /* the step records are a beat only (records.h: rec_step_beat) */
+	double beat;
 };
 
 static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
@@ -54,6 +58,10 @@ static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const 
 	char note[512] = "";
 
 	(void)gen;
+	if (ic->batch) {
+		rec_step_beat(ic->rec, ic->idx, f->steps[si].line, &ic->beat);
+		return;
+	}
 	if (crash) {
 		for (unsigned i = 0; i < prof->n; i++)
 			if (prof->alt[i].out.kind == M_OUT_CRASH) {
@@ -74,17 +82,21 @@ static int inner_start(const struct run_args *a, struct stack_pool *pool, struct
 
 /* Run scenario f (record index k) on the pool's topology, and record its result. */
 void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
-		   size_t k, const struct scn_file *f, int allow_crash)
+		   size_t k, const struct scn_file *f, int allow_crash, unsigned how)
 {
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
-	struct inner_ctx ic = { rec, k, prof };
+	int calm = f && !cli_may_crash(f, prof) && !(how & INNER_CAREFUL); /* no step predicted to kill the kernel */
+	struct inner_ctx ic = { rec, k, prof, calm && (how & INNER_BATCH), 0 };
 	int kfd = -1;
 	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
 			      .on_step = inner_on_step, .ctx = &ic };
 
-	rec_start(rec, k);
-	o.ahead = f && !cli_may_crash(f, prof); /* a step sent ahead runs even if an earlier one ends the scenario */
+	if (ic.batch)
+		rec_start_batched(rec, k);
+	else
+		rec_start(rec, k);
+	o.ahead = calm; /* a step sent ahead runs even if an earlier one ends the scenario */
 	if (!f || !st) {
 		snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
 		r.v = V_ERROR;
@@ -121,6 +133,10 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 		rec_kernel(rec, k, lines);
 		free(lines);
 		close(kfd);
+	}
+	if ((how & INNER_CAREFUL) && careful_note(&r.detail)) {
+		r.v = V_ERROR;
+		snprintf(r.reason, sizeof(r.reason), "out of memory");
 	}
 	rec_result(rec, k, &r);
 	result_clear(&r);
@@ -193,10 +209,14 @@ int cli_run_inner(const struct run_args *a)
 	if (!a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
 		stack_pool_prestart(&pool, (unsigned)(maxn < t.n ? maxn : t.n));
 	for (int last = 0; last <= allow_crash; last++)
-		for (size_t i = 0; i < n && !interrupt_caught(); i++)
+		for (size_t i = 0; i < n && !interrupt_caught(); i++) {
+			int careful = careful_has(a->careful, a->base + i);
+
 			if (paths[i] && /* the others are the outer run's: unparsed, or finished */
-			    (allow_crash && files[i] && cli_may_crash(files[i], &prof)) == last)
-				cli_inner_one(a, &prof, &pool, rec, a->base + i, files[i], allow_crash);
+			    (allow_crash && ((files[i] && cli_may_crash(files[i], &prof)) || careful)) == last)
+				cli_inner_one(a, &prof, &pool, rec, a->base + i, files[i], allow_crash,
+					      careful ? INNER_CAREFUL : INNER_BATCH);
+		}
 	stack_pool_close(&pool);
 	inner_topology(root, "down", maxn, topo_file);
 	unlink(topo_file);

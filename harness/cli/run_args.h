@@ -24,6 +24,7 @@ struct run_args {
 	int shard_set;              /* --shard was given (else GitLab's CI_NODE_* may set sel.shard) */
 	int fresh_agents;           /* --fresh-agents: no agent kept from one scenario to the next (pool.h) */
 	int vm_mem;                 /* --vm-mem: MiB per node guest of --stack=vms (vms.h) */
+	const char *careful;        /* --careful (inner run): the scenarios to run careful (careful.h) */
 };
 
 /*

@@ -11,6 +11,7 @@
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
 #include "harness/run/remote.h"
+#include "harness/run/steptime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -187,10 +188,15 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	va_end(ap);
 	if (st->capture)
 		return ahead_queue(st, node, req);
+	double t0 = steptime_now();
+
 	rc = st->nahead && node == st->ahead_node ? ahead_take(st, node, req) : send_line(st, node, req);
+	steptime_add(ST_SEND, t0);
 	if (rc)
 		return rc;
+	t0 = steptime_now();
 	rc = stack_recv(st, node, reply, st->step_ms + STACK_SLACK_MS);
+	steptime_add(ST_WAIT, t0);
 	if (rc) {
 		size_t l = strlen(st->err);
 

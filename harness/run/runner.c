@@ -4,6 +4,7 @@
 #include "harness/api/family.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
+#include "harness/run/steptime.h"
 #include "harness/cli/text.h"
 
 #include <errno.h>
@@ -404,8 +405,12 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	}
 	if (x->o->mode == RUN_LINT && lint_expect(x, s, pg))
 		return 1;
-	if (x->o->on_step)
+	if (x->o->on_step) {
+		double t0 = steptime_now();
+
 		x->o->on_step(x->o->ctx, x->f, si, pg, pp, crash);
+		steptime_add(ST_RECORD, t0);
+	}
 	return 0;
 }
 
@@ -655,10 +660,24 @@ static int run_step(struct run *x, size_t si)
 		return run_chain(x, si, chain_len(x->f, si));
 	if (strcmp(scn_step_call(s)->name, "check") == 0)
 		return step_check(x, s);
-	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, &real) ||
-	    step_judge(x, s, &pg, &pp, &real, &from, &pick))
+	double t0 = steptime_now();
+
+	if (step_predict(x, si, &cm, &pg, &pp))
 		return 1;
-	return step_commit(x, s, &cm, from, pick, &real);
+	steptime_add(ST_PREDICT, t0);
+	t0 = steptime_now();
+	if (step_exec(x, s, &pg, &real))
+		return 1;
+	steptime_add(ST_EXEC, t0);
+	t0 = steptime_now();
+	if (step_judge(x, s, &pg, &pp, &real, &from, &pick))
+		return 1;
+	steptime_add(ST_JUDGE, t0);
+	t0 = steptime_now();
+	int rc = step_commit(x, s, &cm, from, pick, &real);
+
+	steptime_add(ST_COMMIT, t0);
+	return rc;
 }
 
 /*
@@ -725,7 +744,10 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	if (rc)
 		return rc;
 	for (si = 0; si < f->nsteps; si += x.advance) {
+		double ta = steptime_now();
+
 		send_ahead(&x, si);
+		steptime_add(ST_AHEAD, ta);
 		if (run_step(&x, si))
 			break;
 	}
@@ -744,5 +766,6 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	}
 	r->detail = text_take(&x.detail);
 	r->secs = proto_now_s() - t0;
+	steptime_flush(f->name, r->steps_run, r->secs);
 	return 0;
 }
