@@ -705,6 +705,8 @@ static int ahead_ok(const struct run *x, size_t si, size_t j)
  * while the runner judges; each step's exec then takes its answer, and every
  * step is judged exactly as without run-ahead, in order. A step that cannot
  * go ends the run of them: it and those after it go when their turn comes.
+ * The window is topped up when half of it has been answered, so that the
+ * engine can send several requests at once.
  */
 static void send_ahead(struct run *x, size_t si)
 {
@@ -712,6 +714,8 @@ static void send_ahead(struct run *x, size_t si)
 		return;
 	if (x->sent < si)
 		x->sent = si;
+	if (x->sent > si + RUN_AHEAD / 2)
+		return; /* enough in flight: the window is topped up by halves, several requests a write */
 	for (size_t j = x->sent; j < x->f->nsteps && j < si + RUN_AHEAD; j++) {
 		struct hcall c;
 		int32_t missing;
