@@ -38,14 +38,14 @@ char *careful_option(const char *flag, size_t from, size_t n, char *buf, size_t 
 	return buf;
 }
 
-int careful_note(char **detail)
+int careful_note(char **detail, const char *note)
 {
-	size_t had = *detail ? strlen(*detail) : 0;
-	char *d = realloc(*detail, had + sizeof(CAREFUL_NOTE));
+	size_t had = *detail ? strlen(*detail) : 0, len = strlen(note) + 1;
+	char *d = realloc(*detail, had + len);
 
 	if (!d)
 		return -ENOMEM;
-	memcpy(d + had, CAREFUL_NOTE, sizeof(CAREFUL_NOTE));
+	memcpy(d + had, note, len);
 	*detail = d;
 	return 0;
 }

@@ -33,7 +33,14 @@ int careful_has(const char *list, size_t idx);
  */
 char *careful_option(const char *flag, size_t from, size_t n, char *buf, size_t len);
 
-/* Append CAREFUL_NOTE to *detail (malloc'd or NULL; replaced). 0 or -ENOMEM (unchanged). */
-int careful_note(char **detail);
+/*
+ * The note of a scenario the inner runner ran again at once, without
+ * run-ahead, because run-ahead could not judge one of its steps exactly
+ * (runner.h: result.rerun; a peer QP seen in ERR after later posts had run).
+ */
+#define CAREFUL_AHEAD_NOTE "  note: run again without run-ahead: a peer QP was seen after later steps had run\n"
+
+/* Append note (one of the above) to *detail (malloc'd or NULL; replaced). 0 or -ENOMEM (unchanged). */
+int careful_note(char **detail, const char *note);
 
 #endif

@@ -80,6 +80,36 @@ static int inner_start(const struct run_args *a, struct stack_pool *pool, struct
 	return a->fresh_agents ? stack_start(st, f, pool->t, pool->step_ms) : stack_pool_start(pool, st, f);
 }
 
+/* Stop f's agents: back to the pool after their reset (pool.h), or all of them with --fresh-agents. */
+static void inner_stop(const struct run_args *a, struct stack_pool *pool, struct stack *st)
+{
+	if (a->fresh_agents)
+		stack_stop(st);
+	else
+		stack_pool_stop(pool, st); /* reset: what the kernel says of it is this scenario's */
+}
+
+/*
+ * Run-ahead could not judge a step of f exactly (result.rerun): run it again
+ * on fresh agents without run-ahead, its result replacing *r with the careful
+ * note (careful.h). 0, or -ENOMEM.
+ */
+static int inner_again(const struct run_args *a, struct stack_pool *pool, struct stack *st, const struct scn_file *f,
+		       struct run_opts *o, struct result *r)
+{
+	inner_stop(a, pool, st);
+	result_clear(r);
+	o->ahead = 0;
+	if (inner_start(a, pool, st, f)) {
+		memset(r, 0, sizeof(*r));
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "cannot start the agents again: %.430s", st->err);
+	} else if (run_scenario(f, &stack_ops, st, o, r)) {
+		return -ENOMEM;
+	}
+	return careful_note(&r->detail, CAREFUL_AHEAD_NOTE);
+}
+
 /* Run scenario f (record index k) on the pool's topology, and record its result. */
 void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
 		   size_t k, const struct scn_file *f, int allow_crash, unsigned how)
@@ -106,7 +136,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 	} else {
-		if (run_scenario(f, &stack_ops, st, &o, &r)) {
+		if (run_scenario(f, &stack_ops, st, &o, &r) || (r.rerun && inner_again(a, pool, st, f, &o, &r))) {
 			r.v = V_ERROR;
 			snprintf(r.reason, sizeof(r.reason), "out of memory");
 		}
@@ -121,10 +151,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
 		}
-		if (a->fresh_agents)
-			stack_stop(st);
-		else
-			stack_pool_stop(pool, st); /* reset: what the kernel says of it is this scenario's */
+		inner_stop(a, pool, st);
 	}
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
 		char *lines = kmsg_take(kfd);
@@ -134,7 +161,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 		free(lines);
 		close(kfd);
 	}
-	if ((how & INNER_CAREFUL) && careful_note(&r.detail)) {
+	if ((how & INNER_CAREFUL) && careful_note(&r.detail, CAREFUL_NOTE)) {
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "out of memory");
 	}

@@ -227,7 +227,7 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	}
 	death_judge(&o->rs[k], &o->st[k], status == 120, "", o->console, &o->console_txt[k]);
 	if (o->careful && o->careful[k])
-		careful_note(&o->rs[k].detail); /* out of memory: the verdict without its note */
+		careful_note(&o->rs[k].detail, CAREFUL_NOTE); /* out of memory: the verdict without its note */
 	o->st[k].finished = 1;
 	return from; /* the next round: every scenario still unfinished */
 }

@@ -120,11 +120,11 @@ START_TEST(test_careful_note)
 {
 	char *d = NULL;
 
-	ck_assert_int_eq(careful_note(&d), 0);
+	ck_assert_int_eq(careful_note(&d, CAREFUL_NOTE), 0);
 	ck_assert_str_eq(d, CAREFUL_NOTE);
 	free(d);
 	d = strdup("  line 4: the kernel died\n");
-	ck_assert_int_eq(careful_note(&d), 0);
+	ck_assert_int_eq(careful_note(&d, CAREFUL_NOTE), 0);
 	ck_assert_str_eq(d, "  line 4: the kernel died\n" CAREFUL_NOTE);
 	free(d);
 }
