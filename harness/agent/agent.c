@@ -60,6 +60,7 @@ struct aobj *agent_new_obj(struct agent *a)
 
 void agent_poll_pause(int64_t since_ms)
 {
+	proto_release(); /* answers held back (agent_serve) wait for nothing */
 	if (proto_now_ms() - since_ms < AGENT_SPIN_MS)
 		sched_yield(); /* rxe's kernel side may need this CPU to complete the request */
 	else
@@ -380,10 +381,18 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 	}
 	hello_node(a);
 	greet(a);
-	while (proto_recv(fd, &a->rd, a->msg, sizeof(a->msg), -1) >= 0) {
+	for (;;) {
 		const struct agent_req *r;
 		int fam;
 
+		if (!proto_rd_ready(&a->rd))
+			proto_release(); /* the answers held back go before the wait for more requests */
+		if (proto_recv(fd, &a->rd, a->msg, sizeof(a->msg), -1) < 0)
+			break;
+		/* requests sent ahead come together: their answers go together, unless one waits
+		 * (agent_poll_pause releases them) */
+		if (proto_rd_ready(&a->rd))
+			proto_hold(fd);
 		if (proto_is(a->msg, "quit")) {
 			proto_send(fd, "ok");
 			break;
@@ -397,6 +406,7 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 			a->fams |= 1u << fam;
 		r->fn(a);
 	}
+	proto_release();
 	release_all(a);
 	ibv_close_device(a->ctx);
 	free(a);

@@ -4,14 +4,17 @@
  * of scenario files, builds one topology big enough for all of them, runs them
  * one by one (one agent process per node, kept from one scenario to the next
  * after a confirmed reset: harness/run/pool.h; in the VM, those the model predicts
- * may kill the kernel after all the others) and streams records (records.h) to
- * the file the outer runner reads (cli_run.c).
+ * may kill the kernel after all the others, and those to run careful:
+ * careful.h) and streams records (records.h) to the file the outer runner
+ * reads (cli_run.c).
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
+#include "harness/run/cpus.h"
 #include "harness/run/proto.h"
 #include "harness/run/pool.h"
 #include "harness/run/stack.h"
+#include "harness/cli/careful.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_inner.h"
 #include "harness/cli/console.h"
@@ -50,6 +53,8 @@ struct inner_ctx {
 	const struct m_profile *prof;
 	const struct m_kwarn *warn[INNER_KWARN_MAX]; /* the kernel WARNs declared for the steps run */
 	size_t nwarn;
+	int batch;   /* the step records are a beat only (records.h: rec_step_beat) */
+	double beat;
 };
 
 static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
@@ -60,6 +65,10 @@ static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const 
 
 	(void)gen;
 	ic->nwarn = run_kwarn_add(ic->prof, prof, ic->warn, ic->nwarn, INNER_KWARN_MAX);
+	if (ic->batch) {
+		rec_step_beat(ic->rec, ic->idx, f->steps[si].line, &ic->beat);
+		return;
+	}
 	if (crash) {
 		for (unsigned i = 0; i < prof->n; i++)
 			if (prof->alt[i].out.kind == M_OUT_CRASH) {
@@ -78,19 +87,53 @@ static int inner_start(const struct run_args *a, struct stack_pool *pool, struct
 	return a->fresh_agents ? stack_start(st, f, pool->t, pool->step_ms) : stack_pool_start(pool, st, f);
 }
 
+/* Stop f's agents: back to the pool after their reset (pool.h), or all of them with --fresh-agents. */
+static void inner_stop(const struct run_args *a, struct stack_pool *pool, struct stack *st)
+{
+	if (a->fresh_agents)
+		stack_stop(st);
+	else
+		stack_pool_stop(pool, st); /* reset: what the kernel says of it is this scenario's */
+}
+
+/*
+ * Run-ahead could not judge a step of f exactly (result.rerun): run it again
+ * on fresh agents without run-ahead, its result replacing *r with the careful
+ * note (careful.h). 0, or -ENOMEM.
+ */
+static int inner_again(const struct run_args *a, struct stack_pool *pool, struct stack *st, const struct scn_file *f,
+		       struct run_opts *o, struct result *r)
+{
+	inner_stop(a, pool, st);
+	result_clear(r);
+	o->ahead = 0;
+	if (inner_start(a, pool, st, f)) {
+		memset(r, 0, sizeof(*r));
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "cannot start the agents again: %.430s", st->err);
+	} else if (run_scenario(f, &stack_ops, st, o, r)) {
+		return -ENOMEM;
+	}
+	return careful_note(&r->detail, CAREFUL_AHEAD_NOTE);
+}
+
 /* Run scenario f (record index k) on the pool's topology, and record its result. */
 void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
-		   size_t k, const struct scn_file *f, int allow_crash)
+		   size_t k, const struct scn_file *f, int allow_crash, unsigned how)
 {
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
-	struct inner_ctx ic = { rec, k, prof, { NULL }, 0 };
+	int calm = f && !cli_may_crash(f, prof) && !(how & INNER_CAREFUL); /* no step predicted to kill the kernel */
+	struct inner_ctx ic = { rec, k, prof, { NULL }, 0, calm && (how & INNER_BATCH), 0 };
 	int kfd = -1;
 	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
 			      .on_step = inner_on_step, .ctx = &ic };
 
-	rec_start(rec, k);
-	o.ahead = f && !cli_may_crash(f, prof); /* a step sent ahead runs even if an earlier one ends the scenario */
+	if (ic.batch)
+		rec_start_batched(rec, k);
+	else
+		rec_start(rec, k);
+	o.ahead = calm; /* a step sent ahead runs even if an earlier one ends the scenario */
 	if (!f || !st) {
 		snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
 		r.v = V_ERROR;
@@ -100,7 +143,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 	} else {
-		if (run_scenario(f, &stack_ops, st, &o, &r)) {
+		if (run_scenario(f, &stack_ops, st, &o, &r) || (r.rerun && inner_again(a, pool, st, f, &o, &r))) {
 			r.v = V_ERROR;
 			snprintf(r.reason, sizeof(r.reason), "out of memory");
 		}
@@ -115,10 +158,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
 		}
-		if (a->fresh_agents)
-			stack_stop(st);
-		else
-			stack_pool_stop(pool, st); /* reset: what the kernel says of it is this scenario's */
+		inner_stop(a, pool, st);
 	}
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
 		char *lines = kmsg_take(kfd);
@@ -127,6 +167,10 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 		rec_kernel(rec, k, lines);
 		free(lines);
 		close(kfd);
+	}
+	if ((how & INNER_CAREFUL) && careful_note(&r.detail, CAREFUL_NOTE)) {
+		r.v = V_ERROR;
+		snprintf(r.reason, sizeof(r.reason), "out of memory");
 	}
 	rec_result(rec, k, &r);
 	result_clear(&r);
@@ -159,7 +203,7 @@ static void inner_stream(const struct run_args *a, const struct m_profile *prof,
 	size_t cursor = 0, i;
 
 	while (!interrupt_caught() && (i = jobs_take(b, s, &cursor)) < b->n) {
-		cli_inner_one(a, prof, pool, rec, a->base + i, files[i], allow_crash);
+		cli_inner_one(a, prof, pool, rec, a->base + i, files[i], allow_crash, INNER_BATCH);
 		jobs_done(b, i);
 	}
 }
@@ -238,6 +282,8 @@ static void inner_all(const struct run_args *a, const struct m_profile *prof, co
 
 	for (unsigned s = 1; s < n; s++) /* before this process has agents: they are not the streams' */
 		pids[s] = inner_fork_stream(a, prof, t, nodes, b, s, files, allow_crash);
+	if (n == 1) /* one stream: this runner on one CPU, its agents on the others (cpus.h) */
+		cpus_split();
 	inner_pool(a, &pool, t, nodes);
 	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash);
 	inner_reap(b, pids, n, rec, a->base);
@@ -247,7 +293,8 @@ static void inner_all(const struct run_args *a, const struct m_profile *prof, co
 	 * run resumes with the first one not finished; see cli_run.c).
 	 */
 	while (!interrupt_caught() && (i = jobs_take(b, JOBS_STREAM_ALONE, &cursor)) < b->n) {
-		cli_inner_one(a, prof, &pool, rec, a->base + i, files[i], allow_crash);
+		cli_inner_one(a, prof, &pool, rec, a->base + i, files[i], allow_crash,
+			      careful_has(a->careful, a->base + i) ? INNER_CAREFUL : INNER_BATCH);
 		jobs_done(b, i);
 	}
 	stack_pool_close(&pool);
@@ -288,7 +335,9 @@ int cli_run_inner(const struct run_args *a)
 		return EXIT_INFRA;
 	}
 	for (size_t i = 0; i < n; i++) /* the others are the outer run's: unparsed, or finished */
-		b.kind[i] = (uint8_t)(paths[i] ? jobs_kind_of(files[i], &prof, allow_crash) : JOBS_NONE);
+		b.kind[i] = (uint8_t)(!paths[i]			       ? JOBS_NONE
+				      : careful_has(a->careful, a->base + i) ? JOBS_ALONE /* careful.h: with the last */
+									      : jobs_kind_of(files[i], &prof, allow_crash));
 	for (size_t i = 0; i < n; i++)
 		if (paths[i] && !files[i]) /* given, does not parse here: its ERROR from cli_inner_one */
 			b.kind[i] = JOBS_FIRST;

@@ -16,14 +16,19 @@
 struct scn_file;
 struct stack_pool;
 
+/* How cli_inner_one records and runs a scenario. */
+#define INNER_BATCH 1u   /* batch the step records where no step is predicted to kill the kernel (records.h) */
+#define INNER_CAREFUL 2u /* a flushed record per step, no run-ahead, and the careful note (careful.h) */
+
 /*
  * Run scenario f (record index k) on pool's topology with the pool's agents
  * (harness/run/pool.h; with a->fresh_agents, agents of its own), and record
  * its result in rec (records.h). allow_crash: run steps the profile says kill
- * the kernel (in the disposable VM only).
+ * the kernel (in the disposable VM only). how: INNER_* flags; 0 records every
+ * step, and runs steps ahead where none is predicted to kill the kernel.
  */
 void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
-		   size_t k, const struct scn_file *f, int allow_crash);
+		   size_t k, const struct scn_file *f, int allow_crash, unsigned how);
 
 /*
  * `run --inner`: the scenario files of a->list on one topology, records to

@@ -23,6 +23,7 @@
 #include "harness/run/pool.h"
 #include "harness/run/stack.h"
 #include "harness/cli/cli.h"
+#include "harness/cli/careful.h"
 #include "harness/cli/cli_inner.h"
 #include "harness/cli/console.h"
 #include "harness/cli/death.h"
@@ -172,9 +173,16 @@ static int one_round(struct outer *o, size_t from)
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
 	snprintf(jobs_opt, sizeof(jobs_opt), "--jobs=%u", o->jobs);
+	char careful_opt[1024];
 	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, jobs_opt, "--trace", o->a->fresh_agents ? "--fresh-agents" : NULL, NULL };
+			 timeout_opt, profile_opt, jobs_opt, "--trace", NULL, NULL, NULL };
 	/* the trace goes to the results directory */
+	size_t opt = 14;
+
+	if (o->careful && careful_option(o->careful, from, o->fl.n, careful_opt, sizeof(careful_opt))[0])
+		argv[opt++] = careful_opt;
+	if (o->a->fresh_agents)
+		argv[opt++] = "--fresh-agents";
 
 	fflush(NULL);
 	pid = fork();
@@ -259,7 +267,14 @@ static size_t record_death(struct outer *o, size_t from, int status)
 	}
 	if (k >= o->fl.n)
 		return k;
+	if (o->st[k].started && o->st[k].batched && o->careful && !o->careful[k]) {
+		o->careful[k] = 1; /* its records do not say at which step: again, careful (careful.h) */
+		o->st[k].started = 0;
+		return from;
+	}
 	death_judge(&o->rs[k], &o->st[k], status == 120, "", o->console, &o->console_txt[k]);
+	if (o->careful && o->careful[k])
+		careful_note(&o->rs[k].detail, CAREFUL_NOTE); /* out of memory: the verdict without its note */
 	o->st[k].finished = 1;
 	return from; /* the next round: every scenario still unfinished */
 }
@@ -536,6 +551,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	}
 	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
 	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));
+	o.careful = calloc(o.fl.n ? o.fl.n : 1, 1);
 	o.staged = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.staged));
 	o.console_txt = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.console_txt));
 	if (!o.rs || !o.st || !o.staged || !o.console_txt)
@@ -575,6 +591,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	}
 	free(o.rs);
 	free(o.st);
+	free(o.careful);
 	free(o.staged);
 	free(o.console_txt);
 	cli_unload_diags(o.fl.n, o.diags);

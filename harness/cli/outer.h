@@ -23,6 +23,7 @@ struct outer {
 	char **staged;            /* the copy the real stack runs (stage.h); NULL: not to run there */
 	struct result *rs;
 	struct rec_state *st;
+	char *careful;            /* per scenario: run it careful (careful.h); NULL: none can be */
 	size_t printed;
 	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
 	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */

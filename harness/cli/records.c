@@ -37,6 +37,22 @@ void rec_start(FILE *f, size_t idx)
 	end_line(f);
 }
 
+void rec_start_batched(FILE *f, size_t idx)
+{
+	fprintf(f, "start\t%zu\tbatch", idx);
+	end_line(f);
+}
+
+void rec_step_beat(FILE *f, size_t idx, uint32_t line, double *beat)
+{
+	double now = proto_now_s();
+
+	if (now - *beat < REC_BEAT_S)
+		return;
+	*beat = now;
+	rec_step(f, idx, line, 0, "");
+}
+
 void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note)
 {
 	fprintf(f, "step\t%zu\t%u\t%d\t", idx, line, crash);
@@ -148,8 +164,12 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 			continue;
 		if (parse_idx(fld[1], n, &idx))
 			continue; /* damaged, or a scenario this reader does not hold */
-		if (strcmp(fld[0], "start") == 0) {
+		if (strcmp(fld[0], "start") == 0) { /* a new run of it: nothing of an earlier one holds */
 			st[idx].started = 1;
+			st[idx].batched = nf >= 3 && strcmp(fld[2], "batch") == 0;
+			st[idx].step_line = 0;
+			st[idx].step_crash = 0;
+			st[idx].step_note[0] = '\0';
 		} else if (strcmp(fld[0], "step") == 0 && nf >= 5) {
 			st[idx].step_line = (uint32_t)strtoul(fld[2], NULL, 10);
 			st[idx].step_crash = atoi(fld[3]);

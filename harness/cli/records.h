@@ -6,7 +6,8 @@
  * scenario and step that were running when the guest kernel died or hung.
  *
  * Lines (fields separated by one TAB; text fields have TAB/newline replaced):
- *   start  IDX
+ *   start  IDX [batch]              batch: the scenario's step records are not written as
+ *                                   it runs (rec_start_batched)
  *   step   IDX LINE CRASH NOTE      CRASH 1: the profile says this step kills the kernel
  *   detail IDX TEXT                 one line of the result's detail
  *   kernel IDX TEXT                 one kernel log line the scenario produced (before its result)
@@ -22,6 +23,21 @@
 
 void rec_start(FILE *f, size_t idx);
 void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note);
+
+/*
+ * A batched scenario (one no step of which is predicted to kill the kernel):
+ * its start says so, and its steps are not recorded one by one — a record
+ * reaches the host before its write returns (records.c), ~0.3 ms a step over
+ * the VM's share — only a beat: rec_step_beat writes the step's record
+ * (crash 0, no note) when REC_BEAT_S have passed since *beat (the last
+ * beat's proto_now_s, updated; 0 at the start), so that the file grows while
+ * a long scenario runs (the outer runner's hang watch). Should the machine
+ * die under a batched scenario, its records do not say at which step: the
+ * outer runner runs it again careful (careful.h), with a record per step.
+ */
+#define REC_BEAT_S 1.0
+void rec_start_batched(FILE *f, size_t idx);
+void rec_step_beat(FILE *f, size_t idx, uint32_t line, double *beat);
 /* One kernel log line per line of lines (NULL: none), before the result of idx. */
 void rec_kernel(FILE *f, size_t idx, const char *lines);
 /* detail lines and then the result line of r. */
@@ -30,6 +46,7 @@ void rec_result(FILE *f, size_t idx, const struct result *r);
 /* What a records file says about scenario IDX, filled in while reading. */
 struct rec_state {
 	int started, finished;
+	int batched;            /* its last start said batch: its steps were not recorded one by one */
 	uint32_t step_line;     /* the last step begun */
 	int step_crash;
 	char step_note[512];

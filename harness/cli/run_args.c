@@ -64,7 +64,7 @@ static const char usage_run[] =
 
 enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
-	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_FRESH,
+	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_CAREFUL, OPT_FRESH,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
 	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY, OPT_VM_MEM, OPT_JOBS,
 };
@@ -110,6 +110,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "inner-list", required_argument, NULL, OPT_INNER_LIST },
 		{ "base", required_argument, NULL, OPT_BASE },
+		{ "careful", required_argument, NULL, OPT_CAREFUL },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -174,6 +175,9 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_BASE:
 			a->base = strtoul(v, NULL, 10);
+			break;
+		case OPT_CAREFUL:
+			a->careful = v;
 			break;
 		case 'k':
 		case OPT_EXCLUDE:

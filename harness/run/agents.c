@@ -10,7 +10,9 @@
 #define _GNU_SOURCE /* nftw, POLLRDHUP */
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
+#include "harness/run/cpus.h"
 #include "harness/run/remote.h"
+#include "harness/run/steptime.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,25 +101,64 @@ static int send_line(struct stack *st, unsigned node, const char *req)
 	return 0;
 }
 
-/* Run-ahead, st->capture: send req and queue it for its stack_call. -EINPROGRESS, or as send_line. */
+/* Run-ahead, st->capture: queue req for its stack_call, to be written by ahead_flush. -EINPROGRESS or -EAGAIN. */
 static int ahead_queue(struct stack *st, unsigned node, const char *req)
 {
-	int rc;
-
 	if (st->nahead == STACK_AHEAD_MAX || (st->nahead && node != st->ahead_node))
 		return -EAGAIN;
-	rc = send_line(st, node, req);
-	if (rc)
-		return rc;
+	if (node >= st->n || st->ag[node].fd < 0)
+		return -EPIPE;
 	snprintf(st->ahead[(st->ahead_head + st->nahead) % STACK_AHEAD_MAX], PROTO_LINE_MAX, "%s", req);
 	st->ahead_node = node;
 	st->nahead++;
+	st->unsent++;
 	return -EINPROGRESS;
 }
 
-/* With requests sent ahead to node, the one asked of it must be the oldest of them: 0 (taken off the queue) or -EPROTO. */
+/*
+ * Write the requests queued ahead and not sent yet to their node, all in one
+ * write (the agent reads them together, and may answer them together:
+ * agent.h). 0, or -EPIPE with st->err as send_line.
+ */
+static int ahead_flush(struct stack *st)
+{
+	unsigned node = st->ahead_node;
+	size_t len = 0, off = 0;
+	char *buf;
+	int rc;
+
+	if (!st->unsent)
+		return 0;
+	for (unsigned k = st->nahead - st->unsent; k < st->nahead; k++)
+		len += strlen(st->ahead[(st->ahead_head + k) % STACK_AHEAD_MAX]) + 1;
+	buf = malloc(len);
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned k = st->nahead - st->unsent; k < st->nahead; k++) {
+		const char *req = st->ahead[(st->ahead_head + k) % STACK_AHEAD_MAX];
+		size_t n = strlen(req);
+
+		memcpy(buf + off, req, n);
+		buf[off + n] = '\n';
+		off += n + 1;
+	}
+	st->unsent = 0;
+	rc = proto_send_bytes(st->ag[node].fd, buf, len);
+	free(buf);
+	if (rc && !agent_ended(st, node, 1000)) /* its socket closed: say how it ended, as send_line */
+		snprintf(st->err, sizeof(st->err), "agent of node %s: cannot send: %s", st->f->nodes[node],
+			 strerror(-rc));
+	return rc ? -EPIPE : 0;
+}
+
+/* With requests sent ahead to node, the one asked of it must be the oldest of them: 0 (taken off the queue),
+ * -EPROTO, or as ahead_flush. */
 static int ahead_take(struct stack *st, unsigned node, const char *req)
 {
+	int rc = ahead_flush(st); /* it among them: written before its answer is awaited */
+
+	if (rc)
+		return rc;
 	if (strcmp(st->ahead[st->ahead_head], req) == 0) {
 		st->ahead_head = (st->ahead_head + 1) % STACK_AHEAD_MAX;
 		st->nahead--;
@@ -164,14 +205,21 @@ static int recv_failed(struct stack *st, unsigned node, int rc, int timeout_ms)
 
 int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
 {
-	int rc = proto_recv(st->ag[node].fd, &st->ag[node].rd, reply, PROTO_LINE_MAX, timeout_ms);
+	int rc = ahead_flush(st);
 
+	if (rc)
+		return rc;
+	rc = proto_recv(st->ag[node].fd, &st->ag[node].rd, reply, PROTO_LINE_MAX, timeout_ms);
 	return rc < 0 ? recv_failed(st, node, rc, timeout_ms) : 0;
 }
 
 int stack_recv_bytes(struct stack *st, unsigned node, void *out, size_t n, int timeout_ms)
 {
-	int rc = proto_recv_bytes(st->ag[node].fd, &st->ag[node].rd, out, n, timeout_ms);
+	int rc = ahead_flush(st);
+
+	if (rc)
+		return rc;
+	rc = proto_recv_bytes(st->ag[node].fd, &st->ag[node].rd, out, n, timeout_ms);
 
 	return rc < 0 ? recv_failed(st, node, rc, timeout_ms) : 0;
 }
@@ -187,10 +235,15 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 	va_end(ap);
 	if (st->capture)
 		return ahead_queue(st, node, req);
+	double t0 = steptime_now();
+
 	rc = st->nahead && node == st->ahead_node ? ahead_take(st, node, req) : send_line(st, node, req);
+	steptime_add(ST_SEND, t0);
 	if (rc)
 		return rc;
+	t0 = steptime_now();
 	rc = stack_recv(st, node, reply, st->step_ms + st->extra_ms + STACK_SLACK_MS);
+	steptime_add(ST_WAIT, t0);
 	if (rc) {
 		size_t l = strlen(st->err);
 
@@ -381,6 +434,7 @@ int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGINT, SIG_DFL); /* the runner's interrupt handling is not the agent's: */
 		signal(SIGTERM, SIG_DFL); /* an interrupted run's agents end at once */
+		cpus_agent();
 		if (st->tmp[0])
 			setenv("TMPDIR", st->tmp, 1); /* what an agent writes (uDAPL's dat.conf) goes with the scenario */
 		rc = topo_enter_netns(tn);

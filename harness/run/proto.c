@@ -11,8 +11,58 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Write all of b (n bytes) to fd. Returns 0 or -errno. */
+/* Output held back for one fd (proto_hold): written by proto_release, or when full. */
+static struct {
+	int fd; /* -1: nothing held */
+	size_t len;
+	char buf[4 * PROTO_LINE_MAX];
+} held = { .fd = -1 };
+
+static int write_now(int fd, const char *b, size_t n);
+
+/* Write all of b (n bytes) to fd, or add it to what is held for fd. Returns 0 or -errno. */
 static int write_all(int fd, const char *b, size_t n)
+{
+	int rc;
+
+	if (fd != held.fd || held.fd < 0)
+		return write_now(fd, b, n);
+	if (held.len + n > sizeof(held.buf)) { /* full: out with what is held, then this */
+		rc = write_now(fd, held.buf, held.len);
+		held.len = 0;
+		if (rc || n > sizeof(held.buf))
+			return rc ? rc : write_now(fd, b, n);
+	}
+	memcpy(held.buf + held.len, b, n);
+	held.len += n;
+	return 0;
+}
+
+void proto_hold(int fd)
+{
+	if (held.fd != fd)
+		proto_release();
+	held.fd = fd;
+}
+
+int proto_release(void)
+{
+	int fd = held.fd, rc = 0;
+
+	held.fd = -1;
+	if (fd >= 0 && held.len)
+		rc = write_now(fd, held.buf, held.len);
+	held.len = 0;
+	return rc;
+}
+
+int proto_rd_ready(const struct proto_rd *rd)
+{
+	return memchr(rd->buf + rd->off, '\n', rd->len - rd->off) != NULL;
+}
+
+/* Write all of b (n bytes) to fd. Returns 0 or -errno. */
+static int write_now(int fd, const char *b, size_t n)
 {
 	size_t off = 0;
 

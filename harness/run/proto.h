@@ -85,6 +85,20 @@ int proto_send_bytes(int fd, const void *b, size_t n);
 int proto_recv_bytes(int fd, struct proto_rd *rd, void *out, size_t n, int timeout_ms);
 
 /*
+ * Hold back what is written to fd (proto_send, proto_send_bytes) from now on
+ * in this process, instead of writing it at once: an agent that has several
+ * requests already read answers them in one write. proto_release writes what
+ * is held (0 or -errno of the write) and holds nothing more; proto_hold of
+ * another fd releases the first. What is held is written anyway when it
+ * fills its buffer (4 lines).
+ */
+void proto_hold(int fd);
+int proto_release(void);
+
+/* 1 when rd holds a whole message already (proto_recv will not wait for it), else 0. */
+int proto_rd_ready(const struct proto_rd *rd);
+
+/*
  * Find KEY=VALUE in a message and copy VALUE into out (cap bytes). Returns 0,
  * -ENOENT if the key is absent, -EMSGSIZE if the value does not fit.
  */

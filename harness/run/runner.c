@@ -4,6 +4,7 @@
 #include "harness/api/family.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
+#include "harness/run/steptime.h"
 #include "harness/cli/text.h"
 
 #include <errno.h>
@@ -164,6 +165,30 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 }
 
 /*
+ * Run-ahead of posts: whether what the peer QP shows after step s (outcome
+ * out) cannot be taken as what it showed right after s, because steps after
+ * s already ran on the engine. Those are posts of s's node on QPs whose peers
+ * are on other nodes (ahead_ok), which cannot bring a QP out of ERR nor make
+ * a receive complete but by a flush into ERR; so a peer not in ERR was not in
+ * ERR after s either. A peer in ERR (or a receive asked) is doubtful unless
+ * s's own error completion put s's QP in ERR, which flushed those after it
+ * unsent. Doubtful: an ERROR asking to run the scenario again without
+ * run-ahead (result.rerun), and 1.
+ */
+static int late_doubt(struct run *x, const struct scn_step *s, struct m_outcome out, int want_recv,
+		      const struct hpeer *now)
+{
+	int late = x->sent > (size_t)(s - x->f->steps) + 1;
+	int own_err = out.kind == M_OUT_WC && out.code != M_WC_SUCCESS;
+
+	if (!late || own_err || (now->state != M_QPS_ERR && !want_recv))
+		return 0;
+	say(x, V_ERROR, s->line, "line %u: run-ahead: the peer QP was seen after later steps had run", s->line);
+	x->r->rerun = 1;
+	return 1;
+}
+
+/*
  * Among the alternatives of p equal to reality's outcome, find one whose
  * peer effects match what the peer QP really shows. Returns its index, or -1
  * (with a fail recorded) when none does.
@@ -194,6 +219,8 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 
 		if (rc)
 			return first; /* the peer QP is gone on the engine: nothing to observe */
+		if (late_doubt(x, s, out, want_recv, &now))
+			return -1;
 		if (seen.recv < 0)
 			seen.recv = now.recv;
 		seen.state = now.state;
@@ -404,8 +431,12 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	}
 	if (x->o->mode == RUN_LINT && lint_expect(x, s, pg))
 		return 1;
-	if (x->o->on_step)
+	if (x->o->on_step) {
+		double t0 = steptime_now();
+
 		x->o->on_step(x->o->ctx, x->f, si, pg, pp, crash);
+		steptime_add(ST_RECORD, t0);
+	}
 	return 0;
 }
 
@@ -658,29 +689,70 @@ static int run_step(struct run *x, size_t si)
 		return run_chain(x, si, chain_len(x->f, si));
 	if (strcmp(scn_step_call(s)->name, "check") == 0)
 		return step_check(x, s);
-	if (step_predict(x, si, &cm, &pg, &pp) || step_exec(x, s, &pg, run_kwarn_ms(&x->o->prof, &pp), &real) ||
-	    step_judge(x, s, &pg, &pp, &real, &from, &pick))
+	double t0 = steptime_now();
+
+	if (step_predict(x, si, &cm, &pg, &pp))
 		return 1;
-	return step_commit(x, s, &cm, from, pick, &real);
+	steptime_add(ST_PREDICT, t0);
+	t0 = steptime_now();
+	if (step_exec(x, s, &pg, run_kwarn_ms(&x->o->prof, &pp), &real))
+		return 1;
+	steptime_add(ST_EXEC, t0);
+	t0 = steptime_now();
+	if (step_judge(x, s, &pg, &pp, &real, &from, &pick))
+		return 1;
+	steptime_add(ST_JUDGE, t0);
+	t0 = steptime_now();
+	int rc = step_commit(x, s, &cm, from, pick, &real);
+
+	steptime_add(ST_COMMIT, t0);
+	return rc;
+}
+
+/* Whether a step of [from, to) acts on object obj (creates, changes or releases it: its engine view may change). */
+static int acted_between(const struct scn_file *f, size_t from, size_t to, int32_t obj)
+{
+	for (size_t k = from; k < to; k++)
+		if (f->steps[k].obj == obj)
+			return 1;
+	return 0;
+}
+
+/*
+ * A post whose expect names success alone (SUCCESS, or ok: unsignaled): one
+ * that, as its author says, does not move the peer QP to ERR, so that the
+ * peer observations of the posts before it stay exact when it runs ahead
+ * (late_doubt). Others wait for their turn.
+ */
+static int expects_success(const struct scn_step *s)
+{
+	for (size_t i = 0; i < s->nexpect; i++)
+		if (!(s->expect[i].kind == M_OUT_WC && s->expect[i].code == M_WC_SUCCESS) && s->expect[i].kind != M_OUT_OK)
+			return 0;
+	return s->nexpect > 0;
 }
 
 /*
  * Run-ahead: whether step j may be sent to the engine while the steps from si
- * on are not answered yet: on si's node, and with no argument the engine's
- * view answers (a reference, an attribute), so that the request sent now is
- * the one its exec will make; the engine says whether the call itself may
- * (backend_ops.ahead).
+ * on are not answered yet: on si's node, not in a chain, with no argument
+ * the engine's view answers (a reference, an attribute) for an object a
+ * step not answered yet acts on (the view is final once they are: the
+ * request sent now is the one its exec would make), and a post only when it
+ * expects success (expects_success). A QP's peer is on another node (connect
+ * and peer= refuse one of its own), so the peer observations after posts
+ * sent ahead never ask the node they wait on. The engine says whether the
+ * call itself may (backend_ops.ahead).
  */
 static int ahead_ok(const struct run *x, size_t si, size_t j)
 {
 	const struct scn_step *s = &x->f->steps[j];
 
-	if (s->node != x->f->steps[si].node)
-		return 0;
+	if (s->node != x->f->steps[si].node || chain_len(x->f, j) > 1 || (j > 0 && scn_step_arg(&x->f->steps[j - 1], "chain")))
+		return 0; /* a chain's WRs are one request (run_chain) */
 	for (size_t i = 0; i < s->nargs; i++)
-		if (s->args[i].v.kind & (SCN_V_ADDR | SCN_V_ATTR))
+		if ((s->args[i].v.kind & (SCN_V_ADDR | SCN_V_ATTR)) && acted_between(x->f, si, j, s->args[i].v.obj))
 			return 0;
-	return 1;
+	return scn_step_call(s)->kind != SCN_KIND_POST || expects_success(s);
 }
 
 /*
@@ -689,6 +761,8 @@ static int ahead_ok(const struct run *x, size_t si, size_t j)
  * while the runner judges; each step's exec then takes its answer, and every
  * step is judged exactly as without run-ahead, in order. A step that cannot
  * go ends the run of them: it and those after it go when their turn comes.
+ * The window is topped up when half of it has been answered, so that the
+ * engine can send several requests at once.
  */
 static void send_ahead(struct run *x, size_t si)
 {
@@ -696,6 +770,8 @@ static void send_ahead(struct run *x, size_t si)
 		return;
 	if (x->sent < si)
 		x->sent = si;
+	if (x->sent > si + RUN_AHEAD / 2)
+		return; /* enough in flight: the window is topped up by halves, several requests a write */
 	for (size_t j = x->sent; j < x->f->nsteps && j < si + RUN_AHEAD; j++) {
 		struct hcall c;
 		int32_t missing;
@@ -728,7 +804,10 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	if (rc)
 		return rc;
 	for (si = 0; si < f->nsteps; si += x.advance) {
+		double ta = steptime_now();
+
 		send_ahead(&x, si);
+		steptime_add(ST_AHEAD, ta);
 		if (run_step(&x, si))
 			break;
 	}
@@ -747,5 +826,6 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	}
 	r->detail = text_take(&x.detail);
 	r->secs = proto_now_s() - t0;
+	steptime_flush(f->name, r->steps_run, r->secs);
 	return 0;
 }

@@ -44,6 +44,9 @@ struct result {
 	/* The rules that decided the alternatives the run followed (semantic
 	 * coverage): bit r of rules[r / 8] for enum m_rule r. */
 	uint8_t rules[(M_RULE_COUNT_ + 7) / 8];
+	/* Run-ahead (run_opts.ahead) could not judge a step exactly: an ERROR that asks
+	 * the caller to run the scenario again without run-ahead, and judge it from that run. */
+	uint8_t rerun;
 };
 
 /* Set / test rule r in a result's rule set. */
@@ -64,7 +67,9 @@ struct run_opts {
 	                              allowed: SET" (what reality did, what the specification allows) */
 	int ahead;                 /* run-ahead: send the engine steps before the earlier ones are
 	                              answered where it can take them (backend_ops.ahead: object calls
-	                              of one node); the judging is the same, step by step. Never for a
+	                              and posts of one node); the judging is the same, step by step,
+	                              or, where a peer QP's state was seen only after later steps ran
+	                              and they may have changed it, result.rerun. Never for a
 	                              scenario whose steps may kill the kernel: a step sent ahead runs
 	                              even when an earlier one ends the scenario */
 	/*

@@ -53,9 +53,11 @@ struct stack {
 	char err[512];             /* the last infrastructure error, for reports */
 	char tmp[48];              /* the agents' TMPDIR, removed with them ("" none) */
 	/* Run-ahead (backend_ops.ahead): the requests sent to node ahead_node and not yet
-	 * answered, oldest first at ahead_head; the next stack_call must be the oldest. */
+	 * answered, oldest first at ahead_head; the next stack_call must be the oldest.
+	 * The newest unsent of them are queued, not written yet: all go in one write
+	 * before the next wait for an answer (stack_recv). */
 	char ahead[STACK_AHEAD_MAX][PROTO_LINE_MAX];
-	unsigned nahead, ahead_head, ahead_node;
+	unsigned nahead, ahead_head, ahead_node, unsent;
 	uint8_t capture;           /* stack_call sends and queues, and answers -EINPROGRESS */
 };
 
@@ -73,6 +75,8 @@ extern const struct backend_ops stack_ops;
  * sent ahead to a node (st->nahead), stack_call to that node must ask the
  * oldest of them (it then only takes its answer), and stack_send to it is
  * refused: -EPROTO, st->err says so. Other nodes are talked to as ever.
+ * Requests sent ahead are written together, in one write, when stack_recv
+ * (or stack_recv_bytes) next waits for an answer, whichever node's.
  */
 int stack_send(struct stack *st, unsigned node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms);

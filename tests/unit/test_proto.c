@@ -60,6 +60,53 @@ START_TEST(test_recv_is_buffered)
 }
 END_TEST
 
+/* Answers held back (proto_hold) go out together at proto_release, in order, blobs included. */
+START_TEST(test_hold_release_writes_once)
+{
+	char buf[PROTO_LINE_MAX], big[3 * PROTO_LINE_MAX];
+	int pending = -1;
+
+	ck_assert_int_eq(proto_rd_ready(&rd), 0);
+	proto_hold(sv[0]);
+	ck_assert_int_eq(proto_send(sv[0], "ok a=1"), 0);
+	ck_assert_int_eq(proto_send(sv[0], "ok bytes=3"), 0);
+	ck_assert_int_eq(proto_send_bytes(sv[0], "xyz", 3), 0);
+	ck_assert_int_eq(ioctl(sv[1], FIONREAD, &pending), 0);
+	ck_assert_int_eq(pending, 0); /* nothing written yet */
+	ck_assert_int_eq(proto_release(), 0);
+	ck_assert_int_eq(ioctl(sv[1], FIONREAD, &pending), 0);
+	ck_assert_int_eq(pending, 7 + 11 + 3);
+	ck_assert_int_eq(proto_send(sv[0], "ok c=3"), 0); /* released: written at once */
+	ck_assert_int_eq(ioctl(sv[1], FIONREAD, &pending), 0);
+	ck_assert_int_eq(pending, 7 + 11 + 3 + 7);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 6);
+	ck_assert_int_eq(proto_rd_ready(&rd), 1); /* the next answer came with it */
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 10);
+	ck_assert_int_eq(proto_recv_bytes(sv[1], &rd, buf, 3, 1000), 0);
+	ck_assert_int_eq(memcmp(buf, "xyz", 3), 0);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 6);
+	ck_assert_str_eq(buf, "ok c=3");
+	ck_assert_int_eq(proto_rd_ready(&rd), 0);
+	/* more than the hold buffer: what was held goes first, then the rest, in order */
+	memset(big, 'b', sizeof(big));
+	proto_hold(sv[0]);
+	ck_assert_int_eq(proto_send(sv[0], "ok d=4"), 0);
+	ck_assert_int_eq(proto_send_bytes(sv[0], big, sizeof(big)), 0);
+	ck_assert_int_eq(proto_send_bytes(sv[0], big, sizeof(big)), 0);
+	ck_assert_int_eq(proto_release(), 0);
+	ck_assert_int_eq(proto_recv(sv[1], &rd, buf, sizeof(buf), 1000), 6);
+	ck_assert_str_eq(buf, "ok d=4");
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(proto_recv_bytes(sv[1], &rd, buf, sizeof(big) / 3, 1000), 0);
+		ck_assert_int_eq(proto_recv_bytes(sv[1], &rd, buf, sizeof(big) / 3, 1000), 0);
+		ck_assert_int_eq(proto_recv_bytes(sv[1], &rd, buf, sizeof(big) / 3, 1000), 0);
+		ck_assert_int_eq(buf[0], 'b');
+	}
+	ck_assert_int_eq(ioctl(sv[1], FIONREAD, &pending), 0);
+	ck_assert_int_eq(pending, 0);
+}
+END_TEST
+
 /* A blob after its "ok bytes=N" line: whatever of it came with the line, then the rest, then the next line. */
 START_TEST(test_recv_bytes_after_a_line)
 {
@@ -159,6 +206,7 @@ Suite *suite_test_proto(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_send_recv_round_trip);
 	tcase_add_test(tc, test_recv_is_buffered);
+	tcase_add_test(tc, test_hold_release_writes_once);
 	tcase_add_test(tc, test_recv_bytes_after_a_line);
 	tcase_add_test(tc, test_get_fields);
 	tcase_add_test(tc, test_recv_timeout_eof_and_oversize);

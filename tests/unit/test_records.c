@@ -4,7 +4,9 @@
  * runner rebuilds (rec_read), field by field; text fields cannot break the
  * line format; a file cut short by a dying machine, unknown or damaged lines
  * and out-of-range indexes are handled; reading again (the outer runner polls
- * the growing file) gives the same results.
+ * the growing file) gives the same results; a batched scenario's start says
+ * so and its steps are a beat only, and a later start of it (its careful
+ * rerun) replaces what the batched run said.
  */
 #include "harness/cli/records.h"
 
@@ -437,6 +439,69 @@ START_TEST(test_kernel_lines)
 }
 END_TEST
 
+/* The lines of the records file so far. */
+static int lines(void)
+{
+	FILE *r = fopen(path, "r");
+	int n = 0, c;
+
+	ck_assert_ptr_nonnull(r);
+	while ((c = fgetc(r)) != EOF)
+		n += c == '\n';
+	fclose(r);
+	return n;
+}
+
+START_TEST(test_batched_start_and_beat)
+{
+	struct result rs[1] = { 0 };
+	struct rec_state st[1] = { 0 };
+	double beat = 0;
+
+	rec_start_batched(f, 0);
+	rec_step_beat(f, 0, 7, &beat); /* the first step beats: none before it */
+	ck_assert_double_gt(beat, 0);
+	for (uint32_t line = 8; line < 200; line++)
+		rec_step_beat(f, 0, line, &beat); /* within REC_BEAT_S: not written */
+	fflush(f);
+	ck_assert_int_eq(lines(), 2);
+	ck_assert_int_eq(rec_read(path, rs, st, 1), 0);
+	ck_assert_int_eq(st[0].started, 1);
+	ck_assert_int_eq(st[0].batched, 1);
+	ck_assert_int_eq(st[0].finished, 0);
+	ck_assert_uint_eq(st[0].step_line, 7);
+	beat -= REC_BEAT_S; /* a beat's time later */
+	rec_step_beat(f, 0, 300, &beat);
+	ck_assert_int_eq(lines(), 3);
+	ck_assert_int_eq(rec_read(path, rs, st, 1), 0);
+	ck_assert_uint_eq(st[0].step_line, 300);
+}
+END_TEST
+
+START_TEST(test_careful_start_replaces_the_batched_run)
+{
+	struct result rs[2] = { 0 };
+	struct rec_state st[2] = { 0 };
+
+	rec_start_batched(f, 1);
+	rec_step(f, 1, 40, 0, "");
+	fflush(f);
+	ck_assert_int_eq(rec_read(path, rs, st, 2), 0);
+	ck_assert_int_eq(st[1].batched, 1);
+	rec_start(f, 1); /* the careful run, before its first step */
+	ck_assert_int_eq(rec_read(path, rs, st, 2), 0);
+	ck_assert_int_eq(st[1].started, 1);
+	ck_assert_int_eq(st[1].batched, 0);
+	ck_assert_uint_eq(st[1].step_line, 0);
+	rec_step(f, 1, 12, 1, "MW-INV-3: panics");
+	ck_assert_int_eq(rec_read(path, rs, st, 2), 0);
+	ck_assert_uint_eq(st[1].step_line, 12);
+	ck_assert_int_eq(st[1].step_crash, 1);
+	ck_assert_str_eq(st[1].step_note, "MW-INV-3: panics");
+	ck_assert_int_eq(st[0].started, 0);
+}
+END_TEST
+
 Suite *suite_test_records(void)
 {
 	Suite *s = suite_create("test_records");
@@ -454,6 +519,8 @@ Suite *suite_test_records(void)
 	tcase_add_test(tc, test_later_result_wins);
 	tcase_add_test(tc, test_long_fields_truncated);
 	tcase_add_test(tc, test_missing_file);
+	tcase_add_test(tc, test_batched_start_and_beat);
+	tcase_add_test(tc, test_careful_start_replaces_the_batched_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

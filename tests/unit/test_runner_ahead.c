@@ -161,6 +161,35 @@ START_TEST(test_ahead_never_sends_a_step_that_needs_the_engines_view)
 }
 END_TEST
 
+START_TEST(test_ahead_tops_the_window_up_by_halves)
+{
+	char text[2048] = "title many\nnodes a\n";
+	unsigned runs = 0, len = 0, sent = 0;
+	struct result r;
+
+	for (int i = 0; i < 20; i++) /* 40 steps, objects 0..19 */
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "a: alloc_pd p%d\na: dealloc_pd p%d\n", i, i);
+	run(text, 1, -1, &r);
+	ck_assert_msg(r.v == V_PASS, "%s", r.reason);
+	for (unsigned i = 0; i <= fk.nlog; i++) { /* the runs of requests sent together */
+		if (i < fk.nlog && fk.log[i][0] == 'a') {
+			len++;
+			continue;
+		}
+		if (len) {
+			runs++;
+			sent += len;
+			/* the first fills the window (16); the others top it up by at least half, but for the last */
+			ck_assert_msg(runs == 1 ? len == 16 : len >= 8 || sent == 40, "run %u of %u requests", runs, len);
+		}
+		len = 0;
+	}
+	ck_assert_uint_eq(sent, 40);
+	ck_assert_uint_le(runs, 4); /* one a step would be 25 */
+	result_clear(&r);
+}
+END_TEST
+
 Suite *suite_test_runner_ahead(void)
 {
 	Suite *s = suite_create("runner_ahead");
@@ -170,6 +199,7 @@ Suite *suite_test_runner_ahead(void)
 	tcase_add_test(tc, test_ahead_off_sends_nothing_ahead);
 	tcase_add_test(tc, test_ahead_judges_as_without_it);
 	tcase_add_test(tc, test_ahead_never_sends_a_step_that_needs_the_engines_view);
+	tcase_add_test(tc, test_ahead_tops_the_window_up_by_halves);
 	suite_add_tcase(s, tc);
 	return s;
 }

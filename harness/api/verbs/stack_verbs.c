@@ -304,6 +304,8 @@ int stack_ahead_verbs(const struct hcall *c)
 	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_REG_MR: case M_OP_DEREG_MR: case M_OP_ALLOC_MW:
 	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP:
 		return 1;
+	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: /* no receive at the peer */
+		return c->verbs.ah < 0;
 	default:
 		return 0;
 	}

@@ -13,7 +13,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r);
 /* n send WRs on one QP posted in one call (family.h: stack_exec_chain). */
 int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, struct hres *r);
-/* family.h's stack_ahead: PD, MR and MW creation and release, create_qp, query_qp. */
+/* family.h's stack_ahead: PD, MR and MW creation and release, create_qp, query_qp, and the posts
+ * that consume no receive at the peer (WRITE, READ, atomics: runner.c judges their peer observations). */
 int stack_ahead_verbs(const struct hcall *c);
 extern const struct agent_req agent_verbs_reqs[];
 

@@ -1,0 +1,177 @@
+/*
+ * Unit tests of run-ahead of posts (harness/run/runner.c ahead_ok,
+ * late_doubt; issue 18): a node's WRITEs that expect SUCCESS go to the engine
+ * before the earlier steps are answered; a peer QP seen in ERR after later
+ * posts ran is not judged but asks for a run without run-ahead
+ * (result.rerun); a peer seen in RTS is judged as without run-ahead; posts
+ * that expect an error, or name no outcome, wait for their turn.
+ * The engine is a fake: every call ok, a post's completion SUCCESS, and the
+ * peer QP in the state the test sets.
+ */
+#include "harness/lang/scn.h"
+#include "harness/run/runner.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct {
+	unsigned nq;               /* requests sent ahead and not taken */
+	unsigned max_q;            /* the most in flight at once */
+	unsigned posts_ahead;      /* posts sent ahead */
+	unsigned execs;            /* steps run */
+	int peer_state;            /* what peer() shows after the first post ran */
+	unsigned peer_after;       /* ... once this many steps have run (then RTS before) */
+} fk;
+
+static int fk_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	(void)be;
+	memset(r, 0, sizeof(*r));
+	if (fk.nq)
+		fk.nq--;
+	fk.execs++;
+	r->out = c->op == M_OP_WRITE ? (struct m_outcome){ M_OUT_WC, M_WC_SUCCESS } : (struct m_outcome){ M_OUT_OK, 0 };
+	return 0;
+}
+
+static int fk_ahead(void *be, const struct hcall *c)
+{
+	(void)be;
+	fk.posts_ahead += c->op == M_OP_WRITE;
+	if (++fk.nq > fk.max_q)
+		fk.max_q = fk.nq;
+	return 0;
+}
+
+static int fk_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	(void)be, (void)remote;
+	*addr = 0x10000u * (uint64_t)(obj + 1) + off;
+	*key = (uint32_t)obj + 1;
+	return 0;
+}
+
+static int fk_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+{
+	(void)be, (void)obj, (void)a, (void)v;
+	return -ENOENT;
+}
+
+static int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	(void)be, (void)obj, (void)off, (void)len, (void)buf;
+	return -ENOENT;
+}
+
+static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
+{
+	(void)be, (void)qp, (void)wait_ms;
+	/* the steps sent ahead have run by the time the peer is asked (as on the stack: written before the wait) */
+	out->state = fk.execs + fk.nq >= fk.peer_after ? fk.peer_state : M_QPS_RTS;
+	out->recv = -1;
+	return 0;
+}
+
+static const struct backend_ops fake = {
+	.name = "fake", .exec = fk_exec, .ref = fk_ref, .attr = fk_attr, .read = fk_read, .peer = fk_peer,
+	.ahead = fk_ahead,
+};
+
+/* Run text (run-ahead on or off) with the peer in state after `after` steps; the verdict into *r. */
+static void run(const char *text, int ahead, int state, unsigned after, struct result *r)
+{
+	struct scn_file *f = NULL;
+	struct scn_diags d;
+	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
+
+	memset(&fk, 0, sizeof(fk));
+	fk.peer_state = state;
+	fk.peer_after = after;
+	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
+	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
+	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
+	scn_free(f);
+}
+
+#define SETUP "title posts\nnodes a b\n" \
+	"a: alloc_pd pd\na: reg_mr m pd=pd len=4K access=LOCAL_WRITE\na: create_qp q pd=pd\n" \
+	"b: alloc_pd pd\nb: reg_mr m pd=pd len=4K access=LOCAL_WRITE|REMOTE_WRITE\nb: create_qp q pd=pd\n" \
+	"connect a.q b.q\n"
+#define WRITE "a: write q local=m+0 remote=b.m+0 len=64 expect SUCCESS\n"
+
+static const char writes[] = SETUP WRITE WRITE WRITE WRITE WRITE WRITE; /* lines 10-15, the 8th to 13th steps */
+
+START_TEST(test_posts_that_expect_success_run_ahead)
+{
+	struct result r;
+
+	run(writes, 1, M_QPS_RTS, 0, &r);
+	ck_assert_msg(r.v == V_PASS, "%s", r.reason);
+	ck_assert_int_eq(r.rerun, 0);
+	ck_assert_uint_eq(fk.posts_ahead, 6);
+	ck_assert_uint_ge(fk.max_q, 6); /* all six in flight at once */
+	result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_peer_in_err_seen_late_asks_for_a_run_without_ahead)
+{
+	struct result on, off;
+
+	run(writes, 0, M_QPS_ERR, 9, &off); /* the peer goes to ERR with the second write (the 9th step) */
+	ck_assert_int_eq(off.v, V_FAIL);
+	ck_assert_uint_eq(off.line, 11); /* without run-ahead: the second write's peer check */
+	ck_assert_int_eq(off.rerun, 0);
+	run(writes, 1, M_QPS_ERR, 9, &on);
+	ck_assert_int_eq(on.v, V_ERROR);
+	ck_assert_int_eq(on.rerun, 1);
+	ck_assert_uint_eq(on.line, 10); /* the first write's peer, seen after the second ran */
+	ck_assert_ptr_nonnull(strstr(on.reason, "run-ahead"));
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
+START_TEST(test_peer_in_rts_seen_late_is_judged_as_without_ahead)
+{
+	struct result on, off;
+
+	run(writes, 0, M_QPS_RTS, 0, &off);
+	run(writes, 1, M_QPS_RTS, 0, &on);
+	ck_assert_int_eq(on.v, off.v);
+	ck_assert_int_eq(on.v, V_PASS);
+	ck_assert_uint_eq(on.steps_run, off.steps_run);
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
+START_TEST(test_posts_wait_when_they_expect_an_error_or_nothing)
+{
+	static const char err_expected[] = SETUP WRITE "a: write q local=m+0 remote=b.m+0 len=64 expect REM_ACCESS_ERR|SUCCESS\n";
+	static const char no_expect[] = SETUP "a: write q local=m+0 remote=b.m+0 len=64\n";
+	struct result r;
+
+	run(err_expected, 1, M_QPS_RTS, 0, &r);
+	ck_assert_uint_eq(fk.posts_ahead, 1); /* the first only */
+	result_clear(&r);
+	run(no_expect, 1, M_QPS_RTS, 0, &r);
+	ck_assert_uint_eq(fk.posts_ahead, 0);
+	result_clear(&r);
+}
+END_TEST
+
+Suite *suite_test_runner_ahead_post(void)
+{
+	Suite *s = suite_create("runner_ahead_post");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_posts_that_expect_success_run_ahead);
+	tcase_add_test(tc, test_peer_in_err_seen_late_asks_for_a_run_without_ahead);
+	tcase_add_test(tc, test_peer_in_rts_seen_late_is_judged_as_without_ahead);
+	tcase_add_test(tc, test_posts_wait_when_they_expect_an_error_or_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}

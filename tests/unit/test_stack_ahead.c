@@ -1,0 +1,108 @@
+/*
+ * Unit tests of run-ahead on the real stack's transport (harness/run/agents.c,
+ * issue 18): requests sent ahead are queued, and written together in one
+ * write when the engine next waits for an answer; each stack_call then takes
+ * the answer of the oldest. The agent here is this test, on a socketpair.
+ */
+#include "harness/run/proto.h"
+#include "harness/run/stack.h"
+
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static struct scn_file f;
+static struct stack st;
+static int peer; /* the agent's end */
+
+static void setup(void)
+{
+	int sv[2];
+
+	signal(SIGPIPE, SIG_IGN);
+	memset(&f, 0, sizeof(f));
+	memset(&st, 0, sizeof(st));
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	f.nnodes = 1;
+	snprintf(f.nodes[0], sizeof(f.nodes[0]), "a");
+	st.f = &f;
+	st.n = 1;
+	st.step_ms = 1000;
+	st.ag[0].fd = sv[0];
+	peer = sv[1];
+}
+
+static void teardown(void)
+{
+	close(st.ag[0].fd);
+	close(peer);
+}
+
+/* Bytes waiting to be read on fd. */
+static int pending(int fd)
+{
+	int n = -1;
+
+	ck_assert_int_eq(ioctl(fd, FIONREAD, &n), 0);
+	return n;
+}
+
+START_TEST(test_ahead_requests_go_in_one_write_at_the_next_wait)
+{
+	char reply[PROTO_LINE_MAX], req[PROTO_LINE_MAX];
+	struct proto_rd rd = { 0 };
+
+	st.capture = 1;
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=%d", i), -EINPROGRESS);
+	st.capture = 0;
+	ck_assert_uint_eq(st.nahead, 3);
+	ck_assert_int_eq(pending(peer), 0); /* queued, not written */
+	ck_assert_int_eq(write(peer, "ok x=0\nok x=1\nok x=2\n", 21), 21);
+	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=0"), 0); /* takes the oldest's answer */
+	ck_assert_str_eq(reply, "ok x=0");
+	ck_assert_int_eq(pending(peer), 3 * 14); /* all three went out before the wait */
+	for (int i = 0; i < 3; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "alloc_pd id=%d", i);
+		ck_assert_int_ge(proto_recv(peer, &rd, req, sizeof(req), 1000), 0);
+		ck_assert_str_eq(req, want);
+	}
+	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=1"), 0);
+	ck_assert_str_eq(reply, "ok x=1");
+	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=3"), -EPROTO); /* not the oldest */
+	ck_assert_ptr_nonnull(strstr(st.err, "was sent ahead"));
+}
+END_TEST
+
+START_TEST(test_ahead_to_a_closed_agent_is_its_steps_failure)
+{
+	char reply[PROTO_LINE_MAX];
+
+	st.capture = 1;
+	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=0"), -EINPROGRESS);
+	st.capture = 0;
+	close(peer);
+	peer = -1;
+	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=0"), -EPIPE);
+	ck_assert_ptr_nonnull(strstr(st.err, "node a"));
+}
+END_TEST
+
+Suite *suite_test_stack_ahead(void)
+{
+	Suite *s = suite_create("test_stack_ahead");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_ahead_requests_go_in_one_write_at_the_next_wait);
+	tcase_add_test(tc, test_ahead_to_a_closed_agent_is_its_steps_failure);
+	suite_add_tcase(s, tc);
+	return s;
+}
