@@ -70,9 +70,10 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM))),
 	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM))),
-	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
+	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect;
+	 * lkey= the SGE's lkey in place of the local MR's */
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB,
-	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),
+	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)), OPT("lkey", NUM))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
 		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
