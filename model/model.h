@@ -496,6 +496,7 @@ enum m_qmode {
 	M_Q_EXACT,    /* exactly value */
 	M_Q_ZERO,     /* 0 */
 	M_Q_NONZERO,  /* anything but 0 */
+	M_Q_ATLEAST,  /* value or more (a capability a provider may round up) */
 };
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);

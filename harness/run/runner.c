@@ -251,6 +251,8 @@ static const char *qmodel(const struct run *x, const struct scn_arg_spec *sp, co
 
 	if (q->r[j].mode == M_Q_EXACT)
 		snprintf(buf, len, "%s=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
+	else if (q->r[j].mode == M_Q_ATLEAST)
+		snprintf(buf, len, "%s>=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
 	else
 		snprintf(buf, len, "%s %s", sp->key, m_qmode_str((enum m_qmode)q->r[j].mode));
 	return buf;

@@ -97,6 +97,8 @@ void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int create
 int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
 /* poll_cq's results: n, then wrJ and statusJ of what it took. */
 int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+/* query_qp's capabilities of QP qh of nd, each at least what create_qp asked for (qpcaps.c). */
+void m_qp_caps_query(const struct m_node *nd, int qh, struct m_qres *out);
 
 /*
  * The handle a new object of node gets (slot.c): the next never-used slot of
