@@ -9,6 +9,7 @@
 #include "model/verbs/verbs.h"
 #include "model/verbs/ud.h"
 #include "model/verbs/cq.h"
+#include "model/verbs/recvwc.h"
 #include "model/rpma/rpma.h"
 #include "model/dat/dat.h"
 #include "model/rpmem/rpmem.h"

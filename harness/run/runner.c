@@ -164,6 +164,26 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 }
 
 /*
+ * A successful receive completion the peer really gave (alternative a of p
+ * says so) against the opcode, byte_len and immediate the model predicts
+ * (recvwc.h). Returns 1 when they agree or were not reported, 0 with a fail
+ * recorded.
+ */
+static int recv_wc_judged(struct run *x, const struct scn_step *s, const struct m_pred *p, const struct m_alt *a,
+			  const struct m_recv_wc *seen, int32_t peer_obj)
+{
+	struct m_recv_wc want;
+	char why[96], name[80];
+
+	if (a->peer_recv != M_WC_SUCCESS || !seen->known || m_recv_wc_expect(&x->bm.m, p, &want) ||
+	    m_recv_wc_check(&want, seen, why, sizeof(why)) == 0)
+		return 1;
+	say(x, V_FAIL, s->line, "line %u: peer QP %s: receive completion: model says %s", s->line,
+	    obj_name(x->f, peer_obj, name, sizeof(name)), why);
+	return 0;
+}
+
+/*
  * Among the alternatives of p equal to reality's outcome, find one whose
  * peer effects match what the peer QP really shows. Returns its index, or -1
  * (with a fail recorded) when none does.
@@ -171,7 +191,7 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 static int match_peer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first)
 {
 	int want_recv = 0, want_state = 0;
-	struct hpeer seen = { -1, -1 };
+	struct hpeer seen = { .state = -1, .recv = -1 };
 	int32_t peer_obj = -1;
 	struct m_outcome out = p->alt[first].out;
 
@@ -204,7 +224,7 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 				continue;
 			if ((a->peer_state == M_NO_PEER || !want_state || a->peer_state == seen.state) &&
 			    (!want_recv || a->peer_recv == seen.recv))
-				return (int)i;
+				return recv_wc_judged(x, s, p, a, &seen.wc, peer_obj) ? (int)i : -1;
 		}
 		if (waited >= PEER_STATE_WAIT_MS)
 			break;

@@ -49,7 +49,8 @@ struct m_verbs_args {
 	uint64_t buf_off;
 	uint8_t byte;       /* fill: the byte value */
 	uint8_t with_inv;   /* send: SEND_WITH_INV */
-	uint8_t with_imm;   /* send: SEND_WITH_IMM (the immediate is not compared); not with with_inv */
+	uint8_t with_imm;   /* send: SEND_WITH_IMM; not with with_inv */
+	uint32_t imm_data;  /* send with imm, write_imm: the immediate data its receive completion carries */
 	uint32_t lkey;      /* posts: the local SGE's lkey, */
 	uint64_t laddr;     /*        and address */
 	uint32_t rkey;      /* write/read/cas/fadd: the remote key; send with_inv and

@@ -2,7 +2,8 @@
  * Unit tests of the resolution of a receive's SGE (harness/api/verbs/
  * resolve_verbs.c, calls_verbs.c): recv's lkey= replaces the lkey of the MR
  * that local= names, as on the send side, so a receive SGE can point outside
- * the MR whose key it carries (rdma-unit-test BufferMrTest.SendZeroByteOutsideMr).
+ * the MR whose key it carries (rdma-unit-test BufferMrTest.SendZeroByteOutsideMr);
+ * send's and write_imm's imm_data=.
  */
 #include "tests/unit/resolve_fx.h"
 
@@ -15,7 +16,11 @@ static const char text[] =
 	"a: create_qp q pd=pd\n"                                              /* 5 */
 	"a: recv q local=m+8 len=0 lkey=n.lkey\n"                             /* 6 */
 	"a: recv q local=m+8 len=16 lkey=0xdeadbeef\n"                        /* 7 */
-	"a: recv q local=m+8 len=16\n";                                       /* 8 */
+	"a: recv q local=m+8 len=16\n"                                        /* 8 */
+	"a: send q local=m len=8 imm_data=0xbaddcafe\n"                      /* 9 */
+	"a: send q local=m len=8 imm\n"                                      /* 10 */
+	"a: write_imm q local=m remote=n+0 len=0 imm_data=5\n"               /* 11 */
+	"a: write_imm q local=m remote=n+0 len=0\n";                         /* 12 */
 
 static void setup(void)
 {
@@ -43,6 +48,21 @@ START_TEST(test_recv_lkey_replaces_the_mrs)
 }
 END_TEST
 
+/* imm_data= is the immediate of a SEND (which it makes SEND_WITH_IMM) and of a WRITE with immediate. */
+START_TEST(test_imm_data)
+{
+	struct hcall c = fx_ok(9);
+
+	ck_assert_uint_eq(c.verbs.with_imm, 1);
+	ck_assert_uint_eq(c.verbs.imm_data, 0xbaddcafe);
+	c = fx_ok(10);
+	ck_assert_uint_eq(c.verbs.with_imm, 1);
+	ck_assert_uint_eq(c.verbs.imm_data, 0);
+	ck_assert_uint_eq(fx_ok(11).verbs.imm_data, 5);
+	ck_assert_uint_eq(fx_ok(12).verbs.imm_data, 0);
+}
+END_TEST
+
 Suite *suite_test_resolve_recv(void)
 {
 	Suite *s = suite_create("resolve_recv");
@@ -50,6 +70,7 @@ Suite *suite_test_resolve_recv(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_recv_lkey_replaces_the_mrs);
+	tcase_add_test(tc, test_imm_data);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
 #include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/verbs.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,7 +380,7 @@ static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, str
 		wr->opcode = IBV_WR_RDMA_WRITE;
 	} else if (strcmp(op, "write_imm") == 0) {
 		wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-		wr->imm_data = 0;
+		wr->imm_data = htonl((uint32_t)wr_num(a, pfx, "imm_data", 0)); /* network byte order */
 	} else if (strcmp(op, "read") == 0) {
 		wr->opcode = IBV_WR_RDMA_READ;
 	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
@@ -390,6 +391,7 @@ static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, str
 		wr->wr.atomic.swap = wr_num(a, pfx, "swap", 0);
 	} else if (strcmp(op, "send") == 0) {
 		wr->opcode = wr_num(a, pfx, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+		wr->imm_data = htonl((uint32_t)wr_num(a, pfx, "imm_data", 0));
 		if (proto_get_u64(a->msg, k, &inv) == 0) {
 			wr->opcode = IBV_WR_SEND_WITH_INV;
 			wr->invalidate_rkey = (uint32_t)inv;
@@ -567,13 +569,24 @@ static void qp_state_field(struct aobj *q, char *out)
 		snprintf(out, 16, " state=%s", agent_qp_state_str(at.qp_state));
 }
 
+/* " status=S opcode=O len=N [imm=N]" of receive completion wc (imm: with IBV_WC_WITH_IMM, in host order). */
+static void recv_wc_fields(const struct ibv_wc *wc, char *out, size_t len)
+{
+	int off = snprintf(out, len, " status=%s opcode=%s len=%u", agent_wc_status_str(wc->status),
+			   wc->opcode == IBV_WC_RECV_RDMA_WITH_IMM ? "RECV_RDMA_WITH_IMM" :
+			   wc->opcode == IBV_WC_RECV ? "RECV" : "OTHER", wc->byte_len);
+
+	if (off > 0 && (size_t)off < len && (wc->wc_flags & IBV_WC_WITH_IMM))
+		snprintf(out + off, len - (size_t)off, " imm=%u", ntohl(wc->imm_data));
+}
+
 /* The peer's facts in one answer: its next receive completion (waiting up to wait_ms), then its QP state. */
 static int do_recvs(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
 	int64_t since = proto_now_ms(), deadline = since + (int64_t)agent_num(a, "wait_ms", 0);
 	struct ibv_wc wc;
-	char state[16];
+	char state[16], fields[96];
 
 	if (!q)
 		return agent_reply_err(a, EINVAL, "bad recvs request");
@@ -586,8 +599,10 @@ static int do_recvs(struct agent *a)
 		if (got < 0)
 			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
 		qp_state_field(q, state);
-		if (got)
-			return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
+		if (got) {
+			recv_wc_fields(&wc, fields, sizeof(fields));
+			return proto_send(a->fd, "ok n=1%s%s", fields, state);
+		}
 		return proto_send(a->fd, "ok n=0%s", state);
 	}
 	for (;;) {
@@ -597,8 +612,10 @@ static int do_recvs(struct agent *a)
 			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
 		if (got == 1 || proto_now_ms() >= deadline) {
 			qp_state_field(q, state);
-			if (got == 1)
-				return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
+			if (got == 1) {
+				recv_wc_fields(&wc, fields, sizeof(fields));
+				return proto_send(a->fd, "ok n=1%s%s", fields, state);
+			}
 			return proto_send(a->fd, "ok n=0%s", state);
 		}
 		agent_poll_pause(since);

@@ -27,6 +27,9 @@
 /* write, write_imm, send: IBV_SEND_INLINE */
 #define INLINE_ARGS OPT("inline", BARE)
 
+/* write_imm, send: the immediate data (send: SEND_WITH_IMM), as the receiver's completion gives it */
+#define IMM_ARG OPT("imm_data", RANGE(0, 0xffffffffu))
+
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
 	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, NOARGS),
@@ -66,7 +69,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM))),
 	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
 	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS, IMM_ARG)),
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM))),
 	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM))),
@@ -76,7 +79,7 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)), OPT("lkey", NUM))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
-		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
+		  OPT("lkey", NUM), OPT("imm", BARE), IMM_ARG, WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
 		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM))),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),

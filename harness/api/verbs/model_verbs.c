@@ -57,6 +57,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->swap = v->swap;
 	a->with_inv = v->with_inv;
 	a->with_imm = v->with_imm;
+	a->imm_data = v->imm_data;
 	a->sig_all = v->sig_all;
 	a->unsignaled = v->unsignaled;
 	a->wr_id = v->wr_id;

@@ -60,7 +60,9 @@ static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t 
 	if (off < len && c->verbs.send_inline)
 		off += (size_t)snprintf(buf + off, len - off, " %sinline=1", pfx);
 	if (off < len && c->verbs.with_imm)
-		snprintf(buf + off, len - off, " %simm=1", pfx);
+		off += (size_t)snprintf(buf + off, len - off, " %simm=1", pfx);
+	if (off < len && (c->verbs.with_imm || c->op == M_OP_WRITE_IMM))
+		snprintf(buf + off, len - off, " %simm_data=%u", pfx, c->verbs.imm_data);
 }
 
 /* Send c's request to its agent and take the answer into reply. */

@@ -1,0 +1,71 @@
+/*
+ * recvwc.c — the fields of a successful receive completion (recvwc.h), from
+ * the request that consumed the receive: a SEND's opcode is IBV_WC_RECV and
+ * its byte_len the bytes sent (LP-5), with the 40 bytes of the GRH ahead on
+ * a UD QP (UD-SEND-1); a WRITE with immediate's opcode is
+ * IBV_WC_RECV_RDMA_WITH_IMM and its byte_len the bytes written (RA-WRITE-2;
+ * ibv_poll_cq(3): byte_len of an RDMA Write with immediate). SEND with
+ * immediate and WRITE with immediate set IBV_WC_WITH_IMM with the immediate
+ * the sender posted.
+ */
+#include "model/verbs/internal.h"
+#include "model/verbs/ud.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const opc_name[] = { [M_WC_OPC_RECV] = "RECV", [M_WC_OPC_RECV_RDMA_WITH_IMM] = "RECV_RDMA_WITH_IMM",
+					[M_WC_OPC_OTHER] = "OTHER" };
+
+const char *m_wc_opcode_str(enum m_wc_opcode o)
+{
+	return (unsigned)o <= M_WC_OPC_OTHER ? opc_name[o] : "?";
+}
+
+int m_wc_opcode_parse(const char *s, enum m_wc_opcode *out)
+{
+	for (unsigned i = 0; i <= M_WC_OPC_OTHER; i++)
+		if (strcmp(s, opc_name[i]) == 0) {
+			*out = (enum m_wc_opcode)i;
+			return 0;
+		}
+	return -1;
+}
+
+int m_recv_wc_expect(const struct model *m, const struct m_pred *pred, struct m_recv_wc *out)
+{
+	const struct m_op *op = &pred->op;
+	const struct m_node *nd = &m->node[op->node];
+	uint32_t len = op->verbs.no_sge ? 0 : (uint32_t)op->verbs.len;
+
+	if (op->kind != M_OP_SEND && op->kind != M_OP_WRITE_IMM)
+		return -EINVAL;
+	*out = (struct m_recv_wc){ .known = 1, .opcode = M_WC_OPC_RECV, .byte_len = len };
+	if (op->kind == M_OP_WRITE_IMM) {
+		out->opcode = M_WC_OPC_RECV_RDMA_WITH_IMM;
+		out->has_imm = 1;
+	} else {
+		out->has_imm = op->verbs.with_imm;
+		if (op->obj >= 0 && op->obj < nd->nqp && nd->qp[op->obj].type == M_QPT_UD)
+			out->byte_len += M_UD_GRH;
+	}
+	out->imm = out->has_imm ? op->verbs.imm_data : 0;
+	return 0;
+}
+
+int m_recv_wc_check(const struct m_recv_wc *want, const struct m_recv_wc *seen, char *why, size_t len)
+{
+	if (want->opcode != seen->opcode)
+		snprintf(why, len, "opcode %s, real %s", m_wc_opcode_str(want->opcode), m_wc_opcode_str(seen->opcode));
+	else if (want->byte_len != seen->byte_len)
+		snprintf(why, len, "byte_len %u, real %u", want->byte_len, seen->byte_len);
+	else if (want->has_imm != seen->has_imm)
+		snprintf(why, len, "%s, real %s", want->has_imm ? "IBV_WC_WITH_IMM" : "no immediate",
+			 seen->has_imm ? "IBV_WC_WITH_IMM" : "no immediate");
+	else if (want->has_imm && want->imm != seen->imm)
+		snprintf(why, len, "imm_data %u, real %u", want->imm, seen->imm);
+	else
+		return 0;
+	return -1;
+}
