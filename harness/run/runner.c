@@ -214,8 +214,10 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 
 		if (rc)
 			return first; /* the peer QP is gone on the engine: nothing to observe */
-		if (seen.recv < 0)
+		if (seen.recv < 0) {
 			seen.recv = now.recv;
+			seen.wc = now.wc;
+		}
 		seen.state = now.state;
 		for (unsigned i = 0; i < p->n; i++) {
 			const struct m_alt *a = &p->alt[i];
