@@ -312,6 +312,9 @@ struct m_mw {
 };
 
 
+#define M_RD_KNOWN_DEST 1u /* struct m_qp.rd_known: max_dest_rd_atomic is set */
+#define M_RD_KNOWN_RD 2u   /* max_rd_atomic is set */
+
 struct m_qp {
 	uint8_t live, ever, state;
 	int16_t pd;
@@ -322,6 +325,8 @@ struct m_qp {
 	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT): M_KEPT_* bits */
 	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
 	uint8_t no_rd_atomic;      /* connected with max_dest_rd_atomic 0: no READ/atomic responder resources */
+	uint8_t rd_atomic, dest_rd_atomic, rd_known; /* RC: max_rd_atomic (set at RTS), max_dest_rd_atomic (RTR);
+	                              rd_known bits M_RD_KNOWN_* say which are set */
 	uint8_t type;              /* enum m_qp_type */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;

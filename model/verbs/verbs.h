@@ -36,6 +36,7 @@ struct m_verbs_args {
 	uint32_t max_inline; /* create_qp: cap.max_inline_data asked for (at most M_INLINE_MAX) */
 	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */
+	uint8_t max_rd_atomic, max_dest_rd_atomic; /* connect: the values both QPs get (default 1) */
 	uint8_t qp_type;    /* create_qp: enum m_qp_type */
 	uint64_t len;       /* reg_mr/rereg_mr: length; bind_mw: window length; posts: the
 	                       SGE's length; fill: bytes (0: to the MR's end) */

@@ -83,6 +83,55 @@ START_TEST(test_LP_7_query_qp_on_srq_has_no_receive_queue)
 }
 END_TEST
 
+static int mode_of(const struct m_qres *r, const char *key)
+{
+	int j = qres_find(r, key);
+
+	ck_assert_msg(j >= 0, "no %s", key);
+	return r->r[j].mode;
+}
+
+/* max_rd_atomic and max_dest_rd_atomic: at least what connect asked (RTR/RTS: 1), anything before. */
+START_TEST(test_RA_RES_1_query_qp_rd_atomic_at_least_asked)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "rxe", 2); /* connected with both 0 (the harness gives 1 when none is asked) */
+	int pd = fx_pd(&f, 0), q = fx_qp(&f, 0, pd, QP_ALL), p1 = fx_qp(&f, 1, s.pb, QP_ALL);
+	struct m_qres r = query(&f, s.qa);
+
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ATLEAST);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 0);
+	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ATLEAST);
+	r = query(&f, q);
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ANY); /* RESET: not set yet */
+	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ANY);
+	/* connect max_rd_atomic=12 max_dest_rd_atomic=12 (pyverbs test_modify_rc_qp_rd_atomic) */
+	fx_do(&f, (struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)q, .verbs.peer_node = 1,
+				 .verbs.peer_qp = (int16_t)p1, .verbs.max_rd_atomic = 12, .verbs.max_dest_rd_atomic = 12 },
+	      ok_());
+	r = query(&f, q);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 12);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_dest_rd_atomic")].value, 12);
+	ck_assert(model_qres_ok(&r, (size_t)qres_find(&r, "max_dest_rd_atomic"), 16)); /* rxe: a power of two */
+	ck_assert(!model_qres_ok(&r, (size_t)qres_find(&r, "max_rd_atomic"), 11));
+	/* RESET forgets them; RTR sets max_dest_rd_atomic 1, RTS max_rd_atomic 1 */
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RESET }, ok_());
+	ck_assert_int_eq(mode_of((r = query(&f, q), &r), "max_rd_atomic"), M_Q_ANY);
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_INIT }, ok_());
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RTR,
+				 .verbs.peer_node = 1, .verbs.peer_qp = (int16_t)p1 }, ok_());
+	r = query(&f, q);
+	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ATLEAST);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_dest_rd_atomic")].value, 1);
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ANY);
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RTS }, ok_());
+	r = query(&f, q);
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ATLEAST);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 1);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_qpcaps(void)
 {
 	Suite *s = suite_create("model_qpcaps");
@@ -90,6 +139,7 @@ Suite *suite_test_model_qpcaps(void)
 
 	tcase_add_test(tc, test_LP_7_query_qp_caps_at_least_asked);
 	tcase_add_test(tc, test_LP_7_query_qp_on_srq_has_no_receive_queue);
+	tcase_add_test(tc, test_RA_RES_1_query_qp_rd_atomic_at_least_asked);
 	suite_add_tcase(s, tc);
 	return s;
 }

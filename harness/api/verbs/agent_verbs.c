@@ -633,12 +633,17 @@ static int do_query_qp(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad query_qp request");
 	if (!q->live)
 		return agent_reply_err(a, ENOENT, "the QP was destroyed");
-	rc = ibv_query_qp(q->qp, &at, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_CAP, &init);
+	rc = ibv_query_qp(q->qp, &at,
+			  IBV_QP_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_CAP | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC,
+			  &init);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_query_qp: %s", strerror(rc));
-	return proto_send(a->fd, "ok state=%s access=%u max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u",
+	return proto_send(a->fd,
+			  "ok state=%s access=%u max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u "
+			  "max_rd_atomic=%u max_dest_rd_atomic=%u",
 			  agent_qp_state_str(at.qp_state), at.qp_access_flags, at.cap.max_send_wr, at.cap.max_recv_wr,
-			  at.cap.max_send_sge, at.cap.max_recv_sge, at.cap.max_inline_data);
+			  at.cap.max_send_sge, at.cap.max_recv_sge, at.cap.max_inline_data, at.max_rd_atomic,
+			  at.max_dest_rd_atomic);
 }
 
 

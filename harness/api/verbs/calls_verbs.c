@@ -85,7 +85,8 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, NOARGS,
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)), OPT("max_send_wr", NUM),
-		   OPT("max_recv_wr", NUM), OPT("max_send_sge", NUM), OPT("max_recv_sge", NUM), OPT("max_inline", NUM))),
+		   OPT("max_recv_wr", NUM), OPT("max_send_sge", NUM), OPT("max_recv_sge", NUM), OPT("max_inline", NUM),
+		   OPT("max_rd_atomic", NUM), OPT("max_dest_rd_atomic", NUM))),
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB, ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)))),
 	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, NOARGS),
 	/* takes up to max completions, oldest first: n, and the wr_id and status of each */
