@@ -194,6 +194,8 @@ struct hcall {
  */
 struct hres {
 	struct m_outcome out;
+	uint8_t has_opcode;       /* a post's completion reported its opcode: */
+	uint8_t wc_opcode;        /* enum m_wc_opcode */
 	uint32_t qset;
 	uint64_t q[SCN_ARGS_MAX];
 };

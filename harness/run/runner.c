@@ -184,6 +184,23 @@ static int recv_wc_judged(struct run *x, const struct scn_step *s, const struct 
 }
 
 /*
+ * The opcode of a post's successful completion, when the engine reported it,
+ * against the WR's (ibv_poll_cq(3)). Returns 1 when they agree or it was not
+ * reported, 0 with a fail recorded.
+ */
+static int send_wc_judged(struct run *x, const struct scn_step *s, const struct m_pred *p, const struct hres *real)
+{
+	int want = m_send_wc_opcode(p->op.kind);
+
+	if (!real->has_opcode || real->out.kind != M_OUT_WC || real->out.code != M_WC_SUCCESS || want < 0 ||
+	    want == real->wc_opcode)
+		return 1;
+	say(x, V_FAIL, s->line, "line %u: %s: completion opcode %s, real %s", s->line, scn_step_call(s)->name,
+	    m_wc_opcode_str((enum m_wc_opcode)want), m_wc_opcode_str((enum m_wc_opcode)real->wc_opcode));
+	return 0;
+}
+
+/*
  * Among the alternatives of p equal to reality's outcome, find one whose
  * peer effects match what the peer QP really shows. Returns its index, or -1
  * (with a fail recorded) when none does.
@@ -587,7 +604,7 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 	if (real->out.kind == M_OUT_CRASH)
 		return 1;
 	pick = match_peer(x, s, from, pick);
-	if (pick < 0)
+	if (pick < 0 || !send_wc_judged(x, s, from, real))
 		return 1;
 	for (unsigned i = 0; i < from->alt[pick].nrules; i++)
 		result_rule_add(x->r, (enum m_rule)from->alt[pick].rules[i]);

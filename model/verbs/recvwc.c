@@ -1,5 +1,7 @@
 /*
- * recvwc.c — the fields of a successful receive completion (recvwc.h), from
+ * recvwc.c — the opcode of a successful send-queue completion (ibv_poll_cq(3):
+ * IBV_WC_SEND, IBV_WC_RDMA_WRITE, … by the WR's opcode; a WRITE with immediate
+ * completes as RDMA_WRITE) and the fields of a successful receive completion (recvwc.h), from
  * the request that consumed the receive: a SEND's opcode is IBV_WC_RECV and
  * its byte_len the bytes sent (LP-5), with the 40 bytes of the GRH ahead on
  * a UD QP (UD-SEND-1); a WRITE with immediate's opcode is
@@ -15,8 +17,26 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const opc_name[] = { [M_WC_OPC_RECV] = "RECV", [M_WC_OPC_RECV_RDMA_WITH_IMM] = "RECV_RDMA_WITH_IMM",
-					[M_WC_OPC_OTHER] = "OTHER" };
+static const char *const opc_name[] = {
+	[M_WC_OPC_RECV] = "RECV", [M_WC_OPC_RECV_RDMA_WITH_IMM] = "RECV_RDMA_WITH_IMM", [M_WC_OPC_SEND] = "SEND",
+	[M_WC_OPC_RDMA_WRITE] = "RDMA_WRITE", [M_WC_OPC_RDMA_READ] = "RDMA_READ", [M_WC_OPC_COMP_SWAP] = "COMP_SWAP",
+	[M_WC_OPC_FETCH_ADD] = "FETCH_ADD", [M_WC_OPC_BIND_MW] = "BIND_MW", [M_WC_OPC_LOCAL_INV] = "LOCAL_INV",
+	[M_WC_OPC_OTHER] = "OTHER",
+};
+
+int m_send_wc_opcode(unsigned k)
+{
+	switch ((enum m_op_kind)k) {
+	case M_OP_SEND: return M_WC_OPC_SEND;
+	case M_OP_WRITE: case M_OP_WRITE_IMM: return M_WC_OPC_RDMA_WRITE;
+	case M_OP_READ: return M_WC_OPC_RDMA_READ;
+	case M_OP_CAS: return M_WC_OPC_COMP_SWAP;
+	case M_OP_FADD: return M_WC_OPC_FETCH_ADD;
+	case M_OP_BIND_MW: return M_WC_OPC_BIND_MW;
+	case M_OP_LOCAL_INV: return M_WC_OPC_LOCAL_INV;
+	default: return -1;
+	}
+}
 
 const char *m_wc_opcode_str(enum m_wc_opcode o)
 {

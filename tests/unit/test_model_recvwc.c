@@ -98,7 +98,23 @@ START_TEST(test_recv_wc_check_names_the_difference)
 	ck_assert_str_eq(why, "opcode RECV, real OTHER");
 	ck_assert_int_eq(m_wc_opcode_parse("RECV_RDMA_WITH_IMM", &o), 0);
 	ck_assert_int_eq(o, M_WC_OPC_RECV_RDMA_WITH_IMM);
-	ck_assert_int_eq(m_wc_opcode_parse("SEND", &o), -1);
+	ck_assert_int_eq(m_wc_opcode_parse("IBV_WC_SEND", &o), -1);
+}
+END_TEST
+
+/* ibv_poll_cq(3): a send-queue WR completes with the opcode of its kind; a WRITE with immediate as RDMA_WRITE. */
+START_TEST(test_send_wc_opcodes)
+{
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_SEND), M_WC_OPC_SEND);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_WRITE), M_WC_OPC_RDMA_WRITE);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_WRITE_IMM), M_WC_OPC_RDMA_WRITE);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_READ), M_WC_OPC_RDMA_READ);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_CAS), M_WC_OPC_COMP_SWAP);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_FADD), M_WC_OPC_FETCH_ADD);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_BIND_MW), M_WC_OPC_BIND_MW);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_LOCAL_INV), M_WC_OPC_LOCAL_INV);
+	ck_assert_int_eq(m_send_wc_opcode(M_OP_RECV), -1);
+	ck_assert_str_eq(m_wc_opcode_str(M_WC_OPC_COMP_SWAP), "COMP_SWAP");
 }
 END_TEST
 
@@ -111,6 +127,7 @@ Suite *suite_test_model_recvwc(void)
 	tcase_add_test(tc, test_RA_WRITE_2_write_imm_gives_recv_rdma_with_imm);
 	tcase_add_test(tc, test_UD_SEND_1_ud_receive_counts_the_grh);
 	tcase_add_test(tc, test_recv_wc_check_names_the_difference);
+	tcase_add_test(tc, test_send_wc_opcodes);
 	suite_add_tcase(s, tc);
 	return s;
 }

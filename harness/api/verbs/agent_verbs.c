@@ -52,6 +52,23 @@ static int wait_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, i
 	return rc == -ETIMEDOUT && !sig ? 1 : rc;
 }
 
+/* The IBV_WC_ name of opcode o without its prefix (model/verbs/recvwc.h's words), "OTHER" for the rest. */
+static const char *wc_opcode_str(enum ibv_wc_opcode o)
+{
+	switch (o) {
+	case IBV_WC_SEND: return "SEND";
+	case IBV_WC_RDMA_WRITE: return "RDMA_WRITE";
+	case IBV_WC_RDMA_READ: return "RDMA_READ";
+	case IBV_WC_COMP_SWAP: return "COMP_SWAP";
+	case IBV_WC_FETCH_ADD: return "FETCH_ADD";
+	case IBV_WC_BIND_MW: return "BIND_MW";
+	case IBV_WC_LOCAL_INV: return "LOCAL_INV";
+	case IBV_WC_RECV: return "RECV";
+	case IBV_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
+	default: return "OTHER";
+	}
+}
+
 /* Wait for send WR wr_id of q and answer its status, or for an unsignaled WR that gave none, a plain ok. */
 static int answer_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, int budget_ms)
 {
@@ -64,7 +81,8 @@ static int answer_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig,
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
 	if (rc)
 		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
-	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
+	return proto_send(a->fd, "ok status=%s vendor_err=%u opcode=%s", agent_wc_status_str(wc.status), wc.vendor_err,
+			  wc_opcode_str(wc.opcode));
 }
 
 static int do_alloc_pd(struct agent *a)
@@ -573,8 +591,7 @@ static void qp_state_field(struct aobj *q, char *out)
 static void recv_wc_fields(const struct ibv_wc *wc, char *out, size_t len)
 {
 	int off = snprintf(out, len, " status=%s opcode=%s len=%u", agent_wc_status_str(wc->status),
-			   wc->opcode == IBV_WC_RECV_RDMA_WITH_IMM ? "RECV_RDMA_WITH_IMM" :
-			   wc->opcode == IBV_WC_RECV ? "RECV" : "OTHER", wc->byte_len);
+			   wc_opcode_str(wc->opcode), wc->byte_len);
 
 	if (off > 0 && (size_t)off < len && (wc->wc_flags & IBV_WC_WITH_IMM))
 		snprintf(out + off, len - (size_t)off, " imm=%u", ntohl(wc->imm_data));

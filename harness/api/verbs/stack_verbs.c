@@ -210,6 +210,18 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	}
 }
 
+/* The completion opcode a post's answer gives (opcode=), into r. */
+static void post_opcode(const char *reply, struct hres *r)
+{
+	char word[32];
+	enum m_wc_opcode o;
+
+	if (proto_get(reply, "opcode", word, sizeof(word)) == 0 && m_wc_opcode_parse(word, &o) == 0) {
+		r->has_opcode = 1;
+		r->wc_opcode = (uint8_t)o;
+	}
+}
+
 int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX];
@@ -223,6 +235,7 @@ int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r)
 		return rc;
 	if (!proto_is(reply, "ok"))
 		return 0;
+	post_opcode(reply, r);
 	keep(st, c, reply, r);
 	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);
