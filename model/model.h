@@ -330,6 +330,9 @@ struct m_mw {
 };
 
 
+#define M_RD_KNOWN_DEST 1u /* struct m_qp.rd_known: max_dest_rd_atomic is set */
+#define M_RD_KNOWN_RD 2u   /* max_rd_atomic is set */
+
 struct m_qp {
 	uint8_t live, ever, state;
 	int16_t pd;
@@ -340,6 +343,8 @@ struct m_qp {
 	uint8_t sq_kept;           /* send WRs refused below RTS but kept queued (M_EFF_SQ_KEPT): M_KEPT_* bits */
 	uint16_t max_inline;       /* the max_inline_data asked for at create_qp */
 	uint8_t no_rd_atomic;      /* connected with max_dest_rd_atomic 0: no READ/atomic responder resources */
+	uint8_t rd_atomic, dest_rd_atomic, rd_known; /* RC: max_rd_atomic (set at RTS), max_dest_rd_atomic (RTR);
+	                              rd_known bits M_RD_KNOWN_* say which are set */
 	uint8_t type;              /* enum m_qp_type */
 	uint8_t max_send_sge;      /* the cap.max_send_sge asked for at create_qp (at least 1) */
 	struct m_recv recv[M_MAX_RECV];
@@ -520,6 +525,7 @@ enum m_qmode {
 	M_Q_EXACT,    /* exactly value */
 	M_Q_ZERO,     /* 0 */
 	M_Q_NONZERO,  /* anything but 0 */
+	M_Q_ATLEAST,  /* value or more (a capability a provider may round up) */
 };
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);

@@ -105,6 +105,10 @@ static const struct m_deviation rxe_dev[] = {
 	  "invalidates it and the receive completes SUCCESS (rxe_check_invalidate_mw: no QP check)", KERNEL_RXE },
 	{ M_RULE_RA_ATOM_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { ERRNO(EINVAL) },
 	  "F: misaligned CAS/FADD via ibv_post_send: post returns EINVAL; RXEU validate_send_wr", KERNEL_RXE },
+	{ M_RULE_RA_ATOM_2, PART_RANGE, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
+	  "observed (rdmacheck verbs/261, 6.1.0-56, rdma-core 44): a CMP_SWP whose local SGE is 9 bytes completes "
+	  "SUCCESS and swaps: RXEU validate_send_wr refuses an atomic SGE shorter than 8 bytes only (catalog "
+	  "RA-ATOM-2: larger totals accepted); rdma-unit-test CompareSwapInvalidSize expects LOC_LEN_ERR", KERNEL_RXE },
 	{ M_RULE_RA_ERR_5, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(WR_FLUSH_ERR) },
 	  "F: after a remote error the next request completes WR_FLUSH_ERR; KRXE rxe_requester (the send queue "
 	  "only: a receive posted in ERR is PART_RECV_Q, ibv_post_recv answered ok on 6.1.0-56)", KERNEL_RXE },

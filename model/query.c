@@ -21,6 +21,7 @@ int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v)
 	case M_Q_EXACT: return v == q->r[i].value;
 	case M_Q_ZERO: return v == 0;
 	case M_Q_NONZERO: return v != 0;
+	case M_Q_ATLEAST: return v >= q->r[i].value;
 	}
 	return 0;
 }

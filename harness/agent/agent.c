@@ -84,6 +84,11 @@ const char *agent_wc_status_str(enum ibv_wc_status s)
 	return m_wc_status_str((enum m_wc_status)s);
 }
 
+const char *agent_wc_opcode_str(enum ibv_wc_opcode o)
+{
+	return m_wc_opcode_str((enum m_wc_opcode)o);
+}
+
 const char *agent_qp_state_str(enum ibv_qp_state s)
 {
 	return m_qp_state_str((enum m_qp_state)s);

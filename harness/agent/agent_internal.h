@@ -120,9 +120,11 @@ void agent_poll_pause(int64_t since_ms);
 /* The request's numeric field key, or dflt. */
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt);
 
-/* The names of a completion status and a QP state as answers carry them:
- * the model's (model/names.c), whose enums follow libibverbs' numbering. */
+/* The names of a completion status, a completion opcode ("?" for one the
+ * model does not name) and a QP state as answers carry them: the model's
+ * (model/names.c), whose enums follow libibverbs' numbering. */
 const char *agent_wc_status_str(enum ibv_wc_status s);
+const char *agent_wc_opcode_str(enum ibv_wc_opcode o);
 const char *agent_qp_state_str(enum ibv_qp_state s);
 
 /*

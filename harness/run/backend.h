@@ -60,6 +60,7 @@ struct hc_verbs {
 	uint64_t compare, swap;   /* cas: compare, swap; fadd: both the addend */
 	uint8_t with_inv;         /* send: SEND_WITH_INV */
 	uint8_t with_imm;         /* send: SEND_WITH_IMM */
+	uint32_t imm_data;        /* send with imm, write_imm: the immediate data (imm_data=, default 0) */
 	uint32_t inv_rkey;        /* send with inv, local_inv: the rkey to invalidate */
 	uint32_t conn_set;        /* connect: bits (1 << enum hconn) given */
 	uint32_t conn[HC_COUNT_]; /* connect: the options given */
@@ -201,6 +202,8 @@ struct hcall {
  */
 struct hres {
 	struct m_outcome out;
+	uint8_t has_opcode;       /* a post's completion reported its opcode: */
+	uint8_t wc_opcode;        /* enum m_wc_opcode */
 	uint32_t qset;
 	uint64_t q[32]; /* one per bit of qset */
 };
@@ -209,6 +212,7 @@ struct hres {
 struct hpeer {
 	int state;                /* enum m_qp_state, or -1 when it could not be read */
 	int recv;                 /* status of one receive completion, or -1 none */
+	struct m_recv_wc wc;      /* that completion's opcode, byte_len, immediate (wc.known 0: not reported) */
 };
 
 /*

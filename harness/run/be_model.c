@@ -300,6 +300,7 @@ static int model_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 		return -ENOENT;
 	out->state = bm->m.node[bm->f->objs[qp].node].qp[h].state;
 	out->recv = bm->recv[qp];
+	out->wc.known = 0; /* the model's own engine reports no completion fields */
 	bm->recv[qp] = -1;
 	return 0;
 }

@@ -189,6 +189,43 @@ static int late_doubt(struct run *x, const struct scn_step *s, struct m_outcome 
 }
 
 /*
+ * A successful receive completion the peer really gave (alternative a of p
+ * says so) against the opcode, byte_len and immediate the model predicts
+ * (recvwc.h). Returns 1 when they agree or were not reported, 0 with a fail
+ * recorded.
+ */
+static int recv_wc_judged(struct run *x, const struct scn_step *s, const struct m_pred *p, const struct m_alt *a,
+			  const struct m_recv_wc *seen, int32_t peer_obj)
+{
+	struct m_recv_wc want;
+	char why[96], name[80];
+
+	if (a->peer_recv != M_WC_SUCCESS || !seen->known || m_recv_wc_expect(&x->bm.m, p, &want) ||
+	    m_recv_wc_check(&want, seen, why, sizeof(why)) == 0)
+		return 1;
+	say(x, V_FAIL, s->line, "line %u: peer QP %s: receive completion: model says %s", s->line,
+	    obj_name(x->f, peer_obj, name, sizeof(name)), why);
+	return 0;
+}
+
+/*
+ * The opcode of a post's successful completion, when the engine reported it,
+ * against the WR's (ibv_poll_cq(3)). Returns 1 when they agree or it was not
+ * reported, 0 with a fail recorded.
+ */
+static int send_wc_judged(struct run *x, const struct scn_step *s, const struct m_pred *p, const struct hres *real)
+{
+	int want = m_send_wc_opcode(p->op.kind);
+
+	if (!real->has_opcode || real->out.kind != M_OUT_WC || real->out.code != M_WC_SUCCESS || want < 0 ||
+	    want == real->wc_opcode)
+		return 1;
+	say(x, V_FAIL, s->line, "line %u: %s: completion opcode %s, real %s", s->line, scn_step_call(s)->name,
+	    m_wc_opcode_str((enum m_wc_opcode)want), m_wc_opcode_str((enum m_wc_opcode)real->wc_opcode));
+	return 0;
+}
+
+/*
  * Among the alternatives of p equal to reality's outcome, find one whose
  * peer effects match what the peer QP really shows. Returns its index, or -1
  * (with a fail recorded) when none does.
@@ -196,7 +233,7 @@ static int late_doubt(struct run *x, const struct scn_step *s, struct m_outcome 
 static int match_peer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first)
 {
 	int want_recv = 0, want_state = 0;
-	struct hpeer seen = { -1, -1 };
+	struct hpeer seen = { .state = -1, .recv = -1 };
 	int32_t peer_obj = -1;
 	struct m_outcome out = p->alt[first].out;
 
@@ -221,8 +258,10 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 			return first; /* the peer QP is gone on the engine: nothing to observe */
 		if (late_doubt(x, s, out, want_recv, &now))
 			return -1;
-		if (seen.recv < 0)
+		if (seen.recv < 0) {
 			seen.recv = now.recv;
+			seen.wc = now.wc;
+		}
 		seen.state = now.state;
 		for (unsigned i = 0; i < p->n; i++) {
 			const struct m_alt *a = &p->alt[i];
@@ -231,7 +270,7 @@ static int match_peer(struct run *x, const struct scn_step *s, const struct m_pr
 				continue;
 			if ((a->peer_state == M_NO_PEER || !want_state || a->peer_state == seen.state) &&
 			    (!want_recv || a->peer_recv == seen.recv))
-				return (int)i;
+				return recv_wc_judged(x, s, p, a, &seen.wc, peer_obj) ? (int)i : -1;
 		}
 		if (waited >= PEER_STATE_WAIT_MS)
 			break;
@@ -278,6 +317,8 @@ static const char *qmodel(const struct run *x, const struct scn_arg_spec *sp, co
 
 	if (q->r[j].mode == M_Q_EXACT)
 		snprintf(buf, len, "%s=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
+	else if (q->r[j].mode == M_Q_ATLEAST)
+		snprintf(buf, len, "%s>=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
 	else
 		snprintf(buf, len, "%s %s", sp->key, m_qmode_str((enum m_qmode)q->r[j].mode));
 	return buf;
@@ -597,7 +638,7 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 	if (real->out.kind == M_OUT_CRASH)
 		return 1;
 	pick = match_peer(x, s, from, pick);
-	if (pick < 0)
+	if (pick < 0 || !send_wc_judged(x, s, from, real))
 		return 1;
 	for (unsigned i = 0; i < from->alt[pick].nrules; i++)
 		result_rule_add(x->r, (enum m_rule)from->alt[pick].rules[i]);

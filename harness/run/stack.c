@@ -187,6 +187,26 @@ static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 	return stack_read_mem(st, st->f->objs[obj].node, req, off, len, buf);
 }
 
+/* The receive completion's opcode=, len= and imm= of the agent's recvs answer, if it gave them. */
+static void stack_peer_wc(const char *reply, struct m_recv_wc *wc)
+{
+	char word[40];
+	enum m_wc_opcode o;
+	uint64_t v;
+
+	memset(wc, 0, sizeof(*wc));
+	if (proto_get(reply, "opcode", word, sizeof(word)) || m_wc_opcode_parse(word, &o) ||
+	    proto_get_u64(reply, "len", &v))
+		return;
+	wc->known = 1;
+	wc->opcode = (uint8_t)o;
+	wc->byte_len = (uint32_t)v;
+	if (proto_get_u64(reply, "imm", &v) == 0) {
+		wc->has_imm = 1;
+		wc->imm = (uint32_t)v;
+	}
+}
+
 static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 {
 	struct stack *st = be;
@@ -195,6 +215,7 @@ static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	int rc;
 
 	out->state = out->recv = -1;
+	out->wc.known = 0;
 	if (!st->o[qp].made)
 		return -ENOENT;
 	rc = stack_call(st, node, reply, "recvs id=%d wait_ms=%d", qp, wait_ms);
@@ -207,6 +228,7 @@ static int stack_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 
 		if (m_wc_status_parse(word, &s) == 0)
 			out->recv = (int)s;
+		stack_peer_wc(reply, &out->wc);
 	}
 	if (proto_is(reply, "ok") && proto_get(reply, "state", word, sizeof(word)) == 0) { /* one request for both */
 		enum m_qp_state s;

@@ -286,6 +286,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 
 		a->state = b->state = M_QPS_RTS;
 		a->no_rd_atomic = b->no_rd_atomic = op->verbs.no_rd_atomic;
+		m_qp_rd_atomic_connected(a, b, op);
 		a->peer_node = op->verbs.peer_node;
 		a->peer_qp = op->verbs.peer_qp;
 		b->peer_node = op->node;

@@ -6,6 +6,7 @@
  * leaves none (CQ-POLL-1).
  */
 #include "model/verbs/internal.h"
+#include "model/verbs/recvwc.h"
 
 #include <string.h>
 
@@ -110,12 +111,7 @@ void m_cq_unsignaled(const struct model *m, struct m_pred *out)
  */
 static struct m_cqe send_cqe(const struct m_op *op)
 {
-	static const uint8_t opc[M_OP_COUNT_] = {
-		[M_OP_WRITE] = M_WCO_RDMA_WRITE, [M_OP_WRITE_IMM] = M_WCO_RDMA_WRITE, [M_OP_READ] = M_WCO_RDMA_READ,
-		[M_OP_CAS] = M_WCO_COMP_SWAP, [M_OP_FADD] = M_WCO_FETCH_ADD, [M_OP_SEND] = M_WCO_SEND,
-		[M_OP_BIND_MW] = M_WCO_BIND_MW, [M_OP_LOCAL_INV] = M_WCO_LOCAL_INV,
-	};
-	struct m_cqe e = { .wr_id = op->verbs.wr_id, .opcode = opc[op->kind] };
+	struct m_cqe e = { .wr_id = op->verbs.wr_id, .opcode = (uint8_t)m_send_wc_opcode(op->kind) };
 
 	if (op->kind == M_OP_READ || op->kind == M_OP_CAS || op->kind == M_OP_FADD) {
 		e.has_len = 1;
@@ -126,14 +122,14 @@ static struct m_cqe send_cqe(const struct m_op *op)
 
 /*
  * The completion of receive wr_id consumed by op (a SEND or a WRITE with
- * immediate) at QP pq: RECV with the message's length (on a UD QP with the
- * 40 bytes of the GRH before it), or RECV_RDMA_WITH_IMM with the WRITE's.
+ * immediate) at QP pq: its opcode and byte_len as recvwc.h computes them.
  */
 static struct m_cqe recv_cqe(const struct m_op *op, const struct m_qp *pq, uint32_t wr_id)
 {
-	return (struct m_cqe){ .wr_id = wr_id, .has_len = 1,
-			       .opcode = op->kind == M_OP_WRITE_IMM ? M_WCO_RECV_RDMA_WITH_IMM : M_WCO_RECV,
-			       .byte_len = (uint32_t)op->verbs.len + (pq->type == M_QPT_UD ? 40u : 0u) };
+	struct m_recv_wc w;
+
+	m_recv_wc_of(op, pq->type == M_QPT_UD, &w);
+	return (struct m_cqe){ .wr_id = wr_id, .has_len = 1, .opcode = w.opcode, .byte_len = w.byte_len };
 }
 
 /* Completion e with status st arrives at CQ handle+1 cq1 of node n (0: an untracked CQ). */

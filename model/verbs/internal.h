@@ -137,6 +137,13 @@ void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int create
 int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
 /* poll_cq's results: n, then wrJ and statusJ of what it took. */
 int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+/* query_qp's capabilities of QP qh of nd, each at least what create_qp asked for (qpcaps.c). */
+void m_qp_caps_query(const struct m_node *nd, int qh, struct m_qres *out);
+/* connect gave RC QPs a and b op's max_rd_atomic and max_dest_rd_atomic (qpcaps.c). */
+void m_qp_rd_atomic_connected(struct m_qp *a, struct m_qp *b, const struct m_op *op);
+/* modify_qp takes q (before its state changes) to state to: RTR sets max_dest_rd_atomic (1), RTS from
+ * RTR max_rd_atomic (1), as the harness asks; RESET forgets both. */
+void m_qp_rd_atomic_moved(struct m_qp *q, enum m_qp_state to);
 
 /*
  * The handle a new object of node gets (slot.c): the next never-used slot of

@@ -581,11 +581,15 @@ static int post_remote(const struct model *m, const struct m_profile *p, const s
 			return 0;
 		}
 		if (sge != 8) {
-			s = DECIDE(p, RA_ATOM_2, PART_STEP, O_ERR(EINVAL), WC_ERR(LOC_LEN_ERR));
+			/* A longer SGE is the PART_RANGE part: a profile may let it go on (OK), the
+			 * atomic's 8 bytes then land in the SGE's first 8. */
+			s = DECIDE(p, RA_ATOM_2, sge > 8 ? PART_RANGE : PART_STEP, O_ERR(EINVAL), WC_ERR(LOC_LEN_ERR));
 			m_why_add(&why, M_RULE_RA_ATOM_2);
 			for (unsigned i = 0; i < s.n; i++)
-				m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
-			return 0;
+				if (s.o[i].kind != M_OUT_OK)
+					m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
+			if (!m_set_has(&s, O_OK))
+				return 0;
 		}
 	}
 	/* Remote operations need a live peer that still listens. */

@@ -136,6 +136,7 @@ void m_apply_modify_qp(struct model *m, const struct m_op *op)
 		q->nrecv = 0;   /* posted receives are flushed (RA-ERR-2) or gone */
 		if (to == M_QPS_RESET)
 			q->peer_node = q->peer_qp = -1;
+		m_qp_rd_atomic_moved(q, to);
 		return;
 	}
 	if (to == M_QPS_INIT && q->state == M_QPS_RESET)
@@ -144,5 +145,6 @@ void m_apply_modify_qp(struct model *m, const struct m_op *op)
 		q->peer_node = op->verbs.peer_node;
 		q->peer_qp = op->verbs.peer_qp;
 	}
+	m_qp_rd_atomic_moved(q, to);
 	q->state = (uint8_t)to; /* kept send WRs stay queued: they run once the QP is RTS */
 }

@@ -74,6 +74,7 @@ static int query_qp(const struct model *m, const struct m_op *op, struct m_qres 
 	/* qp_access_flags are set by the RESET->INIT transition (connect). */
 	m_qres_add(out, "access", q->state == M_QPS_RESET || q->type == M_QPT_UD ? M_Q_ANY : M_Q_EXACT, q->access,
 		   M_RULE_QP_CONN_1); /* a UD QP has no access flags (its INIT sets the Q_Key) */
+	m_qp_caps_query(nd, op->obj, out);
 	return 0;
 }
 

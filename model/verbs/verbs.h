@@ -56,6 +56,7 @@ struct m_verbs_args {
 	uint32_t max_inline; /* create_qp: cap.max_inline_data asked for (at most M_INLINE_MAX) */
 	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */
+	uint8_t max_rd_atomic, max_dest_rd_atomic; /* connect: the values both QPs get (default 1) */
 	uint8_t qp_type;    /* create_qp: enum m_qp_type */
 	uint64_t len;       /* reg_mr/rereg_mr: length; bind_mw: window length; posts: the
 	                       SGE's length; fill: bytes (0: to the MR's end) */
@@ -69,7 +70,8 @@ struct m_verbs_args {
 	uint64_t buf_off;
 	uint8_t byte;       /* fill: the byte value */
 	uint8_t with_inv;   /* send: SEND_WITH_INV */
-	uint8_t with_imm;   /* send: SEND_WITH_IMM (the immediate is not compared); not with with_inv */
+	uint8_t with_imm;   /* send: SEND_WITH_IMM; not with with_inv */
+	uint32_t imm_data;  /* send with imm, write_imm: the immediate data its receive completion carries */
 	uint32_t lkey;      /* posts: the local SGE's lkey, */
 	uint64_t laddr;     /*        and address */
 	uint32_t rkey;      /* write/read/cas/fadd: the remote key; send with_inv and

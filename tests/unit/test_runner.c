@@ -33,6 +33,9 @@ struct fk_step {
 	uint32_t qp_access;
 	int has_peer;            /* what peer() reports after this step */
 	int peer_state, peer_recv;
+	struct m_recv_wc peer_wc; /* that receive completion's fields (known 0: not reported) */
+	int has_opcode;          /* the post's completion opcode to report, */
+	uint8_t wc_opcode;       /* enum m_wc_opcode */
 };
 
 struct fake {
@@ -117,6 +120,8 @@ static int fk_exec(void *be, const struct hcall *c, struct hres *r)
 	if (st->rc)
 		return st->rc;
 	memset(r, 0, sizeof(*r));
+	r->has_opcode = (uint8_t)st->has_opcode;
+	r->wc_opcode = st->wc_opcode;
 	if (st->set)
 		r->out = st->out;
 	else if (c->nprefer)
@@ -192,6 +197,7 @@ static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 		return -ENOENT;
 	out->state = st && st->has_peer ? st->peer_state : fk.peer_state;
 	out->recv = st && st->has_peer ? st->peer_recv : -1;
+	out->wc = st && st->has_peer ? st->peer_wc : (struct m_recv_wc){ 0 };
 	return 0;
 }
 
@@ -705,6 +711,66 @@ START_TEST(test_peer_state_checked)
 }
 END_TEST
 
+/* A successful receive completion's opcode, byte_len and immediate against the model (recvwc.h). */
+START_TEST(test_peer_receive_fields_checked)
+{
+	static const char text[] = TWO "a: recv q local=dst+0 len=256\n"
+				       "b: send q local=src+0 len=32 imm_data=9 expect SUCCESS\n";
+	struct run_opts o = opts("rxe");
+	struct result r;
+	struct m_recv_wc good = { .known = 1, .opcode = M_WCO_RECV, .byte_len = 32, .has_imm = 1, .imm = 9 };
+	struct scn_file *f = parse(text);
+
+	*at(f, text, "b: send") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
+						    .peer_wc = good };
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	ck_assert_str_eq(r.reason, "a.dst: memory differs from the model at offset 0"); /* past the send */
+	done(f, &r);
+
+	good.byte_len = 256; /* the receive's length, not the bytes sent */
+	f = parse(text);
+	*at(f, text, "b: send") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
+						    .peer_wc = good };
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_uint_eq(r.line, 12);
+	ck_assert_str_eq(r.reason, "line 12: peer QP a.q: receive completion: model says byte_len 32, real 256");
+	done(f, &r);
+
+	good.byte_len = 32;
+	good.imm = 8;
+	f = parse(text);
+	*at(f, text, "b: send") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
+						    .peer_wc = good };
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	ck_assert_str_eq(r.reason, "line 12: peer QP a.q: receive completion: model says imm_data 9, real 8");
+	done(f, &r);
+}
+END_TEST
+
+/* A successful post's completion opcode against its WR's (recvwc.h: m_send_wc_opcode). */
+START_TEST(test_send_opcode_checked)
+{
+	static const char text[] = TWO "b: write q local=src+0 remote=a.dst+0 len=32 expect SUCCESS\n";
+	struct run_opts o = opts("rxe");
+	struct result r;
+	struct scn_file *f = parse(text);
+
+	*at(f, text, "b: write") = (struct fk_step){ .has_opcode = 1, .wc_opcode = M_WCO_SEND };
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_uint_eq(r.line, 11);
+	ck_assert_str_eq(r.reason, "line 11: write: completion opcode RDMA_WRITE, real SEND");
+	done(f, &r);
+
+	f = parse(text);
+	*at(f, text, "b: write") = (struct fk_step){ .has_opcode = 1, .wc_opcode = M_WCO_RDMA_WRITE };
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	ck_assert_uint_ne(r.line, 11); /* the opcode agrees: the step passes (the fake moves no byte: the end fails) */
+	done(f, &r);
+}
+END_TEST
+
 START_TEST(test_peer_receive_checked)
 {
 	static const char text[] = TWO "a: recv q local=dst+0 len=256\n"
@@ -1151,6 +1217,8 @@ Suite *suite_test_runner(void)
 	tcase_add_test(tc, test_timeout_is_fail);
 	tcase_add_test(tc, test_peer_state_checked);
 	tcase_add_test(tc, test_peer_receive_checked);
+	tcase_add_test(tc, test_peer_receive_fields_checked);
+	tcase_add_test(tc, test_send_opcode_checked);
 	tcase_add_test(tc, test_memory_mismatch_at_end);
 	tcase_add_test(tc, test_check_step);
 	tcase_add_test(tc, test_trace_and_rules);

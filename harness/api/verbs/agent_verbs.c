@@ -6,6 +6,7 @@
 #include "harness/api/verbs/agent_sge.h"
 #include "harness/api/verbs/verbs.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,8 @@ static int answer_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig,
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
 	if (rc)
 		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
-	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
+	return proto_send(a->fd, "ok status=%s vendor_err=%u opcode=%s", agent_wc_status_str(wc.status), wc.vendor_err,
+			  agent_wc_opcode_str(wc.opcode));
 }
 
 static int do_alloc_pd(struct agent *a)
@@ -381,7 +383,7 @@ static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, str
 		wr->opcode = IBV_WR_RDMA_WRITE;
 	} else if (strcmp(op, "write_imm") == 0) {
 		wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-		wr->imm_data = 0;
+		wr->imm_data = htonl((uint32_t)wr_num(a, pfx, "imm_data", 0)); /* network byte order */
 	} else if (strcmp(op, "read") == 0) {
 		wr->opcode = IBV_WR_RDMA_READ;
 	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
@@ -392,6 +394,7 @@ static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, str
 		wr->wr.atomic.swap = wr_num(a, pfx, "swap", 0);
 	} else if (strcmp(op, "send") == 0) {
 		wr->opcode = wr_num(a, pfx, "imm", 0) ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+		wr->imm_data = htonl((uint32_t)wr_num(a, pfx, "imm_data", 0));
 		if (proto_get_u64(a->msg, k, &inv) == 0) {
 			wr->opcode = IBV_WR_SEND_WITH_INV;
 			wr->invalidate_rkey = (uint32_t)inv;
@@ -578,13 +581,23 @@ static void qp_state_field(struct aobj *q, char *out)
 		snprintf(out, 16, " state=%s", agent_qp_state_str(at.qp_state));
 }
 
+/* " status=S opcode=O len=N [imm=N]" of receive completion wc (imm: with IBV_WC_WITH_IMM, in host order). */
+static void recv_wc_fields(const struct ibv_wc *wc, char *out, size_t len)
+{
+	int off = snprintf(out, len, " status=%s opcode=%s len=%u", agent_wc_status_str(wc->status),
+			   agent_wc_opcode_str(wc->opcode), wc->byte_len);
+
+	if (off > 0 && (size_t)off < len && (wc->wc_flags & IBV_WC_WITH_IMM))
+		snprintf(out + off, len - (size_t)off, " imm=%u", ntohl(wc->imm_data));
+}
+
 /* The peer's facts in one answer: its next receive completion (waiting up to wait_ms), then its QP state. */
 static int do_recvs(struct agent *a)
 {
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
 	int64_t since = proto_now_ms(), deadline = since + (int64_t)agent_num(a, "wait_ms", 0);
 	struct ibv_wc wc;
-	char state[16];
+	char state[16], fields[96];
 
 	if (!q)
 		return agent_reply_err(a, EINVAL, "bad recvs request");
@@ -597,8 +610,10 @@ static int do_recvs(struct agent *a)
 		if (got < 0)
 			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
 		qp_state_field(q, state);
-		if (got)
-			return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
+		if (got) {
+			recv_wc_fields(&wc, fields, sizeof(fields));
+			return proto_send(a->fd, "ok n=1%s%s", fields, state);
+		}
 		return proto_send(a->fd, "ok n=0%s", state);
 	}
 	for (;;) {
@@ -608,8 +623,10 @@ static int do_recvs(struct agent *a)
 			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
 		if (got == 1 || proto_now_ms() >= deadline) {
 			qp_state_field(q, state);
-			if (got == 1)
-				return proto_send(a->fd, "ok n=1 status=%s%s", agent_wc_status_str(wc.status), state);
+			if (got == 1) {
+				recv_wc_fields(&wc, fields, sizeof(fields));
+				return proto_send(a->fd, "ok n=1%s%s", fields, state);
+			}
 			return proto_send(a->fd, "ok n=0%s", state);
 		}
 		agent_poll_pause(since);
@@ -627,10 +644,17 @@ static int do_query_qp(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad query_qp request");
 	if (!q->live)
 		return agent_reply_err(a, ENOENT, "the QP was destroyed");
-	rc = ibv_query_qp(q->qp, &at, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, &init);
+	rc = ibv_query_qp(q->qp, &at,
+			  IBV_QP_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_CAP | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC,
+			  &init);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_query_qp: %s", strerror(rc));
-	return proto_send(a->fd, "ok state=%s access=%u", agent_qp_state_str(at.qp_state), at.qp_access_flags);
+	return proto_send(a->fd,
+			  "ok state=%s access=%u max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u "
+			  "max_rd_atomic=%u max_dest_rd_atomic=%u",
+			  agent_qp_state_str(at.qp_state), at.qp_access_flags, at.cap.max_send_wr, at.cap.max_recv_wr,
+			  at.cap.max_send_sge, at.cap.max_recv_sge, at.cap.max_inline_data, at.max_rd_atomic,
+			  at.max_dest_rd_atomic);
 }
 
 

@@ -159,23 +159,6 @@ int agent_do_destroy_cq(struct agent *a)
 	return proto_send(a->fd, "ok");
 }
 
-/* wc.opcode as poll_cq's answer gives it: its IBV_WC_ name without the prefix, else the number (into buf). */
-static const char *opcode_str(enum ibv_wc_opcode o, char *buf, size_t len)
-{
-	static const struct { enum ibv_wc_opcode o; const char *name; } t[] = {
-		{ IBV_WC_SEND, "SEND" }, { IBV_WC_RDMA_WRITE, "RDMA_WRITE" }, { IBV_WC_RDMA_READ, "RDMA_READ" },
-		{ IBV_WC_COMP_SWAP, "COMP_SWAP" }, { IBV_WC_FETCH_ADD, "FETCH_ADD" }, { IBV_WC_BIND_MW, "BIND_MW" },
-		{ IBV_WC_LOCAL_INV, "LOCAL_INV" }, { IBV_WC_RECV, "RECV" },
-		{ IBV_WC_RECV_RDMA_WITH_IMM, "RECV_RDMA_WITH_IMM" },
-	};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (t[i].o == o)
-			return t[i].name;
-	snprintf(buf, len, "%u", (unsigned)o);
-	return buf;
-}
-
 int agent_do_poll_cq(struct agent *a)
 {
 	struct aobj *o = agent_field_obj(a, "id", AO_CQ, 1);
@@ -202,12 +185,10 @@ int agent_do_poll_cq(struct agent *a)
 	k = s->n < max ? s->n : max;
 	off += (size_t)snprintf(line, sizeof(line), "ok n=%zu", k);
 	for (size_t i = 0; i < k && off < sizeof(line); i++) {
-		char num[16];
-
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " wr%zu=%llu status%zu=%s opcode%zu=%s byte_len%zu=%u",
 					i + 1, (unsigned long long)(s->wc[i].wr_id & ~AGENT_WR_RECV), i + 1,
 					agent_wc_status_str(s->wc[i].status), i + 1,
-					opcode_str(s->wc[i].opcode, num, sizeof(num)), i + 1, s->wc[i].byte_len);
+					agent_wc_opcode_str(s->wc[i].opcode), i + 1, s->wc[i].byte_len);
 	}
 	for (size_t i = 0; i < k; i++)
 		s->taken[s->ntaken++ % TAKEN_MAX] = s->wc[i];

@@ -40,6 +40,9 @@
 #define WC_RESULTS(j) OPT("wr" #j, NUM), OPT("status" #j, WORD(SCN_T_WC)), OPT("opcode" #j, WORD(SCN_T_WC_OPCODE)), \
 		      OPT("byte_len" #j, NUM)
 
+/* write_imm, send: the immediate data (send: SEND_WITH_IMM), as the receiver's completion gives it */
+#define IMM_ARG OPT("imm_data", RANGE(0, 0xffffffffu))
+
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
 	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, ARGS(GARBLE_ARG)),
@@ -80,23 +83,26 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), WAIT_ARG)),
 	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
 	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS)),
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS, IMM_ARG)),
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM), WAIT_ARG)),
 	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM), WAIT_ARG)),
 	/* the completion of the QP's oldest WR posted with wait=no, id= its wr_id */
 	CALL("wait", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(REQ("id", RANGE(0, 0xffffffffu)))),
-	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect */
+	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect;
+	 * lkey= the SGE's lkey in place of the local MR's */
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB,
-	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)))),
+	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)), OPT("lkey", NUM))),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
-		  OPT("lkey", NUM), OPT("imm", BARE), WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
+		  OPT("lkey", NUM), OPT("imm", BARE), IMM_ARG, WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
 		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM), SGE_LIST, GARBLE_ARG)),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, ARGS(GARBLE_ARG),
-	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)))),
+	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)), OPT("max_send_wr", NUM),
+		   OPT("max_recv_wr", NUM), OPT("max_send_sge", NUM), OPT("max_recv_sge", NUM), OPT("max_inline", NUM),
+		   OPT("max_rd_atomic", NUM), OPT("max_dest_rd_atomic", NUM))),
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB, ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)))),
 	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, NOARGS),
 	/* takes up to max completions, oldest first: n, and the wr_id, status, opcode and byte_len of each */

@@ -86,6 +86,7 @@ static void rdma(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	const struct scn_value *v;
 
 	local_sge(r, s, c);
+	c->verbs.imm_data = (uint32_t)rsv_num(r, scn_step_arg(s, "imm_data"), 0);
 	rsv_ref(r, scn_step_arg(s, "remote"), 1, &c->verbs.raddr, &c->verbs.rkey);
 	if ((v = scn_step_arg(s, "rkey")))
 		c->verbs.rkey = (uint32_t)rsv_num(r, v, 0);
@@ -143,7 +144,8 @@ static void sendrecv(struct rsv *r, const struct scn_step *s, struct hcall *c)
 
 	local_sge(r, s, c);
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
-	c->verbs.with_imm = (uint8_t)rsv_bare(s, "imm");
+	c->verbs.with_imm = (uint8_t)(rsv_bare(s, "imm") || scn_step_arg(s, "imm_data"));
+	c->verbs.imm_data = (uint32_t)rsv_num(r, scn_step_arg(s, "imm_data"), 0);
 	ud_dest(r, s, c);
 	resolve_sge_more(r, s, c);
 	if ((v = scn_step_arg(s, "inv"))) {

@@ -60,7 +60,9 @@ static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t 
 	if (off < len && c->verbs.send_inline)
 		off += (size_t)snprintf(buf + off, len - off, " %sinline=1", pfx);
 	if (off < len && c->verbs.with_imm)
-		snprintf(buf + off, len - off, " %simm=1", pfx);
+		off += (size_t)snprintf(buf + off, len - off, " %simm=1", pfx);
+	if (off < len && (c->verbs.with_imm || c->op == M_OP_WRITE_IMM))
+		snprintf(buf + off, len - off, " %simm_data=%u", pfx, c->verbs.imm_data);
 }
 
 /* Send c's request to its agent and take the answer into reply. */
@@ -212,6 +214,18 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	}
 }
 
+/* The completion opcode a post's answer gives (opcode=), into r. */
+static void post_opcode(const char *reply, struct hres *r)
+{
+	char word[32];
+	enum m_wc_opcode o;
+
+	if (proto_get(reply, "opcode", word, sizeof(word)) == 0 && m_wc_opcode_parse(word, &o) == 0) {
+		r->has_opcode = 1;
+		r->wc_opcode = (uint8_t)o;
+	}
+}
+
 static int exec_call(struct stack *st, const struct hcall *c, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX];
@@ -225,6 +239,7 @@ static int exec_call(struct stack *st, const struct hcall *c, struct hres *r)
 		return rc;
 	if (!proto_is(reply, "ok"))
 		return 0;
+	post_opcode(reply, r);
 	keep(st, c, reply, r);
 	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);

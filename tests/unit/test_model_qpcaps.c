@@ -1,0 +1,145 @@
+/*
+ * Unit tests of the model: the capabilities query_qp reports (model/verbs/
+ * qpcaps.c). ibv_create_qp(3): the QP's capabilities are at least those asked
+ * for (a provider may round them up), so each is an "at least" result: the
+ * send queue's depth and the receive queue's (LP-7), one SGE each (the harness
+ * asks for one), max_inline_data (LP-3); a QP that takes its receives from an
+ * SRQ has no receive queue of its own to report.
+ */
+#include "tests/unit/model_fx.h"
+
+#include <string.h>
+
+/* The index of result key in q, or -1. */
+static int qres_find(const struct m_qres *q, const char *key)
+{
+	for (unsigned i = 0; i < q->n; i++)
+		if (strcmp(q->r[i].key, key) == 0)
+			return (int)i;
+	return -1;
+}
+
+static struct m_qres query(struct fx *f, int qp)
+{
+	struct m_qres q = { 0 };
+
+	ck_assert_int_eq(model_query(&f->m, &f->p, &(struct m_op){ .kind = M_OP_QUERY_QP, .obj = (int16_t)qp }, &q), 0);
+	return q;
+}
+
+START_TEST(test_LP_7_query_qp_caps_at_least_asked)
+{
+	struct fx f;
+	int pd, q, d;
+	struct m_qres r;
+
+	fx_init(&f, 1, "rxe");
+	pd = fx_pd(&f, 0);
+	q = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_QP, .verbs.pd = (int16_t)pd, .verbs.access = QP_ALL,
+				     .verbs.max_send_wr = 8, .verbs.max_recv_wr = 4, .verbs.max_inline = 96 }, ok_());
+	d = fx_qp(&f, 0, pd, QP_ALL); /* nothing asked: the harness's defaults */
+	r = query(&f, q);
+	static const struct {
+		const char *key;
+		uint64_t v;
+	} want[] = { { "max_send_wr", 8 }, { "max_recv_wr", 4 }, { "max_send_sge", 1 }, { "max_recv_sge", 1 },
+		     { "max_inline", 96 } };
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int j = qres_find(&r, want[i].key);
+
+		ck_assert_msg(j >= 0, "no %s", want[i].key);
+		ck_assert_int_eq(r.r[j].mode, M_Q_ATLEAST);
+		ck_assert_uint_eq(r.r[j].value, want[i].v);
+		ck_assert(model_qres_ok(&r, (size_t)j, want[i].v));
+		ck_assert(model_qres_ok(&r, (size_t)j, want[i].v + 100)); /* rounded up */
+		ck_assert(!model_qres_ok(&r, (size_t)j, want[i].v - 1));
+	}
+	r = query(&f, d);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_send_wr")].value, M_SEND_DEPTH_DEFAULT);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_recv_wr")].value, M_RECV_DEPTH_DEFAULT);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_inline")].value, 0);
+	ck_assert_int_eq(r.r[qres_find(&r, "state")].mode, M_Q_EXACT);
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_7_query_qp_on_srq_has_no_receive_queue)
+{
+	struct fx f;
+	int pd, s, q, j;
+	struct m_qres r;
+
+	fx_init(&f, 1, "rxe");
+	pd = fx_pd(&f, 0);
+	s = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_SRQ, .verbs.pd = (int16_t)pd, .verbs.max_recv_wr = 4 }, ok_());
+	q = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_QP, .verbs.pd = (int16_t)pd, .verbs.access = QP_ALL,
+				     .verbs.srq1 = (uint8_t)(s + 1) }, ok_());
+	r = query(&f, q);
+	j = qres_find(&r, "max_recv_wr");
+	ck_assert_int_ge(j, 0);
+	ck_assert_int_eq(r.r[j].mode, M_Q_ANY);
+	ck_assert(model_qres_ok(&r, (size_t)j, 0));
+	model_free(&f.m);
+}
+END_TEST
+
+static int mode_of(const struct m_qres *r, const char *key)
+{
+	int j = qres_find(r, key);
+
+	ck_assert_msg(j >= 0, "no %s", key);
+	return r->r[j].mode;
+}
+
+/* max_rd_atomic and max_dest_rd_atomic: at least what connect asked (RTR/RTS: 1), anything before. */
+START_TEST(test_RA_RES_1_query_qp_rd_atomic_at_least_asked)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "rxe", 2); /* connected with both 0 (the harness gives 1 when none is asked) */
+	int pd = fx_pd(&f, 0), q = fx_qp(&f, 0, pd, QP_ALL), p1 = fx_qp(&f, 1, s.pb, QP_ALL);
+	struct m_qres r = query(&f, s.qa);
+
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ATLEAST);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 0);
+	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ATLEAST);
+	r = query(&f, q);
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ANY); /* RESET: not set yet */
+	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ANY);
+	/* connect max_rd_atomic=12 max_dest_rd_atomic=12 (pyverbs test_modify_rc_qp_rd_atomic) */
+	fx_do(&f, (struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)q, .verbs.peer_node = 1,
+				 .verbs.peer_qp = (int16_t)p1, .verbs.max_rd_atomic = 12, .verbs.max_dest_rd_atomic = 12 },
+	      ok_());
+	r = query(&f, q);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 12);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_dest_rd_atomic")].value, 12);
+	ck_assert(model_qres_ok(&r, (size_t)qres_find(&r, "max_dest_rd_atomic"), 16)); /* rxe: a power of two */
+	ck_assert(!model_qres_ok(&r, (size_t)qres_find(&r, "max_rd_atomic"), 11));
+	/* RESET forgets them; RTR sets max_dest_rd_atomic 1, RTS max_rd_atomic 1 */
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RESET }, ok_());
+	ck_assert_int_eq(mode_of((r = query(&f, q), &r), "max_rd_atomic"), M_Q_ANY);
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_INIT }, ok_());
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RTR,
+				 .verbs.peer_node = 1, .verbs.peer_qp = (int16_t)p1 }, ok_());
+	r = query(&f, q);
+	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ATLEAST);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_dest_rd_atomic")].value, 1);
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ANY);
+	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RTS }, ok_());
+	r = query(&f, q);
+	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ATLEAST);
+	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 1);
+	model_free(&f.m);
+}
+END_TEST
+
+Suite *suite_test_model_qpcaps(void)
+{
+	Suite *s = suite_create("model_qpcaps");
+	TCase *tc = tcase_create("caps");
+
+	tcase_add_test(tc, test_LP_7_query_qp_caps_at_least_asked);
+	tcase_add_test(tc, test_LP_7_query_qp_on_srq_has_no_receive_queue);
+	tcase_add_test(tc, test_RA_RES_1_query_qp_rd_atomic_at_least_asked);
+	suite_add_tcase(s, tc);
+	return s;
+}
