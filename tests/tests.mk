@@ -5,10 +5,12 @@ UNIT_NAMES := $(basename $(notdir $(UNIT_SRCS)))
 UNIT_OBJS  := $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tests/unit/main.o
 UNIT_BIN   := $(BUILD)/tests/unit-tests
 
+# Written under a name of this make's own (make check's lanes run makes side by
+# side), then renamed over the list only when it changed.
 $(BUILD)/tests/unit/suites.inc: FORCE
 	@mkdir -p $(dir $@)
-	@: > $@.tmp; for n in $(UNIT_NAMES); do echo "SUITE($$n)" >> $@.tmp; done
-	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+	@t=$@.$$$$.tmp; : > $$t; for n in $(UNIT_NAMES); do echo "SUITE($$n)" >> $$t; done; \
+	cmp -s $$t $@ 2>/dev/null && rm -f $$t || mv -f $$t $@
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
