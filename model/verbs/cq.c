@@ -78,6 +78,9 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 		if (!cq_live(c, op->obj) || op->verbs.max_wc < 1 || op->verbs.max_wc > M_POLL_MAX)
 			return -EINVAL;
 		m_why_add(&why, M_RULE_CQ_POLL_1);
+		for (unsigned j = 0; j < c->cq[op->obj].n && j < op->verbs.max_wc; j++)
+			if (c->cq[op->obj].e[j].status != M_WC_SUCCESS)
+				m_why_add(&why, M_RULE_RA_ERR_4); /* it takes an error completion: wr_id and status only */
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
 	default:

@@ -8,6 +8,12 @@
  * Bytes it moves are unknown while it is outstanding, and stay unknown when
  * more than one status was possible or other steps moved bytes meanwhile.
  *
+ * A send WR refused below RTS that the provider kept (QP-STATE-1, a
+ * profile's M_EFF_SQ_KEPT) is remembered on a QP with a send CQ object: at
+ * the QP's first doorbell once RTS it runs before the WR that rang, and its
+ * completion is in the CQ (alone on its QP, with the status it could have
+ * then; with others kept, the CQ's contents are undefined).
+ *
  * What the model cannot follow while a WR is outstanding is refused as a
  * step it cannot run (-EINVAL): another post on its QP that waits, any post
  * on its peer QP (the WR may already have put both in ERR), a transition of
@@ -81,7 +87,8 @@ static int oldest_on(const struct model *m, unsigned n, int qp)
 	int k = -1;
 
 	for (int i = 0; i < M_OUTST_MAX; i++)
-		if (o->w[i].live && o->w[i].node == n && o->w[i].qp == qp && (k < 0 || o->w[i].seq < o->w[k].seq))
+		if (o->w[i].live && !o->w[i].kept && o->w[i].node == n && o->w[i].qp == qp &&
+		    (k < 0 || o->w[i].seq < o->w[k].seq))
 			k = i;
 	return k;
 }
@@ -92,7 +99,7 @@ static unsigned count_on(const struct model *m, unsigned n, int qp)
 	unsigned c = 0;
 
 	for (int i = 0; i < M_OUTST_MAX; i++)
-		c += m->outst.w[i].live && m->outst.w[i].node == n && m->outst.w[i].qp == qp;
+		c += m->outst.w[i].live && !m->outst.w[i].kept && m->outst.w[i].node == n && m->outst.w[i].qp == qp;
 	return c;
 }
 
@@ -105,8 +112,8 @@ static int touches(const struct model *m, unsigned n, int qp)
 		const struct m_wr_out *w = &m->outst.w[i];
 		int pn, pq;
 
-		if (!w->live)
-			continue;
+		if (!w->live || w->kept)
+			continue; /* a kept WR has not run yet */
 		if (wr_peer(m, w, &pn, &pq) == 0 && pn == (int)n && pq == qp)
 			return 2;
 		if (w->node == n && w->qp == qp)
@@ -148,9 +155,16 @@ void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pre
 {
 	for (int i = 0; i < M_OUTST_MAX; i++) {
 		struct m_pred w;
+		unsigned n = 0;
 
-		if (m->outst.w[i].live && pred_wr(m, p, &m->outst.w[i], &w) == 0)
-			out->wr_seen[i] = wc_bits(&w);
+		if (!m->outst.w[i].live || pred_wr(m, p, &m->outst.w[i], &w))
+			continue;
+		/* A kept WR runs first at the doorbell: not after kept WRs (m_kept_alts, QP-STATE-1). */
+		for (unsigned j = 0; j < w.n; j++)
+			if (!m->outst.w[i].kept || !m_alt_has_rule(&w.alt[j], M_RULE_QP_STATE_1))
+				w.alt[n++] = w.alt[j];
+		w.n = (uint8_t)n;
+		out->wr_seen[i] = wc_bits(&w);
 	}
 }
 
@@ -384,6 +398,75 @@ static int hand_over(struct model *m, const struct m_pred *pred)
 	return -ENOSPC;
 }
 
+/* A send WR refused below RTS (effect M_EFF_SQ_KEPT) on a QP with a send CQ object: kept. */
+static void keep(struct model *m, const struct m_op *op)
+{
+	int qh = acting_qp(op);
+
+	if (qh < 0 || qh >= M_MAX_QP || !m->node[op->node].cq.scq[qh])
+		return;
+	if (!nowait_kind((enum m_op_kind)op->kind)) {
+		m->node[op->node].cq.cq[m->node[op->node].cq.scq[qh] - 1].overrun = 1; /* its completion: not followed */
+		return;
+	}
+	for (int k = 0; k < M_OUTST_MAX; k++)
+		if (!m->outst.w[k].live) {
+			m->outst.w[k] = (struct m_wr_out){ .live = 1, .kept = 1, .kind = op->kind, .node = op->node,
+							  .qp = (int16_t)qh, .a = op->verbs, .seq = m->outst.seq++ };
+			m->outst.w[k].a.nowait = 0;
+			return;
+		}
+}
+
+/*
+ * The doorbell pred rings on QP qh of node n (RTS, WRs kept): they run first, oldest first. Alone,
+ * one completes with the status it could have in the state the doorbell was predicted in (what it
+ * moved unknown); with others, or several statuses, its CQ's contents are undefined (the QP's fate
+ * is the doorbell's alternative, m_kept_alts).
+ */
+static void ring(struct model *m, const struct m_pred *pred, unsigned n, int qh)
+{
+	unsigned kept = 0;
+
+	m->node[n].qp[qh].sq_kept = 0;
+	for (int k = 0; k < M_OUTST_MAX; k++)
+		kept += m->outst.w[k].live && m->outst.w[k].kept && m->outst.w[k].node == n && m->outst.w[k].qp == qh;
+	for (int k = 0; k < M_OUTST_MAX; k++) {
+		struct m_wr_out *w = &m->outst.w[k];
+		uint32_t bits = pred->wr_seen[k];
+		int created;
+
+		if (!w->live || !w->kept || w->node != n || w->qp != qh)
+			continue;
+		w->live = 0;
+		if (kept == 1 && bits && !(bits & (bits - 1))) {
+			int s = __builtin_ctz(bits);
+			struct m_op op = wr_op(w);
+			struct m_alt a = { .out = O_WC(s), .effect = (uint8_t)early_effect((enum m_wc_status)s),
+					   .peer_recv = -1 };
+
+			m_verbs_step_apply(m, &op, NULL, &a, &created);
+		} else {
+			m->node[n].cq.cq[wr_cq(m, w) - 1].overrun = 1;
+		}
+		unknown_dest(m, w);
+	}
+}
+
+/* A kept WR on QP qh of node n that op (alternative a) ends before it ran: forgotten (1), or 0. */
+static int unkept(struct model *m, const struct m_op *op, const struct m_alt *a, struct m_wr_out *w)
+{
+	if (!w->kept || a->effect != M_EFF_DO || w->node != op->node || w->qp != op->obj)
+		return 0;
+	if (op->kind == M_OP_DESTROY_QP || (op->kind == M_OP_MODIFY_QP && op->verbs.qp_state == M_QPS_RESET))
+		return 1; /* the queue is gone: no completion */
+	if (op->kind == M_OP_MODIFY_QP && op->verbs.qp_state == M_QPS_ERR) {
+		m->node[w->node].cq.cq[wr_cq(m, w) - 1].overrun = 1; /* flushed, or never run */
+		return 1;
+	}
+	return 0;
+}
+
 /* Does committing op (alternative a) move bytes that outstanding WR w may move too? */
 static int races(const struct m_op *op, const struct m_alt *a, const struct m_wr_out *w, const struct model *m)
 {
@@ -413,6 +496,10 @@ int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *han
 
 		if (!w->live)
 			continue;
+		if (unkept(m, op, a, w))
+			w->live = 0;
+		if (w->kept)
+			continue;
 		w->seen |= pred->wr_seen[j];
 		w->raced |= (uint8_t)races(op, a, w, m);
 		if (op->kind == M_OP_DEREG_MR && a->effect == M_EFF_DO && names_mr(m, w, op->node, op->obj))
@@ -424,6 +511,15 @@ int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *han
 			m->node[w->node].cq.cq[wr_cq(m, w) - 1].overrun = 1;
 			w->live = 0;
 		}
+	}
+	if (post_kind((enum m_op_kind)op->kind) && op->kind != M_OP_RECV) {
+		int qh = acting_qp(op);
+
+		if (a->effect == M_EFF_SQ_KEPT)
+			keep(m, op);
+		else if (a->effect != M_EFF_NONE && qh >= 0 && qh < m->node[op->node].nqp &&
+			 m->node[op->node].qp[qh].state == M_QPS_RTS && m->node[op->node].qp[qh].sq_kept)
+			ring(m, pred, op->node, qh); /* the doorbell: kept WRs run first */
 	}
 	if (op->kind == M_OP_WAIT) {
 		*handled = 1;

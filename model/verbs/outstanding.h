@@ -4,7 +4,9 @@
  * posted with `wait=no` is handed over and not waited for; it runs at some
  * moment between its post and the `wait` step that takes its completion, so
  * its completion may have any status it could have had in any state since
- * its post (model/verbs/outstanding.c).
+ * its post (model/verbs/outstanding.c). A send WR a provider refused below
+ * RTS but kept queued (M_EFF_SQ_KEPT, QP-STATE-1) is one too, on a QP whose
+ * send CQ is a CQ object: it runs at the QP's first doorbell once RTS.
  */
 #ifndef RDMACHECK_MODEL_VERBS_OUTSTANDING_H
 #define RDMACHECK_MODEL_VERBS_OUTSTANDING_H
@@ -28,6 +30,7 @@ struct m_wr_out {
 	uint8_t dereg;           /* an MR it names was deregistered meanwhile (MR-DEREG-3) */
 	uint32_t pushes;         /* its send CQ's count of completions at its post (m_cq.pushes) */
 	uint32_t seq;            /* posting order (the oldest of a QP completes first) */
+	uint8_t kept;            /* refused below RTS, kept queued: waits for the first doorbell at RTS */
 };
 
 struct m_outst_model {

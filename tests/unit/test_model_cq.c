@@ -255,6 +255,8 @@ START_TEST(test_RA_ERR_4_error_completion_promises_no_opcode_or_length)
 	fx_do(&f, snd, wc_(M_WC_SUCCESS)); /* the first receive: 24 bytes */
 	bad.verbs.rkey = 0;
 	fx_do(&f, bad, wc_(M_WC_REM_ACCESS_ERR)); /* both QPs to ERR: the second receive flushed */
+	ck_assert(!fx_rule(fx_predict(&f, op_poll(0, c.cqa, 3)), ok_(), M_RULE_RA_ERR_4)); /* all successful */
+	ck_assert(fx_rule(fx_predict(&f, op_poll(0, c.cqa, 4)), ok_(), M_RULE_RA_ERR_4));
 	q = fx_poll(&f, 0, c.cqa, 4);
 	ck_assert_int_eq(qv(&q, "n"), 4);
 	ck_assert_int_eq(qv(&q, "opcode1"), M_WCO_RDMA_READ);

@@ -217,6 +217,41 @@ START_TEST(test_CQ_POLL_1_steps_beside_an_outstanding_wr)
 }
 END_TEST
 
+/* rdma-unit-test QpStateTest.PostSendInit: a READ refused in INIT that rxe keeps completes at the doorbell. */
+START_TEST(test_QP_STATE_1_kept_wr_completes_at_the_doorbell)
+{
+	for (int rxe = 0; rxe <= 1; rxe++) {
+		struct fx f;
+		struct opair c = fx_opair(&f, rxe ? "rxe" : "generic", 0);
+		struct m_op mod = op_obj(M_OP_MODIFY_QP, 0, c.s.qa), rd = op_nowait(&f, &c, M_OP_READ, 1, 8);
+		struct m_op bell = op_nowait(&f, &c, M_OP_READ, 2, 8), poll = op_obj(M_OP_POLL_CQ, 0, c.cqa);
+		struct m_qres q = { 0 };
+
+		rd.verbs.nowait = bell.verbs.nowait = 0;
+		bell.verbs.laddr += 64;
+		mod.verbs.qp_state = M_QPS_RESET;
+		fx_do(&f, mod, ok_());
+		mod.verbs.qp_state = M_QPS_INIT;
+		fx_do(&f, mod, ok_());
+		fx_do(&f, rd, err_(EINVAL)); /* refused (QP-STATE-1); rxe keeps it queued */
+		mod.verbs.qp_state = M_QPS_RTR;
+		mod.verbs.peer_node = 1;
+		mod.verbs.peer_qp = (int16_t)c.s.qb;
+		fx_do(&f, mod, ok_());
+		mod.verbs.qp_state = M_QPS_RTS;
+		fx_do(&f, mod, ok_());
+		fx_do(&f, bell, wc_(M_WC_SUCCESS));
+		poll.verbs.max_wc = 4;
+		fx_do(&f, poll, ok_());
+		ck_assert_int_eq(model_query(&f.m, &f.p, &poll, &q), 0);
+		ck_assert_int_eq(q.r[0].mode, M_Q_EXACT);
+		ck_assert_int_eq(q.r[0].value, rxe ? 2 : 1); /* rxe: the kept READ's completion first */
+		ck_assert_int_eq(q.r[1].value, rxe ? 1 : 2);
+		model_free(&f.m);
+	}
+}
+END_TEST
+
 Suite *suite_test_model_outstanding(void)
 {
 	Suite *s = suite_create("model_outstanding");
@@ -227,6 +262,7 @@ Suite *suite_test_model_outstanding(void)
 	RTEST(tc, MR_DEREG_3, test_MR_DEREG_3_remote_dereg_under_outstanding_write);
 	RTEST(tc, LP_7, test_LP_7_outstanding_wrs_fill_the_send_queue);
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_steps_beside_an_outstanding_wr);
+	RTEST(tc, QP_STATE_1, test_QP_STATE_1_kept_wr_completes_at_the_doorbell);
 	suite_add_tcase(s, tc);
 	return s;
 }
