@@ -70,6 +70,10 @@ int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *
 int m_apply_srq(struct model *m, const struct m_op *op, int *created);
 int m_srq_usable(const struct m_node *nd, const struct m_op *op);
 void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1);
+/* The PD receive rq (the head of QP qp's receives on nd) is checked against when a SEND lands in it:
+ * the QP's, or for a receive of its SRQ the SRQ's (IBA) or the QP's as profile p says (SRQ-3). */
+int m_srq_recv_pd(const struct m_node *nd, int qp, const struct m_recv *rq, const struct m_profile *p,
+		  struct m_why *why);
 const struct m_recv *m_rq_head(const struct m_node *nd, int qp);
 void m_rq_consume(struct m_node *nd, int qp);
 /*

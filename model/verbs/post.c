@@ -199,7 +199,8 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 
 	if (rq->no_sge) {
 		out->res.rmr = -1; /* a receive of num_sge 0 holds no byte (LP-5 below) */
-	} else if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
+	} else if (!sge_valid(pn, m_srq_recv_pd(pn, out->res.peer_qp, rq, p, &why), rq->lkey, rq->addr, rq->len, 1,
+			      &out->res.rmr, &out->res.roff, &rr)) {
 		s = DECIDE(p, LP_4, PART_STEP, WC_ERR(REM_OP_ERR));
 		r = DECIDE(p, LP_4, PART_PEER_RECV, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
 		m_why_add(&why, rr);
