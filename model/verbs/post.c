@@ -275,13 +275,8 @@ int inline_data(const struct m_profile *p, const struct m_node *nd, const struct
 	m_why_add(why, M_RULE_LP_3);
 	if (op->verbs.len > q->max_inline) {
 		struct m_set s = DECIDE(p, LP_3, PART_STEP, O_ERR(EINVAL), O_OK);
-		struct m_why w = *why;
 
-		m_why_add(&w, M_RULE_LP_7);
-		for (unsigned i = 0; i < s.n; i++)
-			if (s.o[i].kind != M_OUT_OK)
-				m_alt_add(out, s.o[i], M_EFF_NONE, &w, -1);
-		if (!m_set_has(&s, O_OK))
+		if (!m_over_cap(&s, out, why))
 			return 0;
 	}
 	out->res.lmr = -1;

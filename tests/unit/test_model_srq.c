@@ -101,38 +101,37 @@ static int srq_other_pd(struct fx *f, int ps, int pb, int m, int *ma)
 	return qa;
 }
 
+/* A SEND into an SRQ receive of an MR of the SRQ's PD (in_srq_pd) or of its QP's, under profile prof. */
+static struct m_pred srq3_send(const char *prof, int in_srq_pd)
+{
+	struct fx f;
+	int ma, ps, pb, qa;
+	struct m_pred pr;
+
+	model_init(&f.m, 2);
+	ck_assert_int_eq(m_profile_get(prof, KVER(6, 1), &f.p), 0);
+	ps = fx_pd(&f, 1);
+	pb = fx_pd(&f, 1);
+	qa = srq_other_pd(&f, ps, pb, fx_mr(&f, 1, in_srq_pd ? ps : pb, 4096, RW), &ma);
+	pr = fx_predict(&f, op_send(&f, 0, qa, ma, 8));
+	model_free(&f.m);
+	return pr;
+}
+
 START_TEST(test_SRQ_3_receive_checked_against_the_srq_pd)
 {
 	static const char *const prof[] = { "generic", "rxe" };
 
 	for (int k = 0; k < 2; k++) {
-		struct fx f;
-		int ma, ps, pb, m, qa;
-		struct m_pred pr;
-
 		/* The receive's MR in the QP's PD, not the SRQ's: IBA refuses it (LP-4); rxe 6.1 lands it. */
-		model_init(&f.m, 2);
-		ck_assert_int_eq(m_profile_get(prof[k], KVER(6, 1), &f.p), 0);
-		ps = fx_pd(&f, 1);
-		pb = fx_pd(&f, 1);
-		m = fx_mr(&f, 1, pb, 4096, RW);
-		qa = srq_other_pd(&f, ps, pb, m, &ma);
-		pr = fx_predict(&f, op_send(&f, 0, qa, ma, 8));
-		ck_assert(fx_rule(pr, k ? wc_(M_WC_SUCCESS) : wc_(M_WC_REM_OP_ERR), M_RULE_SRQ_3));
-		ck_assert(fx_only(pr, k ? wc_(M_WC_SUCCESS) : wc_(M_WC_REM_OP_ERR)));
-		model_free(&f.m);
+		struct m_outcome o = k ? wc_(M_WC_SUCCESS) : wc_(M_WC_REM_OP_ERR);
+		struct m_pred pr = srq3_send(prof[k], 0);
 
+		ck_assert(fx_only(pr, o) && fx_rule(pr, o, M_RULE_SRQ_3));
 		/* The receive's MR in the SRQ's PD: IBA lands it; rxe 6.1 refuses it. */
-		model_init(&f.m, 2);
-		ck_assert_int_eq(m_profile_get(prof[k], KVER(6, 1), &f.p), 0);
-		ps = fx_pd(&f, 1);
-		pb = fx_pd(&f, 1);
-		m = fx_mr(&f, 1, ps, 4096, RW);
-		qa = srq_other_pd(&f, ps, pb, m, &ma);
-		pr = fx_predict(&f, op_send(&f, 0, qa, ma, 8));
-		ck_assert(fx_only(pr, k ? wc_(M_WC_REM_OP_ERR) : wc_(M_WC_SUCCESS)));
-		ck_assert(fx_rule(pr, k ? wc_(M_WC_REM_OP_ERR) : wc_(M_WC_SUCCESS), M_RULE_SRQ_3));
-		model_free(&f.m);
+		o = k ? wc_(M_WC_REM_OP_ERR) : wc_(M_WC_SUCCESS);
+		pr = srq3_send(prof[k], 1);
+		ck_assert(fx_only(pr, o) && fx_rule(pr, o, M_RULE_SRQ_3));
 	}
 }
 END_TEST
