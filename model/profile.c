@@ -51,6 +51,13 @@ static const struct m_deviation rxe_dev[] = {
 	  KERNEL_RXE },
 	{ M_RULE_LP_2, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(SUCCESS) },
 	  "KRXE copy_data: `if (sge->length) lookup_mr` (a zero-length SGE is skipped)", KERNEL_RXE },
+	{ M_RULE_SRQ_3, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
+	  "KRXE 6.1 send_data_in: copy_data(qp->pd, ...) checks a receive's SGE against the QP's PD, an SRQ's "
+	  "receive too: an MR of the QP's PD lands (rdma-unit-test SrqRecvMrSrqMismatch expects REM_OP_ERR)",
+	  KERNEL_RXE },
+	{ M_RULE_SRQ_3, PART_SRQ_PD, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(REM_OP_ERR) },
+	  "KRXE 6.1 send_data_in: copy_data(qp->pd, ...): an SRQ receive's MR of the SRQ's PD, not the QP's, is "
+	  "refused (MALFORMED_WQE, LP-4)", KERNEL_RXE },
 	{ M_RULE_LP_4, PART_PEER_RECV, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
 	  "F: receive with a bad lkey: responder LOC_QP_OP_ERR; KRXE RESPST_ERR_MALFORMED_WQE", KERNEL_RXE },
 	{ M_RULE_LP_5, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(REM_OP_ERR) },

@@ -26,6 +26,9 @@ int m_sge_list_ok(const struct m_op *op, const struct m_qp *q);
 /* num_sge over the QP's max_send_sge (LP-7): adds the EINVAL alternative; returns whether the post
  * may go on (a provider that gave the QP more). */
 int m_sge_count_ok(const struct m_profile *p, const struct m_qp *q, struct m_pred *out, struct m_why *why);
+/* A post over a cap the QP asked for (set s: the errno, and O_OK when the provider may have given
+ * it more): adds s's refusals (LP-7; why the rules so far); returns whether the post may go on. */
+int m_over_cap(const struct m_set *s, struct m_pred *out, const struct m_why *why);
 /* The first byte of op's message (WRITE, SEND) its SGEs on nd, in PD pd, cannot gather:
  * UINT64_MAX when every byte can (LP-8). */
 uint64_t m_sge_first_bad(const struct m_node *nd, int pd, const struct m_op *op);
@@ -70,6 +73,10 @@ int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *
 int m_apply_srq(struct model *m, const struct m_op *op, int *created);
 int m_srq_usable(const struct m_node *nd, const struct m_op *op);
 void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1);
+/* The PD receive rq (the head of QP qp's receives on nd) is checked against when a SEND lands in it:
+ * the QP's, or for a receive of its SRQ the SRQ's (IBA) or the QP's as profile p says (SRQ-3). */
+int m_srq_recv_pd(const struct m_node *nd, int qp, const struct m_recv *rq, const struct m_profile *p,
+		  struct m_why *why);
 const struct m_recv *m_rq_head(const struct m_node *nd, int qp);
 void m_rq_consume(struct m_node *nd, int qp);
 /*

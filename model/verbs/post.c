@@ -199,7 +199,8 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 
 	if (rq->no_sge) {
 		out->res.rmr = -1; /* a receive of num_sge 0 holds no byte (LP-5 below) */
-	} else if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
+	} else if (!sge_valid(pn, m_srq_recv_pd(pn, out->res.peer_qp, rq, p, &why), rq->lkey, rq->addr, rq->len, 1,
+			      &out->res.rmr, &out->res.roff, &rr)) {
 		s = DECIDE(p, LP_4, PART_STEP, WC_ERR(REM_OP_ERR));
 		r = DECIDE(p, LP_4, PART_PEER_RECV, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
 		m_why_add(&why, rr);
@@ -274,13 +275,8 @@ int inline_data(const struct m_profile *p, const struct m_node *nd, const struct
 	m_why_add(why, M_RULE_LP_3);
 	if (op->verbs.len > q->max_inline) {
 		struct m_set s = DECIDE(p, LP_3, PART_STEP, O_ERR(EINVAL), O_OK);
-		struct m_why w = *why;
 
-		m_why_add(&w, M_RULE_LP_7);
-		for (unsigned i = 0; i < s.n; i++)
-			if (s.o[i].kind != M_OUT_OK)
-				m_alt_add(out, s.o[i], M_EFF_NONE, &w, -1);
-		if (!m_set_has(&s, O_OK))
+		if (!m_over_cap(&s, out, why))
 			return 0;
 	}
 	out->res.lmr = -1;

@@ -158,15 +158,22 @@ int m_sge_count_ok(const struct m_profile *p, const struct m_qp *q, struct m_pre
 	/* More than the QP asked for: EINVAL at the post, unless the provider gave it more
 	 * (cap is a minimum; rxe rounds it up to what its WQE holds). */
 	struct m_set s = DECIDE(p, LP_7, PART_SGE, O_ERR(EINVAL), O_OK);
+
+	if (!m_over_cap(&s, out, why))
+		return 0;
+	m_why_add(why, M_RULE_LP_7);
+	return 1;
+}
+
+int m_over_cap(const struct m_set *s, struct m_pred *out, const struct m_why *why)
+{
 	struct m_why w = *why;
 
 	m_why_add(&w, M_RULE_LP_7);
-	for (unsigned i = 0; i < s.n; i++)
-		if (s.o[i].kind != M_OUT_OK)
-			m_alt_add(out, s.o[i], M_EFF_NONE, &w, -1);
-	if (m_set_has(&s, O_OK))
-		m_why_add(why, M_RULE_LP_7);
-	return m_set_has(&s, O_OK);
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->o[i].kind != M_OUT_OK)
+			m_alt_add(out, s->o[i], M_EFF_NONE, &w, -1);
+	return m_set_has(s, O_OK);
 }
 
 uint64_t m_sge_first_bad(const struct m_node *nd, int pd, const struct m_op *op)

@@ -21,11 +21,34 @@ static int srq_live(const struct m_node *nd, int h)
 
 int m_srq_usable(const struct m_node *nd, const struct m_op *op)
 {
-	int h = op->verbs.srq1 - 1;
+	/* An SRQ of another PD than the QP's too: its receives are checked against a PD of
+	 * its own (SRQ-3). */
+	return !op->verbs.srq1 || srq_live(nd, op->verbs.srq1 - 1);
+}
 
-	/* An SRQ of another PD than the QP's: which PD a receive's SGE is checked
-	 * against is not modelled (the step is refused as malformed). */
-	return !op->verbs.srq1 || (srq_live(nd, h) && nd->ud.srq[h].pd == op->verbs.pd);
+int m_srq_recv_pd(const struct m_node *nd, int qp, const struct m_recv *rq, const struct m_profile *p,
+		  struct m_why *why)
+{
+	const struct m_srq *s = srq_of(nd, qp);
+	int qpd = nd->qp[qp].pd, in_srq, in_qp;
+	int16_t mr;
+	uint64_t off;
+	enum m_rule r;
+
+	if (!s || s->pd == qpd || rq->no_sge)
+		return s ? s->pd : qpd;
+	m_why_add(why, M_RULE_SRQ_3);
+	in_srq = sge_valid(nd, s->pd, rq->lkey, rq->addr, rq->len, 1, &mr, &off, &r);
+	in_qp = sge_valid(nd, qpd, rq->lkey, rq->addr, rq->len, 1, &mr, &off, &r);
+	if (in_srq == in_qp)
+		return s->pd;
+	/* Valid in one PD only. IBA: the SRQ's decides (an MR of the QP's PD fails LP-4, one of
+	 * the SRQ's lands); a profile may check the QP's. A profile gives one outcome. */
+	struct m_set d = in_qp ? DECIDE(p, SRQ_3, PART_STEP, O_WC(M_WC_REM_OP_ERR))
+			       : DECIDE(p, SRQ_3, PART_SRQ_PD, O_WC(M_WC_SUCCESS));
+	int lands = m_set_has(&d, O_WC(M_WC_SUCCESS));
+
+	return lands == in_qp ? qpd : s->pd;
 }
 
 void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1)

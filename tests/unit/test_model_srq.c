@@ -39,12 +39,11 @@ START_TEST(test_SRQ_1_destroy_while_used)
 	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DESTROY_SRQ, 0, srq)), ok_()));
 	fx_do(&f, op_obj(M_OP_DESTROY_SRQ, 0, srq), ok_());
 	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd)), ok_()));
-	/* An SRQ of another PD than the QP's: not modelled (malformed). */
-	int other = fx_pd(&f, 0), s2 = fx_srq(&f, 0, other, 4);
+	/* A destroyed SRQ: malformed. */
 	struct m_pred pr;
 
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_CREATE_QP, .node = 0,
-		.verbs.pd = (int16_t)fx_pd(&f, 0), .verbs.srq1 = (uint8_t)(s2 + 1) }, &pr), -EINVAL);
+		.verbs.pd = (int16_t)fx_pd(&f, 0), .verbs.srq1 = (uint8_t)(srq + 1) }, &pr), -EINVAL);
 	model_free(&f.m);
 }
 END_TEST
@@ -88,6 +87,55 @@ START_TEST(test_SRQ_2_receives_come_from_the_srq)
 }
 END_TEST
 
+/*
+ * A QP on node 1 in PD pb taking its receives from an SRQ of PD ps, connected to node 0's QP; an
+ * SRQ receive of 64 bytes of MR m (of pb or ps). Returns node 0's QP; *ma: an MR of node 0.
+ */
+static int srq_other_pd(struct fx *f, int ps, int pb, int m, int *ma)
+{
+	int pa = fx_pd(f, 0), srq = fx_srq(f, 1, ps, 4), qa = fx_qp(f, 0, pa, QP_ALL), qb = fx_qp_srq(f, 1, pb, srq);
+
+	*ma = fx_mr(f, 0, pa, 4096, RW);
+	fx_connect(f, 0, qa, 1, qb);
+	fx_do(f, op_srq_recv(f, srq, m, 0, 64), ok_());
+	return qa;
+}
+
+/* A SEND into an SRQ receive of an MR of the SRQ's PD (in_srq_pd) or of its QP's, under profile prof. */
+static struct m_pred srq3_send(const char *prof, int in_srq_pd)
+{
+	struct fx f;
+	int ma, ps, pb, qa;
+	struct m_pred pr;
+
+	model_init(&f.m, 2);
+	ck_assert_int_eq(m_profile_get(prof, KVER(6, 1), &f.p), 0);
+	ps = fx_pd(&f, 1);
+	pb = fx_pd(&f, 1);
+	qa = srq_other_pd(&f, ps, pb, fx_mr(&f, 1, in_srq_pd ? ps : pb, 4096, RW), &ma);
+	pr = fx_predict(&f, op_send(&f, 0, qa, ma, 8));
+	model_free(&f.m);
+	return pr;
+}
+
+START_TEST(test_SRQ_3_receive_checked_against_the_srq_pd)
+{
+	static const char *const prof[] = { "generic", "rxe" };
+
+	for (int k = 0; k < 2; k++) {
+		/* The receive's MR in the QP's PD, not the SRQ's: IBA refuses it (LP-4); rxe 6.1 lands it. */
+		struct m_outcome o = k ? wc_(M_WC_SUCCESS) : wc_(M_WC_REM_OP_ERR);
+		struct m_pred pr = srq3_send(prof[k], 0);
+
+		ck_assert(fx_only(pr, o) && fx_rule(pr, o, M_RULE_SRQ_3));
+		/* The receive's MR in the SRQ's PD: IBA lands it; rxe 6.1 refuses it. */
+		o = k ? wc_(M_WC_REM_OP_ERR) : wc_(M_WC_SUCCESS);
+		pr = srq3_send(prof[k], 1);
+		ck_assert(fx_only(pr, o) && fx_rule(pr, o, M_RULE_SRQ_3));
+	}
+}
+END_TEST
+
 Suite *suite_test_model_srq(void)
 {
 	Suite *s = suite_create("model_srq");
@@ -95,6 +143,7 @@ Suite *suite_test_model_srq(void)
 
 	RTEST(tc, SRQ_1, test_SRQ_1_destroy_while_used);
 	RTEST(tc, SRQ_2, test_SRQ_2_receives_come_from_the_srq);
+	RTEST(tc, SRQ_3, test_SRQ_3_receive_checked_against_the_srq_pd);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -408,6 +408,16 @@ START_TEST(test_HANDLE_1_ud_send_garbled_ah)
 	ck_assert_int_eq(fx_qps(&f, 0, u.qa), M_QPS_ERR);
 	ck_assert_int_eq(f.m.node[1].qp[u.qb].nrecv, 1); /* nothing arrived */
 	model_free(&f.m);
+	/* Sent as it would be: the payload lands after the GRH. */
+	u = ud_pair(&f, "generic");
+	snd = op_ud(&f, u.qa, u.ma, u.ah, u.qb, 1000, 7); /* longer than the smallest path MTU (UD-SEND-2) */
+	snd.verbs.garble = M_GARBLE_AH;
+	memset(f.m.node[0].mr[u.ma].bytes, 0x42, 1000);
+	fx_do(&f, op_recv_at(&f, u.qb, u.mb, 0, 2048), ok_());
+	fx_do(&f, snd, wc_(M_WC_SUCCESS));
+	ck_assert_int_eq(f.m.node[1].mr[u.mb].bytes[40], 0x42);
+	ck_assert_int_eq(f.m.node[1].qp[u.qb].nrecv, 0);
+	model_free(&f.m);
 }
 END_TEST
 
