@@ -21,6 +21,15 @@ struct fx {
 #define QP_ALL (M_ACC_REMOTE_WRITE | M_ACC_REMOTE_READ | M_ACC_REMOTE_ATOMIC)
 
 static inline struct m_outcome ok_(void) { return (struct m_outcome){ M_OUT_OK, 0 }; }
+
+/* The index of query result key in q, or -1. */
+static inline int fx_qres_index(const struct m_qres *q, const char *key)
+{
+	for (unsigned i = 0; i < q->n; i++)
+		if (strcmp(q->r[i].key, key) == 0)
+			return (int)i;
+	return -1;
+}
 static inline struct m_outcome err_(int e) { return (struct m_outcome){ M_OUT_ERRNO, (int16_t)e }; }
 static inline struct m_outcome wc_(enum m_wc_status s) { return (struct m_outcome){ M_OUT_WC, (int16_t)s }; }
 static inline struct m_outcome crash_(void) { return (struct m_outcome){ M_OUT_CRASH, 0 }; }

@@ -9,10 +9,9 @@
 
 static int qres_mode(const struct m_qres *q, const char *key)
 {
-	for (unsigned i = 0; i < q->n; i++)
-		if (strcmp(q->r[i].key, key) == 0)
-			return q->r[i].mode;
-	return -1;
+	int i = fx_qres_index(q, key);
+
+	return i < 0 ? -1 : q->r[i].mode;
 }
 
 START_TEST(test_DAT_IA_1_known_and_unknown_names)

@@ -8,16 +8,6 @@
  */
 #include "tests/unit/model_fx.h"
 
-#include <string.h>
-
-/* The index of result key in q, or -1. */
-static int qres_find(const struct m_qres *q, const char *key)
-{
-	for (unsigned i = 0; i < q->n; i++)
-		if (strcmp(q->r[i].key, key) == 0)
-			return (int)i;
-	return -1;
-}
 
 static struct m_qres query(struct fx *f, int qp)
 {
@@ -45,7 +35,7 @@ START_TEST(test_LP_7_query_qp_caps_at_least_asked)
 	} want[] = { { "max_send_wr", 8 }, { "max_recv_wr", 4 }, { "max_send_sge", 1 }, { "max_recv_sge", 1 },
 		     { "max_inline", 96 } };
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		int j = qres_find(&r, want[i].key);
+		int j = fx_qres_index(&r, want[i].key);
 
 		ck_assert_msg(j >= 0, "no %s", want[i].key);
 		ck_assert_int_eq(r.r[j].mode, M_Q_ATLEAST);
@@ -55,10 +45,10 @@ START_TEST(test_LP_7_query_qp_caps_at_least_asked)
 		ck_assert(!model_qres_ok(&r, (size_t)j, want[i].v - 1));
 	}
 	r = query(&f, d);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_send_wr")].value, M_SEND_DEPTH_DEFAULT);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_recv_wr")].value, M_RECV_DEPTH_DEFAULT);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_inline")].value, 0);
-	ck_assert_int_eq(r.r[qres_find(&r, "state")].mode, M_Q_EXACT);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_send_wr")].value, M_SEND_DEPTH_DEFAULT);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_recv_wr")].value, M_RECV_DEPTH_DEFAULT);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_inline")].value, 0);
+	ck_assert_int_eq(r.r[fx_qres_index(&r, "state")].mode, M_Q_EXACT);
 	model_free(&f.m);
 }
 END_TEST
@@ -75,7 +65,7 @@ START_TEST(test_LP_7_query_qp_on_srq_has_no_receive_queue)
 	q = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_QP, .verbs.pd = (int16_t)pd, .verbs.access = QP_ALL,
 				     .verbs.srq1 = (uint8_t)(s + 1) }, ok_());
 	r = query(&f, q);
-	j = qres_find(&r, "max_recv_wr");
+	j = fx_qres_index(&r, "max_recv_wr");
 	ck_assert_int_ge(j, 0);
 	ck_assert_int_eq(r.r[j].mode, M_Q_ANY);
 	ck_assert(model_qres_ok(&r, (size_t)j, 0));
@@ -85,7 +75,7 @@ END_TEST
 
 static int mode_of(const struct m_qres *r, const char *key)
 {
-	int j = qres_find(r, key);
+	int j = fx_qres_index(r, key);
 
 	ck_assert_msg(j >= 0, "no %s", key);
 	return r->r[j].mode;
@@ -100,7 +90,7 @@ START_TEST(test_RA_RES_1_query_qp_rd_atomic_at_least_asked)
 	struct m_qres r = query(&f, s.qa);
 
 	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ATLEAST);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 0);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_rd_atomic")].value, 0);
 	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ATLEAST);
 	r = query(&f, q);
 	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ANY); /* RESET: not set yet */
@@ -110,10 +100,10 @@ START_TEST(test_RA_RES_1_query_qp_rd_atomic_at_least_asked)
 				 .verbs.peer_qp = (int16_t)p1, .verbs.max_rd_atomic = 12, .verbs.max_dest_rd_atomic = 12 },
 	      ok_());
 	r = query(&f, q);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 12);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_dest_rd_atomic")].value, 12);
-	ck_assert(model_qres_ok(&r, (size_t)qres_find(&r, "max_dest_rd_atomic"), 16)); /* rxe: a power of two */
-	ck_assert(!model_qres_ok(&r, (size_t)qres_find(&r, "max_rd_atomic"), 11));
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_rd_atomic")].value, 12);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_dest_rd_atomic")].value, 12);
+	ck_assert(model_qres_ok(&r, (size_t)fx_qres_index(&r, "max_dest_rd_atomic"), 16)); /* rxe: a power of two */
+	ck_assert(!model_qres_ok(&r, (size_t)fx_qres_index(&r, "max_rd_atomic"), 11));
 	/* RESET forgets them; RTR sets max_dest_rd_atomic 1, RTS max_rd_atomic 1 */
 	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RESET }, ok_());
 	ck_assert_int_eq(mode_of((r = query(&f, q), &r), "max_rd_atomic"), M_Q_ANY);
@@ -122,12 +112,12 @@ START_TEST(test_RA_RES_1_query_qp_rd_atomic_at_least_asked)
 				 .verbs.peer_node = 1, .verbs.peer_qp = (int16_t)p1 }, ok_());
 	r = query(&f, q);
 	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ATLEAST);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_dest_rd_atomic")].value, 1);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_dest_rd_atomic")].value, 1);
 	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ANY);
 	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .obj = (int16_t)q, .verbs.qp_state = M_QPS_RTS }, ok_());
 	r = query(&f, q);
 	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ATLEAST);
-	ck_assert_uint_eq(r.r[qres_find(&r, "max_rd_atomic")].value, 1);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_rd_atomic")].value, 1);
 	model_free(&f.m);
 }
 END_TEST
