@@ -71,6 +71,24 @@ static size_t deviations(FILE *out, enum m_rule r, const char *lead, const char 
 	return n;
 }
 
+/* The kernel WARNs the profiles declare for rule r (model/kwarn.c), one per line. */
+static void kwarns(FILE *out, enum m_rule r)
+{
+	char lo[16], hi[16];
+
+	for (size_t p = 0; p < m_profile_count(); p++) {
+		struct m_profile prof;
+		const struct m_kwarn *w;
+
+		m_profile_get(m_profile_name(p), 0, &prof);
+		prof.kernel = 0; /* every version the profile declares */
+		for (size_t i = 0; (w = m_profile_kwarn(&prof, r, i)) != NULL; i++)
+			fprintf(out, "\ndeclared kernel WARN: %s, kernel %s to %s, at %s (step budget %u ms)\n      %s",
+				prof.name, kver(w->kernel_min, lo, sizeof(lo)), kver(w->kernel_max, hi, sizeof(hi)),
+				w->where, w->step_ms, w->citation);
+	}
+}
+
 /* A table cell: '|' escaped. */
 static void cell(FILE *out, const char *s)
 {
@@ -225,6 +243,7 @@ int cmd_explain(int argc, char **argv)
 	       ri->status == M_ENCODED ? "decided by " : "", ri->function, ri->citation);
 	if (!deviations(stdout, r, "deviations:\n    ", "\n    ", 0))
 		printf("deviations: none (every profile follows the specification here)");
+	kwarns(stdout, r);
 	putchar('\n');
 	return exercised_by(r, argc - optind - 1, argv + optind + 1);
 }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+_Static_assert(sizeof(((struct m_dat_node *)0)->alone) == M_MAX_CONN, "m_dat_node.alone: one per conn[]");
+
 
 static int apply_lmr_create(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
@@ -60,22 +62,29 @@ static int apply_ep_connect(struct model *m, const struct m_op *op, int *created
 	pn->conn[cb] = (struct m_conn){ .live = 1, .ever = 1, .api = M_API_DAT, .qp = (int16_t)qb,
 					 .peer_node = op->node, .peer_qp = (int16_t)qa, .peer_conn = (int16_t)ca,
 					 .aux_mr = -1 };
+	nd->dat.alone[ca] = pn->dat.alone[cb] = op->dat.named;
 	*created = ca;
 	return 0;
 }
 
-/* Disconnect (state ERR) or destroy both QPs of EP h on node n and its peer's. */
+/*
+ * Disconnect (state ERR) or destroy both QPs of EP h on node n and its
+ * peer's; an EP freed alone (m_dat_node.alone) destroys its own QP and
+ * disconnects the peer's (dat_ep_free(3DAT): a connected EP is disconnected
+ * first).
+ */
 static int apply_ep_act(struct model *m, const struct m_op *op)
 {
 	struct m_node *nd = &m->node[op->node];
 	struct m_conn *c = &nd->conn[op->obj];
-	int dummy, rc = 0;
-	struct m_op v = { .kind = op->kind == M_OP_DAT_EP_FREE ? M_OP_DESTROY_QP : M_OP_MODIFY_QP,
-			  .verbs.qp_state = M_QPS_ERR };
+	int dummy, rc = 0, alone = op->kind == M_OP_DAT_EP_FREE && nd->dat.alone[op->obj];
 
 	for (int side = 0; side < 2 && rc == 0; side++) {
 		int n = side ? c->peer_node : op->node;
 		int q = side ? c->peer_qp : c->qp;
+		struct m_op v = { .kind = op->kind == M_OP_DAT_EP_FREE && !(alone && side) ? M_OP_DESTROY_QP
+											      : M_OP_MODIFY_QP,
+				  .verbs.qp_state = M_QPS_ERR };
 
 		if (n < 0 || q < 0 || !m->node[n].qp[q].live)
 			continue;
@@ -87,7 +96,7 @@ static int apply_ep_act(struct model *m, const struct m_op *op)
 	}
 	if (op->kind == M_OP_DAT_EP_FREE) {
 		c->live = 0;
-		if (c->peer_node >= 0 && c->peer_conn >= 0)
+		if (!alone && c->peer_node >= 0 && c->peer_conn >= 0)
 			m->node[c->peer_node].conn[c->peer_conn].live = 0;
 	}
 	return rc;

@@ -63,6 +63,8 @@ struct m_dat_args {
 	uint32_t mem_type;  /* lmr_create: enum m_dat_mem_type */
 	uint8_t zero_based; /* lmr_create: va_type DAT_VA_TYPE_ZB */
 	uint8_t prot;       /* lmr_create: enum m_prot of the buffer's pages */
+	uint8_t named;      /* ep_connect: the scenario names the accepting EP too (accept=): each EP of
+	                       the connection is then freed alone (struct m_dat_node.alone) */
 	uint64_t len;       /* lmr_create: length; ep_connect: private data bytes; DTO: the
 	                       segment length; rmr_bind: the window length */
 	uint64_t offset;    /* lmr_create: the buffer's page offset; rmr_bind: the window start
@@ -77,6 +79,8 @@ struct m_dat_args {
 /* A node's uDAPL state (struct m_node.dat). */
 struct m_dat_node {
 	uint8_t ia_open;    /* dat_ia_open succeeded on this node: 1 + enum m_dat_ia; 0 not open */
+	uint8_t alone[8];   /* by conn[] index (M_MAX_CONN): dat_ep_free frees this EP alone and
+	                       disconnects its peer (both ends named); 0: it frees both ends */
 };
 
 #endif

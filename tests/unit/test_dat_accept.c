@@ -7,6 +7,7 @@
  */
 #include "harness/run/be_model.h"
 #include "harness/run/runner.h"
+#include "tests/unit/dat_fx.h"
 #include "tests/unit/scn_fx.h"
 
 #include <check.h>
@@ -101,6 +102,44 @@ START_TEST(test_accepted_ep_posts_and_disconnects_on_the_model)
 }
 END_TEST
 
+/* A connection from node 0's PZ to node 1's, the accepting EP named (named) or not; its two conn[] ends. */
+static void named_pair(struct fx *f, int named, int *ca, int *cb)
+{
+	int za = dat_node(f, 0), zb = dat_node(f, 1);
+
+	*ca = fx_do(f, (struct m_op){ .kind = M_OP_DAT_EP_CONNECT, .node = 0, .obj = -1, .dat.pz = (int16_t)za,
+				      .dat.peer_node = 1, .dat.peer_pz = (int16_t)zb, .dat.named = (uint8_t)named },
+		    ok_());
+	*cb = f->m.node[0].conn[*ca].peer_conn;
+}
+
+START_TEST(test_DAT_EP_3_named_end_is_freed_alone)
+{
+	struct fx f;
+	int ca, cb;
+
+	/* both ends named: freeing the initiator's disconnects the accepted one, which stays */
+	fx_init(&f, 2, "rxe");
+	named_pair(&f, 1, &ca, &cb);
+	fx_do(&f, op_obj(M_OP_DAT_EP_FREE, 0, ca), ok_());
+	ck_assert(!f.m.node[0].conn[ca].live);
+	ck_assert(f.m.node[1].conn[cb].live);
+	ck_assert_int_eq(fx_qps(&f, 1, f.m.node[1].conn[cb].qp), M_QPS_ERR);
+	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DAT_EP_FREE, 1, cb)), ok_()));
+	fx_do(&f, op_obj(M_OP_DAT_EP_FREE, 1, cb), ok_());
+	ck_assert(!f.m.node[1].conn[cb].live);
+	ck_assert(!f.m.node[1].qp[f.m.node[1].conn[cb].qp].live);
+	model_free(&f.m);
+	/* the accepting EP unnamed: dat_ep_free frees both ends, as before */
+	fx_init(&f, 2, "rxe");
+	named_pair(&f, 0, &ca, &cb);
+	fx_do(&f, op_obj(M_OP_DAT_EP_FREE, 0, ca), ok_());
+	ck_assert(!f.m.node[1].conn[cb].live);
+	ck_assert(!f.m.node[1].qp[f.m.node[1].conn[cb].qp].live);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_dat_accept(void)
 {
 	Suite *s = suite_create("test_dat_accept");
@@ -109,6 +148,7 @@ Suite *suite_test_dat_accept(void)
 	tcase_add_test(tc, test_accept_declares_the_peer_ep);
 	tcase_add_test(tc, test_accept_refusals);
 	tcase_add_test(tc, test_accepted_ep_posts_and_disconnects_on_the_model);
+	tcase_add_test(tc, test_DAT_EP_3_named_end_is_freed_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,7 @@
  * the declared WARN is no finding, any other splat still is.
  */
 #include "harness/cli/console.h"
+#include "harness/run/be_model.h"
 #include "harness/run/runner.h"
 #include "tests/unit/model_fx.h"
 
@@ -138,6 +139,50 @@ START_TEST(test_declared_warn_is_no_finding)
 }
 END_TEST
 
+/* The engine under the runner: the model's, recording each call's extra budget. */
+static uint32_t seen_ms[32];
+static unsigned nseen;
+
+static int recording_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	if (nseen < 32)
+		seen_ms[nseen++] = c->extra_ms;
+	return be_model_ops.exec(be, c, r);
+}
+
+START_TEST(test_declared_step_gets_its_budget)
+{
+	static const char text[] = "nodes a b\na: alloc_pd pd\na: reg_mr m pd=pd len=8K access=LOCAL_WRITE|MW_BIND\n"
+				   "a: create_qp q pd=pd\nb: alloc_pd pd\nb: create_qp q pd=pd\nconnect a.q b.q\n"
+				   "a: alloc_mw w pd=pd type=2\n"
+				   "a: bind_mw w qp=q mr=m+4K len=4K access=REMOTE_READ expect SUCCESS\n"
+				   "b: destroy_qp q\na: destroy_qp q expect ok\na: dealloc_mw w\n";
+	struct scn_diags d;
+	struct scn_file *f = NULL;
+	struct run_opts o = { .mode = RUN_REAL };
+	struct backend_ops ops = be_model_ops;
+	struct m_profile gen;
+	struct be_model eng;
+	struct result r;
+
+	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &o.prof), 0);
+	ck_assert_int_eq(m_profile_get("generic", 0, &gen), 0);
+	ck_assert_int_eq(bm_init(&eng, f, &gen), 0);
+	ops.exec = recording_exec;
+	nseen = 0;
+	ck_assert_int_eq(run_scenario(f, &ops, &eng, &o, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s", r.reason);
+	/* the 11 steps; only a's destroy_qp (the window is bound on a.q) gets the declared budget */
+	ck_assert_uint_eq(nseen, 11);
+	for (unsigned i = 0; i < nseen; i++)
+		ck_assert_uint_eq(seen_ms[i], i == 9 ? m_profile_kwarn(&o.prof, M_RULE_QP_DESTROY_1, 0)->step_ms : 0);
+	result_clear(&r);
+	bm_free(&eng);
+	scn_free(f);
+}
+END_TEST
+
 Suite *suite_test_kwarn(void)
 {
 	Suite *s = suite_create("test_kwarn");
@@ -147,6 +192,7 @@ Suite *suite_test_kwarn(void)
 	tcase_add_test(tc, test_kwarn_scoped_to_profile_rule_and_kernel);
 	tcase_add_test(tc, test_kwarn_scoped_to_the_step);
 	tcase_add_test(tc, test_declared_warn_is_no_finding);
+	tcase_add_test(tc, test_declared_step_gets_its_budget);
 	suite_add_tcase(s, tc);
 	return s;
 }

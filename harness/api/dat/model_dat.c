@@ -24,6 +24,7 @@ int model_op_dat(const struct be_model *bm, const struct hcall *c, struct m_op *
 	a->len = c->op == M_OP_DAT_EP_CONNECT ? d->pdata : d->len;
 	a->offset = c->op == M_OP_DAT_RMR_BIND ? d->start : d->offset;
 	a->prot = d->prot;
+	a->named = c->op == M_OP_DAT_EP_CONNECT && d->accept >= 0;
 	a->lkey = d->lkey;
 	a->laddr = d->laddr;
 	a->rkey = d->rkey;

@@ -185,7 +185,11 @@ int stack_exec_dat(struct stack *st, const struct hcall *c, struct hres *r)
 		rc = stack_call(st, c->node, reply, "dat_ep_free id=%d", c->obj);
 		if (rc || (rc = outcome(st, reply, r)))
 			return rc;
-		return ok(r) ? peer_wait(st, c, "dat_ep_free", st->step_ms) : 0;
+		if (!ok(r))
+			return 0;
+		/* an EP whose other end is named too goes alone: its peer sees the disconnection */
+		return st->o[c->obj].peer_obj != c->obj ? peer_wait(st, c, "dat_ep_wait", PEER_DISCONNECT_MS)
+							: peer_wait(st, c, "dat_ep_free", st->step_ms);
 	case M_OP_DAT_RDMA_WRITE:
 	case M_OP_DAT_RDMA_READ:
 		rc = stack_call(st, c->node, reply, "dat_post id=%d op=%s laddr=0x%llx lkey=%u len=%llu raddr=0x%llx rkey=%u",
