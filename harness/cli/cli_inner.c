@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
-#include "harness/run/cpus.h"
 #include "harness/run/proto.h"
 #include "harness/run/pool.h"
 #include "harness/run/stack.h"
@@ -234,7 +233,6 @@ int cli_run_inner(const struct run_args *a)
 	 * run resumes with the first one not finished; see cli_run.c).
 	 */
 	stack_pool_init(&pool, &t, a->step_s * 1000);
-	cpus_split(); /* this runner on one CPU, its agents on the others: they work while it judges */
 	if (!a->fresh_agents) /* ready before the first scenario (one that cannot start them says why) */
 		stack_pool_prestart(&pool, (unsigned)(maxn < t.n ? maxn : t.n));
 	for (int last = 0; last <= allow_crash; last++)
