@@ -18,7 +18,7 @@ HARNESS_LIBS := -ljansson -lcrypto
 
 # libstack.a: the real stack's coordinator side (the line protocol, the engine,
 # the transport to the agents, every family's stack_<family>.c): no stack library.
-STACK_SRCS := harness/run/proto.c harness/run/steptime.c harness/run/cpus.c harness/run/stack.c harness/run/agents.c harness/run/pool.c \
+STACK_SRCS := harness/run/proto.c harness/run/steptime.c harness/run/stack.c harness/run/agents.c harness/run/pool.c \
               $(sort $(wildcard harness/api/*/stack_*.c))
 STACK_LIB  := $(BUILD)/libstack.a
 $(STACK_LIB): $(STACK_SRCS:%.c=$(BUILD)/%.o)

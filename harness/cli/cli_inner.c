@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE /* setpgid, kill, getline */
 #include "harness/run/be_model.h"
-#include "harness/run/cpus.h"
 #include "harness/run/proto.h"
 #include "harness/run/pool.h"
 #include "harness/run/stack.h"
@@ -282,8 +281,6 @@ static void inner_all(const struct run_args *a, const struct m_profile *prof, co
 
 	for (unsigned s = 1; s < n; s++) /* before this process has agents: they are not the streams' */
 		pids[s] = inner_fork_stream(a, prof, t, nodes, b, s, files, allow_crash);
-	if (n == 1) /* one stream: this runner on one CPU, its agents on the others (cpus.h) */
-		cpus_split();
 	inner_pool(a, &pool, t, nodes);
 	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash);
 	inner_reap(b, pids, n, rec, a->base);

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE /* nftw, POLLRDHUP */
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
-#include "harness/run/cpus.h"
 #include "harness/run/remote.h"
 #include "harness/run/steptime.h"
 
@@ -434,7 +433,6 @@ int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGINT, SIG_DFL); /* the runner's interrupt handling is not the agent's: */
 		signal(SIGTERM, SIG_DFL); /* an interrupted run's agents end at once */
-		cpus_agent();
 		if (st->tmp[0])
 			setenv("TMPDIR", st->tmp, 1); /* what an agent writes (uDAPL's dat.conf) goes with the scenario */
 		rc = topo_enter_netns(tn);

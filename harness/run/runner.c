@@ -4,6 +4,7 @@
 #include "harness/api/family.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
+#include "harness/run/run_ahead.h"
 #include "harness/run/steptime.h"
 #include "harness/cli/text.h"
 
@@ -17,7 +18,6 @@
 #define PEER_RECV_WAIT_MS 2000 /* a receive completion the model predicts */
 #define PEER_STATE_WAIT_MS 1000 /* a responder may reach ERR shortly after the NAK */
 #define MEM_CHUNK 4096
-#define RUN_AHEAD 16 /* steps sent ahead of their answers, at most */
 
 /* ------------------------------------------------------------ a run -- */
 
@@ -653,16 +653,6 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 }
 
 
-/* How many steps from si one post takes: si and the steps after it while the one before says `chain`
- * (the parser checked them: send WRs on one QP, at most SCN_CHAIN_MAX; scn_chain.c). */
-static size_t chain_len(const struct scn_file *f, size_t si)
-{
-	size_t n = 1;
-
-	while (si + n < f->nsteps && scn_step_arg(&f->steps[si + n - 1], "chain"))
-		n++;
-	return n;
-}
 
 /*
  * Run the n steps from si as one chain of WRs (LP-7): the engine posts them
@@ -726,8 +716,8 @@ static int run_step(struct run *x, size_t si)
 
 	x->loose = 0;
 	x->advance = 1;
-	if (chain_len(x->f, si) > 1)
-		return run_chain(x, si, chain_len(x->f, si));
+	if (run_chain_len(x->f, si) > 1)
+		return run_chain(x, si, run_chain_len(x->f, si));
 	if (strcmp(scn_step_call(s)->name, "check") == 0)
 		return step_check(x, s);
 	double t0 = steptime_now();
@@ -750,78 +740,12 @@ static int run_step(struct run *x, size_t si)
 	return rc;
 }
 
-/* Whether a step of [from, to) acts on object obj (creates, changes or releases it: its engine view may change). */
-static int acted_between(const struct scn_file *f, size_t from, size_t to, int32_t obj)
-{
-	for (size_t k = from; k < to; k++)
-		if (f->steps[k].obj == obj)
-			return 1;
-	return 0;
-}
-
-/*
- * A post whose expect names success alone (SUCCESS, or ok: unsignaled): one
- * that, as its author says, does not move the peer QP to ERR, so that the
- * peer observations of the posts before it stay exact when it runs ahead
- * (late_doubt). Others wait for their turn.
- */
-static int expects_success(const struct scn_step *s)
-{
-	for (size_t i = 0; i < s->nexpect; i++)
-		if (!(s->expect[i].kind == M_OUT_WC && s->expect[i].code == M_WC_SUCCESS) && s->expect[i].kind != M_OUT_OK)
-			return 0;
-	return s->nexpect > 0;
-}
-
-/*
- * Run-ahead: whether step j may be sent to the engine while the steps from si
- * on are not answered yet: on si's node, not in a chain, with no argument
- * the engine's view answers (a reference, an attribute) for an object a
- * step not answered yet acts on (the view is final once they are: the
- * request sent now is the one its exec would make), and a post only when it
- * expects success (expects_success). A QP's peer is on another node (connect
- * and peer= refuse one of its own), so the peer observations after posts
- * sent ahead never ask the node they wait on. The engine says whether the
- * call itself may (backend_ops.ahead).
- */
-static int ahead_ok(const struct run *x, size_t si, size_t j)
-{
-	const struct scn_step *s = &x->f->steps[j];
-
-	if (s->node != x->f->steps[si].node || chain_len(x->f, j) > 1 || (j > 0 && scn_step_arg(&x->f->steps[j - 1], "chain")))
-		return 0; /* a chain's WRs are one request (run_chain) */
-	for (size_t i = 0; i < s->nargs; i++)
-		if ((s->args[i].v.kind & (SCN_V_ADDR | SCN_V_ATTR)) && acted_between(x->f, si, j, s->args[i].v.obj))
-			return 0;
-	return scn_step_call(s)->kind != SCN_KIND_POST || expects_success(s);
-}
-
-/*
- * Run-ahead (run_opts.ahead): before step si runs, send the requests of the
- * steps from si on that may go (ahead_ok), so that the engine works on them
- * while the runner judges; each step's exec then takes its answer, and every
- * step is judged exactly as without run-ahead, in order. A step that cannot
- * go ends the run of them: it and those after it go when their turn comes.
- * The window is topped up when half of it has been answered, so that the
- * engine can send several requests at once.
- */
+/* Run-ahead (run_opts.ahead): the requests of the steps from si on that may go, sent (run_ahead.h). */
 static void send_ahead(struct run *x, size_t si)
 {
 	if (!x->o->ahead || !x->ops->ahead || x->o->mode != RUN_REAL)
 		return;
-	if (x->sent < si)
-		x->sent = si;
-	if (x->sent > si + RUN_AHEAD / 2)
-		return; /* enough in flight: the window is topped up by halves, several requests a write */
-	for (size_t j = x->sent; j < x->f->nsteps && j < si + RUN_AHEAD; j++) {
-		struct hcall c;
-		int32_t missing;
-
-		if (!ahead_ok(x, si, j) || resolve_step(x->f, &x->f->steps[j], x->ops, x->be, &c, &missing) ||
-		    x->ops->ahead(x->be, &c))
-			break;
-		x->sent = j + 1;
-	}
+	x->sent = run_ahead_send(x->f, x->ops, x->be, si, x->sent);
 }
 
 int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
