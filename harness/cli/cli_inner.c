@@ -117,8 +117,8 @@ static int inner_again(const struct run_args *a, struct stack_pool *pool, struct
 }
 
 /* Run scenario f (record index k) on the pool's topology, and record its result. */
-void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
-		   size_t k, const struct scn_file *f, int allow_crash, unsigned how)
+int cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
+		  size_t k, const struct scn_file *f, int allow_crash, unsigned how)
 {
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
@@ -160,12 +160,18 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 		inner_stop(a, pool, st);
 	}
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
-		char *lines = kmsg_take(kfd);
+		char *lines = kmsg_take(kfd), what[8];
 
+		close(kfd);
+		if ((how & INNER_SHARED) && lines && console_splat(lines, what, sizeof(what)) != SPLAT_NONE) {
+			free(lines); /* maybe another stream's: nothing recorded, it runs again alone (jobs.h) */
+			result_clear(&r);
+			free(st);
+			return 1;
+		}
 		console_finding(&r, lines, ic.warn, ic.nwarn);
 		rec_kernel(rec, k, lines);
 		free(lines);
-		close(kfd);
 	}
 	if ((how & INNER_CAREFUL) && careful_note(&r.detail, CAREFUL_NOTE)) {
 		r.v = V_ERROR;
@@ -174,6 +180,7 @@ void cli_inner_one(const struct run_args *a, const struct m_profile *prof, struc
 	rec_result(rec, k, &r);
 	result_clear(&r);
 	free(st);
+	return 0;
 }
 
 /* netns/topology up|down for nodes nodes (mode from RDMACHECK_TOPOLOGY_MODE), its description in topo_file. */
@@ -195,15 +202,22 @@ static int inner_topology(const char *root, const char *verb, size_t nodes, cons
 	return spawn_wait(strcmp(verb, "up") == 0 ? up : down, 1);
 }
 
-/* Run every scenario of b that stream s may take, on pool, recording into rec. */
+/*
+ * Run every scenario of b that stream s may take, on pool, recording into rec;
+ * shared: other streams run beside this one (a scenario the kernel logged a
+ * splat during is handed back to run alone, jobs.h).
+ */
 static void inner_stream(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
-			 struct jobs_board *b, unsigned s, struct scn_file **files, int allow_crash)
+			 struct jobs_board *b, unsigned s, struct scn_file **files, int allow_crash, int shared)
 {
 	size_t cursor = 0, i;
 
 	while (!interrupt_caught() && (i = jobs_take(b, s, &cursor)) < b->n) {
-		cli_inner_one(a, prof, pool, rec, a->base + i, files[i], allow_crash, INNER_BATCH);
-		jobs_done(b, i);
+		if (cli_inner_one(a, prof, pool, rec, a->base + i, files[i], allow_crash,
+				  INNER_BATCH | (shared ? INNER_SHARED : 0)))
+			jobs_again(b, i);
+		else
+			jobs_done(b, i);
 	}
 }
 
@@ -239,7 +253,7 @@ static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile 
 		_exit(EXIT_INFRA);
 	}
 	inner_pool(a, &pool, t, nodes);
-	inner_stream(a, prof, &pool, rec, b, s, files, allow_crash);
+	inner_stream(a, prof, &pool, rec, b, s, files, allow_crash, 1);
 	stack_pool_close(&pool);
 	fclose(rec);
 	_exit(0);
@@ -282,7 +296,7 @@ static void inner_all(const struct run_args *a, const struct m_profile *prof, co
 	for (unsigned s = 1; s < n; s++) /* before this process has agents: they are not the streams' */
 		pids[s] = inner_fork_stream(a, prof, t, nodes, b, s, files, allow_crash);
 	inner_pool(a, &pool, t, nodes);
-	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash);
+	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash, n > 1);
 	inner_reap(b, pids, n, rec, a->base);
 	/*
 	 * In the VM, the scenarios the profile says may kill the kernel run after

@@ -13,7 +13,7 @@ enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *pr
 {
 	if (!f)
 		return JOBS_NONE;
-	if (allow_crash && cli_may_crash(f, prof))
+	if (allow_crash && cli_may_splat(f, prof))
 		return JOBS_ALONE;
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_call_get(f->steps[i].call);
@@ -72,8 +72,13 @@ static int may_run(unsigned s, uint8_t k)
 size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor)
 {
 	for (size_t i = *cursor; i < b->n; i++) {
-		uint8_t free_ = JOBS_FREE;
+		uint8_t free_ = JOBS_FREE, again = JOBS_AGAIN;
 
+		if (s == JOBS_STREAM_ALONE && /* handed back by a stream: alone now */
+		    __atomic_compare_exchange_n(&b->state[i], &again, JOBS_TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			*cursor = i + 1;
+			return i;
+		}
 		if (!may_run(s, b->kind[i]))
 			continue;
 		if (__atomic_compare_exchange_n(&b->state[i], &free_, JOBS_TAKEN, 0, __ATOMIC_ACQ_REL,
@@ -89,6 +94,11 @@ size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor)
 void jobs_done(struct jobs_board *b, size_t i)
 {
 	__atomic_store_n(&b->state[i], JOBS_DONE, __ATOMIC_RELEASE);
+}
+
+void jobs_again(struct jobs_board *b, size_t i)
+{
+	__atomic_store_n(&b->state[i], JOBS_AGAIN, __ATOMIC_RELEASE);
 }
 
 int jobs_records_path(const char *records, unsigned s, char *out, size_t len)

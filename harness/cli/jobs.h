@@ -12,9 +12,16 @@
  *               outside the agent (librpma's 7471, uDAPL's 45248, librpmem's
  *               daemon, MRAPI's directory): stream 0 only, so no two of them
  *               run at once;
- *   JOBS_ALONE  the model predicts a step may kill the kernel (in the VM,
- *               crash_pred.h): after every stream has ended, one at a time:
- *               a panic then ends no other scenario's work.
+ *   JOBS_ALONE  the model predicts a step may kill the kernel or make it
+ *               WARN as the profile declares (in the VM, crash_pred.h:
+ *               cli_may_splat): after every stream has ended, one at a
+ *               time: a panic then ends no other scenario's work, and a
+ *               WARN is the scenario's own.
+ * The kernel's log is the machine's: a WARN (or any splat) logged while
+ * several streams ran cannot be told to be one scenario's. A stream that
+ * sees one during a scenario records nothing of it and hands it back
+ * (jobs_again); it runs again alone with the JOBS_ALONE ones, where what the
+ * kernel says is its own.
  * A stream takes, in list order, the first scenario not taken that it may
  * run (a claim on a board in shared memory), so the streams end close
  * together and the results arrive in about list order.
@@ -47,10 +54,10 @@ enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *pr
 struct jobs_board {
 	size_t n;
 	uint8_t *kind;  /* enum jobs_kind per scenario */
-	uint8_t *state; /* JOBS_FREE, JOBS_TAKEN, JOBS_DONE; shared by the streams' processes */
+	uint8_t *state; /* JOBS_FREE, JOBS_TAKEN, JOBS_DONE, JOBS_AGAIN; shared by the streams' processes */
 };
 
-enum { JOBS_FREE, JOBS_TAKEN, JOBS_DONE };
+enum { JOBS_FREE, JOBS_TAKEN, JOBS_DONE, JOBS_AGAIN };
 
 /*
  * A board of n scenarios, every one JOBS_NONE and free; its states in memory
@@ -71,6 +78,9 @@ size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor);
 
 /* Scenario i has its result. */
 void jobs_done(struct jobs_board *b, size_t i);
+
+/* Scenario i, taken, is to run again alone (above): JOBS_STREAM_ALONE takes it next, whatever its kind. */
+void jobs_again(struct jobs_board *b, size_t i);
 
 /* Stream s's records file: records itself for stream 0, else "records.S". 0 or -ENAMETOOLONG. */
 int jobs_records_path(const char *records, unsigned s, char *out, size_t len);
