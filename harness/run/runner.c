@@ -1,5 +1,6 @@
 /* runner.c — run one scenario on an engine with the model alongside (runner.h). */
 #include "harness/run/runner.h"
+#include "harness/run/runner_int.h"
 #include "harness/run/proto.h"
 #include "harness/api/family.h"
 #include "harness/run/be_model.h"
@@ -15,34 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#define PEER_RECV_WAIT_MS 2000 /* a receive completion the model predicts */
-#define PEER_STATE_WAIT_MS 1000 /* a responder may reach ERR shortly after the NAK */
 #define MEM_CHUNK 4096
 
-/* ------------------------------------------------------------ a run -- */
-
-struct run {
-	const struct scn_file *f;
-	const struct backend_ops *ops;
-	void *be;
-	const struct run_opts *o;
-	struct be_model bm;
-	struct result *r;
-	struct text detail;
-	int xfails;
-	int loose; /* lint went on past this step's disagreement: follow the model whatever expect says */
-	int32_t refused; /* in a chain of WRs: the errno the post refused an earlier one with (LP-7) */
-	uint8_t chain_pos; /* in a chain: the step's place */
-	uint8_t chain_early; /* a chain's step before its last: the peer QP's state is the whole chain's */
-	size_t advance;  /* steps the last run_step took (a chain: all of its) */
-	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
-};
-
-static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Record the deciding verdict (the first fail/error wins over xfail). */
-static void say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
+void run_say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -80,14 +56,15 @@ static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	say(x, V_FAIL, line, "line %u: %s", line, msg);
+	run_say(x, V_FAIL, line, "line %u: %s", line, msg);
 	if (!lint_goes_on(x))
 		return 1;
 	x->o->on_disagree(x->o->ctx, x->f, (size_t)(s - x->f->steps), line, col, msg, word);
 	return 0;
 }
 
-static const char *obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len)
+/* runner_int.h */
+const char *run_obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len)
 {
 	if (o < 0 || (size_t)o >= f->nobjs)
 		snprintf(buf, len, "?");
@@ -133,8 +110,8 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 				snprintf(exp + 3 * (i - at), 4, "%02x ", mr.bytes[off + done + i]);
 				snprintf(got + 3 * (i - at), 4, "%02x ", real[i]);
 			}
-			say(x, V_FAIL, line, "%s: memory differs from the model at offset %llu",
-			    obj_name(x->f, obj, name, sizeof(name)), (unsigned long long)(off + done + at));
+			run_say(x, V_FAIL, line, "%s: memory differs from the model at offset %llu",
+			    run_obj_name(x->f, obj, name, sizeof(name)), (unsigned long long)(off + done + at));
 			text_addf(&x->detail, "  %s, offset %llu: model %s| real %s\n", name,
 				  (unsigned long long)(off + done + at), exp, got);
 			return 1;
@@ -146,16 +123,16 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 
 			if (!model_says && real[i] == want)
 				continue;
-			obj_name(x->f, obj, name, sizeof(name));
+			run_obj_name(x->f, obj, name, sizeof(name));
 			if (model_says && x->o->mode == RUN_LINT && s)
 				return disagree(x, s, line, byte_col, NULL,
 						"check %s byte=0x%02x: the model says 0x%02x at offset %llu", name, want,
 						mr.bytes[at], (unsigned long long)at);
 			if (model_says)
-				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: the model says 0x%02x at offset %llu",
+				run_say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: the model says 0x%02x at offset %llu",
 				    line, name, want, mr.bytes[at], (unsigned long long)at);
 			else
-				say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: real 0x%02x at offset %llu", line,
+				run_say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: real 0x%02x at offset %llu", line,
 				    name, want, real[i], (unsigned long long)at);
 			return 1;
 		}
@@ -164,139 +141,6 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 	return 0;
 }
 
-/*
- * Run-ahead of posts: whether what the peer QP shows after step s (outcome
- * out) cannot be taken as what it showed right after s, because steps after
- * s already ran on the engine. Those are posts of s's node on QPs whose peers
- * are on other nodes (ahead_ok), which cannot bring a QP out of ERR nor make
- * a receive complete but by a flush into ERR; so a peer not in ERR was not in
- * ERR after s either. A peer in ERR (or a receive asked) is doubtful unless
- * s's own error completion put s's QP in ERR, which flushed those after it
- * unsent. Doubtful: an ERROR asking to run the scenario again without
- * run-ahead (result.rerun), and 1.
- */
-static int late_doubt(struct run *x, const struct scn_step *s, struct m_outcome out, int want_recv,
-		      const struct hpeer *now)
-{
-	int late = x->sent > (size_t)(s - x->f->steps) + 1;
-	int own_err = out.kind == M_OUT_WC && out.code != M_WC_SUCCESS;
-
-	if (!late || own_err || (now->state != M_QPS_ERR && !want_recv))
-		return 0;
-	say(x, V_ERROR, s->line, "line %u: run-ahead: the peer QP was seen after later steps had run", s->line);
-	x->r->rerun = 1;
-	return 1;
-}
-
-/*
- * A successful receive completion the peer really gave (alternative a of p
- * says so) against the opcode, byte_len and immediate the model predicts
- * (recvwc.h). Returns 1 when they agree or were not reported, 0 with a fail
- * recorded.
- */
-static int recv_wc_judged(struct run *x, const struct scn_step *s, const struct m_pred *p, const struct m_alt *a,
-			  const struct m_recv_wc *seen, int32_t peer_obj)
-{
-	struct m_recv_wc want;
-	char why[96], name[80];
-
-	if (a->peer_recv != M_WC_SUCCESS || !seen->known || m_recv_wc_expect(&x->bm.m, p, &want) ||
-	    m_recv_wc_check(&want, seen, why, sizeof(why)) == 0)
-		return 1;
-	say(x, V_FAIL, s->line, "line %u: peer QP %s: receive completion: model says %s", s->line,
-	    obj_name(x->f, peer_obj, name, sizeof(name)), why);
-	return 0;
-}
-
-/*
- * The opcode of a post's successful completion, when the engine reported it,
- * against the WR's (ibv_poll_cq(3)). Returns 1 when they agree or it was not
- * reported, 0 with a fail recorded.
- */
-static int send_wc_judged(struct run *x, const struct scn_step *s, const struct m_pred *p, const struct hres *real)
-{
-	int want = m_send_wc_opcode(p->op.kind);
-
-	if (!real->has_opcode || real->out.kind != M_OUT_WC || real->out.code != M_WC_SUCCESS || want < 0 ||
-	    want == real->wc_opcode)
-		return 1;
-	say(x, V_FAIL, s->line, "line %u: %s: completion opcode %s, real %s", s->line, scn_step_call(s)->name,
-	    m_wc_opcode_str((enum m_wc_opcode)want), m_wc_opcode_str((enum m_wc_opcode)real->wc_opcode));
-	return 0;
-}
-
-/*
- * Among the alternatives of p equal to reality's outcome, find one whose
- * peer effects match what the peer QP really shows. Returns its index, or -1
- * (with a fail recorded) when none does.
- */
-static int match_peer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first)
-{
-	int want_recv = 0, want_state = 0;
-	struct hpeer seen = { .state = -1, .recv = -1 };
-	int32_t peer_obj = -1;
-	struct m_outcome out = p->alt[first].out;
-
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->alt[i].out.kind == out.kind && p->alt[i].out.code == out.code) {
-			want_recv |= p->alt[i].peer_recv >= 0;
-			want_state |= p->alt[i].peer_state != M_NO_PEER && !x->chain_early;
-		}
-	if (!want_state && !want_recv)
-		return first;
-	if (p->res.peer_node < 0 || p->res.peer_qp < 0)
-		return first;
-	peer_obj = bm_object(&x->bm, (unsigned)p->res.peer_node, SCN_C_QP, p->res.peer_qp);
-	if (peer_obj < 0)
-		return first;
-	for (int waited = 0;; waited += 100) {
-		struct hpeer now;
-		int rc = x->ops->peer(x->be, peer_obj, seen.recv < 0 && want_recv && waited == 0 ?
-					     PEER_RECV_WAIT_MS : 0, &now);
-
-		if (rc)
-			return first; /* the peer QP is gone on the engine: nothing to observe */
-		if (late_doubt(x, s, out, want_recv, &now))
-			return -1;
-		if (seen.recv < 0) {
-			seen.recv = now.recv;
-			seen.wc = now.wc;
-		}
-		seen.state = now.state;
-		for (unsigned i = 0; i < p->n; i++) {
-			const struct m_alt *a = &p->alt[i];
-
-			if (a->out.kind != out.kind || a->out.code != out.code)
-				continue;
-			if ((a->peer_state == M_NO_PEER || !want_state || a->peer_state == seen.state) &&
-			    (!want_recv || a->peer_recv == seen.recv))
-				return recv_wc_judged(x, s, p, a, &seen.wc, peer_obj) ? (int)i : -1;
-		}
-		if (waited >= PEER_STATE_WAIT_MS)
-			break;
-		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
-	}
-	{
-		char name[80], allowed[256] = "";
-		size_t off = 0;
-
-		for (unsigned i = 0; i < p->n && off < sizeof(allowed); i++) {
-			const struct m_alt *a = &p->alt[i];
-
-			if (a->out.kind != out.kind || a->out.code != out.code)
-				continue;
-			off += (size_t)snprintf(allowed + off, sizeof(allowed) - off, "%sstate %s, receive %s",
-						off ? " or " : "",
-						a->peer_state == M_NO_PEER ? "any" : m_qp_state_str(a->peer_state),
-						a->peer_recv < 0 ? "none" : m_wc_status_str(a->peer_recv));
-		}
-		say(x, V_FAIL, s->line, "line %u: peer QP %s: model allows %s; real state %s, receive %s", s->line,
-		    obj_name(x->f, peer_obj, name, sizeof(name)), allowed,
-		    seen.state < 0 ? "?" : m_qp_state_str(seen.state),
-		    seen.recv < 0 ? "none" : m_wc_status_str(seen.recv));
-	}
-	return -1;
-}
 
 /* Value v of query result spec sp as scenario text ("RTS", "LOCAL_WRITE|REMOTE_READ", "4096"). */
 static const char *qval(const struct run *x, const struct scn_arg_spec *sp, uint64_t v, char *buf, size_t len)
@@ -336,7 +180,7 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 	char a1[160], a2[160];
 
 	if (model_query(&x->bm.m, &x->o->prof, op, &q)) {
-		say(x, V_ERROR, s->line, "line %u: %s: the model cannot answer this query", s->line, call->name);
+		run_say(x, V_ERROR, s->line, "line %u: %s: the model cannot answer this query", s->line, call->name);
 		return;
 	}
 	for (unsigned j = 0; j < q.n; j++) {
@@ -344,7 +188,7 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 
 		if (i < 0 || !(real->qset & (1u << i)) || model_qres_ok(&q, (size_t)j, real->q[i]))
 			continue;
-		say(x, V_FAIL, s->line, "line %u: %s: model says %s, real %s=%s", s->line, call->name,
+		run_say(x, V_FAIL, s->line, "line %u: %s: model says %s, real %s=%s", s->line, call->name,
 		    qmodel(x, &call->query[i], &q, (int)j, a1, sizeof(a1)), q.r[j].key,
 		    qval(x, &call->query[i], real->q[i], a2, sizeof(a2)));
 		if (q.r[j].rule < M_RULE_COUNT_)
@@ -368,8 +212,8 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			char name[80];
 
 			if (x->ops->attr(x->be, cd->v.obj, (enum scn_attr)cd->v.attr, &v)) {
-				say(x, V_ERROR, s->line, "line %u: expect %s=: %s has no %s on the %s engine", s->line,
-				    cd->spec->key, obj_name(x->f, cd->v.obj, name, sizeof(name)),
+				run_say(x, V_ERROR, s->line, "line %u: expect %s=: %s has no %s on the %s engine", s->line,
+				    cd->spec->key, run_obj_name(x->f, cd->v.obj, name, sizeof(name)),
 				    scn_attr_str((enum scn_attr)cd->v.attr), x->ops->name);
 				return;
 			}
@@ -383,11 +227,11 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			continue;
 		}
 		if (i < 0 || !(real->qset & (1u << i))) {
-			say(x, V_ERROR, s->line, "line %u: %s did not report %s", s->line, call->name, cd->spec->key);
+			run_say(x, V_ERROR, s->line, "line %u: %s did not report %s", s->line, call->name, cd->spec->key);
 			return;
 		}
 		if (want != real->q[i])
-			say(x, V_FAIL, s->line, "line %u: expect %s=%s, real %s=%s", s->line, cd->spec->key,
+			run_say(x, V_FAIL, s->line, "line %u: expect %s=%s, real %s=%s", s->line, cd->spec->key,
 			    qval(x, cd->spec, want, a1, sizeof(a1)), cd->spec->key,
 			    qval(x, cd->spec, real->q[i], a2, sizeof(a2)));
 	}
@@ -428,7 +272,7 @@ static int step_check(struct run *x, const struct scn_step *s)
 	int rc = compare_mem(x, s, s->obj, off ? off->num : 0, len ? len->num : UINT64_MAX, byte ? (int)byte->num : -1);
 
 	if (rc < 0)
-		say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line, obj_name(x->f, s->obj, name, sizeof(name)),
+		run_say(x, V_ERROR, s->line, "line %u: reading %s: %s", s->line, run_obj_name(x->f, s->obj, name, sizeof(name)),
 		    engine_why(x, rc));
 	return rc != 0;
 }
@@ -453,11 +297,11 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	if (rc) {
 		int32_t o = missing >= 0 ? missing : s->obj;
 
-		say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
+		run_say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
 		    rc != -ENOENT ? "malformed for the model" : bm_handle(&x->bm, o) == BM_STALE ?
 		    "it uses a destroyed object whose model slot a later creation took: " :
 		    "it uses an object whose creation failed: ",
-		    rc == -ENOENT ? obj_name(x->f, o, name, sizeof(name)) : "");
+		    rc == -ENOENT ? run_obj_name(x->f, o, name, sizeof(name)) : "");
 		return 1;
 	}
 	for (unsigned i = 0; i < pp->n; i++)
@@ -465,7 +309,7 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 	if (crash && pp->n == 1 && !x->o->allow_crash && x->o->mode == RUN_REAL) {
 		const struct m_deviation *d = run_deviation(&x->o->prof, pp, pp->alt[0].out);
 
-		say(x, V_SKIP, s->line, "line %u: the %s profile says this step kills the kernel (%s: %s); "
+		run_say(x, V_SKIP, s->line, "line %u: the %s profile says this step kills the kernel (%s: %s); "
 		    "run it in a disposable VM (--stack=vm)", s->line, x->o->prof.name,
 		    d ? m_rule_info(d->rule)->id : "?", d ? d->citation : "?");
 		return 1;
@@ -489,8 +333,8 @@ static int engine_call(struct run *x, const struct scn_step *s, struct hcall *cr
 
 	if (resolve_step(x->f, s, x->ops, x->be, cr, &missing) == 0)
 		return 0;
-	say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, scn_step_call(s)->name,
-	    obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
+	run_say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, scn_step_call(s)->name,
+	    run_obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
 	return 1;
 }
 
@@ -502,7 +346,7 @@ static int exec_failed(struct run *x, const struct scn_step *s, const struct m_p
 	if (rc == -ETIMEDOUT) {
 		char set[512];
 
-		say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line, cname);
+		run_say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line, cname);
 		if (pg) {
 			run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
 			text_addf(&x->detail, "  allowed: %s\n", set);
@@ -510,7 +354,7 @@ static int exec_failed(struct run *x, const struct scn_step *s, const struct m_p
 		return 1;
 	}
 	if (rc)
-		say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, cname, x->ops->name,
+		run_say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, cname, x->ops->name,
 		    engine_why(x, rc));
 	return rc != 0;
 }
@@ -556,7 +400,7 @@ static void step_fail(struct run *x, const struct scn_step *s, const struct m_pr
 
 	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
 	run_format_set(pp, NULL, pset, sizeof(pset));
-	say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, scn_step_call(s)->name, got);
+	run_say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, scn_step_call(s)->name, got);
 	scn_step_format(x->f, s, text, sizeof(text));
 	text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n", text,
 		  s->line, set, s->nexpect ? " (what your expect names, of what the model allows)" : "",
@@ -575,13 +419,13 @@ static void step_xfail(struct run *x, const struct scn_step *s, const struct m_p
 
 	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
 	if (d) {
-		say(x, V_XFAIL, s->line, "line %u: %s gave %s: declared deviation %s of profile %s", s->line, cname,
+		run_say(x, V_XFAIL, s->line, "line %u: %s gave %s: declared deviation %s of profile %s", s->line, cname,
 		    got, m_rule_info(d->rule)->id, x->o->prof.name);
 		text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    deviation %s%s%s%s: %s\n", s->line,
 			  cname, got, set, m_rule_info(d->rule)->id, d->component ? " (" : "",
 			  d->component ? d->component : "", d->component ? ")" : "", d->citation);
 	} else {
-		say(x, V_XFAIL, s->line, "line %u: %s gave %s: allowed by profile %s, not by the specification",
+		run_say(x, V_XFAIL, s->line, "line %u: %s gave %s: allowed by profile %s, not by the specification",
 		    s->line, cname, got, x->o->prof.name);
 		text_addf(&x->detail, "  line %u: %s: %s (specification: %s)\n    no single deviation names it\n",
 			  s->line, cname, got, set);
@@ -637,14 +481,14 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 
 	if (real->out.kind == M_OUT_CRASH)
 		return 1;
-	pick = match_peer(x, s, from, pick);
-	if (pick < 0 || !send_wc_judged(x, s, from, real))
+	pick = run_match_peer(x, s, from, pick);
+	if (pick < 0 || !run_send_wc_judged(x, s, from, real))
 		return 1;
 	for (unsigned i = 0; i < from->alt[pick].nrules; i++)
 		result_rule_add(x->r, (enum m_rule)from->alt[pick].rules[i]);
 	rc = bm_commit(&x->bm, cm, from, (size_t)pick);
 	if (rc) {
-		say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
+		run_say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
 		return 1;
 	}
 	if (scn_step_call(s)->kind == SCN_KIND_QUERY && real->out.kind == M_OUT_OK)
@@ -781,7 +625,7 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {
 			rc = compare_mem(&x, NULL, (int32_t)i, 0, UINT64_MAX, -1);
 			if (rc < 0)
-				say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, engine_why(&x, rc));
+				run_say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, engine_why(&x, rc));
 		}
 	}
 	bm_free(&x.bm);

@@ -1,0 +1,59 @@
+/*
+ * runner_int.h — what the runner's files share (private to harness/run):
+ * the state of one scenario's run, how a verdict is said, and the parts of
+ * judging a step that live beside runner.c (run_peer.c: what the peer QP
+ * and the completions show).
+ */
+#ifndef RDMACHECK_RUNNER_INT_H
+#define RDMACHECK_RUNNER_INT_H
+
+#include "harness/run/runner.h"
+#include "harness/run/backend.h"
+#include "harness/run/be_model.h"
+#include "harness/cli/text.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One scenario's run (runner.c: run_scenario). */
+struct run {
+	const struct scn_file *f;
+	const struct backend_ops *ops;
+	void *be;
+	const struct run_opts *o;
+	struct be_model bm;
+	struct result *r;
+	struct text detail;
+	int xfails;
+	int loose; /* lint went on past this step's disagreement: follow the model whatever expect says */
+	int32_t refused; /* in a chain of WRs: the errno the post refused an earlier one with (LP-7) */
+	uint8_t chain_pos; /* in a chain: the step's place */
+	uint8_t chain_early; /* a chain's step before its last: the peer QP's state is the whole chain's */
+	size_t advance;  /* steps the last run_step took (a chain: all of its) */
+	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
+};
+
+/* Record the deciding verdict v at line (the first fail/error wins over xfail), its reason from fmt. */
+void run_say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "node.name" of object o of f into buf (len bytes; "?" for no such object). Returns buf. */
+const char *run_obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len);
+
+/*
+ * Among the alternatives of p equal to reality's outcome (alternative
+ * first's), find one whose peer effects match what the peer QP of step s
+ * really shows (its state, its receive completion and that completion's
+ * fields), waiting a little for them. Returns its index, or -1 with a fail
+ * (or, run-ahead having run later steps first, an ERROR asking for a run
+ * without it: result.rerun) recorded.
+ */
+int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first);
+
+/*
+ * The opcode of step s's successful completion, when the engine reported it
+ * (real), against the WR's (ibv_poll_cq(3)). Returns 1 when they agree or it
+ * was not reported, 0 with a fail recorded.
+ */
+int run_send_wc_judged(struct run *x, const struct scn_step *s, const struct m_pred *p, const struct hres *real);
+
+#endif
