@@ -58,13 +58,20 @@ struct aobj *agent_new_obj(struct agent *a)
 	return o;
 }
 
+long agent_poll_pause_ns(int64_t since_ms, int64_t now_ms)
+{
+	return now_ms - since_ms < AGENT_SPIN_MS ? 0 : 200000;
+}
+
 void agent_poll_pause(int64_t since_ms)
 {
+	long ns = agent_poll_pause_ns(since_ms, proto_now_ms());
+
 	proto_release(); /* answers held back (agent_serve) wait for nothing */
-	if (proto_now_ms() - since_ms < AGENT_SPIN_MS)
+	if (ns == 0)
 		sched_yield(); /* rxe's kernel side may need this CPU to complete the request */
 	else
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+		nanosleep(&(struct timespec){ 0, ns }, NULL);
 }
 
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt)

@@ -115,6 +115,8 @@ struct aobj *agent_new_obj(struct agent *a);
  * 200 µs sleep costs far more under TCG — then 200 µs sleeps.
  */
 void agent_poll_pause(int64_t since_ms);
+/* What agent_poll_pause does at now_ms for a poll that started at since_ms: 0 (a yield), or a sleep of that many ns. */
+long agent_poll_pause_ns(int64_t since_ms, int64_t now_ms);
 #define AGENT_SPIN_MS 5
 
 /* The request's numeric field key, or dflt. */
