@@ -160,11 +160,14 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct
 		inner_stop(a, pool, st);
 	}
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
-		char *lines = kmsg_take(kfd), what[8];
+		char *lines = kmsg_take(kfd);
+		struct result scratch = { .v = V_PASS };
+		int other = (how & INNER_SHARED) && lines && console_finding(&scratch, lines, ic.warn, ic.nwarn) != 0;
 
+		result_clear(&scratch);
 		close(kfd);
-		if ((how & INNER_SHARED) && lines && console_splat(lines, what, sizeof(what)) != SPLAT_NONE) {
-			free(lines); /* maybe another stream's: nothing recorded, it runs again alone (jobs.h) */
+		if (other) { /* a splat it does not declare, maybe another stream's: it runs again alone (jobs.h) */
+			free(lines);
 			result_clear(&r);
 			free(st);
 			return 1;

@@ -19,7 +19,7 @@ struct stack_pool;
 /* How cli_inner_one records and runs a scenario. */
 #define INNER_BATCH 1u   /* batch the step records where no step is predicted to kill the kernel (records.h) */
 #define INNER_CAREFUL 2u /* a flushed record per step, no run-ahead, and the careful note (careful.h) */
-#define INNER_SHARED 4u  /* other streams run beside it (jobs.h): a kernel splat is not known to be its own */
+#define INNER_SHARED 4u  /* other streams run beside it (jobs.h): a kernel splat it does not declare is not known to be its own */
 
 /*
  * Run scenario f (record index k) on pool's topology with the pool's agents
@@ -28,7 +28,8 @@ struct stack_pool;
  * the kernel (in the disposable VM only). how: INNER_* flags; 0 records every
  * step, and runs steps ahead where none is predicted to kill the kernel.
  * Returns 0; or, with INNER_SHARED, 1 when the kernel logged a splat during
- * it: then no result is recorded (jobs.h: it is to run again alone).
+ * it that its steps do not declare (struct m_kwarn): then no result is
+ * recorded (jobs.h: it is to run again alone).
  */
 int cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
 		   size_t k, const struct scn_file *f, int allow_crash, unsigned how);

@@ -22,12 +22,4 @@ uint32_t cli_running_kernel(void);
  */
 int cli_may_crash(const struct scn_file *f, const struct m_profile *prof);
 
-/*
- * 1 if some step of f may kill the kernel (cli_may_crash) or may make the
- * kernel WARN as prof declares (struct m_kwarn: runner.h run_kwarn_add),
- * else 0. Such a scenario runs alone (jobs.h): what the kernel says during
- * it is then its own.
- */
-int cli_may_splat(const struct scn_file *f, const struct m_profile *prof);
-
 #endif

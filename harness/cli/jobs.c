@@ -13,7 +13,7 @@ enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *pr
 {
 	if (!f)
 		return JOBS_NONE;
-	if (allow_crash && cli_may_splat(f, prof))
+	if (allow_crash && cli_may_crash(f, prof))
 		return JOBS_ALONE;
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_call_get(f->steps[i].call);

@@ -12,16 +12,17 @@
  *               outside the agent (librpma's 7471, uDAPL's 45248, librpmem's
  *               daemon, MRAPI's directory): stream 0 only, so no two of them
  *               run at once;
- *   JOBS_ALONE  the model predicts a step may kill the kernel or make it
- *               WARN as the profile declares (in the VM, crash_pred.h:
- *               cli_may_splat): after every stream has ended, one at a
- *               time: a panic then ends no other scenario's work, and a
- *               WARN is the scenario's own.
+ *   JOBS_ALONE  the model predicts a step may kill the kernel (in the VM,
+ *               crash_pred.h): after every stream has ended, one at a
+ *               time: a panic then ends no other scenario's work.
  * The kernel's log is the machine's: a WARN (or any splat) logged while
  * several streams ran cannot be told to be one scenario's. A stream that
- * sees one during a scenario records nothing of it and hands it back
+ * sees one during a scenario, other than a WARN the scenario's own steps
+ * declare (struct m_kwarn), records nothing of it and hands it back
  * (jobs_again); it runs again alone with the JOBS_ALONE ones, where what the
- * kernel says is its own.
+ * kernel says is its own. A scenario that declares a WARN (rxe 6.1's 50 s
+ * destroy_qp) thus runs beside the others, and those the WARN falls into run
+ * again.
  * A stream takes, in list order, the first scenario not taken that it may
  * run (a claim on a board in shared memory), so the streams end close
  * together and the results arrive in about list order.

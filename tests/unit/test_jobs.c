@@ -28,25 +28,6 @@ START_TEST(test_kind_of_verbs_rpma_and_crash)
 }
 END_TEST
 
-/* A kernel WARN rxe 6.1 declares (QP-DESTROY-1) makes a scenario run alone: the WARN is then its own. */
-START_TEST(test_kind_of_declared_warn_alone)
-{
-	struct scn_file *warn = parse_ok("nodes a b\na: alloc_pd pd\n"
-					 "a: reg_mr m pd=pd len=8K access=LOCAL_WRITE|MW_BIND\na: create_qp q pd=pd\n"
-					 "b: alloc_pd pd\nb: create_qp q pd=pd\nconnect a.q b.q\n"
-					 "a: alloc_mw w pd=pd type=2\n"
-					 "a: bind_mw w qp=q mr=m+4K len=4K access=REMOTE_WRITE expect SUCCESS\n"
-					 "a: destroy_qp q expect ok\n");
-	struct m_profile rxe, generic;
-
-	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &rxe), 0);
-	ck_assert_int_eq(m_profile_get("generic", KVER(6, 1), &generic), 0);
-	ck_assert_int_eq(jobs_kind_of(warn, &rxe, 1), JOBS_ALONE);
-	ck_assert_int_eq(jobs_kind_of(warn, &generic, 1), JOBS_ANY); /* declares no WARN */
-	scn_free(warn);
-}
-END_TEST
-
 /* A board of the kinds in k (a string of N, A, F, L for none, any, first, alone). */
 static void board(struct jobs_board *b, const char *k)
 {
@@ -136,7 +117,6 @@ Suite *suite_test_jobs(void)
 	tcase_add_test(tc, test_kind_of_verbs_rpma_and_crash);
 	tcase_add_test(tc, test_take_in_list_order_first_only_in_stream_0_alone_last);
 	tcase_add_test(tc, test_streams_only_when_two_can_share);
-	tcase_add_test(tc, test_kind_of_declared_warn_alone);
 	tcase_add_test(tc, test_handed_back_runs_alone);
 	tcase_add_test(tc, test_records_path_per_stream);
 	suite_add_tcase(s, tc);
