@@ -278,6 +278,15 @@ int m_pred_wait(const struct model *m, const struct m_profile *p, struct m_pred 
 	for (int s = 0; s < 32; s++)
 		if (bits & (1u << s))
 			m_alt_add(out, O_WC(s), early_effect((enum m_wc_status)s), &base, -1);
+	/* Done at the requester before the responder's MR went, the responder may still meet the dead
+	 * key afterwards (a request retried): it goes to ERR alone (seen on rxe 6.1.0-56: a 1 MiB READ
+	 * whose source was deregistered completed SUCCESS, the responder QP in ERR). */
+	if (w->dereg && (w->seen & 1u << M_WC_SUCCESS))
+		for (unsigned i = 0; i < now.n; i++)
+			if (now.alt[i].effect == M_EFF_BOTH_ERR) {
+				m_alt_add(out, O_WC(M_WC_SUCCESS), M_EFF_PEER_ERR, &base, -1);
+				break;
+			}
 	return 0;
 }
 
