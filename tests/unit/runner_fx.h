@@ -4,7 +4,9 @@
  * The fake (struct backend_ops fake_ops) can make "reality" do anything: return
  * any outcome or an engine error per step (fk.step[], by execution order; at()
  * finds a step's entry), report any peer QP state or receive completion,
- * answer query_qp, and corrupt any byte of a buffer. Each test file has its
+ * answer query_qp, and corrupt any byte of a buffer. With run-ahead on
+ * (test_runner_ahead*.c) it takes calls ahead, any or only a PD's, keeping
+ * their order (fk.log) and checking that they run in it. Each test file has its
  * own copy of the fake's state (fk); setup/teardown reset it.
  */
 #ifndef RDMACHECK_TEST_RUNNER_FX_H
@@ -23,6 +25,8 @@
 #define FK_STEPS 64
 #define FK_OBJS 64
 #define FK_LEN_MAX (1u << 20)
+#define FK_QUEUE 64
+#define FK_LOG 256
 
 /* What reality does at one executed step (by execution order). */
 struct fk_step {
@@ -52,6 +56,16 @@ struct fake {
 	int32_t flip2_obj;       /* and a second one */
 	uint64_t flip2_off;
 	int read_rc;             /* read() fails with this */
+	/* run-ahead (run_opts.ahead, backend_ops.ahead): */
+	int ahead_pd_only;       /* take only alloc_pd and dealloc_pd ahead (else any call) */
+	int32_t queue[FK_QUEUE]; /* the objects of the calls sent ahead and not run yet, oldest first */
+	unsigned nq, max_q;      /* how many now, the most at once */
+	unsigned node;           /* the node they are for */
+	char log[FK_LOG][16];    /* "a3": a call for object 3 sent ahead; "x3": one run */
+	unsigned nlog;
+	int ahead_calls;         /* calls offered to ahead() */
+	int32_t offered_max;     /* the highest object offered */
+	unsigned posts_ahead;    /* WRITEs sent ahead */
 };
 
 static struct fake fk;
@@ -63,6 +77,12 @@ static inline void fk_reset(void)
 	memset(&fk, 0, sizeof(fk));
 	fk.peer_state = M_QPS_RTS;
 	fk.flip_obj = fk.flip2_obj = -1;
+}
+
+static inline void fk_log(char what, int32_t obj)
+{
+	if (fk.nlog < FK_LOG)
+		snprintf(fk.log[fk.nlog++], sizeof(fk.log[0]), "%c%d", what, obj);
 }
 
 /* Addresses carry the object: (obj + 1) << 32 | offset; keys 0x1000 + obj (lkey), 0x2000 + obj (rkey). */
@@ -118,6 +138,11 @@ static inline int fk_exec(void *be, const struct hcall *c, struct hres *r)
 	if (fk.nexec < FK_STEPS)
 		fk.calls[fk.nexec] = *c;
 	fk.nexec++;
+	if (fk.nq) { /* as the stack: the oldest request sent ahead must be this one */
+		ck_assert_int_eq(fk.queue[0], c->obj);
+		memmove(fk.queue, fk.queue + 1, --fk.nq * sizeof(fk.queue[0]));
+	}
+	fk_log('x', c->obj);
 	if (st->rc)
 		return st->rc;
 	memset(r, 0, sizeof(*r));
@@ -189,7 +214,9 @@ static inline int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8
 
 static inline int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 {
-	const struct fk_step *st = fk.nexec ? &fk.step[fk.nexec - 1 < FK_STEPS ? fk.nexec - 1 : FK_STEPS - 1] : NULL;
+	/* the steps sent ahead have run by the time the peer is asked (as on the stack: written before the wait) */
+	unsigned sent = fk.nexec + fk.nq;
+	const struct fk_step *st = sent ? &fk.step[sent - 1 < FK_STEPS ? sent - 1 : FK_STEPS - 1] : NULL;
 
 	(void)be;
 	(void)wait_ms;
@@ -202,8 +229,27 @@ static inline int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	return 0;
 }
 
+static inline int fk_ahead(void *be, const struct hcall *c)
+{
+	(void)be;
+	fk.ahead_calls++;
+	if (c->obj > fk.offered_max)
+		fk.offered_max = c->obj;
+	if ((fk.ahead_pd_only && c->op != M_OP_ALLOC_PD && c->op != M_OP_DEALLOC_PD) || (fk.nq && c->node != fk.node) ||
+	    fk.nq == FK_QUEUE)
+		return -EAGAIN;
+	fk.node = c->node;
+	fk.queue[fk.nq++] = c->obj;
+	if (fk.nq > fk.max_q)
+		fk.max_q = fk.nq;
+	fk.posts_ahead += c->op == M_OP_WRITE;
+	fk_log('a', c->obj);
+	return 0;
+}
+
 static const struct backend_ops fake_ops = {
 	.name = "fake", .exec = fk_exec, .ref = fk_ref, .attr = fk_attr, .read = fk_read, .peer = fk_peer,
+	.ahead = fk_ahead,
 };
 
 /* ---------------------------------------------------------- helpers -- */
