@@ -345,6 +345,17 @@ static inline struct scn_file *run_text(const char *text, const struct run_opts 
 	return f;
 }
 
+/* Run text on the fake with the step that starts with prefix scripted as st; the caller frees with done(). */
+static inline struct scn_file *run_as(const char *text, const char *prefix, struct fk_step st, const struct run_opts *o,
+				      struct result *r)
+{
+	struct scn_file *f = parse(text);
+
+	*at(f, text, prefix) = st;
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, o, r), 0);
+	return f;
+}
+
 static inline void done(struct scn_file *f, struct result *r)
 {
 	result_clear(r);

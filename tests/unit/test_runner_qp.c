@@ -49,19 +49,17 @@ START_TEST(test_peer_receive_fields_checked)
 	struct run_opts o = opts("rxe");
 	struct result r;
 	struct m_recv_wc good = { .known = 1, .opcode = M_WCO_RECV, .byte_len = 32, .has_imm = 1, .imm = 9 };
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_as(text, "b: send",
+				    (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
+						      .peer_wc = good }, &o, &r);
 
-	*at(f, text, "b: send") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
-						    .peer_wc = good };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_str_eq(r.reason, "a.dst: memory differs from the model at offset 0"); /* past the send */
 	done(f, &r);
 
 	good.byte_len = 256; /* the receive's length, not the bytes sent */
-	f = parse(text);
-	*at(f, text, "b: send") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
-						    .peer_wc = good };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "b: send",
+		   (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
+				     .peer_wc = good }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_uint_eq(r.line, 12);
 	ck_assert_str_eq(r.reason, "line 12: peer QP a.q: receive completion: model says byte_len 32, real 256");
@@ -69,10 +67,9 @@ START_TEST(test_peer_receive_fields_checked)
 
 	good.byte_len = 32;
 	good.imm = 8;
-	f = parse(text);
-	*at(f, text, "b: send") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
-						    .peer_wc = good };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "b: send",
+		   (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
+				     .peer_wc = good }, &o, &r);
 	ck_assert_str_eq(r.reason, "line 12: peer QP a.q: receive completion: model says imm_data 9, real 8");
 	done(f, &r);
 }
@@ -84,18 +81,15 @@ START_TEST(test_send_opcode_checked)
 	static const char text[] = TWO "b: write q local=src+0 remote=a.dst+0 len=32 expect SUCCESS\n";
 	struct run_opts o = opts("rxe");
 	struct result r;
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_as(text, "b: write",
+				    (struct fk_step){ .has_opcode = 1, .wc_opcode = M_WCO_SEND }, &o, &r);
 
-	*at(f, text, "b: write") = (struct fk_step){ .has_opcode = 1, .wc_opcode = M_WCO_SEND };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_uint_eq(r.line, 11);
 	ck_assert_str_eq(r.reason, "line 11: write: completion opcode RDMA_WRITE, real SEND");
 	done(f, &r);
 
-	f = parse(text);
-	*at(f, text, "b: write") = (struct fk_step){ .has_opcode = 1, .wc_opcode = M_WCO_RDMA_WRITE };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "b: write", (struct fk_step){ .has_opcode = 1, .wc_opcode = M_WCO_RDMA_WRITE }, &o, &r);
 	ck_assert_uint_ne(r.line, 11); /* the opcode agrees: the step passes (the fake moves no byte: the end fails) */
 	done(f, &r);
 }
@@ -107,11 +101,10 @@ START_TEST(test_peer_receive_checked)
 				       "b: send q local=src+0 len=32 expect SUCCESS\n";
 	struct run_opts o = opts("rxe");
 	struct result r;
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_as(text, "b: send",
+				    (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS,
+						      .peer_recv = M_WC_SUCCESS }, &o, &r);
 
-	*at(f, text, "b: send") =
-		(struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	/* the fake does not move the sent bytes: the end comparison sees that */
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_str_eq(r.reason, "a.dst: memory differs from the model at offset 0");
@@ -119,9 +112,8 @@ START_TEST(test_peer_receive_checked)
 	done(f, &r);
 
 	/* no receive completion where the model predicts one */
-	f = parse(text);
-	*at(f, text, "b: send") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = -1 };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "b: send",
+		   (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = -1 }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_uint_eq(r.line, 12);
 	ck_assert_str_eq(r.reason,
@@ -129,10 +121,8 @@ START_TEST(test_peer_receive_checked)
 	done(f, &r);
 
 	/* the wrong receive completion */
-	f = parse(text);
-	*at(f, text, "b: send") =
-		(struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_LOC_LEN_ERR };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "b: send",
+		   (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_LOC_LEN_ERR }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_has(r.reason, "receive SUCCESS; real state RTS, receive LOC_LEN_ERR");
 	done(f, &r);
@@ -151,28 +141,24 @@ START_TEST(test_query_results)
 				   "a: query_qp q expect access=REMOTE_READ\n";
 	struct run_opts o = opts("rxe");
 	struct result r;
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_as(text, "a: query_qp",
+				    (struct fk_step){ .has_query = 1, .qp_state = M_QPS_RTS,
+						      .qp_access = M_ACC_REMOTE_READ }, &o, &r);
 
-	*at(f, text, "a: query_qp") =
-		(struct fk_step){ .has_query = 1, .qp_state = M_QPS_RTS, .qp_access = M_ACC_REMOTE_READ };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
 	done(f, &r);
 
-	f = parse(text);
-	*at(f, text, "a: query_qp") = (struct fk_step){ .has_query = 1, .qp_state = M_QPS_RTS,
-							.qp_access = M_ACC_REMOTE_READ | M_ACC_REMOTE_WRITE };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "a: query_qp",
+		   (struct fk_step){ .has_query = 1, .qp_state = M_QPS_RTS,
+				     .qp_access = M_ACC_REMOTE_READ | M_ACC_REMOTE_WRITE }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_uint_eq(r.line, 7);
 	ck_assert_str_eq(r.reason, "line 7: query_qp: model says access=REMOTE_READ, real access=REMOTE_WRITE|REMOTE_READ");
 	done(f, &r);
 
 	/* the real state differs from the model's */
-	f = parse(text);
-	*at(f, text, "a: query_qp") =
-		(struct fk_step){ .has_query = 1, .qp_state = M_QPS_ERR, .qp_access = M_ACC_REMOTE_READ };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "a: query_qp",
+		   (struct fk_step){ .has_query = 1, .qp_state = M_QPS_ERR, .qp_access = M_ACC_REMOTE_READ }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_str_eq(r.reason, "line 7: query_qp: model says state=RTS, real state=ERR");
 	done(f, &r);

@@ -84,10 +84,9 @@ START_TEST(test_fail_in_model_set_but_not_expected)
 	static const char text[] = TWO "b: write q local=src+4064 remote=a.dst+0 len=64 expect LOC_PROT_ERR\n";
 	struct run_opts o = opts("generic");
 	struct result r;
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_as(text, "b: write",
+				    (struct fk_step){ .set = 1, .out = { M_OUT_WC, M_WC_LOC_QP_OP_ERR } }, &o, &r);
 
-	*at(f, text, "b: write") = (struct fk_step){ .set = 1, .out = { M_OUT_WC, M_WC_LOC_QP_OP_ERR } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_uint_eq(r.line, 11);
 	ck_assert_str_eq(r.reason, "line 11: write gave LOC_QP_OP_ERR, outside the allowed set");
@@ -117,16 +116,13 @@ START_TEST(test_no_expect_takes_the_whole_model_set)
 	static const char text[] = TWO "b: write q local=src+4064 remote=a.dst+0 len=64\n";
 	struct run_opts o = opts("generic");
 	struct result r;
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_as(text, "b: write",
+				    (struct fk_step){ .set = 1, .out = { M_OUT_WC, M_WC_LOC_PROT_ERR } }, &o, &r);
 
-	*at(f, text, "b: write") = (struct fk_step){ .set = 1, .out = { M_OUT_WC, M_WC_LOC_PROT_ERR } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
 	done(f, &r);
 	/* but not SUCCESS, and then the allowed set is the model's, without the expect note */
-	f = parse(text);
-	*at(f, text, "b: write") = (struct fk_step){ .set = 1, .out = { M_OUT_WC, M_WC_SUCCESS } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(text, "b: write", (struct fk_step){ .set = 1, .out = { M_OUT_WC, M_WC_SUCCESS } }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_has(r.detail, "  allowed: LOC_PROT_ERR [");
 	ck_assert_has(r.detail, "LOC_QP_OP_ERR [");
@@ -139,10 +135,9 @@ START_TEST(test_xfail_declared_deviation)
 {
 	struct run_opts o = opts("rxe");
 	struct result r;
-	struct scn_file *f = parse(rereg_text);
+	struct scn_file *f = run_as(rereg_text, "a: rereg_mr",
+				    (struct fk_step){ .set = 1, .out = { M_OUT_ERRNO, EOPNOTSUPP } }, &o, &r);
 
-	*at(f, rereg_text, "a: rereg_mr") = (struct fk_step){ .set = 1, .out = { M_OUT_ERRNO, EOPNOTSUPP } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_msg(r.v == V_XFAIL, "%s: %s", verdict_str(r.v), r.reason);
 	ck_assert_uint_eq(r.line, 4);
 	ck_assert_str_eq(r.reason, "line 4: rereg_mr gave EOPNOTSUPP: declared deviation MR-REREG-9 of profile rxe");
@@ -155,9 +150,7 @@ START_TEST(test_xfail_declared_deviation)
 
 	/* the same reality under the generic profile is a plain failure */
 	o = opts("generic");
-	f = parse(rereg_text);
-	*at(f, rereg_text, "a: rereg_mr") = (struct fk_step){ .set = 1, .out = { M_OUT_ERRNO, EOPNOTSUPP } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(rereg_text, "a: rereg_mr", (struct fk_step){ .set = 1, .out = { M_OUT_ERRNO, EOPNOTSUPP } }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_str_eq(r.reason, "line 4: rereg_mr gave EOPNOTSUPP, outside the allowed set");
 	done(f, &r);
@@ -165,9 +158,7 @@ START_TEST(test_xfail_declared_deviation)
 	/* and under rxe of another kernel (the deviation is for 6.1 only) too */
 	o = opts("rxe");
 	o.prof.kernel = KVER(6, 8);
-	f = parse(rereg_text);
-	*at(f, rereg_text, "a: rereg_mr") = (struct fk_step){ .set = 1, .out = { M_OUT_ERRNO, EOPNOTSUPP } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(rereg_text, "a: rereg_mr", (struct fk_step){ .set = 1, .out = { M_OUT_ERRNO, EOPNOTSUPP } }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	done(f, &r);
 }
@@ -252,9 +243,7 @@ START_TEST(test_crash_step_skipped_unless_allowed)
 	/* in a disposable VM it runs; the crash is the declared deviation */
 	log = (struct step_log){ 0 };
 	o.allow_crash = 1;
-	f = parse(crash_text);
-	*at(f, crash_text, "a: local_inv") = (struct fk_step){ .set = 1, .out = { M_OUT_CRASH, 0 } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(crash_text, "a: local_inv", (struct fk_step){ .set = 1, .out = { M_OUT_CRASH, 0 } }, &o, &r);
 	ck_assert_msg(r.v == V_XFAIL, "%s: %s", verdict_str(r.v), r.reason);
 	ck_assert_uint_eq(r.line, 9);
 	ck_assert_str_eq(r.reason, "line 9: local_inv gave KERNEL_CRASH: declared deviation MW-INV-3 of profile rxe");
@@ -267,9 +256,7 @@ START_TEST(test_crash_step_skipped_unless_allowed)
 
 	/* the generic model never allows a crash */
 	o = opts("generic");
-	f = parse(crash_text);
-	*at(f, crash_text, "a: local_inv") = (struct fk_step){ .set = 1, .out = { M_OUT_CRASH, 0 } };
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	f = run_as(crash_text, "a: local_inv", (struct fk_step){ .set = 1, .out = { M_OUT_CRASH, 0 } }, &o, &r);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_str_eq(r.reason, "line 9: local_inv gave KERNEL_CRASH, outside the allowed set");
 	done(f, &r);
