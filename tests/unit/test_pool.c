@@ -8,15 +8,14 @@
 #include "harness/agent/agent_internal.h"
 #include "harness/run/pool.h"
 #include "harness/run/proto.h"
+#include "tests/unit/agent_fx.h"
 
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 static struct scn_file f;
 static struct topo t;
@@ -24,39 +23,27 @@ static struct stack_pool p;
 static struct stack st;
 
 /*
- * A fake agent on a new socketpair into *ag: hello answers a greeting, reset
- * the line given, "noise" an answer and then one more line nobody asked for,
- * quit ok; anything else ok.
+ * A fake agent's answers (agent_fx.h): hello a greeting, reset the line
+ * given, "noise" an answer and then one more line nobody asked for, quit ok
+ * (and it ends); anything else ok.
  */
+static int pool_reply(int fd, const char *msg, const void *reset_answer)
+{
+	if (proto_is(msg, "hello"))
+		proto_send(fd, "ok hello node=x gid=fe800000000000000000000000000001");
+	else if (proto_is(msg, "reset"))
+		proto_send(fd, "%s", (const char *)reset_answer);
+	else if (proto_is(msg, "noise") && proto_send(fd, "ok") == 0)
+		proto_send(fd, "ok late=1");
+	else
+		proto_send(fd, "ok");
+	return proto_is(msg, "quit");
+}
+
+/* A fake agent into *ag that answers reset with reset_answer. */
 static void fake_agent(struct stack_agent *ag, const char *reset_answer)
 {
-	int sv[2];
-
-	memset(ag, 0, sizeof(*ag));
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	ag->pid = fork();
-	ck_assert_int_ge(ag->pid, 0);
-	if (ag->pid == 0) {
-		char msg[PROTO_LINE_MAX];
-		struct proto_rd rd = { 0 };
-
-		close(sv[0]);
-		while (proto_recv(sv[1], &rd, msg, sizeof(msg), -1) >= 0) {
-			if (proto_is(msg, "hello"))
-				proto_send(sv[1], "ok hello node=x gid=fe800000000000000000000000000001");
-			else if (proto_is(msg, "reset"))
-				proto_send(sv[1], "%s", reset_answer);
-			else if (proto_is(msg, "noise") && proto_send(sv[1], "ok") == 0)
-				proto_send(sv[1], "ok late=1");
-			else
-				proto_send(sv[1], "ok");
-			if (proto_is(msg, "quit"))
-				break;
-		}
-		_exit(0);
-	}
-	close(sv[1]);
-	ag->fd = sv[0];
+	agent_fx_start(ag, pool_reply, reset_answer);
 }
 
 static void setup(void)

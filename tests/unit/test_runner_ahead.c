@@ -1,97 +1,28 @@
 /*
  * Unit tests of run-ahead (harness/run/runner.c send_ahead, issue 18): the
  * runner sends the engine a node's object calls before the earlier ones are
- * answered, and judges every step as without it, in order. The engine is a
- * fake that keeps the order of what was sent and taken, and answers ok (or,
- * for one scenario object, EBUSY).
+ * answered, and judges every step as without it, in order. The engine is
+ * runner_fx.h's fake, taking only a PD's calls ahead and keeping the order of
+ * what was sent and taken; it answers ok (or, for one scenario object, EBUSY)
+ * and has no view of objects (no reference, attribute or memory).
  */
-#include "harness/lang/scn.h"
-#include "harness/run/runner.h"
-
-#include <check.h>
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-
-#define LOG_MAX 256
-
-static struct {
-	int32_t queue[64];         /* the objects of the calls sent ahead, oldest first */
-	unsigned nq, node;
-	char log[LOG_MAX][16];     /* "a3": sent ahead for object 3; "x3": its exec */
-	unsigned nlog;
-	int32_t busy;              /* this object's call answers EBUSY (-1 none) */
-	int ahead_calls;
-	int32_t offered_max;       /* the highest object offered to ahead */
-} fk;
-
-static void fk_log(char what, int32_t obj)
-{
-	if (fk.nlog < LOG_MAX)
-		snprintf(fk.log[fk.nlog++], sizeof(fk.log[0]), "%c%d", what, obj);
-}
-
-static int fk_exec(void *be, const struct hcall *c, struct hres *r)
-{
-	(void)be;
-	memset(r, 0, sizeof(*r));
-	if (fk.nq) { /* as the stack: the oldest request sent ahead must be this one */
-		ck_assert_int_eq(fk.queue[0], c->obj);
-		memmove(fk.queue, fk.queue + 1, --fk.nq * sizeof(fk.queue[0]));
-	}
-	fk_log('x', c->obj);
-	r->out = c->obj == fk.busy ? (struct m_outcome){ M_OUT_ERRNO, EBUSY } : (struct m_outcome){ M_OUT_OK, 0 };
-	return 0;
-}
-
-static int fk_ahead(void *be, const struct hcall *c)
-{
-	(void)be;
-	fk.ahead_calls++;
-	if (c->obj > fk.offered_max)
-		fk.offered_max = c->obj;
-	if ((c->op != M_OP_ALLOC_PD && c->op != M_OP_DEALLOC_PD) || (fk.nq && c->node != fk.node) || fk.nq == 64)
-		return -EAGAIN;
-	fk.node = c->node;
-	fk.queue[fk.nq++] = c->obj;
-	fk_log('a', c->obj);
-	return 0;
-}
-
-static int fk_none(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
-{
-	(void)be, (void)obj, (void)off, (void)remote, (void)addr, (void)key;
-	return -ENOENT;
-}
-
-static int fk_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
-{
-	(void)be, (void)obj, (void)a, (void)v;
-	return -ENOENT;
-}
-
-static int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
-{
-	(void)be, (void)obj, (void)off, (void)len, (void)buf;
-	return -ENOENT;
-}
-
-static const struct backend_ops fake = {
-	.name = "fake", .exec = fk_exec, .ref = fk_none, .attr = fk_attr, .read = fk_read, .ahead = fk_ahead,
-};
+#include "tests/unit/runner_fx.h"
 
 /* Run text on the fake (run-ahead on or off; object busy answers EBUSY); the verdict into *r, the caller clears it. */
 static void run(const char *text, int ahead, int32_t busy, struct result *r)
 {
-	struct scn_file *f = NULL;
-	struct scn_diags d;
 	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
+	struct scn_file *f;
 
-	memset(&fk, 0, sizeof(fk));
-	fk.busy = busy;
+	fk_reset();
+	fk.ahead_pd_only = 1;
+	memset(fk.forget, 1, sizeof(fk.forget));
+	f = parse(text);
+	for (size_t i = 0; busy >= 0 && i < f->nsteps; i++) /* every step runs on the engine: step i is the i-th run */
+		if (f->steps[i].obj == busy)
+			fk.step[i] = (struct fk_step){ .set = 1, .out = { M_OUT_ERRNO, EBUSY } };
 	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
-	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, r), 0);
 	scn_free(f);
 }
 
@@ -195,6 +126,7 @@ Suite *suite_test_runner_ahead(void)
 	Suite *s = suite_create("runner_ahead");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_ahead_sends_a_nodes_object_calls_before_their_answers);
 	tcase_add_test(tc, test_ahead_off_sends_nothing_ahead);
 	tcase_add_test(tc, test_ahead_judges_as_without_it);

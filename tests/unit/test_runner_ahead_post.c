@@ -5,93 +5,23 @@
  * posts ran is not judged but asks for a run without run-ahead
  * (result.rerun); a peer seen in RTS is judged as without run-ahead; posts
  * that expect an error, or name no outcome, wait for their turn.
- * The engine is a fake: every call ok, a post's completion SUCCESS, and the
- * peer QP in the state the test sets.
+ * The engine is runner_fx.h's fake, taking any call ahead: every call ok, a
+ * post's completion SUCCESS, and the peer QP in the state the test sets.
  */
-#include "harness/lang/scn.h"
-#include "harness/run/runner.h"
-
-#include <check.h>
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-
-static struct {
-	unsigned nq;               /* requests sent ahead and not taken */
-	unsigned max_q;            /* the most in flight at once */
-	unsigned posts_ahead;      /* posts sent ahead */
-	unsigned execs;            /* steps run */
-	int peer_state;            /* what peer() shows after the first post ran */
-	unsigned peer_after;       /* ... once this many steps have run (then RTS before) */
-} fk;
-
-static int fk_exec(void *be, const struct hcall *c, struct hres *r)
-{
-	(void)be;
-	memset(r, 0, sizeof(*r));
-	if (fk.nq)
-		fk.nq--;
-	fk.execs++;
-	r->out = c->op == M_OP_WRITE ? (struct m_outcome){ M_OUT_WC, M_WC_SUCCESS } : (struct m_outcome){ M_OUT_OK, 0 };
-	return 0;
-}
-
-static int fk_ahead(void *be, const struct hcall *c)
-{
-	(void)be;
-	fk.posts_ahead += c->op == M_OP_WRITE;
-	if (++fk.nq > fk.max_q)
-		fk.max_q = fk.nq;
-	return 0;
-}
-
-static int fk_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
-{
-	(void)be, (void)remote;
-	*addr = 0x10000u * (uint64_t)(obj + 1) + off;
-	*key = (uint32_t)obj + 1;
-	return 0;
-}
-
-static int fk_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
-{
-	(void)be, (void)obj, (void)a, (void)v;
-	return -ENOENT;
-}
-
-static int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
-{
-	(void)be, (void)obj, (void)off, (void)len, (void)buf;
-	return -ENOENT;
-}
-
-static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
-{
-	(void)be, (void)qp, (void)wait_ms;
-	/* the steps sent ahead have run by the time the peer is asked (as on the stack: written before the wait) */
-	out->state = fk.execs + fk.nq >= fk.peer_after ? fk.peer_state : M_QPS_RTS;
-	out->recv = -1;
-	return 0;
-}
-
-static const struct backend_ops fake = {
-	.name = "fake", .exec = fk_exec, .ref = fk_ref, .attr = fk_attr, .read = fk_read, .peer = fk_peer,
-	.ahead = fk_ahead,
-};
+#include "tests/unit/runner_fx.h"
 
 /* Run text (run-ahead on or off) with the peer in state after `after` steps; the verdict into *r. */
 static void run(const char *text, int ahead, int state, unsigned after, struct result *r)
 {
-	struct scn_file *f = NULL;
-	struct scn_diags d;
 	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
+	struct scn_file *f;
 
-	memset(&fk, 0, sizeof(fk));
-	fk.peer_state = state;
-	fk.peer_after = after;
+	fk_reset();
+	for (unsigned i = after ? after - 1 : 0; i < FK_STEPS; i++) /* the peer as the last step sent's entry says */
+		fk.step[i] = (struct fk_step){ .has_peer = 1, .peer_state = state, .peer_recv = -1 };
+	f = parse(text);
 	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
-	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, r), 0);
 	scn_free(f);
 }
 
@@ -168,6 +98,7 @@ Suite *suite_test_runner_ahead_post(void)
 	Suite *s = suite_create("runner_ahead_post");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_posts_that_expect_success_run_ahead);
 	tcase_add_test(tc, test_peer_in_err_seen_late_asks_for_a_run_without_ahead);
 	tcase_add_test(tc, test_peer_in_rts_seen_late_is_judged_as_without_ahead);

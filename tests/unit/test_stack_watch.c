@@ -7,6 +7,7 @@
  */
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
+#include "tests/unit/agent_fx.h"
 
 #include <check.h>
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,53 +24,46 @@ static struct scn_file f;
 static const struct timespec tenth = { 0, 100 * 1000 * 1000 };
 static struct stack st;
 
-/*
- * A fake agent on a new socketpair: answer 0 never, 1 ok (first killing
- * victim, if > 0), 2 dies instead, 3 as a verbs agent's recvs and read (the
- * peer's facts in one answer, memory as a blob) and err to anything else.
- */
+/* How a fake agent answers (agent_fx.h). */
+struct watch_script {
+	int answer;     /* 0 never, 1 ok (first killing victim, if > 0), 2 dies instead, */
+	pid_t victim;   /* 3 as a verbs agent's recvs and read (the peer's facts in one answer,
+	                   memory as a blob) and err to anything else */
+};
+
+static int watch_reply(int fd, const char *msg, const void *arg)
+{
+	const struct watch_script *w = arg;
+
+	if (!w->answer)
+		return 0;
+	if (w->answer == 2 && !proto_is(msg, "quit"))
+		raise(SIGKILL); /* dies on the request it was sent */
+	if (w->answer == 3 && proto_is(msg, "recvs")) {
+		proto_send(fd, "ok n=1 status=REM_ACCESS_ERR state=ERR");
+		return 0;
+	}
+	if (w->answer == 3 && proto_is(msg, "read")) {
+		proto_send(fd, "ok bytes=5");
+		proto_send_bytes(fd, "a\nb\0c", 5);
+		return 0;
+	}
+	if (w->answer == 3 && !proto_is(msg, "quit")) {
+		proto_send(fd, "err errno=22 msg=not a request of this test");
+		return 0;
+	}
+	if (w->victim > 0 && !proto_is(msg, "quit")) {
+		kill(w->victim, SIGKILL);
+		nanosleep(&tenth, NULL);
+	}
+	proto_send(fd, "ok");
+	return proto_is(msg, "quit");
+}
+
+/* A fake agent into *ag that answers as answer and victim say (struct watch_script). */
 static void fake_agent(struct stack_agent *ag, int answer, pid_t victim)
 {
-	int sv[2];
-
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	ag->pid = fork();
-	ck_assert_int_ge(ag->pid, 0);
-	if (ag->pid == 0) {
-		char msg[PROTO_LINE_MAX];
-		struct proto_rd rd = { 0 };
-
-		close(sv[0]);
-		while (proto_recv(sv[1], &rd, msg, sizeof(msg), -1) >= 0) {
-			if (!answer)
-				continue;
-			if (answer == 2 && !proto_is(msg, "quit"))
-				raise(SIGKILL); /* dies on the request it was sent */
-			if (answer == 3 && proto_is(msg, "recvs")) {
-				proto_send(sv[1], "ok n=1 status=REM_ACCESS_ERR state=ERR");
-				continue;
-			}
-			if (answer == 3 && proto_is(msg, "read")) {
-				proto_send(sv[1], "ok bytes=5");
-				proto_send_bytes(sv[1], "a\nb\0c", 5);
-				continue;
-			}
-			if (answer == 3 && !proto_is(msg, "quit")) {
-				proto_send(sv[1], "err errno=22 msg=not a request of this test");
-				continue;
-			}
-			if (victim > 0 && !proto_is(msg, "quit")) {
-				kill(victim, SIGKILL);
-				nanosleep(&tenth, NULL);
-			}
-			proto_send(sv[1], "ok");
-			if (proto_is(msg, "quit"))
-				break;
-		}
-		_exit(0);
-	}
-	close(sv[1]);
-	ag->fd = sv[0];
+	agent_fx_start(ag, watch_reply, &(struct watch_script){ answer, victim });
 }
 
 static void setup(void)

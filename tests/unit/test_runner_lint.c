@@ -1,0 +1,131 @@
+/*
+ * Unit tests of lint mode (harness/run/runner.c with RUN_LINT): the model is
+ * the engine (harness/run/be_model.c), and an expect outside what the generic
+ * model allows is a failure of the scenario file; deviations of the rxe
+ * profile are not the specification.
+ */
+#include "harness/run/be_model.h"
+#include "tests/unit/runner_fx.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+static int lint(const char *text, struct result *r)
+{
+	struct scn_file *f = parse(text);
+	struct m_profile gen;
+	struct be_model eng;
+	struct run_opts o = opts("rxe");
+	int rc;
+
+	o.mode = RUN_LINT;
+	o.engine_caps = M_CAP_MW_TYPE1 | M_CAP_MW_TYPE2 | M_CAP_REREG | M_CAP_ATOMICS;
+	ck_assert_int_eq(m_profile_get("generic", 0, &gen), 0);
+	ck_assert_int_eq(bm_init(&eng, f, &gen), 0);
+	rc = run_scenario(f, &be_model_ops, &eng, &o, r);
+	bm_free(&eng);
+	scn_free(f);
+	return rc;
+}
+
+START_TEST(test_lint_rejects_expect_outside_generic)
+{
+	struct result r;
+
+	ck_assert_int_eq(lint("nodes a\na: alloc_pd pd\na: alloc_pd p2 expect EINVAL\n", &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_uint_eq(r.line, 3);
+	ck_assert_str_eq(r.reason, "line 3: expect EINVAL, but the model allows only: ok");
+	result_clear(&r);
+
+	/* a bad rkey cannot succeed: SUCCESS in an expect list is a disagreement, even beside the right one */
+	ck_assert_int_eq(lint(TWO "b: write q local=src+0 remote=a.dst+0 len=64 rkey=a.dst.rkey+1 "
+				  "expect REM_ACCESS_ERR|SUCCESS\n", &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_uint_eq(r.line, 11);
+	ck_assert_has(r.reason, "line 11: expect SUCCESS, but the model allows only: REM_ACCESS_ERR [");
+	result_clear(&r);
+
+	/* a deviation of the rxe profile is not the specification */
+	ck_assert_int_eq(lint(rereg_text, &r), 0);
+	ck_assert_int_eq(r.v, V_PASS);
+	result_clear(&r);
+	ck_assert_int_eq(lint("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=4K access=LOCAL_WRITE\n"
+			      "a: rereg_mr m flags=CHANGE_ACCESS access=LOCAL_WRITE expect EOPNOTSUPP\n", &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "line 4: expect EOPNOTSUPP, but the model allows only: "
+				   "ok [MR-REREG-8 MR-REREG-9]");
+	result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_lint_accepts_expect_inside_generic)
+{
+	struct result r;
+
+	ck_assert_int_eq(lint(nak_text, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+	/* one of two allowed outcomes; the model takes the one expect names */
+	ck_assert_int_eq(lint(TWO "b: write q local=src+4064 remote=a.dst+0 len=64 expect LOC_QP_OP_ERR\n"
+				  "b: query_qp q expect state=ERR\n"
+				  "a: query_qp q expect state=RTS\n"
+				  "a: check dst\n", &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	ck_assert_uint_eq(r.steps_run, 12);
+	result_clear(&r);
+	ck_assert_int_eq(lint(rereg_text, &r), 0);
+	ck_assert_int_eq(r.v, V_PASS);
+	result_clear(&r);
+}
+END_TEST
+
+/* expect KEY=NAME.ATTR compares with the attribute's value on the engine, not the offset. */
+START_TEST(test_lint_query_expect_attribute)
+{
+	static const char base[] = "require dapl\nnodes a\na: dat_ia_open\na: dat_pz_create z\n"
+				   "a: dat_lmr_create l pz=z len=4K priv=LOCAL_WRITE\n"
+				   "a: dat_lmr_create r pz=z len=4K priv=ALL\n";
+	char text[512];
+	struct result r;
+
+	snprintf(text, sizeof(text), "%sa: dat_lmr_query r expect rmr_context=r.rkey registered_size=r.len\n", base);
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+	/* no remote privileges: rmr_context is 0, and l.len is 4096 */
+	snprintf(text, sizeof(text), "%sa: dat_lmr_query l expect rmr_context=l.len\n", base);
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "line 7: expect rmr_context=4096, but the model says rmr_context zero");
+	result_clear(&r);
+}
+END_TEST
+
+/* The model as an engine reports the receive completion it predicted for the peer. */
+START_TEST(test_lint_send_with_receive)
+{
+	struct result r;
+
+	ck_assert_int_eq(lint(TWO "a: recv q local=dst+0 len=256\n"
+				  "b: send q local=src+0 len=32 expect SUCCESS\n"
+				  "a: check dst\n", &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+}
+END_TEST
+
+
+Suite *suite_test_runner_lint(void)
+{
+	Suite *s = suite_create("test_runner_lint");
+	TCase *tc = tcase_create("lint");
+
+	tcase_add_test(tc, test_lint_rejects_expect_outside_generic);
+	tcase_add_test(tc, test_lint_accepts_expect_inside_generic);
+	tcase_add_test(tc, test_lint_send_with_receive);
+	tcase_add_test(tc, test_lint_query_expect_attribute);
+	suite_add_tcase(s, tc);
+	return s;
+}
