@@ -13,6 +13,11 @@ static const struct m_kwarn rxe_kwarn[] = {
 	  "the QP a type-2 window is bound on waits about 50 s for the QP's references to drop (the bound window "
 	  "holds one: KRXE rxe_do_bind_mw rxe_get(qp)), WARNs in __rxe_cleanup (rxe_pool.c:255, 'timed out waiting "
 	  "for references') and returns 0" },
+	{ M_RULE_MR_DEREG_3, KVER(6, 1), KVER(6, 1), "rxe_comp.c:756 rxe_completer", 0,
+	  "observed (rdmacheck corpus, 6.1.0-56; verbs/280): dereg_mr at the responder under an outstanding READ "
+	  "of it returns 0, the READ completes SUCCESS at the requester and the responder QP goes to ERR; the "
+	  "flush of the QP in ERR WARNs in rxe_completer (rxe_comp.c:756); upstream ea4c990fa9e1 \"RDMA/rxe: Fix "
+	  "the qp flush warnings in req\" removes it" },
 };
 
 static const struct {

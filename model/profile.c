@@ -136,11 +136,14 @@ static const struct m_deviation rxe_dev[] = {
 	{ M_RULE_RA_WRITE_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
 	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)", KERNEL_RXE },
 	{ M_RULE_UD_SEND_2, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
-	  "observed (rdmacheck verbs/156, 6.1.0-56): a 5000-byte UD SEND completes SUCCESS and nothing arrives "
-	  "(the port MTU is 1024; where rxe drops it was not read)", KERNEL_RXE },
-	{ M_RULE_UD_SEND_2, PART_RANGE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
-	  "observed (rdmacheck verbs/156, 6.1.0-56): a 1100-byte UD SEND over a 1024-byte port MTU completes "
-	  "SUCCESS and nothing arrives", KERNEL_RXE },
+	  "observed (rdmacheck verbs/156, 6.1.0-56): a 5000-byte UD SEND completes SUCCESS and nothing arrives: "
+	  "KRXE rxe_requester fakes a successful send of a UD payload over get_mtu (for UD the port's mtu_cap, "
+	  "its active MTU: 1024 on a 1500-byte Ethernet) and emits no packet (IBA C10-93.1.1)", KERNEL_RXE },
+	{ M_RULE_UD_SEND_2, PART_RANGE, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 2, { WC(SUCCESS), OK_ },
+	  "observed (rdmacheck verbs/156 and verbs/281, 6.1.0-56): KRXE rxe_requester compares a UD payload with "
+	  "the port's active MTU (get_mtu: port.mtu_cap), which the model does not know: over it (1100 bytes, "
+	  "MTU 1024) the send completes SUCCESS and nothing arrives; within it (1000 bytes) it is sent",
+	  KERNEL_RXE },
 	{ M_RULE_UD_SEND_3, PART_PEER_RECV, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
 	  "observed (rdmacheck verbs/155, 6.1.0-56): a 64-byte UD SEND into a 100-byte receive (GRH + payload do not "
 	  "fit): the requester completes SUCCESS, the receive completes LOC_QP_OP_ERR and the responder QP goes to "

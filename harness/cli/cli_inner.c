@@ -138,6 +138,8 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct
 		r.v = V_ERROR;
 	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
 		r.v = V_SKIP;
+	} else if (!allow_crash && !calm && cli_host_skip(f, prof, r.reason, sizeof(r.reason))) {
+		r.v = V_SKIP; /* a kernel that must survive: not one step of it runs */
 	} else if ((kfd = kmsg_open()) /* the kernel's lines from here on */, inner_start(a, pool, st, f)) {
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);

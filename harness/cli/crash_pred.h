@@ -22,4 +22,14 @@ uint32_t cli_running_kernel(void);
  */
 int cli_may_crash(const struct scn_file *f, const struct m_profile *prof);
 
+/*
+ * Whether a stack that must survive (--stack=host: this machine, or the
+ * guest's own kernel under make bench-real) skips f as a whole: 1, with the
+ * SKIP reason in why (len bytes: the first such step's line, the deviation
+ * and its citation), when cli_may_crash(f, prof); else 0. Skipping only that
+ * step is not enough: a WR an earlier step left queued (QP-STATE-1's kept
+ * WRs, verbs/197) runs at the next doorbell or teardown anyway.
+ */
+int cli_host_skip(const struct scn_file *f, const struct m_profile *prof, char *why, size_t len);
+
 #endif

@@ -28,6 +28,35 @@ START_TEST(test_MW_INV_3_crash_predicted_on_rxe_6_1_only)
 }
 END_TEST
 
+/* make bench-real (--stack=host in the guest) panicked on verbs/197: the whole scenario is skipped, not the step. */
+START_TEST(test_MW_INV_3_host_stack_skips_the_whole_scenario)
+{
+	static const char kept[] = "require mw_type2\nnodes a b\na: alloc_pd p0\nb: alloc_pd p1\n"
+				   "a: reg_mr m2 pd=p0 len=4K access=LOCAL_WRITE\n"
+				   "b: reg_mr m3 pd=p1 len=4K access=LOCAL_WRITE|REMOTE_WRITE\n"
+				   "a: alloc_mw w4 pd=p0 type=2\na: create_qp q5 pd=p0\nb: create_qp q6 pd=p1\n"
+				   "a: local_inv q5 w4 expect EINVAL\nconnect a.q5 b.q6\n"
+				   "a: write q5 local=m2+0 remote=b.m3+0 len=8 expect SUCCESS\n";
+	struct scn_file *f = parse_ok(kept);
+	struct m_profile p;
+	char why[512] = "";
+
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
+	ck_assert_int_eq(cli_host_skip(f, &p, why, sizeof(why)), 1);
+	/* the write that rings the doorbell for the kept LOCAL_INV: line 12 */
+	ck_assert_msg(strncmp(why, "line 12: the rxe profile says this step may kill the kernel (MW-INV-3: ", 71) == 0,
+		      "%s", why);
+	ck_assert_ptr_nonnull(strstr(why, "(--stack=vm)"));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 8), &p), 0);
+	ck_assert_int_eq(cli_host_skip(f, &p, why, sizeof(why)), 0);
+	scn_free(f);
+	f = parse_ok(unbound_inv);
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
+	ck_assert_int_eq(cli_host_skip(f, &p, why, sizeof(why)), 1);
+	scn_free(f);
+}
+END_TEST
+
 START_TEST(test_no_crash_predicted_for_a_plain_scenario)
 {
 	struct scn_file *f = parse_ok("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\na: dealloc_pd pd expect EBUSY\n");
@@ -35,6 +64,7 @@ START_TEST(test_no_crash_predicted_for_a_plain_scenario)
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
 	ck_assert_int_eq(cli_may_crash(f, &p), 0);
+	ck_assert_int_eq(cli_host_skip(f, &p, (char[8]){ 0 }, 8), 0);
 	scn_free(f);
 }
 END_TEST
@@ -45,6 +75,7 @@ Suite *suite_test_crash_pred(void)
 	TCase *tc = tcase_create("order");
 
 	tcase_add_test(tc, test_MW_INV_3_crash_predicted_on_rxe_6_1_only);
+	tcase_add_test(tc, test_MW_INV_3_host_stack_skips_the_whole_scenario);
 	tcase_add_test(tc, test_no_crash_predicted_for_a_plain_scenario);
 	suite_add_tcase(s, tc);
 	return s;

@@ -6,6 +6,8 @@
  */
 #include "tests/unit/model_fx.h"
 
+#include <string.h>
+
 /* Two nodes: a 1 MiB RW MR each, connected QPs completing into a CQ per node; node 0's QP has
  * a send queue of max_send WRs (0: the default). */
 struct opair { struct pair s; int cqa, cqb; };
@@ -148,6 +150,37 @@ START_TEST(test_MR_DEREG_3_remote_dereg_under_outstanding_write)
 }
 END_TEST
 
+/* The READ's source deregistered at the responder: MR-DEREG-3 decides the dereg step, and the rxe 6.1
+ * profile declares the WARN that step makes in rxe_completer (model/kwarn.c); other kernels none. */
+START_TEST(test_MR_DEREG_3_responder_dereg_under_outstanding_read_declared_warn)
+{
+	struct fx f;
+	struct opair c = fx_opair(&f, "rxe", 0);
+	struct m_profile p61, p68;
+	const struct m_kwarn *w;
+	struct m_pred pr;
+
+	fx_do(&f, op_nowait(&f, &c, M_OP_READ, 3, 65536), ok_());
+	pr = fx_predict(&f, op_obj(M_OP_DEREG_MR, 1, c.s.mb));
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_MR_DEREG_3));
+	fx_do(&f, op_obj(M_OP_DEREG_MR, 1, c.s.mb), ok_());
+	pr = fx_predict(&f, op_wait(&c, 3));
+	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_has(pr, wc_(M_WC_REM_ACCESS_ERR)));
+	model_free(&f.m);
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p61), 0);
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 8), &p68), 0);
+	w = m_profile_kwarn(&p61, M_RULE_MR_DEREG_3, 0);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_str_eq(w->where, "rxe_comp.c:756 rxe_completer");
+	ck_assert_uint_eq(w->step_ms, 0); /* no slow path: the usual budget */
+	ck_assert_ptr_nonnull(strstr(w->citation, "ea4c990fa9e1"));
+	ck_assert_ptr_null(m_profile_kwarn(&p61, M_RULE_MR_DEREG_3, 1));
+	ck_assert_ptr_null(m_profile_kwarn(&p68, M_RULE_MR_DEREG_3, 0));
+}
+END_TEST
+
 /* rdma-unit-test LoopbackRcQpTest.FullSubmissionQueue: WRs that do not complete keep the queue full. */
 START_TEST(test_LP_7_outstanding_wrs_fill_the_send_queue)
 {
@@ -266,6 +299,7 @@ Suite *suite_test_model_outstanding(void)
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_nowait_post_then_wait);
 	RTEST(tc, MR_DEREG_3, test_MR_DEREG_3_local_dereg_under_outstanding_read);
 	RTEST(tc, MR_DEREG_3, test_MR_DEREG_3_remote_dereg_under_outstanding_write);
+	RTEST(tc, MR_DEREG_3, test_MR_DEREG_3_responder_dereg_under_outstanding_read_declared_warn);
 	RTEST(tc, LP_7, test_LP_7_outstanding_wrs_fill_the_send_queue);
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_steps_beside_an_outstanding_wr);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_kept_wr_completes_at_the_doorbell);
