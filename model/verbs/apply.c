@@ -187,7 +187,11 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 		break;
 	}
 	case M_OP_SEND: {
-		if (r->rmr >= 0 && op->verbs.len)
+		const struct m_recv *rq = m_rq_head(pn, r->peer_qp);
+
+		if (rq && rq->nmore && op->verbs.len) /* into the receive's SGEs in turn */
+			m_recv_scatter(nd, pr, pn, rq);
+		else if (r->rmr >= 0 && op->verbs.len)
 			m_sge_gather(nd, pr, &pn->mr[r->rmr], r->roff);
 		m_rq_consume(pn, r->peer_qp);
 		if (r->inv_mw >= 0)
@@ -197,8 +201,8 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_RECV: {
 		struct m_qp *q = &nd->qp[op->obj];
 
-		q->recv[q->nrecv++] = (struct m_recv){ op->verbs.no_sge, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len,
-							op->verbs.wr_id };
+		if (m_recv_store(nd, op, &q->recv[q->nrecv]) == 0)
+			q->nrecv++;
 		break;
 	}
 	case M_OP_LOCAL_INV:
@@ -273,6 +277,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .max_send_sge = op->verbs.max_send_sge ? op->verbs.max_send_sge : 1,
+						 .max_recv_sge = op->verbs.max_recv_sge ? op->verbs.max_recv_sge : 1,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)s };
 		nd->pd[op->verbs.pd].usecnt++;
