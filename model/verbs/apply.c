@@ -380,8 +380,11 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 			atomic_at_target(op, &m->node[pred->res.peer_node].mr[pred->res.tmr], pred->res.toff,
 					 &unknown);
 		}
-		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0)
+		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0) {
+			if (op->kind == M_OP_SEND) /* a receive with several SGEs may be partly written */
+				m_recv_failed(&m->node[q->peer_node], q->peer_qp, op->verbs.len);
 			qp_to_err(&m->node[q->peer_node].qp[q->peer_qp]);
+		}
 		return 0;
 	}
 	case M_EFF_PEER_ERR: {
@@ -389,7 +392,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 		struct m_node *pn = &m->node[r->peer_node];
 
 		/* The payload may have landed before the responder failed. */
-		if (r->rmr >= 0 && op->verbs.len)
+		if (!m_recv_failed(pn, r->peer_qp, op->verbs.len) && r->rmr >= 0 && op->verbs.len)
 			memset(pn->mr[r->rmr].unknown + r->roff, 1, op->verbs.len);
 		qp_to_err(&pn->qp[r->peer_qp]);
 		return 0;

@@ -53,6 +53,10 @@ unsigned m_recv_sges(const struct m_node *nd, const struct m_recv *rq, struct m_
 int m_recv_sges_valid(const struct m_node *nd, int pd, const struct m_recv *rq, uint64_t msg, int16_t *mr,
 		      uint64_t *off, enum m_rule *why, int *reached);
 void m_recv_scatter(struct m_node *nd, const struct m_pred *pr, struct m_node *pn, const struct m_recv *rq);
+/* A SEND of msg bytes failed at the responder into the first receive of pn's QP qp: if that
+ * receive has several SGEs, the bytes the message reaches in each become unknown (returns 1;
+ * 0: one SGE or none, left to the caller). */
+int m_recv_failed(struct m_node *pn, int qp, uint64_t msg);
 /* post.c's IBV_SEND_INLINE data (LP-3), which ud.c shares. */
 int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		struct m_why *why);

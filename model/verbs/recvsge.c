@@ -103,3 +103,26 @@ void m_recv_scatter(struct m_node *nd, const struct m_pred *pr, struct m_node *p
 			m_sge_gather_part(nd, pr, pos, k, &pn->mr[h], l[i].addr - pn->mr[h].addr);
 	}
 }
+
+int m_recv_failed(struct m_node *pn, int qp, uint64_t msg)
+{
+	const struct m_recv *rq = m_rq_head(pn, qp);
+	struct m_sge l[M_SGE_MAX];
+	uint64_t pos = 0;
+	unsigned n;
+
+	if (!rq || !rq->nmore)
+		return 0;
+	n = m_recv_sges(pn, rq, l);
+	for (unsigned i = 0; i < n && pos < msg; pos += l[i].len, i++) {
+		int h = m_mr_by_lkey(pn, l[i].lkey);
+		uint64_t k = l[i].len < msg - pos ? l[i].len : msg - pos;
+
+		if (h < 0 || l[i].addr < pn->mr[h].addr || l[i].addr - pn->mr[h].addr >= pn->mr[h].len)
+			continue;
+		uint64_t off = l[i].addr - pn->mr[h].addr;
+
+		memset(pn->mr[h].unknown + off, 1, k < pn->mr[h].len - off ? k : pn->mr[h].len - off);
+	}
+	return 1;
+}

@@ -131,6 +131,11 @@ START_TEST(test_LP_4_bad_receive_sge_the_message_reaches)
 	/* 16 bytes fill the first only: the second may go unchecked (LP-2). */
 	pr = fx_predict(&f, op_send(&f, s.qa, s.ma, 16));
 	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)) && fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_4));
+	/* Failed after its first SGE took bytes: what the message reached is unspecified. */
+	fx_do(&f, op_send(&f, s.qa, s.ma, 20), wc_(M_WC_REM_OP_ERR));
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[15], 1);
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[16], 0);
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[200], 0); /* the third, not reached */
 	model_free(&f.m);
 }
 END_TEST
