@@ -1,7 +1,7 @@
 /*
  * Unit tests of the model: receives with several SGEs (model/verbs/recvsge.c):
  * a SEND scatters into them in order (LP-4), each the message reaches is
- * checked (LP-4, LP-6; one it does not reach may go unchecked, LP-2), a
+ * checked (LP-4: a bad key, no LOCAL_WRITE; one it does not reach may go unchecked, LP-2), a
  * message longer than their sum (LP-5), more than max_recv_sge (LP-7), and
  * the node's pool of their SGEs, freed as receives complete or flush.
  */
@@ -140,7 +140,7 @@ START_TEST(test_LP_4_bad_receive_sge_the_message_reaches)
 }
 END_TEST
 
-START_TEST(test_LP_6_receive_sge_without_local_write)
+START_TEST(test_LP_4_receive_sge_without_local_write)
 {
 	struct fx f;
 	int m2;
@@ -153,7 +153,8 @@ START_TEST(test_LP_6_receive_sge_without_local_write)
 	fx_do(&f, rv, ok_());
 	pr = fx_predict(&f, op_send(&f, s.qa, s.ma, 12));
 	ck_assert(!fx_has(pr, wc_(M_WC_SUCCESS)));
-	ck_assert(fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_6));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_4));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_6)); /* why the SGE is refused */
 	fx_do(&f, op_send(&f, s.qa, s.ma, 12), wc_(M_WC_REM_OP_ERR));
 	ck_assert_uint_eq(f.m.node[1].mr[ro].bytes[0], 0x55);
 	model_free(&f.m);
@@ -234,7 +235,7 @@ Suite *suite_test_model_recvsge(void)
 	RTEST(tc, LP_4, test_LP_4_send_scatters_into_receive_sges_in_order);
 	RTEST(tc, LP_5, test_LP_5_message_longer_than_the_receive_sges);
 	RTEST(tc, LP_4, test_LP_4_bad_receive_sge_the_message_reaches);
-	RTEST(tc, LP_6, test_LP_6_receive_sge_without_local_write);
+	RTEST(tc, LP_4, test_LP_4_receive_sge_without_local_write);
 	RTEST(tc, LP_7, test_LP_7_more_receive_sges_than_max_recv_sge);
 	tcase_add_test(tc, test_receive_sge_pool_slots_come_back);
 	tcase_add_test(tc, test_receive_sge_lists_the_model_does_not_follow);
