@@ -77,7 +77,7 @@ int m_recv_sges_valid(const struct m_node *nd, int pd, const struct m_recv *rq, 
 
 		if (!sge_valid(nd, pd, l[i].lkey, l[i].addr, l[i].len, 1, &h, &o, why)) {
 			*mr = -1;
-			*reached = pos < msg && l[i].len > 0;
+			*reached = pos < msg && (l[i].len > 0 || n == 1); /* LP-2: a zero-length one in a list may be skipped */
 			return 0;
 		}
 		if (i == 0) {
