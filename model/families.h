@@ -11,6 +11,7 @@
 #include "model/verbs/cq.h"
 #include "model/verbs/outstanding.h"
 #include "model/verbs/recvwc.h"
+#include "model/verbs/recvsge.h"
 #include "model/rpma/rpma.h"
 #include "model/dat/dat.h"
 #include "model/rpmem/rpmem.h"

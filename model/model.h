@@ -128,7 +128,9 @@ enum m_family m_op_family(enum m_op_kind k);
 
 /* A posted receive WR (a QP's or a shared receive queue's): its SGE (none: no_sge, num_sge 0),
  * and its wr_id. */
-struct m_recv { uint8_t no_sge; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
+/* A posted receive: its first SGE (lkey, addr; len: the whole WR's, every SGE's), and nmore SGEs
+ * after it kept in slot of its node's pool (model/verbs/recvsge.h; nmore 0: none, slot unused). */
+struct m_recv { uint8_t no_sge, nmore, slot; uint32_t lkey; uint64_t addr; uint32_t len; uint32_t wr_id; };
 
 /* Each family's values, operation arguments and state (model/<family>/<family>.h). */
 #include "model/families.h"
@@ -347,6 +349,7 @@ struct m_qp {
 	                              rd_known bits M_RD_KNOWN_* say which are set */
 	uint8_t type;              /* enum m_qp_type */
 	uint8_t max_send_sge;      /* the cap.max_send_sge asked for at create_qp (at least 1) */
+	uint8_t max_recv_sge;      /* the cap.max_recv_sge asked for at create_qp (at least 1) */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };

@@ -81,9 +81,10 @@ struct hc_verbs {
 	uint32_t dest_qpn;
 	int32_t srq;              /* create_qp: its SRQ, -1 none */
 	uint8_t garble;           /* enum m_garble: the handle given garbled (garble=), 0 none */
-	uint8_t nsge_more;        /* post: SGEs after the first (local2=, len2=, lkey2=, ...); len is the WR's */
+	uint8_t nsge_more;        /* post, recv: SGEs after the first (local2=, len2=, lkey2=, ...); len is the WR's */
 	struct m_sge sge_more[M_SGE_MAX - 1];
 	uint8_t max_send_sge;     /* create_qp: cap.max_send_sge */
+	uint8_t max_recv_sge;     /* create_qp: cap.max_recv_sge */
 };
 
 /* The harness's fill (harness/api/harness/). */

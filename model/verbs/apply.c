@@ -187,7 +187,11 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 		break;
 	}
 	case M_OP_SEND: {
-		if (r->rmr >= 0 && op->verbs.len)
+		const struct m_recv *rq = m_rq_head(pn, r->peer_qp);
+
+		if (rq && rq->nmore && op->verbs.len) /* into the receive's SGEs in turn */
+			m_recv_scatter(nd, pr, pn, rq);
+		else if (r->rmr >= 0 && op->verbs.len)
 			m_sge_gather(nd, pr, &pn->mr[r->rmr], r->roff);
 		m_rq_consume(pn, r->peer_qp);
 		if (r->inv_mw >= 0)
@@ -197,8 +201,8 @@ static void apply_post(struct model *m, const struct m_pred *pr)
 	case M_OP_RECV: {
 		struct m_qp *q = &nd->qp[op->obj];
 
-		q->recv[q->nrecv++] = (struct m_recv){ op->verbs.no_sge, op->verbs.lkey, op->verbs.laddr, (uint32_t)op->verbs.len,
-							op->verbs.wr_id };
+		if (m_recv_store(nd, op, &q->recv[q->nrecv]) == 0)
+			q->nrecv++;
 		break;
 	}
 	case M_OP_LOCAL_INV:
@@ -273,6 +277,7 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .max_send_sge = op->verbs.max_send_sge ? op->verbs.max_send_sge : 1,
+						 .max_recv_sge = op->verbs.max_recv_sge ? op->verbs.max_recv_sge : 1,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)s };
 		nd->pd[op->verbs.pd].usecnt++;
@@ -375,8 +380,11 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 			atomic_at_target(op, &m->node[pred->res.peer_node].mr[pred->res.tmr], pred->res.toff,
 					 &unknown);
 		}
-		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0)
+		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0) {
+			if (op->kind == M_OP_SEND) /* a receive with several SGEs may be partly written */
+				m_recv_failed(&m->node[q->peer_node], q->peer_qp, op->verbs.len);
 			qp_to_err(&m->node[q->peer_node].qp[q->peer_qp]);
+		}
 		return 0;
 	}
 	case M_EFF_PEER_ERR: {
@@ -384,7 +392,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 		struct m_node *pn = &m->node[r->peer_node];
 
 		/* The payload may have landed before the responder failed. */
-		if (r->rmr >= 0 && op->verbs.len)
+		if (!m_recv_failed(pn, r->peer_qp, op->verbs.len) && r->rmr >= 0 && op->verbs.len)
 			memset(pn->mr[r->rmr].unknown + r->roff, 1, op->verbs.len);
 		qp_to_err(&pn->qp[r->peer_qp]);
 		return 0;

@@ -36,8 +36,27 @@ uint64_t m_sge_first_bad(const struct m_node *nd, int pd, const struct m_op *op)
  * SEND); src's bytes from soff scatter into its SGEs (READ); the 8 bytes b of an atomic's
  * original value do (unknown: they were unspecified). */
 void m_sge_gather(struct m_node *nd, const struct m_pred *pr, struct m_mr *dst, uint64_t doff);
+/* The same for k of its message's bytes from byte from: they land in dst at doff. */
+void m_sge_gather_part(struct m_node *nd, const struct m_pred *pr, uint64_t from, uint64_t k, struct m_mr *dst,
+		       uint64_t doff);
 void m_sge_scatter(struct m_node *nd, const struct m_pred *pr, const struct m_mr *src, uint64_t soff);
 void m_sge_scatter_bytes(struct m_node *nd, const struct m_pred *pr, const uint8_t *b, int unknown);
+/* recvsge.c: a free slot of nd's pool of receive SGEs (-1: none); op's receive WR as posted
+ * receive *out of nd, its SGEs after the first in a slot (0, or -ENOSPC: the pool is full); rq's
+ * SGEs into out (their number, 0 for num_sge 0); whether each of rq's SGEs is valid in PD pd
+ * (LP-4/LP-6 through sge_valid: 1 with the first's MR and offset in *mr, *off; 0 with the rule
+ * of the first that is not, *reached whether a message of msg bytes writes into it); the
+ * SEND pr of node nd scatters into rq's SGEs on pn in order. */
+int m_rsge_free_slot(const struct m_node *nd);
+int m_recv_store(struct m_node *nd, const struct m_op *op, struct m_recv *out);
+unsigned m_recv_sges(const struct m_node *nd, const struct m_recv *rq, struct m_sge out[M_SGE_MAX]);
+int m_recv_sges_valid(const struct m_node *nd, int pd, const struct m_recv *rq, uint64_t msg, int16_t *mr,
+		      uint64_t *off, enum m_rule *why, int *reached);
+void m_recv_scatter(struct m_node *nd, const struct m_pred *pr, struct m_node *pn, const struct m_recv *rq);
+/* A SEND of msg bytes failed at the responder into the first receive of pn's QP qp: if that
+ * receive has several SGEs, the bytes the message reaches in each become unknown (returns 1;
+ * 0: one SGE or none, left to the caller). */
+int m_recv_failed(struct m_node *pn, int qp, uint64_t msg);
 /* post.c's IBV_SEND_INLINE data (LP-3), which ud.c shares. */
 int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		struct m_why *why);

@@ -187,6 +187,7 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 	const struct m_qp *pq = &pn->qp[out->res.peer_qp];
 	struct m_set s, r;
 	enum m_rule rr;
+	int reached = 0;
 
 	const struct m_recv *rq = m_rq_head(pn, out->res.peer_qp); /* its own or its SRQ's (SRQ-2) */
 
@@ -199,8 +200,8 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 
 	if (rq->no_sge) {
 		out->res.rmr = -1; /* a receive of num_sge 0 holds no byte (LP-5 below) */
-	} else if (!sge_valid(pn, m_srq_recv_pd(pn, out->res.peer_qp, rq, p, &why), rq->lkey, rq->addr, rq->len, 1,
-			      &out->res.rmr, &out->res.roff, &rr)) {
+	} else if (!m_recv_sges_valid(pn, m_srq_recv_pd(pn, out->res.peer_qp, rq, p, &why), rq, op->verbs.len,
+				      &out->res.rmr, &out->res.roff, &rr, &reached)) {
 		s = DECIDE(p, LP_4, PART_STEP, WC_ERR(REM_OP_ERR));
 		r = DECIDE(p, LP_4, PART_PEER_RECV, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
 		m_why_add(&why, rr);
@@ -208,10 +209,10 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
 		m_why_add(&why, M_RULE_RA_ERR_3);
 		for (unsigned i = 0; i < r.n; i++)
 			m_alts_add(out, &s, M_EFF_BOTH_ERR, &why, r.o[i].code);
-		if (op->verbs.len)
+		if (reached)
 			return;
-		/* An empty message touches no byte of the receive buffer: its SGE may
-		 * go unchecked, as a zero-length SGE (LP-2; rxe: SUCCESS). */
+		/* A message that touches no byte of the SGE (an empty one, or one the SGEs
+		 * before it hold): it may go unchecked, as a zero-length SGE (LP-2; rxe: SUCCESS). */
 		m_why_add(&why, M_RULE_LP_2);
 		out->res.rmr = -1;
 	}
@@ -471,6 +472,15 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	if (op->kind == M_OP_RECV) {
 		if (nd->ud.qp_srq[qh])
 			return m_pred_srq(m, p, out); /* its receives are the SRQ's (SRQ-2) */
+		if (op->verbs.nsge_more && m_rsge_free_slot(nd) < 0)
+			return -ENOSPC; /* more receives with several SGEs than the model keeps */
+		if (1u + op->verbs.nsge_more > q->max_recv_sge) {
+			/* More SGEs than max_recv_sge: EINVAL, unless the provider gave more (LP-7). */
+			s = DECIDE(p, LP_7, PART_SGE, O_ERR(EINVAL), O_OK);
+			if (!m_over_cap(&s, out, &why))
+				return 0;
+			m_why_add(&why, M_RULE_LP_7);
+		}
 		if (q->state == M_QPS_RESET) {
 			m_why_add(&why, M_RULE_QP_STATE_1);
 			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);

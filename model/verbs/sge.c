@@ -3,7 +3,7 @@
  * the QP's PD that covers it (LP-1, LP-2, PD-4; LP-6 when the SGE is written:
  * a READ's or atomic's destination, a receive buffer), how many a QP takes
  * (LP-7), and the bytes a list of them gathers (WRITE, SEND) or scatters
- * (READ, atomics) in SGE order.
+ * (READ, atomics) in SGE order; a receive's list: recvsge.c.
  */
 #include "model/verbs/internal.h"
 
@@ -137,6 +137,7 @@ int m_sge_list_ok(const struct m_op *op, const struct m_qp *q)
 		return 0; /* inline data and UD sends with SGE lists are not modelled */
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_WRITE: case M_OP_WRITE_IMM: case M_OP_SEND: case M_OP_READ: case M_OP_CAS: case M_OP_FADD:
+	case M_OP_RECV:
 		break;
 	default:
 		return 0;
@@ -204,24 +205,32 @@ static struct m_mr *sge_mr(struct m_node *nd, const struct m_sge *g, uint64_t *o
 	return h >= 0 ? &nd->mr[h] : NULL;
 }
 
-void m_sge_gather(struct m_node *nd, const struct m_pred *pr, struct m_mr *dst, uint64_t doff)
+void m_sge_gather_part(struct m_node *nd, const struct m_pred *pr, uint64_t from, uint64_t k, struct m_mr *dst,
+		       uint64_t doff)
 {
 	const struct m_op *op = &pr->op;
 	struct m_sge l[M_SGE_MAX];
 	unsigned n;
+	uint64_t pos = 0;
 
 	if (!op->verbs.nsge_more) {
-		land(dst, doff, pr->res.lmr >= 0 ? &nd->mr[pr->res.lmr] : NULL, pr->res.loff, op->verbs.len);
+		land(dst, doff, pr->res.lmr >= 0 ? &nd->mr[pr->res.lmr] : NULL, pr->res.loff + from, k);
 		return;
 	}
 	n = m_sges(op, l);
-	for (unsigned i = 0; i < n; doff += l[i].len, i++) {
-		uint64_t off;
+	for (unsigned i = 0; i < n; pos += l[i].len, i++) {
+		uint64_t off, lo = pos > from ? pos : from;
+		uint64_t hi = pos + l[i].len < from + k ? pos + l[i].len : from + k;
 		struct m_mr *src = sge_mr(nd, &l[i], &off);
 
-		if (l[i].len)
-			land(dst, doff, src, off, l[i].len);
+		if (lo < hi)
+			land(dst, doff + (lo - from), src, off + (lo - pos), hi - lo);
 	}
+}
+
+void m_sge_gather(struct m_node *nd, const struct m_pred *pr, struct m_mr *dst, uint64_t doff)
+{
+	m_sge_gather_part(nd, pr, 0, pr->op.verbs.len, dst, doff);
 }
 
 void m_sge_scatter(struct m_node *nd, const struct m_pred *pr, const struct m_mr *src, uint64_t soff)

@@ -104,12 +104,13 @@ struct m_verbs_args {
 	uint8_t nowait;     /* write, read, cas, fadd: wait=no, handed over and not waited for
 	                       (model/verbs/outstanding.h); its completion is a later wait step's */
 	uint8_t garble;     /* enum m_garble: the handle given garbled (HANDLE-1), 0 none */
-	/* write, write_imm, send, read, cas, fadd: the SGEs after the first (lkey, laddr above),
+	/* write, write_imm, send, read, cas, fadd, recv: the SGEs after the first (lkey, laddr above),
 	 * num_sge = 1 + nsge_more; len above is then the WR's length, the sum of every SGE's, and
 	 * the first SGE's own length is len minus theirs (model/verbs/sge.c) */
 	uint8_t nsge_more;
 	struct m_sge sge_more[M_SGE_MAX - 1];
 	uint8_t max_send_sge; /* create_qp: cap.max_send_sge (0: 1) */
+	uint8_t max_recv_sge; /* create_qp: cap.max_recv_sge (0: 1) */
 };
 
 #endif

@@ -1,4 +1,4 @@
-/* agent_sge.h — a send WR's list of SGEs (agent_sge.c), for the verbs post request. Agent side only. */
+/* agent_sge.h — a send or receive WR's list of SGEs (agent_sge.c), for the verbs post request. Agent side only. */
 #ifndef RDMACHECK_API_VERBS_AGENT_SGE_H
 #define RDMACHECK_API_VERBS_AGENT_SGE_H
 
@@ -12,5 +12,7 @@
  * *list NULL, wr untouched. Returns 0, -EINVAL for a bad list, -ENOMEM.
  */
 int agent_sge_list(struct agent *a, struct ibv_send_wr *wr, struct ibv_sge **list);
+/* The same for any WR's sg_list and num_sge (a receive's: ibv_recv_wr). */
+int agent_sge_fill(struct agent *a, struct ibv_sge **sg_list, int *num_sge, struct ibv_sge **list);
 
 #endif

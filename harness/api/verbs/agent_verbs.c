@@ -268,7 +268,7 @@ static int do_create_qp(struct agent *a)
 	qia.srq = agent_srq(a);
 	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
-				       .max_send_sge = (uint32_t)agent_num(a, "max_send_sge", 1), .max_recv_sge = 1,
+				       .max_send_sge = (uint32_t)agent_num(a, "max_send_sge", 1), .max_recv_sge = (uint32_t)agent_num(a, "max_recv_sge", 1),
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
@@ -556,15 +556,17 @@ static int do_recv(struct agent *a)
 			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
 	struct ibv_recv_wr wr = { .wr_id = agent_num(a, "wr", ++a->next_wr) | AGENT_WR_RECV, .sg_list = &sge,
 				  .num_sge = 1 }, *bad = NULL;
+	struct ibv_sge *list = NULL;
 	int rc;
 
-	if (!q)
+	if (!q || agent_sge_fill(a, &wr.sg_list, &wr.num_sge, &list))
 		return agent_reply_err(a, EINVAL, "bad recv request");
 	if (agent_num(a, "nosge", 0)) {
 		wr.num_sge = 0;
 		wr.sg_list = NULL;
 	}
 	rc = ibv_post_recv(q->qp, &wr, &bad);
+	free(list); /* needed only until the post returns, as a send's (agent_sge.c) */
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_post_recv: %s", strerror(rc));
 	return proto_send(a->fd, "ok");

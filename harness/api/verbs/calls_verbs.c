@@ -65,7 +65,7 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
 		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
 		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
-		  OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
+		  OPT("max_recv_sge", RANGE(1, M_SGE_MAX)), OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
 		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG)),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
@@ -90,9 +90,10 @@ const struct scn_call api_verbs_calls[] = {
 	/* the completion of the QP's oldest WR posted with wait=no, id= its wr_id */
 	CALL("wait", VERBS, POST, SCN_C_QP, 0, O_POST, ARGS(REQ("id", RANGE(0, 0xffffffffu)))),
 	/* recv only posts: ok or the post's errno; its completion is the peer SEND's secondary effect;
-	 * lkey= the SGE's lkey in place of the local MR's */
+	 * lkey= the SGE's lkey in place of the local MR's; local2= len2= [lkey2=] up to local4=: more SGEs */
 	CALL("recv", VERBS, POST, SCN_C_QP, 0, O_VERB,
-	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)), OPT("lkey", NUM))),
+	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("id", RANGE(0, 0xffffffffu)), OPT("lkey", NUM),
+		  SGE_LIST)),
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
 		  OPT("lkey", NUM), OPT("imm", BARE), IMM_ARG, WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),

@@ -76,6 +76,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->nsge_more = v->nsge_more;
 	memcpy(a->sge_more, v->sge_more, sizeof(a->sge_more));
 	a->max_send_sge = v->max_send_sge;
+	a->max_recv_sge = v->max_recv_sge;
 	/* create_qp's CQs as handle + 1 (0: the QP's own) */
 	if (bm_map(bm, v->scq, &a->scq) || bm_map(bm, v->rcq, &a->rcq))
 		return -ENOENT;

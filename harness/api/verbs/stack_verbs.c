@@ -108,10 +108,10 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply,
 			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u "
-			     "max_send_wr=%u srq=%d max_send_sge=%u",
+			     "max_send_wr=%u srq=%d max_send_sge=%u max_recv_sge=%u",
 			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
 			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all,
-			     c->verbs.max_send_wr, c->verbs.srq, c->verbs.max_send_sge);
+			     c->verbs.max_send_wr, c->verbs.srq, c->verbs.max_send_sge, c->verbs.max_recv_sge);
 		break;
 	case M_OP_CREATE_CQ:
 		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
@@ -161,11 +161,15 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		rc = stack_call(st, c->node, reply, "post id=%d %s%s", c->obj, wr, ud);
 		break;
 	}
-	case M_OP_RECV:
-		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u nosge=%u", c->obj,
+	case M_OP_RECV: {
+		char sges[512] = "";
+
+		stack_sge_fields(c, sges, sizeof(sges));
+		rc = stack_call(st, c->node, reply, "recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u nosge=%u%s", c->obj,
 			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len,
-			  c->verbs.wr_id, c->verbs.no_sge);
+			  c->verbs.wr_id, c->verbs.no_sge, sges);
 		break;
+	}
 	default:
 		return -EINVAL;
 	}
