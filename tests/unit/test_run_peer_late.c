@@ -1,0 +1,186 @@
+/*
+ * Unit tests of the peer check left to a later look (harness/run/
+ * run_peer_late.c, issue 18): posts sent ahead on one QP whose peer the
+ * model says stays in RTS share one look at the peer; a peer seen otherwise
+ * asks for a run without run-ahead, also when a later step fails first; the
+ * verdicts are those of the run without run-ahead.
+ * The engine is a fake: every call ok, a post's completion SUCCESS (or the
+ * error the test sets for one step), the peer QP in the state the test sets.
+ */
+#include "harness/lang/scn.h"
+#include "harness/run/runner.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+static struct {
+	unsigned nq;       /* requests sent ahead and not taken */
+	unsigned execs;    /* steps run */
+	unsigned peers;    /* looks at the peer */
+	int peer_state;    /* what peer() shows once peer_after steps ran (RTS before) */
+	unsigned peer_after;
+	unsigned bad_exec; /* this step (1-based) completes with REM_ACCESS_ERR; 0: none */
+} fk;
+
+static int fk_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	(void)be;
+	memset(r, 0, sizeof(*r));
+	if (fk.nq)
+		fk.nq--;
+	fk.execs++;
+	r->out = c->op != M_OP_WRITE ? (struct m_outcome){ M_OUT_OK, 0 } :
+		 fk.execs == fk.bad_exec ? (struct m_outcome){ M_OUT_WC, M_WC_REM_ACCESS_ERR } :
+					   (struct m_outcome){ M_OUT_WC, M_WC_SUCCESS };
+	return 0;
+}
+
+static int fk_ahead(void *be, const struct hcall *c)
+{
+	(void)be, (void)c;
+	fk.nq++;
+	return 0;
+}
+
+static int fk_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	(void)be, (void)remote;
+	*addr = 0x10000u * (uint64_t)(obj + 1) + off;
+	*key = (uint32_t)obj + 1;
+	return 0;
+}
+
+static int fk_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+{
+	(void)be, (void)obj, (void)a, (void)v;
+	return -ENOENT;
+}
+
+static int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
+{
+	(void)be, (void)obj, (void)off, (void)len, (void)buf;
+	return -ENOENT;
+}
+
+static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
+{
+	(void)be, (void)qp, (void)wait_ms;
+	fk.peers++;
+	/* the steps sent ahead have run by the time the peer is asked (as on the stack) */
+	out->state = fk.execs + fk.nq >= fk.peer_after ? fk.peer_state : M_QPS_RTS;
+	out->recv = -1;
+	return 0;
+}
+
+static const struct backend_ops fake = {
+	.name = "fake", .exec = fk_exec, .ref = fk_ref, .attr = fk_attr, .read = fk_read, .peer = fk_peer,
+	.ahead = fk_ahead,
+};
+
+/* Run text (run-ahead on or off), the peer in state from step after on, step bad failing; the verdict into *r. */
+static void run(const char *text, int ahead, int state, unsigned after, unsigned bad, struct result *r)
+{
+	struct scn_file *f = NULL;
+	struct scn_diags d;
+	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
+
+	memset(&fk, 0, sizeof(fk));
+	fk.peer_state = state;
+	fk.peer_after = after;
+	fk.bad_exec = bad;
+	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
+	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
+	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
+	scn_free(f);
+}
+
+#define SETUP "title posts\nnodes a b\n" \
+	"a: alloc_pd pd\na: reg_mr m pd=pd len=4K access=LOCAL_WRITE\na: create_qp q pd=pd\n" \
+	"b: alloc_pd pd\nb: reg_mr m pd=pd len=4K access=LOCAL_WRITE|REMOTE_WRITE\nb: create_qp q pd=pd\n" \
+	"connect a.q b.q\n"
+#define WRITE "a: write q local=m+0 remote=b.m+0 len=64 expect SUCCESS\n"
+
+static const char writes[] = SETUP WRITE WRITE WRITE WRITE WRITE WRITE; /* lines 10-15, the 8th to 13th steps */
+
+START_TEST(test_posts_sent_ahead_share_one_look_at_the_peer)
+{
+	struct result on, off;
+
+	run(writes, 0, M_QPS_RTS, 0, 0, &off);
+	ck_assert_int_eq(off.v, V_PASS);
+	ck_assert_uint_eq(fk.peers, 6); /* without run-ahead: one look per write */
+	run(writes, 1, M_QPS_RTS, 0, 0, &on);
+	ck_assert_msg(on.v == V_PASS, "%s", on.reason);
+	ck_assert_int_eq(on.rerun, 0);
+	ck_assert_uint_eq(on.steps_run, off.steps_run);
+	ck_assert_uint_eq(fk.peers, 2); /* the first five's, then the last's own (no post after it) */
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
+START_TEST(test_peer_left_for_later_seen_in_err_asks_for_a_run_without_ahead)
+{
+	struct result on, off;
+
+	run(writes, 0, M_QPS_ERR, 9, 0, &off); /* the second write (9th step) puts the peer in ERR */
+	ck_assert_int_eq(off.v, V_FAIL);
+	ck_assert_uint_eq(off.line, 11);
+	run(writes, 1, M_QPS_ERR, 9, 0, &on);
+	ck_assert_int_eq(on.v, V_ERROR);
+	ck_assert_int_eq(on.rerun, 1);
+	ck_assert_uint_eq(on.line, 10); /* the first post whose check was left for later */
+	ck_assert_ptr_nonnull(strstr(on.reason, "run-ahead"));
+	ck_assert_ptr_nonnull(strstr(on.reason, "is ERR where the model says RTS"));
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
+START_TEST(test_a_later_fail_makes_the_check_left_for_later_first)
+{
+	struct result on, off;
+
+	/* the second write puts the peer in ERR, the fourth (11th step, line 13) fails on its own */
+	run(writes, 0, M_QPS_ERR, 9, 11, &off);
+	ck_assert_int_eq(off.v, V_FAIL);
+	ck_assert_uint_eq(off.line, 11);
+	run(writes, 1, M_QPS_ERR, 9, 11, &on);
+	ck_assert_int_eq(on.v, V_ERROR); /* not the fourth write's FAIL: the peer check before it comes first */
+	ck_assert_int_eq(on.rerun, 1);
+	ck_assert_uint_eq(on.line, 10);
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
+START_TEST(test_a_later_fail_after_a_quiet_peer_is_said_as_without_ahead)
+{
+	struct result on, off;
+
+	run(writes, 0, M_QPS_RTS, 0, 11, &off);
+	run(writes, 1, M_QPS_RTS, 0, 11, &on);
+	ck_assert_int_eq(off.v, V_FAIL);
+	ck_assert_int_eq(on.v, V_FAIL);
+	ck_assert_uint_eq(on.line, off.line);
+	ck_assert_uint_eq(on.line, 13);
+	ck_assert_str_eq(on.reason, off.reason);
+	ck_assert_int_eq(on.rerun, 0);
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
+Suite *suite_test_run_peer_late(void)
+{
+	Suite *s = suite_create("run_peer_late");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_posts_sent_ahead_share_one_look_at_the_peer);
+	tcase_add_test(tc, test_peer_left_for_later_seen_in_err_asks_for_a_run_without_ahead);
+	tcase_add_test(tc, test_a_later_fail_makes_the_check_left_for_later_first);
+	tcase_add_test(tc, test_a_later_fail_after_a_quiet_peer_is_said_as_without_ahead);
+	suite_add_tcase(s, tc);
+	return s;
+}
