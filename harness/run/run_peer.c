@@ -91,8 +91,9 @@ int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred 
 		if (pick >= 0)
 			return pick;
 	}
-	if (run_peer_settle(x))
-		return -1; /* a check left by the posts before: made first */
+	if ((!want_state && !want_recv) || peer_obj < 0 || peer_obj != x->pend.peer)
+		if (run_peer_settle(x, NULL))
+			return -1; /* a check left by the posts before: made first */
 	if ((!want_state && !want_recv) || peer_obj < 0)
 		return first;
 	for (int waited = 0;; waited += 100) {
@@ -100,8 +101,12 @@ int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred 
 		int rc = x->ops->peer(x->be, peer_obj, seen.recv < 0 && want_recv && waited == 0 ?
 					     PEER_RECV_WAIT_MS : 0, &now);
 
-		if (rc)
+		if (rc) {
+			x->pend.on = 0; /* the check left for this look: gone too */
 			return first; /* the peer QP is gone on the engine: nothing to observe */
+		}
+		if (run_peer_settle(x, &now))
+			return -1; /* the posts before, whose check was left for this look */
 		if (late_doubt(x, s, out, want_recv, &now))
 			return -1;
 		if (seen.recv < 0) {

@@ -10,6 +10,9 @@
  * node), which cannot move the peer QP but into ERR (a modify on its own node
  * would be needed). So a peer seen in S then was in S after each post of the
  * run, as the step-by-step check would have seen it: the run passes at once.
+ * The look is the next step's own when it looks at the same peer (a look of
+ * its own first would take the receive completion a SEND's check waits for),
+ * else one made before any other check, verdict or the end.
  * Any other sight cannot be placed on one post: an ERROR asking to run the
  * scenario again without run-ahead (result.rerun), where each post is judged
  * alone, as late_doubt does.
@@ -78,7 +81,7 @@ int run_peer_defer(struct run *x, const struct scn_step *s, const struct m_pred 
 }
 
 /* runner_int.h */
-int run_peer_settle(struct run *x)
+int run_peer_settle(struct run *x, const struct hpeer *seen)
 {
 	struct run_pend pd = x->pend;
 	struct hpeer now;
@@ -87,8 +90,12 @@ int run_peer_settle(struct run *x)
 	if (!pd.on)
 		return 0;
 	x->pend.on = 0;
-	if (x->ops->peer(x->be, pd.peer, 0, &now) || now.state == pd.state)
-		return 0; /* gone (nothing to observe, as run_match_peer), or as the model says */
+	if (seen)
+		now = *seen;
+	else if (x->ops->peer(x->be, pd.peer, 0, &now))
+		return 0; /* gone: nothing to observe, as run_match_peer */
+	if (now.state == pd.state)
+		return 0;
 	run_say(x, V_ERROR, pd.line,
 	    "line %u: run-ahead: peer QP %s, seen once after the posts of lines %u-%u, is %s where the model says %s",
 	    pd.line, run_obj_name(x->f, pd.peer, name, sizeof(name)), pd.line, pd.last,

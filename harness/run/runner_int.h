@@ -70,12 +70,15 @@ int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred 
 int run_peer_defer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first, int32_t peer_obj);
 
 /*
- * Make the peer check left by run_peer_defer, if any: one look at the peer;
- * a state other than the model's is an ERROR asking for a run without
- * run-ahead (result.rerun). Called before any other check, verdict or end.
- * Returns 1 when that ERROR was said, else 0.
+ * Make the peer check left by run_peer_defer, if any, with seen (a look at
+ * that peer QP made now) or, seen NULL, a look of its own; a state other
+ * than the model's is an ERROR asking for a run without run-ahead
+ * (result.rerun). Called before any other check, verdict or end: a step
+ * looking at the same peer passes its own look, as a look of its own would
+ * take the receive completion that step waits for. Returns 1 when that
+ * ERROR was said, else 0.
  */
-int run_peer_settle(struct run *x);
+int run_peer_settle(struct run *x, const struct hpeer *seen);
 
 /*
  * The opcode of step s's successful completion, when the engine reported it

@@ -21,6 +21,8 @@ static struct {
 	int peer_state;    /* what peer() shows once peer_after steps ran (RTS before) */
 	unsigned peer_after;
 	unsigned bad_exec; /* this step (1-based) completes with REM_ACCESS_ERR; 0: none */
+	unsigned recv_after; /* a receive completes once this many steps ran (a SEND's); 0: none */
+	int recv_taken;    /* a look took it (as ibv_poll_cq on the peer's CQ does) */
 } fk;
 
 static int fk_exec(void *be, const struct hcall *c, struct hres *r)
@@ -30,7 +32,7 @@ static int fk_exec(void *be, const struct hcall *c, struct hres *r)
 	if (fk.nq)
 		fk.nq--;
 	fk.execs++;
-	r->out = c->op != M_OP_WRITE ? (struct m_outcome){ M_OUT_OK, 0 } :
+	r->out = c->op != M_OP_WRITE && c->op != M_OP_SEND ? (struct m_outcome){ M_OUT_OK, 0 } :
 		 fk.execs == fk.bad_exec ? (struct m_outcome){ M_OUT_WC, M_WC_REM_ACCESS_ERR } :
 					   (struct m_outcome){ M_OUT_WC, M_WC_SUCCESS };
 	return 0;
@@ -70,6 +72,11 @@ static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	/* the steps sent ahead have run by the time the peer is asked (as on the stack) */
 	out->state = fk.execs + fk.nq >= fk.peer_after ? fk.peer_state : M_QPS_RTS;
 	out->recv = -1;
+	out->wc.known = 0;
+	if (fk.recv_after && fk.execs + fk.nq >= fk.recv_after && !fk.recv_taken) {
+		fk.recv_taken = 1;
+		out->recv = M_WC_SUCCESS;
+	}
 	return 0;
 }
 
@@ -79,7 +86,8 @@ static const struct backend_ops fake = {
 };
 
 /* Run text (run-ahead on or off), the peer in state from step after on, step bad failing; the verdict into *r. */
-static void run(const char *text, int ahead, int state, unsigned after, unsigned bad, struct result *r)
+static void run_recv(const char *text, int ahead, int state, unsigned after, unsigned bad, unsigned recv,
+		     struct result *r)
 {
 	struct scn_file *f = NULL;
 	struct scn_diags d;
@@ -89,10 +97,17 @@ static void run(const char *text, int ahead, int state, unsigned after, unsigned
 	fk.peer_state = state;
 	fk.peer_after = after;
 	fk.bad_exec = bad;
+	fk.recv_after = recv;
 	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
 	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
 	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
 	scn_free(f);
+}
+
+/* run_recv with no receive completing. */
+static void run(const char *text, int ahead, int state, unsigned after, unsigned bad, struct result *r)
+{
+	run_recv(text, ahead, state, after, bad, 0, r);
 }
 
 #define SETUP "title posts\nnodes a b\n" \
@@ -114,7 +129,7 @@ START_TEST(test_posts_sent_ahead_share_one_look_at_the_peer)
 	ck_assert_msg(on.v == V_PASS, "%s", on.reason);
 	ck_assert_int_eq(on.rerun, 0);
 	ck_assert_uint_eq(on.steps_run, off.steps_run);
-	ck_assert_uint_eq(fk.peers, 2); /* the first five's, then the last's own (no post after it) */
+	ck_assert_uint_eq(fk.peers, 1); /* the last write's own look, which the five before share */
 	result_clear(&on);
 	result_clear(&off);
 }
@@ -172,6 +187,23 @@ START_TEST(test_a_later_fail_after_a_quiet_peer_is_said_as_without_ahead)
 }
 END_TEST
 
+START_TEST(test_a_send_after_the_posts_shares_its_look_and_keeps_its_receive)
+{
+	static const char text[] = SETUP "b: recv q local=m+0 len=64\n" WRITE WRITE
+		"a: send q local=m+0 len=64 expect SUCCESS\n"; /* the 11th step */
+	struct result on, off;
+
+	run_recv(text, 0, M_QPS_RTS, 0, 0, 11, &off);
+	ck_assert_msg(off.v == V_PASS, "%s", off.reason);
+	ck_assert_uint_eq(fk.peers, 3);
+	run_recv(text, 1, M_QPS_RTS, 0, 0, 11, &on);
+	ck_assert_msg(on.v == V_PASS, "%s", on.reason); /* the writes' look is the SEND's: its receive is seen */
+	ck_assert_uint_eq(fk.peers, 1);
+	result_clear(&on);
+	result_clear(&off);
+}
+END_TEST
+
 Suite *suite_test_run_peer_late(void)
 {
 	Suite *s = suite_create("run_peer_late");
@@ -181,6 +213,7 @@ Suite *suite_test_run_peer_late(void)
 	tcase_add_test(tc, test_peer_left_for_later_seen_in_err_asks_for_a_run_without_ahead);
 	tcase_add_test(tc, test_a_later_fail_makes_the_check_left_for_later_first);
 	tcase_add_test(tc, test_a_later_fail_after_a_quiet_peer_is_said_as_without_ahead);
+	tcase_add_test(tc, test_a_send_after_the_posts_shares_its_look_and_keeps_its_receive);
 	suite_add_tcase(s, tc);
 	return s;
 }
