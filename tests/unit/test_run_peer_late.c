@@ -7,8 +7,7 @@
  * The engine is a fake: every call ok, a post's completion SUCCESS (or the
  * error the test sets for one step), the peer QP in the state the test sets.
  */
-#include "harness/lang/scn.h"
-#include "harness/run/runner.h"
+#include "tests/unit/fake_engine_fx.h"
 
 #include <check.h>
 #include <errno.h>
@@ -45,26 +44,6 @@ static int fk_ahead(void *be, const struct hcall *c)
 	return 0;
 }
 
-static int fk_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
-{
-	(void)be, (void)remote;
-	*addr = 0x10000u * (uint64_t)(obj + 1) + off;
-	*key = (uint32_t)obj + 1;
-	return 0;
-}
-
-static int fk_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
-{
-	(void)be, (void)obj, (void)a, (void)v;
-	return -ENOENT;
-}
-
-static int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *buf)
-{
-	(void)be, (void)obj, (void)off, (void)len, (void)buf;
-	return -ENOENT;
-}
-
 static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 {
 	(void)be, (void)qp, (void)wait_ms;
@@ -81,7 +60,7 @@ static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 }
 
 static const struct backend_ops fake = {
-	.name = "fake", .exec = fk_exec, .ref = fk_ref, .attr = fk_attr, .read = fk_read, .peer = fk_peer,
+	.name = "fake", .exec = fk_exec, .ref = fx_ref, .attr = fx_attr, .read = fx_read, .peer = fk_peer,
 	.ahead = fk_ahead,
 };
 
@@ -89,19 +68,12 @@ static const struct backend_ops fake = {
 static void run_recv(const char *text, int ahead, int state, unsigned after, unsigned bad, unsigned recv,
 		     struct result *r)
 {
-	struct scn_file *f = NULL;
-	struct scn_diags d;
-	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
-
 	memset(&fk, 0, sizeof(fk));
 	fk.peer_state = state;
 	fk.peer_after = after;
 	fk.bad_exec = bad;
 	fk.recv_after = recv;
-	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
-	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
-	ck_assert_int_eq(run_scenario(f, &fake, NULL, &o, r), 0);
-	scn_free(f);
+	fx_run_text(text, &fake, ahead, r);
 }
 
 /* run_recv with no receive completing. */
@@ -110,11 +82,8 @@ static void run(const char *text, int ahead, int state, unsigned after, unsigned
 	run_recv(text, ahead, state, after, bad, 0, r);
 }
 
-#define SETUP "title posts\nnodes a b\n" \
-	"a: alloc_pd pd\na: reg_mr m pd=pd len=4K access=LOCAL_WRITE\na: create_qp q pd=pd\n" \
-	"b: alloc_pd pd\nb: reg_mr m pd=pd len=4K access=LOCAL_WRITE|REMOTE_WRITE\nb: create_qp q pd=pd\n" \
-	"connect a.q b.q\n"
-#define WRITE "a: write q local=m+0 remote=b.m+0 len=64 expect SUCCESS\n"
+#define SETUP FX_SETUP
+#define WRITE FX_WRITE
 
 static const char writes[] = SETUP WRITE WRITE WRITE WRITE WRITE WRITE; /* lines 10-15, the 8th to 13th steps */
 
