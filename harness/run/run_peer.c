@@ -83,20 +83,30 @@ int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred 
 			want_recv |= p->alt[i].peer_recv >= 0;
 			want_state |= p->alt[i].peer_state != M_NO_PEER && !x->chain_early;
 		}
-	if (!want_state && !want_recv)
-		return first;
-	if (p->res.peer_node < 0 || p->res.peer_qp < 0)
-		return first;
-	peer_obj = bm_object(&x->bm, (unsigned)p->res.peer_node, SCN_C_QP, p->res.peer_qp);
-	if (peer_obj < 0)
+	if (p->res.peer_node >= 0 && p->res.peer_qp >= 0)
+		peer_obj = bm_object(&x->bm, (unsigned)p->res.peer_node, SCN_C_QP, p->res.peer_qp);
+	if (want_state && !want_recv && peer_obj >= 0) {
+		int pick = run_peer_defer(x, s, p, first, peer_obj);
+
+		if (pick >= 0)
+			return pick;
+	}
+	if ((!want_state && !want_recv) || peer_obj < 0 || peer_obj != x->pend.peer)
+		if (run_peer_settle(x, NULL))
+			return -1; /* a check left by the posts before: made first */
+	if ((!want_state && !want_recv) || peer_obj < 0)
 		return first;
 	for (int waited = 0;; waited += 100) {
 		struct hpeer now;
 		int rc = x->ops->peer(x->be, peer_obj, seen.recv < 0 && want_recv && waited == 0 ?
 					     PEER_RECV_WAIT_MS : 0, &now);
 
-		if (rc)
+		if (rc) {
+			x->pend.on = 0; /* the check left for this look: gone too */
 			return first; /* the peer QP is gone on the engine: nothing to observe */
+		}
+		if (run_peer_settle(x, &now))
+			return -1; /* the posts before, whose check was left for this look */
 		if (late_doubt(x, s, out, want_recv, &now))
 			return -1;
 		if (seen.recv < 0) {

@@ -26,6 +26,8 @@ void run_say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
 		return;
 	if (v == V_XFAIL && x->r->v == V_XFAIL)
 		return;
+	if ((v == V_FAIL || v == V_ERROR) && run_peer_settle(x, NULL))
+		return; /* the posts before, whose peer check was left for later, come first */
 	x->r->v = v;
 	x->r->line = line;
 	va_start(ap, fmt);
@@ -617,9 +619,12 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 
 		send_ahead(&x, si);
 		steptime_add(ST_AHEAD, ta);
+		if (x.pend.on && x.pend.next != si && run_peer_settle(&x, NULL))
+			break;
 		if (run_step(&x, si))
 			break;
 	}
+	run_peer_settle(&x, NULL);
 	if (si == f->nsteps) {
 		/* Every buffer, at the end, against the model. */
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {

@@ -15,6 +15,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Run-ahead: a peer check left to a later look (run_peer_late.c). */
+struct run_pend {
+	uint8_t on;
+	int state;      /* enum m_qp_state the model says the peer stays in */
+	int32_t peer;   /* the peer QP */
+	uint32_t line, last; /* the posts whose check waits: lines line..last */
+	size_t next;    /* the step that may carry it on */
+};
+
 /* One scenario's run (runner.c: run_scenario). */
 struct run {
 	const struct scn_file *f;
@@ -31,6 +40,7 @@ struct run {
 	uint8_t chain_early; /* a chain's step before its last: the peer QP's state is the whole chain's */
 	size_t advance;  /* steps the last run_step took (a chain: all of its) */
 	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
+	struct run_pend pend; /* run-ahead: a peer check waiting for a later look */
 };
 
 /* Record the deciding verdict v at line (the first fail/error wins over xfail), its reason from fmt. */
@@ -48,6 +58,27 @@ const char *run_obj_name(const struct scn_file *f, int32_t o, char *buf, size_t 
  * without it: result.rerun) recorded.
  */
 int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first);
+
+/*
+ * Run-ahead: leave the peer check of post s (peer QP peer_obj; alternative
+ * first's outcome) to one look after a later post on its QP, when that
+ * post was sent ahead and the model says the peer stays in one state that
+ * is not ERR with no receive (run_peer_late.c says why this is exact).
+ * Returns the alternative the check would pick on seeing that state, or -1
+ * when s's check must be made now.
+ */
+int run_peer_defer(struct run *x, const struct scn_step *s, const struct m_pred *p, int first, int32_t peer_obj);
+
+/*
+ * Make the peer check left by run_peer_defer, if any, with seen (a look at
+ * that peer QP made now) or, seen NULL, a look of its own; a state other
+ * than the model's is an ERROR asking for a run without run-ahead
+ * (result.rerun). Called before any other check, verdict or end: a step
+ * looking at the same peer passes its own look, as a look of its own would
+ * take the receive completion that step waits for. Returns 1 when that
+ * ERROR was said, else 0.
+ */
+int run_peer_settle(struct run *x, const struct hpeer *seen);
 
 /*
  * The opcode of step s's successful completion, when the engine reported it
