@@ -163,18 +163,15 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct
 	}
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
 		char *lines = kmsg_take(kfd);
-		struct result scratch = { .v = V_PASS };
-		int other = (how & INNER_SHARED) && lines && console_finding(&scratch, lines, ic.warn, ic.nwarn) != 0;
+		int splat = lines ? console_finding(&r, lines, ic.warn, ic.nwarn) : 0;
 
-		result_clear(&scratch);
 		close(kfd);
-		if (other) { /* a splat it does not declare, maybe another stream's: it runs again alone (jobs.h) */
-			free(lines);
+		if ((how & INNER_SHARED) && splat != 0) { /* one it does not declare, maybe another stream's: */
+			free(lines);                       /* it runs again alone (jobs.h) */
 			result_clear(&r);
 			free(st);
 			return 1;
 		}
-		console_finding(&r, lines, ic.warn, ic.nwarn);
 		rec_kernel(rec, k, lines);
 		free(lines);
 	}
