@@ -24,14 +24,18 @@ struct stack_pool;
 /*
  * Run scenario f (record index k) on pool's topology with the pool's agents
  * (harness/run/pool.h; with a->fresh_agents, agents of its own), and record
- * its result in rec (records.h). allow_crash: run steps the profile says kill
- * the kernel (in the disposable VM only). how: INNER_* flags; 0 records every
+ * its result in rec (records.h), judged by prof; stack: the profile of the
+ * stack the steps run on when it is not prof (crash_pred.h:
+ * cli_stack_profile; NULL: prof), which says too which steps may kill the
+ * kernel. allow_crash: run steps a profile says kill the kernel (in the
+ * disposable VM only). how: INNER_* flags; 0 records every
  * step, and runs steps ahead where none is predicted to kill the kernel.
  * Returns 0; or, with INNER_SHARED, 1 when the kernel logged a splat during
  * it that its steps do not declare (struct m_kwarn): then no result is
  * recorded (jobs.h: it is to run again alone).
  */
-int cli_inner_one(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
+int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct m_profile *stack,
+		  struct stack_pool *pool, FILE *rec,
 		   size_t k, const struct scn_file *f, int allow_crash, unsigned how);
 
 /*

@@ -66,7 +66,7 @@ int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, 
 			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "not run: %.480s", err);
 			o->st[i].finished = 1;
 		} else {
-			cli_inner_one(o->a, prof, &pool, rec, i, o->files[i], vm != NULL, 0);
+			cli_inner_one(o->a, prof, NULL, &pool, rec, i, o->files[i], vm != NULL, 0);
 			fflush(rec);
 			rec_read(o->rec, o->rs, o->st, o->fl.n);
 			if (vm)

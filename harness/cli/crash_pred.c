@@ -4,6 +4,7 @@
 #include "harness/run/runner.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/utsname.h>
 
 uint32_t cli_running_kernel(void)
@@ -16,59 +17,81 @@ uint32_t cli_running_kernel(void)
 	return KVER(maj, min);
 }
 
-/* What the model walk of a scenario found: the first step that may kill the kernel. */
-struct crash_walk {
+const struct m_profile *cli_stack_profile(const struct m_profile *judge, struct m_profile *out)
+{
+	uint32_t k = cli_running_kernel() ? cli_running_kernel() : judge->kernel;
+
+	if ((strcmp(judge->name, "rxe") == 0 && judge->kernel == k) || m_profile_get("rxe", k, out))
+		return NULL;
+	return out;
+}
+
+/* One model walk of a scenario under one profile: what it found so far (struct cli_pred). */
+struct pred_walk {
 	const struct m_profile *prof;
-	long si;                          /* -1: none */
-	const struct m_deviation *dev;    /* the deviation that says so, if one does */
+	struct cli_pred *p;
 };
 
-/* The runner's step report: remember the first step that may crash the kernel. */
-static void note_crash(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
-		       const struct m_pred *prof, int crash)
+/* The runner's step report: the first step that may crash the kernel, and the longest declared WARN's budget. */
+static void note_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
+		      const struct m_pred *prof, int crash)
 {
-	struct crash_walk *w = ctx;
+	struct pred_walk *w = ctx;
+	uint32_t ms = run_kwarn_ms(w->prof, prof);
 
 	(void)f;
 	(void)gen;
-	if (!crash || w->si >= 0)
+	if (ms > w->p->slow_ms)
+		w->p->slow_ms = ms;
+	if (!crash || (w->p->crash_si >= 0 && w->p->crash_si <= (long)si))
 		return;
-	w->si = (long)si;
-	w->dev = run_deviation(w->prof, prof, (struct m_outcome){ .kind = M_OUT_CRASH });
+	w->p->crash_si = (long)si;
+	w->p->crash_prof = w->prof;
+	w->p->dev = run_deviation(w->prof, prof, (struct m_outcome){ .kind = M_OUT_CRASH });
 }
 
-/* Walk f on the model engine, steps that kill the kernel allowed; *w the first such step. */
-static void crash_walk(const struct scn_file *f, const struct m_profile *prof, struct crash_walk *w)
+/* Walk f on the model engine under prof, steps that kill the kernel allowed, into *p. */
+static void walk(const struct scn_file *f, const struct m_profile *prof, struct cli_pred *p)
 {
 	struct be_model eng;
 	struct result r = { 0 };
-	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = 1, .on_step = note_crash, .ctx = w };
+	struct pred_walk w = { prof, p };
+	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = 1, .on_step = note_step, .ctx = &w };
 
-	*w = (struct crash_walk){ prof, -1, NULL };
 	if (bm_init(&eng, f, prof) == 0)
 		run_scenario(f, &be_model_ops, &eng, &o, &r);
 	bm_free(&eng);
 	result_clear(&r);
 }
 
-int cli_may_crash(const struct scn_file *f, const struct m_profile *prof)
+void cli_predict(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
+		 struct cli_pred *out)
 {
-	struct crash_walk w;
-
-	crash_walk(f, prof, &w);
-	return w.si >= 0;
+	*out = (struct cli_pred){ .crash_si = -1 };
+	walk(f, judge, out);
+	if (stack)
+		walk(f, stack, out);
 }
 
-int cli_host_skip(const struct scn_file *f, const struct m_profile *prof, char *why, size_t len)
+int cli_may_crash(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack)
 {
-	struct crash_walk w;
+	struct cli_pred p;
 
-	crash_walk(f, prof, &w);
-	if (w.si < 0)
+	cli_predict(f, judge, stack, &p);
+	return p.crash_si >= 0;
+}
+
+int cli_host_skip(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack, char *why,
+		  size_t len)
+{
+	struct cli_pred p;
+
+	cli_predict(f, judge, stack, &p);
+	if (p.crash_si < 0)
 		return 0;
 	snprintf(why, len, "line %u: the %s profile says this step may kill the kernel (%s: %.200s); the steps "
 		 "before it may leave work queued that runs anyway, so the scenario runs only in a disposable VM "
-		 "(--stack=vm)", f->steps[w.si].line, prof->name, w.dev ? m_rule_info(w.dev->rule)->id : "?",
-		 w.dev ? w.dev->citation : "?");
+		 "(--stack=vm)", f->steps[p.crash_si].line, p.crash_prof->name, p.dev ? m_rule_info(p.dev->rule)->id : "?",
+		 p.dev ? p.dev->citation : "?");
 	return 1;
 }

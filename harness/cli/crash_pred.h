@@ -1,7 +1,8 @@
 /*
  * crash_pred.h — which scenarios the model predicts may kill the kernel,
  * so that the VM runs them after everything else (a panic then ends no
- * other scenario's work), and the kernel version the profile should take.
+ * other scenario's work), which declare a slow step (run first, jobs.h),
+ * and the kernel version the profile should take.
  */
 #ifndef RDMACHECK_CRASH_PRED_H
 #define RDMACHECK_CRASH_PRED_H
@@ -16,20 +17,46 @@ struct scn_file;
 uint32_t cli_running_kernel(void);
 
 /*
- * 1 if some step of f has KERNEL_CRASH among the outcomes prof allows for
- * it (as far as the model runs f: a walk on the model engine, steps that
- * kill the kernel allowed), else 0.
+ * The profile of the stack the steps run on, when it is not the one results
+ * are judged by: the nodes netns/topology builds are rxe devices, so a run
+ * judged by --profile=generic (as explore judges), or by rxe at another
+ * kernel, still runs on rxe at the running kernel (judge->kernel when that
+ * is unknown), whose deviations say which steps may kill it. Fills *out
+ * and returns out, or returns NULL when judge is that profile already.
  */
-int cli_may_crash(const struct scn_file *f, const struct m_profile *prof);
+const struct m_profile *cli_stack_profile(const struct m_profile *judge, struct m_profile *out);
+
+/*
+ * What the model predicts of running f, for scheduling it (a walk on the
+ * model engine under each profile, steps that kill the kernel allowed):
+ * crash_si the first step that may kill the kernel under judge or under
+ * stack (NULL: judge alone), -1 none, with crash_prof the profile and dev
+ * the deviation that say so; slow_ms the longest step budget a kernel WARN
+ * declared for one of its steps asks (struct m_kwarn: rxe 6.1's destroy_qp
+ * with a bound type-2 window waits 50 s), 0 none.
+ */
+struct cli_pred {
+	long crash_si;
+	const struct m_profile *crash_prof;
+	const struct m_deviation *dev;
+	uint32_t slow_ms;
+};
+void cli_predict(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
+		 struct cli_pred *out);
+
+/* 1 if some step of f may kill the kernel under judge or stack (cli_predict), else 0. */
+int cli_may_crash(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack);
 
 /*
  * Whether a stack that must survive (--stack=host: this machine, or the
  * guest's own kernel under make bench-real) skips f as a whole: 1, with the
- * SKIP reason in why (len bytes: the first such step's line, the deviation
- * and its citation), when cli_may_crash(f, prof); else 0. Skipping only that
- * step is not enough: a WR an earlier step left queued (QP-STATE-1's kept
- * WRs, verbs/197) runs at the next doorbell or teardown anyway.
+ * SKIP reason in why (len bytes: the first such step's line, the profile,
+ * the deviation and its citation), when cli_may_crash(f, judge, stack);
+ * else 0. Skipping only that step is not enough: a WR an earlier step left
+ * queued (QP-STATE-1's kept WRs, verbs/197) runs at the next doorbell or
+ * teardown anyway.
  */
-int cli_host_skip(const struct scn_file *f, const struct m_profile *prof, char *why, size_t len);
+int cli_host_skip(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack, char *why,
+		  size_t len);
 
 #endif

@@ -9,11 +9,15 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *prof, int allow_crash)
+enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
+			    int allow_crash)
 {
+	struct cli_pred p;
+
 	if (!f)
 		return JOBS_NONE;
-	if (allow_crash && cli_may_crash(f, prof))
+	cli_predict(f, judge, stack, &p);
+	if (allow_crash && p.crash_si >= 0)
 		return JOBS_ALONE;
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_call_get(f->steps[i].call);
@@ -21,7 +25,7 @@ enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *pr
 		if (c && c->api != SCN_API_VERBS && c->api != SCN_API_HARNESS)
 			return JOBS_FIRST;
 	}
-	return JOBS_ANY;
+	return p.slow_ms ? JOBS_LEAD : JOBS_ANY;
 }
 
 int jobs_board_init(struct jobs_board *b, size_t n)
@@ -30,6 +34,7 @@ int jobs_board_init(struct jobs_board *b, size_t n)
 	void *st = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 	b->n = n;
+	b->streams = 1;
 	b->kind = calloc(len, 1);
 	b->state = st == MAP_FAILED ? NULL : st; /* zeroed: every one JOBS_FREE */
 	if (!b->kind || !b->state) {
@@ -48,17 +53,19 @@ void jobs_board_free(struct jobs_board *b)
 	b->n = 0;
 }
 
-unsigned jobs_streams(const struct jobs_board *b, unsigned wanted)
+unsigned jobs_streams(struct jobs_board *b, unsigned wanted)
 {
 	size_t shareable = 0, any = 0;
 
 	for (size_t i = 0; i < b->n; i++) {
-		shareable += b->kind[i] == JOBS_ANY || b->kind[i] == JOBS_FIRST;
-		any += b->kind[i] == JOBS_ANY;
+		shareable += b->kind[i] == JOBS_ANY || b->kind[i] == JOBS_LEAD || b->kind[i] == JOBS_FIRST;
+		any += b->kind[i] == JOBS_ANY || b->kind[i] == JOBS_LEAD;
 	}
 	if (wanted < 2 || shareable < 2 || !any)
-		return 1;
-	return wanted < shareable ? wanted : (unsigned)shareable;
+		b->streams = 1;
+	else
+		b->streams = wanted < shareable ? wanted : (unsigned)shareable;
+	return b->streams;
 }
 
 /* Whether stream s may run a scenario of kind k. */
@@ -66,11 +73,30 @@ static int may_run(unsigned s, uint8_t k)
 {
 	if (s == JOBS_STREAM_ALONE)
 		return k == JOBS_ALONE;
-	return k == JOBS_ANY || (k == JOBS_FIRST && s == 0);
+	return k == JOBS_ANY || k == JOBS_LEAD || (k == JOBS_FIRST && s == 0);
+}
+
+/* Claim a free JOBS_LEAD scenario for stream s, the first in list order: its index, or b->n. */
+static size_t take_lead(struct jobs_board *b, unsigned s)
+{
+	if (s == JOBS_STREAM_ALONE || (s == 0 && b->streams > 1)) /* stream 0 has the JOBS_FIRST ones */
+		return b->n;
+	for (size_t i = 0; i < b->n; i++) {
+		uint8_t free_ = JOBS_FREE;
+
+		if (b->kind[i] == JOBS_LEAD && __atomic_compare_exchange_n(&b->state[i], &free_, JOBS_TAKEN, 0,
+									    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return i;
+	}
+	return b->n;
 }
 
 size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor)
 {
+	size_t lead = take_lead(b, s);
+
+	if (lead < b->n)
+		return lead; /* the cursor stays: what it passed by is still to take */
 	for (size_t i = *cursor; i < b->n; i++) {
 		uint8_t free_ = JOBS_FREE, again = JOBS_AGAIN;
 

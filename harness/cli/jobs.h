@@ -12,6 +12,12 @@
  *               outside the agent (librpma's 7471, uDAPL's 45248, librpmem's
  *               daemon, MRAPI's directory): stream 0 only, so no two of them
  *               run at once;
+ *   JOBS_LEAD   as JOBS_ANY, with a step a declared kernel WARN makes slow
+ *               (crash_pred.h: rxe 6.1's destroy_qp with a bound type-2
+ *               window waits 50 s): taken before any other, by a stream
+ *               other than 0 when there is one (stream 0 alone runs the
+ *               JOBS_FIRST ones), so that its wait runs beside all of them
+ *               instead of after them;
  *   JOBS_ALONE  the model predicts a step may kill the kernel (in the VM,
  *               crash_pred.h): after every stream has ended, one at a
  *               time: a panic then ends no other scenario's work.
@@ -23,9 +29,10 @@
  * kernel says is its own. A scenario that declares a WARN (rxe 6.1's 50 s
  * destroy_qp) thus runs beside the others, and those the WARN falls into run
  * again.
- * A stream takes, in list order, the first scenario not taken that it may
- * run (a claim on a board in shared memory), so the streams end close
- * together and the results arrive in about list order.
+ * A stream takes the JOBS_LEAD ones first, then, in list order, the first
+ * scenario not taken that it may run (a claim on a board in shared
+ * memory), so the streams end close together and the results arrive in
+ * about list order.
  */
 #ifndef RDMACHECK_JOBS_H
 #define RDMACHECK_JOBS_H
@@ -43,19 +50,23 @@
 
 struct scn_file;
 
-enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE };
+enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE, JOBS_LEAD };
 
 /*
  * What f is (above): JOBS_NONE for NULL (not to run here), JOBS_ALONE when
- * allow_crash and the model predicts a KERNEL_CRASH under prof.
+ * allow_crash and the model predicts a KERNEL_CRASH under judge or under
+ * the stack's own profile (stack, NULL: judge is it; crash_pred.h),
+ * JOBS_LEAD when a step of it declares a slow kernel WARN under either.
  */
-enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *prof, int allow_crash);
+enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
+			    int allow_crash);
 
 /* The scenarios of one inner run and who has taken which (jobs_take). */
 struct jobs_board {
 	size_t n;
 	uint8_t *kind;  /* enum jobs_kind per scenario */
 	uint8_t *state; /* JOBS_FREE, JOBS_TAKEN, JOBS_DONE, JOBS_AGAIN; shared by the streams' processes */
+	unsigned streams; /* as jobs_streams last said (1 before) */
 };
 
 enum { JOBS_FREE, JOBS_TAKEN, JOBS_DONE, JOBS_AGAIN };
@@ -67,13 +78,17 @@ enum { JOBS_FREE, JOBS_TAKEN, JOBS_DONE, JOBS_AGAIN };
 int jobs_board_init(struct jobs_board *b, size_t n);
 void jobs_board_free(struct jobs_board *b);
 
-/* How many streams to fork for streams wanted: 1 when fewer than two scenarios may go in a stream. */
-unsigned jobs_streams(const struct jobs_board *b, unsigned wanted);
+/*
+ * How many streams to run for streams wanted: 1 when fewer than two
+ * scenarios may go in a stream. Kept in b->streams (jobs_take asks it).
+ */
+unsigned jobs_streams(struct jobs_board *b, unsigned wanted);
 
 /*
  * The next scenario stream s (0..; JOBS_STREAM_ALONE: the crash-predicted
- * phase) may run, searching from *cursor on (start it at 0), claimed as
- * taken; b->n when none is left.
+ * phase) may run, claimed as taken: a JOBS_LEAD one first (stream 0 takes
+ * them there only when it is the one stream), else the first from *cursor
+ * on (start it at 0); b->n when none is left.
  */
 size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor);
 

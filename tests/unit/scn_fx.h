@@ -16,6 +16,15 @@
 static struct scn_diags scn_fx_d;
 
 /* A LOCAL_INV of an unbound type-2 window: the rxe 6.1 profile predicts KERNEL_CRASH (MW-INV-3). */
+/* The corpus's verbs/290 in short: destroy_qp of the QP a type-2 window is bound on (QP-DESTROY-1). */
+#define SCN_FX_DESTROY_BOUND                                                      \
+	"require mw_type2\nnodes a b\na: alloc_pd pd\n"                          \
+	"a: reg_mr m pd=pd len=8K access=LOCAL_WRITE|MW_BIND\na: create_qp q pd=pd\n" \
+	"b: alloc_pd pd\nb: create_qp q pd=pd\nconnect a.q b.q\n"                  \
+	"a: alloc_mw w pd=pd type=2\n"                                            \
+	"a: bind_mw w qp=q mr=m+4K len=4K access=REMOTE_WRITE expect SUCCESS\n"     \
+	"a: destroy_qp q expect ok\n"
+
 #define SCN_FX_UNBOUND_INV                                   \
 	"nodes a b\n"                                        \
 	"a: alloc_pd pd\n"                                   \

@@ -19,11 +19,11 @@ START_TEST(test_MW_INV_3_crash_predicted_on_rxe_6_1_only)
 	struct m_profile p;
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
-	ck_assert_int_eq(cli_may_crash(f, &p), 1);
+	ck_assert_int_eq(cli_may_crash(f, &p, NULL), 1);
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 8), &p), 0);
-	ck_assert_int_eq(cli_may_crash(f, &p), 0);
+	ck_assert_int_eq(cli_may_crash(f, &p, NULL), 0);
 	ck_assert_int_eq(m_profile_get("generic", 0, &p), 0);
-	ck_assert_int_eq(cli_may_crash(f, &p), 0);
+	ck_assert_int_eq(cli_may_crash(f, &p, NULL), 0);
 	scn_free(f);
 }
 END_TEST
@@ -42,17 +42,17 @@ START_TEST(test_MW_INV_3_host_stack_skips_the_whole_scenario)
 	char why[512] = "";
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
-	ck_assert_int_eq(cli_host_skip(f, &p, why, sizeof(why)), 1);
+	ck_assert_int_eq(cli_host_skip(f, &p, NULL, why, sizeof(why)), 1);
 	/* the write that rings the doorbell for the kept LOCAL_INV: line 12 */
 	ck_assert_msg(strncmp(why, "line 12: the rxe profile says this step may kill the kernel (MW-INV-3: ", 71) == 0,
 		      "%s", why);
 	ck_assert_ptr_nonnull(strstr(why, "(--stack=vm)"));
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 8), &p), 0);
-	ck_assert_int_eq(cli_host_skip(f, &p, why, sizeof(why)), 0);
+	ck_assert_int_eq(cli_host_skip(f, &p, NULL, why, sizeof(why)), 0);
 	scn_free(f);
 	f = parse_ok(unbound_inv);
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
-	ck_assert_int_eq(cli_host_skip(f, &p, why, sizeof(why)), 1);
+	ck_assert_int_eq(cli_host_skip(f, &p, NULL, why, sizeof(why)), 1);
 	scn_free(f);
 }
 END_TEST
@@ -63,8 +63,64 @@ START_TEST(test_no_crash_predicted_for_a_plain_scenario)
 	struct m_profile p;
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
-	ck_assert_int_eq(cli_may_crash(f, &p), 0);
-	ck_assert_int_eq(cli_host_skip(f, &p, (char[8]){ 0 }, 8), 0);
+	ck_assert_int_eq(cli_may_crash(f, &p, NULL), 0);
+	ck_assert_int_eq(cli_host_skip(f, &p, NULL, (char[8]){ 0 }, 8), 0);
+	scn_free(f);
+}
+END_TEST
+
+/*
+ * explore judges by the generic profile on rxe 6.1: the stack's own profile
+ * still says which steps kill it. Judged by generic alone, MW-INV-3's
+ * scenario ran in a stream of the VM, and its panic took three boots (the
+ * streams, then alone, then careful) where a predicted one takes one.
+ */
+START_TEST(test_MW_INV_3_crash_predicted_by_the_stacks_profile_under_generic)
+{
+	struct scn_file *f = parse_ok(unbound_inv);
+	struct m_profile g, g61, rxe, st;
+	char why[512] = "";
+
+	ck_assert_int_eq(m_profile_get("generic", 0, &g), 0);
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &rxe), 0);
+	ck_assert_int_eq(cli_may_crash(f, &g, NULL), 0);
+	ck_assert_int_eq(cli_may_crash(f, &g, &rxe), 1);
+	ck_assert_int_eq(cli_host_skip(f, &g, &rxe, why, sizeof(why)), 1);
+	ck_assert_msg(strncmp(why, "line 8: the rxe profile says this step may kill the kernel (MW-INV-3: ", 70) == 0,
+		      "%s", why);
+	/* the stack's profile: rxe at the running kernel, unless the judge is that already */
+	g61 = g;
+	g61.kernel = KVER(6, 1);
+	ck_assert_ptr_eq(cli_stack_profile(&g61, &st), cli_running_kernel() ? &st : NULL);
+	if (cli_running_kernel()) {
+		ck_assert_str_eq(st.name, "rxe");
+		ck_assert_uint_eq(st.kernel, cli_running_kernel());
+		rxe.kernel = cli_running_kernel();
+		ck_assert_ptr_null(cli_stack_profile(&rxe, &st));
+	}
+	scn_free(f);
+}
+END_TEST
+
+/* verbs/290, in short: rxe 6.1's destroy_qp with a bound type-2 window takes 50 s (QP-DESTROY-1's WARN row). */
+START_TEST(test_QP_DESTROY_1_slow_step_predicted_on_rxe_6_1)
+{
+	struct scn_file *f = parse_ok(SCN_FX_DESTROY_BOUND);
+	struct m_profile g, rxe;
+	struct cli_pred p;
+
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &rxe), 0);
+	ck_assert_int_eq(m_profile_get("generic", 0, &g), 0);
+	cli_predict(f, &rxe, NULL, &p);
+	ck_assert_int_eq(p.crash_si, -1);
+	ck_assert_uint_ge(p.slow_ms, 50000);
+	cli_predict(f, &g, NULL, &p);
+	ck_assert_uint_eq(p.slow_ms, 0);
+	cli_predict(f, &g, &rxe, &p);
+	ck_assert_uint_ge(p.slow_ms, 50000);
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 8), &rxe), 0);
+	cli_predict(f, &rxe, NULL, &p);
+	ck_assert_uint_eq(p.slow_ms, 0);
 	scn_free(f);
 }
 END_TEST
@@ -77,6 +133,8 @@ Suite *suite_test_crash_pred(void)
 	tcase_add_test(tc, test_MW_INV_3_crash_predicted_on_rxe_6_1_only);
 	tcase_add_test(tc, test_MW_INV_3_host_stack_skips_the_whole_scenario);
 	tcase_add_test(tc, test_no_crash_predicted_for_a_plain_scenario);
+	tcase_add_test(tc, test_MW_INV_3_crash_predicted_by_the_stacks_profile_under_generic);
+	tcase_add_test(tc, test_QP_DESTROY_1_slow_step_predicted_on_rxe_6_1);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,26 +14,38 @@ START_TEST(test_kind_of_verbs_rpma_and_crash)
 	struct scn_file *verbs = parse_ok("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\n");
 	struct scn_file *rpma = parse_ok("nodes a\na: rpma_mr_reg m len=4K usage=READ_SRC null=PEER expect RPMA_E_INVAL\n");
 	struct scn_file *crash = parse_ok(SCN_FX_UNBOUND_INV);
-	struct m_profile p;
+	struct scn_file *slow = parse_ok(SCN_FX_DESTROY_BOUND);
+	struct m_profile p, g;
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
-	ck_assert_int_eq(jobs_kind_of(NULL, &p, 1), JOBS_NONE);
-	ck_assert_int_eq(jobs_kind_of(verbs, &p, 1), JOBS_ANY);
-	ck_assert_int_eq(jobs_kind_of(rpma, &p, 1), JOBS_FIRST);
-	ck_assert_int_eq(jobs_kind_of(crash, &p, 1), JOBS_ALONE);
-	ck_assert_int_eq(jobs_kind_of(crash, &p, 0), JOBS_ANY); /* a host runs no step that kills it */
+	ck_assert_int_eq(m_profile_get("generic", 0, &g), 0);
+	ck_assert_int_eq(jobs_kind_of(NULL, &p, NULL, 1), JOBS_NONE);
+	ck_assert_int_eq(jobs_kind_of(verbs, &p, NULL, 1), JOBS_ANY);
+	ck_assert_int_eq(jobs_kind_of(rpma, &p, NULL, 1), JOBS_FIRST);
+	ck_assert_int_eq(jobs_kind_of(crash, &p, NULL, 1), JOBS_ALONE);
+	ck_assert_int_eq(jobs_kind_of(crash, &p, NULL, 0), JOBS_ANY); /* a host runs no step that kills it */
+	ck_assert_int_eq(jobs_kind_of(crash, &g, NULL, 1), JOBS_ANY);
+	ck_assert_int_eq(jobs_kind_of(crash, &g, &p, 1), JOBS_ALONE); /* judged by generic, run on rxe 6.1 */
+	ck_assert_int_eq(jobs_kind_of(slow, &p, NULL, 1), JOBS_LEAD);
+	ck_assert_int_eq(jobs_kind_of(slow, &g, &p, 1), JOBS_LEAD);
+	ck_assert_int_eq(jobs_kind_of(slow, &g, NULL, 1), JOBS_ANY);
+	scn_free(slow);
 	scn_free(verbs);
 	scn_free(rpma);
 	scn_free(crash);
 }
 END_TEST
 
-/* A board of the kinds in k (a string of N, A, F, L for none, any, first, alone). */
+/* A board of the kinds in k (a string of N, A, F, L, S for none, any, first, alone, lead: slow). */
 static void board(struct jobs_board *b, const char *k)
 {
 	ck_assert_int_eq(jobs_board_init(b, strlen(k)), 0);
 	for (size_t i = 0; k[i]; i++)
-		b->kind[i] = (uint8_t)(k[i] == 'A' ? JOBS_ANY : k[i] == 'F' ? JOBS_FIRST : k[i] == 'L' ? JOBS_ALONE : JOBS_NONE);
+		b->kind[i] = (uint8_t)(k[i] == 'A'   ? JOBS_ANY
+				       : k[i] == 'F' ? JOBS_FIRST
+				       : k[i] == 'L' ? JOBS_ALONE
+				       : k[i] == 'S' ? JOBS_LEAD
+						     : JOBS_NONE);
 }
 
 START_TEST(test_take_in_list_order_first_only_in_stream_0_alone_last)
@@ -79,6 +91,42 @@ START_TEST(test_handed_back_runs_alone)
 }
 END_TEST
 
+/*
+ * verbs/290 (a 50 s destroy_qp) came late in list order: the corpus's other
+ * scenarios were done while it waited alone. A slow one is taken first, by a
+ * stream other than 0 (stream 0 alone runs the librpma/uDAPL/... ones).
+ */
+START_TEST(test_slow_taken_first_not_by_stream_0)
+{
+	struct jobs_board b;
+	size_t c0 = 0, c1 = 0, cl = 0;
+
+	board(&b, "FAASAL");
+	ck_assert_uint_eq(jobs_streams(&b, 2), 2);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 0); /* stream 0 does not take it while another stream may */
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 3);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 1); /* then list order, from the start */
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 2);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 4);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 6);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 5);
+	jobs_board_free(&b);
+	board(&b, "FAAS"); /* one stream: it takes it first */
+	ck_assert_uint_eq(jobs_streams(&b, 1), 1);
+	c0 = 0;
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 3);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 0);
+	jobs_board_free(&b);
+	board(&b, "SSA"); /* two slow ones, two streams: stream 0 takes the second in list order */
+	ck_assert_uint_eq(jobs_streams(&b, 2), 2);
+	c0 = c1 = 0;
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 0);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 1);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 2);
+	jobs_board_free(&b);
+}
+END_TEST
+
 START_TEST(test_streams_only_when_two_can_share)
 {
 	struct jobs_board b;
@@ -117,6 +165,7 @@ Suite *suite_test_jobs(void)
 	tcase_add_test(tc, test_kind_of_verbs_rpma_and_crash);
 	tcase_add_test(tc, test_take_in_list_order_first_only_in_stream_0_alone_last);
 	tcase_add_test(tc, test_streams_only_when_two_can_share);
+	tcase_add_test(tc, test_slow_taken_first_not_by_stream_0);
 	tcase_add_test(tc, test_handed_back_runs_alone);
 	tcase_add_test(tc, test_records_path_per_stream);
 	suite_add_tcase(s, tc);
