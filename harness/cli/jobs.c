@@ -76,16 +76,14 @@ static int may_run(unsigned s, uint8_t k)
 	return k == JOBS_ANY || k == JOBS_LEAD || (k == JOBS_FIRST && s == 0);
 }
 
-/* Claim a free JOBS_LEAD scenario for stream s, the first in list order: its index, or b->n. */
-static size_t take_lead(struct jobs_board *b, unsigned s)
+/* Claim the first scenario in list order whose kind is kind (any kind: JOBS_NONE) and state is from: its index, or b->n. */
+static size_t claim_first(struct jobs_board *b, uint8_t kind, uint8_t from)
 {
-	if (s == JOBS_STREAM_ALONE || (s == 0 && b->streams > 1)) /* stream 0 has the JOBS_FIRST ones */
-		return b->n;
 	for (size_t i = 0; i < b->n; i++) {
-		uint8_t free_ = JOBS_FREE;
+		uint8_t st = from;
 
-		if (b->kind[i] == JOBS_LEAD && __atomic_compare_exchange_n(&b->state[i], &free_, JOBS_TAKEN, 0,
-									    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		if ((kind == JOBS_NONE || b->kind[i] == kind) &&
+		    __atomic_compare_exchange_n(&b->state[i], &st, JOBS_TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return i;
 	}
 	return b->n;
@@ -93,22 +91,19 @@ static size_t take_lead(struct jobs_board *b, unsigned s)
 
 size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor)
 {
-	size_t lead = take_lead(b, s);
+	size_t first = b->n;
 
-	if (lead < b->n)
-		return lead; /* the cursor stays: what it passed by is still to take */
+	if (s == JOBS_STREAM_ALONE) /* handed back by a stream, before any crash-predicted one: */
+		first = claim_first(b, JOBS_NONE, JOBS_AGAIN); /* a panic then ends none of them */
+	else if (s != 0 || b->streams <= 1) /* stream 0 has the JOBS_FIRST ones */
+		first = claim_first(b, JOBS_LEAD, JOBS_FREE);
+	if (first < b->n)
+		return first; /* the cursor stays: what it passed by is still to take */
 	for (size_t i = *cursor; i < b->n; i++) {
-		uint8_t free_ = JOBS_FREE, again = JOBS_AGAIN;
+		uint8_t free_ = JOBS_FREE;
 
-		if (s == JOBS_STREAM_ALONE && /* handed back by a stream: alone now */
-		    __atomic_compare_exchange_n(&b->state[i], &again, JOBS_TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			*cursor = i + 1;
-			return i;
-		}
-		if (!may_run(s, b->kind[i]))
-			continue;
-		if (__atomic_compare_exchange_n(&b->state[i], &free_, JOBS_TAKEN, 0, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE)) {
+		if (may_run(s, b->kind[i]) && __atomic_compare_exchange_n(&b->state[i], &free_, JOBS_TAKEN, 0,
+									  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			*cursor = i + 1;
 			return i;
 		}

@@ -87,8 +87,11 @@ unsigned jobs_streams(struct jobs_board *b, unsigned wanted);
 /*
  * The next scenario stream s (0..; JOBS_STREAM_ALONE: the crash-predicted
  * phase) may run, claimed as taken: a JOBS_LEAD one first (stream 0 takes
- * them there only when it is the one stream), else the first from *cursor
- * on (start it at 0); b->n when none is left.
+ * them there only when it is the one stream), and in the crash-predicted
+ * phase every one handed back first (jobs_again: a panic then ends none of
+ * them, and the outer run sees only the scenario that killed the guest
+ * begun and not ended); else the first from *cursor on (start it at 0);
+ * b->n when none is left.
  */
 size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor);
 
