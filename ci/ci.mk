@@ -2,7 +2,7 @@
 # (ci/deps) before anything else.
 
 BENCH_BINS ?=
-SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
 SH_SCRIPTS = $(shell grep -rlE '^\#!(/usr/bin/env bash|/bin/bash|/bin/sh|/bin/busybox sh)' \
                ci netns tests harness scenarios .ci 2>/dev/null | grep -v '~$$')
 STACK     ?= auto
@@ -10,9 +10,10 @@ STACK     ?= auto
 deps:
 	ci/deps
 
-# Unit tests built with ASan+UBSan in their own build directory.
+# Unit tests built with ASan+UBSan, in the fuzz target's build directory with
+# its flags (SAN_MAKE, below): make check compiles the tree once for both.
 unit-asan:
-	$(MAKE) BUILD=build/asan OPT='-O1 -g' XCFLAGS='$(SANITIZE)' XLDFLAGS='$(SANITIZE)' unit
+	$(SAN_MAKE) unit
 
 valgrind: $(UNIT_BIN)
 	CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full $(UNIT_BIN)
@@ -141,7 +142,7 @@ faults: all
 
 # Fuzzing (issue 16): the libFuzzer target tests/fuzz/fuzz_scn.c over parse,
 # the corpus conventions, lint and the printer's round trip, built with clang
-# (ci/deps) and ASan+UBSan in build/fuzz. `make fuzz` runs it FUZZ_SECS
+# (ci/deps) and ASan+UBSan in build/fuzz (SAN_MAKE: the unit tests' build too). `make fuzz` runs it FUZZ_SECS
 # seconds (default 300) from the corpus build/fuzz/corpus, seeded with
 # scenarios/; `make fuzz-quick` (part of make check) runs FUZZ_QUICK_SECS (30).
 # A finding is written to build/fuzz/ as crash-*/leak-*; replay it with
@@ -155,9 +156,14 @@ $(BUILD)/fuzz-scn: $(BUILD)/tests/fuzz/fuzz_scn.o $(LIBS_ALL) $(AGENT_LIB) $(FAM
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< -Wl,--start-group $(LIBS_ALL) $(AGENT_LIB) $(FAMILY_LIBS) \
 		-Wl,--end-group $(STACK_LIBS) $(HARNESS_LIBS)
 
+# The sanitized build (clang, ASan+UBSan, and libFuzzer's coverage instrumentation,
+# which the unit tests link with too): one tree of objects for the fuzz target and
+# `make unit-asan`.
+SAN_MAKE = $(MAKE) BUILD=$(FUZZ) CC=clang OPT='-O1 -g' XCFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
+	XLDFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'
+
 fuzz-build:
-	$(MAKE) BUILD=$(FUZZ) CC=clang OPT='-O1 -g' XCFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
-		XLDFLAGS='$(FUZZ_SAN)' $(FUZZ)/fuzz-scn
+	$(SAN_MAKE) $(FUZZ)/fuzz-scn
 
 # fuzz-run SECONDS: libFuzzer over the corpus; prints its final figures (execs, edges).
 define fuzz-run
