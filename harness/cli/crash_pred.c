@@ -32,15 +32,17 @@ struct pred_walk {
 	struct cli_pred *p;
 };
 
-/* The runner's step report: the first step that may crash the kernel, and the longest declared WARN's budget. */
+/* The runner's step report: the first step that may crash the kernel, the declared WARNs and their longest budget. */
 static void note_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
 		      const struct m_pred *prof, int crash)
 {
 	struct pred_walk *w = ctx;
+	const struct m_kwarn *warn[4];
 	uint32_t ms = run_kwarn_ms(w->prof, prof);
 
 	(void)f;
 	(void)gen;
+	w->p->warns += run_kwarn_add(w->prof, prof, warn, 0, 4) > 0;
 	if (ms > w->p->slow_ms)
 		w->p->slow_ms = ms;
 	if (!crash || (w->p->crash_si >= 0 && w->p->crash_si <= (long)si))

@@ -31,14 +31,16 @@ const struct m_profile *cli_stack_profile(const struct m_profile *judge, struct 
  * model engine under each profile, steps that kill the kernel allowed):
  * crash_si the first step that may kill the kernel under judge or under
  * stack (NULL: judge alone), -1 none, with crash_prof the profile and dev
- * the deviation that say so; slow_ms the longest step budget a kernel WARN
- * declared for one of its steps asks (struct m_kwarn: rxe 6.1's destroy_qp
- * with a bound type-2 window waits 50 s), 0 none.
+ * the deviation that say so; warns the number of its steps a profile
+ * declares a kernel WARN for (struct m_kwarn), and slow_ms the longest step
+ * budget such a WARN asks (rxe 6.1's destroy_qp with a bound type-2 window
+ * waits 50 s), 0 none.
  */
 struct cli_pred {
 	long crash_si;
 	const struct m_profile *crash_prof;
 	const struct m_deviation *dev;
+	unsigned warns;
 	uint32_t slow_ms;
 };
 void cli_predict(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,

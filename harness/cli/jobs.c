@@ -25,7 +25,7 @@ enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *ju
 		if (c && c->api != SCN_API_VERBS && c->api != SCN_API_HARNESS)
 			return JOBS_FIRST;
 	}
-	return p.slow_ms ? JOBS_LEAD : JOBS_ANY;
+	return p.slow_ms ? JOBS_LEAD : p.warns ? JOBS_WARN : JOBS_ANY;
 }
 
 int jobs_board_init(struct jobs_board *b, size_t n)
@@ -93,9 +93,11 @@ size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor)
 {
 	size_t first = b->n;
 
-	if (s == JOBS_STREAM_ALONE) /* handed back by a stream, before any crash-predicted one: */
+	if (s == JOBS_STREAM_ALONE) { /* handed back by a stream, then a WARN's, before any crash-predicted one: */
 		first = claim_first(b, JOBS_NONE, JOBS_AGAIN); /* a panic then ends none of them */
-	else if (s != 0 || b->streams <= 1) /* stream 0 has the JOBS_FIRST ones */
+		if (first == b->n)
+			first = claim_first(b, JOBS_WARN, JOBS_FREE);
+	} else if (s != 0 || b->streams <= 1) /* stream 0 has the JOBS_FIRST ones */
 		first = claim_first(b, JOBS_LEAD, JOBS_FREE);
 	if (first < b->n)
 		return first; /* the cursor stays: what it passed by is still to take */

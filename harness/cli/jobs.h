@@ -18,6 +18,12 @@
  *               other than 0 when there is one (stream 0 alone runs the
  *               JOBS_FIRST ones), so that its wait runs beside all of them
  *               instead of after them;
+ *   JOBS_WARN   a step of it makes a kernel WARN a profile declares (not a
+ *               slow one): run beside others, the WARN would land in what
+ *               they run (a scenario that sees a splat it does not declare
+ *               is handed back, below: verbs/280's WARN in verbs/290's 50 s
+ *               cost those 50 s again); so it runs alone after every
+ *               stream has ended, before the crash-predicted ones;
  *   JOBS_ALONE  the model predicts a step may kill the kernel (in the VM,
  *               crash_pred.h): after every stream has ended, one at a
  *               time: a panic then ends no other scenario's work.
@@ -50,13 +56,14 @@
 
 struct scn_file;
 
-enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE, JOBS_LEAD };
+enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE, JOBS_LEAD, JOBS_WARN };
 
 /*
  * What f is (above): JOBS_NONE for NULL (not to run here), JOBS_ALONE when
  * allow_crash and the model predicts a KERNEL_CRASH under judge or under
  * the stack's own profile (stack, NULL: judge is it; crash_pred.h),
- * JOBS_LEAD when a step of it declares a slow kernel WARN under either.
+ * JOBS_LEAD when a step of it declares a slow kernel WARN under either,
+ * JOBS_WARN when one declares another.
  */
 enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
 			    int allow_crash);
@@ -87,9 +94,10 @@ unsigned jobs_streams(struct jobs_board *b, unsigned wanted);
 /*
  * The next scenario stream s (0..; JOBS_STREAM_ALONE: the crash-predicted
  * phase) may run, claimed as taken: a JOBS_LEAD one first (stream 0 takes
- * them there only when it is the one stream), and in the crash-predicted
- * phase every one handed back first (jobs_again: a panic then ends none of
- * them, and the outer run sees only the scenario that killed the guest
+ * them there only when it is the one stream), and in the alone phase
+ * every one handed back first (jobs_again), then the JOBS_WARN ones, then
+ * the crash-predicted ones from *cursor on (a panic then ends none of the
+ * others, and the outer run sees only the scenario that killed the guest
  * begun and not ended); else the first from *cursor on (start it at 0);
  * b->n when none is left.
  */

@@ -15,6 +15,7 @@ START_TEST(test_kind_of_verbs_rpma_and_crash)
 	struct scn_file *rpma = parse_ok("nodes a\na: rpma_mr_reg m len=4K usage=READ_SRC null=PEER expect RPMA_E_INVAL\n");
 	struct scn_file *crash = parse_ok(SCN_FX_UNBOUND_INV);
 	struct scn_file *slow = parse_ok(SCN_FX_DESTROY_BOUND);
+	struct scn_file *warn = parse_ok(SCN_FX_DEREG_UNDER_READ);
 	struct m_profile p, g;
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
@@ -29,6 +30,10 @@ START_TEST(test_kind_of_verbs_rpma_and_crash)
 	ck_assert_int_eq(jobs_kind_of(slow, &p, NULL, 1), JOBS_LEAD);
 	ck_assert_int_eq(jobs_kind_of(slow, &g, &p, 1), JOBS_LEAD);
 	ck_assert_int_eq(jobs_kind_of(slow, &g, NULL, 1), JOBS_ANY);
+	ck_assert_int_eq(jobs_kind_of(warn, &p, NULL, 1), JOBS_WARN);
+	ck_assert_int_eq(jobs_kind_of(warn, &g, &p, 0), JOBS_WARN);
+	ck_assert_int_eq(jobs_kind_of(warn, &g, NULL, 1), JOBS_ANY);
+	scn_free(warn);
 	scn_free(slow);
 	scn_free(verbs);
 	scn_free(rpma);
@@ -36,7 +41,7 @@ START_TEST(test_kind_of_verbs_rpma_and_crash)
 }
 END_TEST
 
-/* A board of the kinds in k (a string of N, A, F, L, S for none, any, first, alone, lead: slow). */
+/* A board of the kinds in k (a string of N, A, F, L, S, W for none, any, first, alone, lead: slow, warn). */
 static void board(struct jobs_board *b, const char *k)
 {
 	ck_assert_int_eq(jobs_board_init(b, strlen(k)), 0);
@@ -45,6 +50,7 @@ static void board(struct jobs_board *b, const char *k)
 				       : k[i] == 'F' ? JOBS_FIRST
 				       : k[i] == 'L' ? JOBS_ALONE
 				       : k[i] == 'S' ? JOBS_LEAD
+				       : k[i] == 'W' ? JOBS_WARN
 						     : JOBS_NONE);
 }
 
@@ -143,6 +149,33 @@ START_TEST(test_slow_taken_first_not_by_stream_0)
 }
 END_TEST
 
+/*
+ * A scenario whose step makes a declared WARN (verbs/280) runs alone, after
+ * the streams and before the crash-predicted ones: beside verbs/290 its WARN
+ * made 290 hand itself back and wait its 50 s again.
+ */
+START_TEST(test_warn_runs_alone_before_the_crash_predicted)
+{
+	struct jobs_board b;
+	size_t c0 = 0, c1 = 0, cl = 0;
+
+	board(&b, "LWSAW");
+	ck_assert_uint_eq(jobs_streams(&b, 2), 2);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 2);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 3); /* no stream takes a WARN's */
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 5);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 5);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 1);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 4);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 0);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 5);
+	jobs_board_free(&b);
+	board(&b, "WW"); /* nothing to share: one stream */
+	ck_assert_uint_eq(jobs_streams(&b, 2), 1);
+	jobs_board_free(&b);
+}
+END_TEST
+
 START_TEST(test_streams_only_when_two_can_share)
 {
 	struct jobs_board b;
@@ -182,6 +215,7 @@ Suite *suite_test_jobs(void)
 	tcase_add_test(tc, test_take_in_list_order_first_only_in_stream_0_alone_last);
 	tcase_add_test(tc, test_streams_only_when_two_can_share);
 	tcase_add_test(tc, test_slow_taken_first_not_by_stream_0);
+	tcase_add_test(tc, test_warn_runs_alone_before_the_crash_predicted);
 	tcase_add_test(tc, test_handed_back_runs_alone);
 	tcase_add_test(tc, test_records_path_per_stream);
 	suite_add_tcase(s, tc);
