@@ -91,8 +91,11 @@ bench: $(BENCH_BINS)
 
 # Raw libibverbs loops against the same operations as scenario steps, per-scenario
 # fixed cost and the verbs corpus' wall time, in one boot of the real stack (issue 18).
+# The BENCH_REAL_* variables given to make reach the script inside the VM too (ci/vm
+# passes only RDMACHECK_*, CK_* and GCOV_* of its environment).
+BENCH_REAL_VARS := BENCH_REAL_CORPUS BENCH_REAL_ITERS BENCH_REAL_FIXED BENCH_REAL_FANIN BENCH_REAL_RUNS BENCH_REAL_K
 bench-real: all
-	ci/stack --stack=$(STACK) -- tests/bench/real
+	ci/stack --stack=$(STACK) -- env $(foreach v,$(BENCH_REAL_VARS),$(if $(filter undefined,$(origin $(v))),,'$(v)=$($(v))')) tests/bench/real
 
 # `rdmacheck explore`'s real steps per second next to raw C loops of the same
 # calls, in one boot of the real stack, explore running there (issue 13).

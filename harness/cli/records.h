@@ -30,7 +30,7 @@ void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note);
  * reaches the host before its write returns (records.c), ~0.3 ms a step over
  * the VM's share — only a beat: rec_step_beat writes the step's record
  * (crash 0, no note) when REC_BEAT_S have passed since *beat (the last
- * beat's proto_now_s, updated; 0 at the start), so that the file grows while
+ * beat's time, on a coarse monotonic clock, updated; 0 at the start), so that the file grows while
  * a long scenario runs (the outer runner's hang watch). Should the machine
  * die under a batched scenario, its records do not say at which step: the
  * outer runner runs it again careful (careful.h), with a record per step.

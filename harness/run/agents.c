@@ -103,11 +103,15 @@ static int send_line(struct stack *st, unsigned node, const char *req)
 /* Run-ahead, st->capture: queue req for its stack_call, to be written by ahead_flush. -EINPROGRESS or -EAGAIN. */
 static int ahead_queue(struct stack *st, unsigned node, const char *req)
 {
+	char *slot = st->ahead[(st->ahead_head + st->nahead) % STACK_AHEAD_MAX];
+	size_t n = strnlen(req, PROTO_LINE_MAX - 1);
+
 	if (st->nahead == STACK_AHEAD_MAX || (st->nahead && node != st->ahead_node))
 		return -EAGAIN;
 	if (node >= st->n || st->ag[node].fd < 0)
 		return -EPIPE;
-	snprintf(st->ahead[(st->ahead_head + st->nahead) % STACK_AHEAD_MAX], PROTO_LINE_MAX, "%s", req);
+	memcpy(slot, req, n); /* a copy, not a format: this runs for every step sent ahead */
+	slot[n] = '\0';
 	st->ahead_node = node;
 	st->nahead++;
 	st->unsent++;
@@ -302,11 +306,42 @@ static void exec_agent(int fd, const char *node, const struct topo_node *tn, int
 	_exit(3);
 }
 
+/*
+ * Whether a child of this process may have ended and not been reaped: one
+ * waitid over all of them that reaps none. 0 when none has, 1 when one has
+ * (an agent or another child: the runner's streams) or the call cannot tell.
+ */
+static int child_ended(void)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+		return 1;
+	return si.si_pid != 0;
+}
+
+/*
+ * A forked agent that ended is a child not reaped yet, so while no child has
+ * ended (one system call, child_ended) none of them is asked by its pid; an
+ * agent known dead, or dialled (remote: its connection tells), is always.
+ */
 int stack_watch(struct stack *st)
 {
-	for (unsigned i = 0; i < st->n; i++)
+	int look = -1; /* child_ended, asked once when a forked agent needs it */
+
+	for (unsigned i = 0; i < st->n; i++) {
+		const struct stack_agent *ag = &st->ag[i];
+
+		if (!ag->dead && !ag->remote && ag->pid > 0) {
+			if (look < 0)
+				look = child_ended();
+			if (!look)
+				continue;
+		}
 		if (agent_ended(st, i, 0))
 			return -EPIPE;
+	}
 	return 0;
 }
 

@@ -121,6 +121,20 @@ void proto_rd_reset(struct proto_rd *rd)
 }
 
 /*
+ * The deadline (proto_now_ms) of a wait of timeout_ms (-1: forever) that
+ * starts now, into *deadline unless it has one already (PROTO_NO_DEADLINE_YET):
+ * taken when a read must wait, so that an answer already buffered costs no
+ * clock read (on a guest whose clock source is the HPET, a system call).
+ */
+#define PROTO_NO_DEADLINE_YET (-2)
+static int64_t deadline_of(int64_t *deadline, int timeout_ms)
+{
+	if (*deadline == PROTO_NO_DEADLINE_YET)
+		*deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;
+	return *deadline;
+}
+
+/*
  * Read what fd has into rd's free space (moving the unread bytes to the
  * front first), waiting until deadline (ms, -1: forever). Returns the count
  * (> 0), -ETIMEDOUT, -EPIPE at end of stream, or -errno.
@@ -167,7 +181,7 @@ static ssize_t fill(int fd, struct proto_rd *rd, int64_t deadline)
 
 int proto_recv(int fd, struct proto_rd *rd, char *buf, size_t cap, int timeout_ms)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;
+	int64_t deadline = PROTO_NO_DEADLINE_YET;
 	size_t max = cap < PROTO_LINE_MAX ? cap : PROTO_LINE_MAX; /* a line and its NUL (or newline) */
 	size_t scanned = 0;
 
@@ -194,7 +208,7 @@ int proto_recv(int fd, struct proto_rd *rd, char *buf, size_t cap, int timeout_m
 			return -EMSGSIZE;
 		}
 		scanned = pending;
-		r = fill(fd, rd, deadline);
+		r = fill(fd, rd, deadline_of(&deadline, timeout_ms));
 		if (r < 0)
 			return (int)r;
 	}
@@ -202,7 +216,7 @@ int proto_recv(int fd, struct proto_rd *rd, char *buf, size_t cap, int timeout_m
 
 int proto_recv_bytes(int fd, struct proto_rd *rd, void *out, size_t n, int timeout_ms)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : proto_now_ms() + timeout_ms;
+	int64_t deadline = PROTO_NO_DEADLINE_YET;
 	char *o = out;
 
 	for (;;) {
@@ -218,7 +232,7 @@ int proto_recv_bytes(int fd, struct proto_rd *rd, void *out, size_t n, int timeo
 			n -= take;
 			continue;
 		}
-		r = fill(fd, rd, deadline);
+		r = fill(fd, rd, deadline_of(&deadline, timeout_ms));
 		if (r < 0)
 			return (int)r;
 	}

@@ -41,7 +41,7 @@ struct stack_agent {
 	                              reached over TCP (remote.h); NULL for a forked one */
 };
 
-#define STACK_AHEAD_MAX 16 /* requests in flight ahead of their answers */
+#define STACK_AHEAD_MAX 32 /* requests in flight ahead of their answers (run_ahead.h: RUN_AHEAD) */
 
 struct stack {
 	const struct scn_file *f;

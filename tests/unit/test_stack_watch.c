@@ -168,6 +168,45 @@ START_TEST(test_watch_all_alive)
 }
 END_TEST
 
+/* A child of the runner that is no agent ended (a stream): the agents are still alive, and it is left unreaped. */
+START_TEST(test_watch_another_child_ended)
+{
+	pid_t other;
+	int ws;
+
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	other = fork();
+	ck_assert_int_ge(other, 0);
+	if (other == 0)
+		_exit(7);
+	nanosleep(&tenth, NULL);
+	ck_assert_int_eq(stack_watch(&st), 0);
+	ck_assert_str_eq(st.err, "");
+	ck_assert_int_eq(fill_on_a(), 0);
+	ck_assert_int_eq(waitpid(other, &ws, 0), other); /* still its owner's to reap */
+	ck_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 7);
+	stack_stop(&st);
+}
+END_TEST
+
+/* With no child ended the watch asks no agent by its pid; one killed after that is seen at the next look. */
+START_TEST(test_watch_sees_a_death_after_quiet_looks)
+{
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(stack_watch(&st), 0);
+	kill(st.ag[1].pid, SIGKILL);
+	nanosleep(&tenth, NULL);
+	ck_assert_int_eq(stack_watch(&st), -EPIPE);
+	ck_assert_ptr_nonnull(strstr(st.err, "agent of node b died (killed by signal 9)"));
+	ck_assert_int_eq(st.ag[1].pid, 0); /* reaped */
+	ck_assert_int_eq(stack_watch(&st), -EPIPE); /* and stays dead */
+	stack_stop(&st);
+}
+END_TEST
+
 /* The peer QP's receive completion and state come in one answer (issue 18): the agent is asked once. */
 START_TEST(test_peer_facts_in_one_request)
 {
@@ -224,6 +263,8 @@ Suite *suite_test_stack_watch(void)
 	tcase_add_test(tc, test_active_agent_dies_on_the_request);
 	tcase_add_test(tc, test_read_from_a_killed_agent_says_how_it_died);
 	tcase_add_test(tc, test_watch_all_alive);
+	tcase_add_test(tc, test_watch_another_child_ended);
+	tcase_add_test(tc, test_watch_sees_a_death_after_quiet_looks);
 	tcase_add_test(tc, test_peer_facts_in_one_request);
 	tcase_add_test(tc, test_stop_removes_what_a_killed_agent_left);
 	suite_add_tcase(s, tc);
