@@ -185,7 +185,11 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const 
 	return 0;
 }
 
-/* netns/topology up|down for nodes nodes (mode from RDMACHECK_TOPOLOGY_MODE), its description in topo_file. */
+/*
+ * Start netns/topology up|down for nodes nodes (mode from
+ * RDMACHECK_TOPOLOGY_MODE), its description in topo_file: its pid (spawn_finish
+ * waits for it), or -errno.
+ */
 static int inner_topology(const char *root, const char *verb, size_t nodes, const char *topo_file)
 {
 	const char *mode = getenv("RDMACHECK_TOPOLOGY_MODE");
@@ -201,7 +205,7 @@ static int inner_topology(const char *root, const char *verb, size_t nodes, cons
 		snprintf(modeopt, sizeof(modeopt), "--mode=%s", mode);
 		up[6] = modeopt;
 	}
-	return spawn_wait(strcmp(verb, "up") == 0 ? up : down, 1);
+	return spawn_start(strcmp(verb, "up") == 0 ? up : down, 1);
 }
 
 /*
@@ -323,7 +327,7 @@ int cli_run_inner(const struct run_args *a)
 	const struct m_profile *profs[2] = { &prof, NULL }; /* judged by, and the stack's own (crash_pred.h) */
 	FILE *list, *rec;
 	size_t maxn, n;
-	int rc, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
+	int rc, up, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
 
 	if (cli_find_root(root, sizeof(root)) || !a->records || !a->list) {
 		fprintf(stderr, "rdmacheck: --inner needs --records and --inner-list, and the checkout\n");
@@ -343,8 +347,13 @@ int cli_run_inner(const struct run_args *a)
 	}
 	stage_load(list, &paths, &files, &n, &maxn);
 	fclose(list);
+	/* named after the outer run's records: the outer run removes it, even after a panic */
+	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
+	up = inner_topology(root, "up", maxn, topo_file); /* built while the model walks the scenarios, below */
 	if (jobs_board_init(&b, n)) {
 		fprintf(stderr, "rdmacheck: out of memory\n");
+		spawn_finish(up);
+		spawn_finish(inner_topology(root, "down", maxn, topo_file));
 		stage_unload(paths, files, n);
 		fclose(rec);
 		return EXIT_INFRA;
@@ -356,19 +365,17 @@ int cli_run_inner(const struct run_args *a)
 	for (size_t i = 0; i < n; i++)
 		if (paths[i] && !files[i]) /* given, does not parse here: its ERROR from cli_inner_one */
 			b.kind[i] = JOBS_FIRST;
-	/* named after the outer run's records: the outer run removes it, even after a panic */
-	snprintf(topo_file, sizeof(topo_file), "%s.topo", a->records);
-	rc = inner_topology(root, "up", maxn, topo_file);
+	rc = spawn_finish(up);
 	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);
-		inner_topology(root, "down", maxn, topo_file);
+		spawn_finish(inner_topology(root, "down", maxn, topo_file));
 		jobs_board_free(&b);
 		stage_unload(paths, files, n);
 		fclose(rec);
 		return EXIT_INFRA;
 	}
 	inner_all(a, profs, &t, maxn, &b, rec, files, allow_crash);
-	inner_topology(root, "down", maxn, topo_file);
+	spawn_finish(inner_topology(root, "down", maxn, topo_file));
 	unlink(topo_file);
 	jobs_board_free(&b);
 	stage_unload(paths, files, n);

@@ -50,10 +50,9 @@ int cli_find_root(char *root, size_t len)
 }
 
 /* Run argv (no shell) and wait. Returns its exit status, or -errno. */
-int spawn_wait(char *const argv[], int quiet)
+int spawn_start(char *const argv[], int quiet)
 {
 	pid_t pid;
-	int st;
 
 	fflush(NULL);
 	pid = fork();
@@ -65,8 +64,21 @@ int spawn_wait(char *const argv[], int quiet)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &st, 0) < 0)
+	return (int)pid;
+}
+
+int spawn_finish(int pid)
+{
+	int st;
+
+	if (pid < 0)
+		return pid;
+	if (waitpid((pid_t)pid, &st, 0) < 0)
 		return -errno;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+int spawn_wait(char *const argv[], int quiet)
+{
+	return spawn_finish(spawn_start(argv, quiet));
+}

@@ -17,4 +17,10 @@ int self_exe(char *exe, size_t len);
 /* Run argv (no shell; stdout to /dev/null when quiet) and wait. Returns its exit status, or -errno. */
 int spawn_wait(char *const argv[], int quiet);
 
+/* Start argv as spawn_wait does, without waiting: its pid, or -errno. spawn_finish(pid) waits. */
+int spawn_start(char *const argv[], int quiet);
+
+/* Wait for pid (from spawn_start; a negative pid is returned as is): its exit status, or -errno. */
+int spawn_finish(int pid);
+
 #endif
