@@ -291,8 +291,8 @@ static void inner_reap(struct jobs_board *b, const pid_t *pids, unsigned n, FILE
  * (stream 0 here, the others forked), then the crash-predicted ones one at a
  * time (jobs.h). Records of stream 0 and of that last phase go to rec.
  */
-static void inner_all(const struct run_args *a, const struct m_profile *const prof[2], const struct topo *t, size_t nodes,
-		      struct jobs_board *b, FILE *rec, struct scn_file **files, int allow_crash)
+static void inner_all(const struct run_args *a, const struct m_profile *const prof[2], const struct topo *t,
+		      size_t nodes, struct jobs_board *b, FILE *rec, struct scn_file **files, int allow_crash)
 {
 	unsigned n = jobs_streams(b, a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT);
 	pid_t pids[JOBS_MAX] = { 0 };

@@ -76,7 +76,7 @@ static int may_run(unsigned s, uint8_t k)
 	return k == JOBS_ANY || k == JOBS_LEAD || (k == JOBS_FIRST && s == 0);
 }
 
-/* Claim the first scenario in list order whose kind is kind (any kind: JOBS_NONE) and state is from: its index, or b->n. */
+/* Claim the first scenario in list order of kind kind (JOBS_NONE: any) in state from: its index, or b->n. */
 static size_t claim_first(struct jobs_board *b, uint8_t kind, uint8_t from)
 {
 	for (size_t i = 0; i < b->n; i++) {

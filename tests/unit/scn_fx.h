@@ -25,10 +25,11 @@ static struct scn_diags scn_fx_d;
 	"a: bind_mw w qp=q mr=m+4K len=4K access=REMOTE_WRITE expect SUCCESS\n"     \
 	"a: destroy_qp q expect ok\n"
 
-/* The corpus's verbs/280 in short: dereg_mr at the responder under an outstanding READ (MR-DEREG-3's WARN on rxe 6.1). */
+/* The corpus's verbs/280 in short: dereg_mr at the responder under an outstanding READ (rxe 6.1 WARNs). */
 #define SCN_FX_DEREG_UNDER_READ                                                            \
 	"nodes a b\na: alloc_pd pd\na: create_cq cq\na: reg_mr dst pd=pd len=1M access=LOCAL_WRITE\n" \
-	"a: create_qp q pd=pd cq=cq\nb: alloc_pd pd\nb: reg_mr src pd=pd len=1M access=LOCAL_WRITE|REMOTE_READ\n" \
+	"a: create_qp q pd=pd cq=cq\nb: alloc_pd pd\n"                                       \
+	"b: reg_mr src pd=pd len=1M access=LOCAL_WRITE|REMOTE_READ\n"                          \
 	"b: create_qp q pd=pd\nconnect a.q b.q\n"                                             \
 	"a: read q local=dst remote=b.src len=1M id=3 wait=no expect ok\n"                       \
 	"b: dereg_mr src expect ok\na: wait q id=3 expect SUCCESS|REM_ACCESS_ERR\n"
