@@ -66,7 +66,8 @@ int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, 
 			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "not run: %.480s", err);
 			o->st[i].finished = 1;
 		} else {
-			cli_inner_one(o->a, prof, NULL, &pool, rec, i, o->files[i], vm != NULL, 0);
+			cli_inner_one(o->a, prof, o->dev_stack.name ? &o->dev_stack : NULL, &pool, rec, i, o->files[i],
+				      vm != NULL, 0);
 			fflush(rec);
 			rec_read(o->rec, o->rs, o->st, o->fl.n);
 			if (vm)
@@ -136,7 +137,7 @@ int outer_device_start(struct outer *o, struct m_profile *prof, struct topo *t)
 	if (outer_records_here(o, dir, sizeof(dir)))
 		return EXIT_INFRA;
 	snprintf(topo, sizeof(topo), "%s/device-%.64s.topo", dir, o->a->device); /* kept: what the run was given */
-	return dev_setup(o->a->device, o->a->profile_set ? o->a->profile : NULL, topo, t, prof);
+	return dev_setup(o->a->device, o->a->profile_set ? o->a->profile : NULL, topo, t, prof, &o->dev_stack);
 }
 
 /* --topology=FILE: nodes that exist already (mode hosts), and their profile (node_profile.h). 0 or an exit status. */

@@ -155,7 +155,8 @@ const char *dev_profile(const struct dev_info *di, char *note, size_t len)
 	return driver_profile(di->dev, di->driver, note, len);
 }
 
-int dev_setup(const char *dev, const char *user_profile, const char *path, struct topo *t, struct m_profile *prof)
+int dev_setup(const char *dev, const char *user_profile, const char *path, struct topo *t, struct m_profile *prof,
+	      struct m_profile *stack)
 {
 	const char *sysfs = getenv("RDMACHECK_SYSFS");
 	struct dev_info di;
@@ -166,18 +167,19 @@ int dev_setup(const char *dev, const char *user_profile, const char *path, struc
 		fprintf(stderr, "rdmacheck run --device: %s\n", err);
 		return EXIT_USAGE;
 	}
+	m_profile_get(dev_profile(&di, note, sizeof(note)), 0, stack);
+	if (cli_running_kernel())
+		stack->kernel = cli_running_kernel();
 	if (user_profile) {
 		if (cli_profile(user_profile, prof))
 			return EXIT_USAGE;
 	} else {
-		const char *name = dev_profile(&di, note, sizeof(note));
-
 		if (note[0])
 			fprintf(stderr, "rdmacheck: %s\n", note);
-		m_profile_get(name, 0, prof);
-		if (cli_running_kernel())
-			prof->kernel = cli_running_kernel();
+		*prof = *stack;
 	}
+	if (strcmp(prof->name, stack->name) == 0 && prof->kernel == stack->kernel)
+		stack->name = NULL; /* judged by the device's own profile */
 	if (dev_write_topo(&di, path, err, sizeof(err)) || topo_load(path, t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck run --device: %s\n", err);
 		return EXIT_INFRA;

@@ -46,9 +46,13 @@ const char *dev_profile(const struct dev_info *di, char *note, size_t len);
  * $RDMACHECK_SYSFS, default /sys), write its topology to path and load it
  * into *t, and choose the profile into *prof: user_profile when the user gave
  * --profile, else dev_profile's (its note printed to stderr), at the running
- * kernel's version. Returns 0, or an exit status (EXIT_USAGE: no such device,
- * or none usable; EXIT_INFRA) with the reason printed.
+ * kernel's version; *stack the profile of DEV's driver at the running
+ * kernel when the user's profile is another (crash_pred.h: which steps may
+ * kill this host is asked of it too), else stack->name NULL. Returns 0, or
+ * an exit status (EXIT_USAGE: no such device, or none usable; EXIT_INFRA)
+ * with the reason printed.
  */
-int dev_setup(const char *dev, const char *user_profile, const char *path, struct topo *t, struct m_profile *prof);
+int dev_setup(const char *dev, const char *user_profile, const char *path, struct topo *t, struct m_profile *prof,
+	      struct m_profile *stack);
 
 #endif

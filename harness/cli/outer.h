@@ -32,6 +32,7 @@ struct outer {
 	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
 	double wait_t0;           /* since when it is awaited */
 	unsigned jobs;            /* --jobs of the next inner run (jobs.h): its streams' records files */
+	struct m_profile dev_stack; /* --device: its driver's profile when not the judging one (name NULL: none) */
 };
 
 /* Print every result that arrived, in order (and record it in the results directory). */
@@ -53,7 +54,10 @@ struct vms;
 int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, struct vms *vm);
 /* --stack=vms: boot the node guests, outer_device on them, stop them. Returns 1 on an infrastructure failure. */
 int outer_vms(struct outer *o, struct m_profile *prof);
-/* --device: its topology (build/run/device-DEV.topo, kept) and its profile. 0 or an exit status. */
+/*
+ * --device: its topology (build/run/device-DEV.topo, kept), its profile, and
+ * o->dev_stack (dev_setup). 0 or an exit status.
+ */
 int outer_device_start(struct outer *o, struct m_profile *prof, struct topo *t);
 /* --topology=FILE: its nodes, and their profile unless --profile was given. 0 or an exit status. */
 int outer_topology_start(struct outer *o, struct m_profile *prof, struct topo *t);

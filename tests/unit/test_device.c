@@ -4,6 +4,7 @@
  * and the refusal of a device the host does not have.
  */
 #define _GNU_SOURCE /* mkdtemp */
+#include "harness/cli/crash_pred.h"
 #include "harness/cli/device.h"
 #include "netns/topo.h"
 
@@ -132,6 +133,31 @@ START_TEST(test_device_refused)
 }
 END_TEST
 
+/*
+ * --device=rxe0 judged by --profile=generic: rxe's own profile at the running
+ * kernel is kept beside it, so the steps it says may kill this host are
+ * known (crash_pred.h); judged by the device's own profile, none is kept.
+ */
+START_TEST(test_device_stack_profile_beside_another_judge)
+{
+	struct m_profile prof, stack;
+	struct topo t;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/dev.topo", root);
+	setenv("RDMACHECK_SYSFS", root, 1);
+	ck_assert_int_eq(dev_setup("rxe0", "generic", path, &t, &prof, &stack), 0);
+	ck_assert_str_eq(prof.name, "generic");
+	ck_assert_ptr_nonnull(stack.name);
+	ck_assert_str_eq(stack.name, "rxe");
+	ck_assert_uint_eq(stack.kernel, cli_running_kernel());
+	ck_assert_int_eq(dev_setup("rxe0", NULL, path, &t, &prof, &stack), 0);
+	ck_assert_str_eq(prof.name, "rxe");
+	ck_assert_ptr_null(stack.name);
+	unsetenv("RDMACHECK_SYSFS");
+}
+END_TEST
+
 Suite *suite_test_device(void)
 {
 	Suite *s = suite_create("test_device");
@@ -141,6 +167,7 @@ Suite *suite_test_device(void)
 	tcase_add_test(tc, test_device_rxe_one_node_topology);
 	tcase_add_test(tc, test_device_other_driver_judged_by_specification);
 	tcase_add_test(tc, test_device_refused);
+	tcase_add_test(tc, test_device_stack_profile_beside_another_judge);
 	suite_add_tcase(s, tc);
 	return s;
 }
