@@ -2,7 +2,6 @@
 # (ci/deps) before anything else.
 
 BENCH_BINS ?=
-
 SH_SCRIPTS = $(shell grep -rlE '^\#!(/usr/bin/env bash|/bin/bash|/bin/sh|/bin/busybox sh)' \
                ci netns tests harness scenarios .ci 2>/dev/null | grep -v '~$$')
 STACK     ?= auto

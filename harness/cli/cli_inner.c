@@ -117,12 +117,12 @@ static int inner_again(const struct run_args *a, struct stack_pool *pool, struct
 }
 
 /* Run scenario f (record index k) on the pool's topology, and record its result. */
-int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct m_profile *stack,
+int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct cli_pred *pred,
 		  struct stack_pool *pool, FILE *rec, size_t k, const struct scn_file *f, int allow_crash, unsigned how)
 {
 	struct result r = { 0 };
 	struct stack *st = calloc(1, sizeof(*st));
-	int calm = f && !cli_may_crash(f, prof, stack) && !(how & INNER_CAREFUL); /* no step predicted to kill the kernel */
+	int calm = f && pred->crash_si < 0 && !(how & INNER_CAREFUL); /* no step predicted to kill the kernel */
 	struct inner_ctx ic = { rec, k, prof, { NULL }, 0, calm && (how & INNER_BATCH), 0 };
 	int kfd = -1;
 	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
@@ -138,7 +138,7 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const 
 		r.v = V_ERROR;
 	} else if (run_unsupported(f, prof->caps, r.reason, sizeof(r.reason))) {
 		r.v = V_SKIP;
-	} else if (!allow_crash && !calm && cli_host_skip(f, prof, stack, r.reason, sizeof(r.reason))) {
+	} else if (!allow_crash && cli_crash_reason(f, pred, r.reason, sizeof(r.reason))) {
 		r.v = V_SKIP; /* a kernel that must survive: not one step of it runs */
 	} else if ((kfd = kmsg_open()) /* the kernel's lines from here on */, inner_start(a, pool, st, f)) {
 		r.v = V_ERROR;
@@ -213,13 +213,13 @@ static int inner_topology(const char *root, const char *verb, size_t nodes, cons
  * shared: other streams run beside this one (a scenario the kernel logged a
  * splat during is handed back to run alone, jobs.h).
  */
-static void inner_stream(const struct run_args *a, const struct m_profile *const prof[2], struct stack_pool *pool,
-			 FILE *rec, struct jobs_board *b, unsigned s, struct scn_file **files, int allow_crash, int shared)
+static void inner_stream(const struct run_args *a, const struct m_profile *prof, struct stack_pool *pool, FILE *rec,
+			 struct jobs_board *b, unsigned s, struct scn_file **files, int allow_crash, int shared)
 {
 	size_t cursor = 0, i;
 
 	while (!interrupt_caught() && (i = jobs_take(b, s, &cursor)) < b->n) {
-		if (cli_inner_one(a, prof[0], prof[1], pool, rec, a->base + i, files[i], allow_crash,
+		if (cli_inner_one(a, prof, &b->pred[i], pool, rec, a->base + i, files[i], allow_crash,
 				  INNER_BATCH | (shared ? INNER_SHARED : 0)))
 			jobs_again(b, i);
 		else
@@ -239,7 +239,7 @@ static void inner_pool(const struct run_args *a, struct stack_pool *pool, const 
  * Fork stream s (1..): a process with a pool of its own, recording into its own
  * file (jobs.h). Returns its pid, or -errno (its scenarios are left to the others).
  */
-static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile *const prof[2], const struct topo *t,
+static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile *prof, const struct topo *t,
 			       size_t nodes, struct jobs_board *b, unsigned s, struct scn_file **files, int allow_crash)
 {
 	char path[PATH_MAX + 96];
@@ -291,8 +291,8 @@ static void inner_reap(struct jobs_board *b, const pid_t *pids, unsigned n, FILE
  * (stream 0 here, the others forked), then the crash-predicted ones one at a
  * time (jobs.h). Records of stream 0 and of that last phase go to rec.
  */
-static void inner_all(const struct run_args *a, const struct m_profile *const prof[2], const struct topo *t,
-		      size_t nodes, struct jobs_board *b, FILE *rec, struct scn_file **files, int allow_crash)
+static void inner_all(const struct run_args *a, const struct m_profile *prof, const struct topo *t, size_t nodes,
+		      struct jobs_board *b, FILE *rec, struct scn_file **files, int allow_crash)
 {
 	unsigned n = jobs_streams(b, a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT);
 	pid_t pids[JOBS_MAX] = { 0 };
@@ -310,7 +310,7 @@ static void inner_all(const struct run_args *a, const struct m_profile *const pr
 	 * run resumes with the first one not finished; see cli_run.c).
 	 */
 	while (!interrupt_caught() && (i = jobs_take(b, JOBS_STREAM_ALONE, &cursor)) < b->n) {
-		cli_inner_one(a, prof[0], prof[1], &pool, rec, a->base + i, files[i], allow_crash,
+		cli_inner_one(a, prof, &b->pred[i], &pool, rec, a->base + i, files[i], allow_crash,
 			      careful_has(a->careful, a->base + i) ? INNER_CAREFUL : INNER_BATCH);
 		jobs_done(b, i);
 	}
@@ -324,7 +324,7 @@ int cli_run_inner(const struct run_args *a)
 	struct topo t;
 	struct jobs_board b;
 	struct m_profile prof, stack_prof;
-	const struct m_profile *profs[2] = { &prof, NULL }; /* judged by, and the stack's own (crash_pred.h) */
+	const struct m_profile *stack; /* the stack's own, when not prof (crash_pred.h) */
 	FILE *list, *rec;
 	size_t maxn, n;
 	int rc, up, allow_crash = getenv("RDMACHECK_STACK") && strcmp(getenv("RDMACHECK_STACK"), "vm") == 0;
@@ -338,7 +338,7 @@ int cli_run_inner(const struct run_args *a)
 	interrupt_install(); /* the outer run's SIGTERM: stop after this scenario, topology down */
 	if (!strchr(a->profile, ':') && cli_running_kernel())
 		prof.kernel = cli_running_kernel();
-	profs[1] = cli_stack_profile(&prof, &stack_prof); /* the nodes netns/topology builds are rxe */
+	stack = cli_stack_profile(&prof, "rxe", &stack_prof); /* the nodes netns/topology builds are rxe */
 	list = fopen(a->list, "r");
 	rec = fopen(a->records, "a");
 	if (!list || !rec) {
@@ -358,10 +358,14 @@ int cli_run_inner(const struct run_args *a)
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	for (size_t i = 0; i < n; i++) /* the others are the outer run's: unparsed, or finished */
+	for (size_t i = 0; i < n; i++) { /* the others are the outer run's: unparsed, or finished */
+		b.pred[i] = (struct cli_pred){ .crash_si = -1 };
+		if (files[i]) /* one walk of the model per profile, for the kind and for cli_inner_one */
+			cli_predict(files[i], &prof, stack, &b.pred[i]);
 		b.kind[i] = (uint8_t)(!paths[i]			       ? JOBS_NONE
 				      : careful_has(a->careful, a->base + i) ? JOBS_ALONE /* careful.h: with the last */
-									      : jobs_kind_of(files[i], &prof, profs[1], allow_crash));
+									      : jobs_kind_of(files[i], &b.pred[i], allow_crash));
+	}
 	for (size_t i = 0; i < n; i++)
 		if (paths[i] && !files[i]) /* given, does not parse here: its ERROR from cli_inner_one */
 			b.kind[i] = JOBS_FIRST;
@@ -374,7 +378,7 @@ int cli_run_inner(const struct run_args *a)
 		fclose(rec);
 		return EXIT_INFRA;
 	}
-	inner_all(a, profs, &t, maxn, &b, rec, files, allow_crash);
+	inner_all(a, &prof, &t, maxn, &b, rec, files, allow_crash);
 	spawn_finish(inner_topology(root, "down", maxn, topo_file));
 	unlink(topo_file);
 	jobs_board_free(&b);

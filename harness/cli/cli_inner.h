@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct cli_pred;
 struct scn_file;
 struct stack_pool;
 
@@ -24,9 +25,9 @@ struct stack_pool;
 /*
  * Run scenario f (record index k) on pool's topology with the pool's agents
  * (harness/run/pool.h; with a->fresh_agents, agents of its own), and record
- * its result in rec (records.h), judged by prof; stack: the profile of the
- * stack the steps run on when it is not prof (crash_pred.h:
- * cli_stack_profile; NULL: prof), which says too which steps may kill the
+ * its result in rec (records.h), judged by prof; pred: what the model
+ * predicts of f under prof and under the profile of the stack the steps run
+ * on (crash_pred.h: cli_predict), which says which steps may kill the
  * kernel. allow_crash: run steps a profile says kill the kernel (in the
  * disposable VM only). how: INNER_* flags; 0 records every
  * step, and runs steps ahead where none is predicted to kill the kernel.
@@ -34,9 +35,8 @@ struct stack_pool;
  * it that its steps do not declare (struct m_kwarn): then no result is
  * recorded (jobs.h: it is to run again alone).
  */
-int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct m_profile *stack,
-		  struct stack_pool *pool, FILE *rec,
-		   size_t k, const struct scn_file *f, int allow_crash, unsigned how);
+int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const struct cli_pred *pred,
+		  struct stack_pool *pool, FILE *rec, size_t k, const struct scn_file *f, int allow_crash, unsigned how);
 
 /*
  * `run --inner`: the scenario files of a->list on one topology, records to

@@ -8,6 +8,7 @@
 #include "harness/cli/outer.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/cli_inner.h"
+#include "harness/cli/crash_pred.h"
 #include "harness/cli/device.h"
 #include "harness/cli/interrupt.h"
 #include "harness/cli/node_profile.h"
@@ -66,8 +67,10 @@ int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, 
 			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "not run: %.480s", err);
 			o->st[i].finished = 1;
 		} else {
-			cli_inner_one(o->a, prof, o->dev_stack.name ? &o->dev_stack : NULL, &pool, rec, i, o->files[i],
-				      vm != NULL, 0);
+			struct cli_pred pred;
+
+			cli_predict(o->files[i], prof, o->dev_stack.name ? &o->dev_stack : NULL, &pred);
+			cli_inner_one(o->a, prof, &pred, &pool, rec, i, o->files[i], vm != NULL, 0);
 			fflush(rec);
 			rec_read(o->rec, o->rs, o->st, o->fl.n);
 			if (vm)

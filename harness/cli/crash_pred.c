@@ -17,11 +17,11 @@ uint32_t cli_running_kernel(void)
 	return KVER(maj, min);
 }
 
-const struct m_profile *cli_stack_profile(const struct m_profile *judge, struct m_profile *out)
+const struct m_profile *cli_stack_profile(const struct m_profile *judge, const char *name, struct m_profile *out)
 {
 	uint32_t k = cli_running_kernel() ? cli_running_kernel() : judge->kernel;
 
-	if ((strcmp(judge->name, "rxe") == 0 && judge->kernel == k) || m_profile_get("rxe", k, out))
+	if (!name || (strcmp(judge->name, name) == 0 && judge->kernel == k) || m_profile_get(name, k, out))
 		return NULL;
 	return out;
 }
@@ -75,25 +75,13 @@ void cli_predict(const struct scn_file *f, const struct m_profile *judge, const 
 		walk(f, stack, out);
 }
 
-int cli_may_crash(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack)
+int cli_crash_reason(const struct scn_file *f, const struct cli_pred *p, char *why, size_t len)
 {
-	struct cli_pred p;
-
-	cli_predict(f, judge, stack, &p);
-	return p.crash_si >= 0;
-}
-
-int cli_host_skip(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack, char *why,
-		  size_t len)
-{
-	struct cli_pred p;
-
-	cli_predict(f, judge, stack, &p);
-	if (p.crash_si < 0)
+	if (p->crash_si < 0)
 		return 0;
 	snprintf(why, len, "line %u: the %s profile says this step may kill the kernel (%s: %.200s); the steps "
 		 "before it may leave work queued that runs anyway, so the scenario runs only in a disposable VM "
-		 "(--stack=vm)", f->steps[p.crash_si].line, p.crash_prof->name, p.dev ? m_rule_info(p.dev->rule)->id : "?",
-		 p.dev ? p.dev->citation : "?");
+		 "(--stack=vm)", f->steps[p->crash_si].line, p->crash_prof->name,
+		 p->dev ? m_rule_info(p->dev->rule)->id : "?", p->dev ? p->dev->citation : "?");
 	return 1;
 }

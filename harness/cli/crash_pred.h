@@ -18,13 +18,14 @@ uint32_t cli_running_kernel(void);
 
 /*
  * The profile of the stack the steps run on, when it is not the one results
- * are judged by: the nodes netns/topology builds are rxe devices, so a run
- * judged by --profile=generic (as explore judges), or by rxe at another
- * kernel, still runs on rxe at the running kernel (judge->kernel when that
- * is unknown), whose deviations say which steps may kill it. Fills *out
- * and returns out, or returns NULL when judge is that profile already.
+ * are judged by: profile name (the nodes netns/topology builds are rxe
+ * devices; --device's driver chooses) at the running kernel (judge->kernel
+ * when that is unknown). A run judged by --profile=generic (as explore
+ * judges), or by rxe at another kernel, still runs on that stack, whose
+ * deviations say which steps may kill it. Fills *out and returns out, or
+ * returns NULL when judge is that profile already (or name is none).
  */
-const struct m_profile *cli_stack_profile(const struct m_profile *judge, struct m_profile *out);
+const struct m_profile *cli_stack_profile(const struct m_profile *judge, const char *name, struct m_profile *out);
 
 /*
  * What the model predicts of running f, for scheduling it (a walk on the
@@ -46,19 +47,15 @@ struct cli_pred {
 void cli_predict(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
 		 struct cli_pred *out);
 
-/* 1 if some step of f may kill the kernel under judge or stack (cli_predict), else 0. */
-int cli_may_crash(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack);
-
 /*
  * Whether a stack that must survive (--stack=host: this machine, or the
  * guest's own kernel under make bench-real) skips f as a whole: 1, with the
- * SKIP reason in why (len bytes: the first such step's line, the profile,
- * the deviation and its citation), when cli_may_crash(f, judge, stack);
- * else 0. Skipping only that step is not enough: a WR an earlier step left
- * queued (QP-STATE-1's kept WRs, verbs/197) runs at the next doorbell or
- * teardown anyway.
+ * SKIP reason in why (len bytes: the first step p says may kill the kernel,
+ * its line, the profile, the deviation and its citation), when p says one
+ * may; else 0 (why untouched). Skipping only that step is not enough: a WR
+ * an earlier step left queued (QP-STATE-1's kept WRs, verbs/197) runs at
+ * the next doorbell or teardown anyway.
  */
-int cli_host_skip(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack, char *why,
-		  size_t len);
+int cli_crash_reason(const struct scn_file *f, const struct cli_pred *p, char *why, size_t len);
 
 #endif

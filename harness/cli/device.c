@@ -161,24 +161,25 @@ int dev_setup(const char *dev, const char *user_profile, const char *path, struc
 	const char *sysfs = getenv("RDMACHECK_SYSFS");
 	struct dev_info di;
 	char err[PATH_MAX + 256], note[256];
+	const char *name;
 	int rc = dev_probe(sysfs && *sysfs ? sysfs : "/sys", dev, &di, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "rdmacheck run --device: %s\n", err);
 		return EXIT_USAGE;
 	}
-	m_profile_get(dev_profile(&di, note, sizeof(note)), 0, stack);
-	if (cli_running_kernel())
-		stack->kernel = cli_running_kernel();
+	name = dev_profile(&di, note, sizeof(note));
 	if (user_profile) {
 		if (cli_profile(user_profile, prof))
 			return EXIT_USAGE;
 	} else {
 		if (note[0])
 			fprintf(stderr, "rdmacheck: %s\n", note);
-		*prof = *stack;
+		m_profile_get(name, 0, prof);
+		if (cli_running_kernel())
+			prof->kernel = cli_running_kernel();
 	}
-	if (strcmp(prof->name, stack->name) == 0 && prof->kernel == stack->kernel)
+	if (!cli_stack_profile(prof, name, stack))
 		stack->name = NULL; /* judged by the device's own profile */
 	if (dev_write_topo(&di, path, err, sizeof(err)) || topo_load(path, t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck run --device: %s\n", err);

@@ -1,7 +1,6 @@
 /* jobs.c — scenarios in parallel streams of the inner runner (jobs.h). */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "harness/cli/jobs.h"
-#include "harness/cli/crash_pred.h"
 #include "harness/lang/scn.h"
 
 #include <errno.h>
@@ -9,15 +8,11 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
-			    int allow_crash)
+enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct cli_pred *p, int allow_crash)
 {
-	struct cli_pred p;
-
 	if (!f)
 		return JOBS_NONE;
-	cli_predict(f, judge, stack, &p);
-	if (allow_crash && p.crash_si >= 0)
+	if (allow_crash && p->crash_si >= 0)
 		return JOBS_ALONE;
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_call_get(f->steps[i].call);
@@ -25,7 +20,7 @@ enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *ju
 		if (c && c->api != SCN_API_VERBS && c->api != SCN_API_HARNESS)
 			return JOBS_FIRST;
 	}
-	return p.slow_ms ? JOBS_LEAD : p.warns ? JOBS_WARN : JOBS_ANY;
+	return p->slow_ms ? JOBS_LEAD : p->warns ? JOBS_WARN : JOBS_ANY;
 }
 
 int jobs_board_init(struct jobs_board *b, size_t n)
@@ -36,8 +31,9 @@ int jobs_board_init(struct jobs_board *b, size_t n)
 	b->n = n;
 	b->streams = 1;
 	b->kind = calloc(len, 1);
+	b->pred = calloc(len, sizeof(*b->pred));
 	b->state = st == MAP_FAILED ? NULL : st; /* zeroed: every one JOBS_FREE */
-	if (!b->kind || !b->state) {
+	if (!b->kind || !b->pred || !b->state) {
 		jobs_board_free(b);
 		return -ENOMEM;
 	}
@@ -47,6 +43,8 @@ int jobs_board_init(struct jobs_board *b, size_t n)
 void jobs_board_free(struct jobs_board *b)
 {
 	free(b->kind);
+	free(b->pred);
+	b->pred = NULL;
 	if (b->state)
 		munmap(b->state, b->n ? b->n : 1);
 	b->kind = b->state = NULL;

@@ -43,6 +43,7 @@
 #ifndef RDMACHECK_JOBS_H
 #define RDMACHECK_JOBS_H
 
+#include "harness/cli/crash_pred.h"
 #include "model/model.h"
 
 #include <stddef.h>
@@ -59,14 +60,13 @@ struct scn_file;
 enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE, JOBS_LEAD, JOBS_WARN };
 
 /*
- * What f is (above): JOBS_NONE for NULL (not to run here), JOBS_ALONE when
- * allow_crash and the model predicts a KERNEL_CRASH under judge or under
- * the stack's own profile (stack, NULL: judge is it; crash_pred.h),
- * JOBS_LEAD when a step of it declares a slow kernel WARN under either,
+ * What f is (above) by the model's prediction p of it (crash_pred.h:
+ * cli_predict, under the judging profile and the stack's own): JOBS_NONE
+ * for NULL (not to run here), JOBS_ALONE when allow_crash and a step may
+ * kill the kernel, JOBS_LEAD when a step declares a slow kernel WARN,
  * JOBS_WARN when one declares another.
  */
-enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
-			    int allow_crash);
+enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct cli_pred *p, int allow_crash);
 
 /* The scenarios of one inner run and who has taken which (jobs_take). */
 struct jobs_board {
@@ -74,6 +74,7 @@ struct jobs_board {
 	uint8_t *kind;  /* enum jobs_kind per scenario */
 	uint8_t *state; /* JOBS_FREE, JOBS_TAKEN, JOBS_DONE, JOBS_AGAIN; shared by the streams' processes */
 	unsigned streams; /* as jobs_streams last said (1 before) */
+	struct cli_pred *pred; /* per scenario: what the model predicts of it (its kind's ground), set by the caller */
 };
 
 enum { JOBS_FREE, JOBS_TAKEN, JOBS_DONE, JOBS_AGAIN };

@@ -9,6 +9,17 @@
 #include <errno.h>
 #include <string.h>
 
+/* f's kind by the model's prediction of it under judge and stack (as the inner runner takes it). */
+static enum jobs_kind kind_of(const struct scn_file *f, const struct m_profile *judge, const struct m_profile *stack,
+			      int allow_crash)
+{
+	struct cli_pred p = { .crash_si = -1 };
+
+	if (f)
+		cli_predict(f, judge, stack, &p);
+	return jobs_kind_of(f, &p, allow_crash);
+}
+
 START_TEST(test_kind_of_verbs_rpma_and_crash)
 {
 	struct scn_file *verbs = parse_ok("nodes a\na: alloc_pd pd\na: reg_mr m pd=pd len=64\n");
@@ -20,19 +31,19 @@ START_TEST(test_kind_of_verbs_rpma_and_crash)
 
 	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &p), 0);
 	ck_assert_int_eq(m_profile_get("generic", 0, &g), 0);
-	ck_assert_int_eq(jobs_kind_of(NULL, &p, NULL, 1), JOBS_NONE);
-	ck_assert_int_eq(jobs_kind_of(verbs, &p, NULL, 1), JOBS_ANY);
-	ck_assert_int_eq(jobs_kind_of(rpma, &p, NULL, 1), JOBS_FIRST);
-	ck_assert_int_eq(jobs_kind_of(crash, &p, NULL, 1), JOBS_ALONE);
-	ck_assert_int_eq(jobs_kind_of(crash, &p, NULL, 0), JOBS_ANY); /* a host runs no step that kills it */
-	ck_assert_int_eq(jobs_kind_of(crash, &g, NULL, 1), JOBS_ANY);
-	ck_assert_int_eq(jobs_kind_of(crash, &g, &p, 1), JOBS_ALONE); /* judged by generic, run on rxe 6.1 */
-	ck_assert_int_eq(jobs_kind_of(slow, &p, NULL, 1), JOBS_LEAD);
-	ck_assert_int_eq(jobs_kind_of(slow, &g, &p, 1), JOBS_LEAD);
-	ck_assert_int_eq(jobs_kind_of(slow, &g, NULL, 1), JOBS_ANY);
-	ck_assert_int_eq(jobs_kind_of(warn, &p, NULL, 1), JOBS_WARN);
-	ck_assert_int_eq(jobs_kind_of(warn, &g, &p, 0), JOBS_WARN);
-	ck_assert_int_eq(jobs_kind_of(warn, &g, NULL, 1), JOBS_ANY);
+	ck_assert_int_eq(kind_of(NULL, &p, NULL, 1), JOBS_NONE);
+	ck_assert_int_eq(kind_of(verbs, &p, NULL, 1), JOBS_ANY);
+	ck_assert_int_eq(kind_of(rpma, &p, NULL, 1), JOBS_FIRST);
+	ck_assert_int_eq(kind_of(crash, &p, NULL, 1), JOBS_ALONE);
+	ck_assert_int_eq(kind_of(crash, &p, NULL, 0), JOBS_ANY); /* a host runs no step that kills it */
+	ck_assert_int_eq(kind_of(crash, &g, NULL, 1), JOBS_ANY);
+	ck_assert_int_eq(kind_of(crash, &g, &p, 1), JOBS_ALONE); /* judged by generic, run on rxe 6.1 */
+	ck_assert_int_eq(kind_of(slow, &p, NULL, 1), JOBS_LEAD);
+	ck_assert_int_eq(kind_of(slow, &g, &p, 1), JOBS_LEAD);
+	ck_assert_int_eq(kind_of(slow, &g, NULL, 1), JOBS_ANY);
+	ck_assert_int_eq(kind_of(warn, &p, NULL, 1), JOBS_WARN);
+	ck_assert_int_eq(kind_of(warn, &g, &p, 0), JOBS_WARN);
+	ck_assert_int_eq(kind_of(warn, &g, NULL, 1), JOBS_ANY);
 	scn_free(warn);
 	scn_free(slow);
 	scn_free(verbs);
