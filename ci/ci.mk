@@ -12,7 +12,7 @@ deps:
 # Unit tests built with ASan+UBSan, in the fuzz target's build directory with
 # its flags (SAN_MAKE, below): make check compiles the tree once for both.
 unit-asan:
-	$(SAN_MAKE) unit
+	+$(SAN_MAKE) unit
 
 valgrind: $(UNIT_BIN)
 	CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full $(UNIT_BIN)
@@ -160,12 +160,14 @@ $(BUILD)/fuzz-scn: $(BUILD)/tests/fuzz/fuzz_scn.o $(LIBS_ALL) $(AGENT_LIB) $(FAM
 
 # The sanitized build (clang, ASan+UBSan, and libFuzzer's coverage instrumentation,
 # which the unit tests link with too): one tree of objects for the fuzz target and
-# `make unit-asan`.
+# `make unit-asan`. The recipes that use it begin with '+': make hands its jobs (-j) only to
+# a recipe line that names $(MAKE) itself, and this one names it through a variable (without
+# the '+' the sanitized tree was compiled one file at a time: "jobserver unavailable").
 SAN_MAKE = $(MAKE) BUILD=$(FUZZ) CC=clang OPT='-O1 -g' XCFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' \
 	XLDFLAGS='-fsanitize=fuzzer-no-link $(FUZZ_SAN)'
 
 fuzz-build:
-	$(SAN_MAKE) $(FUZZ)/fuzz-scn
+	+$(SAN_MAKE) $(FUZZ)/fuzz-scn
 
 # fuzz-run SECONDS: libFuzzer over the corpus; prints its final figures (execs, edges).
 define fuzz-run
