@@ -22,6 +22,7 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 	bm->gen.caps = prof->caps;
 	for (size_t i = 0; i < SCN_OBJS_MAX; i++)
 		bm->h[i] = bm->recv[i] = -1;
+	memset(bm->holder, 0xff, sizeof(bm->holder)); /* -1 */
 	return 0;
 }
 
@@ -77,7 +78,9 @@ int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *
 }
 
 /* The scenario classes whose objects share one of the model's per-node tables (pd, mr, mw, qp). */
-static const uint16_t tables[] = {
+_Static_assert(BM_HOLD_MAX >= M_MAX_PD && BM_HOLD_MAX >= M_MAX_MR && BM_HOLD_MAX >= M_MAX_MW && BM_HOLD_MAX >= M_MAX_QP,
+	       "be_model.h: BM_HOLD_MAX holds every handle of the model's tables");
+static const uint16_t tables[BM_TABLES] = {
 	SCN_C_PD | SCN_C_DAT_PZ,
 	SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR,
 	SCN_C_MW | SCN_C_DAT_RMR,
@@ -93,10 +96,20 @@ static void forget_reused(struct be_model *bm, int32_t o, int16_t h)
 {
 	const struct scn_obj *me = &bm->f->objs[o];
 
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+	for (size_t t = 0; t < BM_TABLES; t++) {
 		if (!(tables[t] & me->cls))
 			continue;
-		for (size_t i = 0; i < bm->f->nobjs; i++)
+		if (h >= 0 && h < BM_HOLD_MAX && me->node < SCN_NODES_MAX) {
+			/* Only the object last given h there can hold it still (each creation goes
+			 * through here): one look, not a walk of every object of the scenario. */
+			int16_t *held = &bm->holder[me->node][t][h];
+
+			if (*held >= 0 && *held != o && bm->h[*held] == h)
+				bm->h[*held] = BM_STALE;
+			*held = (int16_t)o;
+			continue;
+		}
+		for (size_t i = 0; i < bm->f->nobjs; i++) /* a handle beyond the model's tables: every object */
 			if ((int32_t)i != o && bm->h[i] == h && bm->f->objs[i].node == me->node &&
 			    (bm->f->objs[i].cls & tables[t]))
 				bm->h[i] = BM_STALE;

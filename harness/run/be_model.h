@@ -13,6 +13,9 @@
 
 #include "harness/run/backend.h"
 
+#define BM_TABLES 4    /* the model's per-node object tables scenario objects share */
+#define BM_HOLD_MAX 32 /* handles a table gives: M_MAX_MR, the largest */
+
 struct be_model {
 	struct model m;
 	struct m_profile prof, gen;
@@ -21,6 +24,9 @@ struct be_model {
 	                              BM_STALE destroyed and its slot given to another */
 	int8_t recv[SCN_OBJS_MAX]; /* as an engine: a QP's receive completion not yet
 	                              reported by peer() (enum m_wc_status), -1 none */
+	/* The object that was last given handle h of node n's model table t (be_model.c's
+	 * tables: pd, mr, mw, qp), -1 none: the only one that can still hold h there. */
+	int16_t holder[SCN_NODES_MAX][BM_TABLES][BM_HOLD_MAX];
 };
 
 #define BM_STALE (-2) /* be_model.h: a destroyed object whose model slot was reused */
