@@ -184,6 +184,39 @@ START_TEST(test_slot_a_destroyed_name_whose_slot_was_taken_is_not_the_new_object
 }
 END_TEST
 
+/* The slot of p3 taken by q, then q's by r: q is stale too, and the holder moves on (be_model.c holder). */
+START_TEST(test_slot_taken_twice_leaves_both_earlier_names_stale)
+{
+	static const char *const use[] = { "a: dealloc_pd p3\n", "a: dealloc_pd q\n" };
+
+	for (size_t k = 0; k < 2; k++) {
+		char text[4096] = "title a slot taken twice\nnodes a\n";
+		struct result r;
+
+		for (int i = 0; i < M_MAX_PD; i++)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "a: alloc_pd p%d\n", i);
+		strcat(text, "a: dealloc_pd p3\na: alloc_pd q\na: dealloc_pd q\na: alloc_pd r\n");
+		strcat(text, use[k]);
+		run_on_model(text, &r);
+		ck_assert_int_eq(r.v, V_ERROR);
+		ck_assert_msg(strstr(r.reason, k ? "took: a.q" : "took: a.p3"), "%s", r.reason);
+		result_clear(&r);
+	}
+}
+END_TEST
+
+/* The same slot index given on another node leaves this node's object alone. */
+START_TEST(test_slot_the_same_slot_on_another_node_is_not_stale)
+{
+	struct result r;
+
+	run_on_model("title two nodes, slot 0 each\nnodes a b\na: alloc_pd p\nb: alloc_pd p\nb: dealloc_pd p\n"
+		     "b: alloc_pd q\na: dealloc_pd p\n", &r);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+}
+END_TEST
+
 Suite *suite_test_model_slot(void)
 {
 	Suite *s = suite_create("model_slot");
@@ -197,6 +230,8 @@ Suite *suite_test_model_slot(void)
 	tcase_add_test(tc, test_slot_qp_a_peer_names_is_kept);
 	tcase_add_test(tc, test_slot_a_scenario_of_many_pd_pairs_passes);
 	tcase_add_test(tc, test_slot_a_destroyed_name_whose_slot_was_taken_is_not_the_new_object);
+	tcase_add_test(tc, test_slot_taken_twice_leaves_both_earlier_names_stale);
+	tcase_add_test(tc, test_slot_the_same_slot_on_another_node_is_not_stale);
 	suite_add_tcase(s, tc);
 	return s;
 }
