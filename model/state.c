@@ -228,9 +228,20 @@ uint64_t model_mr_laddr(const struct model *m, unsigned n, int h, uint64_t off)
 
 long model_bytes_compare(const uint8_t *bytes, const uint8_t *unknown, const uint8_t *real, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (!unknown[i] && bytes[i] != real[i])
-			return (long)i;
+	enum { CHUNK = 64 };
+
+	for (size_t i = 0; i < len;) {
+		size_t end = len - i < CHUNK ? len : i + CHUNK;
+
+		/* A chunk whose bytes all equal reality's holds no difference, unknown or not. */
+		if (memcmp(bytes + i, real + i, end - i) == 0) {
+			i = end;
+			continue;
+		}
+		for (; i < end; i++)
+			if (!unknown[i] && bytes[i] != real[i])
+				return (long)i;
+	}
 	return -1;
 }
 
