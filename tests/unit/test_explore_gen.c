@@ -105,7 +105,8 @@ static void same_eval(const struct ex_eval *a, const struct ex_eval *b)
 	}
 }
 
-/* A buffer used before (or never zeroed) runs a case as a zeroed one does; a case that does not parse leaves an empty engine. */
+/* A buffer used before (or never zeroed) runs a case as a zeroed one does; a case that does not
+ * parse leaves an empty engine. */
 START_TEST(test_eval_in_a_used_buffer)
 {
 	struct ex_gen_opts o = gen_opts();

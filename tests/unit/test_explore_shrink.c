@@ -137,7 +137,8 @@ START_TEST(test_shrinks_planted_bug_to_minimal)
 }
 END_TEST
 
-/* A stack holding an evaluation buffer (dirty) shrinks as one without: the same case; the buffer stays the caller's. */
+/* A stack holding an evaluation buffer (dirty) shrinks as one without: the same case; the buffer
+ * stays the caller's. */
 START_TEST(test_shrink_in_a_held_buffer)
 {
 	struct ex_stack s;
