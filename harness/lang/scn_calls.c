@@ -46,8 +46,8 @@ int scn_call_find(const char *name)
 		const struct api_family *f = api_family_get(k);
 		size_t n = family_ncalls(f);
 
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(f->calls[i].name, name) == 0)
+		for (size_t i = 0; i < n; i++) /* first letters first: every step's name is looked up */
+			if (f->calls[i].name[0] == name[0] && strcmp(f->calls[i].name, name) == 0)
 				return (int)(base + i);
 		base += n;
 	}
