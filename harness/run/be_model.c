@@ -21,8 +21,8 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 	bm->gen = (struct m_profile){ 0 };
 	m_profile_get("generic", 0, &bm->gen);
 	bm->gen.caps = prof->caps;
-	for (size_t i = 0; i < SCN_OBJS_MAX; i++)
-		bm->h[i] = bm->recv[i] = -1;
+	memset(bm->h, 0xff, sizeof(bm->h));       /* every h[i] -1 (intN_t: two's complement) */
+	memset(bm->recv, 0xff, sizeof(bm->recv)); /* every recv[i] -1 */
 	return 0;
 }
 
