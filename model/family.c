@@ -27,9 +27,9 @@ enum m_family m_op_family(enum m_op_kind k)
 
 int model_init(struct model *m, unsigned nnodes)
 {
+	memset(m, 0, sizeof(*m)); /* first: a model refused here is still safe to model_free */
 	if (nnodes < 1 || nnodes > M_MAX_NODES)
 		return -EINVAL;
-	memset(m, 0, sizeof(*m));
 	m->nnodes = (uint8_t)nnodes;
 	for (unsigned f = 0; f < M_FAM_COUNT_; f++)
 		if (families[f]->init)

@@ -395,7 +395,8 @@ struct model {
 
 /*
  * Initialise an empty model of nnodes nodes (1..M_MAX_NODES). Returns 0 or
- * -EINVAL. The model owns MR contents; release them with model_free().
+ * -EINVAL (the model is then empty too: model_free is safe). The model owns
+ * MR contents; release them with model_free().
  */
 int model_init(struct model *m, unsigned nnodes);
 /* Release what the model owns; the struct may be initialised again. */

@@ -1,6 +1,7 @@
 /* names.c — *_str() and *_parse() for every model enum (names as scenarios write them). */
 #include "model/model.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,10 @@ static const char *lookup_name(const struct name *t, size_t n, int value)
 
 static int lookup_value(const struct name *t, size_t n, const char *name, int *out)
 {
+	int c = tolower((unsigned char)name[0]);
+
 	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(t[i].name, name) == 0) {
+		if (tolower((unsigned char)t[i].name[0]) == c && strcasecmp(t[i].name, name) == 0) { /* first letters first */
 			*out = t[i].value;
 			return 0;
 		}

@@ -50,6 +50,7 @@ struct agent_req {
 struct api_family {
 	const char *name;                  /* the scenario language's name of the API: "rpma" */
 	const struct scn_call *calls;      /* its calls (scn_callspec.h), in table order; name NULL ends them */
+	const size_t *ncalls;              /* how many (counted by the list's file: CALLS_COUNT) */
 	uint32_t caps;                     /* M_CAP_* a stack must offer for any of its calls */
 	/* Resolution: fill c's family arguments from s (the common part is filled). */
 	int (*resolve)(struct rsv *r, const struct scn_step *s, struct hcall *c);

@@ -28,33 +28,39 @@
 
 static const struct api_family families[] = {
 	[SCN_API_VERBS] = {
-		.name = "verbs", .calls = api_verbs_calls, .resolve = resolve_verbs, .model_op = model_op_verbs,
+		.name = "verbs", .calls = api_verbs_calls, .ncalls = &api_verbs_calls_n,
+		.resolve = resolve_verbs, .model_op = model_op_verbs,
 		.stack_exec = stack_exec_verbs, .agent_reqs = agent_verbs_reqs, .stack_exec_chain = stack_exec_chain_verbs,
 		.stack_ahead = stack_ahead_verbs,
 	},
 	[SCN_API_HARNESS] = {
-		.name = "harness", .calls = api_harness_calls, .resolve = resolve_harness, .model_op = model_op_harness,
+		.name = "harness", .calls = api_harness_calls, .ncalls = &api_harness_calls_n,
+		.resolve = resolve_harness, .model_op = model_op_harness,
 		.stack_exec = stack_exec_harness,
 	},
 	[SCN_API_RPMA] = {
-		.name = "rpma", .calls = api_rpma_calls, .caps = M_CAP_RPMA, .resolve = resolve_rpma,
+		.name = "rpma", .calls = api_rpma_calls, .ncalls = &api_rpma_calls_n,
+		.caps = M_CAP_RPMA, .resolve = resolve_rpma,
 		.model_op = model_op_rpma, .stack_exec = stack_exec_rpma, .stack_blob = stack_blob_rpma,
 		.blob_classes = SCN_C_RPMA_MR | SCN_C_RPMA_REMOTE, .agent_reqs = agent_rpma_reqs,
 		.agent_end = agent_rpma_end,
 	},
 	[SCN_API_DAT] = {
-		.name = "dat", .calls = api_dat_calls, .caps = M_CAP_DAPL, .resolve = resolve_dat,
+		.name = "dat", .calls = api_dat_calls, .ncalls = &api_dat_calls_n,
+		.caps = M_CAP_DAPL, .resolve = resolve_dat,
 		.model_op = model_op_dat, .model_made = model_made_dat, .stack_exec = stack_exec_dat, .agent_reqs = agent_dat_reqs,
 		.agent_end = agent_dat_end,
 	},
 	[SCN_API_MRAPI] = {
-		.name = "mrapi", .calls = api_mrapi_calls, .caps = M_CAP_MRAPI, .resolve = resolve_mrapi,
+		.name = "mrapi", .calls = api_mrapi_calls, .ncalls = &api_mrapi_calls_n,
+		.caps = M_CAP_MRAPI, .resolve = resolve_mrapi,
 		.model_op = model_op_mrapi, .model_view = model_view_mrapi, .model_buf = model_buf_mrapi,
 		.stack_exec = stack_exec_mrapi, .agent_reqs = agent_mrapi_reqs,
 		.agent_end = agent_mrapi_end,
 	},
 	[SCN_API_RPMEM] = {
-		.name = "rpmem", .calls = api_rpmem_calls, .caps = M_CAP_RPMEM, .resolve = resolve_rpmem,
+		.name = "rpmem", .calls = api_rpmem_calls, .ncalls = &api_rpmem_calls_n,
+		.caps = M_CAP_RPMEM, .resolve = resolve_rpmem,
 		.model_op = model_op_rpmem, .model_buf = model_buf_rpmem, .stack_exec = stack_exec_rpmem,
 		.stack_read = stack_read_rpmem, .read_classes = SCN_C_RPMEM_POOL, .agent_reqs = agent_rpmem_reqs,
 		.agent_end = agent_rpmem_end,

@@ -2,6 +2,7 @@
 #include "harness/explore/case.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,7 +239,7 @@ int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const st
 	char *text;
 	int rc;
 
-	memset(e, 0, sizeof(*e));
+	memset(e, 0, offsetof(struct ex_eval, eng)); /* the engine: bm_init's */
 	rc = ex_case_text(c, NULL, &text);
 	if (rc)
 		return rc;
@@ -247,6 +248,7 @@ int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const st
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc) {
+		memset(&e->eng, 0, sizeof(e->eng));
 		e->r.v = V_ERROR;
 		snprintf(e->r.reason, sizeof(e->r.reason), "does not parse");
 		return 0;
@@ -272,5 +274,5 @@ void ex_eval_free(struct ex_eval *e)
 		bm_free(&e->eng);
 	scn_free(e->f);
 	result_clear(&e->r);
-	memset(e, 0, sizeof(*e));
+	memset(e, 0, offsetof(struct ex_eval, eng)); /* the engine: released by bm_free, set by the next bm_init */
 }

@@ -226,7 +226,7 @@ static int gen_batch(const struct ex_opts *o, struct model_gen *g, struct ex_cov
  */
 static int preshrink(struct ex_stack *s, struct ex_shrinker *sh, size_t n)
 {
-	struct ex_stack ms = { .kind = EX_STACK_MODEL, .judge = s->judge, .sim = s->sim };
+	struct ex_stack ms = { .kind = EX_STACK_MODEL, .judge = s->judge, .sim = s->sim, .ev = s->ev };
 	struct ex_case *small = calloc(n, sizeof(*small));
 	struct result *rs = calloc(n, sizeof(*rs));
 	size_t *which = calloc(n, sizeof(*which)), k = 0;
@@ -320,6 +320,7 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 	size_t batch = o->batch ? o->batch : 1;
 	struct ex_case *cs = calloc(batch, sizeof(*cs));
 	struct result *rs = calloc(batch, sizeof(*rs));
+	struct ex_eval *own = NULL;
 	int rc = 0;
 
 	memset(sum, 0, sizeof(*sum));
@@ -327,6 +328,9 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 		rc = -ENOMEM;
 		goto out;
 	}
+	rc = ex_stack_hold_eval(s, &own); /* one buffer for every case run, judged and shrunk here */
+	if (rc)
+		goto out;
 	model_gen_seed(&g, o->seed);
 	while (!rc && sum->nfound < EX_FOUND_MAX) {
 		if (o->steps && sum->steps >= o->steps)
@@ -352,6 +356,7 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 	sum->stack_secs = s->secs;
 	progress(o, sum, t0, 1);
 out:
+	ex_stack_drop_eval(s, own);
 	free(cs);
 	free(rs);
 	return rc;

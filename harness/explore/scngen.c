@@ -498,19 +498,18 @@ static double score(const struct ex_eval *e, const struct ex_cov *cov, const str
 
 /* ------------------------------------------------------------- a case -- */
 
-/* Draw, run and score up to o->proposals proposals; push the best onto c. 1 pushed, 0 none, or -ENOMEM. */
+/*
+ * Draw, run (in e, a buffer) and score up to o->proposals proposals; push the
+ * best onto c. 1 pushed, 0 none, or -ENOMEM.
+ */
 static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_api fam, const struct ex_cov *cov,
-		     const struct ex_eval *prefix, struct ex_case *c)
+		     const struct ex_eval *prefix, struct ex_eval *e, struct ex_case *c)
 {
 	struct gctx x = { .g = g, .e = prefix, .m = &prefix->eng.m, .nnodes = c->nnodes, .step = (unsigned)c->n,
 			  .fam = fam };
 	char line[EX_LINE_MAX], best[EX_LINE_MAX] = "";
 	double best_s = -1;
-	struct ex_eval *e = malloc(sizeof(*e));
 	int rc = 0;
-
-	if (!e)
-		return -ENOMEM;
 	unsigned node, k;
 
 	/* The kind follows the state; its proposals differ in objects, numbers and flags. */
@@ -535,7 +534,6 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_
 		}
 		ex_eval_free(e);
 	}
-	free(e);
 	if (rc)
 		return rc;
 	if (!best[0])
@@ -546,7 +544,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_
 
 int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov *cov, struct ex_case *out)
 {
-	struct ex_eval *prefix = malloc(sizeof(*prefix));
+	struct ex_eval *prefix = malloc(2 * sizeof(*prefix)), *e; /* reused by every run of the case */
 	unsigned span = o->nodes_max > o->nodes_min ? o->nodes_max - o->nodes_min + 1 : 1;
 	enum scn_api fams[SCN_API_COUNT_], fam = SCN_API_VERBS;
 	unsigned nf = 0;
@@ -554,6 +552,7 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 
 	if (!prefix)
 		return -ENOMEM;
+	e = prefix + 1;
 	memset(out, 0, sizeof(*out));
 	out->nnodes = o->nodes_min + model_gen_below(g, span);
 	for (unsigned a = 0; a < SCN_API_COUNT_; a++)
@@ -566,26 +565,19 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 		rc = ex_eval_run(out, &o->judge, &o->judge, NULL, prefix);
 		if (rc)
 			break;
-		rc = next_step(g, o, fam, cov, prefix, out);
+		rc = next_step(g, o, fam, cov, prefix, e, out);
 		ex_eval_free(prefix);
 		if (rc < 0)
 			break;
 		misses = rc ? 0 : misses + 1;
 		rc = 0;
 	}
+	if (!rc && ex_eval_run(out, &o->judge, &o->judge, NULL, e) == 0) {
+		ex_cov_add(cov, &e->r);
+		ex_eval_free(e);
+	}
 	free(prefix);
-	if (rc) {
+	if (rc)
 		ex_case_free(out);
-		return rc;
-	}
-	{
-		struct ex_eval *e = malloc(sizeof(*e));
-
-		if (e && ex_eval_run(out, &o->judge, &o->judge, NULL, e) == 0) {
-			ex_cov_add(cov, &e->r);
-			ex_eval_free(e);
-		}
-		free(e);
-	}
-	return 0;
+	return rc;
 }

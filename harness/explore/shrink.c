@@ -336,7 +336,7 @@ static int value_cands(const struct ex_case *c, struct cands *cs)
 /* Keep the candidates the model can run as written (well-formed, every step reached). */
 static int model_filter(const struct ex_stack *s, struct cands *cs)
 {
-	struct ex_eval *e = malloc(sizeof(*e));
+	struct ex_eval *own, *e = ex_stack_eval(s, &own);
 	size_t k = 0;
 	int rc = 0;
 
@@ -358,7 +358,7 @@ static int model_filter(const struct ex_stack *s, struct cands *cs)
 	for (size_t i = k; rc && i < cs->n; i++)
 		ex_case_free(&cs->v[i]);
 	cs->n = k;
-	free(e);
+	free(own);
 	return rc;
 }
 
@@ -381,17 +381,17 @@ static int graph_cands(int ph, unsigned gran, const struct ex_case *cur, const s
 	}
 }
 
-static int phase_cands(int ph, unsigned gran, const struct ex_case *cur, struct cands *cs)
+static int phase_cands(const struct ex_stack *s, int ph, unsigned gran, const struct ex_case *cur, struct cands *cs)
 {
 	struct m_profile gen;
-	struct ex_eval *e;
+	struct ex_eval *own, *e;
 	int rc;
 
 	if (ph == PH_NODES)
 		return node_cands(cur, cs);
 	if (ph == PH_VALUES)
 		return value_cands(cur, cs);
-	e = malloc(sizeof(*e));
+	e = ex_stack_eval(s, &own);
 	if (!e)
 		return -ENOMEM;
 	m_profile_get("generic", 0, &gen);
@@ -401,7 +401,7 @@ static int phase_cands(int ph, unsigned gran, const struct ex_case *cur, struct 
 			rc = graph_cands(ph, gran, cur, e->f, cs);
 		ex_eval_free(e);
 	}
-	free(e);
+	free(own);
 	return rc;
 }
 
@@ -459,7 +459,7 @@ int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh)
 			sh->progress = 0;
 			sh->ph = PH_STEPS;
 		}
-		rc = phase_cands(sh->ph, sh->gran, &sh->cur, &cs);
+		rc = phase_cands(s, sh->ph, sh->gran, &sh->cur, &cs);
 		if (!rc)
 			rc = model_filter(s, &cs);
 		if (rc) {
@@ -552,8 +552,12 @@ int ex_shrink(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *
 {
 	struct ex_shrinker sh;
 	struct ex_case dummy;
-	int rc = ex_shrinker_init(s, &sh, c, sig, max_rounds);
+	struct ex_eval *own;
+	int rc = ex_stack_hold_eval(s, &own);
 
+	if (rc)
+		return rc;
+	rc = ex_shrinker_init(s, &sh, c, sig, max_rounds);
 	while (!rc && !(rc = ex_shrinker_next(s, &sh)) && !sh.done) {
 		size_t n = sh.n; /* feed() takes the candidates */
 		struct result *rs = calloc(n, sizeof(*rs));
@@ -568,5 +572,6 @@ int ex_shrink(struct ex_stack *s, const struct ex_case *c, const struct ex_sig *
 	ex_shrinker_take(&sh, rc ? &dummy : out, st);
 	if (rc)
 		ex_case_free(&dummy);
+	ex_stack_drop_eval(s, own);
 	return rc;
 }

@@ -40,9 +40,32 @@ int ex_stack_kind_parse(const char *name, enum ex_stack_kind *out)
 
 /* ---------------------------------------------------------- in process -- */
 
+int ex_stack_hold_eval(struct ex_stack *s, struct ex_eval **own)
+{
+	*own = NULL;
+	if (s->ev)
+		return 0;
+	*own = s->ev = malloc(sizeof(*s->ev));
+	return s->ev ? 0 : -ENOMEM;
+}
+
+void ex_stack_drop_eval(struct ex_stack *s, struct ex_eval *own)
+{
+	if (!own)
+		return;
+	s->ev = NULL;
+	free(own);
+}
+
+struct ex_eval *ex_stack_eval(const struct ex_stack *s, struct ex_eval **own)
+{
+	*own = s->ev ? NULL : malloc(sizeof(**own));
+	return s->ev ? s->ev : *own;
+}
+
 static int run_model(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
 {
-	struct ex_eval *e = malloc(sizeof(*e));
+	struct ex_eval *own, *e = ex_stack_eval(s, &own);
 	int rc = 0;
 
 	if (!e)
@@ -56,7 +79,7 @@ static int run_model(struct ex_stack *s, const struct ex_case *cases, size_t n, 
 		s->steps += rs[i].steps_run;
 		ex_eval_free(e);
 	}
-	free(e);
+	free(own);
 	return rc;
 }
 
@@ -323,7 +346,7 @@ int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, stru
 
 int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct result *r, struct ex_sig *sig)
 {
-	struct ex_eval *e = malloc(sizeof(*e));
+	struct ex_eval *own, *e = ex_stack_eval(s, &own);
 	struct ex_case pre;
 	int rc;
 
@@ -351,13 +374,13 @@ int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct
 	}
 	ex_case_free(&pre);
 out:
-	free(e);
+	free(own);
 	return rc;
 }
 
 int ex_stack_deviation(const struct ex_stack *s, const struct ex_case *c, char *buf, size_t len)
 {
-	struct ex_eval *e = malloc(sizeof(*e));
+	struct ex_eval *own, *e = ex_stack_eval(s, &own);
 	const char *d;
 	int rc;
 
@@ -371,6 +394,6 @@ int ex_stack_deviation(const struct ex_stack *s, const struct ex_case *c, char *
 			snprintf(buf, len, "%.*s", (int)strcspn(d + 19, " "), d + 19);
 		ex_eval_free(e);
 	}
-	free(e);
+	free(own);
 	return rc;
 }

@@ -44,7 +44,19 @@ struct ex_stack {
 	/* counters */
 	unsigned long cases, steps, batches;
 	double secs;                       /* time spent running cases */
+	struct ex_eval *ev;                /* the buffer of its runs in this process (NULL: each call
+	                                      allocates one; ex_stack_hold_eval) */
 };
+
+/*
+ * Give s an evaluation buffer (s->ev) for the runs in this process its calls
+ * make, unless it has one. *own receives what to pass to ex_stack_drop_eval
+ * (NULL if s had one). 0 or -ENOMEM.
+ */
+int ex_stack_hold_eval(struct ex_stack *s, struct ex_eval **own);
+void ex_stack_drop_eval(struct ex_stack *s, struct ex_eval *own);
+/* s->ev, or a new buffer into *own (free it after; NULL: out of memory). */
+struct ex_eval *ex_stack_eval(const struct ex_stack *s, struct ex_eval **own);
 
 /*
  * The model engine with its profile's deviations first: where the profile it

@@ -10,14 +10,10 @@
 #include <errno.h>
 #include <string.h>
 
-/* Number of calls in family f's list. */
+/* Number of calls in family f's list (counted at compile time: scn_call_get is hot). */
 static size_t family_ncalls(const struct api_family *f)
 {
-	size_t n = 0;
-
-	while (f->calls && f->calls[n].name)
-		n++;
-	return n;
+	return f->calls && f->ncalls ? *f->ncalls : 0;
 }
 
 size_t scn_call_count(void)
@@ -31,14 +27,13 @@ size_t scn_call_count(void)
 
 const struct scn_call *scn_call_get(size_t i)
 {
-	/* Walked, not counted family by family: the runner asks for a step's call several times a
-	 * step, and a verbs call (the first family) is then found without counting the others. */
 	for (size_t k = 0; k < api_family_count(); k++) {
 		const struct api_family *f = api_family_get(k);
+		size_t n = family_ncalls(f);
 
-		for (size_t j = 0; f->calls && f->calls[j].name; j++, i--)
-			if (i == 0)
-				return &f->calls[j];
+		if (i < n)
+			return &f->calls[i];
+		i -= n;
 	}
 	return NULL;
 }
@@ -51,8 +46,8 @@ int scn_call_find(const char *name)
 		const struct api_family *f = api_family_get(k);
 		size_t n = family_ncalls(f);
 
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(f->calls[i].name, name) == 0)
+		for (size_t i = 0; i < n; i++) /* first letters first: every step's name is looked up */
+			if (f->calls[i].name[0] == name[0] && strcmp(f->calls[i].name, name) == 0)
 				return (int)(base + i);
 		base += n;
 	}

@@ -35,4 +35,7 @@
 #define QUERY(name, api, cls, outs, args, query) \
 	{ name, SCN_API_##api, SCN_KIND_QUERY, cls, 0, outs, args, query }
 
+/* After a family's list arr: arr_n, its number of calls (the registry row's ncalls). */
+#define CALLS_COUNT(arr) const size_t arr##_n = sizeof(arr) / sizeof(arr[0]) - 1
+
 #endif

@@ -9,7 +9,7 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 {
 	int rc;
 
-	memset(bm, 0, sizeof(*bm));
+	/* Each member set (the model, 0.5 MB, zeroed once: by model_init, even when it fails). */
 	rc = model_init(&bm->m, (unsigned)f->nnodes);
 	if (rc)
 		return rc;
@@ -18,10 +18,11 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 	/* The specification's reading of this stack: generic rules, but the
 	 * device's own capabilities (a missing optional feature is not a
 	 * deviation). */
+	bm->gen = (struct m_profile){ 0 };
 	m_profile_get("generic", 0, &bm->gen);
 	bm->gen.caps = prof->caps;
-	for (size_t i = 0; i < SCN_OBJS_MAX; i++)
-		bm->h[i] = bm->recv[i] = -1;
+	memset(bm->h, 0xff, sizeof(bm->h));       /* every h[i] -1 (intN_t: two's complement) */
+	memset(bm->recv, 0xff, sizeof(bm->recv)); /* every recv[i] -1 */
 	memset(bm->holder, 0xff, sizeof(bm->holder)); /* -1 */
 	return 0;
 }

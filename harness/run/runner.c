@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -597,11 +598,17 @@ static void send_ahead(struct run *x, size_t si)
 int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
 		 const struct run_opts *o, struct result *r)
 {
-	struct run x = { .f = f, .ops = ops, .be = be, .o = o, .r = r };
+	struct run x;
 	double t0 = proto_now_s();
 	size_t si;
 	int rc;
 
+	memset(&x, 0, offsetof(struct run, bm)); /* not the model's 0.5 MB twice: bm_init's below */
+	x.f = f;
+	x.ops = ops;
+	x.be = be;
+	x.o = o;
+	x.r = r;
 	memset(r, 0, sizeof(*r));
 	snprintf(r->file, sizeof(r->file), "%s", f->name);
 	snprintf(r->title, sizeof(r->title), "%s", f->title);

@@ -30,7 +30,6 @@ struct run {
 	const struct backend_ops *ops;
 	void *be;
 	const struct run_opts *o;
-	struct be_model bm;
 	struct result *r;
 	struct text detail;
 	int xfails;
@@ -41,6 +40,7 @@ struct run {
 	size_t advance;  /* steps the last run_step took (a chain: all of its) */
 	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
 	struct run_pend pend; /* run-ahead: a peer check waiting for a later look */
+	struct be_model bm; /* the oracle; last: run_scenario zeroes the members before it (bm_init sets it) */
 };
 
 /* Record the deciding verdict v at line (the first fail/error wins over xfail), its reason from fmt. */

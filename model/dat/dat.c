@@ -115,13 +115,14 @@ struct m_op m_dat_dto_op(const struct model *m, const struct m_op *op)
 					 .peer_node = -1, .peer_qp = -1 } };
 }
 
-/* The verbs type-1 bind an rmr_bind stands for. */
+/* The verbs type-1 bind an rmr_bind stands for. The spec lets any LMR take
+ * binds: its MR counts as registered with MW_BIND (mr_bindable). */
 struct m_op m_dat_bind_op(const struct model *m, const struct m_op *op)
 {
 	const struct m_conn *c = &m->node[op->node].conn[op->dat.ep];
 
 	return (struct m_op){ .kind = M_OP_BIND_MW, .node = op->node, .obj = op->obj,
-			      .verbs = { .pd = -1, .mr = op->dat.lmr, .qp = c->qp,
+			      .verbs = { .pd = -1, .mr = op->dat.lmr, .qp = c->qp, .mr_bindable = 1,
 					 .access = priv_access(op->dat.priv), .bind_call = 1,
 					 .len = op->dat.len, .offset = op->dat.offset, .peer_node = -1,
 					 .peer_qp = -1 } };

@@ -1,9 +1,6 @@
 /* ep.c — uDAPL predictions for endpoints, DTOs and RMR binds (catalog area C; dat/internal.h). */
 #include "model/dat/internal.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 static int ep_valid(const struct m_node *nd, int h)
 {
 	return VALID(nd->conn, nd->nconn, h) && nd->conn[h].api == M_API_DAT;
@@ -278,16 +275,8 @@ int m_dat_pred_rmr_bind(const struct model *m, const struct m_profile *p, struct
 		why = w;
 	}
 	struct m_op v = m_dat_bind_op(m, op);
-	/* The spec lets any LMR take binds: predict the verbs bind as if the
-	 * MR had been registered with MW_BIND (a scratch copy of the state). */
-	struct model *tmp = malloc(sizeof(*tmp));
 
-	if (!tmp)
-		return -ENOMEM;
-	memcpy(tmp, m, sizeof(*tmp));
-	tmp->node[op->node].mr[op->dat.lmr].access |= M_ACC_MW_BIND;
-	rc = m_verbs_step_predict(tmp, p, &v, &vp);
-	free(tmp);
+	rc = m_verbs_step_predict(m, p, &v, &vp);
 	if (rc)
 		return rc;
 	out->res = vp.res;

@@ -38,7 +38,8 @@
 
 /* RPMA-REG-3: the verbs access flags of a usage set. */
 uint32_t m_rpma_usage2access(uint32_t usage);
-/* Give node n its librpma peer's PD if it has none yet. Returns 0 or -ENOSPC. */
+/* Give node n its librpma peer's PD if it has none yet, in its next PD slot (mr.c predicts
+ * a first registration on that slot). Returns 0 or -ENOSPC. */
 int m_rpma_ensure_peer(struct model *m, unsigned n);
 /*
  * Add the verbs prediction v to out as librpma reports it (a failed verbs

@@ -1,20 +1,23 @@
 /* mr.c — librpma registration, descriptors and remote MRs (catalog area B; rpma/internal.h). */
 #include "model/rpma/internal.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 /* ------------------------------------------------------ registration -- */
 
-/* The ibv_reg_mr librpma makes for rpma_mr_reg op (the peer PD must exist). */
+/*
+ * The ibv_reg_mr librpma makes for rpma_mr_reg op: in the peer's PD, or,
+ * before the node has one, in the PD m_rpma_ensure_peer makes first (the
+ * node's next PD slot; verbs pd_next).
+ */
 static void reg_to_verbs(const struct model *m, const struct m_op *op, struct m_op *vop)
 {
 	const struct m_node *nd = &m->node[op->node];
+	int next = nd->rpma.pd < 0;
 
 	*vop = (struct m_op){ .kind = M_OP_REG_MR, .node = op->node, .obj = -1,
-			      .verbs = { .pd = nd->rpma.pd, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1,
-					 .len = op->rpma.len, .access = m_rpma_usage2access(op->rpma.usage),
-					 .offset = op->rpma.offset, .prot = op->rpma.prot } };
+			      .verbs = { .pd = next ? nd->npd : nd->rpma.pd, .pd_next = (uint8_t)next, .mr = -1,
+					 .qp = -1, .peer_node = -1, .peer_qp = -1, .len = op->rpma.len,
+					 .access = m_rpma_usage2access(op->rpma.usage), .offset = op->rpma.offset,
+					 .prot = op->rpma.prot } };
 	if (op->rpma.mr >= 0) {
 		/* Registering another rpma MR's buffer again: the same memory. */
 		vop->verbs.in_buf = 1;
@@ -29,7 +32,6 @@ int m_rpma_pred_reg(const struct model *m, const struct m_profile *p, struct m_p
 	struct m_why lead = { 0 };
 	struct m_op vop;
 	struct m_pred vp;
-	struct model *tmp = NULL;
 	int rc;
 
 	if (op->rpma.mr >= 0 && (!EVER(nd->mr, nd->nmr, op->rpma.mr) || nd->mr[op->rpma.mr].api != M_API_RPMA ||
@@ -43,21 +45,8 @@ int m_rpma_pred_reg(const struct model *m, const struct m_profile *p, struct m_p
 		m_rpma_alt1(out, O_RPMA(M_RPMA_E_INVAL), M_EFF_NONE, M_RULE_RPMA_REG_2);
 		return 0;
 	}
-	if (nd->rpma.pd < 0) {
-		/* Predict on a scratch copy that has the peer (prediction is pure). */
-		tmp = malloc(sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		memcpy(tmp, m, sizeof(*tmp));
-		if (m_rpma_ensure_peer(tmp, op->node)) {
-			free(tmp);
-			return -EINVAL;
-		}
-		m = tmp;
-	}
 	reg_to_verbs(m, op, &vop);
 	rc = m_verbs_step_predict(m, p, &vop, &vp);
-	free(tmp);
 	if (rc)
 		return rc;
 	m_why_add(&lead, M_RULE_RPMA_REG_3);

@@ -21,7 +21,8 @@ uint32_t m_rpma_usage2access(uint32_t usage)
 	return a;
 }
 
-/* Give node n its librpma peer's PD if it has none yet. Returns 0 or -ENOSPC. */
+/* Give node n its librpma peer's PD if it has none yet, in its next PD slot (mr.c predicts
+ * a first registration on that slot). Returns 0 or -ENOSPC. */
 int m_rpma_ensure_peer(struct model *m, unsigned n)
 {
 	struct m_node *nd = &m->node[n];

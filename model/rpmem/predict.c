@@ -88,13 +88,16 @@ void m_rpmem_set_bytes_free(struct m_rpmem_set *st)
 
 void m_rpmem_free(struct m_rpmem_model *s)
 {
+	/* Only what is held (no free(NULL): model_free says why). */
 	for (unsigned t = 0; t < M_RPMEM_TARGETS; t++)
 		for (unsigned i = 0; i < M_RPMEM_SETS; i++)
-			m_rpmem_set_bytes_free(&s->target[t].set[i]);
-	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++) {
-		free(s->h[h].local);
-		s->h[h].local = NULL;
-	}
+			if (s->target[t].set[i].data || s->target[t].set[i].unknown)
+				m_rpmem_set_bytes_free(&s->target[t].set[i]);
+	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++)
+		if (s->h[h].local) {
+			free(s->h[h].local);
+			s->h[h].local = NULL;
+		}
 }
 
 static int dup_bytes(uint8_t **dst, const uint8_t *src, uint64_t n)

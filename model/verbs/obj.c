@@ -77,6 +77,14 @@ int model_mr_len_holds(uint64_t len, uint64_t off)
 	return len <= M_MR_LEN_MAX || (off < M_PAGE && len > UINT64_MAX - M_PAGE - off);
 }
 
+/* The PD of a registration: live, or (pd_next) the one its family creates at the call in the next slot. */
+static int reg_pd_ok(const struct m_node *nd, const struct m_op *op)
+{
+	if (op->verbs.pd_next)
+		return op->verbs.pd == nd->npd && nd->npd < M_MAX_PD;
+	return VALID(nd->pd, nd->npd, op->verbs.pd, 1);
+}
+
 static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
@@ -86,7 +94,7 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 	uint64_t off = op->verbs.offset;
 	uint8_t prot = op->verbs.prot;
 
-	if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || off >= M_PAGE || prot > M_PROT_UNMAPPED)
+	if (!reg_pd_ok(nd, op) || off >= M_PAGE || prot > M_PROT_UNMAPPED)
 		return -EINVAL;
 	if (op->verbs.in_buf) {
 		/* Another registration of a buffer the node has (kept after its dereg):

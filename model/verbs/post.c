@@ -371,7 +371,7 @@ static int bind_mw(const struct model *m, const struct m_profile *p, const struc
 	}
 	if (mw->type == M_MW_TYPE_2 && (mw->bound || mw->pd != q->pd || op->verbs.len == 0 || mr->pd != mw->pd))
 		r = M_RULE_MW_BIND_10;
-	else if (!(mr->access & M_ACC_MW_BIND))
+	else if (!(mr->access & M_ACC_MW_BIND) && !op->verbs.mr_bindable)
 		r = M_RULE_MW_BIND_5;
 	else if ((op->verbs.access & (M_ACC_REMOTE_WRITE | M_ACC_REMOTE_ATOMIC)) && !(mr->access & M_ACC_LOCAL_WRITE))
 		r = M_RULE_MW_BIND_6;

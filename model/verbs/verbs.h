@@ -111,6 +111,12 @@ struct m_verbs_args {
 	struct m_sge sge_more[M_SGE_MAX - 1];
 	uint8_t max_send_sge; /* create_qp: cap.max_send_sge (0: 1) */
 	uint8_t max_recv_sge; /* create_qp: cap.max_recv_sge (0: 1) */
+	/* Set only by another family's translation of its step (model/internal.h,
+	 * m_verbs_step_predict), 0 from every other caller: the state that family
+	 * creates or assumes around the call, predicted on without a copy of the model */
+	uint8_t pd_next;    /* reg_mr: pd is the PD the family creates at this call, first (the
+	                       node's next PD slot, not in the model yet; none free: -EINVAL) */
+	uint8_t mr_bindable; /* bind_mw: the MR takes binds as if registered with MW_BIND */
 };
 
 #endif

@@ -81,6 +81,74 @@ START_TEST(test_cases_are_well_formed)
 }
 END_TEST
 
+/* What a run left in e: equal in a and b. */
+static void same_eval(const struct ex_eval *a, const struct ex_eval *b)
+{
+	ck_assert_int_eq(a->r.v, b->r.v);
+	ck_assert_str_eq(a->r.reason, b->r.reason);
+	ck_assert_uint_eq(a->nseen, b->nseen);
+	ck_assert_int_eq(a->last_crash, b->last_crash);
+	ck_assert_str_eq(a->step_rules, b->step_rules);
+	ck_assert_int_eq(a->f == NULL, b->f == NULL);
+	ck_assert_uint_eq(a->eng.m.nnodes, b->eng.m.nnodes);
+	ck_assert_mem_eq(a->eng.h, b->eng.h, sizeof(a->eng.h));
+	for (unsigned n = 0; n < M_MAX_NODES; n++) {
+		const struct m_node *x = &a->eng.m.node[n], *y = &b->eng.m.node[n];
+
+		ck_assert_uint_eq(x->npd, y->npd);
+		ck_assert_uint_eq(x->nmr, y->nmr);
+		ck_assert_uint_eq(x->nqp, y->nqp);
+		ck_assert_uint_eq(x->next_key, y->next_key);
+		for (unsigned i = 0; i < x->nmr; i++)
+			if (x->mr[i].bytes)
+				ck_assert_mem_eq(x->mr[i].bytes, y->mr[i].bytes, x->mr[i].len);
+	}
+}
+
+/* A buffer used before (or never zeroed) runs a case as a zeroed one does; a case that does not
+ * parse leaves an empty engine. */
+START_TEST(test_eval_in_a_used_buffer)
+{
+	struct ex_gen_opts o = gen_opts();
+	struct ex_cov cov = { { 0 } };
+	struct model_gen g;
+	struct ex_eval *used = malloc(sizeof(*used));
+	struct ex_case bad = { .nnodes = 2 };
+
+	ck_assert_ptr_nonnull(used);
+	memset(used, 0xa5, sizeof(*used));
+	model_gen_seed(&g, 11);
+	for (int k = 0; k < 6; k++) {
+		struct ex_eval *fresh = calloc(1, sizeof(*fresh));
+		struct ex_case c;
+
+		ck_assert_ptr_nonnull(fresh);
+		ck_assert_int_eq(ex_gen_case(&g, &o, &cov, &c), 0);
+		for (size_t len = c.n; len > 0; len -= len > 4 ? 4 : len) {
+			struct ex_case pre = c;
+
+			pre.n = len;
+			ck_assert_int_eq(ex_eval_run(&pre, &o.judge, &o.judge, NULL, fresh), 0);
+			ck_assert_int_eq(ex_eval_run(&pre, &o.judge, &o.judge, NULL, used), 0);
+			same_eval(fresh, used);
+			ex_eval_free(fresh);
+			ex_eval_free(used);
+		}
+		ex_case_free(&c);
+		free(fresh);
+	}
+	ck_assert_int_eq(ex_case_push(&bad, "a: no_such_call"), 0);
+	ck_assert_int_eq(ex_eval_run(&bad, &o.judge, &o.judge, NULL, used), 0);
+	ck_assert_ptr_null(used->f);
+	ck_assert_int_eq(used->r.v, V_ERROR);
+	ck_assert_uint_eq(used->eng.m.nnodes, 0);
+	ck_assert_uint_eq(used->eng.m.node[0].nmr, 0);
+	ex_eval_free(used);
+	ex_case_free(&bad);
+	free(used);
+}
+END_TEST
+
 /* Steps of 200 cases (seed 3, judged against rxe) at which rxe allows a kernel crash. */
 static unsigned crash_steps(int no_crash)
 {
@@ -331,6 +399,7 @@ Suite *suite_test_explore_gen(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_same_seed_same_steps);
 	tcase_add_test(tc, test_cases_are_well_formed);
+	tcase_add_test(tc, test_eval_in_a_used_buffer);
 	tcase_add_test(tc, test_sig_of_fail_and_crash);
 	tcase_add_test(tc, test_written_file_lints);
 	tcase_add_test(tc, test_reads_run_tap_report);

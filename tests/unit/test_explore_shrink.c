@@ -137,6 +137,39 @@ START_TEST(test_shrinks_planted_bug_to_minimal)
 }
 END_TEST
 
+/* A stack holding an evaluation buffer (dirty) shrinks as one without: the same case; the buffer
+ * stays the caller's. */
+START_TEST(test_shrink_in_a_held_buffer)
+{
+	struct ex_stack s;
+	struct ex_case c, a, b;
+	struct ex_sig sig;
+	struct ex_shrink_stats st;
+	struct ex_eval *own;
+
+	buggy_stack(&s);
+	push_all(&c, 3, noisy);
+	sig_on(&s, &c, &sig);
+	ck_assert_int_eq(ex_shrink(&s, &c, &sig, 0, &a, &st), 0);
+	ck_assert_ptr_null(s.ev); /* its own buffer, dropped */
+	ck_assert_int_eq(ex_stack_hold_eval(&s, &own), 0);
+	ck_assert_ptr_nonnull(own);
+	ck_assert_ptr_eq(s.ev, own);
+	memset(s.ev, 0x5a, sizeof(*s.ev));
+	ck_assert_int_eq(ex_shrink(&s, &c, &sig, 0, &b, &st), 0);
+	ck_assert_ptr_eq(s.ev, own); /* held by the caller: kept */
+	ck_assert_uint_eq(a.nnodes, b.nnodes);
+	ck_assert_uint_eq(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++)
+		ck_assert_str_eq(a.lines[i], b.lines[i]);
+	ex_stack_drop_eval(&s, own);
+	ck_assert_ptr_null(s.ev);
+	ex_case_free(&a);
+	ex_case_free(&b);
+	ex_case_free(&c);
+}
+END_TEST
+
 /* The same on a stack marked costly (a real one): coarse chunks first, finer only when needed. */
 START_TEST(test_costly_stack_shrinks_in_few_cases)
 {
@@ -444,6 +477,7 @@ Suite *suite_test_explore_shrink(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_planted_bug_diverges);
 	tcase_add_test(tc, test_shrinks_planted_bug_to_minimal);
+	tcase_add_test(tc, test_shrink_in_a_held_buffer);
 	tcase_add_test(tc, test_shrink_is_deterministic);
 	tcase_add_test(tc, test_costly_stack_shrinks_in_few_cases);
 	tcase_add_test(tc, test_explore_finds_planted_bug);

@@ -24,6 +24,30 @@ START_TEST(test_every_op_has_its_family)
 }
 END_TEST
 
+/* Every op kind's name parses back to it, in any case (the lookup tries first letters first); others do not. */
+START_TEST(test_op_kind_names_parse_back)
+{
+	enum m_op_kind got;
+	char up[64];
+
+	for (unsigned k = 0; k < M_OP_COUNT_; k++) {
+		const char *name = m_op_kind_str((enum m_op_kind)k);
+		size_t i;
+
+		ck_assert_int_eq(m_op_kind_parse(name, &got), 0);
+		ck_assert_int_eq(got, (enum m_op_kind)k);
+		for (i = 0; name[i] && i + 1 < sizeof(up); i++)
+			up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+		up[i] = '\0';
+		ck_assert_int_eq(m_op_kind_parse(up, &got), 0);
+		ck_assert_int_eq(got, (enum m_op_kind)k);
+	}
+	ck_assert_int_eq(m_op_kind_parse("", &got), -EINVAL);
+	ck_assert_int_eq(m_op_kind_parse("reg_mrx", &got), -EINVAL);
+	ck_assert_int_eq(m_op_kind_parse("eg_mr", &got), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_family_names)
 {
 	enum m_family f;
@@ -79,6 +103,7 @@ Suite *suite_test_model_family(void)
 
 	tcase_add_test(tc, test_every_op_has_its_family);
 	tcase_add_test(tc, test_family_names);
+	tcase_add_test(tc, test_op_kind_names_parse_back);
 	tcase_add_test(tc, test_dispatch_and_state);
 	suite_add_tcase(s, tc);
 	return s;

@@ -227,6 +227,49 @@ START_TEST(test_clone_is_deep)
 }
 END_TEST
 
+/* The byte-by-byte reading of model_bytes_compare (model.h): the first known byte that differs. */
+static long bytes_compare_ref(const uint8_t *bytes, const uint8_t *unknown, const uint8_t *real, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!unknown[i] && bytes[i] != real[i])
+			return (long)i;
+	return -1;
+}
+
+/* Random buffers (equal runs, unknown runs, differences anywhere, chunk edges): the same index as byte by byte. */
+START_TEST(test_bytes_compare_as_byte_by_byte)
+{
+	enum { MAX = 300 };
+	struct model_gen g;
+	uint8_t bytes[MAX], unknown[MAX], real[MAX];
+	unsigned found = 0;
+
+	model_gen_seed(&g, base_seed());
+	for (int k = 0; k < 20000; k++) {
+		size_t len = model_gen_below(&g, MAX + 1);
+		unsigned ndiff = model_gen_below(&g, 4), nunk = model_gen_below(&g, 4);
+
+		for (size_t i = 0; i < len; i++)
+			bytes[i] = real[i] = (uint8_t)model_gen_below(&g, 256);
+		memset(unknown, 0, sizeof(unknown));
+		for (unsigned d = 0; len && d < ndiff; d++)
+			real[model_gen_below(&g, (uint32_t)len)] ^= (uint8_t)(1 + model_gen_below(&g, 255));
+		for (unsigned u = 0; len && u < nunk; u++) {
+			size_t at = model_gen_below(&g, (uint32_t)len), run = 1 + model_gen_below(&g, 80);
+
+			memset(unknown + at, 1, run < len - at ? run : len - at);
+		}
+		long want = bytes_compare_ref(bytes, unknown, real, len);
+
+		ck_assert_msg(model_bytes_compare(bytes, unknown, real, len) == want, "seed %llu case %d",
+			      (unsigned long long)base_seed(), k);
+		found += want >= 0;
+	}
+	ck_assert_uint_gt(found, 1000); /* differences were there to find, */
+	ck_assert_uint_lt(found, 19000); /* and cases with none */
+}
+END_TEST
+
 Suite *suite_test_model_props(void)
 {
 	Suite *s = suite_create("model_props");
@@ -237,6 +280,7 @@ Suite *suite_test_model_props(void)
 	tcase_add_test(tc, test_random_sequences_rxe);
 	tcase_add_test(tc, test_generator_is_deterministic);
 	tcase_add_test(tc, test_clone_is_deep);
+	tcase_add_test(tc, test_bytes_compare_as_byte_by_byte);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -55,6 +55,14 @@ START_TEST(test_call_table_integrity)
 		}
 	}
 	ck_assert_int_eq(scn_call_find("ibv_reg_mr"), -ENOENT);
+	for (size_t k = 0; k < api_family_count(); k++) { /* each family's count is its list's */
+		const struct api_family *fa = api_family_get(k);
+
+		ck_assert_ptr_nonnull(fa->ncalls);
+		ck_assert_ptr_null(fa->calls[*fa->ncalls].name);
+		for (size_t i = 0; i < *fa->ncalls; i++)
+			ck_assert_ptr_nonnull(fa->calls[i].name);
+	}
 }
 END_TEST
 

@@ -3,7 +3,8 @@
  * stack_watch, stack.c's exec; issue 16.3): a dead agent of a node the step
  * does not talk to (a passive peer) makes the step an engine failure naming
  * the node, never an outcome to judge. The agents here are fake: node a
- * answers "ok" to every request, node b does nothing until it is killed.
+ * answers "ok" to every request, node b answers nothing but quit (so
+ * stack_stop does not wait its 3 s for it) until it is killed.
  */
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
@@ -26,7 +27,7 @@ static struct stack st;
 
 /* How a fake agent answers (agent_fx.h). */
 struct watch_script {
-	int answer;     /* 0 never, 1 ok (first killing victim, if > 0), 2 dies instead, */
+	int answer;     /* 0 never (but to quit), 1 ok (first killing victim, if > 0), 2 dies instead, */
 	pid_t victim;   /* 3 as a verbs agent's recvs and read (the peer's facts in one answer,
 	                   memory as a blob) and err to anything else */
 };
@@ -35,8 +36,12 @@ static int watch_reply(int fd, const char *msg, const void *arg)
 {
 	const struct watch_script *w = arg;
 
-	if (!w->answer)
-		return 0;
+	if (!w->answer) {
+		if (!proto_is(msg, "quit"))
+			return 0;
+		proto_send(fd, "ok");
+		return 1;
+	}
 	if (w->answer == 2 && !proto_is(msg, "quit"))
 		raise(SIGKILL); /* dies on the request it was sent */
 	if (w->answer == 3 && proto_is(msg, "recvs")) {

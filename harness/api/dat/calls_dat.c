@@ -39,3 +39,4 @@ const struct scn_call api_dat_calls[] = {
 	CALL("dat_ep_post_rdma_read", DAT, POST, SCN_C_DAT_EP, 0, O_DAT_POST, DAT_IO_ARGS),
 	{ 0 },
 };
+CALLS_COUNT(api_dat_calls);

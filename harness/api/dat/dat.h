@@ -5,6 +5,7 @@
 #include "harness/api/family.h"
 
 extern const struct scn_call api_dat_calls[];
+extern const size_t api_dat_calls_n;
 /* The uDAPL arguments of step s (family.h: resolve). */
 int resolve_dat(struct rsv *r, const struct scn_step *s, struct hcall *c);
 /* The family's part of c's model operation (family.h: model_op). */

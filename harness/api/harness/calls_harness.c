@@ -18,3 +18,4 @@ const struct scn_call api_harness_calls[] = {
 	     ARGS(OPT("off", NUM), OPT("len", NUM), OPT("byte", RANGE(0, 255)))),
 	{ 0 },
 };
+CALLS_COUNT(api_harness_calls);

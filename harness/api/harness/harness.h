@@ -5,6 +5,7 @@
 #include "harness/api/family.h"
 
 extern const struct scn_call api_harness_calls[];
+extern const size_t api_harness_calls_n;
 /* fill's arguments (family.h: resolve); check is the runner's and resolves to nothing. */
 int resolve_harness(struct rsv *r, const struct scn_step *s, struct hcall *c);
 /* fill's model operation (family.h: model_op). */

@@ -46,3 +46,4 @@ const struct scn_call api_mrapi_calls[] = {
 	     ARGS(REQ("byte", RANGE(0, 255)), OPT("off", NUM), OPT("len", NUM))),
 	{ 0 },
 };
+CALLS_COUNT(api_mrapi_calls);

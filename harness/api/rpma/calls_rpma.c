@@ -42,3 +42,4 @@ const struct scn_call api_rpma_calls[] = {
 		  REQ("type", .kinds = SCN_V_WORD | SCN_V_INT, .table = SCN_T_FLUSH), RPMA_FLAGS, RPMA_NULL)),
 	{ 0 },
 };
+CALLS_COUNT(api_rpma_calls);

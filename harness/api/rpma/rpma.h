@@ -5,6 +5,7 @@
 #include "harness/api/family.h"
 
 extern const struct scn_call api_rpma_calls[];
+extern const size_t api_rpma_calls_n;
 /* The librpma arguments of step s (family.h: resolve). */
 int resolve_rpma(struct rsv *r, const struct scn_step *s, struct hcall *c);
 /* The family's part of c's model operation (family.h: model_op). */

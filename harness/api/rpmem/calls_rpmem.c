@@ -33,3 +33,4 @@ const struct scn_call api_rpmem_calls[] = {
 	CALL("rpmem_link_down", RPMEM, ACT, SCN_C_RPMEM_POOL, 0, O(OK), NOARGS),
 	{ 0 },
 };
+CALLS_COUNT(api_rpmem_calls);

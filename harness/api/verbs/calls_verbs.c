@@ -119,3 +119,4 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("post_srq_recv", VERBS, POST, SCN_C_SRQ, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	{ 0 },
 };
+CALLS_COUNT(api_verbs_calls);
