@@ -111,7 +111,7 @@ void rec_result(FILE *f, size_t idx, const struct result *r)
 
 	proto_hex_encode(r->rules, sizeof(r->rules), hex);
 	fprintf(f, "rules\t%zu\t%s\n", idx, hex);
-	fprintf(f, "result\t%zu\t%s\t%u\t%.3f\t%u\t%u\t", idx, verdict_str(r->v), r->line, r->secs, r->steps_run,
+	fprintf(f, "result\t%zu\t%s\t%u\t%.6f\t%u\t%u\t", idx, verdict_str(r->v), r->line, r->secs, r->steps_run,
 		r->steps);
 	put_clean(f, r->reason);
 	end_line(f);

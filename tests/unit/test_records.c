@@ -165,6 +165,20 @@ START_TEST(test_every_verdict)
 }
 END_TEST
 
+/* A scenario's seconds keep microseconds (bench-real's per-step figures are differences of them). */
+START_TEST(test_secs_keep_microseconds)
+{
+	struct result w = mk(V_PASS, 0, 0.012345, 400, 400, "", NULL), rs[1];
+	struct rec_state st[1];
+
+	rec_result(f, 0, &w);
+	prepare(rs, st, 1);
+	ck_assert_int_eq(rec_read(path, rs, st, 1), 0);
+	ck_assert_double_eq_tol(rs[0].secs, 0.012345, 1e-7);
+	clear(rs, 1);
+}
+END_TEST
+
 START_TEST(test_text_fields_neutralised)
 {
 	struct result w = mk(V_ERROR, 3, 2.0, 1, 2, "cannot start\tthe agents:\nagent a\rdied",
@@ -511,6 +525,7 @@ Suite *suite_test_records(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_kernel_lines);
 	tcase_add_test(tc, test_every_verdict);
+	tcase_add_test(tc, test_secs_keep_microseconds);
 	tcase_add_test(tc, test_text_fields_neutralised);
 	tcase_add_test(tc, test_torn_last_line);
 	tcase_add_test(tc, test_unknown_and_damaged_lines_ignored);
