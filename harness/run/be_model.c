@@ -100,20 +100,14 @@ static void forget_reused(struct be_model *bm, int32_t o, int16_t h)
 	for (size_t t = 0; t < BM_TABLES; t++) {
 		if (!(tables[t] & me->cls))
 			continue;
-		if (h >= 0 && h < BM_HOLD_MAX && me->node < SCN_NODES_MAX) {
-			/* Only the object last given h there can hold it still (each creation goes
-			 * through here): one look, not a walk of every object of the scenario. */
-			int16_t *held = &bm->holder[me->node][t][h];
+		/* Only the object last given h there can hold it still (each creation goes
+		 * through here): one look, not a walk of every object of the scenario. A
+		 * model handle is a slot of its table, below BM_HOLD_MAX (asserted above). */
+		int16_t *held = &bm->holder[me->node][t][h];
 
-			if (*held >= 0 && *held != o && bm->h[*held] == h)
-				bm->h[*held] = BM_STALE;
-			*held = (int16_t)o;
-			continue;
-		}
-		for (size_t i = 0; i < bm->f->nobjs; i++) /* a handle beyond the model's tables: every object */
-			if ((int32_t)i != o && bm->h[i] == h && bm->f->objs[i].node == me->node &&
-			    (bm->f->objs[i].cls & tables[t]))
-				bm->h[i] = BM_STALE;
+		if (*held >= 0 && *held != o && bm->h[*held] == h)
+			bm->h[*held] = BM_STALE;
+		*held = (int16_t)o;
 	}
 }
 

@@ -14,7 +14,7 @@
 #include "harness/run/backend.h"
 
 #define BM_TABLES 4    /* the model's per-node object tables scenario objects share */
-#define BM_HOLD_MAX 32 /* handles a table gives: M_MAX_MR, the largest */
+#define BM_HOLD_MAX M_MAX_MR /* handles a table gives: its slots, the MR table's the most */
 
 struct be_model {
 	struct model m;
