@@ -12,9 +12,17 @@ $(BUILD)/tests/unit/suites.inc: FORCE
 	@t=$@.$$$$.tmp; : > $$t; for n in $(UNIT_NAMES); do echo "SUITE($$n)" >> $$t; done; \
 	cmp -s $$t $@ 2>/dev/null && rm -f $$t || mv -f $$t $@
 
+# The tests' own objects are glue around the code under test: they compile
+# without optimisation (UNIT_OPT) and without libFuzzer's coverage
+# instrumentation (the sanitized tree's), whatever OPT the code under test has;
+# sanitizers and warnings stay. At -O2 (and under clang -O1 with coverage) they
+# were about 40% of a build's compile time and changed no test's run time
+# (measured: make all 38 -> 24 CPU-s, the sanitized unit tests' build 52 -> 33).
+UNIT_OPT    ?= -O0 -g
+UNIT_CFLAGS  = $(filter-out $(OPT) -fsanitize=fuzzer-no-link,$(CFLAGS)) $(UNIT_OPT)
 $(BUILD)/tests/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -I$(BUILD)/tests/unit $(CHECK_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -I$(BUILD)/tests/unit $(CHECK_CFLAGS) $(UNIT_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/unit/main.o: $(BUILD)/tests/unit/suites.inc
 
