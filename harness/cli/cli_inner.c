@@ -209,6 +209,40 @@ static int inner_topology(const char *root, const char *verb, size_t nodes, cons
 }
 
 /*
+ * --defer-crashes (the outer runner asks for it when it can run a round beside
+ * this one, round.h): of the scenarios the model says may kill the kernel, this
+ * run keeps the first in list order (its panic ends this guest after every
+ * other scenario, jobs.h) and defers the others, not to run here: the outer
+ * runner runs each in a guest of its own while this one runs, instead of
+ * booting a guest for each after this one has died.
+ */
+static void inner_defer(const struct run_args *a, struct jobs_board *b)
+{
+	int kept = 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		if (b->kind[i] != JOBS_ALONE || b->pred[i].crash_si < 0 || careful_has(a->careful, a->base + i))
+			continue;
+		if (kept++)
+			b->kind[i] = JOBS_DEFERRED;
+	}
+}
+
+/*
+ * Tell the outer runner which scenarios this run deferred (records.h: defer),
+ * once stream 0 has run out of work: its side rounds' guests boot and run
+ * then, beside this guest's last scenarios (the corpus's verbs/290 waits 50 s
+ * in the kernel), not beside its busy part, which two guests on the same CPUs
+ * would slow down by as much as they save.
+ */
+static void inner_announce(const struct run_args *a, const struct jobs_board *b, FILE *rec)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->kind[i] == JOBS_DEFERRED)
+			rec_defer(rec, a->base + i);
+}
+
+/*
  * Run every scenario of b that stream s may take, on pool, recording into rec;
  * shared: other streams run beside this one (a scenario the kernel logged a
  * splat during is handed back to run alone, jobs.h).
@@ -303,6 +337,7 @@ static void inner_all(const struct run_args *a, const struct m_profile *prof, co
 		pids[s] = inner_fork_stream(a, prof, t, nodes, b, s, files, allow_crash);
 	inner_pool(a, &pool, t, nodes);
 	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash, n > 1);
+	inner_announce(a, b, rec);
 	inner_reap(b, pids, n, rec, a->base);
 	/*
 	 * In the VM, the scenarios the profile says may kill the kernel run after
@@ -369,6 +404,8 @@ int cli_run_inner(const struct run_args *a)
 	for (size_t i = 0; i < n; i++)
 		if (paths[i] && !files[i]) /* given, does not parse here: its ERROR from cli_inner_one */
 			b.kind[i] = JOBS_FIRST;
+	if (a->defer_crashes && allow_crash)
+		inner_defer(a, &b);
 	rc = spawn_finish(up);
 	if (rc != 0 || topo_load(topo_file, &t, err, sizeof(err))) {
 		fprintf(stderr, "rdmacheck: netns/topology up %zu failed (%d)\n", maxn, rc);

@@ -35,6 +35,7 @@
 #include "harness/cli/records.h"
 #include "harness/cli/report.h"
 #include "harness/cli/results.h"
+#include "harness/cli/round.h"
 #include "harness/cli/run_args.h"
 #include "harness/cli/stage.h"
 #include "harness/cli/vms.h"
@@ -52,9 +53,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define HANG_SLACK_S 120 /* boot, topology and agent start beyond the step timeout */
-#define HANG_GRACE_S 10  /* what a hung inner runner gets to clean up before SIGKILL */
 
 
 /* ------------------------------------------------------------ outer -- */
@@ -81,12 +79,10 @@ void outer_print_ready(struct outer *o)
  * time it has taken, or before it started what ci/stack / ci/vm said last
  * ("ci/vm: booting the guest (tcg, ...)"). Redrawn only when it changes.
  */
-static size_t running_one(const struct outer *o, size_t from);
-
 static void show_status(struct outer *o)
 {
 	char what[300], line[400];
-	size_t k = running_one(o, o->printed); /* not always the next to print: crash-predicted ones run last */
+	size_t k = round_running(o, o->printed, 0); /* not always the next to print: crash-predicted ones run last */
 
 	if (k >= o->fl.n)
 		return;
@@ -100,185 +96,6 @@ static void show_status(struct outer *o)
 	report_progress(o->printed, o->fl.n, line);
 }
 
-/* Read the records of every stream of the inner run (jobs.h). */
-static void read_records(struct outer *o)
-{
-	char path[sizeof(o->rec) + 16];
-
-	for (unsigned s = 0; s < o->jobs; s++)
-		if (jobs_records_path(o->rec, s, path, sizeof(path)) == 0)
-			rec_read(path, o->rs, o->st, o->fl.n);
-}
-
-/* The bytes the streams' records files hold together: a growing sum means the inner run lives. */
-static off_t records_size(const struct outer *o)
-{
-	char path[sizeof(o->rec) + 16];
-	struct stat sb;
-	off_t sum = 0;
-
-	for (unsigned s = 0; s < o->jobs; s++)
-		if (jobs_records_path(o->rec, s, path, sizeof(path)) == 0 && stat(path, &sb) == 0)
-			sum += sb.st_size;
-	return sum;
-}
-
-/* Remove the records files of every stream an inner run may have had. */
-static void unlink_records(const struct outer *o)
-{
-	char path[sizeof(o->rec) + 16];
-
-	for (unsigned s = 0; s < JOBS_MAX; s++)
-		if (jobs_records_path(o->rec, s, path, sizeof(path)) == 0)
-			unlink(path);
-}
-
-/* One inner run over scenarios [from, n). Returns the exit status of ci/stack (ci/vm), 121 for a hang. */
-static int one_round(struct outer *o, size_t from)
-{
-	char stack_opt[64], timeout_opt[32], base_opt[32], rec_opt[PATH_MAX + 80], list_opt[PATH_MAX + 80];
-	char profile_opt[96], console_opt[PATH_MAX + 96], exe[PATH_MAX], cistack[PATH_MAX + 16], jobs_opt[32];
-	FILE *lf = fopen(o->list, "w");
-	off_t last = -1;
-	double last_change = proto_now_s();
-	int hang_s = o->a->step_s * 4 + HANG_SLACK_S, st = 0, rc;
-	pid_t pid;
-
-	if (!lf) {
-		rc = -errno;
-		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->list, strerror(-rc));
-		return rc;
-	}
-	if ((rc = self_exe(exe, sizeof(exe))) != 0) {
-		fclose(lf);
-		fprintf(stderr, "rdmacheck: cannot find this executable: %s\n", strerror(-rc));
-		return rc;
-	}
-	for (size_t i = from; i < o->fl.n; i++) { /* NUL-terminated: a name may hold newlines */
-		const char *name = o->st[i].finished || !o->staged[i] ? "" : o->staged[i];
-
-		fwrite(name, 1, strlen(name) + 1, lf);
-	}
-	fclose(lf);
-	unlink_records(o);
-	unlink(o->console);
-	for (size_t i = from; i < o->fl.n; i++) /* what a round before began and did not end runs again */
-		o->st[i].started = o->st[i].finished ? o->st[i].started : 0;
-	snprintf(cistack, sizeof(cistack), "%s/ci/stack", o->root);
-	snprintf(stack_opt, sizeof(stack_opt), "--stack=%s", o->a->stack);
-	snprintf(timeout_opt, sizeof(timeout_opt), "--timeout=%d", o->a->step_s);
-	snprintf(base_opt, sizeof(base_opt), "--base=%zu", from);
-	snprintf(rec_opt, sizeof(rec_opt), "--records=%s", o->rec);
-	snprintf(list_opt, sizeof(list_opt), "--inner-list=%s", o->list);
-	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
-	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", o->console);
-	snprintf(jobs_opt, sizeof(jobs_opt), "--jobs=%u", o->jobs);
-	char careful_opt[1024];
-	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, jobs_opt, "--trace", NULL, NULL, NULL };
-	/* the trace goes to the results directory */
-	size_t opt = 14;
-
-	if (o->careful && careful_option(o->careful, from, o->fl.n, careful_opt, sizeof(careful_opt))[0])
-		argv[opt++] = careful_opt;
-	if (o->a->fresh_agents)
-		argv[opt++] = "--fresh-agents";
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		fprintf(stderr, "rdmacheck: cannot start %s: %s\n", cistack, strerror(-rc));
-		return rc;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) ||
-		    !freopen(o->stacklog, "a", stderr))
-			_exit(127);
-		execv(cistack, argv);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	interrupt_watch(pid);
-	for (;;) {
-		pid_t w = waitpid(pid, &st, WNOHANG);
-
-		read_records(o);
-		outer_print_ready(o);
-		show_status(o);
-		if (w == pid)
-			break;
-		if (interrupt_caught()) {
-			interrupt_stop(pid, pid, INTERRUPT_GRACE_S, &st);
-			interrupt_watch(0);
-			read_records(o);
-			return EXIT_INTERRUPTED;
-		}
-		if (records_size(o) != last) {
-			last = records_size(o);
-			last_change = proto_now_s();
-		}
-		if (proto_now_s() - last_change > hang_s) {
-			/* SIGTERM first: a host's inner runner takes its topology down */
-			interrupt_stop(pid, pid, HANG_GRACE_S, &st);
-			interrupt_watch(0);
-			return 121;
-		}
-		nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
-	}
-	interrupt_watch(0);
-	read_records(o);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/*
- * The scenario running when the machine died: the one started and not
- * finished (the inner runner runs crash-predicted scenarios last, so it need
- * not be the first unfinished one), else the first unfinished one.
- */
-static size_t running_one(const struct outer *o, size_t from)
-{
-	size_t k = from;
-
-	for (size_t i = from; i < o->fl.n; i++)
-		if (o->st[i].started && !o->st[i].finished)
-			return i;
-	while (k < o->fl.n && o->st[k].finished)
-		k++;
-	return k;
-}
-
-/*
- * The scenario running when the machine died: record KERNEL_CRASH / TIMEOUT
- * for it. When streams ran several at once (--jobs), which one killed it is
- * not known: none is judged, and the rest runs one at a time, so the one that
- * kills it again is. Returns where to resume.
- */
-static size_t record_death(struct outer *o, size_t from, int status)
-{
-	size_t k = running_one(o, from), running = 0;
-
-	for (size_t i = from; i < o->fl.n; i++)
-		running += o->st[i].started && !o->st[i].finished;
-	if (running > 1 && o->jobs > 1) {
-		o->jobs = 1;
-		return from;
-	}
-	if (k >= o->fl.n)
-		return k;
-	if (o->st[k].started && o->st[k].batched && o->careful && !o->careful[k]) {
-		o->careful[k] = 1; /* its records do not say at which step: again, careful (careful.h) */
-		o->st[k].started = 0;
-		return from;
-	}
-	death_judge(&o->rs[k], &o->st[k], status == 120, "", o->console, &o->console_txt[k]);
-	if (o->careful && o->careful[k])
-		careful_note(&o->rs[k].detail, CAREFUL_NOTE); /* out of memory: the verdict without its note */
-	o->st[k].finished = 1;
-	return from; /* the next round: every scenario still unfinished */
-}
-
 /*
  * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
  * ERROR at the step it had reached, those after it were not run.
@@ -286,17 +103,19 @@ static size_t record_death(struct outer *o, size_t from, int status)
 void outer_mark_interrupted(struct outer *o)
 {
 	int sig = interrupt_caught();
-	size_t k = running_one(o, 0);
+	size_t k = round_running(o, 0, 0);
 
 	if (!sig)
 		return;
 	for (size_t i = k; i < o->fl.n; i++) {
 		struct result *r = &o->rs[i];
 
+		int running = (i == k || o->st[i].deferred) && o->st[i].started; /* the main round's, a side round's */
+
 		if (o->st[i].finished)
 			continue;
-		r->v = i == k && o->st[i].started ? V_ERROR : V_SKIP;
-		r->line = i == k ? o->st[i].step_line : 0;
+		r->v = running ? V_ERROR : V_SKIP;
+		r->line = running ? o->st[i].step_line : 0;
 		if (r->v == V_ERROR)
 			snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
 		else
@@ -377,79 +196,146 @@ static void stage_files(struct outer *o, struct stage *sg)
 	}
 }
 
+/* Whether the main round has a scenario to run from `from` on (not finished, not a side round's). */
+static int main_has_work(const struct outer *o, size_t from)
+{
+	for (size_t i = from; i < o->fl.n; i++)
+		if (!o->st[i].finished && !o->st[i].deferred)
+			return 1;
+	return 0;
+}
+
+/* The scenario the next side round runs: deferred by the main round, not finished; o->fl.n: none. */
+static size_t next_deferred(const struct outer *o)
+{
+	for (size_t i = 0; i < o->fl.n; i++)
+		if (o->st[i].deferred && !o->st[i].finished)
+			return i;
+	return o->fl.n;
+}
+
 /*
- * The real stack: rounds of the inner runner (ci/stack), each resuming after
- * the scenario that killed the previous one; a stack that is not there skips
- * the rest, with ci/stack's reason. Returns 1 on an infrastructure failure.
+ * The end of round r (status st, not a panic or a hang): a stack that is not
+ * there skips what r had to run, any other failure makes it an ERROR with
+ * ci/stack's reason; what r ran and did not answer for, too. Returns 1 on an
+ * infrastructure failure.
+ */
+static int round_failed(struct outer *o, struct round *r, int st)
+{
+	char why[512];
+	size_t from = r->only == ROUND_ALL ? r->from : r->only, end = r->only == ROUND_ALL ? o->fl.n : r->only + 1;
+
+	if (st == 0) {
+		if (r->only != ROUND_ALL && !o->st[r->only].finished) {
+			o->rs[r->only].v = V_ERROR;
+			snprintf(o->rs[r->only].reason, sizeof(o->rs[r->only].reason),
+				 "not run: the runner on the real stack gave no result for it");
+			o->st[r->only].finished = 1;
+		}
+		return 0;
+	}
+	console_stack_reason(r->stacklog, st, why, sizeof(why));
+	for (size_t i = from; i < end; i++)
+		if (!o->st[i].finished && (r->only != ROUND_ALL || !o->st[i].deferred)) {
+			o->rs[i].v = st == 77 ? V_SKIP : V_ERROR;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "%s", why);
+			o->st[i].finished = 1;
+		}
+	if (st != 77)
+		fprintf(stderr, "rdmacheck: %s\n", why);
+	return st != 77;
+}
+
+/* The files of the rounds into the results directory, then away. */
+static void rounds_done(struct outer *o, struct round *mr, struct round *sr)
+{
+	if (o->res.jsonl) {
+		results_file(&o->res, "stack.log", mr->stacklog);
+		results_file(&o->res, "console.log", mr->console);
+		results_file(&o->res, "stack-side.log", sr->stacklog);
+		results_file(&o->res, "console-side.log", sr->console);
+	}
+	for (struct round *r = mr; r; r = r == mr ? sr : NULL) {
+		char topo[sizeof(r->rec) + 8];
+
+		round_remove(r); /* the guest's console too: what a report needs of it is in the results directory */
+		unlink(r->stacklog);
+		snprintf(topo, sizeof(topo), "%s.topo", r->rec); /* the inner run's, left by a guest that died */
+		unlink(topo);
+	}
+}
+
+/*
+ * The real stack: rounds of the inner runner (ci/stack, round.h), the main
+ * one resuming after the scenario that killed the one before, a side round
+ * beside it for each scenario it deferred (--jobs above 1); a stack that is
+ * not there skips the rest, with ci/stack's reason. Returns 1 on an
+ * infrastructure failure.
  */
 static int outer_stack(struct outer *o)
 {
-	char dir[PATH_MAX + 16], why[512];
-	size_t from = 0;
-	int infra = 0;
+	char dir[PATH_MAX + 16];
+	size_t from = 0, k;
+	int infra = 0, main_done = 0, st;
 	struct stage sg;
+	struct round mr, sr;
 
-	snprintf(o->rec, sizeof(o->rec), "%s/build/run/records-%ld.txt", o->root, (long)getpid());
-	snprintf(o->list, sizeof(o->list), "%s/build/run/list-%ld.nul", o->root, (long)getpid());
-	snprintf(o->console, sizeof(o->console), "%s/build/run/console-%ld.log", o->root, (long)getpid());
-	snprintf(o->stacklog, sizeof(o->stacklog), "%s/build/run/stack-%ld.log", o->root, (long)getpid());
 	snprintf(dir, sizeof(dir), "%s/build", o->root);
 	if (make_dir(dir))
 		return 1;
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
 	if (make_dir(dir))
 		return 1;
-	unlink(o->stacklog);
+	round_init(&mr, dir, (long)getpid(), "", o->jobs, 0);
+	round_init(&sr, dir, (long)getpid(), "-side", 1, 1);
+	snprintf(o->rec, sizeof(o->rec), "%s", mr.rec);
+	snprintf(o->stacklog, sizeof(o->stacklog), "%s", mr.stacklog); /* show_status */
+	unlink(mr.stacklog);
+	unlink(sr.stacklog);
 	stage_files(o, &sg);
-	for (;;) {
-		int st;
-
-		while (from < o->fl.n && o->st[from].finished)
-			from++; /* nothing to run there (does not parse): no guest booted for it */
-		if (from >= o->fl.n || interrupt_caught())
-			break;
-		st = one_round(o, from);
-		if (st < 0) { /* said why: nothing ran */
-			outer_finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
-			infra = 1;
-			break;
-		}
-		if (interrupt_caught())
-			break;
-
-		if (st == 120 || st == 121) {
-			from = record_death(o, from, st);
-			outer_print_ready(o);
-			continue;
-		}
-		if (st != 0) {
-			console_stack_reason(o->stacklog, st, why, sizeof(why));
-			outer_finish_rest(o, from, st == 77 ? V_SKIP : V_ERROR, why);
-			if (st != 77) {
-				fprintf(stderr, "rdmacheck: %s\n", why);
-				infra = 1;
+	while (!interrupt_caught()) {
+		if (!mr.pid && !main_done) {
+			while (from < o->fl.n && o->st[from].finished)
+				from++; /* nothing to run there (does not parse): no guest booted for it */
+			if (!main_has_work(o, from))
+				main_done = 1;
+			else if (round_start(o, &mr, from, ROUND_ALL, o->jobs > 1) < 0) { /* said why: nothing ran */
+				outer_finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
+				infra = main_done = 1;
 			}
 		}
-		break;
+		if (!sr.pid && !infra && (k = next_deferred(o)) < o->fl.n && round_start(o, &sr, k, k, 0) < 0) {
+			outer_finish_rest(o, k, V_ERROR, "not run: the runner on the real stack could not start");
+			infra = main_done = 1;
+		}
+		if (!mr.pid && !sr.pid)
+			break;
+		if ((st = round_poll(o, &mr)) >= 0) {
+			if (st == 120 || st == 121) {
+				from = round_death(o, &mr, st);
+			} else {
+				main_done = 1;
+				infra |= round_failed(o, &mr, st);
+			}
+		}
+		if ((st = round_poll(o, &sr)) >= 0) {
+			if (st == 120 || st == 121)
+				round_death(o, &sr, st);
+			else
+				infra |= round_failed(o, &sr, st);
+		}
+		outer_print_ready(o);
+		show_status(o);
+		if (mr.pid || sr.pid)
+			nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
+	round_stop(o, &mr); /* after Ctrl-C or SIGTERM: what still runs */
+	round_stop(o, &sr);
 	outer_mark_interrupted(o);
 	outer_finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
 	outer_print_ready(o);
-	if (o->res.jsonl) {
-		results_file(&o->res, "stack.log", o->stacklog);
-		results_file(&o->res, "console.log", o->console);
-	}
+	rounds_done(o, &mr, &sr);
 	stage_close(&sg);
-	unlink_records(o);
-	unlink(o->list);
-	unlink(o->stacklog);
-	unlink(o->console); /* the guest's; what a report needs of it is in the results directory */
-	{
-		char topo[sizeof(o->rec) + 8];
-
-		snprintf(topo, sizeof(topo), "%s.topo", o->rec); /* the inner run's, left by a guest that died */
-		unlink(topo);
-	}
 	return infra;
 }
 

@@ -10,13 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t caught, watched;
+static volatile sig_atomic_t caught, watched[INTERRUPT_SLOTS];
 
 static void on_signal(int sig)
 {
 	if (caught) {
-		if (watched > 0)
-			kill(-(pid_t)watched, SIGKILL);
+		for (unsigned i = 0; i < INTERRUPT_SLOTS; i++)
+			if (watched[i] > 0)
+				kill(-(pid_t)watched[i], SIGKILL);
 		_exit(EXIT_INTERRUPTED);
 	}
 	caught = sig;
@@ -41,7 +42,13 @@ int interrupt_caught(void)
 
 void interrupt_watch(pid_t pgid)
 {
-	watched = pgid;
+	interrupt_watch_slot(0, pgid);
+}
+
+void interrupt_watch_slot(unsigned slot, pid_t pgid)
+{
+	if (slot < INTERRUPT_SLOTS)
+		watched[slot] = pgid;
 }
 
 int interrupt_stop(pid_t pid, pid_t pgid, int grace_s, int *status)

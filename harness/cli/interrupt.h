@@ -18,8 +18,11 @@
 int interrupt_install(void);
 /* The signal caught first (SIGINT, SIGTERM), or 0. */
 int interrupt_caught(void);
-/* The process group a second signal kills (0: none). */
+/* The process group a second signal kills (0: none); interrupt_watch_slot(0, pgid). */
 void interrupt_watch(pid_t pgid);
+/* One of INTERRUPT_SLOTS process groups a second signal kills (0: none in that slot). */
+#define INTERRUPT_SLOTS 2
+void interrupt_watch_slot(unsigned slot, pid_t pgid);
 /*
  * Stop process group pgid led by pid: SIGTERM to the group, wait for pid up
  * to grace_s seconds, then SIGKILL to whatever of the group is left. *status

@@ -26,7 +26,11 @@
  *               stream has ended, before the crash-predicted ones;
  *   JOBS_ALONE  the model predicts a step may kill the kernel (in the VM,
  *               crash_pred.h): after every stream has ended, one at a
- *               time: a panic then ends no other scenario's work.
+ *               time: a panic then ends no other scenario's work;
+ *   JOBS_DEFERRED  a JOBS_ALONE one after the first, when the outer runner
+ *               asked (--defer-crashes, round.h): not run here; the outer
+ *               runner, told once stream 0 has run out of work (the guest
+ *               then has a CPU to spare), runs it in a guest of its own.
  * The kernel's log is the machine's: a WARN (or any splat) logged while
  * several streams ran cannot be told to be one scenario's. A stream that
  * sees one during a scenario, other than a WARN the scenario's own steps
@@ -57,7 +61,7 @@
 
 struct scn_file;
 
-enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE, JOBS_LEAD, JOBS_WARN };
+enum jobs_kind { JOBS_NONE, JOBS_ANY, JOBS_FIRST, JOBS_ALONE, JOBS_LEAD, JOBS_WARN, JOBS_DEFERRED };
 
 /*
  * What f is (above) by the model's prediction p of it (crash_pred.h:

@@ -25,13 +25,13 @@ struct outer {
 	struct rec_state *st;
 	char *careful;            /* per scenario: run it careful (careful.h); NULL: none can be */
 	size_t printed;
-	char root[PATH_MAX], rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64];
+	char root[PATH_MAX], rec[PATH_MAX + 64]; /* rec: the (main) records file */
 	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
 	struct results res;       /* the results directory; res.jsonl NULL: none */
 	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */
 	size_t wait_k;            /* 1 + the scenario the progress line is about (0: none yet) */
 	double wait_t0;           /* since when it is awaited */
-	unsigned jobs;            /* --jobs of the next inner run (jobs.h): its streams' records files */
+	unsigned jobs;            /* --jobs (jobs.h): the main round's streams at first; above 1, side rounds (round.h) */
 	struct m_profile dev_stack; /* --device: its driver's profile when not the judging one (name NULL: none) */
 };
 

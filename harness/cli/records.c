@@ -38,6 +38,12 @@ void rec_start(FILE *f, size_t idx)
 	end_line(f);
 }
 
+void rec_defer(FILE *f, size_t idx)
+{
+	fprintf(f, "defer\t%zu", idx);
+	end_line(f);
+}
+
 void rec_start_batched(FILE *f, size_t idx)
 {
 	fprintf(f, "start\t%zu\tbatch", idx);
@@ -186,6 +192,8 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 			st[idx].step_line = 0;
 			st[idx].step_crash = 0;
 			st[idx].step_note[0] = '\0';
+		} else if (strcmp(fld[0], "defer") == 0) {
+			st[idx].deferred = 1;
 		} else if (strcmp(fld[0], "step") == 0 && nf >= 5) {
 			st[idx].step_line = (uint32_t)strtoul(fld[2], NULL, 10);
 			st[idx].step_crash = atoi(fld[3]);

@@ -6,6 +6,8 @@
  * scenario and step that were running when the guest kernel died or hung.
  *
  * Lines (fields separated by one TAB; text fields have TAB/newline replaced):
+ *   defer  IDX                      the inner run leaves IDX, crash-predicted, to a round of
+ *                                   its own beside it (round.h: a guest of its own)
  *   start  IDX [batch]              batch: the scenario's step records are not written as
  *                                   it runs (rec_start_batched)
  *   step   IDX LINE CRASH NOTE      CRASH 1: the profile says this step kills the kernel
@@ -38,6 +40,8 @@ void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note);
 #define REC_BEAT_S 1.0
 void rec_start_batched(FILE *f, size_t idx);
 void rec_step_beat(FILE *f, size_t idx, uint32_t line, double *beat);
+/* Scenario idx is not run here: the outer runner runs it in a round of its own (round.h). */
+void rec_defer(FILE *f, size_t idx);
 /* One kernel log line per line of lines (NULL: none), before the result of idx. */
 void rec_kernel(FILE *f, size_t idx, const char *lines);
 /* detail lines and then the result line of r. */
@@ -47,6 +51,7 @@ void rec_result(FILE *f, size_t idx, const struct result *r);
 struct rec_state {
 	int started, finished;
 	int batched;            /* its last start said batch: its steps were not recorded one by one */
+	int deferred;           /* an inner run deferred it (rec_defer): a side round's (round.h), kept over starts */
 	uint32_t step_line;     /* the last step begun */
 	int step_crash;
 	char step_note[512];

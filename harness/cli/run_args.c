@@ -36,7 +36,9 @@ static const char usage_run[] =
 	"  --jobs     scenarios run at once on the real stack through ci/stack (host, vm;\n"
 	"             default 2, at most 16): N streams on one topology, each with its own\n"
 	"             agents; librpma, uDAPL, librpmem and MRAPI scenarios one at a time, those\n"
-	"             the model says may kill the kernel alone and last; reported in list order\n"
+	"             the model says may kill the kernel alone and last (in the VM the first in\n"
+	"             the main guest, each other in a guest of its own beside it, one at a\n"
+	"             time, unless --jobs=1); reported in list order\n"
 	"Selection (each option may be given several times; PATTERN is a glob, or else a\n"
 	"substring, matched against the path and the title):\n"
 	"  -k PATTERN          only scenarios matching one of the patterns\n"
@@ -64,7 +66,7 @@ static const char usage_run[] =
 
 enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
-	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_CAREFUL, OPT_FRESH,
+	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_CAREFUL, OPT_DEFER, OPT_FRESH,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
 	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY, OPT_VM_MEM, OPT_JOBS,
 };
@@ -111,6 +113,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "inner-list", required_argument, NULL, OPT_INNER_LIST },
 		{ "base", required_argument, NULL, OPT_BASE },
 		{ "careful", required_argument, NULL, OPT_CAREFUL },
+		{ "defer-crashes", no_argument, NULL, OPT_DEFER },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -178,6 +181,9 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_CAREFUL:
 			a->careful = v;
+			break;
+		case OPT_DEFER:
+			a->defer_crashes = 1;
 			break;
 		case 'k':
 		case OPT_EXCLUDE:

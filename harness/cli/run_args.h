@@ -26,6 +26,7 @@ struct run_args {
 	int vm_mem;                 /* --vm-mem: MiB per node guest of --stack=vms (vms.h) */
 	int jobs;                   /* --jobs: scenarios at once on the real stack (jobs.h); 0: JOBS_DEFAULT */
 	const char *careful;        /* --careful (inner run): the scenarios to run careful (careful.h) */
+	int defer_crashes;          /* --defer-crashes (inner run): crash-predicted ones after the first are the outer's (round.h) */
 };
 
 /*

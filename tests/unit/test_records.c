@@ -516,6 +516,28 @@ START_TEST(test_careful_start_replaces_the_batched_run)
 }
 END_TEST
 
+START_TEST(test_deferred_kept_over_starts)
+{
+	struct result rs[3] = { 0 };
+	struct rec_state st[3] = { 0 };
+
+	rec_defer(f, 2);
+	fflush(f);
+	ck_assert_int_eq(rec_read(path, rs, st, 3), 0);
+	ck_assert_int_eq(st[2].deferred, 1);
+	ck_assert_int_eq(st[2].started, 0);
+	ck_assert_int_eq(st[0].deferred + st[1].deferred, 0);
+	rec_start(f, 2); /* its side round's records: it stays the side round's */
+	rec_step(f, 2, 17, 1, "MW-INV-3: panics");
+	fflush(f);
+	ck_assert_int_eq(rec_read(path, rs, st, 3), 0);
+	ck_assert_int_eq(st[2].deferred, 1);
+	ck_assert_int_eq(st[2].started, 1);
+	ck_assert_uint_eq(st[2].step_line, 17);
+	ck_assert_int_eq(st[2].finished, 0);
+}
+END_TEST
+
 Suite *suite_test_records(void)
 {
 	Suite *s = suite_create("test_records");
@@ -536,6 +558,7 @@ Suite *suite_test_records(void)
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_batched_start_and_beat);
 	tcase_add_test(tc, test_careful_start_replaces_the_batched_run);
+	tcase_add_test(tc, test_deferred_kept_over_starts);
 	suite_add_tcase(s, tc);
 	return s;
 }
