@@ -310,7 +310,7 @@ static int outer_stack(struct outer *o)
 		}
 		if (!mr.pid && !sr.pid)
 			break;
-		if ((st = round_poll(o, &mr)) >= 0) {
+		if (mr.pid && (st = round_poll(o, &mr)) >= 0) {
 			if (st == 120 || st == 121) {
 				from = round_death(o, &mr, st);
 			} else {
@@ -318,7 +318,7 @@ static int outer_stack(struct outer *o)
 				infra |= round_failed(o, &mr, st);
 			}
 		}
-		if ((st = round_poll(o, &sr)) >= 0) {
+		if (sr.pid && (st = round_poll(o, &sr)) >= 0) {
 			if (st == 120 || st == 121)
 				round_death(o, &sr, st);
 			else

@@ -181,8 +181,6 @@ int round_poll(struct outer *o, struct round *r)
 	int st = 0, hang_s = o->a->step_s * 4 + HANG_SLACK_S;
 	pid_t w;
 
-	if (!r->pid)
-		return 0;
 	w = waitpid(r->pid, &st, WNOHANG);
 	read_records(o, r);
 	if (w == r->pid)

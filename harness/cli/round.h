@@ -49,7 +49,8 @@ void round_init(struct round *r, const char *dir, long pid, const char *suffix, 
 int round_start(struct outer *o, struct round *r, size_t from, size_t only, int defer);
 
 /*
- * Read what r's records say into o. Returns -1 while it runs; else its exit
+ * Read what r's records say into o (r running: started, not yet seen to end).
+ * Returns -1 while it runs; else its exit
  * status (ci/stack's, ci/vm's 120 panic; 121 when no record came for the hang
  * watch's time, and it was stopped), r->pid then 0.
  */
