@@ -324,7 +324,8 @@ struct ex_hold *ex_hold_new(void)
 
 	if (!h)
 		return NULL;
-	memset(h, 0, offsetof(struct ex_hold, e)); /* e: set by each ex_hold_run */
+	/* e's engine: set by each ex_hold_run; the rest zero (nothing held: ex_hold_release is safe) */
+	memset(h, 0, offsetof(struct ex_hold, e) + offsetof(struct ex_eval, eng));
 	h->x = malloc(run_size());
 	h->x_next = malloc(run_size());
 	if (!h->x || !h->x_next) {
@@ -433,4 +434,39 @@ int ex_hold_next(struct ex_hold *h, const struct ex_case *c, struct ex_eval *e)
 fail:
 	ex_eval_free(e);
 	return rc;
+}
+
+int ex_hold_grow(struct ex_hold *h, const struct ex_case *c)
+{
+	const char *line = c->n ? c->lines[c->n - 1] : "";
+	struct scn_diags d;
+	char why[256];
+	int rc;
+
+	if (!hold_extends(h, c))
+		goto whole;
+	rc = scn_append_step(h->e.f, line, strlen(line), h->first + (uint32_t)h->n, &d, &h->mark);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc)
+		goto whole; /* it does not parse: so the hold says, as ex_hold_run does */
+	if (run_unsupported(h->e.f, h->o.prof.caps | h->o.engine_caps, why, sizeof(why))) {
+		scn_unappend(h->e.f, &h->mark);
+		goto whole;
+	}
+	h->n++;
+	h->textlen += strlen(line) + 1;
+	if (run_steps(h->x, h->e.f->nsteps)) {
+		h->live = 0;
+		rc = run_end(h->x); /* a step ended it: the whole run */
+		if (rc) {
+			ex_eval_free(&h->e);
+			return rc;
+		}
+	}
+	eval_done(&h->e);
+	return 0;
+whole:
+	ex_hold_release(h);
+	return ex_hold_run(h, c, h->judge, h->sim, h->ops);
 }

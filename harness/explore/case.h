@@ -135,7 +135,7 @@ struct ex_hold {
 	struct ex_eval e;               /* the held case's run so far (its file, engine, result) */
 };
 
-/* A new hold with its buffers (about 1.5 MB; reuse it), or NULL. Release with ex_hold_delete. */
+/* A new hold with its buffers (about 1.5 MB; reuse it), holding nothing, or NULL. Release with ex_hold_delete. */
 struct ex_hold *ex_hold_new(void);
 void ex_hold_delete(struct ex_hold *h);
 /*
@@ -152,6 +152,12 @@ int ex_hold_run(struct ex_hold *h, const struct ex_case *c, const struct m_profi
  * ex_eval_free it before the next call or ex_hold_release. 0 or -ENOMEM.
  */
 int ex_hold_next(struct ex_hold *h, const struct ex_case *c, struct ex_eval *e);
+/*
+ * Hold c, the held case with one more step, instead: the held run goes on
+ * over that step (a case it cannot extend is run whole, as ex_hold_run).
+ * h->e is then as ex_hold_run(c) leaves it. 0 or -ENOMEM.
+ */
+int ex_hold_grow(struct ex_hold *h, const struct ex_case *c);
 void ex_hold_release(struct ex_hold *h);
 
 /* The rule IDs of a set, sorted and unique, blank-separated, into buf. */

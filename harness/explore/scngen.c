@@ -565,17 +565,16 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	if (nf)
 		fam = fams[nf > 1 ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
 	rc = api_opening(fam, out); /* the empty prefix has no steps to parse: a first step */
-	for (unsigned misses = 0; !rc && out->n < o->steps && misses < 8;) {
+	if (!rc)
 		rc = ex_hold_run(h, out, &o->judge, &o->judge, NULL);
-		if (rc)
-			break;
+	for (unsigned misses = 0; !rc && out->n < o->steps && misses < 8;) {
 		rc = next_step(g, o, fam, cov, h, e, out);
-		ex_hold_release(h);
 		if (rc < 0)
 			break;
 		misses = rc ? 0 : misses + 1;
-		rc = 0;
+		rc = rc ? ex_hold_grow(h, out) : 0; /* the prefix with its new step, held */
 	}
+	ex_hold_release(h);
 	if (!rc && ex_eval_run(out, &o->judge, &o->judge, NULL, e) == 0) {
 		ex_cov_add(cov, &e->r);
 		ex_eval_free(e);

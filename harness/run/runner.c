@@ -627,6 +627,7 @@ int run_begin(struct run *x, const struct scn_file *f, const struct backend_ops 
 
 int run_steps(struct run *x, size_t upto)
 {
+	x->r->steps = (unsigned)x->f->nsteps; /* the file may have grown (scn_append_step) */
 	while (!x->stopped && x->si < upto) {
 		double ta = steptime_now();
 

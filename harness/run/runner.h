@@ -118,7 +118,11 @@ size_t run_size(void);
  */
 int run_begin(struct run *x, const struct scn_file *f, const struct backend_ops *ops, void *be,
 	      const struct run_opts *o, struct result *r);
-/* Run the steps before step upto not run yet, unless a step ended the scenario. Returns 1 once one has. */
+/*
+ * Run the steps before step upto not run yet, unless a step ended the
+ * scenario (the file may have grown since by scn_append_step). Returns 1
+ * once one has.
+ */
 int run_steps(struct run *x, size_t upto);
 /*
  * dst = a copy of run src (begun, not ended) that goes on over f, a file
