@@ -245,6 +245,29 @@ static void eval_unparsed(struct ex_eval *e)
 	snprintf(e->r.reason, sizeof(e->r.reason), "does not parse");
 }
 
+/* c parsed into *f (NULL: it does not parse); *textlen: the length of its text. 0 or -ENOMEM. */
+static int case_parse(const struct ex_case *c, struct scn_file **f, size_t *textlen)
+{
+	struct scn_diags d;
+	char *text;
+	int rc = ex_case_text(c, NULL, &text);
+
+	*f = NULL;
+	if (rc)
+		return rc;
+	*textlen = strlen(text);
+	rc = scn_parse_text(text, *textlen, "explore.scn", f, &d);
+	free(text);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+int ex_case_parse(const struct ex_case *c, struct scn_file **f)
+{
+	size_t len;
+
+	return case_parse(c, f, &len);
+}
+
 /*
  * Begin e (its members before the engine zeroed): c parsed into e->f and
  * the engine started on sim. 0 ready; 1 c does not parse (e says so); or a
@@ -252,20 +275,13 @@ static void eval_unparsed(struct ex_eval *e)
  */
 static int eval_begin(const struct ex_case *c, const struct m_profile *sim, struct ex_eval *e, size_t *textlen)
 {
-	struct scn_diags d;
-	char *text;
 	int rc;
 
 	memset(e, 0, offsetof(struct ex_eval, eng)); /* the engine: bm_init's */
-	rc = ex_case_text(c, NULL, &text);
+	rc = case_parse(c, &e->f, textlen);
 	if (rc)
 		return rc;
-	*textlen = strlen(text);
-	rc = scn_parse_text(text, *textlen, "explore.scn", &e->f, &d);
-	free(text);
-	if (rc == -ENOMEM)
-		return rc;
-	if (rc) {
+	if (!e->f) {
 		eval_unparsed(e);
 		return 1;
 	}

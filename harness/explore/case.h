@@ -48,6 +48,9 @@ const char *ex_node_name(unsigned i);
  */
 int ex_case_text(const struct ex_case *c, const char *header, char **text);
 
+/* c's text parsed, as ex_eval_run parses it, into *f (NULL: it does not parse; else release with scn_free). 0 or -ENOMEM. */
+int ex_case_parse(const struct ex_case *c, struct scn_file **f);
+
 /* The line number of the first step in ex_case_text's text without a header (after require, nodes). */
 uint32_t ex_case_first_line(const struct ex_case *c);
 
