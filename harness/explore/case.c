@@ -388,6 +388,19 @@ int ex_hold_run(struct ex_hold *h, const struct ex_case *c, const struct m_profi
 	return 0;
 }
 
+int ex_hold_end(struct ex_hold *h)
+{
+	int rc;
+
+	if (!h->live)
+		return 0;
+	h->live = 0;
+	rc = run_end(h->x);
+	if (rc)
+		ex_eval_free(&h->e);
+	return rc;
+}
+
 void ex_hold_release(struct ex_hold *h)
 {
 	if (h->live)

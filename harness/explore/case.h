@@ -161,6 +161,8 @@ int ex_hold_next(struct ex_hold *h, const struct ex_case *c, struct ex_eval *e);
  * h->e is then as ex_hold_run(c) leaves it. 0 or -ENOMEM.
  */
 int ex_hold_grow(struct ex_hold *h, const struct ex_case *c);
+/* Judge the held case's end: h->e is then what ex_eval_run gives for it. 0 or -ENOMEM (h->e released). */
+int ex_hold_end(struct ex_hold *h);
 void ex_hold_release(struct ex_hold *h);
 
 /* The rule IDs of a set, sorted and unique, blank-separated, into buf. */

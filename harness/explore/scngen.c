@@ -574,11 +574,9 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 		misses = rc ? 0 : misses + 1;
 		rc = rc ? ex_hold_grow(h, out) : 0; /* the prefix with its new step, held */
 	}
+	if (!rc && ex_hold_end(h) == 0)
+		ex_cov_add(cov, &h->e.r); /* the case's whole run */
 	ex_hold_release(h);
-	if (!rc && ex_eval_run(out, &o->judge, &o->judge, NULL, e) == 0) {
-		ex_cov_add(cov, &e->r);
-		ex_eval_free(e);
-	}
 	ex_hold_delete(h);
 	free(e);
 	if (rc)
