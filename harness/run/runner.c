@@ -595,11 +595,6 @@ static void send_ahead(struct run *x, size_t si)
 	x->sent = run_ahead_send(x->f, x->ops, x->be, si, x->sent);
 }
 
-size_t run_size(void)
-{
-	return sizeof(struct run);
-}
-
 int run_begin(struct run *x, const struct scn_file *f, const struct backend_ops *ops, void *be,
 	      const struct run_opts *o, struct result *r)
 {
@@ -639,37 +634,6 @@ int run_steps(struct run *x, size_t upto)
 			x->si += x->advance;
 	}
 	return x->stopped;
-}
-
-int run_fork(struct run *dst, const struct run *src, const struct scn_file *f, void *be,
-	     const struct run_opts *o, struct result *r)
-{
-	int rc;
-
-	memcpy(dst, src, offsetof(struct run, bm));
-	dst->f = f;
-	dst->be = be;
-	dst->o = o;
-	dst->r = r;
-	*r = *src->r; /* its detail is the run's text until run_end */
-	r->steps = (unsigned)f->nsteps;
-	dst->detail = (struct text){ 0 };
-	if (src->detail.s)
-		text_addf(&dst->detail, "%s", src->detail.s);
-	dst->detail.oom |= src->detail.oom;
-	rc = bm_clone(&dst->bm, &src->bm, f);
-	if (rc == 0 && !dst->detail.oom)
-		return 0;
-	if (rc == 0)
-		bm_free(&dst->bm);
-	text_free(&dst->detail);
-	return -ENOMEM;
-}
-
-void run_drop(struct run *x)
-{
-	bm_free(&x->bm);
-	text_free(&x->detail);
 }
 
 int run_end(struct run *x)
