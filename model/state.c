@@ -1,6 +1,7 @@
 /* state.c — the model's state: release and copy, lookups, memory, decisions. */
 #include "model/internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +9,7 @@ void model_free(struct model *m)
 {
 	/* Most slots hold nothing: no free(NULL) for them (a sanitizer's free
 	 * records a stack trace even then, 1024 a model). */
-	for (unsigned n = 0; n < M_MAX_NODES; n++)
+	for (unsigned n = 0; n < m->nnodes; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
 			struct m_mr *mr = &m->node[n].mr[i];
 
@@ -27,10 +28,12 @@ int model_clone(struct model *dst, const struct model *src)
 {
 	int rc;
 
-	memcpy(dst, src, sizeof(*dst));
+	/* The header and src's nodes, then the domain-wide state (model.h: no more). */
+	memcpy(dst, src, offsetof(struct model, node) + src->nnodes * sizeof(src->node[0]));
+	memcpy((char *)dst + M_TAIL_AT, (const char *)src + M_TAIL_AT, sizeof(*dst) - M_TAIL_AT);
 	rc = m_families_clone(dst, src);
 	/* After a failure the remaining MRs get no bytes (never src's), so model_free is safe. */
-	for (unsigned n = 0; n < M_MAX_NODES; n++)
+	for (unsigned n = 0; n < src->nnodes; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
 			struct m_mr *d = &dst->node[n].mr[i];
 			const struct m_mr *s = &src->node[n].mr[i];

@@ -231,48 +231,271 @@ static void eval_on_step(void *ctx, const struct scn_file *f, size_t si, const s
 		e->last_crash |= prof->alt[i].out.kind == M_OUT_CRASH;
 }
 
-int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const struct m_profile *sim,
-		const struct backend_ops *ops, struct ex_eval *e)
+/* The options of a run of the model filling e (eval_on_step). */
+static void eval_opts(struct ex_eval *e, const struct m_profile *judge, struct run_opts *o)
 {
-	struct run_opts o = { .mode = RUN_REAL, .prof = *judge, .allow_crash = 1, .on_step = eval_on_step, .ctx = e };
+	*o = (struct run_opts){ .mode = RUN_REAL, .prof = *judge, .allow_crash = 1, .on_step = eval_on_step, .ctx = e };
+}
+
+/* e for a case that does not parse. */
+static void eval_unparsed(struct ex_eval *e)
+{
+	memset(&e->eng, 0, sizeof(e->eng));
+	e->r.v = V_ERROR;
+	snprintf(e->r.reason, sizeof(e->r.reason), "does not parse");
+}
+
+/* c parsed into *f (NULL: it does not parse); *textlen: the length of its text. 0 or -ENOMEM. */
+static int case_parse(const struct ex_case *c, struct scn_file **f, size_t *textlen)
+{
 	struct scn_diags d;
 	char *text;
+	int rc = ex_case_text(c, NULL, &text);
+
+	*f = NULL;
+	if (rc)
+		return rc;
+	*textlen = strlen(text);
+	rc = scn_parse_text(text, *textlen, "explore.scn", f, &d);
+	free(text);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+int ex_case_parse(const struct ex_case *c, struct scn_file **f)
+{
+	size_t len;
+
+	return case_parse(c, f, &len);
+}
+
+/*
+ * Begin e (its members before the engine zeroed): c parsed into e->f and
+ * the engine started on sim. 0 ready; 1 c does not parse (e says so); or a
+ * negative errno (e released). *textlen: the length of c's text.
+ */
+static int eval_begin(const struct ex_case *c, const struct m_profile *sim, struct ex_eval *e, size_t *textlen)
+{
 	int rc;
 
 	memset(e, 0, offsetof(struct ex_eval, eng)); /* the engine: bm_init's */
-	rc = ex_case_text(c, NULL, &text);
+	rc = case_parse(c, &e->f, textlen);
 	if (rc)
 		return rc;
-	rc = scn_parse_text(text, strlen(text), "explore.scn", &e->f, &d);
-	free(text);
-	if (rc == -ENOMEM)
-		return rc;
-	if (rc) {
-		memset(&e->eng, 0, sizeof(e->eng));
-		e->r.v = V_ERROR;
-		snprintf(e->r.reason, sizeof(e->r.reason), "does not parse");
-		return 0;
+	if (!e->f) {
+		eval_unparsed(e);
+		return 1;
 	}
 	rc = bm_init(&e->eng, e->f, sim);
-	if (rc)
-		goto fail;
+	if (rc) {
+		ex_eval_free(e);
+		return rc;
+	}
 	e->eng_live = 1;
-	rc = run_scenario(e->f, ops ? ops : &be_model_ops, &e->eng, &o, &e->r);
-	if (rc)
-		goto fail;
+	return 0;
+}
+
+/* After e's run: the rule IDs of the last step begun. */
+static void eval_done(struct ex_eval *e)
+{
 	if (e->nseen)
 		ex_pred_rules(&e->last_gen, e->step_rules, sizeof(e->step_rules));
+}
+
+int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const struct m_profile *sim,
+		const struct backend_ops *ops, struct ex_eval *e)
+{
+	struct run_opts o;
+	size_t len;
+	int rc = eval_begin(c, sim, e, &len);
+
+	if (rc)
+		return rc > 0 ? 0 : rc;
+	eval_opts(e, judge, &o);
+	rc = run_scenario(e->f, ops ? ops : &be_model_ops, &e->eng, &o, &e->r);
+	if (rc) {
+		ex_eval_free(e);
+		return rc;
+	}
+	eval_done(e);
 	return 0;
-fail:
-	ex_eval_free(e);
-	return rc;
 }
 
 void ex_eval_free(struct ex_eval *e)
 {
 	if (e->eng_live)
 		bm_free(&e->eng);
-	scn_free(e->f);
+	if (e->held)
+		scn_unappend(e->held->e.f, &e->held->mark); /* its file is the hold's, grown by one step */
+	else
+		scn_free(e->f);
 	result_clear(&e->r);
 	memset(e, 0, offsetof(struct ex_eval, eng)); /* the engine: released by bm_free, set by the next bm_init */
+}
+
+/* ------------------------------------------------ a prefix, held -- */
+
+struct ex_hold *ex_hold_new(void)
+{
+	struct ex_hold *h = malloc(sizeof(*h));
+
+	if (!h)
+		return NULL;
+	/* e's engine: set by each ex_hold_run; the rest zero (nothing held: ex_hold_release is safe) */
+	memset(h, 0, offsetof(struct ex_hold, e) + offsetof(struct ex_eval, eng));
+	h->x = malloc(run_size());
+	h->x_next = malloc(run_size());
+	if (!h->x || !h->x_next) {
+		ex_hold_delete(h);
+		return NULL;
+	}
+	return h;
+}
+
+void ex_hold_delete(struct ex_hold *h)
+{
+	if (!h)
+		return;
+	free(h->x);
+	free(h->x_next);
+	free(h);
+}
+
+int ex_hold_run(struct ex_hold *h, const struct ex_case *c, const struct m_profile *judge,
+		const struct m_profile *sim, const struct backend_ops *ops)
+{
+	struct ex_eval *e = &h->e;
+	int rc = eval_begin(c, sim, e, &h->textlen);
+
+	h->live = 0;
+	h->judge = judge;
+	h->sim = sim;
+	h->ops = ops;
+	h->n = c->n;
+	h->first = ex_case_first_line(c);
+	if (rc)
+		return rc > 0 ? 0 : rc;
+	eval_opts(e, judge, &h->o);
+	rc = run_begin(h->x, e->f, ops ? ops : &be_model_ops, &e->eng, &h->o, &e->r);
+	if (rc == 0 && !run_steps(h->x, e->f->nsteps))
+		h->live = 1; /* held before its end */
+	else if (rc == 0)
+		rc = run_end(h->x); /* a step ended it: the whole run */
+	if (rc < 0) {
+		ex_eval_free(e);
+		return rc;
+	}
+	eval_done(e);
+	return 0;
+}
+
+int ex_hold_end(struct ex_hold *h)
+{
+	int rc;
+
+	if (!h->live)
+		return 0;
+	h->live = 0;
+	rc = run_end(h->x);
+	if (rc)
+		ex_eval_free(&h->e);
+	return rc;
+}
+
+void ex_hold_release(struct ex_hold *h)
+{
+	if (h->live)
+		run_drop(h->x);
+	h->live = 0;
+	ex_eval_free(&h->e);
+}
+
+/* Can c, the held case and one more line, go on from the held run? */
+static int hold_extends(const struct ex_hold *h, const struct ex_case *c)
+{
+	const char *line = c->n ? c->lines[c->n - 1] : "";
+
+	return h->live && c->n == h->n + 1 && c->nnodes == h->e.f->nnodes && !strchr(line, '\n') &&
+	       ex_case_first_line(c) == h->first && h->textlen + strlen(line) + 1 <= SCN_FILE_MAX;
+}
+
+int ex_hold_next(struct ex_hold *h, const struct ex_case *c, struct ex_eval *e)
+{
+	const char *line = c->n ? c->lines[c->n - 1] : "";
+	struct scn_diags d;
+	int rc;
+
+	if (!hold_extends(h, c))
+		return ex_eval_run(c, h->judge, h->sim, h->ops, e);
+	memset(e, 0, offsetof(struct ex_eval, eng));
+	rc = scn_append_step(h->e.f, line, strlen(line), h->first + (uint32_t)h->n, &d, &h->mark);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		eval_unparsed(e);
+		return 0;
+	}
+	e->held = h;
+	e->f = h->e.f;
+	/* What the run of the held steps saw, as a run of the whole case sees it before its last step. */
+	e->nseen = h->e.nseen;
+	e->last_gen = h->e.last_gen;
+	e->last_rules_n = h->e.last_rules_n;
+	e->last_crash = h->e.last_crash;
+	if (run_unsupported(e->f, h->o.prof.caps | h->o.engine_caps, e->r.reason, sizeof(e->r.reason))) {
+		ex_eval_free(e); /* the new step needs what the stack lacks: the whole case says so */
+		return ex_eval_run(c, h->judge, h->sim, h->ops, e);
+	}
+	rc = bm_clone(&e->eng, &h->e.eng, e->f);
+	if (rc)
+		goto fail;
+	e->eng_live = 1;
+	h->o_next = h->o;
+	h->o_next.ctx = e;
+	rc = run_fork(h->x_next, h->x, e->f, &e->eng, &h->o_next, &e->r);
+	if (rc)
+		goto fail;
+	run_steps(h->x_next, e->f->nsteps);
+	rc = run_end(h->x_next);
+	if (rc)
+		goto fail;
+	eval_done(e);
+	return 0;
+fail:
+	ex_eval_free(e);
+	return rc;
+}
+
+int ex_hold_grow(struct ex_hold *h, const struct ex_case *c)
+{
+	const char *line = c->n ? c->lines[c->n - 1] : "";
+	struct scn_diags d;
+	char why[256];
+	int rc;
+
+	if (!hold_extends(h, c))
+		goto whole;
+	rc = scn_append_step(h->e.f, line, strlen(line), h->first + (uint32_t)h->n, &d, &h->mark);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc)
+		goto whole; /* it does not parse: so the hold says, as ex_hold_run does */
+	if (run_unsupported(h->e.f, h->o.prof.caps | h->o.engine_caps, why, sizeof(why))) {
+		scn_unappend(h->e.f, &h->mark);
+		goto whole;
+	}
+	h->n++;
+	h->textlen += strlen(line) + 1;
+	if (run_steps(h->x, h->e.f->nsteps)) {
+		h->live = 0;
+		rc = run_end(h->x); /* a step ended it: the whole run */
+		if (rc) {
+			ex_eval_free(&h->e);
+			return rc;
+		}
+	}
+	eval_done(&h->e);
+	return 0;
+whole:
+	ex_hold_release(h);
+	return ex_hold_run(h, c, h->judge, h->sim, h->ops);
 }

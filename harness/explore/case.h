@@ -48,6 +48,9 @@ const char *ex_node_name(unsigned i);
  */
 int ex_case_text(const struct ex_case *c, const char *header, char **text);
 
+/* c's text parsed, as ex_eval_run parses it, into *f (NULL: it does not parse; else release with scn_free). 0 or -ENOMEM. */
+int ex_case_parse(const struct ex_case *c, struct scn_file **f);
+
 /* The line number of the first step in ex_case_text's text without a header (after require, nodes). */
 uint32_t ex_case_first_line(const struct ex_case *c);
 
@@ -87,8 +90,11 @@ int ex_sig_same(const struct ex_sig *a, const struct ex_sig *b);
  * sim (ops: be_model_ops, or a wrapper around it whose engine is a struct
  * be_model), judged against profile judge as `run` judges.
  */
+struct ex_hold;
+
 struct ex_eval {
 	struct scn_file *f;      /* the parsed case; NULL if it does not parse */
+	struct ex_hold *held;    /* f is this hold's file grown by the case's last step (ex_hold_next) */
 	int eng_live;
 	struct result r;
 	size_t nseen;            /* steps the runner began */
@@ -109,6 +115,55 @@ struct ex_eval {
 int ex_eval_run(const struct ex_case *c, const struct m_profile *judge, const struct m_profile *sim,
 		const struct backend_ops *ops, struct ex_eval *e);
 void ex_eval_free(struct ex_eval *e);
+
+/*
+ * A case run on the model to its last step and held there, before its end
+ * is judged, so that cases adding one step to it are judged without running
+ * its steps again (explore's generator: many proposals after one prefix).
+ * ex_hold_next gives what ex_eval_run gives for such a case, byte for byte:
+ * the held file grows by the new line (scn_append_step), the held run and
+ * engine are copied (run_fork, bm_clone) and go on over it. A case the hold
+ * cannot extend (another node count or family header, the held run already
+ * ended, a step the stack cannot run) is run whole by ex_eval_run.
+ */
+struct ex_hold {
+	const struct m_profile *judge, *sim;
+	const struct backend_ops *ops;
+	struct run_opts o, o_next;      /* the held run's, the copy's (its ctx: the case's ex_eval) */
+	struct scn_mark mark;           /* what the new step added to the held file */
+	size_t n, textlen;              /* the held case's steps, the length of its text */
+	uint32_t first;                 /* the line of its first step */
+	int live;                       /* the run is held (begun, every step run, not ended) */
+	struct run *x, *x_next;         /* the held run, the copy's buffer (run_size() each) */
+	struct ex_eval e;               /* the held case's run so far (its file, engine, result) */
+};
+
+/* A new hold with its buffers (about 1.5 MB; reuse it), holding nothing, or NULL. Release with ex_hold_delete. */
+struct ex_hold *ex_hold_new(void);
+void ex_hold_delete(struct ex_hold *h);
+/*
+ * Run c on the model as ex_eval_run does and hold it before its end: h->e
+ * is then the run so far (a case that does not parse, or whose run a step
+ * ended, is run whole there). judge, sim and ops must outlive the hold's use.
+ * 0 or -ENOMEM. Release with ex_hold_release before the next ex_hold_run.
+ */
+int ex_hold_run(struct ex_hold *h, const struct ex_case *c, const struct m_profile *judge,
+		const struct m_profile *sim, const struct backend_ops *ops);
+/*
+ * Judge c, the held case with one more step, into e as ex_eval_run would
+ * (with the hold's profiles and engine). One such e at a time per hold:
+ * ex_eval_free it before the next call or ex_hold_release. 0 or -ENOMEM.
+ */
+int ex_hold_next(struct ex_hold *h, const struct ex_case *c, struct ex_eval *e);
+/*
+ * Hold c, the held case with one more step, instead: the held run goes on
+ * over that step (a case it cannot extend is run whole, as ex_hold_run).
+ * h->e is then as ex_hold_run(c) leaves it. 0 or -ENOMEM.
+ */
+int ex_hold_grow(struct ex_hold *h, const struct ex_case *c);
+/* Judge the held case's end: h->e is then what ex_eval_run gives for it. 0 or -ENOMEM (h->e released). */
+int ex_hold_end(struct ex_hold *h);
+void ex_hold_release(struct ex_hold *h);
 
 /* The rule IDs of a set, sorted and unique, blank-separated, into buf. */
 void ex_pred_rules(const struct m_pred *p, char *buf, size_t len);

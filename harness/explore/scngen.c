@@ -499,12 +499,13 @@ static double score(const struct ex_eval *e, const struct ex_cov *cov, const str
 /* ------------------------------------------------------------- a case -- */
 
 /*
- * Draw, run (in e, a buffer) and score up to o->proposals proposals; push the
+ * Draw, run (in e, a buffer, from the prefix h holds) and score up to o->proposals proposals; push the
  * best onto c. 1 pushed, 0 none, or -ENOMEM.
  */
 static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_api fam, const struct ex_cov *cov,
-		     const struct ex_eval *prefix, struct ex_eval *e, struct ex_case *c)
+		     struct ex_hold *h, struct ex_eval *e, struct ex_case *c)
 {
+	const struct ex_eval *prefix = &h->e;
 	struct gctx x = { .g = g, .e = prefix, .m = &prefix->eng.m, .nnodes = c->nnodes, .step = (unsigned)c->n,
 			  .fam = fam };
 	char line[EX_LINE_MAX], best[EX_LINE_MAX] = "";
@@ -520,7 +521,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_
 		if (propose(&x, node, k, line, sizeof(line)) || ex_case_push(c, line))
 			continue;
 		got++;
-		rc = ex_eval_run(c, &o->judge, &o->judge, NULL, e);
+		rc = ex_hold_next(h, c, e);
 		ex_case_pop(c);
 		if (rc)
 			break;
@@ -544,15 +545,18 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_
 
 int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov *cov, struct ex_case *out)
 {
-	struct ex_eval *prefix = malloc(2 * sizeof(*prefix)), *e; /* reused by every run of the case */
+	struct ex_hold *h = ex_hold_new(); /* the prefix, held: the proposals go on from it */
+	struct ex_eval *e = malloc(sizeof(*e)); /* reused by every run of the case */
 	unsigned span = o->nodes_max > o->nodes_min ? o->nodes_max - o->nodes_min + 1 : 1;
 	enum scn_api fams[SCN_API_COUNT_], fam = SCN_API_VERBS;
 	unsigned nf = 0;
 	int rc = 0;
 
-	if (!prefix)
+	if (!h || !e) {
+		ex_hold_delete(h);
+		free(e);
 		return -ENOMEM;
-	e = prefix + 1;
+	}
 	memset(out, 0, sizeof(*out));
 	out->nnodes = o->nodes_min + model_gen_below(g, span);
 	for (unsigned a = 0; a < SCN_API_COUNT_; a++)
@@ -561,22 +565,20 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	if (nf)
 		fam = fams[nf > 1 ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
 	rc = api_opening(fam, out); /* the empty prefix has no steps to parse: a first step */
+	if (!rc)
+		rc = ex_hold_run(h, out, &o->judge, &o->judge, NULL);
 	for (unsigned misses = 0; !rc && out->n < o->steps && misses < 8;) {
-		rc = ex_eval_run(out, &o->judge, &o->judge, NULL, prefix);
-		if (rc)
-			break;
-		rc = next_step(g, o, fam, cov, prefix, e, out);
-		ex_eval_free(prefix);
+		rc = next_step(g, o, fam, cov, h, e, out);
 		if (rc < 0)
 			break;
 		misses = rc ? 0 : misses + 1;
-		rc = 0;
+		rc = rc ? ex_hold_grow(h, out) : 0; /* the prefix with its new step, held */
 	}
-	if (!rc && ex_eval_run(out, &o->judge, &o->judge, NULL, e) == 0) {
-		ex_cov_add(cov, &e->r);
-		ex_eval_free(e);
-	}
-	free(prefix);
+	if (!rc && ex_hold_end(h) == 0)
+		ex_cov_add(cov, &h->e.r); /* the case's whole run */
+	ex_hold_release(h);
+	ex_hold_delete(h);
+	free(e);
 	if (rc)
 		ex_case_free(out);
 	return rc;

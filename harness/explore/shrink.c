@@ -381,27 +381,19 @@ static int graph_cands(int ph, unsigned gran, const struct ex_case *cur, const s
 	}
 }
 
-static int phase_cands(const struct ex_stack *s, int ph, unsigned gran, const struct ex_case *cur, struct cands *cs)
+static int phase_cands(int ph, unsigned gran, const struct ex_case *cur, struct cands *cs)
 {
-	struct m_profile gen;
-	struct ex_eval *own, *e;
+	struct scn_file *f;
 	int rc;
 
 	if (ph == PH_NODES)
 		return node_cands(cur, cs);
 	if (ph == PH_VALUES)
 		return value_cands(cur, cs);
-	e = ex_stack_eval(s, &own);
-	if (!e)
-		return -ENOMEM;
-	m_profile_get("generic", 0, &gen);
-	rc = ex_eval_run(cur, &gen, &gen, NULL, e); /* parsed for the object graph */
-	if (!rc) {
-		if (e->f)
-			rc = graph_cands(ph, gran, cur, e->f, cs);
-		ex_eval_free(e);
-	}
-	free(own);
+	rc = ex_case_parse(cur, &f); /* for the object graph */
+	if (!rc && f)
+		rc = graph_cands(ph, gran, cur, f, cs);
+	scn_free(f);
 	return rc;
 }
 
@@ -459,7 +451,7 @@ int ex_shrinker_next(const struct ex_stack *s, struct ex_shrinker *sh)
 			sh->progress = 0;
 			sh->ph = PH_STEPS;
 		}
-		rc = phase_cands(s, sh->ph, sh->gran, &sh->cur, &cs);
+		rc = phase_cands(sh->ph, sh->gran, &sh->cur, &cs);
 		if (!rc)
 			rc = model_filter(s, &cs);
 		if (rc) {

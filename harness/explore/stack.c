@@ -346,22 +346,25 @@ int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, stru
 
 int ex_stack_sig(const struct ex_stack *s, const struct ex_case *c, const struct result *r, struct ex_sig *sig)
 {
-	struct ex_eval *own, *e = ex_stack_eval(s, &own);
+	struct ex_eval *own, *e;
+	struct scn_file *f;
 	struct ex_case pre;
 	int rc;
 
+	/* The case parsed (for the deciding step's call), and the model's set at that step. */
+	int parsed;
+
+	rc = ex_case_parse(c, &f);
+	if (rc)
+		return rc;
+	ex_sig_of(c, f, r, NULL, sig);
+	parsed = f != NULL;
+	scn_free(f);
+	if (sig->cls == EX_NONE || sig->rules[0] || !parsed)
+		return 0;
+	e = ex_stack_eval(s, &own);
 	if (!e)
 		return -ENOMEM;
-	/* The case parsed (for the deciding step's call), and the model's set at that step. */
-	rc = ex_eval_run(c, &s->judge, &s->judge, NULL, e);
-	if (rc)
-		goto out;
-	ex_sig_of(c, e->f, r, NULL, sig);
-	if (sig->cls == EX_NONE || sig->rules[0] || !e->f) {
-		ex_eval_free(e);
-		goto out;
-	}
-	ex_eval_free(e);
 	rc = ex_case_copy(&pre, c);
 	if (rc)
 		goto out;

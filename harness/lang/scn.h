@@ -341,6 +341,25 @@ int scn_parse_file(const char *path, struct scn_file **out, struct scn_diags *di
  */
 size_t scn_meta_check(const struct scn_file *f, struct scn_diags *d);
 
+/* What scn_append_step changed in a file, to take back with scn_unappend. */
+struct scn_mark {
+	size_t nsteps, nobjs;
+	uint8_t live[SCN_OBJS_MAX]; /* objs[i].live before the step */
+};
+
+/*
+ * Parse one more line (len bytes, no newline) onto f, a file scn_parse_text
+ * gave without errors, as its line lineno after its steps, then check the
+ * whole file again: f becomes what scn_parse_text gives for f's text with
+ * the line appended (a header line there is the same error). Returns 0
+ * with what changed in *m (undo it with scn_unappend), -EINVAL with the
+ * errors in diags (reset first) and f unchanged, or -ENOMEM (f unchanged).
+ */
+int scn_append_step(struct scn_file *f, const char *line, size_t len, uint32_t lineno, struct scn_diags *diags,
+		    struct scn_mark *m);
+/* Take back what scn_append_step did to f (m: its mark). */
+void scn_unappend(struct scn_file *f, const struct scn_mark *m);
+
 /* Release a parsed file; NULL is fine. */
 void scn_free(struct scn_file *f);
 

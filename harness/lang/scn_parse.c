@@ -152,6 +152,14 @@ static void statement(struct scn_ctx *c)
 	}
 }
 
+/* The checks of a whole file, once its lines parsed without errors. */
+static void file_checks(struct scn_ctx *c)
+{
+	scn_check_limits(c);
+	scn_check_chains(c);
+	scn_check_sges(c);
+}
+
 static void default_title(struct scn_file *f, const char *filename)
 {
 	const char *base = strrchr(filename, '/');
@@ -204,11 +212,8 @@ int scn_parse_text(const char *text, size_t len, const char *filename, struct sc
 		diags->dropped++; /* parsing stopped at the cap: at least one more */
 	else if (c.f->nsteps == 0 && diags->n == 0)
 		scn_diag(&c, no ? no : 1, 1, "a scenario has at least one step", SCN_E_NO_STEPS);
-	else if (diags->n == 0 && !c.oom) {
-		scn_check_limits(&c);
-		scn_check_chains(&c);
-		scn_check_sges(&c);
-	}
+	else if (diags->n == 0 && !c.oom)
+		file_checks(&c);
 	free(ln);
 	if (c.oom) {
 		scn_free(c.f);
@@ -287,16 +292,66 @@ int scn_parse_file(const char *path, struct scn_file **out, struct scn_diags *di
 	return rc;
 }
 
+/* Release the strings step s owns. */
+static void step_strings_free(struct scn_step *s)
+{
+	for (size_t k = 0; k < s->nargs; k++)
+		free(s->args[k].v.str);
+	for (size_t k = 0; k < s->nconds; k++)
+		free(s->conds[k].v.str);
+}
+
+void scn_unappend(struct scn_file *f, const struct scn_mark *m)
+{
+	while (f->nsteps > m->nsteps)
+		step_strings_free(&f->steps[--f->nsteps]);
+	f->nobjs = m->nobjs;
+	for (size_t i = 0; i < m->nobjs; i++)
+		f->objs[i].live = m->live[i];
+}
+
+int scn_append_step(struct scn_file *f, const char *line, size_t len, uint32_t lineno, struct scn_diags *diags,
+		    struct scn_mark *m)
+{
+	/* Where scn_parse_text stands after a file's steps: its nodes seen, in the steps. */
+	struct scn_ctx c = { .f = f, .d = diags, .in_steps = true, .nodes_seen = true };
+	struct scn_line *ln;
+
+	if (!f || !diags || !m || (!line && len) || (len && memchr(line, '\n', len)))
+		return -EINVAL;
+	memset(diags, 0, sizeof(*diags));
+	m->nsteps = f->nsteps;
+	m->nobjs = f->nobjs;
+	for (size_t i = 0; i < f->nobjs; i++)
+		m->live[i] = f->objs[i].live;
+	ln = malloc(sizeof(*ln));
+	if (!ln)
+		return -ENOMEM;
+	*ln = (struct scn_line){ .p = line, .len = len, .no = lineno };
+	if (ln->len && ln->p[ln->len - 1] == '\r')
+		ln->len--;
+	c.ln = ln;
+	if (scn_lex_line(&c, ln) == 0 && ln->nwords > 0)
+		statement(&c);
+	c.ln = NULL;
+	if (diags->n >= SCN_DIAG_MAX)
+		diags->dropped++;
+	else if (diags->n == 0 && !c.oom)
+		file_checks(&c);
+	free(ln);
+	if (c.oom || diags->n) {
+		scn_unappend(f, m);
+		return c.oom ? -ENOMEM : -EINVAL;
+	}
+	return 0;
+}
+
 void scn_free(struct scn_file *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nsteps; i++) {
-		for (size_t k = 0; k < f->steps[i].nargs; k++)
-			free(f->steps[i].args[k].v.str);
-		for (size_t k = 0; k < f->steps[i].nconds; k++)
-			free(f->steps[i].conds[k].v.str);
-	}
+	for (size_t i = 0; i < f->nsteps; i++)
+		step_strings_free(&f->steps[i]);
 	free(f->steps);
 	free(f->objs);
 	free(f);

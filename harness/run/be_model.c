@@ -3,6 +3,7 @@
 #include "harness/api/family.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profile *prof)
@@ -30,6 +31,16 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 void bm_free(struct be_model *bm)
 {
 	model_free(&bm->m);
+}
+
+int bm_clone(struct be_model *dst, const struct be_model *src, const struct scn_file *f)
+{
+	/* The members after the model, then the model with MR bytes of its own. */
+	size_t at = offsetof(struct be_model, prof);
+
+	memcpy((char *)dst + at, (const char *)src + at, sizeof(*dst) - at);
+	dst->f = f;
+	return model_clone(&dst->m, &src->m);
 }
 
 int16_t bm_handle(const struct be_model *bm, int32_t o)

@@ -39,6 +39,13 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 void bm_free(struct be_model *bm);
 
 /*
+ * dst = a copy of src in its state (its own model: model_clone) for file f
+ * (src's file or one grown from it). dst needs no release on failure. 0 or
+ * -ENOMEM.
+ */
+int bm_clone(struct be_model *dst, const struct be_model *src, const struct scn_file *f);
+
+/*
  * The model's allowed sets for c: under the profile (*prof) and under the
  * generic reading (*gen; may be NULL). Returns 0, -ENOENT when c names an
  * object the model never created (its creation failed), or -EINVAL when the

@@ -595,20 +595,18 @@ static void send_ahead(struct run *x, size_t si)
 	x->sent = run_ahead_send(x->f, x->ops, x->be, si, x->sent);
 }
 
-int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
-		 const struct run_opts *o, struct result *r)
+int run_begin(struct run *x, const struct scn_file *f, const struct backend_ops *ops, void *be,
+	      const struct run_opts *o, struct result *r)
 {
-	struct run x;
-	double t0 = proto_now_s();
-	size_t si;
 	int rc;
 
-	memset(&x, 0, offsetof(struct run, bm)); /* not the model's 0.5 MB twice: bm_init's below */
-	x.f = f;
-	x.ops = ops;
-	x.be = be;
-	x.o = o;
-	x.r = r;
+	memset(x, 0, offsetof(struct run, bm)); /* not the model's 0.5 MB twice: bm_init's below */
+	x->t0 = proto_now_s();
+	x->f = f;
+	x->ops = ops;
+	x->be = be;
+	x->o = o;
+	x->r = r;
 	memset(r, 0, sizeof(*r));
 	snprintf(r->file, sizeof(r->file), "%s", f->name);
 	snprintf(r->title, sizeof(r->title), "%s", f->title);
@@ -616,37 +614,62 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 	r->v = V_PASS;
 	if (run_unsupported(f, o->prof.caps | o->engine_caps, r->reason, sizeof(r->reason))) {
 		r->v = V_SKIP;
-		return 0;
+		return 1;
 	}
-	rc = bm_init(&x.bm, f, &o->prof);
-	if (rc)
-		return rc;
-	for (si = 0; si < f->nsteps; si += x.advance) {
+	rc = bm_init(&x->bm, f, &o->prof);
+	return rc;
+}
+
+int run_steps(struct run *x, size_t upto)
+{
+	x->r->steps = (unsigned)x->f->nsteps; /* the file may have grown (scn_append_step) */
+	while (!x->stopped && x->si < upto) {
 		double ta = steptime_now();
 
-		send_ahead(&x, si);
+		send_ahead(x, x->si);
 		steptime_add(ST_AHEAD, ta);
-		if (x.pend.on && x.pend.next != si && run_peer_settle(&x, NULL))
-			break;
-		if (run_step(&x, si))
-			break;
+		if ((x->pend.on && x->pend.next != x->si && run_peer_settle(x, NULL)) || run_step(x, x->si))
+			x->stopped = 1;
+		else
+			x->si += x->advance;
 	}
-	run_peer_settle(&x, NULL);
-	if (si == f->nsteps) {
+	return x->stopped;
+}
+
+int run_end(struct run *x)
+{
+	const struct scn_file *f = x->f;
+	struct result *r = x->r;
+	int rc;
+
+	run_peer_settle(x, NULL);
+	if (x->si == f->nsteps) {
 		/* Every buffer, at the end, against the model. */
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {
-			rc = compare_mem(&x, NULL, (int32_t)i, 0, UINT64_MAX, -1);
+			rc = compare_mem(x, NULL, (int32_t)i, 0, UINT64_MAX, -1);
 			if (rc < 0)
-				run_say(&x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, engine_why(&x, rc));
+				run_say(x, V_ERROR, 0, "reading %s at the end: %s", f->objs[i].name, engine_why(x, rc));
 		}
 	}
-	bm_free(&x.bm);
-	if (x.detail.oom) {
-		text_free(&x.detail);
+	bm_free(&x->bm);
+	if (x->detail.oom) {
+		text_free(&x->detail);
 		return -ENOMEM;
 	}
-	r->detail = text_take(&x.detail);
-	r->secs = proto_now_s() - t0;
+	r->detail = text_take(&x->detail);
+	r->secs = proto_now_s() - x->t0;
 	steptime_flush(f->name, r->steps_run, r->secs);
 	return 0;
+}
+
+int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *be,
+		 const struct run_opts *o, struct result *r)
+{
+	struct run x;
+	int rc = run_begin(&x, f, ops, be, o, r);
+
+	if (rc)
+		return rc > 0 ? 0 : rc;
+	run_steps(&x, f->nsteps);
+	return run_end(&x);
 }

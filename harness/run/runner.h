@@ -103,6 +103,45 @@ int run_scenario(const struct scn_file *f, const struct backend_ops *ops, void *
 		 const struct run_opts *o, struct result *r);
 
 /*
+ * run_scenario in parts, for a caller that judges many scenarios sharing
+ * their first steps (explore's generator: one prefix, many next steps)
+ * without running those steps again. x is a buffer of run_size() bytes
+ * (the model's 0.5 MB: reuse it). run_scenario is run_begin, run_steps to
+ * the end, run_end.
+ */
+struct run;
+size_t run_size(void);
+/*
+ * Start judging f (as run_scenario: *r reset, file and title): 0 ready for
+ * run_steps, 1 when the verdict is already in *r (a skip: nothing to step
+ * or end), or a negative errno (nothing to release).
+ */
+int run_begin(struct run *x, const struct scn_file *f, const struct backend_ops *ops, void *be,
+	      const struct run_opts *o, struct result *r);
+/*
+ * Run the steps before step upto not run yet, unless a step ended the
+ * scenario (the file may have grown since by scn_append_step). Returns 1
+ * once one has.
+ */
+int run_steps(struct run *x, size_t upto);
+/*
+ * dst = a copy of run src (begun, not ended) that goes on over f, a file
+ * whose first steps are src's file's (src's own file, grown by
+ * scn_append_step), on engine be (a copy of src's engine in its state), with
+ * options o, into result *r (src's result so far). src is untouched. 0 or
+ * -ENOMEM (dst needs no release then).
+ */
+int run_fork(struct run *dst, const struct run *src, const struct scn_file *f, void *be,
+	     const struct run_opts *o, struct result *r);
+/*
+ * Judge the end (every buffer against the model, when every step ran), hand
+ * the detail to *r and release the run. 0 or -ENOMEM.
+ */
+int run_end(struct run *x);
+/* Release a begun run without judging its end (its result stays partial). */
+void run_drop(struct run *x);
+
+/*
  * The reason a scenario cannot run with these capabilities (a `require`
  * line or a call no engine here implements), written into why; returns 1
  * if it must be skipped, else 0.

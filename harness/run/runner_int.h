@@ -40,6 +40,9 @@ struct run {
 	size_t advance;  /* steps the last run_step took (a chain: all of its) */
 	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
 	struct run_pend pend; /* run-ahead: a peer check waiting for a later look */
+	size_t si;       /* the next step to run */
+	int stopped;     /* a step ended the scenario (at step si) */
+	double t0;       /* when it began */
 	struct be_model bm; /* the oracle; last: run_scenario zeroes the members before it (bm_init sets it) */
 };
 
