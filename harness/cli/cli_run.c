@@ -205,12 +205,17 @@ static int main_has_work(const struct outer *o, size_t from)
 	return 0;
 }
 
-/* The scenario the next side round runs: deferred by the main round, not finished; o->fl.n: none. */
-static size_t next_deferred(const struct outer *o)
+/* The scenario the next side round runs: deferred by the main round, not finished, no side round's; o->fl.n: none. */
+static size_t next_deferred(const struct outer *o, const struct round *sr)
 {
-	for (size_t i = 0; i < o->fl.n; i++)
-		if (o->st[i].deferred && !o->st[i].finished)
+	for (size_t i = 0; i < o->fl.n; i++) {
+		int taken = 0;
+
+		for (unsigned j = 0; j < ROUND_SIDES; j++)
+			taken |= sr[j].pid && sr[j].only == i;
+		if (o->st[i].deferred && !o->st[i].finished && !taken)
 			return i;
+	}
 	return o->fl.n;
 }
 
@@ -246,21 +251,24 @@ static int round_failed(struct outer *o, struct round *r, int st)
 	return st != 77;
 }
 
-/* The files of the rounds into the results directory, then away. */
-static void rounds_done(struct outer *o, struct round *mr, struct round *sr)
+/* The files of the rounds (the main one, then ROUND_SIDES side ones) into the results directory, then away. */
+static void rounds_done(struct outer *o, struct round *rounds)
 {
-	if (o->res.jsonl) {
-		results_file(&o->res, "stack.log", mr->stacklog);
-		results_file(&o->res, "console.log", mr->console);
-		results_file(&o->res, "stack-side.log", sr->stacklog);
-		results_file(&o->res, "console-side.log", sr->console);
+	for (unsigned j = 0; o->res.jsonl && j <= ROUND_SIDES; j++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), j ? "stack-side%u.log" : "stack.log", j);
+		results_file(&o->res, name, rounds[j].stacklog);
+		snprintf(name, sizeof(name), j ? "console-side%u.log" : "console.log", j);
+		results_file(&o->res, name, rounds[j].console);
 	}
-	for (struct round *r = mr; r; r = r == mr ? sr : NULL) {
+	for (unsigned j = 0; j <= ROUND_SIDES; j++) {
+		struct round *r = &rounds[j];
 		char topo[sizeof(r->rec) + 8];
 
 		round_remove(r); /* the guest's console too: what a report needs of it is in the results directory */
 		unlink(r->stacklog);
-		snprintf(topo, sizeof(topo), "%s.topo", r->rec); /* the inner run's, left by a guest that died */
+		snprintf(topo, sizeof(topo), "%.*s.topo", (int)sizeof(r->rec), r->rec); /* the inner run's, left by a guest that died */
 		unlink(topo);
 	}
 }
@@ -278,7 +286,8 @@ static int outer_stack(struct outer *o)
 	size_t from = 0, k;
 	int infra = 0, main_done = 0, st;
 	struct stage sg;
-	struct round mr, sr;
+	struct round rounds[1 + ROUND_SIDES], *sr = rounds + 1, *mr = rounds;
+	char suffix[16];
 
 	snprintf(dir, sizeof(dir), "%s/build", o->root);
 	if (make_dir(dir))
@@ -286,55 +295,62 @@ static int outer_stack(struct outer *o)
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
 	if (make_dir(dir))
 		return 1;
-	round_init(&mr, dir, (long)getpid(), "", o->jobs, 0);
-	round_init(&sr, dir, (long)getpid(), "-side", 1, 1);
-	snprintf(o->rec, sizeof(o->rec), "%s", mr.rec);
-	snprintf(o->stacklog, sizeof(o->stacklog), "%s", mr.stacklog); /* show_status */
-	unlink(mr.stacklog);
-	unlink(sr.stacklog);
+	for (unsigned j = 0; j <= ROUND_SIDES; j++) {
+		snprintf(suffix, sizeof(suffix), j ? "-side%u" : "", j);
+		round_init(&rounds[j], dir, (long)getpid(), suffix, j ? 1 : o->jobs, j);
+		unlink(rounds[j].stacklog);
+	}
+	snprintf(o->rec, sizeof(o->rec), "%.*s", (int)sizeof(o->rec) - 1, mr->rec);
+	snprintf(o->stacklog, sizeof(o->stacklog), "%.*s", (int)sizeof(o->stacklog) - 1, mr->stacklog); /* show_status */
 	stage_files(o, &sg);
 	while (!interrupt_caught()) {
-		if (!mr.pid && !main_done) {
+		int running = 0;
+
+		if (!mr->pid && !main_done) {
 			while (from < o->fl.n && o->st[from].finished)
 				from++; /* nothing to run there (does not parse): no guest booted for it */
 			if (!main_has_work(o, from))
 				main_done = 1;
-			else if (round_start(o, &mr, from, ROUND_ALL, o->jobs > 1) < 0) { /* said why: nothing ran */
+			else if (round_start(o, mr, from, ROUND_ALL, o->jobs > 1) < 0) { /* said why: nothing ran */
 				outer_finish_rest(o, from, V_ERROR, "not run: the runner on the real stack could not start");
 				infra = main_done = 1;
 			}
 		}
-		if (!sr.pid && !infra && (k = next_deferred(o)) < o->fl.n && round_start(o, &sr, k, k, 0) < 0) {
-			outer_finish_rest(o, k, V_ERROR, "not run: the runner on the real stack could not start");
-			infra = main_done = 1;
-		}
-		if (!mr.pid && !sr.pid)
-			break;
-		if (mr.pid && (st = round_poll(o, &mr)) >= 0) {
+		for (unsigned j = 0; j < ROUND_SIDES && !infra; j++)
+			if (!sr[j].pid && (k = next_deferred(o, sr)) < o->fl.n && round_start(o, &sr[j], k, k, 0) < 0) {
+				outer_finish_rest(o, k, V_ERROR, "not run: the runner on the real stack could not start");
+				infra = main_done = 1;
+			}
+		if (mr->pid && (st = round_poll(o, mr)) >= 0) {
 			if (st == 120 || st == 121) {
-				from = round_death(o, &mr, st);
+				from = round_death(o, mr, st);
 			} else {
 				main_done = 1;
-				infra |= round_failed(o, &mr, st);
+				infra |= round_failed(o, mr, st);
 			}
 		}
-		if (sr.pid && (st = round_poll(o, &sr)) >= 0) {
-			if (st == 120 || st == 121)
-				round_death(o, &sr, st);
-			else
-				infra |= round_failed(o, &sr, st);
-		}
+		for (unsigned j = 0; j < ROUND_SIDES; j++)
+			if (sr[j].pid && (st = round_poll(o, &sr[j])) >= 0) {
+				if (st == 120 || st == 121)
+					round_death(o, &sr[j], st);
+				else
+					infra |= round_failed(o, &sr[j], st);
+			}
 		outer_print_ready(o);
 		show_status(o);
-		if (mr.pid || sr.pid)
+		for (unsigned j = 0; j <= ROUND_SIDES; j++)
+			running |= rounds[j].pid != 0;
+		if (!running && main_done && (infra || next_deferred(o, sr) >= o->fl.n))
+			break; /* (after an infrastructure failure no side round starts: what is left is not run) */
+		if (running)
 			nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
-	round_stop(o, &mr); /* after Ctrl-C or SIGTERM: what still runs */
-	round_stop(o, &sr);
+	for (unsigned j = 0; j <= ROUND_SIDES; j++)
+		round_stop(o, &rounds[j]); /* after Ctrl-C or SIGTERM: what still runs */
 	outer_mark_interrupted(o);
 	outer_finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
 	outer_print_ready(o);
-	rounds_done(o, &mr, &sr);
+	rounds_done(o, rounds);
 	stage_close(&sg);
 	return infra;
 }

@@ -132,10 +132,18 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", r->console);
 	snprintf(jobs_opt, sizeof(jobs_opt), "--jobs=%u", r->jobs);
-	char *argv[] = { cistack, stack_opt, console_opt, "--", exe, "run", "--inner", rec_opt, list_opt, base_opt,
-			 timeout_opt, profile_opt, jobs_opt, "--trace", NULL, NULL, NULL, NULL };
+	/*
+	 * A side round's guest has one CPU: it runs one scenario, in one stream,
+	 * beside the main guest's two; more virtual CPUs than the host has spin
+	 * in each other's locks under TCG.
+	 */
+	char *argv[] = { cistack, stack_opt, console_opt, "--vm-opt=--smp=1", "--", exe, "run", "--inner", rec_opt,
+			 list_opt, base_opt, timeout_opt, profile_opt, jobs_opt, "--trace", NULL, NULL, NULL, NULL };
 	/* the trace goes to the results directory */
-	size_t opt = 14;
+	size_t opt = 15;
+
+	if (only == ROUND_ALL) /* the main guest: ci/vm's CPUs */
+		memmove(&argv[3], &argv[4], (opt-- - 4) * sizeof(argv[0]));
 
 	if (o->careful && careful_option(o->careful, r->from, end, careful_opt, sizeof(careful_opt))[0])
 		argv[opt++] = careful_opt;

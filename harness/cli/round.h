@@ -6,7 +6,7 @@
  * scenario that killed it. A scenario the main round's inner run deferred
  * (records.h: `defer`; it asks for that with --defer-crashes) runs in a side
  * round: a guest of its own with that one scenario, beside the main round,
- * one side round at a time. The model says it may kill the kernel, and the
+ * up to ROUND_SIDES side rounds at a time. The model says it may kill the kernel, and the
  * main round keeps only the first such, so each panic ends one guest that
  * held nothing else, and those boots overlap the main round (the corpus's
  * verbs/290 waits 50 s in its kernel) instead of following it. Private to
@@ -21,6 +21,12 @@
 #include <sys/types.h>
 
 #define ROUND_ALL ((size_t)-1)
+/*
+ * Side rounds at once: two guests beside the main one, whose CPUs are mostly
+ * idle by then (the corpus: two deferred panics boot together while verbs/290
+ * waits, instead of one after the other into the main guest's last scenarios).
+ */
+#define ROUND_SIDES 2
 
 struct round {
 	char rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64], stacklog[PATH_MAX + 64];

@@ -37,7 +37,7 @@ static const char usage_run[] =
 	"             default 2, at most 16): N streams on one topology, each with its own\n"
 	"             agents; librpma, uDAPL, librpmem and MRAPI scenarios one at a time, those\n"
 	"             the model says may kill the kernel alone and last (in the VM the first in\n"
-	"             the main guest, each other in a guest of its own beside it, one at a\n"
+	"             the main guest, each other in a guest of its own beside it, two at a\n"
 	"             time, unless --jobs=1); reported in list order\n"
 	"Selection (each option may be given several times; PATTERN is a glob, or else a\n"
 	"substring, matched against the path and the title):\n"
