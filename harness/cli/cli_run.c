@@ -296,7 +296,9 @@ static int outer_stack(struct outer *o)
 	if (make_dir(dir))
 		return 1;
 	for (unsigned j = 0; j <= ROUND_SIDES; j++) {
-		snprintf(suffix, sizeof(suffix), j ? "-side%u" : "", j);
+		suffix[0] = '\0';
+		if (j)
+			snprintf(suffix, sizeof(suffix), "-side%u", j);
 		round_init(&rounds[j], dir, (long)getpid(), suffix, j ? 1 : o->jobs, j);
 		unlink(rounds[j].stacklog);
 	}
