@@ -103,7 +103,7 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 {
 	char stack_opt[64], timeout_opt[32], base_opt[32], rec_opt[PATH_MAX + 80], list_opt[PATH_MAX + 80];
 	char profile_opt[96], console_opt[PATH_MAX + 96], exe[PATH_MAX], cistack[PATH_MAX + 16], jobs_opt[32];
-	char careful_opt[1024];
+	char careful_opt[1024], smp_opt[48];
 	size_t end;
 	int rc;
 	pid_t pid;
@@ -132,18 +132,13 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	snprintf(profile_opt, sizeof(profile_opt), "--profile=%s", o->a->profile);
 	snprintf(console_opt, sizeof(console_opt), "--vm-opt=--console=%s", r->console);
 	snprintf(jobs_opt, sizeof(jobs_opt), "--jobs=%u", r->jobs);
-	/*
-	 * A side round's guest has one CPU: it runs one scenario, in one stream,
-	 * beside the main guest's two; more virtual CPUs than the host has spin
-	 * in each other's locks under TCG.
-	 */
-	char *argv[] = { cistack, stack_opt, console_opt, "--vm-opt=--smp=1", "--", exe, "run", "--inner", rec_opt,
-			 list_opt, base_opt, timeout_opt, profile_opt, jobs_opt, "--trace", NULL, NULL, NULL, NULL };
+	/* a side round's guest runs one scenario: one CPU (ci/stack passes it to ci/vm only) */
+	snprintf(smp_opt, sizeof(smp_opt), "--vm-opt=--smp=%d",
+		 only == ROUND_ALL && o->a->vm_cpus ? o->a->vm_cpus : ROUND_VM_CPUS);
+	char *argv[] = { cistack, stack_opt, console_opt, smp_opt, "--", exe, "run", "--inner", rec_opt, list_opt,
+			 base_opt, timeout_opt, profile_opt, jobs_opt, "--trace", NULL, NULL, NULL, NULL };
 	/* the trace goes to the results directory */
 	size_t opt = 15;
-
-	if (only == ROUND_ALL) /* the main guest: ci/vm's CPUs */
-		memmove(&argv[3], &argv[4], (opt-- - 4) * sizeof(argv[0]));
 
 	if (o->careful && careful_option(o->careful, r->from, end, careful_opt, sizeof(careful_opt))[0])
 		argv[opt++] = careful_opt;
