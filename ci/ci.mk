@@ -147,12 +147,14 @@ faults: all
 # the corpus conventions, lint and the printer's round trip, built with clang
 # (ci/deps) and ASan+UBSan in build/fuzz (SAN_MAKE: the unit tests' build too). `make fuzz` runs it FUZZ_SECS
 # seconds (default 300) from the corpus build/fuzz/corpus, seeded with
-# scenarios/; `make fuzz-quick` (part of make check) runs FUZZ_QUICK_SECS (30).
+# scenarios/; `make fuzz-quick` (part of make check) runs FUZZ_QUICK_SECS (20: from a fresh
+# clone's seeds, 20 s reached 4061 of the 4072 edges and 98% of the features 30 s did, measured
+# inside make check; depth is `make fuzz`'s).
 # A finding is written to build/fuzz/ as crash-*/leak-*; replay it with
 # build/fuzz/fuzz-scn FILE.
 FUZZ      := build/fuzz
 FUZZ_SECS ?= 300
-FUZZ_QUICK_SECS ?= 30
+FUZZ_QUICK_SECS ?= 20
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 $(BUILD)/fuzz-scn: $(BUILD)/tests/fuzz/fuzz_scn.o $(LIBS_ALL) $(AGENT_LIB) $(FAMILY_LIBS)
