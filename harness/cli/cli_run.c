@@ -219,38 +219,6 @@ static size_t next_deferred(const struct outer *o, const struct round *sr)
 	return o->fl.n;
 }
 
-/*
- * The end of round r (status st, not a panic or a hang): a stack that is not
- * there skips what r had to run, any other failure makes it an ERROR with
- * ci/stack's reason; what r ran and did not answer for, too. Returns 1 on an
- * infrastructure failure.
- */
-static int round_failed(struct outer *o, struct round *r, int st)
-{
-	char why[512];
-	size_t from = r->only == ROUND_ALL ? r->from : r->only, end = r->only == ROUND_ALL ? o->fl.n : r->only + 1;
-
-	if (st == 0) {
-		if (r->only != ROUND_ALL && !o->st[r->only].finished) {
-			o->rs[r->only].v = V_ERROR;
-			snprintf(o->rs[r->only].reason, sizeof(o->rs[r->only].reason),
-				 "not run: the runner on the real stack gave no result for it");
-			o->st[r->only].finished = 1;
-		}
-		return 0;
-	}
-	console_stack_reason(r->stacklog, st, why, sizeof(why));
-	for (size_t i = from; i < end; i++)
-		if (!o->st[i].finished && (r->only != ROUND_ALL || !o->st[i].deferred)) {
-			o->rs[i].v = st == 77 ? V_SKIP : V_ERROR;
-			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "%s", why);
-			o->st[i].finished = 1;
-		}
-	if (st != 77)
-		fprintf(stderr, "rdmacheck: %s\n", why);
-	return st != 77;
-}
-
 /* The files of the rounds (the main one, then ROUND_SIDES side ones) into the results directory, then away. */
 static void rounds_done(struct outer *o, struct round *rounds)
 {
@@ -302,7 +270,6 @@ static int outer_stack(struct outer *o)
 		round_init(&rounds[j], dir, (long)getpid(), suffix, j ? 1 : o->jobs, j);
 		unlink(rounds[j].stacklog);
 	}
-	snprintf(o->rec, sizeof(o->rec), "%.*s", (int)sizeof(o->rec) - 1, mr->rec);
 	snprintf(o->stacklog, sizeof(o->stacklog), "%.*s", (int)sizeof(o->stacklog) - 1, mr->stacklog); /* show_status */
 	stage_files(o, &sg);
 	while (!interrupt_caught()) {
@@ -350,7 +317,7 @@ static int outer_stack(struct outer *o)
 	for (unsigned j = 0; j <= ROUND_SIDES; j++)
 		round_stop(o, &rounds[j]); /* after Ctrl-C or SIGTERM: what still runs */
 	outer_mark_interrupted(o);
-	outer_finish_rest(o, 0, V_ERROR, "not run: the runner on the real stack gave no result for it");
+	outer_finish_rest(o, 0, V_ERROR, ROUND_NO_RESULT);
 	outer_print_ready(o);
 	rounds_done(o, rounds);
 	stage_close(&sg);

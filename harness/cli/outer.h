@@ -25,7 +25,7 @@ struct outer {
 	struct rec_state *st;
 	char *careful;            /* per scenario: run it careful (careful.h); NULL: none can be */
 	size_t printed;
-	char root[PATH_MAX], rec[PATH_MAX + 64]; /* rec: the (main) records file */
+	char root[PATH_MAX], rec[PATH_MAX + 64]; /* rec: the records file of nodes run here (cli_nodes.c) */
 	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
 	struct results res;       /* the results directory; res.jsonl NULL: none */
 	char **console_txt;       /* per scenario: the console excerpt when the guest died with it */

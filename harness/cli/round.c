@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* setpgid, kill */
 #include "harness/cli/round.h"
 #include "harness/cli/careful.h"
+#include "harness/cli/console.h"
 #include "harness/cli/death.h"
 #include "harness/cli/interrupt.h"
 #include "harness/cli/jobs.h"
@@ -74,10 +75,16 @@ static int round_runs(const struct outer *o, const struct round *r, size_t i)
 	return r->only == ROUND_ALL ? !o->st[i].deferred : i == r->only;
 }
 
+/* The end of r's scenarios [r->from, end): the list's for the main round, its one's for a side round. */
+static size_t round_end(const struct outer *o, const struct round *r)
+{
+	return r->only == ROUND_ALL ? o->fl.n : r->only + 1;
+}
+
 /* r's list: NUL-terminated names from r->from on ("" for one not to run; a name may hold newlines). */
 static int write_list(struct outer *o, const struct round *r)
 {
-	size_t end = r->only == ROUND_ALL ? o->fl.n : r->only + 1;
+	size_t end = round_end(o, r);
 	FILE *lf = fopen(r->list, "w");
 	int rc;
 
@@ -112,7 +119,7 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	r->only = only;
 	if (only != ROUND_ALL)
 		r->jobs = 1;
-	end = only == ROUND_ALL ? o->fl.n : only + 1;
+	end = round_end(o, r);
 	if ((rc = self_exe(exe, sizeof(exe))) != 0) {
 		fprintf(stderr, "rdmacheck: cannot find this executable: %s\n", strerror(-rc));
 		return rc;
@@ -209,6 +216,30 @@ void round_stop(struct outer *o, struct round *r)
 		return;
 	interrupt_stop(r->pid, r->pid, INTERRUPT_GRACE_S, &st);
 	round_ended(o, r, st);
+}
+
+int round_failed(struct outer *o, struct round *r, int st)
+{
+	char why[512];
+
+	if (st == 0) {
+		if (r->only != ROUND_ALL && !o->st[r->only].finished) {
+			o->rs[r->only].v = V_ERROR;
+			snprintf(o->rs[r->only].reason, sizeof(o->rs[r->only].reason), "%s", ROUND_NO_RESULT);
+			o->st[r->only].finished = 1;
+		}
+		return 0;
+	}
+	console_stack_reason(r->stacklog, st, why, sizeof(why));
+	for (size_t i = r->from; i < round_end(o, r); i++)
+		if (round_runs(o, r, i)) {
+			o->rs[i].v = st == 77 ? V_SKIP : V_ERROR;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "%s", why);
+			o->st[i].finished = 1;
+		}
+	if (st != 77)
+		fprintf(stderr, "rdmacheck: %s\n", why);
+	return st != 77;
 }
 
 size_t round_running(const struct outer *o, size_t from, int side)

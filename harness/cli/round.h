@@ -70,6 +70,16 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
  */
 int round_poll(struct outer *o, struct round *r);
 
+/*
+ * The end of round r with status st when it is not a panic or a hang (120,
+ * 121: round_death): a stack that is not there (77) skips what r had to run,
+ * any other failure makes that an ERROR with ci/stack's reason (said on
+ * stderr); a side round that ended well without its scenario's result makes
+ * it an ERROR (ROUND_NO_RESULT). Returns 1 on an infrastructure failure.
+ */
+#define ROUND_NO_RESULT "not run: the runner on the real stack gave no result for it"
+int round_failed(struct outer *o, struct round *r, int st);
+
 /* After Ctrl-C or SIGTERM: stop r (if it runs) and read its last records. */
 void round_stop(struct outer *o, struct round *r);
 
