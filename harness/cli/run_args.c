@@ -84,6 +84,18 @@ static int sel_push(const char **list, size_t *n, const char *v)
 }
 
 /* (run_args.h) */
+/* A whole decimal number v in [lo, hi] into *out: 0, or -1 (*out untouched). */
+static int int_in(const char *v, long lo, long hi, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (!*v || *end || n < lo || n > hi)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
 int run_parse(int argc, char **argv, struct run_args *a)
 {
 	static const struct option lopts[] = {
@@ -149,10 +161,8 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			a->junit = v;
 			break;
 		case OPT_TIMEOUT:
-			s = strtol(v, &end, 10);
-			if (*end || s < 1 || s > 3600)
+			if (int_in(v, 1, 3600, &a->step_s))
 				goto bad;
-			a->step_s = (int)s;
 			break;
 		case OPT_PROFILE:
 			if (!*v)
@@ -242,22 +252,16 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			a->sel.times_path = v;
 			break;
 		case OPT_VM_MEM:
-			s = strtol(v, &end, 10);
-			if (!*v || *end || s < 64 || s > 65536)
+			if (int_in(v, 64, 65536, &a->vm_mem))
 				goto bad;
-			a->vm_mem = (int)s;
 			break;
 		case OPT_VM_CPUS:
-			s = strtol(v, &end, 10);
-			if (!*v || *end || s < 1 || s > 64)
+			if (int_in(v, 1, 64, &a->vm_cpus))
 				goto bad;
-			a->vm_cpus = (int)s;
 			break;
 		case OPT_JOBS:
-			s = strtol(v, &end, 10);
-			if (!*v || *end || s < 1 || s > JOBS_MAX)
+			if (int_in(v, 1, JOBS_MAX, &a->jobs))
 				goto bad;
-			a->jobs = (int)s;
 			break;
 		case OPT_TOPOLOGY:
 			if (!*v)
