@@ -15,24 +15,13 @@
  * an unusable token file or address, 3 when the device could not be opened.
  */
 #include "harness/agent/agent.h"
+#include "harness/cli/opts.h"
 #include "harness/run/remote.h"
 
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/* A decimal argument in [lo, hi] into *out; 0 or -1. */
-static int num(const char *s, long lo, long hi, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
 
 /* --listen: the token, the socket, then coordinators one at a time. An exit status. */
 static int listen_main(const char *at, const char *token, const struct agent_node *an, int step_ms, int sessions)
@@ -71,16 +60,16 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
-		case O_FD: bad |= num(optarg, 0, 1 << 20, &fd); break;
+		case O_FD: bad |= cli_int_in(optarg, 0, 1 << 20, &fd); break;
 		case O_NODE: an.name = optarg; break;
 		case O_IBDEV: an.ibdev = optarg; break;
 		case O_NETDEV: an.netdev = optarg; break;
 		case O_IPV4: an.ipv4 = optarg; break;
-		case O_GID: bad |= num(optarg, 0, 65535, &an.gid_index); break;
-		case O_STEP: bad |= num(optarg, 1, 3600 * 1000, &step_ms); break;
+		case O_GID: bad |= cli_int_in(optarg, 0, 65535, &an.gid_index); break;
+		case O_STEP: bad |= cli_int_in(optarg, 1, 3600 * 1000, &step_ms); break;
 		case O_LISTEN: listen_at = optarg; break;
 		case O_TOKEN: token = optarg; break;
-		case O_SESSIONS: bad |= num(optarg, 1, 1 << 30, &sessions); break;
+		case O_SESSIONS: bad |= cli_int_in(optarg, 1, 1 << 30, &sessions); break;
 		default: bad = 1; break;
 		}
 	}

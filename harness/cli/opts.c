@@ -86,6 +86,17 @@ int cli_getopt(int argc, char **argv, const char *cmd, const char *shortopts, co
 	return '?';
 }
 
+int cli_int_in(const char *v, long lo, long hi, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (!*v || *end || n < lo || n > hi)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
 const char *cli_plural(size_t n, const char *word, const char *plural)
 {
 	return n == 1 ? word : plural;

@@ -30,6 +30,12 @@ int cli_getopt(int argc, char **argv, const char *cmd, const char *shortopts, co
  */
 const char *cli_closest(const char *word, const char *const *names, size_t n);
 
+/*
+ * A whole decimal number v within [lo, hi] (an option's value) into *out:
+ * 0, or -1 with *out untouched (empty, trailing characters, out of bounds).
+ */
+int cli_int_in(const char *v, long lo, long hi, int *out);
+
 /* "1 file" / "2 files": word for n == 1, plural otherwise. */
 const char *cli_plural(size_t n, const char *word, const char *plural);
 

@@ -84,18 +84,6 @@ static int sel_push(const char **list, size_t *n, const char *v)
 }
 
 /* (run_args.h) */
-/* A whole decimal number v in [lo, hi] into *out: 0, or -1 (*out untouched). */
-static int int_in(const char *v, long lo, long hi, int *out)
-{
-	char *end;
-	long n = strtol(v, &end, 10);
-
-	if (!*v || *end || n < lo || n > hi)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
-
 int run_parse(int argc, char **argv, struct run_args *a)
 {
 	static const struct option lopts[] = {
@@ -161,7 +149,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			a->junit = v;
 			break;
 		case OPT_TIMEOUT:
-			if (int_in(v, 1, 3600, &a->step_s))
+			if (cli_int_in(v, 1, 3600, &a->step_s))
 				goto bad;
 			break;
 		case OPT_PROFILE:
@@ -252,15 +240,15 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			a->sel.times_path = v;
 			break;
 		case OPT_VM_MEM:
-			if (int_in(v, 64, 65536, &a->vm_mem))
+			if (cli_int_in(v, 64, 65536, &a->vm_mem))
 				goto bad;
 			break;
 		case OPT_VM_CPUS:
-			if (int_in(v, 1, 64, &a->vm_cpus))
+			if (cli_int_in(v, 1, 64, &a->vm_cpus))
 				goto bad;
 			break;
 		case OPT_JOBS:
-			if (int_in(v, 1, JOBS_MAX, &a->jobs))
+			if (cli_int_in(v, 1, JOBS_MAX, &a->jobs))
 				goto bad;
 			break;
 		case OPT_TOPOLOGY:
