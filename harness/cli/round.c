@@ -189,14 +189,15 @@ static int round_ended(struct outer *o, struct round *r, int st)
 int round_poll(struct outer *o, struct round *r)
 {
 	int st = 0, hang_s = o->a->step_s * 4 + HANG_SLACK_S;
+	off_t size;
 	pid_t w;
 
 	w = waitpid(r->pid, &st, WNOHANG);
 	read_records(o, r);
 	if (w == r->pid)
 		return round_ended(o, r, st);
-	if (records_size(r) != r->last) {
-		r->last = records_size(r);
+	if ((size = records_size(r)) != r->last) {
+		r->last = size;
 		r->last_change = proto_now_s();
 	}
 	if (proto_now_s() - r->last_change > hang_s) {
