@@ -1,17 +1,24 @@
-# harness/: everything between a scenario file and a report, by layer:
+# harness/: everything between a scenario file and a report, by layer, lowest
+# first (harness/LAYERS lists the includes each folder may make; make lint checks):
+#   base/        text buffers, atomic files, option reading, processes, exit statuses
 #   lang/        the scenario language: lexer, parser, call tables, diagnostics, printer (libscn.a)
-#   run/         the coordinator: resolution, the backend table, the model engine, the real
-#                stack's engine and its transport to the agents, the runner that judges
-#   api/<family> one folder per API family: its resolution, backend requests and agent code
-#   agent/       the per-node agent process (core, request loop, the verbs node)
-#   cli/         build/rdmacheck: main, run, reports, records, coverage, files
+#   run/         the coordinator: resolution, the family hooks (family.h), the model engine, the
+#                real stack's engine and its transport to the agents, the runner that judges
+#   agent/       the per-node agent process (core, request loop)
+#   api/<family> one folder per API family: its calls, resolution, model op, stack and agent code
+#   corpus/      which scenario files: collecting, loading, selection, shards, reruns, history
+#   report/      text/TAP/JUnit, the results directory, semantic coverage and its page
+#   nodes/       the machines scenarios run on: VMs per node, devices, profiles, consoles, records
+#   suite/       the outer and inner run of rdmacheck run: rounds, jobs, careful, interrupts
+#   explore/     rdmacheck explore: generator, cases, shrinker
+#   cli/         build/rdmacheck: argv into a request for one of the above
 
 # The real stack's libraries the agents use: only build/rdmacheck-agent links
 # them (build/rdmacheck starts without them). libdat2 is not linked: the
 # agent dlopen()s it after writing the node's dat.conf (harness/api/dat/agent_dat.c).
 # -lpthread: libmrapi-rdma (lib/mrapi).
 STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl -lpthread
-# The run's results.jsonl is written with Jansson (harness/cli/results.c); the
+# The run's results.jsonl is written with Jansson (harness/report/results.c); the
 # agents' network handshake is HMAC-SHA256 from OpenSSL's libcrypto
 # (harness/run/remote.c): the coordinator's only libraries besides libc.
 HARNESS_LIBS := -ljansson -lcrypto
@@ -52,8 +59,9 @@ LIBS_ALL += $(SCN_LIB)
 
 # libharness.a: the coordinator (runner, resolution, model backend, reports,
 # records, CLI pieces); build/rdmacheck is harness/cli/rdmacheck.c linked with everything.
+HARNESS_DIRS := base run corpus report nodes suite explore cli api api/*
 HARNESS_SRCS := $(filter-out $(STACK_SRCS) $(AGENT_SRCS) $(AGENT_MAIN) harness/cli/rdmacheck.c,\
-                  $(sort $(wildcard harness/run/*.c harness/cli/*.c harness/api/*.c harness/api/*/*.c harness/explore/*.c)))
+                  $(sort $(wildcard $(HARNESS_DIRS:%=harness/%/*.c))))
 HARNESS_LIB  := $(BUILD)/libharness.a
 $(HARNESS_LIB): $(HARNESS_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)
@@ -81,5 +89,5 @@ BINS_ALL += $(AGENT_BIN)
 
 # The version --version prints: the VERSION file at the top (CHANGELOG.md says what each brought).
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0-dev)
-$(BUILD)/harness/cli/opts.o: CPPFLAGS += -DRDMACHECK_VERSION='"$(VERSION)"'
-$(BUILD)/harness/cli/opts.o: VERSION
+$(BUILD)/harness/base/opts.o: CPPFLAGS += -DRDMACHECK_VERSION='"$(VERSION)"'
+$(BUILD)/harness/base/opts.o: VERSION

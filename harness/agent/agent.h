@@ -3,7 +3,7 @@
  * API families' calls (libibverbs, librpma, uDAPL, …) on the real stack for
  * the coordinator. The core (agent.c) serves fill and read; every other
  * request is a family's (harness/api/<family>/agent_*.c, found through the
- * registry, harness/api/family.h).
+ * registry, harness/run/family.h).
  *
  * The agent owns the node's device context and every object a scenario
  * creates on that node, keyed by the coordinator's object id (the scenario's
@@ -141,14 +141,10 @@
 #ifndef RDMACHECK_AGENT_H
 #define RDMACHECK_AGENT_H
 
+#include "harness/run/proto.h" /* the requests' limits, AGENT_*_MAX */
+
 #include <stddef.h>
 
-#define AGENT_OBJS_MAX 1024
-#define AGENT_CHAIN_MAX 16 /* WRs one post_chain request posts (the language's SCN_CHAIN_MAX) */
-#define AGENT_READ_MAX (1u << 20) /* bytes per read request */
-#define AGENT_RPMEM_RUNS_MAX (1u << 20) /* bytes per librpmem pool read (rpmem_pool_runs) */
-#define AGENT_DAT_IA_CMA "ofa-v2-cma-roe" /* the default IA of a node's dat.conf */
-#define AGENT_DAT_IA_SCM "ofa-v2-scm-roe"
 
 /* The node an agent serves (from the topology). */
 struct agent_node {

@@ -13,7 +13,7 @@
 #define RDMACHECK_AGENT_INTERNAL_H
 
 #include "harness/agent/agent.h"
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 #include "harness/run/proto.h"
 
 #include <infiniband/verbs.h>

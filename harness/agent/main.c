@@ -15,7 +15,7 @@
  * an unusable token file or address, 3 when the device could not be opened.
  */
 #include "harness/agent/agent.h"
-#include "harness/cli/opts.h"
+#include "harness/base/opts.h"
 #include "harness/run/remote.h"
 
 #include <getopt.h>

@@ -3,7 +3,8 @@
  * its enum scn_api value. Adding a family is its folder harness/api/<name>/
  * and one row here (HACKING.md: "Adding an API family").
  */
-#include "harness/api/family.h"
+#include "harness/run/family.h"
+#include "harness/lang/scn_family.h"
 #include "harness/api/dat/dat.h"
 #include "harness/api/harness/harness.h"
 #include "harness/api/mrapi/mrapi.h"
@@ -78,4 +79,25 @@ size_t api_family_count(void)
 const struct api_family *api_family_get(size_t i)
 {
 	return i < api_family_count() ? &families[i] : NULL;
+}
+
+/* The language's view of the rows (scn_family.h). */
+size_t scn_family_count(void)
+{
+	return api_family_count();
+}
+
+const char *scn_family_name(size_t i)
+{
+	const struct api_family *f = api_family_get(i);
+
+	return f ? f->name : NULL;
+}
+
+const struct scn_call *scn_family_calls(size_t i, size_t *n)
+{
+	const struct api_family *f = api_family_get(i);
+
+	*n = f && f->calls && f->ncalls ? *f->ncalls : 0;
+	return *n ? f->calls : NULL;
 }

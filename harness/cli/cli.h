@@ -1,96 +1,19 @@
 /*
- * cli.h — the rdmacheck command (harness/cli/rdmacheck.c: main, lint, predict,
- * help; harness/cli/cli_run.c: run; harness/cli/cli_load.c: what they share).
- * Exit statuses of every subcommand:
- *   0 nothing failed · 1 some scenario failed (or lint found a disagreement)
- *   2 usage or parse error · 3 infrastructure error
- *   77 (run) every scenario skipped: nothing ran (automake's SKIP)
- * run reports a file that does not parse as an ERROR and goes on (exit 3).
- *   130 run: interrupted by Ctrl-C or SIGTERM (interrupt.h)
+ * cli.h — the rdmacheck command's subcommands: each turns its argv into a
+ * request and hands it to the layer that does the work (harness/cli/rdmacheck.c:
+ * main, lint, predict, coverage, help; run.c: run (harness/suite/); cmd_explore.c:
+ * explore (harness/explore/); merge.c: merge (harness/report/); explain.c).
+ * Their exit statuses: harness/base/exits.h.
  */
 #ifndef RDMACHECK_CLI_H
 #define RDMACHECK_CLI_H
 
-#include "harness/cli/files.h"
-#include "harness/run/runner.h"
-#include "harness/lang/scn.h"
+#include "harness/base/exits.h"
 
-#include <stdio.h>
-
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
-#define EXIT_INFRA 3
-#define EXIT_SKIP 77
-
-/*
- * Collect PATHs and parse every file; print each diagnostic to stderr.
- * Returns 0 with fl and *files (parsed, same order; release with cli_unload),
- * or EXIT_USAGE when a path is unusable or a file has errors.
- */
-int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files);
-/*
- * Like cli_load, but a file that does not parse is no reason to stop (run
- * reports it as an ERROR and goes on): (*files)[i] is NULL and (*diags)[i]
- * its diagnostics as text ("FILE:LINE:COL: MESSAGE\n" lines, malloc'd; NULL
- * for a file that parsed), nothing printed but what files_add noted.
- * Returns 0, EXIT_USAGE (a path unusable, said on stderr) or EXIT_INFRA (no
- * memory). Release diags with cli_unload_diags(fl->n, diags).
- */
-int cli_load_each(int npaths, char **paths, struct filelist *fl, struct scn_file ***files, char ***diags);
-/* Release what cli_load / cli_load_each gave (files[i] may be NULL). */
-void cli_unload(struct filelist *fl, struct scn_file **files);
-void cli_unload_diags(size_t n, char **diags);
-
-/*
- * Make r (r->file set) the result of a file that does not parse: ERROR, its
- * first diagnostic ("FILE:LINE:COL: MESSAGE", from cli_load_each's diags) the
- * reason and its LINE the line, the others the detail. Returns 0 or -ENOMEM.
- */
-int cli_parse_error(struct result *r, const char *diags);
-
-/*
- * Print d about path to out as the parser formats it, with path's line
- * d->line shown and a caret under d->col (scn_diag_format_src); a line that
- * cannot be read is left out.
- */
-void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d);
-/* Line no (1-based) of path, without its end (LF or CRLF), into buf; 0 or -ENOENT. */
-int cli_source_line(const char *path, uint32_t no, char *buf, size_t len);
-
-/* Look up --profile=NAME[:MAJOR.MINOR]; 0 or -EINVAL with a message printed. */
-int cli_profile(const char *arg, struct m_profile *out);
-
-/* The model capabilities every model engine has (all of them). */
-uint32_t cli_all_caps(void);
-
-/*
- * Walk f on the model (lint mode: the generic model is the engine, prof the
- * profile's predictions) and judge it into *r (release with result_clear).
- * on_step and on_disagree (NULL: none) with ctx are run_opts' (runner.h):
- * with on_disagree the walk reports every disagreement and goes on past it.
- * Returns r->v.
- */
-enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
-		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
-				      const struct m_pred *, int),
-		      void (*on_disagree)(void *, const struct scn_file *, size_t, uint32_t, uint32_t, const char *,
-					  const char *),
-		      void *ctx, struct result *r);
-
-/*
- * Look up a rule by its catalog ID (case does not matter: ra-acc-1); 0 and
- * *out, or -ENOENT with "unknown rule 'X' (did you mean 'Y'?)" printed to
- * stderr after the prefix what ("rdmacheck explain").
- */
-int cli_rule(const char *what, const char *id, enum m_rule *out);
-
-/* The checkout: the nearest directory above this executable with ci/stack; 0 or -ENOENT. */
-int cli_find_root(char *root, size_t len);
-
+/* `rdmacheck run` (run.c): argv[0] is "run". Returns an exit status. */
 int cli_run(int argc, char **argv);
-/* `rdmacheck explore` (harness/cli/cmd_explore.c): argv[0] is "explore". Returns an exit status. */
+/* `rdmacheck explore` (cmd_explore.c): argv[0] is "explore". Returns an exit status. */
 int cmd_explore(int argc, char **argv);
-
 /* `rdmacheck merge RESULTS...` (merge.c): several runs' results as one report. */
 int cmd_merge(int argc, char **argv);
 

@@ -5,7 +5,9 @@
  */
 #define _GNU_SOURCE /* realpath */
 #include "harness/cli/cli.h"
-#include "harness/cli/proc.h"
+#include "harness/base/proc.h"
+#include "harness/corpus/load.h"
+#include "harness/base/proc.h"
 #include "harness/explore/explore.h"
 #include "harness/run/be_model.h"
 

@@ -1,7 +1,9 @@
 /* explain.c — rules explained, and the rule catalog written (explain.h). */
 #include "harness/cli/explain.h"
-#include "harness/cli/cli.h"
-#include "harness/cli/opts.h"
+#include "harness/base/exits.h"
+#include "harness/base/proc.h"
+#include "harness/corpus/load.h"
+#include "harness/base/opts.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,11 +5,12 @@
  * optionally one results directory holding every line of the inputs.
  */
 #include "harness/cli/cli.h"
-#include "harness/cli/coverage.h"
-#include "harness/cli/history.h"
-#include "harness/cli/opts.h"
-#include "harness/cli/report.h"
-#include "harness/cli/results.h"
+#include "harness/corpus/load.h"
+#include "harness/report/coverage.h"
+#include "harness/corpus/history.h"
+#include "harness/base/opts.h"
+#include "harness/report/report.h"
+#include "harness/report/results.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,9 +5,10 @@
  */
 #include "harness/run/be_model.h"
 #include "harness/cli/cli.h"
-#include "harness/cli/coverage.h"
+#include "harness/corpus/load.h"
+#include "harness/report/coverage.h"
 #include "harness/cli/explain.h"
-#include "harness/cli/opts.h"
+#include "harness/base/opts.h"
 
 #include <ctype.h>
 #include <errno.h>

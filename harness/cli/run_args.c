@@ -1,8 +1,9 @@
 /* run_args.c — `rdmacheck run`'s options (run_args.h): the one place they are read. */
 #include "harness/cli/run_args.h"
-#include "harness/cli/cli.h"
-#include "harness/cli/jobs.h"
-#include "harness/cli/opts.h"
+#include "harness/corpus/load.h"
+#include "harness/base/exits.h"
+#include "harness/suite/jobs.h"
+#include "harness/base/opts.h"
 
 #include <errno.h>
 #include <stdint.h>

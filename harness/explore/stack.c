@@ -1,7 +1,7 @@
 /* stack.c — running batches of cases in process or through `rdmacheck run` (stack.h). */
 #define _GNU_SOURCE /* getline */
 #include "harness/explore/stack.h"
-#include "harness/cli/text.h"
+#include "harness/base/text.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -46,7 +46,7 @@
 /* ------------------------------------------------------------- enums -- */
 
 /* Which C API a call belongs to: the index of its family's row in the
- * registry (harness/api/family.h), whose call lists make the call table. */
+ * registry (harness/run/family.h), whose call lists make the call table. */
 enum scn_api { SCN_API_VERBS, SCN_API_HARNESS, SCN_API_RPMA, SCN_API_DAT, SCN_API_MRAPI,
 	       SCN_API_RPMEM, SCN_API_COUNT_ };
 

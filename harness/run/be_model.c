@@ -1,6 +1,6 @@
 /* be_model.c — the reference model as a backend and oracle (be_model.h). */
 #include "harness/run/be_model.h"
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -40,6 +40,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The limits of the agents' requests (agent.h lists the requests). */
+#define AGENT_OBJS_MAX 1024
+#define AGENT_CHAIN_MAX 16 /* WRs one post_chain request posts (the language's SCN_CHAIN_MAX) */
+#define AGENT_READ_MAX (1u << 20) /* bytes per read request */
+#define AGENT_RPMEM_RUNS_MAX (1u << 20) /* bytes per librpmem pool read (rpmem_pool_runs) */
+#define AGENT_DAT_IA_CMA "ofa-v2-cma-roe" /* the default IA of a node's dat.conf */
+#define AGENT_DAT_IA_SCM "ofa-v2-scm-roe"
+
 #define PROTO_LINE_MAX 4096
 
 /*

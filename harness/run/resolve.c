@@ -2,7 +2,7 @@
  * resolve.c — scenario step -> struct hcall for one engine (resolve.h): the
  * part every call shares, then the call's family (family.h: resolve).
  */
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 #include "harness/run/resolve_internal.h"
 
 #include <errno.h>

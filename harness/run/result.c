@@ -4,7 +4,7 @@
  * outcome, and what a scenario needs that a stack may lack.
  */
 #include "harness/run/runner.h"
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 #include "harness/run/resolve.h"
 
 #include <errno.h>

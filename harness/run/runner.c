@@ -2,12 +2,12 @@
 #include "harness/run/runner.h"
 #include "harness/run/runner_int.h"
 #include "harness/run/proto.h"
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 #include "harness/run/be_model.h"
 #include "harness/run/resolve.h"
 #include "harness/run/run_ahead.h"
 #include "harness/run/steptime.h"
-#include "harness/cli/text.h"
+#include "harness/base/text.h"
 
 #include <errno.h>
 #include <stdarg.h>

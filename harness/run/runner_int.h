@@ -10,7 +10,7 @@
 #include "harness/run/runner.h"
 #include "harness/run/backend.h"
 #include "harness/run/be_model.h"
-#include "harness/cli/text.h"
+#include "harness/base/text.h"
 
 #include <stddef.h>
 #include <stdint.h>

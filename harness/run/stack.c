@@ -5,8 +5,8 @@
  * read, peer and blob.
  */
 #include "harness/run/stack.h"
-#include "harness/api/family.h"
-#include "harness/agent/agent.h"
+#include "harness/run/family.h"
+#include "harness/run/proto.h"
 #include "harness/run/proto.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
  * or a broken round trip is a finding. Built by `make fuzz` (ci/ci.mk) with
  * clang -fsanitize=fuzzer,address,undefined into build/fuzz/fuzz-scn.
  */
-#include "harness/cli/cli.h"
+#include "harness/corpus/load.h"
 #include "harness/lang/scn.h"
 #include "harness/run/be_model.h"
 #include "harness/run/runner.h"

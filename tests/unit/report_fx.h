@@ -6,7 +6,7 @@
 #ifndef RDMACHECK_TEST_REPORT_FX_H
 #define RDMACHECK_TEST_REPORT_FX_H
 
-#include "harness/cli/report.h"
+#include "harness/report/report.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /*
- * Unit tests of files written whole or not at all (harness/cli/afile.c) and
+ * Unit tests of files written whole or not at all (harness/base/afile.c) and
  * of the JUnit report that uses it: concurrent writers of one report never
  * leave a torn file, a reader never sees one, nothing temporary is left.
  */
-#include "harness/cli/afile.h"
-#include "harness/cli/report.h"
+#include "harness/base/afile.h"
+#include "harness/report/report.h"
 
 #include <check.h>
 #include <dirent.h>

@@ -2,7 +2,7 @@
  * Unit tests of careful reruns (careful.h): --careful's list is written and
  * read back; the notes. (Batched records: test_records.c.)
  */
-#include "harness/cli/careful.h"
+#include "harness/suite/careful.h"
 
 #include <check.h>
 #include <stdlib.h>

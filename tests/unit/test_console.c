@@ -1,12 +1,12 @@
 /*
  * Unit tests of what rdmacheck reads from the machine under test
- * (harness/cli/console.c): kernel splats found in kernel log and console text
+ * (harness/nodes/console.c): kernel splats found in kernel log and console text
  * (a WARN in rxe, BUGs, Oopses, panics, hung tasks, UBSAN; no false alarm on
  * ordinary lines), the verdict a splat gives a scenario, /dev/kmsg records
  * turned into lines, the last line of a log and ci/stack's reason.
  */
 #define _GNU_SOURCE /* SOCK_SEQPACKET in socketpair */
-#include "harness/cli/console.h"
+#include "harness/nodes/console.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,10 +1,10 @@
 /*
- * Unit tests of the semantic coverage page (harness/cli/cov_html.c): a
+ * Unit tests of the semantic coverage page (harness/report/cov_html.c): a
  * scenario's family is that of its calls; the page holds the per-area counts,
  * the rule x family matrix (run, walk-only, none, not encoded), the profile's
  * deviations by provider with the xfails they gave, and escapes what it shows.
  */
-#include "harness/cli/cov_html.h"
+#include "harness/report/cov_html.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /*
  * Unit tests of the crash prediction that orders the VM's runs
- * (harness/cli/crash_pred.c, issue 18): a scenario is run last when the
+ * (harness/corpus/crash_pred.c, issue 18): a scenario is run last when the
  * profile says one of its steps may kill the kernel (MW-INV-3's deviation on
  * rxe 6.1), and only then.
  */
-#include "harness/cli/crash_pred.h"
+#include "harness/corpus/crash_pred.h"
 #include "tests/unit/scn_fx.h"
 
 #include <check.h>

@@ -1,11 +1,11 @@
 /*
- * Unit tests of `run --device` (harness/cli/device.c) on sysfs trees made
+ * Unit tests of `run --device` (harness/nodes/device.c) on sysfs trees made
  * here: the one-node topology a device gives, the profile its driver gets,
  * and the refusal of a device the host does not have.
  */
 #define _GNU_SOURCE /* mkdtemp */
-#include "harness/cli/crash_pred.h"
-#include "harness/cli/device.h"
+#include "harness/corpus/crash_pred.h"
+#include "harness/nodes/device.h"
 #include "netns/topo.h"
 
 #include <check.h>

@@ -1,11 +1,11 @@
 /*
- * Unit tests of collecting scenario files (harness/cli/files.c) on a temporary
+ * Unit tests of collecting scenario files (harness/corpus/files.c) on a temporary
  * directory tree: recursion, only *.scn from directories, hidden entries
  * skipped, a stable sorted order, a file given directly whatever its name,
  * symbolic links, and the error messages for unusable paths.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "harness/cli/files.h"
+#include "harness/corpus/files.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
 /*
- * Unit tests of the streams of `run --jobs=N` (harness/cli/jobs.c, issue 18):
+ * Unit tests of the streams of `run --jobs=N` (harness/suite/jobs.c, issue 18):
  * what each scenario may share, and which stream takes which scenario.
  */
-#include "harness/cli/jobs.h"
+#include "harness/suite/jobs.h"
 #include "tests/unit/scn_fx.h"
 
 #include <check.h>

@@ -5,7 +5,7 @@
  * (harness/run/kwarn.c), and the console's judgement (console_finding):
  * the declared WARN is no finding, any other splat still is.
  */
-#include "harness/cli/console.h"
+#include "harness/nodes/console.h"
 #include "harness/run/be_model.h"
 #include "harness/run/runner.h"
 #include "tests/unit/model_fx.h"

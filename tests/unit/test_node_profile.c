@@ -2,12 +2,12 @@
  * Unit tests of the profile chosen per node from its driver (issue 15):
  * harness/run/driver.c (a device's driver from sysfs or its vendor; the
  * profile it chooses, for one device and for a run's nodes) and
- * harness/cli/node_profile.c end to end: an agent on loopback that greets
+ * harness/nodes/node_profile.c end to end: an agent on loopback that greets
  * with a driver of its own choosing (mlx5_core, rxe) and the profile the
  * coordinator then judges by, with the line that says why.
  */
 #define _GNU_SOURCE /* setenv */
-#include "harness/cli/node_profile.h"
+#include "harness/nodes/node_profile.h"
 #include "harness/agent/agent.h"
 #include "harness/run/driver.h"
 #include "harness/run/proto.h"

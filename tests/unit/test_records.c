@@ -1,5 +1,5 @@
 /*
- * Unit tests of the streamed result records (harness/cli/records.c): what the
+ * Unit tests of the streamed result records (harness/nodes/records.c): what the
  * inner runner writes (rec_start, rec_step, rec_result) is what the outer
  * runner rebuilds (rec_read), field by field; text fields cannot break the
  * line format; a file cut short by a dying machine, unknown or damaged lines
@@ -8,7 +8,7 @@
  * so and its steps are a beat only, and a later start of it (its careful
  * rerun) replaces what the batched run said.
  */
-#include "harness/cli/records.h"
+#include "harness/nodes/records.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests of what a run prints (harness/cli/report.c): the text lines per
+ * Unit tests of what a run prints (harness/report/report.c): the text lines per
  * verdict, TAP version 13 (plan, ok / not ok, SKIP and TODO directives, the
  * YAML block of a failure and its escaping), the summary line and the progress
  * line on a terminal. The JUnit XML: test_report_junit.c.

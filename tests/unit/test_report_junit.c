@@ -1,5 +1,5 @@
 /*
- * Unit tests of the JUnit XML a run writes (harness/cli/report.c), checked for
+ * Unit tests of the JUnit XML a run writes (harness/report/report.c), checked for
  * well-formedness by a small XML reader in this file (balanced tags, quoted
  * attributes, entities, no control characters, valid UTF-8) and for structure
  * (counts, one testcase per scenario, failure / error / skipped elements,

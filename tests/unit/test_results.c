@@ -1,11 +1,11 @@
 /*
- * Unit tests of the results directory (harness/cli/results.c): the trace
+ * Unit tests of the results directory (harness/report/results.c): the trace
  * taken out of a result's detail, results.jsonl read back with Jansson (one
  * scenario object and its steps, verdict names, rule IDs, file names that are
  * not UTF-8), the per-scenario directory and its files, the default directory
  * and the latest link.
  */
-#include "harness/cli/results.h"
+#include "harness/report/results.h"
 
 #include <check.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * headers (libibverbs, librpma, uDAPL) when they are present.
  */
 #include "harness/lang/scn.h"
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 
 #include <check.h>
 #include <errno.h>

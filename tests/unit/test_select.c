@@ -1,10 +1,10 @@
 /*
- * Unit tests of scenario selection (harness/cli/select.c) and of reading the
- * last results for --rerun-failed (harness/cli/rerun.c).
+ * Unit tests of scenario selection (harness/corpus/select.c) and of reading the
+ * last results for --rerun-failed (harness/corpus/rerun.c).
  */
-#include "harness/cli/cli.h"
-#include "harness/cli/rerun.h"
-#include "harness/cli/select.h"
+#include "harness/corpus/load.h"
+#include "harness/corpus/rerun.h"
+#include "harness/corpus/select.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,11 +1,11 @@
 /*
- * Unit tests of run --shard (harness/cli/shard.c) and of reading results
- * back (harness/cli/history.c), which --shard-times, --rerun-failed and
+ * Unit tests of run --shard (harness/corpus/shard.c) and of reading results
+ * back (harness/corpus/history.c), which --shard-times, --rerun-failed and
  * rdmacheck merge share.
  */
 #define _GNU_SOURCE /* setenv */
-#include "harness/cli/history.h"
-#include "harness/cli/shard.h"
+#include "harness/corpus/history.h"
+#include "harness/corpus/shard.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,10 +1,10 @@
 /*
- * Unit tests of the scenario copies the real stack runs (harness/cli/stage.c):
+ * Unit tests of the scenario copies the real stack runs (harness/suite/stage.c):
  * a copy is byte for byte the file, inside the stage directory, and gone after
  * stage_close; the list the inner runner reads keeps every index, an empty
  * name standing for a scenario it must not run.
  */
-#include "harness/cli/stage.h"
+#include "harness/suite/stage.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* Unit tests of the growing text buffer of reports (harness/cli/text.c). */
-#include "harness/cli/text.h"
+/* Unit tests of the growing text buffer of reports (harness/base/text.c). */
+#include "harness/base/text.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * resolve_dat.c — uDAPL steps -> struct hcall's dat arguments (family.h:
  * resolve; backend.h: struct hc_dat).
  */
-#include "harness/agent/agent.h"
+#include "harness/run/proto.h"
 #include "harness/api/dat/dat.h"
 #include "harness/run/resolve_internal.h"
 

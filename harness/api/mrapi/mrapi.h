@@ -2,7 +2,7 @@
 #ifndef RDMACHECK_API_MRAPI_H
 #define RDMACHECK_API_MRAPI_H
 
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 
 extern const struct scn_call api_mrapi_calls[];
 extern const size_t api_mrapi_calls_n;

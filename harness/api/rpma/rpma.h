@@ -2,7 +2,7 @@
 #ifndef RDMACHECK_API_RPMA_H
 #define RDMACHECK_API_RPMA_H
 
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 
 extern const struct scn_call api_rpma_calls[];
 extern const size_t api_rpma_calls_n;

@@ -15,7 +15,7 @@
  * whole pool takes a few requests, not one per KiB.
  */
 #include "harness/api/rpmem/rpmem.h"
-#include "harness/agent/agent.h"
+#include "harness/run/proto.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 

@@ -5,7 +5,7 @@
  * (addresses, keys, QP numbers) is kept for references (stack.h).
  */
 #include "harness/api/verbs/verbs.h"
-#include "harness/agent/agent.h"
+#include "harness/run/proto.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 

@@ -2,7 +2,7 @@
 #ifndef RDMACHECK_API_VERBS_H
 #define RDMACHECK_API_VERBS_H
 
-#include "harness/api/family.h"
+#include "harness/run/family.h"
 
 extern const struct scn_call api_verbs_calls[];
 extern const size_t api_verbs_calls_n;

@@ -1,0 +1,17 @@
+/*
+ * exits.h — the exit statuses of every rdmacheck subcommand:
+ *   0 nothing failed · 1 some scenario failed (or lint found a disagreement)
+ *   2 usage or parse error · 3 infrastructure error
+ *   77 (run) every scenario skipped: nothing ran (automake's SKIP)
+ * run reports a file that does not parse as an ERROR and goes on (exit 3).
+ *   130 run: interrupted by Ctrl-C or SIGTERM (harness/suite/interrupt.h)
+ */
+#ifndef RDMACHECK_EXITS_H
+#define RDMACHECK_EXITS_H
+
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+#define EXIT_INFRA 3
+#define EXIT_SKIP 77
+
+#endif

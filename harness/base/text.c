@@ -1,0 +1,58 @@
+/* text.c — growing text buffer (text.h). */
+#include "harness/base/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void text_addf(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->oom)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = (t->cap ? t->cap * 2 : 256);
+		char *s;
+
+		while (cap < t->len + (size_t)n + 1)
+			cap *= 2;
+		s = realloc(t->s, cap);
+		if (!s) {
+			t->oom = 1;
+			return;
+		}
+		t->s = s;
+		t->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+const char *text_str(const struct text *t)
+{
+	return t->s ? t->s : "";
+}
+
+char *text_take(struct text *t)
+{
+	char *s = t->s;
+
+	memset(t, 0, sizeof(*t));
+	return s;
+}
+
+void text_free(struct text *t)
+{
+	free(t->s);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,77 @@
+/*
+ * load.h — scenario files loaded for the subcommands (harness/corpus/load.c):
+ * collecting and parsing them, their diagnostics with the source line, the
+ * profile a run judges by, and the model walk lint, predict and coverage share.
+ */
+#ifndef RDMACHECK_LOAD_H
+#define RDMACHECK_LOAD_H
+
+#include "harness/corpus/files.h"
+#include "harness/run/runner.h"
+#include "harness/lang/scn.h"
+
+#include <stdio.h>
+
+/*
+ * Collect PATHs and parse every file; print each diagnostic to stderr.
+ * Returns 0 with fl and *files (parsed, same order; release with cli_unload),
+ * or EXIT_USAGE when a path is unusable or a file has errors.
+ */
+int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***files);
+/*
+ * Like cli_load, but a file that does not parse is no reason to stop (run
+ * reports it as an ERROR and goes on): (*files)[i] is NULL and (*diags)[i]
+ * its diagnostics as text ("FILE:LINE:COL: MESSAGE\n" lines, malloc'd; NULL
+ * for a file that parsed), nothing printed but what files_add noted.
+ * Returns 0, EXIT_USAGE (a path unusable, said on stderr) or EXIT_INFRA (no
+ * memory). Release diags with cli_unload_diags(fl->n, diags).
+ */
+int cli_load_each(int npaths, char **paths, struct filelist *fl, struct scn_file ***files, char ***diags);
+/* Release what cli_load / cli_load_each gave (files[i] may be NULL). */
+void cli_unload(struct filelist *fl, struct scn_file **files);
+void cli_unload_diags(size_t n, char **diags);
+
+/*
+ * Make r (r->file set) the result of a file that does not parse: ERROR, its
+ * first diagnostic ("FILE:LINE:COL: MESSAGE", from cli_load_each's diags) the
+ * reason and its LINE the line, the others the detail. Returns 0 or -ENOMEM.
+ */
+int cli_parse_error(struct result *r, const char *diags);
+
+/*
+ * Print d about path to out as the parser formats it, with path's line
+ * d->line shown and a caret under d->col (scn_diag_format_src); a line that
+ * cannot be read is left out.
+ */
+void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d);
+/* Line no (1-based) of path, without its end (LF or CRLF), into buf; 0 or -ENOENT. */
+int cli_source_line(const char *path, uint32_t no, char *buf, size_t len);
+
+/* Look up --profile=NAME[:MAJOR.MINOR]; 0 or -EINVAL with a message printed. */
+int cli_profile(const char *arg, struct m_profile *out);
+
+/* The model capabilities every model engine has (all of them). */
+uint32_t cli_all_caps(void);
+
+/*
+ * Walk f on the model (lint mode: the generic model is the engine, prof the
+ * profile's predictions) and judge it into *r (release with result_clear).
+ * on_step and on_disagree (NULL: none) with ctx are run_opts' (runner.h):
+ * with on_disagree the walk reports every disagreement and goes on past it.
+ * Returns r->v.
+ */
+enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
+		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
+				      const struct m_pred *, int),
+		      void (*on_disagree)(void *, const struct scn_file *, size_t, uint32_t, uint32_t, const char *,
+					  const char *),
+		      void *ctx, struct result *r);
+
+/*
+ * Look up a rule by its catalog ID (case does not matter: ra-acc-1); 0 and
+ * *out, or -ENOENT with "unknown rule 'X' (did you mean 'Y'?)" printed to
+ * stderr after the prefix what ("rdmacheck explain").
+ */
+int cli_rule(const char *what, const char *id, enum m_rule *out);
+
+#endif

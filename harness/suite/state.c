@@ -1,0 +1,89 @@
+/*
+ * state.c — the outer run's state as results arrive (suite.h): printing what
+ * arrived in order, finishing what will not run, marking an interrupted run,
+ * the records file of nodes run in this process. outer.c and on_nodes.c both
+ * take these steps.
+ */
+#define _GNU_SOURCE /* strsignal */
+#include "harness/suite/suite.h"
+#include "harness/base/exits.h"
+#include "harness/base/proc.h"
+#include "harness/suite/interrupt.h"
+#include "harness/suite/round.h"
+#include "harness/report/report.h"
+#include "harness/report/results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Print every result that arrived, in order. */
+void outer_print_ready(struct outer *o)
+{
+	while (o->printed < o->fl.n && o->st[o->printed].finished) {
+		size_t k = o->printed;
+		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
+
+		if (o->res.jsonl)
+			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
+		free(trace);
+		report_progress(o->fl.n, o->fl.n, "");
+		report_result(stdout, o->a->format, k, &o->rs[k]);
+		o->printed++;
+	}
+}
+
+/*
+ * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
+ * ERROR at the step it had reached, those after it were not run.
+ */
+void outer_mark_interrupted(struct outer *o)
+{
+	int sig = interrupt_caught();
+	size_t k = round_running(o, 0, 0);
+
+	if (!sig)
+		return;
+	for (size_t i = k; i < o->fl.n; i++) {
+		struct result *r = &o->rs[i];
+
+		int running = (i == k || o->st[i].deferred) && o->st[i].started; /* the main round's, a side round's */
+
+		if (o->st[i].finished)
+			continue;
+		r->v = running ? V_ERROR : V_SKIP;
+		r->line = running ? o->st[i].step_line : 0;
+		if (r->v == V_ERROR)
+			snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
+		else
+			snprintf(r->reason, sizeof(r->reason), "not run: the run was interrupted (%s)", strsignal(sig));
+		o->st[i].finished = 1;
+	}
+}
+
+/* Every scenario from `from` on that has no result yet gets verdict v and reason. */
+void outer_finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason)
+{
+	for (size_t i = from; i < o->fl.n; i++)
+		if (!o->st[i].finished) {
+			o->rs[i].v = v;
+			snprintf(o->rs[i].reason, sizeof(o->rs[i].reason), "%s", reason);
+			o->st[i].finished = 1;
+		}
+}
+
+
+/* o->root, build/run in it, and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
+int outer_records_here(struct outer *o, char *dir, size_t len)
+{
+	if (cli_find_root(o->root, sizeof(o->root)) != 0 && !getcwd(o->root, sizeof(o->root)))
+		return EXIT_INFRA;
+	snprintf(dir, len, "%s/build", o->root);
+	mkdir(dir, 0755);
+	snprintf(dir, len, "%s/build/run", o->root);
+	mkdir(dir, 0755);
+	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
+	return 0;
+}
