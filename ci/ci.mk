@@ -44,6 +44,7 @@ mrapi-check: all
 CORPUS   ?= scenarios
 RUN_OPTS ?=
 lint: all
+	ci/layers
 	$(BUILD)/rdmacheck lint $(CORPUS)
 
 corpus: all

@@ -1,6 +1,6 @@
 /* opts.c — option parsing shared by every subcommand (opts.h). */
 #include "harness/base/opts.h"
-#include "harness/lang/scn.h"
+#include "harness/base/distance.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ const char *cli_closest(const char *word, const char *const *names, size_t n)
 
 		if (ln > NAME_MAX_CLOSE)
 			continue;
-		d = scn_edit_distance(word, names[i], false);
+		d = edit_distance(word, names[i], false);
 		if (d < best) {
 			best = d;
 			pick = names[i];

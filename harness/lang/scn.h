@@ -154,12 +154,6 @@ const char *scn_err_str(enum scn_err e);
 /* Find e by its format string; mostly for tests. */
 int scn_err_parse(const char *fmt, enum scn_err *out);
 
-/*
- * Levenshtein distance of a and b (their first 64 bytes), case-folded when
- * nocase: the one measure behind every "did you mean" (here and in the CLI).
- */
-size_t scn_edit_distance(const char *a, const char *b, bool nocase);
-
 /* ------------------------------------------------------- call table -- */
 
 #define SCN_A_REQ 1u /* the key must be given */

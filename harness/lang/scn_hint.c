@@ -1,6 +1,7 @@
 /*
  * scn_hint.c — did-you-mean: bounded edit distance over candidate lists.
  */
+#include "harness/base/distance.h"
 #include "harness/lang/scn_internal.h"
 
 #include <ctype.h>
@@ -9,37 +10,6 @@
 
 #define CMP_MAX 64
 
-size_t scn_edit_distance(const char *a, const char *b, bool nocase)
-{
-	size_t la = strnlen(a, CMP_MAX), lb = strnlen(b, CMP_MAX);
-	size_t row[CMP_MAX + 1];
-
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = (unsigned char)a[i - 1], cb = (unsigned char)b[j - 1];
-			size_t up = row[j];
-			size_t best;
-
-			if (nocase) {
-				ca = tolower(ca);
-				cb = tolower(cb);
-			}
-			best = diag + (ca != cb);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
 
 const char *scn_hint_best(const char *word, scn_cand_fn get, const void *ctx, bool nocase,
 			  char *hint, size_t len)
@@ -50,7 +20,7 @@ const char *scn_hint_best(const char *word, scn_cand_fn get, const void *ctx, bo
 	const char *best = NULL, *s;
 
 	for (size_t i = 0; (s = get(ctx, i)) != NULL; i++) {
-		size_t d = scn_edit_distance(word, s, nocase);
+		size_t d = edit_distance(word, s, nocase);
 
 		if (d < best_d && d < wl) {
 			best_d = d;
