@@ -2,16 +2,21 @@
  * family.c — the registry of API families and the public entry points that
  * dispatch through it: model_init, model_predict, model_apply, model_query.
  * A family is a row of model/families.def (its hooks: struct m_family_ops in
- * model/internal.h), its operations rows of model/ops.def.
+ * model/internal.h; NULL for a family the model has no operations of), its
+ * operations rows of model/ops.def.
  */
 #include "model/internal.h"
 
 #include <string.h>
 
 static const struct m_family_ops *const families[M_FAM_COUNT_] = {
-#define FAMILY(sym, name) [M_FAM_##sym] = &m_family_##name,
+#define M_FAMILY_ROW_0(name) NULL
+#define M_FAMILY_ROW_1(name) &m_family_##name
+#define FAMILY(sym, name, model) [M_FAM_##sym] = M_FAMILY_ROW_##model(name),
 #include "model/families.def"
 #undef FAMILY
+#undef M_FAMILY_ROW_0
+#undef M_FAMILY_ROW_1
 };
 
 static const uint8_t op_family[M_OP_COUNT_] = {
@@ -32,7 +37,7 @@ int model_init(struct model *m, unsigned nnodes)
 		return -EINVAL;
 	m->nnodes = (uint8_t)nnodes;
 	for (unsigned f = 0; f < M_FAM_COUNT_; f++)
-		if (families[f]->init)
+		if (families[f] && families[f]->init)
 			families[f]->init(m);
 	return 0;
 }
@@ -43,7 +48,7 @@ int m_families_clone(struct model *dst, const struct model *src)
 
 	/* Every hook runs even after a failure, so no family is left aliasing src. */
 	for (unsigned f = 0; f < M_FAM_COUNT_; f++)
-		if (families[f]->clone) {
+		if (families[f] && families[f]->clone) {
 			int r = families[f]->clone(dst, src);
 
 			if (r && !rc)
@@ -55,7 +60,7 @@ int m_families_clone(struct model *dst, const struct model *src)
 void m_families_free(struct model *m)
 {
 	for (unsigned f = 0; f < M_FAM_COUNT_; f++)
-		if (families[f]->free)
+		if (families[f] && families[f]->free)
 			families[f]->free(m);
 }
 

@@ -115,9 +115,13 @@ struct m_family_ops {
 int m_families_clone(struct model *dst, const struct model *src);
 void m_families_free(struct model *m);
 
-#define FAMILY(sym, name) extern const struct m_family_ops m_family_##name;
+#define M_FAMILY_OPS_0(name)
+#define M_FAMILY_OPS_1(name) extern const struct m_family_ops m_family_##name;
+#define FAMILY(sym, name, model) M_FAMILY_OPS_##model(name)
 #include "model/families.def"
 #undef FAMILY
+#undef M_FAMILY_OPS_0
+#undef M_FAMILY_OPS_1
 
 /* An empty prediction of op: no alternative, nothing resolved. */
 void m_pred_init(struct m_pred *pred, const struct m_op *op);

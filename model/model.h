@@ -107,9 +107,9 @@ enum m_qp_type { M_QPT_RC, M_QPT_UC, M_QPT_UD };
 
 enum m_mw_type { M_MW_TYPE_1 = 1, M_MW_TYPE_2 = 2 };
 
-/* The API families (model/families.def): M_FAM_VERBS, M_FAM_RPMA, ... */
+/* The API families (model/families.def): M_FAM_VERBS, M_FAM_MEM, M_FAM_RPMA, ... */
 enum m_family {
-#define FAMILY(sym, name) M_FAM_##sym,
+#define FAMILY(sym, name, model) M_FAM_##sym,
 #include "model/families.def"
 #undef FAMILY
 	M_FAM_COUNT_
@@ -290,16 +290,6 @@ const char *m_profile_name(size_t i);
 #define M_KEPT_ANY 1u
 #define M_KEPT_INV_T2 2u
 
-/*
- * Which API made an object (a librpma MR is a verbs MR librpma registered):
- * M_API_<SYM> per row of model/families.def, equal to its M_FAM_<SYM>.
- */
-enum m_api {
-#define FAMILY(sym, name) M_API_##sym = M_FAM_##sym,
-#include "model/families.def"
-#undef FAMILY
-};
-
 struct m_pd { uint8_t live, ever, api; uint32_t usecnt; };
 
 struct m_mr {
@@ -311,7 +301,7 @@ struct m_mr {
 	uint64_t iova;       /* the address remote peers use for the first byte */
 	uint32_t lkey, rkey;
 	uint32_t nbound;     /* memory windows bound to it */
-	uint8_t api;         /* enum m_api */
+	uint8_t api;         /* enum m_family */
 	uint32_t usage;      /* RPMA: the usage flags; DAT: the privileges asked for */
 	uint8_t prot;        /* enum m_prot of the buffer's pages */
 	int16_t buf;         /* the MR (of this node) that owns the buffer's memory: itself, or
@@ -360,7 +350,7 @@ struct m_qp {
  * peer_node (both in qp[]), plus what the API keeps.
  */
 struct m_conn {
-	uint8_t live, ever, api;    /* enum m_api */
+	uint8_t live, ever, api;    /* enum m_family */
 	int16_t qp;
 	int16_t peer_node, peer_qp, peer_conn; /* peer_conn: the other side's m_conn, or -1 */
 	uint8_t pmem;               /* RPMA: a peer cfg with direct write to pmem was applied */
@@ -423,9 +413,13 @@ struct m_op {
 	uint8_t node;
 	int16_t obj;
 	union {
-#define FAMILY(sym, name) struct m_##name##_args name;
+#define M_FAMILY_ARGS_0(name)
+#define M_FAMILY_ARGS_1(name) struct m_##name##_args name;
+#define FAMILY(sym, name, model) M_FAMILY_ARGS_##model(name)
 #include "model/families.def"
 #undef FAMILY
+#undef M_FAMILY_ARGS_0
+#undef M_FAMILY_ARGS_1
 	};
 };
 

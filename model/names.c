@@ -128,7 +128,7 @@ static const struct name op_names[] = {
 NAMED_ENUM(m_op_kind, enum m_op_kind, op_names)
 
 static const struct name family_names[] = {
-#define FAMILY(sym, name) { M_FAM_##sym, #name },
+#define FAMILY(sym, name, model) { M_FAM_##sym, #name },
 #include "model/families.def"
 #undef FAMILY
 };

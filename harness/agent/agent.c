@@ -292,7 +292,7 @@ static int open_device(struct agent *a, char *err, size_t errlen)
 	return 0;
 }
 
-/* The handler of the request in a->msg (the core's, else a family's; *fam its enum scn_api, -1 the core's), or NULL. */
+/* The handler of the request in a->msg (the core's, else a family's; *fam its enum m_family, -1 the core's), or NULL. */
 static const struct agent_req *find_req(const struct agent *a, int *fam)
 {
 	for (size_t f = 0; f <= api_family_count(); f++) {

@@ -81,11 +81,11 @@ struct agent {
 	uint64_t next_wr;
 	struct aobj obj[AGENT_OBJS_MAX];
 	char msg[PROTO_LINE_MAX];
-	/* Each API family's per-node state (state[its enum scn_api]), NULL until
+	/* Each API family's per-node state (state[its enum m_family]), NULL until
 	 * its first use; released by its agent_end (family.h). */
 	void *state[API_FAMILIES_MAX];
 	/* Families with per-node state (an agent_end) that served a request since
-	 * the last reset (bit: enum scn_api): their libraries may keep process
+	 * the last reset (bit: enum m_family): their libraries may keep process
 	 * state no release undoes, so a reset reports them (agent.h: reset). */
 	uint32_t fams;
 };

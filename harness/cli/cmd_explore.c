@@ -82,11 +82,11 @@ static int parse_ulong(const char *v, unsigned long *out)
 	return *v && !*end && !errno ? 0 : -EINVAL;
 }
 
-/* --api=verbs,rpma,dat into bits 1 << enum scn_api. 0 or -EINVAL (an unknown or empty family). */
+/* --api=verbs,rpma,dat into bits 1 << enum m_family. 0 or -EINVAL (an unknown or empty family). */
 static int parse_apis(const char *v, unsigned *out)
 {
-	static const struct { const char *name; enum scn_api api; } fams[] = {
-		{ "verbs", SCN_API_VERBS }, { "rpma", SCN_API_RPMA }, { "dat", SCN_API_DAT },
+	static const struct { const char *name; enum m_family api; } fams[] = {
+		{ "verbs", M_FAM_VERBS }, { "rpma", M_FAM_RPMA }, { "dat", M_FAM_DAT },
 	};
 	char buf[128], *save = NULL;
 
@@ -244,8 +244,8 @@ int cmd_explore(int argc, char **argv)
 {
 	struct xargs a = { .o = { .seed = 1, .steps = 2000, .gen = { .nodes_min = 2, .nodes_max = 3, .steps = 24,
 								   .proposals = 6,
-								   .apis = 1u << SCN_API_VERBS | 1u << SCN_API_RPMA |
-									   1u << SCN_API_DAT } },
+								   .apis = 1u << M_FAM_VERBS | 1u << M_FAM_RPMA |
+									   1u << M_FAM_DAT } },
 			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10 };
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };

@@ -431,7 +431,7 @@ static void draw(struct gctx *x, unsigned *node, unsigned *k)
 	struct counts c[SCN_NODES_MAX];
 	unsigned ready[SCN_NODES_MAX], nready = 0;
 
-	if (x->fam != SCN_API_VERBS) {
+	if (x->fam != M_FAM_VERBS) {
 		api_draw(x, node, k);
 		return;
 	}
@@ -448,7 +448,7 @@ static void draw(struct gctx *x, unsigned *node, unsigned *k)
 /* One proposal of kind k on node after the prefix x->e ran. 0 or -EAGAIN (draw again). */
 static int propose(struct gctx *x, unsigned node, unsigned k, char *line, size_t len)
 {
-	if (x->fam != SCN_API_VERBS)
+	if (x->fam != M_FAM_VERBS)
 		return api_propose(x, node, k, line, len);
 	switch ((enum kind)k) {
 	case K_ALLOC_PD:
@@ -502,7 +502,7 @@ static double score(const struct ex_eval *e, const struct ex_cov *cov, const str
  * Draw, run (in e, a buffer, from the prefix h holds) and score up to o->proposals proposals; push the
  * best onto c. 1 pushed, 0 none, or -ENOMEM.
  */
-static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum scn_api fam, const struct ex_cov *cov,
+static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum m_family fam, const struct ex_cov *cov,
 		     struct ex_hold *h, struct ex_eval *e, struct ex_case *c)
 {
 	const struct ex_eval *prefix = &h->e;
@@ -548,7 +548,7 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	struct ex_hold *h = ex_hold_new(); /* the prefix, held: the proposals go on from it */
 	struct ex_eval *e = malloc(sizeof(*e)); /* reused by every run of the case */
 	unsigned span = o->nodes_max > o->nodes_min ? o->nodes_max - o->nodes_min + 1 : 1;
-	enum scn_api fams[SCN_API_COUNT_], fam = SCN_API_VERBS;
+	enum m_family fams[M_FAM_COUNT_], fam = M_FAM_VERBS;
 	unsigned nf = 0;
 	int rc = 0;
 
@@ -559,9 +559,9 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	}
 	memset(out, 0, sizeof(*out));
 	out->nnodes = o->nodes_min + model_gen_below(g, span);
-	for (unsigned a = 0; a < SCN_API_COUNT_; a++)
+	for (unsigned a = 0; a < M_FAM_COUNT_; a++)
 		if (o->apis & (1u << a))
-			fams[nf++] = (enum scn_api)a;
+			fams[nf++] = (enum m_family)a;
 	if (nf)
 		fam = fams[nf > 1 ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
 	rc = api_opening(fam, out); /* the empty prefix has no steps to parse: a first step */

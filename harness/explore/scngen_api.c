@@ -287,7 +287,7 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 
 void api_draw(struct gctx *x, unsigned *node, unsigned *kind)
 {
-	if (x->fam == SCN_API_RPMA)
+	if (x->fam == M_FAM_RPMA)
 		rpma_draw(x, node, kind);
 	else
 		dat_draw(x, node, kind);
@@ -295,17 +295,17 @@ void api_draw(struct gctx *x, unsigned *node, unsigned *kind)
 
 int api_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
-	return x->fam == SCN_API_RPMA ? rpma_propose(x, node, kind, line, len) : dat_propose(x, node, kind, line, len);
+	return x->fam == M_FAM_RPMA ? rpma_propose(x, node, kind, line, len) : dat_propose(x, node, kind, line, len);
 }
 
-int api_opening(enum scn_api fam, struct ex_case *c)
+int api_opening(enum m_family fam, struct ex_case *c)
 {
 	int rc = 0;
 
 	switch (fam) {
-	case SCN_API_RPMA:
+	case M_FAM_RPMA:
 		return ex_case_push(c, "a: rpma_mr_reg m0 len=4096 usage=READ_SRC|WRITE_DST");
-	case SCN_API_DAT:
+	case M_FAM_DAT:
 		for (unsigned i = 0; i < c->nnodes && !rc; i++) {
 			char line[32];
 

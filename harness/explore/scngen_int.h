@@ -17,7 +17,7 @@ struct gctx {
 	const struct ex_eval *e;
 	const struct model *m;
 	unsigned nnodes, step; /* step: the index the proposal will have (names are unique by it) */
-	enum scn_api fam;      /* the family the case draws from */
+	enum m_family fam;      /* the family the case draws from */
 };
 
 enum want { W_ANY, W_LIVE };
@@ -58,6 +58,6 @@ int fill_one(struct gctx *x, unsigned node, uint16_t cls, char *line, size_t len
 void api_draw(struct gctx *x, unsigned *node, unsigned *kind);
 int api_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len);
 /* The steps a case of family fam begins with (uDAPL: dat_ia_open on every node). 0 or -ENOMEM. */
-int api_opening(enum scn_api fam, struct ex_case *c);
+int api_opening(enum m_family fam, struct ex_case *c);
 
 #endif

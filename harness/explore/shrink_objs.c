@@ -365,7 +365,7 @@ int wr_cands(const struct ex_case *c, const struct scn_file *f, struct cands *cs
 		int32_t q;
 
 		/* A SEND is the simplest request; a WRITE may become one (never back: no cycle). */
-		if (call->kind != SCN_KIND_POST || call->api != SCN_API_VERBS || strcmp(call->name, "send") == 0 ||
+		if (call->kind != SCN_KIND_POST || call->api != M_FAM_VERBS || strcmp(call->name, "send") == 0 ||
 		    (q = post_qp(f, s)) < 0)
 			continue;
 		for (size_t m = 0; m < f->nobjs && !rc; m++)

@@ -45,10 +45,9 @@
 
 /* ------------------------------------------------------------- enums -- */
 
-/* Which C API a call belongs to: the index of its family's row in the
- * registry (harness/run/family.h), whose call lists make the call table. */
-enum scn_api { SCN_API_VERBS, SCN_API_HARNESS, SCN_API_RPMA, SCN_API_DAT, SCN_API_MRAPI,
-	       SCN_API_RPMEM, SCN_API_COUNT_ };
+/* Which C API a call belongs to is its family, enum m_family (the one list of
+ * families, model/families.def): the index of its row in the registry
+ * (harness/run/family.h), whose call lists make the call table. */
 
 /* What a call does with its NAME. */
 enum scn_kind {
@@ -135,8 +134,8 @@ enum scn_err {
 };
 
 /* Names: "verbs", "create", "MR", "str", "addr", "access", "WC", "unknown call". */
-const char *scn_api_str(enum scn_api a);
-int scn_api_parse(const char *name, enum scn_api *out);
+const char *scn_api_str(enum m_family a);
+int scn_api_parse(const char *name, enum m_family *out);
 const char *scn_kind_str(enum scn_kind k);
 int scn_kind_parse(const char *name, enum scn_kind *out);
 /* The name of one class bit ("MR"); "?" for anything else. */
@@ -174,7 +173,7 @@ struct scn_arg_spec {
 
 struct scn_call {
 	const char *name;                 /* "reg_mr", "rpma_mr_reg" */
-	uint8_t api;                      /* enum scn_api */
+	uint8_t api;                      /* enum m_family */
 	uint8_t kind;                     /* enum scn_kind */
 	uint32_t cls;                     /* class of NAME (created or accepted); 0: no NAME */
 	uint8_t destroys;                 /* NAME is no longer live after success */

@@ -49,18 +49,18 @@ int scn_call_find(const char *name)
 	return -ENOENT;
 }
 
-const char *scn_api_str(enum scn_api a)
+const char *scn_api_str(enum m_family a)
 {
 	const char *name = scn_family_name((size_t)a);
 
 	return name ? name : "?";
 }
 
-int scn_api_parse(const char *name, enum scn_api *out)
+int scn_api_parse(const char *name, enum m_family *out)
 {
 	for (size_t k = 0; k < scn_family_count(); k++)
 		if (strcmp(scn_family_name(k), name) == 0) {
-			*out = (enum scn_api)k;
+			*out = (enum m_family)k;
 			return 0;
 		}
 	return -EINVAL;

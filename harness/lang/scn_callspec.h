@@ -31,9 +31,9 @@
 #define O(k) (1u << M_OUT_##k)
 
 #define CALL(name, api, kind, cls, destroys, outs, args) \
-	{ name, SCN_API_##api, SCN_KIND_##kind, cls, destroys, outs, args, NULL }
+	{ name, M_FAM_##api, SCN_KIND_##kind, cls, destroys, outs, args, NULL }
 #define QUERY(name, api, cls, outs, args, query) \
-	{ name, SCN_API_##api, SCN_KIND_QUERY, cls, 0, outs, args, query }
+	{ name, M_FAM_##api, SCN_KIND_QUERY, cls, 0, outs, args, query }
 
 /* After a family's list arr: arr_n, its number of calls (the registry row's ncalls). */
 #define CALLS_COUNT(arr) const size_t arr##_n = sizeof(arr) / sizeof(arr[0]) - 1

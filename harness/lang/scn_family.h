@@ -1,6 +1,6 @@
 /*
  * scn_family.h — what the scenario language needs of the API families: each
- * one's name and call list, in the order of enum scn_api (scn.h). The
+ * one's name and call list, in the order of enum m_family (scn.h). The
  * language defines no family itself: the registry (harness/api/registry.c)
  * provides these three functions from its rows.
  */
@@ -11,7 +11,7 @@
 
 struct scn_call;
 
-/* Number of families (SCN_API_COUNT_). */
+/* Number of families (M_FAM_COUNT_). */
 size_t scn_family_count(void);
 /* Family i's name in the language ("rpma"); NULL when i is out of range. */
 const char *scn_family_name(size_t i);

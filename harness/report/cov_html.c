@@ -11,15 +11,15 @@
 
 #define esc report_xml_text
 
-enum scn_api cov_family(const struct scn_file *f)
+enum m_family cov_family(const struct scn_file *f)
 {
-	enum scn_api fam = SCN_API_VERBS;
+	enum m_family fam = M_FAM_VERBS;
 
 	for (size_t i = 0; f && i < f->nsteps; i++) {
 		const struct scn_call *c = scn_step_call(&f->steps[i]);
 
-		if (c && c->api != SCN_API_VERBS && c->api != SCN_API_HARNESS)
-			return (enum scn_api)c->api;
+		if (c && c->api != M_FAM_VERBS && c->api != M_FAM_MEM)
+			return (enum m_family)c->api;
 	}
 	return fam;
 }
@@ -31,7 +31,7 @@ static const char style[] =
 	"th{background:#eee}small{color:#555}</style>\n";
 
 /* Per area: "A: R of E by this run, W by the model walk (N not encoded)". */
-static void areas(FILE *out, const unsigned (*run)[SCN_API_COUNT_], const unsigned (*walk)[SCN_API_COUNT_])
+static void areas(FILE *out, const unsigned (*run)[M_FAM_COUNT_], const unsigned (*walk)[M_FAM_COUNT_])
 {
 	char seen[8] = "";
 	size_t ns = 0;
@@ -56,7 +56,7 @@ static void areas(FILE *out, const unsigned (*run)[SCN_API_COUNT_], const unsign
 				continue;
 			}
 			enc++;
-			for (int fam = 0; fam < SCN_API_COUNT_; fam++) {
+			for (int fam = 0; fam < M_FAM_COUNT_; fam++) {
 				any_r += run[q][fam];
 				any_w += walk[q][fam];
 			}
@@ -69,15 +69,15 @@ static void areas(FILE *out, const unsigned (*run)[SCN_API_COUNT_], const unsign
 }
 
 /* The rule × family matrix. */
-static void matrix(FILE *out, const unsigned (*run)[SCN_API_COUNT_], const unsigned (*walk)[SCN_API_COUNT_],
+static void matrix(FILE *out, const unsigned (*run)[M_FAM_COUNT_], const unsigned (*walk)[M_FAM_COUNT_],
 		   const unsigned *nfam)
 {
 	fputs("<h2>Rules &times; API family</h2>\n<p><small>A cell counts the scenarios of the family that "
 	      "exercised the rule in this run (green), or that reach it only in the model walk (yellow); red: an "
 	      "encoded rule nothing exercises.</small></p>\n<table><tr><th>rule</th><th>section</th>", out);
-	for (int fam = 0; fam < SCN_API_COUNT_; fam++)
-		if (fam != SCN_API_HARNESS)
-			fprintf(out, "<th>%s<br><small>%u scenarios</small></th>", scn_api_str((enum scn_api)fam),
+	for (int fam = 0; fam < M_FAM_COUNT_; fam++)
+		if (fam != M_FAM_MEM)
+			fprintf(out, "<th>%s<br><small>%u scenarios</small></th>", scn_api_str((enum m_family)fam),
 				nfam[fam]);
 	fputs("<th>summary</th></tr>\n", out);
 	for (size_t r = 0; r < M_RULE_COUNT_; r++) {
@@ -89,10 +89,10 @@ static void matrix(FILE *out, const unsigned (*run)[SCN_API_COUNT_], const unsig
 		fputs("</td><td>", out);
 		esc(out, ri->section);
 		fputs("</td>", out);
-		for (int fam = 0; fam < SCN_API_COUNT_; fam++)
+		for (int fam = 0; fam < M_FAM_COUNT_; fam++)
 			any += run[r][fam] + walk[r][fam];
-		for (int fam = 0; fam < SCN_API_COUNT_; fam++) {
-			if (fam == SCN_API_HARNESS)
+		for (int fam = 0; fam < M_FAM_COUNT_; fam++) {
+			if (fam == M_FAM_MEM)
 				continue;
 			if (ri->status == M_NOT_ENCODED)
 				fputs("<td class=\"ne\"></td>", out);
@@ -168,9 +168,9 @@ static void deviations(FILE *out, const struct cov_case *cases, size_t n, const 
 int cov_html(const char *path, const struct cov_case *cases, size_t n, const char *stack,
 	     const struct m_profile *prof)
 {
-	unsigned (*run)[SCN_API_COUNT_] = calloc(M_RULE_COUNT_, sizeof(*run));
-	unsigned (*walk)[SCN_API_COUNT_] = calloc(M_RULE_COUNT_, sizeof(*walk));
-	unsigned nfam[SCN_API_COUNT_] = { 0 };
+	unsigned (*run)[M_FAM_COUNT_] = calloc(M_RULE_COUNT_, sizeof(*run));
+	unsigned (*walk)[M_FAM_COUNT_] = calloc(M_RULE_COUNT_, sizeof(*walk));
+	unsigned nfam[M_FAM_COUNT_] = { 0 };
 	struct afile af;
 	int rc = run && walk ? afile_open(&af, path) : -ENOMEM;
 
@@ -180,7 +180,7 @@ int cov_html(const char *path, const struct cov_case *cases, size_t n, const cha
 		return rc;
 	}
 	for (size_t i = 0; i < n; i++) {
-		enum scn_api fam;
+		enum m_family fam;
 
 		if (!cases[i].f)
 			continue;
@@ -201,8 +201,8 @@ int cov_html(const char *path, const struct cov_case *cases, size_t n, const cha
 	esc(af.f, prof->name);
 	fputs(". A rule is exercised when it decided an outcome the run followed; the model walk follows what "
 	      "each scenario's <code>expect</code> names (as <code>rdmacheck coverage</code>).</p>\n", af.f);
-	areas(af.f, (const unsigned (*)[SCN_API_COUNT_])run, (const unsigned (*)[SCN_API_COUNT_])walk);
-	matrix(af.f, (const unsigned (*)[SCN_API_COUNT_])run, (const unsigned (*)[SCN_API_COUNT_])walk, nfam);
+	areas(af.f, (const unsigned (*)[M_FAM_COUNT_])run, (const unsigned (*)[M_FAM_COUNT_])walk);
+	matrix(af.f, (const unsigned (*)[M_FAM_COUNT_])run, (const unsigned (*)[M_FAM_COUNT_])walk, nfam);
 	deviations(af.f, cases, n, prof);
 	fputs("</body></html>\n", af.f);
 	free(run);

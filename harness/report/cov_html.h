@@ -28,7 +28,7 @@ struct cov_case {
 };
 
 /* The family a scenario belongs to (see above). */
-enum scn_api cov_family(const struct scn_file *f);
+enum m_family cov_family(const struct scn_file *f);
 
 /*
  * Write the page to path (whole or not at all: afile.h). stack names what

@@ -87,7 +87,7 @@ struct hc_verbs {
 	uint8_t max_recv_sge;     /* create_qp: cap.max_recv_sge */
 };
 
-/* The harness's fill (harness/api/harness/). */
+/* The harness's fill (harness/api/mem/). */
 struct hc_fill {
 	uint8_t byte;
 	uint64_t off, len;

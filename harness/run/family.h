@@ -17,7 +17,7 @@
  *                          its per-node state's teardown (the state is
  *                          struct agent's state[] slot of the family's index)
  *
- * A family's index in the registry is its enum scn_api value (scn.h) and the
+ * A family's index in the registry is its enum m_family value (scn.h) and the
  * api of each of its calls. Any hook may be NULL: a family whose calls have
  * no engine yet (resolve NULL) is reported as such and skipped.
  */
@@ -86,7 +86,7 @@ struct api_family {
 	int (*stack_ahead)(const struct hcall *c);
 };
 
-/* Number of families; family i (its enum scn_api value), NULL out of range. */
+/* Number of families; family i (its enum m_family value), NULL out of range. */
 size_t api_family_count(void);
 const struct api_family *api_family_get(size_t i);
 

@@ -122,7 +122,7 @@ int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t l
 
 		if ((resolve_op_kind(c) < 0 || !api_family_get(c->api)->resolve) && strcmp(c->name, "check") != 0) {
 			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,
-				 c->name, scn_api_str((enum scn_api)c->api));
+				 c->name, scn_api_str((enum m_family)c->api));
 			return 1;
 		}
 		if (need && !(caps & need)) {

@@ -17,7 +17,7 @@ enum jobs_kind jobs_kind_of(const struct scn_file *f, const struct cli_pred *p, 
 	for (size_t i = 0; i < f->nsteps; i++) {
 		const struct scn_call *c = scn_call_get(f->steps[i].call);
 
-		if (c && c->api != SCN_API_VERBS && c->api != SCN_API_HARNESS)
+		if (c && c->api != M_FAM_VERBS && c->api != M_FAM_MEM)
 			return JOBS_FIRST;
 	}
 	return p->slow_ms ? JOBS_LEAD : p->warns ? JOBS_WARN : JOBS_ANY;

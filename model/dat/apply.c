@@ -23,7 +23,7 @@ static int apply_lmr_create(struct model *m, const struct m_pred *pred, size_t i
 		return rc;
 	struct m_mr *mr = &nd->mr[*created];
 
-	mr->api = M_API_DAT;
+	mr->api = M_FAM_DAT;
 	mr->usage = op->dat.priv;
 	/* The contexts the model hands out: rmr_context is the lmr_context, as
 	 * OFA over a verbs stack that keys both alike reports it (any non-zero
@@ -56,10 +56,10 @@ static int apply_ep_connect(struct model *m, const struct m_op *op, int *created
 		return rc;
 	int ca = nd->nconn++, cb = pn->nconn++;
 
-	nd->conn[ca] = (struct m_conn){ .live = 1, .ever = 1, .api = M_API_DAT, .qp = (int16_t)qa,
+	nd->conn[ca] = (struct m_conn){ .live = 1, .ever = 1, .api = M_FAM_DAT, .qp = (int16_t)qa,
 					 .peer_node = op->dat.peer_node, .peer_qp = (int16_t)qb, .peer_conn = (int16_t)cb,
 					 .aux_mr = -1 };
-	pn->conn[cb] = (struct m_conn){ .live = 1, .ever = 1, .api = M_API_DAT, .qp = (int16_t)qb,
+	pn->conn[cb] = (struct m_conn){ .live = 1, .ever = 1, .api = M_FAM_DAT, .qp = (int16_t)qb,
 					 .peer_node = op->node, .peer_qp = (int16_t)qa, .peer_conn = (int16_t)ca,
 					 .aux_mr = -1 };
 	nd->dat.alone[ca] = pn->dat.alone[cb] = op->dat.named;
@@ -125,7 +125,7 @@ int m_dat_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 			return 0;
 		rc = m_verbs_step_apply(m, &v, NULL, NULL, created);
 		if (rc == 0 && *created >= 0)
-			nd->pd[*created].api = M_API_DAT;
+			nd->pd[*created].api = M_FAM_DAT;
 		return rc;
 	}
 	case M_OP_DAT_PZ_FREE:

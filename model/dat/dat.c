@@ -166,7 +166,7 @@ static int dat_predict(const struct model *m, const struct m_profile *p, struct 
 	case M_OP_DAT_LMR_CREATE:
 		return m_dat_pred_lmr_create(m, p, out);
 	case M_OP_DAT_LMR_QUERY:
-		if (!VALID(nd->mr, nd->nmr, op->obj) || nd->mr[op->obj].api != M_API_DAT)
+		if (!VALID(nd->mr, nd->nmr, op->obj) || nd->mr[op->obj].api != M_FAM_DAT)
 			return -EINVAL;
 		if (!nd->mr[op->obj].live) {
 			m_dat_stale(out, M_RULE_DAT_HANDLE_1);
@@ -203,7 +203,7 @@ static int query_lmr(const struct model *m, const struct m_op *op, struct m_qres
 {
 	const struct m_node *nd = &m->node[op->node];
 
-	if (!VALID(nd->mr, nd->nmr, op->obj) || nd->mr[op->obj].api != M_API_DAT)
+	if (!VALID(nd->mr, nd->nmr, op->obj) || nd->mr[op->obj].api != M_FAM_DAT)
 		return -EINVAL;
 	const struct m_mr *mr = &nd->mr[op->obj];
 

@@ -3,7 +3,7 @@
 
 static int ep_valid(const struct m_node *nd, int h)
 {
-	return VALID(nd->conn, nd->nconn, h) && nd->conn[h].api == M_API_DAT;
+	return VALID(nd->conn, nd->nconn, h) && nd->conn[h].api == M_FAM_DAT;
 }
 
 /* Is the EP connected (its QP still RTS)? */
@@ -25,9 +25,9 @@ int m_dat_pred_ep_connect(const struct model *m, struct m_pred *out)
 	const struct m_node *pn = &m->node[op->dat.peer_node];
 
 	/* Both PZs must be live: a connection is set up between two open IAs. */
-	if (!VALID(nd->pd, nd->npd, op->dat.pz) || !nd->pd[op->dat.pz].live || nd->pd[op->dat.pz].api != M_API_DAT ||
+	if (!VALID(nd->pd, nd->npd, op->dat.pz) || !nd->pd[op->dat.pz].live || nd->pd[op->dat.pz].api != M_FAM_DAT ||
 	    !VALID(pn->pd, pn->npd, op->dat.peer_pz) || !pn->pd[op->dat.peer_pz].live ||
-	    pn->pd[op->dat.peer_pz].api != M_API_DAT)
+	    pn->pd[op->dat.peer_pz].api != M_FAM_DAT)
 		return -EINVAL;
 	/* DAT-EP-4: private data up to the IA's limit; beyond it OFA misbehaves
 	 * in ways no outcome expresses, so the model predicts nothing there. */
@@ -69,7 +69,7 @@ int m_dat_pred_ep_act(const struct model *m, struct m_pred *out)
 static int freed_lmr_key(const struct m_node *nd, uint32_t key, int local)
 {
 	for (int i = 0; i < nd->nmr; i++)
-		if (nd->mr[i].ever && !nd->mr[i].live && nd->mr[i].api == M_API_DAT &&
+		if (nd->mr[i].ever && !nd->mr[i].live && nd->mr[i].api == M_FAM_DAT &&
 		    (local ? nd->mr[i].lkey : nd->mr[i].rkey) == key && key)
 			return 1;
 	return 0;
@@ -233,7 +233,7 @@ int m_dat_pred_rmr_bind(const struct model *m, const struct m_profile *p, struct
 	int rc;
 
 	if (!VALID(nd->mw, nd->nmw, op->obj) || !ep_valid(nd, op->dat.ep) || !VALID(nd->mr, nd->nmr, op->dat.lmr) ||
-	    nd->mr[op->dat.lmr].api != M_API_DAT)
+	    nd->mr[op->dat.lmr].api != M_FAM_DAT)
 		return -EINVAL;
 	if (!nd->mw[op->obj].live || !nd->conn[op->dat.ep].live) {
 		m_dat_stale(out, M_RULE_DAT_HANDLE_1);

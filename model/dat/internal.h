@@ -8,7 +8,7 @@
  * access (DAT-LMR-2), DAT_RETURN codes, PZ lifetime, LMR contexts, RMRs,
  * endpoints, and DTOs carried out by the verbs rules underneath.
  *
- * A PZ is a verbs PD (pd[]), an LMR a verbs MR (mr[], api M_API_DAT, usage
+ * A PZ is a verbs PD (pd[]), an LMR a verbs MR (mr[], api M_FAM_DAT, usage
  * = the privileges asked for), an RMR a type-1 memory window (mw[]), an EP
  * a connection (conn[]) over an RC QP pair in qp[]. Every uDAPL step that
  * OFA carries out with verbs is predicted by translating it into that verbs

@@ -56,7 +56,7 @@ int m_dat_pred_pz_free(const struct model *m, const struct m_profile *p, struct 
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
 
-	if (!VALID(nd->pd, nd->npd, op->obj) || nd->pd[op->obj].api != M_API_DAT)
+	if (!VALID(nd->pd, nd->npd, op->obj) || nd->pd[op->obj].api != M_FAM_DAT)
 		return -EINVAL;
 	if (!nd->pd[op->obj].live) {
 		m_dat_stale(out, M_RULE_DAT_HANDLE_1);
@@ -117,7 +117,7 @@ int m_dat_pred_lmr_create(const struct model *m, const struct m_profile *p, stru
 	m_why_add(&why, M_RULE_DAT_LMR_1);
 	if (m_dat_ia_check(nd, out, why))
 		return 0;
-	if (!VALID(nd->pd, nd->npd, op->dat.pz) || nd->pd[op->dat.pz].api != M_API_DAT)
+	if (!VALID(nd->pd, nd->npd, op->dat.pz) || nd->pd[op->dat.pz].api != M_FAM_DAT)
 		return -EINVAL;
 	if (!nd->pd[op->dat.pz].live) {
 		m_alt_add(out, DAT(INVALID_HANDLE), M_EFF_NONE, &why, -1);
@@ -128,7 +128,7 @@ int m_dat_pred_lmr_create(const struct model *m, const struct m_profile *p, stru
 		m_alt_add(out, DAT(INVALID_PARAMETER), M_EFF_NONE, &why, -1);
 		return 0;
 	}
-	if (op->dat.lmr >= 0 && (!VALID(nd->mr, nd->nmr, op->dat.lmr) || nd->mr[op->dat.lmr].api != M_API_DAT ||
+	if (op->dat.lmr >= 0 && (!VALID(nd->mr, nd->nmr, op->dat.lmr) || nd->mr[op->dat.lmr].api != M_FAM_DAT ||
 			    (op->dat.mem_type == M_DAT_MEM_VIRTUAL && op->dat.len > nd->mr[op->dat.lmr].len)))
 		return -EINVAL; /* from= names an LMR of this node, and a VIRTUAL one stays inside its buffer */
 	if (op->dat.mem_type == M_DAT_MEM_LMR && op->dat.lmr < 0)
@@ -188,7 +188,7 @@ int m_dat_pred_lmr_free(const struct model *m, const struct m_profile *p, struct
 	struct m_why why = { 0 };
 	struct m_set s;
 
-	if (!VALID(nd->mr, nd->nmr, op->obj) || nd->mr[op->obj].api != M_API_DAT)
+	if (!VALID(nd->mr, nd->nmr, op->obj) || nd->mr[op->obj].api != M_FAM_DAT)
 		return -EINVAL;
 	m_why_add(&why, M_RULE_DAT_FREE_1);
 	if (!nd->mr[op->obj].live) {
@@ -214,7 +214,7 @@ int m_dat_pred_rmr_create(const struct model *m, const struct m_profile *p, stru
 	struct m_pred vp;
 	int rc;
 
-	if (!VALID(nd->pd, nd->npd, op->dat.pz) || nd->pd[op->dat.pz].api != M_API_DAT)
+	if (!VALID(nd->pd, nd->npd, op->dat.pz) || nd->pd[op->dat.pz].api != M_FAM_DAT)
 		return -EINVAL;
 	m_why_add(&why, M_RULE_DAT_RMR_1);
 	if (!nd->pd[op->dat.pz].live) {

@@ -50,13 +50,13 @@ int m_rpma_apply_connect(struct model *m, const struct m_op *op, int *created)
 
 	if ((rc = m_verbs_step_apply(m, &con, NULL, NULL, &dummy)) || (rc = m_verbs_step_apply(m, &reg, NULL, NULL, &aux)))
 		return rc;
-	c->mr[aux].api = M_API_RPMA;
+	c->mr[aux].api = M_FAM_RPMA;
 	c->mr[aux].usage = M_RPMA_READ_DST;
-	c->conn[c->nconn] = (struct m_conn){ .live = 1, .ever = 1, .api = M_API_RPMA, .qp = (int16_t)cq,
+	c->conn[c->nconn] = (struct m_conn){ .live = 1, .ever = 1, .api = M_FAM_RPMA, .qp = (int16_t)cq,
 					     .peer_node = (int16_t)sn, .peer_qp = (int16_t)sq,
 					     .peer_conn = (int16_t)s->nconn, .pmem = op->rpma.pmem,
 					     .aux_mr = (int16_t)aux };
-	s->conn[s->nconn] = (struct m_conn){ .live = 1, .ever = 1, .api = M_API_RPMA, .qp = (int16_t)sq,
+	s->conn[s->nconn] = (struct m_conn){ .live = 1, .ever = 1, .api = M_FAM_RPMA, .qp = (int16_t)sq,
 					     .peer_node = (int16_t)cn, .peer_qp = (int16_t)cq,
 					     .peer_conn = (int16_t)c->nconn, .aux_mr = -1 };
 	s->nconn++;
@@ -67,7 +67,7 @@ int m_rpma_apply_connect(struct model *m, const struct m_op *op, int *created)
 /* A connection handle of node n made by librpma. */
 static int conn_ok(const struct m_node *nd, int h)
 {
-	return EVER(nd->conn, nd->nconn, h) && nd->conn[h].api == M_API_RPMA && nd->conn[h].aux_mr >= 0;
+	return EVER(nd->conn, nd->nconn, h) && nd->conn[h].api == M_FAM_RPMA && nd->conn[h].aux_mr >= 0;
 }
 
 int m_rpma_pred_disconnect(const struct model *m, struct m_pred *out)

@@ -8,7 +8,7 @@
  * descriptors, connections, and read/write/atomic write/flush carried out by
  * the verbs rules underneath.
  *
- * A librpma MR is a verbs MR (mr[], api M_API_RPMA) registered in the PD of
+ * A librpma MR is a verbs MR (mr[], api M_FAM_RPMA) registered in the PD of
  * the node's librpma peer (m_node.rpma.pd, made at the first librpma step that needs
  * it, as rpma_peer_new allocates one). A connection (conn[]) is an RC QP pair
  * in the two peers' PDs plus the internal 8-byte MR the APM flush reads into

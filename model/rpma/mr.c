@@ -34,7 +34,7 @@ int m_rpma_pred_reg(const struct model *m, const struct m_profile *p, struct m_p
 	struct m_pred vp;
 	int rc;
 
-	if (op->rpma.mr >= 0 && (!EVER(nd->mr, nd->nmr, op->rpma.mr) || nd->mr[op->rpma.mr].api != M_API_RPMA ||
+	if (op->rpma.mr >= 0 && (!EVER(nd->mr, nd->nmr, op->rpma.mr) || nd->mr[op->rpma.mr].api != M_FAM_RPMA ||
 			    op->rpma.len > nd->mr[op->rpma.mr].len))
 		return -EINVAL;
 	if ((op->rpma.nulls & (A0 | A1 | A2)) || op->rpma.len == 0) {
@@ -69,7 +69,7 @@ int m_rpma_apply_reg(struct model *m, const struct m_pred *pred, size_t i, int *
 		return rc;
 	struct m_mr *mr = &nd->mr[*created];
 
-	mr->api = M_API_RPMA;
+	mr->api = M_FAM_RPMA;
 	mr->usage = op->rpma.usage;
 	return 0;
 }
@@ -77,7 +77,7 @@ int m_rpma_apply_reg(struct model *m, const struct m_pred *pred, size_t i, int *
 /* A live-or-dead rpma MR of node n. */
 int m_rpma_mr_ok(const struct m_node *nd, int h)
 {
-	return EVER(nd->mr, nd->nmr, h) && nd->mr[h].api == M_API_RPMA;
+	return EVER(nd->mr, nd->nmr, h) && nd->mr[h].api == M_FAM_RPMA;
 }
 
 int m_rpma_pred_dereg(const struct model *m, const struct m_profile *p, struct m_pred *out)

@@ -31,7 +31,7 @@ int m_rpma_ensure_peer(struct model *m, unsigned n)
 		return 0;
 	if (nd->npd >= M_MAX_PD)
 		return -ENOSPC;
-	nd->pd[nd->npd] = (struct m_pd){ .live = 1, .ever = 1, .api = M_API_RPMA };
+	nd->pd[nd->npd] = (struct m_pd){ .live = 1, .ever = 1, .api = M_FAM_RPMA };
 	nd->rpma.pd = (int16_t)nd->npd++;
 	return 0;
 }

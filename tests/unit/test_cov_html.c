@@ -26,9 +26,9 @@ START_TEST(test_family)
 	struct scn_file *v = parse("title v\nnodes a\na: alloc_pd pd\n");
 	struct scn_file *r = parse("title r\nrequire rpma\nnodes a\na: rpma_mr_reg m len=4K usage=READ_SRC\n");
 
-	ck_assert_int_eq(cov_family(v), SCN_API_VERBS);
-	ck_assert_int_eq(cov_family(r), SCN_API_RPMA);
-	ck_assert_int_eq(cov_family(NULL), SCN_API_VERBS);
+	ck_assert_int_eq(cov_family(v), M_FAM_VERBS);
+	ck_assert_int_eq(cov_family(r), M_FAM_RPMA);
+	ck_assert_int_eq(cov_family(NULL), M_FAM_VERBS);
 	scn_free(v);
 	scn_free(r);
 }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct ex_gen_opts api_opts(enum scn_api fam)
+static struct ex_gen_opts api_opts(enum m_family fam)
 {
 	struct ex_gen_opts o = { .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 4, .apis = 1u << fam };
 
@@ -24,7 +24,7 @@ static struct ex_gen_opts api_opts(enum scn_api fam)
 }
 
 /* Draw 30 cases of family fam (seed 3): all pass on the model; count posts and the family's rules. */
-static void check_family(enum scn_api fam, const char *post, const char *rule_prefix, const char *require)
+static void check_family(enum m_family fam, const char *post, const char *rule_prefix, const char *require)
 {
 	struct ex_gen_opts o = api_opts(fam);
 	struct ex_cov cov = { { 0 } };
@@ -63,25 +63,25 @@ static void check_family(enum scn_api fam, const char *post, const char *rule_pr
 
 START_TEST(test_rpma_cases_well_formed)
 {
-	check_family(SCN_API_RPMA, ": rpma_write ", "RPMA-", "require rpma\n");
+	check_family(M_FAM_RPMA, ": rpma_write ", "RPMA-", "require rpma\n");
 }
 END_TEST
 
 START_TEST(test_dat_cases_well_formed)
 {
-	check_family(SCN_API_DAT, ": dat_ep_post_rdma_", "DAT-", "require dapl\n");
+	check_family(M_FAM_DAT, ": dat_ep_post_rdma_", "DAT-", "require dapl\n");
 }
 END_TEST
 
 /* With several families, each case draws one; the same seed gives the same cases. */
 START_TEST(test_mixed_families_same_seed_same_steps)
 {
-	struct ex_gen_opts o = api_opts(SCN_API_VERBS);
+	struct ex_gen_opts o = api_opts(M_FAM_VERBS);
 	struct ex_cov ca = { { 0 } }, cb = { { 0 } };
 	struct model_gen ga, gb;
 	unsigned seen = 0;
 
-	o.apis = 1u << SCN_API_VERBS | 1u << SCN_API_RPMA | 1u << SCN_API_DAT;
+	o.apis = 1u << M_FAM_VERBS | 1u << M_FAM_RPMA | 1u << M_FAM_DAT;
 	model_gen_seed(&ga, 11);
 	model_gen_seed(&gb, 11);
 	for (int k = 0; k < 12; k++) {
@@ -120,7 +120,7 @@ static int buggy_exec(void *be, const struct hcall *c, struct hres *r)
  * divergences (one per allowed set) are shrunk to at most max steps, the
  * smallest to at most min.
  */
-static void finds_planted(enum scn_api fam, const char *call, size_t min, size_t max)
+static void finds_planted(enum m_family fam, const char *call, size_t min, size_t max)
 {
 	static struct backend_ops ops;
 	struct ex_stack s = { .kind = EX_STACK_MODEL };
@@ -150,7 +150,7 @@ static void finds_planted(enum scn_api fam, const char *call, size_t min, size_t
 START_TEST(test_rpma_planted_bug_found_and_shrunk)
 {
 	/* the target MR, the descriptor, the connection, the write (an RA-ACC-1 one: the local MR too) */
-	finds_planted(SCN_API_RPMA, "rpma_write", 4, 6);
+	finds_planted(M_FAM_RPMA, "rpma_write", 4, 6);
 }
 END_TEST
 
@@ -158,7 +158,7 @@ START_TEST(test_dat_planted_bug_found_and_shrunk)
 {
 	/* two ia_open, two PZs, an LMR, the endpoint, the write; a freed target or one in another
 	 * PZ than the endpoint's peer needs one step more */
-	finds_planted(SCN_API_DAT, "dat_ep_post_rdma_write", 7, 9);
+	finds_planted(M_FAM_DAT, "dat_ep_post_rdma_write", 7, 9);
 }
 END_TEST
 

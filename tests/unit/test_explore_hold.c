@@ -49,7 +49,7 @@ static void same_run(const struct ex_eval *a, const struct ex_eval *b)
 static struct ex_gen_opts opts(void)
 {
 	struct ex_gen_opts o = { .nodes_min = 2, .nodes_max = 3, .steps = 16, .proposals = 2,
-				 .apis = 1u << SCN_API_VERBS | 1u << SCN_API_RPMA | 1u << SCN_API_DAT };
+				 .apis = 1u << M_FAM_VERBS | 1u << M_FAM_RPMA | 1u << M_FAM_DAT };
 
 	ck_assert_int_eq(m_profile_get("rxe", 0, &o.judge), 0);
 	return o;

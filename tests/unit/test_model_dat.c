@@ -60,7 +60,7 @@ START_TEST(test_DAT_IA_2_calls_before_ia_open)
 	fx_do(&f, (struct m_op){ .kind = M_OP_DAT_IA_OPEN, .node = 1 }, ok_());
 	ck_assert(fx_only(fx_predict(&f, op), ok_()));
 	ck_assert_int_eq(fx_do(&f, op, ok_()), 0);
-	ck_assert_int_eq(f.m.node[1].pd[0].api, M_API_DAT);
+	ck_assert_int_eq(f.m.node[1].pd[0].api, M_FAM_DAT);
 	model_free(&f.m);
 }
 END_TEST
@@ -130,7 +130,7 @@ START_TEST(test_DAT_LMR_2_privileges_to_access)
 	l = fx_do(&f, op_lmr(0, z, 4096, M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_READ), ok_());
 	ck_assert_uint_eq(f.m.node[0].mr[l].access, M_ACC_LOCAL_WRITE | M_ACC_REMOTE_READ);
 	ck_assert_uint_eq(f.m.node[0].mr[l].usage, M_DAT_PRIV_LOCAL_WRITE | M_DAT_PRIV_REMOTE_READ);
-	ck_assert_int_eq(f.m.node[0].mr[l].api, M_API_DAT);
+	ck_assert_int_eq(f.m.node[0].mr[l].api, M_FAM_DAT);
 	ck_assert_uint_eq(f.m.node[0].pd[z].usecnt, 1);
 	/* LOCAL_READ gives nothing (always on); unknown bits are dropped. */
 	l = fx_lmr(&f, 0, z, 64, M_DAT_PRIV_LOCAL_READ | 0x80);

@@ -126,7 +126,7 @@ START_TEST(test_DAT_EP_1_connect)
 	const struct m_conn *c = &f.m.node[0].conn[s.ep];
 	struct m_pred pr;
 
-	ck_assert(c->live && c->api == M_API_DAT && c->peer_node == 1);
+	ck_assert(c->live && c->api == M_FAM_DAT && c->peer_node == 1);
 	ck_assert_int_eq(fx_qps(&f, 0, c->qp), M_QPS_RTS);
 	ck_assert_int_eq(fx_qps(&f, 1, c->peer_qp), M_QPS_RTS);
 	ck_assert_uint_eq(f.m.node[0].qp[c->qp].access, M_ACC_REMOTE_ANY);

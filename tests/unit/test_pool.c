@@ -268,7 +268,7 @@ START_TEST(test_agent_reset_counts_what_a_release_left)
 
 	released = 0;
 	a->obj[7] = (struct aobj){ .kind = AO_DAT_EP, .live = 1, .release = release_keeps_live };
-	a->fams = 1u << SCN_API_DAT;
+	a->fams = 1u << M_FAM_DAT;
 	agent_reset(a, &objs, &fams);
 	ck_assert_uint_eq(objs, 1);
 	ck_assert_uint_eq(fams, 1);

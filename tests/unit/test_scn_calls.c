@@ -33,10 +33,10 @@ START_TEST(test_call_table_integrity)
 		const struct scn_call *c = scn_call_get(i);
 
 		ck_assert_int_eq(scn_call_find(c->name), (int)i);          /* unique names */
-		ck_assert_uint_lt(c->api, SCN_API_COUNT_);
+		ck_assert_uint_lt(c->api, M_FAM_COUNT_);
 		ck_assert_uint_lt(c->kind, SCN_KIND_COUNT_);
 		ck_assert_msg(c->outs != 0, "%s produces nothing", c->name);
-		if (c->api != SCN_API_VERBS && c->api != SCN_API_HARNESS)
+		if (c->api != M_FAM_VERBS && c->api != M_FAM_MEM)
 			ck_assert_msg(strchr(c->name, '_') && strncmp(c->name, scn_api_str(c->api), 3) == 0,
 				      "%s keeps its API prefix", c->name);
 		if (c->kind == SCN_KIND_CREATE)                            /* creates exactly one class */
@@ -66,17 +66,17 @@ START_TEST(test_call_table_integrity)
 }
 END_TEST
 
-/* The registry (harness/api/registry.c): one row per enum scn_api value, at that index,
+/* The registry (harness/api/registry.c): one row per enum m_family value, at that index,
  * whose calls say so; the call table is the rows' lists in order. */
 START_TEST(test_family_registry)
 {
 	size_t k = 0;
 
-	ck_assert_uint_eq(api_family_count(), SCN_API_COUNT_);
-	ck_assert_ptr_null(api_family_get(SCN_API_COUNT_));
+	ck_assert_uint_eq(api_family_count(), M_FAM_COUNT_);
+	ck_assert_ptr_null(api_family_get(M_FAM_COUNT_));
 	for (size_t f = 0; f < api_family_count(); f++) {
 		const struct api_family *fam = api_family_get(f);
-		enum scn_api a;
+		enum m_family a;
 
 		ck_assert_int_eq(scn_api_parse(fam->name, &a), 0);
 		ck_assert_uint_eq(a, f);
@@ -89,7 +89,7 @@ START_TEST(test_family_registry)
 		ck_assert_msg(!fam->agent_end || fam->agent_reqs, "%s", fam->name);
 	}
 	ck_assert_uint_eq(k, scn_call_count());
-	ck_assert_str_eq(scn_api_str(SCN_API_COUNT_), "?");
+	ck_assert_str_eq(scn_api_str(M_FAM_COUNT_), "?");
 }
 END_TEST
 
@@ -112,7 +112,7 @@ END_TEST
 
 START_TEST(test_enum_names)
 {
-	enum scn_api a;
+	enum m_family a;
 	enum scn_kind k;
 	enum scn_class c;
 	enum scn_vkind v;
@@ -120,8 +120,8 @@ START_TEST(test_enum_names)
 	enum scn_table t;
 	enum m_outcome_kind o;
 
-	ck_assert_int_eq(scn_api_parse(scn_api_str(SCN_API_DAT), &a), 0);
-	ck_assert_int_eq(a, SCN_API_DAT);
+	ck_assert_int_eq(scn_api_parse(scn_api_str(M_FAM_DAT), &a), 0);
+	ck_assert_int_eq(a, M_FAM_DAT);
 	ck_assert_int_eq(scn_kind_parse("post", &k), 0);
 	ck_assert_int_eq(k, SCN_KIND_POST);
 	ck_assert_int_eq(scn_class_parse("MW", &c), 0);

@@ -114,7 +114,7 @@ START_TEST(test_rpma_call_shapes)
 
 		ck_assert_msg(k >= 0, "%s", want[i].name);
 		c = scn_call_get((size_t)k);
-		ck_assert_uint_eq(c->api, SCN_API_RPMA);
+		ck_assert_uint_eq(c->api, M_FAM_RPMA);
 		ck_assert_uint_eq(c->kind, want[i].kind);
 		ck_assert_uint_eq(c->destroys, want[i].destroys);
 		ck_assert(c->outs & (1u << M_OUT_RPMA));
@@ -123,7 +123,7 @@ START_TEST(test_rpma_call_shapes)
 			ck_assert_ptr_nonnull(scn_spec_find(c->args, "null"));
 	}
 	for (size_t i = 0; i < scn_call_count(); i++)
-		n += scn_call_get(i)->api == SCN_API_RPMA;
+		n += scn_call_get(i)->api == M_FAM_RPMA;
 	ck_assert_uint_eq(n, sizeof(want) / sizeof(want[0]));
 	ck_assert_ptr_nonnull(scn_spec_find(scn_call_get((size_t)scn_call_find("rpma_mr_remote_get_size"))->query, "size"));
 	ck_assert_uint_eq(scn_class_attrs(SCN_C_RPMA_MR), (1u << SCN_ATTR_ADDR) | (1u << SCN_ATTR_LEN) | (1u << SCN_ATTR_RKEY));

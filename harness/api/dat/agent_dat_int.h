@@ -25,7 +25,7 @@ struct dat_lib {
 #undef X
 };
 
-/* a->state[SCN_API_DAT]: the node's uDAPL state. */
+/* a->state[M_FAM_DAT]: the node's uDAPL state. */
 struct dat_state {
 	void *dl;
 	struct dat_lib f;

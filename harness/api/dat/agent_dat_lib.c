@@ -27,7 +27,7 @@
 
 struct dat_state *adat_state(struct agent *a)
 {
-	return a->state[SCN_API_DAT];
+	return a->state[M_FAM_DAT];
 }
 
 /* One dat.conf line per IA: the cma provider on the netdev, scm on the rxe device. */
@@ -112,7 +112,7 @@ struct dat_state *adat_ready(struct agent *a)
 	}
 	DAT_FNS(X)
 #undef X
-	a->state[SCN_API_DAT] = d;
+	a->state[M_FAM_DAT] = d;
 	return d;
 fail:
 	unload(d);
@@ -259,7 +259,7 @@ void agent_dat_end(struct agent *a)
 	if (d->ia && d->f.dat_ia_close(d->ia, DAT_CLOSE_GRACEFUL_FLAG) != DAT_SUCCESS)
 		d->f.dat_ia_close(d->ia, DAT_CLOSE_ABRUPT_FLAG);
 	unload(d);
-	a->state[SCN_API_DAT] = NULL;
+	a->state[M_FAM_DAT] = NULL;
 }
 
 /* Write value into /proc/sys/net/ipv6/conf/DEV/key. Returns 0 or -errno. */

@@ -29,16 +29,16 @@ union mobj {
 	mrapi_rmem_attributes_t attrs;
 };
 
-/* The node's MRAPI state (a->state[SCN_API_MRAPI]): did initialize succeed (finalize at the end)? */
+/* The node's MRAPI state (a->state[M_FAM_MRAPI]): did initialize succeed (finalize at the end)? */
 struct mrapi_state {
 	int init;
 };
 
 static struct mrapi_state *state(struct agent *a)
 {
-	if (!a->state[SCN_API_MRAPI])
-		a->state[SCN_API_MRAPI] = calloc(1, sizeof(struct mrapi_state));
-	return a->state[SCN_API_MRAPI];
+	if (!a->state[M_FAM_MRAPI])
+		a->state[M_FAM_MRAPI] = calloc(1, sizeof(struct mrapi_state));
+	return a->state[M_FAM_MRAPI];
 }
 
 static void release(struct agent *a, struct aobj *o)
@@ -312,11 +312,11 @@ const struct agent_req agent_mrapi_reqs[] = {
 
 void agent_mrapi_end(struct agent *a)
 {
-	struct mrapi_state *s = a->state[SCN_API_MRAPI];
+	struct mrapi_state *s = a->state[M_FAM_MRAPI];
 	mrapi_status_t st;
 
 	if (s && s->init)
 		mrapi_finalize(&st);
 	free(s);
-	a->state[SCN_API_MRAPI] = NULL;
+	a->state[M_FAM_MRAPI] = NULL;
 }

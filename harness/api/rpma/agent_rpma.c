@@ -71,7 +71,7 @@ static int reply_rpma(struct agent *a, int rc)
 /* The node's librpma state, made at first use; NULL after an err answer. */
 static struct rstate *state(struct agent *a)
 {
-	struct rstate *s = a->state[SCN_API_RPMA];
+	struct rstate *s = a->state[M_FAM_RPMA];
 	int rc;
 
 	if (s)
@@ -92,7 +92,7 @@ static struct rstate *state(struct agent *a)
 		return NULL;
 	}
 	agent_rpma_source(a->node->ipv4);
-	a->state[SCN_API_RPMA] = s;
+	a->state[M_FAM_RPMA] = s;
 	return s;
 }
 
@@ -565,7 +565,7 @@ const struct agent_req agent_rpma_reqs[] = {
 
 void agent_rpma_end(struct agent *a)
 {
-	struct rstate *s = a->state[SCN_API_RPMA];
+	struct rstate *s = a->state[M_FAM_RPMA];
 
 	if (!s)
 		return;
@@ -573,5 +573,5 @@ void agent_rpma_end(struct agent *a)
 	rpma_ep_shutdown(&s->ep);
 	rpma_peer_delete(&s->peer);
 	free(s);
-	a->state[SCN_API_RPMA] = NULL;
+	a->state[M_FAM_RPMA] = NULL;
 }

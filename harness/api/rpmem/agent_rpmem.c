@@ -67,7 +67,7 @@
 
 _Static_assert(sizeof(struct m_rpmem_attr) == sizeof(struct rpmem_pool_attr), "the model's attributes are librpmem's");
 
-/* The node's librpmem state (a->state[SCN_API_RPMEM]): its root config directory as a target. */
+/* The node's librpmem state (a->state[M_FAM_RPMEM]): its root config directory as a target. */
 struct rpmem_state {
 	char root[PATH_MAX];
 	pid_t served[SERVED_MAX]; /* daemons started by rpmem_serve (0: none, or reaped) */
@@ -95,7 +95,7 @@ static void release(struct agent *a, struct aobj *o)
 /* The node's state with its root directory made, or NULL (errno). */
 static struct rpmem_state *state(struct agent *a)
 {
-	struct rpmem_state *s = a->state[SCN_API_RPMEM];
+	struct rpmem_state *s = a->state[M_FAM_RPMEM];
 	const char *tmp = getenv("TMPDIR");
 
 	if (s)
@@ -108,7 +108,7 @@ static struct rpmem_state *state(struct agent *a)
 		free(s);
 		return NULL;
 	}
-	a->state[SCN_API_RPMEM] = s;
+	a->state[M_FAM_RPMEM] = s;
 	return s;
 }
 
@@ -530,7 +530,7 @@ static void root_remove(const char *root)
 
 void agent_rpmem_end(struct agent *a)
 {
-	struct rpmem_state *s = a->state[SCN_API_RPMEM];
+	struct rpmem_state *s = a->state[M_FAM_RPMEM];
 
 	for (int i = 0; s && i < SERVED_MAX; i++)
 		if (s->served[i] > 0) { /* its client is gone with the scenario */
@@ -540,6 +540,6 @@ void agent_rpmem_end(struct agent *a)
 		}
 	if (s)
 		root_remove(s->root);
-	free(a->state[SCN_API_RPMEM]);
-	a->state[SCN_API_RPMEM] = NULL;
+	free(a->state[M_FAM_RPMEM]);
+	a->state[M_FAM_RPMEM] = NULL;
 }

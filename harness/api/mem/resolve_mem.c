@@ -1,8 +1,8 @@
-/* resolve_harness.c — fill -> struct hcall (family.h: resolve): the byte, the range (default: to the end). */
-#include "harness/api/harness/harness.h"
+/* resolve_mem.c — fill -> struct hcall (family.h: resolve): the byte, the range (default: to the end). */
+#include "harness/api/mem/mem.h"
 #include "harness/run/resolve_internal.h"
 
-int resolve_harness(struct rsv *r, const struct scn_step *s, struct hcall *c)
+int resolve_mem(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
 	uint64_t len;

@@ -1,12 +1,12 @@
-/* stack_harness.c — fill on the real stack: the buffer's agent writes the bytes (family.h: stack_exec). */
-#include "harness/api/harness/harness.h"
+/* stack_mem.c — fill on the real stack: the buffer's agent writes the bytes (family.h: stack_exec). */
+#include "harness/api/mem/mem.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 
 #include <errno.h>
 #include <string.h>
 
-int stack_exec_harness(struct stack *st, const struct hcall *c, struct hres *r)
+int stack_exec_mem(struct stack *st, const struct hcall *c, struct hres *r)
 {
 	char reply[PROTO_LINE_MAX];
 	int rc;
