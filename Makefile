@@ -72,6 +72,7 @@ install: $(RDMACHECK_BIN) $(MODEL_LIB) $(if $(INSTALL_AGENT),$(AGENT_BIN))
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' model/rdmacheck-model.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdmacheck-model.pc
 	install -m 644 docs/rules.md README.md CHANGELOG.md $(DESTDIR)$(PREFIX)/share/doc/rdmacheck/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/rdmacheck/docs && install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/rdmacheck/docs/
 	install -m 644 scenarios/README.md $(DESTDIR)$(PREFIX)/share/doc/rdmacheck/scenario-language.md
 	rm -rf $(DESTDIR)$(PREFIX)/share/rdmacheck/scenarios && install -d $(DESTDIR)$(PREFIX)/share/rdmacheck
 	cd scenarios && find . -name '*.scn' -exec install -D -m 644 {} $(abspath $(DESTDIR)$(PREFIX))/share/rdmacheck/scenarios/{} \;
@@ -88,7 +89,7 @@ help:
 	@echo "make            build everything into $(BUILD)/"
 	@echo "make rdmacheck  only build/rdmacheck: lint, predict, explain, run --stack=model (ci/deps --for=model)"
 	@echo "make deps       install missing Debian packages (ci/deps)"
-	@echo "make check      all tests: unit (ASan+UBSan), fuzz (30 s), shellcheck, shell tests, lint, explore (model and real), smoke, mrapi, rpmem, corpus, oracle"
+	@echo "make check      all tests: unit (ASan+UBSan), fuzz ($(FUZZ_QUICK_SECS) s), shellcheck, shell tests, lint, explore (model and real), smoke, mrapi, rpmem, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
 	@echo "make lint       parse the corpus and check every expect against the model"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"
@@ -103,7 +104,7 @@ help:
 	@echo "make explore    random scenarios on the real stack, divergences shrunk (EXPLORE_TIME=60)"
 	@echo "make explore-selftest  explore must rediscover rxe's declared deviations (tests/explore/selftest)"
 	@echo "make bench-explore  explore's real steps/s next to raw C loops of the same calls (tests/bench/explore)"
-	@echo "make fuzz       the scenario-language fuzz target (FUZZ_SECS=300; 30 s run in make check)"
+	@echo "make fuzz       the scenario-language fuzz target (FUZZ_SECS=$(FUZZ_SECS); FUZZ_QUICK_SECS=$(FUZZ_QUICK_SECS) s of it in make check)"
 	@echo "make faults     fault reproducers on the real stack (tests/faults)"
 	@echo "make soak       the corpus until SOAK_MIN=1000 scenarios ran in one guest; fails on growth"
 
