@@ -298,7 +298,7 @@ static void outcome_row(char **cell, int line)
 {
 	struct drow *r = &rows[nrows];
 	char fam[32], span[16][512], *colon = strchr(cell[0], ':');
-	enum scn_api api;
+	enum m_family api;
 
 	if (nrows >= ROWS_MAX)
 		return;
@@ -350,7 +350,7 @@ static void read_doc(void)
 			in_calls = strcmp(line, "## Calls") == 0, api = -1;
 		if (in_calls && strncmp(line, "### ", 4) == 0) {
 			char span[1][512];
-			enum scn_api a;
+			enum m_family a;
 
 			api = -1;
 			if (spans(line, span, 1) == 1 && scn_api_parse(span[0], &a) == 0)
@@ -468,12 +468,12 @@ START_TEST(test_readme_calls_match_the_code)
 
 		if (!d) {
 			err("%s: the call %s (%s) is not documented in its family's table", DOC, c->name,
-			    scn_api_str((enum scn_api)c->api));
+			    scn_api_str((enum m_family)c->api));
 			continue;
 		}
 		if (d->api != c->api)
 			err("%s:%d: %s is documented under %s; the code's family is %s", DOC, d->line, c->name,
-			    scn_api_str((enum scn_api)d->api), scn_api_str((enum scn_api)c->api));
+			    scn_api_str((enum m_family)d->api), scn_api_str((enum m_family)c->api));
 		if (strcmp(d->kind, scn_kind_str((enum scn_kind)c->kind)))
 			err("%s:%d: %s: kind %s, the code's %s", DOC, d->line, c->name, d->kind,
 			    scn_kind_str((enum scn_kind)c->kind));
