@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void qp_to_err(struct m_qp *q)
+void m_qp_to_err(struct m_qp *q)
 {
 	q->state = M_QPS_ERR;
 	q->nrecv = 0; /* posted receives are flushed (RA-ERR-2) */
@@ -83,7 +83,7 @@ static void same_buffer(struct m_node *nd, struct m_mr *mr, const struct m_mr *o
 
 /* len bytes from src (NULL: bytes the model does not know, an inline post's
  * from memory it never had: LP-3) land in dst at doff. */
-void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
+void m_land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
 {
 	if (src)
 		copy_bytes(dst, doff, src, soff, len);
@@ -147,7 +147,7 @@ static void unbind_mw(struct m_node *nd, struct m_mw *mw)
 }
 
 /* The first posted receive of q is used up (a SEND, a WRITE with immediate). */
-void consume_recv(struct m_qp *q)
+void m_consume_recv(struct m_qp *q)
 {
 	memmove(&q->recv[0], &q->recv[1], sizeof(q->recv[0]) * (size_t)(q->nrecv - 1));
 	q->nrecv--;
@@ -373,7 +373,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 		int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
 		struct m_qp *q = &m->node[op->node].qp[qh];
 
-		qp_to_err(q);
+		m_qp_to_err(q);
 		if (a->remote_done && pred->res.tmr >= 0 && pred->res.peer_node >= 0) {
 			int unknown;
 
@@ -383,7 +383,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 		if (a->effect == M_EFF_BOTH_ERR && q->peer_node >= 0) {
 			if (op->kind == M_OP_SEND) /* a receive with several SGEs may be partly written */
 				m_recv_failed(&m->node[q->peer_node], q->peer_qp, op->verbs.len);
-			qp_to_err(&m->node[q->peer_node].qp[q->peer_qp]);
+			m_qp_to_err(&m->node[q->peer_node].qp[q->peer_qp]);
 		}
 		return 0;
 	}
@@ -394,7 +394,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 		/* The payload may have landed before the responder failed. */
 		if (!m_recv_failed(pn, r->peer_qp, op->verbs.len) && r->rmr >= 0 && op->verbs.len)
 			memset(pn->mr[r->rmr].unknown + r->roff, 1, op->verbs.len);
-		qp_to_err(&pn->qp[r->peer_qp]);
+		m_qp_to_err(&pn->qp[r->peer_qp]);
 		return 0;
 	}
 	case M_EFF_CRASH:

@@ -12,12 +12,12 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
-/* sge.c: the local SGE checks that post.c and ud.c share (sge_valid: does lkey name a live MR of
- * PD pd covering [addr, addr+len), writable if need_write; sge_check: the same for op's SGEs in
+/* sge.c: the local SGE checks that post.c and ud.c share (m_sge_valid: does lkey name a live MR of
+ * PD pd covering [addr, addr+len), writable if need_write; m_sge_check: the same for op's SGEs in
  * turn, adding the failing alternatives of the first that fails: returns whether op goes on). */
-int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
+int m_sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
 	      int need_write, int16_t *mr, uint64_t *off, enum m_rule *why);
-int sge_check(const struct m_profile *p, const struct m_node *nd, int pd, const struct m_op *op, uint64_t len,
+int m_sge_check(const struct m_profile *p, const struct m_node *nd, int pd, const struct m_op *op, uint64_t len,
 	      int need_write, enum m_rule fail_rule, struct m_pred *out, struct m_why *why);
 /* op's SGEs into out (the first from lkey, laddr and the rest of len): their number, 0 for num_sge 0. */
 unsigned m_sges(const struct m_op *op, struct m_sge out[M_SGE_MAX]);
@@ -44,7 +44,7 @@ void m_sge_scatter_bytes(struct m_node *nd, const struct m_pred *pr, const uint8
 /* recvsge.c: a free slot of nd's pool of receive SGEs (-1: none); op's receive WR as posted
  * receive *out of nd, its SGEs after the first in a slot (0, or -ENOSPC: the pool is full); rq's
  * SGEs into out (their number, 0 for num_sge 0); whether each of rq's SGEs is valid in PD pd
- * (LP-4/LP-6 through sge_valid: 1 with the first's MR and offset in *mr, *off; 0 with the rule
+ * (LP-4/LP-6 through m_sge_valid: 1 with the first's MR and offset in *mr, *off; 0 with the rule
  * of the first that is not, *reached whether a message of msg bytes writes into it); the
  * SEND pr of node nd scatters into rq's SGEs on pn in order. */
 int m_rsge_free_slot(const struct m_node *nd);
@@ -58,13 +58,13 @@ void m_recv_scatter(struct m_node *nd, const struct m_pred *pr, struct m_node *p
  * 0: one SGE or none, left to the caller). */
 int m_recv_failed(struct m_node *pn, int qp, uint64_t msg);
 /* post.c's IBV_SEND_INLINE data (LP-3), which ud.c shares. */
-int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
+int m_inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		struct m_why *why);
 /* apply.c's: len bytes of src at soff land in dst at doff (src NULL: unknown bytes); the first
  * posted receive of q is used up; q goes to ERR, its receives flushed. */
-void land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len);
-void consume_recv(struct m_qp *q);
-void qp_to_err(struct m_qp *q);
+void m_land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len);
+void m_consume_recv(struct m_qp *q);
+void m_qp_to_err(struct m_qp *q);
 
 /* handle.c: a call given a garbled handle (op->verbs.garble: HANDLE-1), a bind without an MR
  * (op->verbs.mr -1: MW-BIND-2). */

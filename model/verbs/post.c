@@ -268,7 +268,7 @@ static void peer_receive(const struct model *m, const struct m_profile *p, struc
  * whichever buffer of the node holds it (none: unknown). Returns whether
  * the operation goes on.
  */
-int inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
+int m_inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		       struct m_why *why)
 {
 	const struct m_op *op = &out->op;
@@ -550,8 +550,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 
 	out->res.peer_node = q->peer_node;
 	out->res.peer_qp = q->peer_qp;
-	if (gather && (op->verbs.send_inline ? !inline_data(p, nd, q, out, &why)
-					     : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))) {
+	if (gather && (op->verbs.send_inline ? !m_inline_data(p, nd, q, out, &why)
+					     : !m_sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))) {
 		unsigned local = out->n;
 
 		if (op->verbs.send_inline || !m_later_packet_fails(nd, q->pd, op))
@@ -621,7 +621,7 @@ static int post_remote(const struct model *m, const struct m_profile *p, const s
 		unsigned first = out->n;
 
 		m_why_add(&why, atomic ? M_RULE_RA_ATOM_3 : M_RULE_RA_READ_1);
-		if (!sge_check(p, nd, q->pd, op, atomic ? 8 : op->verbs.len, 1, M_RULE_LP_6, out, &why)) {
+		if (!m_sge_check(p, nd, q->pd, op, atomic ? 8 : op->verbs.len, 1, M_RULE_LP_6, out, &why)) {
 			/* The local SGE is written when the response arrives: an atomic
 			 * has already been executed by the responder (RA-ATOM-3). */
 			for (unsigned i = first; atomic && i < out->n; i++)

@@ -75,7 +75,7 @@ int m_recv_sges_valid(const struct m_node *nd, int pd, const struct m_recv *rq, 
 		int16_t h;
 		uint64_t o;
 
-		if (!sge_valid(nd, pd, l[i].lkey, l[i].addr, l[i].len, 1, &h, &o, why)) {
+		if (!m_sge_valid(nd, pd, l[i].lkey, l[i].addr, l[i].len, 1, &h, &o, why)) {
 			*mr = -1;
 			*reached = pos < msg && (l[i].len > 0 || n == 1); /* LP-2: a zero-length one in a list may be skipped */
 			return 0;

@@ -17,7 +17,7 @@
  * nd to a live MR of the QP's PD covering [addr, addr+len), with LOCAL_WRITE
  * if need_write. Returns 1 if valid, 0 if not; mr and off receive the target.
  */
-int sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
+int m_sge_valid(const struct m_node *nd, int pd, uint32_t lkey, uint64_t addr, uint64_t len,
 		     int need_write, int16_t *mr, uint64_t *off, enum m_rule *why)
 {
 	int h = m_mr_by_lkey(nd, lkey);
@@ -85,7 +85,7 @@ static int sge_fail(const struct m_profile *p, uint64_t len, enum m_rule r, enum
  * for len bytes (what the operation moves through it); in a list, each for
  * its own length. out->res.lmr, loff: the first SGE's MR and offset (-1: none).
  */
-int sge_check(const struct m_profile *p, const struct m_node *nd, int pd, const struct m_op *op, uint64_t len,
+int m_sge_check(const struct m_profile *p, const struct m_node *nd, int pd, const struct m_op *op, uint64_t len,
 	      int need_write, enum m_rule fail_rule, struct m_pred *out, struct m_why *why)
 {
 	struct m_sge l[M_SGE_MAX];
@@ -99,7 +99,7 @@ int sge_check(const struct m_profile *p, const struct m_node *nd, int pd, const 
 		uint64_t off;
 		enum m_rule r;
 
-		if (sge_valid(nd, pd, l[i].lkey, l[i].addr, l[i].len, need_write, &mr, &off, &r)) {
+		if (m_sge_valid(nd, pd, l[i].lkey, l[i].addr, l[i].len, need_write, &mr, &off, &r)) {
 			if (i == 0) {
 				out->res.lmr = mr;
 				out->res.loff = off;
@@ -214,7 +214,7 @@ void m_sge_gather_part(struct m_node *nd, const struct m_pred *pr, uint64_t from
 	uint64_t pos = 0;
 
 	if (!op->verbs.nsge_more) {
-		land(dst, doff, pr->res.lmr >= 0 ? &nd->mr[pr->res.lmr] : NULL, pr->res.loff + from, k);
+		m_land(dst, doff, pr->res.lmr >= 0 ? &nd->mr[pr->res.lmr] : NULL, pr->res.loff + from, k);
 		return;
 	}
 	n = m_sges(op, l);
@@ -224,7 +224,7 @@ void m_sge_gather_part(struct m_node *nd, const struct m_pred *pr, uint64_t from
 		struct m_mr *src = sge_mr(nd, &l[i], &off);
 
 		if (lo < hi)
-			land(dst, doff + (lo - from), src, off + (lo - pos), hi - lo);
+			m_land(dst, doff + (lo - from), src, off + (lo - pos), hi - lo);
 	}
 }
 
@@ -240,13 +240,13 @@ void m_sge_scatter(struct m_node *nd, const struct m_pred *pr, const struct m_mr
 	unsigned n = m_sges(op, l);
 
 	if (n == 1 && pr->res.lmr >= 0)
-		land(&nd->mr[pr->res.lmr], pr->res.loff, src, soff, op->verbs.len);
+		m_land(&nd->mr[pr->res.lmr], pr->res.loff, src, soff, op->verbs.len);
 	for (unsigned i = 0; n > 1 && i < n; soff += l[i].len, i++) {
 		uint64_t off;
 		struct m_mr *dst = sge_mr(nd, &l[i], &off);
 
 		if (dst && l[i].len)
-			land(dst, off, src, soff, l[i].len);
+			m_land(dst, off, src, soff, l[i].len);
 	}
 }
 

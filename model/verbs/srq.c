@@ -38,8 +38,8 @@ int m_srq_recv_pd(const struct m_node *nd, int qp, const struct m_recv *rq, cons
 	if (!s || s->pd == qpd || rq->no_sge)
 		return s ? s->pd : qpd;
 	m_why_add(why, M_RULE_SRQ_3);
-	in_srq = sge_valid(nd, s->pd, rq->lkey, rq->addr, rq->len, 1, &mr, &off, &r);
-	in_qp = sge_valid(nd, qpd, rq->lkey, rq->addr, rq->len, 1, &mr, &off, &r);
+	in_srq = m_sge_valid(nd, s->pd, rq->lkey, rq->addr, rq->len, 1, &mr, &off, &r);
+	in_qp = m_sge_valid(nd, qpd, rq->lkey, rq->addr, rq->len, 1, &mr, &off, &r);
 	if (in_srq == in_qp)
 		return s->pd;
 	/* Valid in one PD only. IBA: the SRQ's decides (an MR of the QP's PD fails LP-4, one of
@@ -72,7 +72,7 @@ const struct m_recv *m_rq_head(const struct m_node *nd, int qp)
 void m_rq_consume(struct m_node *nd, int qp)
 {
 	if (!nd->ud.qp_srq[qp]) {
-		consume_recv(&nd->qp[qp]);
+		m_consume_recv(&nd->qp[qp]);
 		return;
 	}
 	struct m_srq *s = &nd->ud.srq[nd->ud.qp_srq[qp] - 1];

@@ -76,7 +76,7 @@ static void ud_deliver(const struct model *m, const struct m_profile *p, uint32_
 	}
 	enum m_rule rr;
 
-	if (!sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
+	if (!m_sge_valid(pn, pq->pd, rq->lkey, rq->addr, rq->len, 1, &out->res.rmr, &out->res.roff, &rr)) {
 		/* A malformed receive WQE (class A): the responder QP to ERR, what of the
 		 * buffer lies in its MR may be written; no ACK on UD. */
 		struct m_set r = DECIDE(p, LP_4, PART_PEER_RECV, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
@@ -134,8 +134,8 @@ static int ud_send(const struct model *m, const struct m_profile *p, const struc
 		if (!m_set_has(&s, O_OK))
 			return 0;
 	}
-	if (op->verbs.send_inline ? !inline_data(p, nd, q, out, &why)
-				  : !sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
+	if (op->verbs.send_inline ? !m_inline_data(p, nd, q, out, &why)
+				  : !m_sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))
 		return 0;
 	out->res.peer_node = op->verbs.peer_qp >= 0 ? ah->node : -1; /* a raw QP number: no QP */
 	out->res.peer_qp = op->verbs.peer_qp;
@@ -215,11 +215,11 @@ void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_al
 		 * receive on some stacks): its buffer may be partly written. */
 		recv_unknown(pn, rq);
 		if (a->effect == M_EFF_PEER_ERR)
-			qp_to_err(pq);
+			m_qp_to_err(pq);
 		return;
 	}
 	memset(pn->mr[r->rmr].unknown + r->roff, 1, M_UD_GRH);
 	if (op->verbs.len)
-		land(&pn->mr[r->rmr], r->roff + M_UD_GRH, l, r->loff, op->verbs.len);
+		m_land(&pn->mr[r->rmr], r->roff + M_UD_GRH, l, r->loff, op->verbs.len);
 	m_rq_consume(pn, r->peer_qp);
 }
