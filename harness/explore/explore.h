@@ -1,6 +1,6 @@
 /*
  * explore.h — `rdmacheck explore` (issue 13): generate cases (scngen.h), run
- * them in batches on a stack (stack.h) judged as `run` judges, and shrink
+ * them in batches on a stack (batch.h) judged as `run` judges, and shrink
  * every new divergence (shrink.h) into DIR/NNN-<rule>-<outcome>.scn, a
  * scenario `rdmacheck run` reproduces, with a header saying what the model
  * allowed, what reality did and the seed.

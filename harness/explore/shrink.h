@@ -34,7 +34,7 @@
 #ifndef RDMACHECK_EXPLORE_SHRINK_H
 #define RDMACHECK_EXPLORE_SHRINK_H
 
-#include "harness/explore/stack.h"
+#include "harness/explore/batch.h"
 
 struct ex_shrink_stats {
 	unsigned rounds;       /* batches run */

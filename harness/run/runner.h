@@ -159,7 +159,7 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
 const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o);
 
 /*
- * Kernel WARNs a profile declares (struct m_kwarn; harness/run/kwarn.c), scoped
+ * Kernel WARNs a profile declares (struct m_kwarn; harness/run/kwarn_steps.c), scoped
  * to the steps whose prediction pp (under p) names their rule: the longest
  * step budget they declare for such a step (0: none), and the rows they add
  * to list (distinct, at most cap; n rows there before). Returns the new count.

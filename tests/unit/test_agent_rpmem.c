@@ -10,7 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "harness/agent/agent_internal.h"
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpmem/api_rpmem.h"
 #include "lib/rpmem/rpmem_int.h"
 
 #include <check.h>

@@ -2,7 +2,7 @@
  * Unit tests of the kernel WARNs a profile declares (struct m_kwarn,
  * model/kwarn.c): QP-DESTROY-1 the rule they are scoped to, the lookup by
  * profile, rule and kernel version, the runner's scoping to a step
- * (harness/run/kwarn.c), and the console's judgement (console_finding):
+ * (harness/run/kwarn_steps.c), and the console's judgement (console_finding):
  * the declared WARN is no finding, any other splat still is.
  */
 #include "harness/nodes/console.h"

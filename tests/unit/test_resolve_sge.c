@@ -6,7 +6,7 @@
  * garble=; bind_mw without mr=.
  */
 #include "tests/unit/resolve_fx.h"
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * real request table (agent_rpmem.c) in a child process; no RDMA is needed.
  */
 #include "harness/agent/agent_internal.h"
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpmem/api_rpmem.h"
 #include "harness/run/stack.h"
 
 #include <check.h>

@@ -7,7 +7,7 @@
 #define RDMACHECK_AGENT_DAT_INT_H
 
 #include "harness/agent/agent_internal.h"
-#include "harness/api/dat/dat.h"
+#include "harness/api/dat/api_dat.h"
 
 #include <dat2/udat.h>
 

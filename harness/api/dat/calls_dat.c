@@ -2,7 +2,7 @@
  * calls_dat.c — the uDAPL calls a scenario can make (DAT 2.0, libdapl2).
  * Data only; scenarios/README.md documents each entry.
  */
-#include "harness/api/dat/dat.h"
+#include "harness/api/dat/api_dat.h"
 #include "harness/lang/scn_callspec.h"
 
 #define O_DAT (O(OK) | O(DAT) | O(CRASH))

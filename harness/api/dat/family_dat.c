@@ -2,7 +2,7 @@
  * family_dat.c — the dat family's row of the registry (harness/run/family.h):
  * uDAPL (libdat2). Its index is M_FAM_DAT (model/families.def).
  */
-#include "harness/api/dat/dat.h"
+#include "harness/api/dat/api_dat.h"
 
 /*
  * The agent's hooks are linked into build/rdmacheck-agent only: weak here,

@@ -1,5 +1,5 @@
 /* model_dat.c — a uDAPL call's arguments as its model operation (family.h: model_op; struct m_dat_args). */
-#include "harness/api/dat/dat.h"
+#include "harness/api/dat/api_dat.h"
 #include "harness/run/be_model.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * resolve; backend.h: struct hc_dat).
  */
 #include "harness/run/proto.h"
-#include "harness/api/dat/dat.h"
+#include "harness/api/dat/api_dat.h"
 #include "harness/run/resolve_internal.h"
 
 #include <errno.h>

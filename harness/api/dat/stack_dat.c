@@ -4,7 +4,7 @@
  * server's agent listens (once per node) and waits for the request while
  * the client's agent connects.
  */
-#include "harness/api/dat/dat.h"
+#include "harness/api/dat/api_dat.h"
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
 

@@ -3,7 +3,7 @@
  * buffer (fill writes them on the stack, check compares them with the model).
  * Data only; scenarios/README.md documents them.
  */
-#include "harness/api/mem/mem.h"
+#include "harness/api/mem/api_mem.h"
 #include "harness/lang/scn_callspec.h"
 
 /* A librpmem pool's bytes are its target's (the part files; harness/api/rpmem/stack_rpmem.c). */

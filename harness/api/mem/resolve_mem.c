@@ -1,5 +1,5 @@
 /* resolve_mem.c — fill -> struct hcall (family.h: resolve): the byte, the range (default: to the end). */
-#include "harness/api/mem/mem.h"
+#include "harness/api/mem/api_mem.h"
 #include "harness/run/resolve_internal.h"
 
 int resolve_mem(struct rsv *r, const struct scn_step *s, struct hcall *c)

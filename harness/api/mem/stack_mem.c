@@ -1,5 +1,5 @@
 /* stack_mem.c — fill on the real stack: the buffer's agent writes the bytes (family.h: stack_exec). */
-#include "harness/api/mem/mem.h"
+#include "harness/api/mem/api_mem.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 

@@ -13,7 +13,7 @@
  * (AO_MRAPI_REQ) and an attribute struct (AO_MRAPI_ATTRS) keep theirs.
  */
 #include "harness/agent/agent_internal.h"
-#include "harness/api/mrapi/mrapi.h"
+#include "harness/api/mrapi/api_mrapi.h"
 #include "lib/mrapi/mrapi.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * documents each entry. The local buffer of a read or write is a buffer the
  * calling node created as rmem (local=L+OFF), so its bytes can be checked.
  */
-#include "harness/api/mrapi/mrapi.h"
+#include "harness/api/mrapi/api_mrapi.h"
 #include "harness/lang/scn_callspec.h"
 
 #define O_MRAPI (O(MRAPI) | O(CRASH))

@@ -2,7 +2,7 @@
  * family_mrapi.c — the mrapi family's row of the registry (harness/run/family.h):
  * MRAPI remote memory (lib/mrapi). Its index is M_FAM_MRAPI (model/families.def).
  */
-#include "harness/api/mrapi/mrapi.h"
+#include "harness/api/mrapi/api_mrapi.h"
 
 /*
  * The agent's hooks are linked into build/rdmacheck-agent only: weak here,

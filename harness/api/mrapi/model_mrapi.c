@@ -4,7 +4,7 @@
  * a new rmem buffer of scenario object o starts at (o + 1) << 24, so buffers
  * of one node never overlap unless a step says over=.
  */
-#include "harness/api/mrapi/mrapi.h"
+#include "harness/api/mrapi/api_mrapi.h"
 #include "harness/run/be_model.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * node's index + 1, atype DEFAULT, one stride of bytes, local_buf_size the
  * local buffer's size, the attribute's own size, wait forever.
  */
-#include "harness/api/mrapi/mrapi.h"
+#include "harness/api/mrapi/api_mrapi.h"
 #include "harness/run/resolve_internal.h"
 
 #include <errno.h>

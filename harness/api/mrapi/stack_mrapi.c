@@ -5,7 +5,7 @@
  * its agent names (the library starts the service at the first
  * mrapi_initialize that finds none, and it ends 2 s after its last node).
  */
-#include "harness/api/mrapi/mrapi.h"
+#include "harness/api/mrapi/api_mrapi.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 

@@ -15,7 +15,7 @@
  * kept for error messages. Everything is released when the agent ends.
  */
 #include "harness/agent/agent_internal.h"
-#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpma/api_rpma.h"
 #include "model/model.h"
 
 #include <librpma.h>

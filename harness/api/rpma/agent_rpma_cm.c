@@ -19,7 +19,7 @@
  * interposition) into every binary that serves librpma requests.
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
-#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpma/api_rpma.h"
 
 #include <rdma/rdma_cma.h>
 

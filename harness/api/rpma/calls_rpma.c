@@ -3,7 +3,7 @@
  * null= passes the named pointer arguments as NULL). Data only;
  * scenarios/README.md documents each entry.
  */
-#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpma/api_rpma.h"
 #include "harness/lang/scn_callspec.h"
 
 #define O_RPMA (O(OK) | O(RPMA) | O(CRASH))

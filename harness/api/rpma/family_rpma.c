@@ -2,7 +2,7 @@
  * family_rpma.c — the rpma family's row of the registry (harness/run/family.h):
  * librpma. Its index is M_FAM_RPMA (model/families.def).
  */
-#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpma/api_rpma.h"
 
 /*
  * The agent's hooks are linked into build/rdmacheck-agent only: weak here,

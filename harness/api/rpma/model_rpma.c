@@ -1,5 +1,5 @@
 /* model_rpma.c — a librpma call's arguments as its model operation (family.h: model_op; struct m_rpma_args). */
-#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpma/api_rpma.h"
 #include "harness/run/be_model.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
  * bytes as this engine exports them (backend_ops.blob), or bytes=, with
  * addr=, length=, rkey=, usage= written over the fields they name.
  */
-#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpma/api_rpma.h"
 #include "harness/run/proto.h"
 #include "harness/run/resolve_internal.h"
 

@@ -8,7 +8,7 @@
  * reported it; a remote MR's, the bytes it was made from) and hands them on
  * byte for byte (blob).
  */
-#include "harness/api/rpma/rpma.h"
+#include "harness/api/rpma/api_rpma.h"
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
 

@@ -40,8 +40,8 @@
  */
 #define _GNU_SOURCE
 #include "harness/agent/agent_internal.h"
-#include "harness/api/rpma/rpma.h"
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpma/api_rpma.h"
+#include "harness/api/rpmem/api_rpmem.h"
 #include "lib/rpmem/client.h"
 #include "lib/rpmem/rpmem_int.h"
 #include "model/model.h"

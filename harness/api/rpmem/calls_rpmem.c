@@ -5,7 +5,7 @@
  * (rpmem_check), and the target going away under an open pool
  * (rpmem_link_down: the target's daemon for that pool ends). Data only; scenarios/README.md documents each entry.
  */
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpmem/api_rpmem.h"
 #include "harness/lang/scn_callspec.h"
 
 #define O_RPMEM (O(OK) | O(ERRNO) | O(CRASH))

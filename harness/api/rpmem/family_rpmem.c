@@ -2,7 +2,7 @@
  * family_rpmem.c — the rpmem family's row of the registry (harness/run/family.h):
  * librpmem (lib/rpmem). Its index is M_FAM_RPMEM (model/families.def).
  */
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpmem/api_rpmem.h"
 
 /*
  * The agent's hooks are linked into build/rdmacheck-agent only: weak here,

@@ -4,7 +4,7 @@
  * for a pool handle (model_buf): the target's pool, which the real stack
  * reads from the part files.
  */
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpmem/api_rpmem.h"
 #include "harness/run/be_model.h"
 
 int model_op_rpmem(const struct be_model *bm, const struct hcall *c, struct m_op *op)

@@ -9,7 +9,7 @@
  * attr=HEX is written over zero attributes from byte 0 (struct
  * rpmem_pool_attr's layout); without it create/set_attr pass NULL.
  */
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpmem/api_rpmem.h"
 #include "harness/run/proto.h"
 #include "harness/run/resolve_internal.h"
 

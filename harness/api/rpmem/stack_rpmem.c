@@ -14,7 +14,7 @@
  * one byte value (rpmem_pool_runs): a pool is mostly long runs, so reading a
  * whole pool takes a few requests, not one per KiB.
  */
-#include "harness/api/rpmem/rpmem.h"
+#include "harness/api/rpmem/api_rpmem.h"
 #include "harness/run/proto.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"

@@ -4,7 +4,7 @@
 #include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/agent_handle.h"
 #include "harness/api/verbs/agent_sge.h"
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * prefix), with the keys they take and the outcomes they can produce. Data
  * only; scenarios/README.md documents each entry.
  */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/lang/scn_callspec.h"
 
 #define O_VERB (O(OK) | O(ERRNO) | O(CRASH))

@@ -2,7 +2,7 @@
  * family_verbs.c — the verbs family's row of the registry (harness/run/family.h):
  * libibverbs. Its index is M_FAM_VERBS (model/families.def).
  */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 
 /*
  * The agent's hooks are linked into build/rdmacheck-agent only: weak here,

@@ -1,5 +1,5 @@
 /* model_verbs.c — a verbs call's arguments as its model operation (family.h: model_op; struct m_verbs_args). */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/run/be_model.h"
 
 #include <errno.h>

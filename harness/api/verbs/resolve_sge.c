@@ -1,5 +1,5 @@
 /* resolve_sge.c — a post's SGEs after the first (local2= len2= lkey2=, ... local4=): verbs.h. */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/run/resolve_internal.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* resolve_verbs.c — libibverbs steps -> struct hcall's verbs arguments (family.h: resolve; backend.h: struct hc_verbs). */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/run/resolve_internal.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
  * with 0xDEADBEEF (rdma-unit-test's HandleGarble) before the call and again
  * after it, which gives the true handle back (agent_handle.c: garble).
  */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 

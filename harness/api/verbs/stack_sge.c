@@ -1,5 +1,5 @@
 /* stack_sge.c — a post's SGEs after the first, as fields of the agent's post request: verbs.h. */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/run/backend.h"
 
 #include <stdio.h>

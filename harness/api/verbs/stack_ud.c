@@ -3,7 +3,7 @@
  * the agent needs besides the scenario's words (a remote QP's number and
  * its node's GID), from what creations reported (stack.h).
  */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
 

@@ -4,7 +4,7 @@
  * QPs, each with the other's number and GID. What creations report
  * (addresses, keys, QP numbers) is kept for references (stack.h).
  */
-#include "harness/api/verbs/verbs.h"
+#include "harness/api/verbs/api_verbs.h"
 #include "harness/run/proto.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"

@@ -1,4 +1,4 @@
-/* rpmem.h — the librpmem family's entry points, for its registry row (family.h). */
+/* api_rpmem.h — the librpmem family's entry points, for its registry row (family.h). */
 #ifndef RDMACHECK_API_RPMEM_H
 #define RDMACHECK_API_RPMEM_H
 

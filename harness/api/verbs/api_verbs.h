@@ -1,4 +1,4 @@
-/* verbs.h — the libibverbs family's entry points, for its registry row (family.h). */
+/* api_verbs.h — the libibverbs family's entry points, for its registry row (family.h). */
 #ifndef RDMACHECK_API_VERBS_H
 #define RDMACHECK_API_VERBS_H
 

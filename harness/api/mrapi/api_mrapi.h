@@ -1,4 +1,4 @@
-/* mrapi.h — the MRAPI family's entry points, for its registry row (family.h). */
+/* api_mrapi.h — the MRAPI family's entry points, for its registry row (family.h). */
 #ifndef RDMACHECK_API_MRAPI_H
 #define RDMACHECK_API_MRAPI_H
 

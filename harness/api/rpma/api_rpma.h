@@ -1,4 +1,4 @@
-/* rpma.h — the librpma family's entry points, for its registry row (family.h). */
+/* api_rpma.h — the librpma family's entry points, for its registry row (family.h). */
 #ifndef RDMACHECK_API_RPMA_H
 #define RDMACHECK_API_RPMA_H
 

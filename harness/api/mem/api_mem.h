@@ -1,4 +1,4 @@
-/* mem.h — the memory-contents family (fill, check on any family's buffer): entry points for its registry row (family.h). */
+/* api_mem.h — the memory-contents family (fill, check on any family's buffer): entry points for its registry row (family.h). */
 #ifndef RDMACHECK_API_MEM_H
 #define RDMACHECK_API_MEM_H
 

@@ -1,6 +1,6 @@
-/* stack.c — running batches of cases in process or through `rdmacheck run` (stack.h). */
+/* batch.c — running batches of cases in process or through `rdmacheck run` (batch.h). */
 #define _GNU_SOURCE /* getline */
-#include "harness/explore/stack.h"
+#include "harness/explore/batch.h"
 #include "harness/base/text.h"
 
 #include <errno.h>

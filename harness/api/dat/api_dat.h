@@ -1,4 +1,4 @@
-/* dat.h — the uDAPL family's entry points, for its registry row (family.h). */
+/* api_dat.h — the uDAPL family's entry points, for its registry row (family.h). */
 #ifndef RDMACHECK_API_DAT_H
 #define RDMACHECK_API_DAT_H
 

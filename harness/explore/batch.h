@@ -1,5 +1,5 @@
 /*
- * stack.h — where `rdmacheck explore` runs its cases: a batch of cases in,
+ * batch.h — where `rdmacheck explore` runs its cases: a batch of cases in,
  * one judged result per case out, judged as `rdmacheck run` judges.
  *
  *  - in process (EX_STACK_MODEL): the model engine simulating a profile

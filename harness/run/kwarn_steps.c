@@ -1,5 +1,5 @@
 /*
- * kwarn.c — the kernel WARNs a profile declares (struct m_kwarn, model.h),
+ * kwarn_steps.c — the kernel WARNs a profile declares (struct m_kwarn, model.h),
  * as the runner scopes them: to a step whose prediction under the profile
  * names the WARN's rule (runner.h: run_kwarn_ms, run_kwarn_add).
  */
