@@ -1,8 +1,9 @@
 /*
  * scngen_int.h — what the scenario generator's proposal makers share
  * (internal to harness/explore: scngen.c for verbs, scngen_api.c for the
- * librpma and uDAPL families). A proposal reads the prefix's run on the
- * model (its parse, its objects' model handles) and draws with the
+ * librpma and uDAPL families, scngen_pick.c what both draw with). A proposal
+ * reads the prefix's run on the model (its parse, its objects' model handles)
+ * and draws with the
  * generator's random source; it writes one step line or answers -EAGAIN
  * (nothing to act on: draw again).
  */
@@ -22,6 +23,8 @@ struct gctx {
 
 enum want { W_ANY, W_LIVE };
 
+/* Is object o (created in the model, handle h) live there? */
+int obj_live(const struct gctx *x, const struct scn_obj *o, int h);
 /* A uniformly drawn integer in [0, n) (0 when n is 0). */
 uint32_t below(struct gctx *x, uint32_t n);
 /*

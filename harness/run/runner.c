@@ -19,23 +19,6 @@
 
 #define MEM_CHUNK 4096
 
-void run_say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (x->r->v == V_FAIL || x->r->v == V_ERROR || x->r->v == V_SKIP)
-		return;
-	if (v == V_XFAIL && x->r->v == V_XFAIL)
-		return;
-	if ((v == V_FAIL || v == V_ERROR) && run_peer_settle(x, NULL))
-		return; /* the posts before, whose peer check was left for later, come first */
-	x->r->v = v;
-	x->r->line = line;
-	va_start(ap, fmt);
-	vsnprintf(x->r->reason, sizeof(x->r->reason), fmt, ap);
-	va_end(ap);
-}
-
 /* Lint walks past disagreements (run_opts.on_disagree). */
 static int lint_goes_on(const struct run *x)
 {
@@ -64,16 +47,6 @@ static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint
 		return 1;
 	x->o->on_disagree(x->o->ctx, x->f, (size_t)(s - x->f->steps), line, col, msg, word);
 	return 0;
-}
-
-/* runner_int.h */
-const char *run_obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len)
-{
-	if (o < 0 || (size_t)o >= f->nobjs)
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, "%s.%s", f->nodes[f->objs[o].node], f->objs[o].name);
-	return buf;
 }
 
 /*
@@ -143,7 +116,6 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 	}
 	return 0;
 }
-
 
 /* Value v of query result spec sp as scenario text ("RTS", "LOCAL_WRITE|REMOTE_READ", "4096"). */
 static const char *qval(const struct run *x, const struct scn_arg_spec *sp, uint64_t v, char *buf, size_t len)
@@ -498,8 +470,6 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 		judge_query(x, s, &from->op, real);
 	return x->r->v == V_FAIL && !lint_goes_on(x);
 }
-
-
 
 /*
  * Run the n steps from si as one chain of WRs (LP-7): the engine posts them

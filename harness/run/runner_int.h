@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Run-ahead: a peer check left to a later look (run_peer_late.c). */
+/* Run-ahead: a peer check left to a later look (run_verdict.c). */
 struct run_pend {
 	uint8_t on;
 	int state;      /* enum m_qp_state the model says the peer stays in */
@@ -66,7 +66,7 @@ int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred 
  * Run-ahead: leave the peer check of post s (peer QP peer_obj; alternative
  * first's outcome) to one look after a later post on its QP, when that
  * post was sent ahead and the model says the peer stays in one state that
- * is not ERR with no receive (run_peer_late.c says why this is exact).
+ * is not ERR with no receive (run_verdict.c says why this is exact).
  * Returns the alternative the check would pick on seeing that state, or -1
  * when s's check must be made now.
  */

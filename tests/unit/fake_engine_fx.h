@@ -1,6 +1,6 @@
 /*
  * fake_engine_fx.h — the parts of a fake engine (backend_ops) the tests of
- * run-ahead of posts share (test_runner_ahead_post.c, test_run_peer_late.c):
+ * run-ahead of posts share (test_runner_ahead_post.c, test_run_peer_late.c; run_verdict.c):
  * made-up references, no attributes nor memory, a two-node setup with a
  * connected QP pair and its WRITE, and running a scenario text on a fake.
  */

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the peer check left to a later look (harness/run/
- * run_peer_late.c, issue 18): posts sent ahead on one QP whose peer the
+ * run_verdict.c, issue 18): posts sent ahead on one QP whose peer the
  * model says stays in RTS share one look at the peer; a peer seen otherwise
  * asks for a run without run-ahead, also when a later step fails first; the
  * verdicts are those of the run without run-ahead.

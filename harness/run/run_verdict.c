@@ -1,5 +1,6 @@
 /*
- * run_peer_late.c — one look at a peer QP for a run of posts sent ahead
+ * run_verdict.c — the verdict a run says (run_say) and what must come before
+ * it: the looks at a peer QP left for later for a run of posts sent ahead
  * (runner_int.h: run_peer_defer, run_peer_settle; issue 18).
  *
  * A post that expects SUCCESS, followed by another post on the same QP that
@@ -18,6 +19,9 @@
  * alone, as late_doubt does.
  */
 #include "harness/run/runner_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 /*
  * The one peer state S all alternatives of p with the outcome of alternative
@@ -102,4 +106,31 @@ int run_peer_settle(struct run *x, const struct hpeer *seen)
 	    now.state < 0 ? "?" : m_qp_state_str(now.state), m_qp_state_str(pd.state));
 	x->r->rerun = 1;
 	return 1;
+}
+
+void run_say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->r->v == V_FAIL || x->r->v == V_ERROR || x->r->v == V_SKIP)
+		return;
+	if (v == V_XFAIL && x->r->v == V_XFAIL)
+		return;
+	if ((v == V_FAIL || v == V_ERROR) && run_peer_settle(x, NULL))
+		return; /* the posts before, whose peer check was left for later, come first */
+	x->r->v = v;
+	x->r->line = line;
+	va_start(ap, fmt);
+	vsnprintf(x->r->reason, sizeof(x->r->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* runner_int.h */
+const char *run_obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len)
+{
+	if (o < 0 || (size_t)o >= f->nobjs)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s.%s", f->nodes[f->objs[o].node], f->objs[o].name);
+	return buf;
 }
