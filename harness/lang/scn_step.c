@@ -1,7 +1,8 @@
 /*
  * scn_step.c — one step line: `NODE: CALL [NAME] [KEY=VALUE…] [expect …]`
  * or `connect NODE.QP NODE.QP [KEY=VALUE…] [expect …]`, checked against
- * the call table; object creation and liveness; step accessors.
+ * the call table; object creation and liveness (names: scn_names.c); step
+ * accessors.
  *
  * Names: a creating call declares NAME on its node. A name may not be
  * created again while live; it stops being live after its destroying call
@@ -15,59 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const reserved[] = { "expect", "connect", "title", "cite", "require", "nodes" };
-
-bool scn_name_ok(struct scn_ctx *c, const struct scn_word *w, const char *name)
-{
-	enum scn_attr a;
-
-	if (!scn_is_ident(w->p, w->len)) {
-		scn_diag_w(c, w, "names are [A-Za-z_][A-Za-z0-9_]*, at most 31 bytes", SCN_E_BAD_NAME, name);
-		return false;
-	}
-	for (size_t i = 0; i < SCN_N(reserved); i++)
-		if (strcmp(name, reserved[i]) == 0) {
-			scn_diag_w(c, w, NULL, SCN_E_RESERVED_NAME, name, "a keyword");
-			return false;
-		}
-	if (scn_attr_parse(name, &a) == 0) {
-		scn_diag_w(c, w, NULL, SCN_E_RESERVED_NAME, name, "an attribute name");
-		return false;
-	}
-	if (scn_node_find(c->f, name) >= 0) {
-		scn_diag_w(c, w, NULL, SCN_E_RESERVED_NAME, name, "a node name");
-		return false;
-	}
-	return true;
-}
-
-int32_t scn_obj_add(struct scn_ctx *c, const char *name, unsigned node, unsigned cls,
-		    const struct scn_word *w)
-{
-	struct scn_file *f = c->f;
-
-	if (f->nobjs == SCN_OBJS_MAX) {
-		scn_diag_w(c, w, NULL, SCN_E_TOO_MANY, "objects", SCN_OBJS_MAX);
-		return -1;
-	}
-	if (f->nobjs == f->cap_objs) {
-		size_t n = f->cap_objs ? f->cap_objs * 2 : 16;
-		struct scn_obj *o = realloc(f->objs, n * sizeof(*o));
-
-		if (!o) {
-			c->oom = 1;
-			return -1;
-		}
-		f->objs = o;
-		f->cap_objs = n;
-	}
-	f->objs[f->nobjs] = (struct scn_obj){ .node = (uint8_t)node, .cls = (uint32_t)cls,
-					      .step = (uint32_t)f->nsteps,
-					      .line = c->ln ? c->ln->no : 0 };
-	snprintf(f->objs[f->nobjs].name, SCN_NAME_MAX, "%s", name);
-	return (int32_t)f->nobjs++;
-}
 
 static void free_args(struct scn_arg *a, size_t n)
 {
@@ -474,14 +422,6 @@ void scn_parse_step(struct scn_ctx *c)
 const struct scn_call *scn_step_call(const struct scn_step *s)
 {
 	return scn_call_get(s->call);
-}
-
-const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key)
-{
-	for (size_t i = 0; i < s->nargs; i++)
-		if (strcmp(s->args[i].spec->key, key) == 0)
-			return &s->args[i].v;
-	return NULL;
 }
 
 int scn_step_expects(const struct scn_step *s, struct m_outcome o)
