@@ -558,6 +558,12 @@ int model_query(const struct model *m, const struct m_profile *p, const struct m
 		struct m_qres *out);
 /* Does value v satisfy entry i of q? */
 int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v);
+/*
+ * Is o a call's success: ok, or a status that names success (MRAPI_SUCCESS,
+ * DAT_SUCCESS, a completion's SUCCESS)? A query reports its results (what
+ * model_query answers, what `expect KEY=VALUE` names) with its success only.
+ */
+int model_outcome_success(struct m_outcome o);
 
 /* ----------------------------------------------------------- memory -- */
 

@@ -25,3 +25,15 @@ int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v)
 	}
 	return 0;
 }
+
+int model_outcome_success(struct m_outcome o)
+{
+	switch ((enum m_outcome_kind)o.kind) {
+	case M_OUT_OK: return 1;
+	case M_OUT_WC: return o.code == M_WC_SUCCESS;
+	case M_OUT_DAT: return o.code == M_DAT_SUCCESS;
+	case M_OUT_DTO: return o.code == M_DTO_SUCCESS;
+	case M_OUT_MRAPI: return o.code == M_MRAPI_SUCCESS;
+	default: return 0;
+	}
+}

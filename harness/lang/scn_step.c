@@ -487,9 +487,14 @@ const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key)
 int scn_step_expects(const struct scn_step *s, struct m_outcome o)
 {
 	if (s->nexpect == 0)
-		return 1;
+		return s->nconds == 0 || model_outcome_success(o);
 	for (size_t i = 0; i < s->nexpect; i++)
 		if (s->expect[i].kind == o.kind && s->expect[i].code == o.code)
 			return 1;
 	return 0;
+}
+
+int scn_step_narrows(const struct scn_step *s)
+{
+	return s->nexpect > 0 || s->nconds > 0;
 }
