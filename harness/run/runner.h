@@ -98,6 +98,15 @@ struct run_opts {
 uint32_t run_required_caps(const struct scn_file *f);
 
 /*
+ * run_walk's options for f (*o: RUN_LINT, prof with what f requires,
+ * engine_caps; no callbacks) and the profile its model engine simulates
+ * (*sim: bm_init the engine with it), for a caller that walks in parts
+ * (run_begin, run_fork: the expect mutation test).
+ */
+void run_walk_setup(const struct scn_file *f, const struct m_profile *prof, uint32_t engine_caps, struct run_opts *o,
+		    struct m_profile *sim);
+
+/*
  * Walk f on the model alone (RUN_LINT: lint, predict, coverage) and judge it
  * into *r (release with result_clear): the device is prof's with the
  * capabilities f requires, the runner judges by the generic reading of it

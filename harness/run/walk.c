@@ -17,6 +17,17 @@ uint32_t run_required_caps(const struct scn_file *f)
 	return caps;
 }
 
+void run_walk_setup(const struct scn_file *f, const struct m_profile *prof, uint32_t engine_caps, struct run_opts *o,
+		    struct m_profile *sim)
+{
+	*o = (struct run_opts){ .mode = RUN_LINT, .prof = *prof, .engine_caps = engine_caps };
+	/* The device the file describes: the profile's, with what the file requires
+	 * (without it the file is skipped, never judged). The engine simulates the
+	 * generic reading of that same device: the set the runner judges by. */
+	o->prof.caps |= run_required_caps(f);
+	bm_generic(&o->prof, sim);
+}
+
 enum verdict run_walk(const struct scn_file *f, const struct m_profile *prof, uint32_t engine_caps,
 		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
 				      const struct m_pred *, int),
@@ -24,16 +35,14 @@ enum verdict run_walk(const struct scn_file *f, const struct m_profile *prof, ui
 					  const char *),
 		      void *ctx, struct result *r)
 {
-	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = engine_caps, .on_step = on_step,
-			      .on_disagree = on_disagree, .ctx = ctx };
+	struct run_opts o;
 	struct m_profile sim;
 	struct be_model eng;
 
-	/* The device the file describes: the profile's, with what the file requires
-	 * (without it the file is skipped, never judged). The engine simulates the
-	 * generic reading of that same device: the set the runner judges by. */
-	o.prof.caps |= run_required_caps(f);
-	bm_generic(&o.prof, &sim);
+	run_walk_setup(f, prof, engine_caps, &o, &sim);
+	o.on_step = on_step;
+	o.on_disagree = on_disagree;
+	o.ctx = ctx;
 	if (bm_init(&eng, f, &sim) || run_scenario(f, &be_model_ops, &eng, &o, r)) {
 		snprintf(r->reason, sizeof(r->reason), "out of memory");
 		r->v = V_ERROR;
