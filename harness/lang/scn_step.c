@@ -206,12 +206,13 @@ static void parse_expect(struct scn_ctx *c, const struct scn_call *call, size_t 
 	}
 	w++;
 	if (memchr(w->p, '=', w->len)) {
-		if (call->kind == SCN_KIND_QUERY) {
+		if (call->query) {
 			parse_conds(c, call, i + 1, st);
 			return;
 		}
 		scn_copy(word, sizeof(word), w->p, w->len);
-		scn_diag_w(c, w, "only queries report KEY=VALUE results", SCN_E_CANNOT_PRODUCE, word,
+		scn_diag_w(c, w, "only queries (and rpmem_create, rpmem_open) report KEY=VALUE results",
+			   SCN_E_CANNOT_PRODUCE, word,
 			   call->name);
 		return;
 	}

@@ -216,7 +216,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 			bm->recv[q] = p.alt[pick].peer_recv;
 	}
 	rc = bm_commit(bm, c, &p, pick);
-	if (rc == 0 && scn_call_get(c->call)->kind == SCN_KIND_QUERY && model_outcome_success(r->out)) {
+	if (rc == 0 && scn_call_get(c->call)->query && model_outcome_success(r->out)) {
 		/* Simulate the answer: what the model itself reports. */
 		const struct scn_call *call = scn_call_get(c->call);
 		struct m_qres q;
@@ -227,7 +227,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 
 				if (k < 0)
 					continue;
-				r->q[k] = q.r[i].mode == M_Q_ZERO ? 0 : q.r[i].value;
+				r->q[k] = q.r[i].mode == M_Q_ZERO ? 0 : q.r[i].mode == M_Q_RANGE ? q.r[i].hi : q.r[i].value;
 				if (q.r[i].mode == M_Q_NONZERO && r->q[k] == 0)
 					r->q[k] = 1;
 				r->qset |= 1u << k;

@@ -166,6 +166,9 @@ static const char *qmodel(const struct run *x, const struct scn_arg_spec *sp, co
 		snprintf(buf, len, "%s=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
 	else if (q->r[j].mode == M_Q_ATLEAST)
 		snprintf(buf, len, "%s>=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
+	else if (q->r[j].mode == M_Q_RANGE)
+		snprintf(buf, len, "%s in %llu..%llu", sp->key, (unsigned long long)q->r[j].value,
+			 (unsigned long long)q->r[j].hi);
 	else
 		snprintf(buf, len, "%s %s", sp->key, m_qmode_str((enum m_qmode)q->r[j].mode));
 	return buf;
@@ -513,7 +516,7 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 		run_say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
 		return 1;
 	}
-	if (scn_step_call(s)->kind == SCN_KIND_QUERY && model_outcome_success(real->out))
+	if (scn_step_call(s)->query && model_outcome_success(real->out))
 		judge_query(x, s, &from->op, real);
 	return x->r->v == V_FAIL && !lint_goes_on(x);
 }

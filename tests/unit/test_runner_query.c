@@ -152,6 +152,41 @@ START_TEST(test_walk_judges_by_the_set_it_draws_from)
 }
 END_TEST
 
+#define POOL                                                                                  \
+	"require rpmem\nnodes a t\nt: rpmem_poolset set=\"pool.set\" size=4M\n"                  \
+	"a: rpmem_create p target=t set=\"pool.set\" size=1M nlanes=4 attr=5244434b0000000001000000\n" \
+	"a: rpmem_close p\n"
+
+START_TEST(test_rpmem_open_results_judged)
+{
+	struct backend_ops real = be_model_ops;
+	struct result r;
+
+	/* *nlanes from 1 to what was asked; open_attr's fields as the pool was created */
+	ck_assert_int_eq(walk(POOL "a: rpmem_open q target=t set=\"pool.set\" size=1M nlanes=2 "
+				   "expect nlanes=2 signature=0x4b434452 major=1 uuid_lo=0\n", &r), V_PASS);
+	result_clear(&r);
+	ck_assert_int_eq(walk(POOL "a: rpmem_open q target=t set=\"pool.set\" size=1M nlanes=2 expect nlanes=3\n", &r),
+			 V_FAIL);
+	ck_assert_str_eq(r.reason, "line 6: expect nlanes=3, but the model says nlanes in 1..2");
+	result_clear(&r);
+	ck_assert_int_eq(on_model(POOL "a: rpmem_open q target=t set=\"pool.set\" size=1M expect major=2\n", NULL, &r),
+			 V_FAIL);
+	ck_assert_str_eq(r.reason, "line 6: expect major=2, real major=1");
+	result_clear(&r);
+	/* reality's own answer judged, expected or not: one lane more than asked, a major one more */
+	real.exec = off_by_one;
+	ck_assert_int_eq(on_model(POOL, &real, &r), V_FAIL);
+	ck_assert_str_eq(r.reason, "line 4: rpmem_create: model says nlanes in 1..4, real nlanes=5");
+	result_clear(&r);
+	/* with open_attr NULL, open reports no attributes to expect */
+	ck_assert_int_eq(walk(POOL "a: rpmem_open q target=t set=\"pool.set\" size=1M null_attr expect major=1\n", &r),
+			 V_FAIL);
+	ck_assert_has(r.reason, "but the model says rpmem_open reports no major here");
+	result_clear(&r);
+}
+END_TEST
+
 Suite *suite_test_runner_query(void)
 {
 	Suite *s = suite_create("runner_query");
@@ -162,6 +197,7 @@ Suite *suite_test_runner_query(void)
 	tcase_add_test(tc, test_query_mrapi_value_judged_against_reality);
 	tcase_add_test(tc, test_query_results_name_the_success);
 	tcase_add_test(tc, test_walk_judges_by_the_set_it_draws_from);
+	tcase_add_test(tc, test_rpmem_open_results_judged);
 	suite_add_tcase(s, tc);
 	return s;
 }
