@@ -187,6 +187,34 @@ START_TEST(test_rpmem_open_results_judged)
 }
 END_TEST
 
+/* The handle a create answered MRAPI_ERR_RMEM_EXISTS with: later steps use it, every call on it is INVALID. */
+#define EXISTS                                                                            \
+	"require mrapi\nnodes a b\n"                                                    \
+	"a: mrapi_initialize expect MRAPI_SUCCESS\nb: mrapi_initialize expect MRAPI_SUCCESS\n" \
+	"a: mrapi_rmem_create RA id=46 size=4096 expect MRAPI_SUCCESS\n"                 \
+	"b: mrapi_rmem_create RB id=46 size=4096 expect MRAPI_ERR_RMEM_EXISTS\n"
+
+START_TEST(test_mrapi_exists_handle_usable)
+{
+	struct result r;
+
+	ck_assert_int_eq(walk(EXISTS "b: mrapi_rmem_delete RB expect MRAPI_ERR_RMEM_INVALID\n"
+				     "b: mrapi_rmem_get_attribute RB attr=RMEM_SIZE expect MRAPI_ERR_RMEM_INVALID\n"
+				     "a: mrapi_rmem_delete RA expect MRAPI_SUCCESS\n", &r), V_PASS);
+	result_clear(&r);
+	ck_assert_int_eq(on_model(EXISTS "b: mrapi_rmem_delete RB expect MRAPI_ERR_RMEM_INVALID\n", NULL, &r), V_PASS);
+	result_clear(&r);
+	ck_assert_int_eq(walk(EXISTS "b: mrapi_rmem_delete RB expect MRAPI_SUCCESS\n", &r), V_FAIL);
+	ck_assert_str_eq(r.reason, "line 7: expect MRAPI_SUCCESS, but the model allows only: MRAPI_ERR_RMEM_INVALID "
+				   "[RMEM-DELETE-1]");
+	result_clear(&r);
+	/* the buffer of the id is untouched: its creator still deletes it, once */
+	ck_assert_int_eq(walk(EXISTS "b: mrapi_rmem_delete RB\na: mrapi_rmem_delete RA expect MRAPI_SUCCESS\n"
+				     "a: mrapi_rmem_delete RA expect MRAPI_ERR_RMEM_INVALID\n", &r), V_PASS);
+	result_clear(&r);
+}
+END_TEST
+
 Suite *suite_test_runner_query(void)
 {
 	Suite *s = suite_create("runner_query");
@@ -198,6 +226,7 @@ Suite *suite_test_runner_query(void)
 	tcase_add_test(tc, test_query_results_name_the_success);
 	tcase_add_test(tc, test_walk_judges_by_the_set_it_draws_from);
 	tcase_add_test(tc, test_rpmem_open_results_judged);
+	tcase_add_test(tc, test_mrapi_exists_handle_usable);
 	suite_add_tcase(s, tc);
 	return s;
 }
