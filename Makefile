@@ -91,7 +91,7 @@ help:
 	@echo "make deps       install missing Debian packages (ci/deps)"
 	@echo "make check      all tests: unit (ASan+UBSan), fuzz ($(FUZZ_QUICK_SECS) s), shellcheck, shell tests, lint, explore (model and real), smoke, mrapi, rpmem, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
-	@echo "make lint       parse the corpus and check every expect against the model"
+	@echo "make lint       parse the corpus, check every expect against the model, and mutate every expect (make mutants)"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"
 	@echo "make new-scenario NAME=verbs/x  a scenario file from scenarios/TEMPLATE.scn"
 	@echo "make oracle     the oracle's self-test (deliberately wrong scenarios must fail)"

@@ -40,12 +40,15 @@ mrapi-check: all
 	ci/stack --stack=$(STACK) -- tests/mrapi/run
 
 # The scenario corpus: every file parses and agrees with the model (lint),
-# and runs on the real stack (corpus; RUN_OPTS e.g. --junit=FILE --format=tap).
+# every expect of it mutated is refused where the model excludes the mutant
+# (tests/mutants/expect_mutants.c, make mutants), and it runs on the real
+# stack (corpus; RUN_OPTS e.g. --junit=FILE --format=tap).
 CORPUS   ?= scenarios
 RUN_OPTS ?=
 lint: all
 	ci/layers
 	$(BUILD)/rdmacheck lint $(CORPUS)
+	$(MUTANTS_BIN) $(CORPUS)
 
 corpus: all
 	$(BUILD)/rdmacheck run --stack=$(STACK) $(RUN_OPTS) $(CORPUS)

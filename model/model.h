@@ -527,6 +527,7 @@ enum m_qmode {
 	M_Q_ZERO,     /* 0 */
 	M_Q_NONZERO,  /* anything but 0 */
 	M_Q_ATLEAST,  /* value or more (a capability a provider may round up) */
+	M_Q_RANGE,    /* from value to hi (rpmem_open's *nlanes: 1 to what was allowed) */
 };
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);
@@ -540,18 +541,26 @@ struct m_qres {
 		uint64_t value;       /* M_Q_EXACT: the value; else what the model itself reports
 		                         as a simulated stack (its own keys, sizes) */
 		uint16_t rule;        /* enum m_rule that decides it, M_RULE_COUNT_ if none */
+		uint64_t hi;          /* M_Q_RANGE: the largest value allowed */
 	} r[M_QRES_MAX];
 };
 
 /*
- * What query op (query_qp, rpma_mr_remote_get_size, dat_lmr_query) reports
- * on m as it is (call after applying the query's alternative), per result.
+ * What query op (query_qp, rpma_mr_remote_get_size, dat_lmr_query; a call
+ * with results, rpmem_open) reports on m as it is (call after applying the
+ * call's alternative), per result.
  * Returns 0, or -EINVAL when op is not a query the model answers.
  */
 int model_query(const struct model *m, const struct m_profile *p, const struct m_op *op,
 		struct m_qres *out);
 /* Does value v satisfy entry i of q? */
 int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v);
+/*
+ * Is o a call's success: ok, or a status that names success (MRAPI_SUCCESS,
+ * DAT_SUCCESS, a completion's SUCCESS)? A query reports its results (what
+ * model_query answers, what `expect KEY=VALUE` names) with its success only.
+ */
+int model_outcome_success(struct m_outcome o);
 
 /* ----------------------------------------------------------- memory -- */
 

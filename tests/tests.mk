@@ -47,3 +47,13 @@ BENCH_BINS += $(BUILD)/bench/model-bench
 $(BUILD)/bench/model-bench: $(BUILD)/tests/bench/model_bench.o $(BUILD)/harness/explore/gen.o $(MODEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
+
+# The expect mutation test (tests/mutants/expect_mutants.c; make lint runs it over the corpus).
+MUTANTS_BIN := $(BUILD)/tests/expect-mutants
+$(MUTANTS_BIN): $(BUILD)/tests/mutants/expect_mutants.o $(LIBS_ALL)
+	$(CC) $(LDFLAGS) -o $@ $< -Wl,--start-group $(LIBS_ALL) -Wl,--end-group $(HARNESS_LIBS)
+BINS_ALL += $(MUTANTS_BIN)
+
+mutants: $(MUTANTS_BIN)
+	$(MUTANTS_BIN) $(CORPUS)
+.PHONY: mutants

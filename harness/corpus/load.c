@@ -219,18 +219,7 @@ enum verdict cli_walk(const struct scn_file *f, const struct m_profile *prof,
 					  const char *),
 		      void *ctx, struct result *r)
 {
-	struct m_profile gen;
-	struct be_model eng;
-	struct run_opts o = { .mode = RUN_LINT, .prof = *prof, .engine_caps = cli_all_caps(),
-			      .on_step = on_step, .on_disagree = on_disagree, .ctx = ctx };
-
-	m_profile_get("generic", 0, &gen);
-	if (bm_init(&eng, f, &gen) || run_scenario(f, &be_model_ops, &eng, &o, r)) {
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		r->v = V_ERROR;
-	}
-	bm_free(&eng);
-	return r->v;
+	return run_walk(f, prof, cli_all_caps(), on_step, on_disagree, ctx, r);
 }
 
 int cli_rule(const char *what, const char *id, enum m_rule *out)

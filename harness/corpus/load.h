@@ -54,7 +54,8 @@ int cli_profile(const char *arg, struct m_profile *out);
 uint32_t cli_all_caps(void);
 
 /*
- * Walk f on the model (lint mode: the generic model is the engine, prof the
+ * Walk f on the model (run_walk, runner.h: the generic reading of prof's
+ * device with what f requires is the engine and the judge, prof the
  * profile's predictions) and judge it into *r (release with result_clear).
  * on_step and on_disagree (NULL: none) with ctx are run_opts' (runner.h):
  * with on_disagree the walk reports every disagreement and goes on past it.

@@ -246,7 +246,8 @@ struct scn_step {
 	uint8_t nexpect;         /* 0: no expect clause (the harness takes the model's) */
 	uint32_t expect_col;
 	struct m_outcome expect[SCN_OUTCOMES_MAX];
-	uint8_t nconds;          /* query: expect KEY=VALUE conditions (all must hold) */
+	uint8_t nconds;          /* query: expect KEY=VALUE conditions (all must hold; they name the
+	                            call's success, model_outcome_success, as its outcome) */
 	struct scn_arg conds[SCN_ARGS_MAX];
 };
 
@@ -362,8 +363,14 @@ void scn_free(struct scn_file *f);
 const struct scn_call *scn_step_call(const struct scn_step *s);
 /* The argument of s given for key, or NULL if absent (also for BARE keys). */
 const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key);
-/* Does the expect list of s allow o? (No expect clause: returns 1.) */
+/*
+ * Does the expect clause of s allow o? An outcome list: o is one of them; a
+ * query's KEY=VALUE results: o is the call's success (model_outcome_success:
+ * a query reports its results with its success only). No expect clause: 1.
+ */
 int scn_step_expects(const struct scn_step *s, struct m_outcome o);
+/* Has s an expect clause (outcomes or KEY=VALUE results) that narrows what the model allows? */
+int scn_step_narrows(const struct scn_step *s);
 
 /* ------------------------------------------------------------ text -- */
 

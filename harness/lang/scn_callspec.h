@@ -34,6 +34,9 @@
 	{ name, M_FAM_##api, SCN_KIND_##kind, cls, destroys, outs, args, NULL }
 #define QUERY(name, api, cls, outs, args, query) \
 	{ name, M_FAM_##api, SCN_KIND_QUERY, cls, 0, outs, args, query }
+/* A call of another kind that also reports results (KEY=VALUE after expect, on its success). */
+#define CALL_RESULTS(name, api, kind, cls, destroys, outs, args, query) \
+	{ name, M_FAM_##api, SCN_KIND_##kind, cls, destroys, (outs) | SCN_OUTS_QUERY, args, query }
 
 /* After a family's list arr: arr_n, its number of calls (the registry row's ncalls). */
 #define CALLS_COUNT(arr) const size_t arr##_n = sizeof(arr) / sizeof(arr[0]) - 1

@@ -154,12 +154,13 @@ static void parse_expect(struct scn_ctx *c, const struct scn_call *call, size_t 
 	}
 	w++;
 	if (memchr(w->p, '=', w->len)) {
-		if (call->kind == SCN_KIND_QUERY) {
+		if (call->query) {
 			parse_conds(c, call, i + 1, st);
 			return;
 		}
 		scn_copy(word, sizeof(word), w->p, w->len);
-		scn_diag_w(c, w, "only queries report KEY=VALUE results", SCN_E_CANNOT_PRODUCE, word,
+		scn_diag_w(c, w, "only queries (and rpmem_create, rpmem_open) report KEY=VALUE results",
+			   SCN_E_CANNOT_PRODUCE, word,
 			   call->name);
 		return;
 	}
@@ -427,9 +428,14 @@ const struct scn_call *scn_step_call(const struct scn_step *s)
 int scn_step_expects(const struct scn_step *s, struct m_outcome o)
 {
 	if (s->nexpect == 0)
-		return 1;
+		return s->nconds == 0 || model_outcome_success(o);
 	for (size_t i = 0; i < s->nexpect; i++)
 		if (s->expect[i].kind == o.kind && s->expect[i].code == o.code)
 			return 1;
 	return 0;
+}
+
+int scn_step_narrows(const struct scn_step *s)
+{
+	return s->nexpect > 0 || s->nconds > 0;
 }

@@ -182,6 +182,7 @@ struct hcall {
 	int32_t obj;              /* object created or acted on (post: the QP); -1 none */
 	uint8_t nprefer;          /* simulating engines: take an alternative with one of these */
 	struct m_outcome prefer[SCN_OUTCOMES_MAX]; /* outcomes first (the step's expect) */
+	uint8_t prefer_success;   /* simulating engines: else a success (a query's expect KEY=VALUE) */
 	int32_t refused_errno;    /* a WR chained after one its post refused (LP-7): that errno; 0 none */
 	uint8_t chain_pos;        /* a WR's place in its chain of WRs (0: first, or none) */
 	uint32_t extra_ms;        /* budget beyond the engine's step budget: a slow kernel path the profile

@@ -6,6 +6,13 @@
 #include <stddef.h>
 #include <string.h>
 
+void bm_generic(const struct m_profile *prof, struct m_profile *gen)
+{
+	*gen = (struct m_profile){ 0 };
+	m_profile_get("generic", 0, gen);
+	gen->caps = prof->caps;
+}
+
 int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profile *prof)
 {
 	int rc;
@@ -16,12 +23,7 @@ int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profil
 		return rc;
 	bm->f = f;
 	bm->prof = *prof;
-	/* The specification's reading of this stack: generic rules, but the
-	 * device's own capabilities (a missing optional feature is not a
-	 * deviation). */
-	bm->gen = (struct m_profile){ 0 };
-	m_profile_get("generic", 0, &bm->gen);
-	bm->gen.caps = prof->caps;
+	bm_generic(prof, &bm->gen);
 	memset(bm->h, 0xff, sizeof(bm->h));       /* every h[i] -1 (intN_t: two's complement) */
 	memset(bm->recv, 0xff, sizeof(bm->recv)); /* every recv[i] -1 */
 	memset(bm->holder, 0xff, sizeof(bm->holder)); /* -1 */
@@ -200,6 +202,11 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 			break;
 		}
 	}
+	for (size_t i = 0; c->prefer_success && i < p.n; i++)
+		if (model_outcome_success(p.alt[i].out)) {
+			pick = i;
+			break;
+		}
 	memset(r, 0, sizeof(*r));
 	r->out = p.alt[pick].out;
 	if (p.alt[pick].peer_recv >= 0 && p.res.peer_node >= 0) {
@@ -209,7 +216,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 			bm->recv[q] = p.alt[pick].peer_recv;
 	}
 	rc = bm_commit(bm, c, &p, pick);
-	if (rc == 0 && scn_call_get(c->call)->kind == SCN_KIND_QUERY && r->out.kind == M_OUT_OK) {
+	if (rc == 0 && scn_call_get(c->call)->query && model_outcome_success(r->out)) {
 		/* Simulate the answer: what the model itself reports. */
 		const struct scn_call *call = scn_call_get(c->call);
 		struct m_qres q;
@@ -220,7 +227,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 
 				if (k < 0)
 					continue;
-				r->q[k] = q.r[i].mode == M_Q_ZERO ? 0 : q.r[i].value;
+				r->q[k] = q.r[i].mode == M_Q_ZERO ? 0 : q.r[i].mode == M_Q_RANGE ? q.r[i].hi : q.r[i].value;
 				if (q.r[i].mode == M_Q_NONZERO && r->q[k] == 0)
 					r->q[k] = 1;
 				r->qset |= 1u << k;

@@ -33,6 +33,14 @@ struct be_model {
 
 extern const struct backend_ops be_model_ops;
 
+/*
+ * *gen = the specification's reading of prof's stack: the generic rules with
+ * prof's capabilities (a missing optional feature is not a deviation). The
+ * one computation of the generic set's profile (bm_init's gen, run_walk's
+ * engine).
+ */
+void bm_generic(const struct m_profile *prof, struct m_profile *gen);
+
 /* Start an empty model for f (its nodes) under profile prof. Returns 0 or -errno. */
 int bm_init(struct be_model *bm, const struct scn_file *f, const struct m_profile *prof);
 /* Release what bm owns. */

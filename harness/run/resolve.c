@@ -102,5 +102,6 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 	c->obj = s->obj;
 	for (size_t i = 0; i < s->nexpect && i < SCN_OUTCOMES_MAX; i++)
 		c->prefer[c->nprefer++] = s->expect[i];
+	c->prefer_success = s->nexpect == 0 && s->nconds > 0;
 	return fam->resolve(&r, s, c);
 }

@@ -138,6 +138,9 @@ static const char *qmodel(const struct run *x, const struct scn_arg_spec *sp, co
 		snprintf(buf, len, "%s=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
 	else if (q->r[j].mode == M_Q_ATLEAST)
 		snprintf(buf, len, "%s>=%s", sp->key, qval(x, sp, q->r[j].value, v, sizeof(v)));
+	else if (q->r[j].mode == M_Q_RANGE)
+		snprintf(buf, len, "%s in %llu..%llu", sp->key, (unsigned long long)q->r[j].value,
+			 (unsigned long long)q->r[j].hi);
 	else
 		snprintf(buf, len, "%s %s", sp->key, m_qmode_str((enum m_qmode)q->r[j].mode));
 	return buf;
@@ -195,6 +198,10 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			want = cd->v.neg ? v - cd->v.num : v + cd->v.num;
 		}
 		if (x->o->mode == RUN_LINT) {
+			if (j < 0 && disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s reports "
+					      "no %s here", cd->spec->key, qval(x, cd->spec, want, a1, sizeof(a1)),
+					      call->name, cd->spec->key))
+				return;
 			if (j >= 0 && !model_qres_ok(&q, (size_t)j, want) &&
 			    disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s", cd->spec->key,
 				     qval(x, cd->spec, want, a1, sizeof(a1)), qmodel(x, cd->spec, &q, j, a2, sizeof(a2))))
@@ -215,6 +222,21 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 /* Lint: every outcome the step's expect names must be in the generic set. Returns -1 to stop. */
 static int lint_expect(struct run *x, const struct scn_step *s, const struct m_pred *gen)
 {
+	if (s->nexpect == 0 && s->nconds > 0) {
+		/* KEY=VALUE results name the call's success: the model must allow it. */
+		char set[512];
+
+		for (unsigned i = 0; i < gen->n; i++)
+			if (model_outcome_success(gen->alt[i].out))
+				return 0;
+		run_format_set(gen, NULL, set, sizeof(set));
+		if (disagree(x, s, s->line, s->expect_col, NULL,
+			     "expect %s=: the results of a call that succeeds, but the model allows only: %s",
+			     s->conds[0].spec->key, set))
+			return -1;
+		x->loose = 1;
+		return 0;
+	}
 	for (size_t i = 0; i < s->nexpect; i++) {
 		struct m_outcome o = s->expect[i];
 		char set[512];
@@ -323,7 +345,7 @@ static int exec_failed(struct run *x, const struct scn_step *s, const struct m_p
 
 		run_say(x, V_FAIL, s->line, "line %u: %s: TIMEOUT (no answer within the step timeout)", s->line, cname);
 		if (pg) {
-			run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+			run_format_set(pg, scn_step_narrows(s) ? s : NULL, set, sizeof(set));
 			text_addf(&x->detail, "  allowed: %s\n", set);
 		}
 		return 1;
@@ -342,7 +364,7 @@ static void trace_step(struct run *x, const struct scn_step *s, const struct m_p
 	if (!x->o->trace)
 		return;
 	scn_step_format(x->f, s, st, sizeof(st));
-	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+	run_format_set(pg, scn_step_narrows(s) ? s : NULL, set, sizeof(set));
 	text_addf(&x->detail, "  trace: line %u: %s -> %s; allowed: %s\n", s->line, st,
 		  m_outcome_str(real->out, got, sizeof(got)), set);
 }
@@ -373,12 +395,12 @@ static void step_fail(struct run *x, const struct scn_step *s, const struct m_pr
 	char set[512], pset[512], text[160] = "";
 	struct text t = { 0 };
 
-	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+	run_format_set(pg, scn_step_narrows(s) ? s : NULL, set, sizeof(set));
 	run_format_set(pp, NULL, pset, sizeof(pset));
 	run_say(x, V_FAIL, s->line, "line %u: %s gave %s, outside the allowed set", s->line, scn_step_call(s)->name, got);
 	scn_step_format(x->f, s, text, sizeof(text));
 	text_addf(&t, "  step:    %s (line %u)\n  allowed: %s%s\n  profile %s allows: %s\n  real:    %s\n", text,
-		  s->line, set, s->nexpect ? " (what your expect names, of what the model allows)" : "",
+		  s->line, set, scn_step_narrows(s) ? " (what your expect names, of what the model allows)" : "",
 		  x->o->prof.name, pset, got);
 	text_addf(&x->detail, "%s", text_str(&t));
 	text_free(&t);
@@ -392,7 +414,7 @@ static void step_xfail(struct run *x, const struct scn_step *s, const struct m_p
 	const struct m_deviation *d = run_deviation(&x->o->prof, pp, out);
 	char set[512];
 
-	run_format_set(pg, s->nexpect ? s : NULL, set, sizeof(set));
+	run_format_set(pg, scn_step_narrows(s) ? s : NULL, set, sizeof(set));
 	if (d) {
 		run_say(x, V_XFAIL, s->line, "line %u: %s gave %s: declared deviation %s of profile %s", s->line, cname,
 		    got, m_rule_info(d->rule)->id, x->o->prof.name);
@@ -466,7 +488,7 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 		run_say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
 		return 1;
 	}
-	if (scn_step_call(s)->kind == SCN_KIND_QUERY && real->out.kind == M_OUT_OK)
+	if (scn_step_call(s)->query && model_outcome_success(real->out))
 		judge_query(x, s, &from->op, real);
 	return x->r->v == V_FAIL && !lint_goes_on(x);
 }

@@ -94,6 +94,34 @@ struct run_opts {
 	void *ctx;
 };
 
+/* The capabilities f's `require` lines name (M_CAP_*; a name no model capability has: none). */
+uint32_t run_required_caps(const struct scn_file *f);
+
+/*
+ * run_walk's options for f (*o: RUN_LINT, prof with what f requires,
+ * engine_caps; no callbacks) and the profile its model engine simulates
+ * (*sim: bm_init the engine with it), for a caller that walks in parts
+ * (run_begin, run_fork: the expect mutation test).
+ */
+void run_walk_setup(const struct scn_file *f, const struct m_profile *prof, uint32_t engine_caps, struct run_opts *o,
+		    struct m_profile *sim);
+
+/*
+ * Walk f on the model alone (RUN_LINT: lint, predict, coverage) and judge it
+ * into *r (release with result_clear): the device is prof's with the
+ * capabilities f requires, the runner judges by the generic reading of it
+ * (bm_generic) and the engine simulates that same reading, so the set an
+ * expect is checked against and the set the engine draws from are one.
+ * engine_caps: run_opts'. on_step and on_disagree (NULL: none) with ctx are
+ * run_opts'. Returns r->v.
+ */
+enum verdict run_walk(const struct scn_file *f, const struct m_profile *prof, uint32_t engine_caps,
+		      void (*on_step)(void *, const struct scn_file *, size_t, const struct m_pred *,
+				      const struct m_pred *, int),
+		      void (*on_disagree)(void *, const struct scn_file *, size_t, uint32_t, uint32_t, const char *,
+					  const char *),
+		      void *ctx, struct result *r);
+
 /*
  * Run f on engine (ops, be), judging against the model. Fills *r (file and
  * title included). Returns 0 when a verdict was reached (any verdict), or

@@ -26,8 +26,10 @@ int m_mrapi_predict(const struct m_mrapi_model *st, const struct m_profile *p, c
 
 /*
  * Commit alternative i of pred (made by m_mrapi_predict for a on st). A
- * successful create or get gives the segment in *created, a successful _i
- * call the request, else -1. Returns 0, -EINVAL (bad index) or -ENOSPC (a
+ * successful create or get gives the segment in *created, a create that
+ * answers MRAPI_ERR_RMEM_EXISTS the invalid handle it returns (a segment that
+ * names no buffer: every call on it is MRAPI_ERR_RMEM_INVALID), a successful
+ * _i call the request, else -1. Returns 0, -EINVAL (bad index) or -ENOSPC (a
  * table is full).
  */
 int m_mrapi_apply(struct m_mrapi_model *st, const struct m_mrapi_args *a, const struct m_pred *pred, size_t i,

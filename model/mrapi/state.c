@@ -167,6 +167,22 @@ static int apply_create(struct m_mrapi_model *st, const struct m_mrapi_args *a, 
 	return 0;
 }
 
+/*
+ * The handle create gives with MRAPI_ERR_RMEM_EXISTS (RMEM-CREATE-1): one that
+ * names no buffer, so that later steps can use it. A segment slot that never
+ * lives, is held by no node and matches no id (any): every call on it is
+ * MRAPI_ERR_RMEM_INVALID. -ENOSPC when the table is full.
+ */
+static int apply_exists(struct m_mrapi_model *st, int *created)
+{
+	if (st->nsegs >= M_MRAPI_SEGS)
+		return -ENOSPC;
+	memset(&st->seg[st->nsegs], 0, sizeof(st->seg[0]));
+	st->seg[st->nsegs].any = 1;
+	*created = st->nsegs++;
+	return 0;
+}
+
 static void apply_finalize(struct m_mrapi_model *st, unsigned n)
 {
 	memset(&st->node[n], 0, sizeof(st->node[n]));
@@ -261,6 +277,8 @@ int m_mrapi_apply(struct m_mrapi_model *st, const struct m_mrapi_args *a, const 
 	}
 	if (alt->out.kind != M_OUT_MRAPI)
 		return -EINVAL;
+	if (a->call == M_MRAPI_CREATE && alt->out.code == M_MRAPI_ERR_RMEM_EXISTS)
+		return apply_exists(st, created);
 	if (alt->effect != M_EFF_DO && alt->out.code != M_MRAPI_SUCCESS)
 		return 0;
 	switch (a->call) {

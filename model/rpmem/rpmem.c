@@ -47,6 +47,14 @@ static int rpmem_apply(struct model *m, const struct m_pred *pred, size_t i, int
 	return m_rpmem_apply(&m->rpmem, &a, pred, i, created);
 }
 
+static int rpmem_query(const struct model *m, const struct m_profile *p, const struct m_op *op, struct m_qres *out)
+{
+	struct m_rpmem_args a = op_args(op);
+
+	(void)p;
+	return m_rpmem_query(&m->rpmem, &a, out);
+}
+
 static int rpmem_clone(struct model *dst, const struct model *src)
 {
 	return m_rpmem_clone(&dst->rpmem, &src->rpmem);
@@ -61,6 +69,7 @@ const struct m_family_ops m_family_rpmem = {
 	.init = rpmem_init,
 	.predict = rpmem_predict,
 	.apply = rpmem_apply,
+	.query = rpmem_query,
 	.clone = rpmem_clone,
 	.free = rpmem_free,
 };

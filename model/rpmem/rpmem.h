@@ -197,6 +197,23 @@ int m_rpmem_apply(struct m_rpmem_model *s, const struct m_rpmem_args *a, const s
 int m_rpmem_open_attr(const struct m_rpmem_model *s, unsigned t, const char *name, struct m_rpmem_attr *out);
 
 /*
+ * The attributes' fields as query results (model/rpmem/query.c): names, and
+ * field i of a as a number (8-byte fields little-endian; a 16-byte field is
+ * two, NAME_lo its bytes 0-7 and NAME_hi 8-15).
+ */
+#define M_RPMEM_ATTR_KEYS 15
+extern const char *const m_rpmem_attr_keys[M_RPMEM_ATTR_KEYS];
+uint64_t m_rpmem_attr_value(const struct m_rpmem_attr *a, unsigned i);
+/*
+ * What the create or open a just committed gave back (call after apply):
+ * "nlanes" from 1 to m_rpmem_nlanes_max (RPMEM-NLANES-1) and, for an open
+ * with open_attr, every attribute field (RPMEM-HDR-2). 0, or -EINVAL when a
+ * is neither or its pool is not open.
+ */
+struct m_qres;
+int m_rpmem_query(const struct m_rpmem_model *s, const struct m_rpmem_args *a, struct m_qres *out);
+
+/*
  * Compare len bytes of part `part` of set `name`'s pool, from part-file
  * offset off, with real[]. Header pages and bytes whose value is unknown
  * match anything. Returns -1 if equal, the first differing offset (relative

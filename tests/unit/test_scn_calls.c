@@ -41,8 +41,10 @@ START_TEST(test_call_table_integrity)
 				      "%s keeps its API prefix", c->name);
 		if (c->kind == SCN_KIND_CREATE)                            /* creates exactly one class */
 			ck_assert_msg(c->cls && !(c->cls & (c->cls - 1)), "%s", c->name);
-		ck_assert_int_eq(c->kind == SCN_KIND_QUERY, c->query != NULL);
-		ck_assert_int_eq(c->kind == SCN_KIND_QUERY, !!(c->outs & SCN_OUTS_QUERY));
+		/* queries report results; so may other calls (rpmem_open: *nlanes, open_attr) */
+		if (c->kind == SCN_KIND_QUERY)
+			ck_assert_ptr_nonnull(c->query);
+		ck_assert_int_eq(c->query != NULL, !!(c->outs & SCN_OUTS_QUERY));
 		for (const struct scn_arg_spec *a = c->args; a->key; a++) {
 			ck_assert_ptr_eq(scn_spec_find(c->args, a->key), a); /* unique keys */
 			ck_assert_msg(a->kinds, "%s %s", c->name, a->key);

@@ -24,7 +24,8 @@
  *                                                  ok n=N runs=HH:COUNT,... (the pool's bytes from its part
  *                                                  files, the first N of them as runs of one byte)
  *   rpmem_create|rpmem_open id ip root netns [port key] set size addr_off nlanes nulls max_nlanes_env [attr=HEX]
- *                                                  ok nlanes=N
+ *                                                  ok nlanes=N (open with open_attr: and signature=… major=…,
+ *                                                  every field of m_rpmem_attr_keys)
  *   rpmem_set_attr id nulls [attr=HEX] | rpmem_close id
  *   rpmem_remove ip root netns [port key] set flags
  *   rpmem_persist|rpmem_deep_persist|rpmem_flush|rpmem_read id off len lane flags
@@ -391,7 +392,18 @@ static int do_create_open(struct agent *a)
 	p->nlanes = nlanes;
 	p->relayed = !proto_get(a->msg, "port", envs, sizeof(envs));
 	o->live = 1;
-	return proto_send(a->fd, "ok nlanes=%u", nlanes);
+	if (create || null_attr)
+		return proto_send(a->fd, "ok nlanes=%u", nlanes);
+	/* open: what it put into open_attr, field by field (model/rpmem/query.c) */
+	char attrs[PROTO_LINE_MAX];
+	size_t off = 0;
+	struct m_rpmem_attr ma;
+
+	memcpy(&ma, &got, sizeof(ma));
+	for (unsigned i = 0; i < M_RPMEM_ATTR_KEYS && off < sizeof(attrs); i++)
+		off += (size_t)snprintf(attrs + off, sizeof(attrs) - off, " %s=0x%llx", m_rpmem_attr_keys[i],
+					(unsigned long long)m_rpmem_attr_value(&ma, i));
+	return proto_send(a->fd, "ok nlanes=%u%s", nlanes, attrs);
 }
 
 /* The live pool of the request's id, or NULL with the error answered. */

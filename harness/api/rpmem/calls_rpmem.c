@@ -12,14 +12,23 @@
 #define SET_ARGS REQ("target", NODE), REQ("set", STR)
 #define POOL_ARGS SET_ARGS, REQ("size", NUM), OPT("nlanes", NUM), OPT("addr_offset", RANGE(0, 4095)), \
 	OPT("null_addr", BARE), OPT("null_nlanes", BARE), OPT("max_nlanes_env", NUM)
+/* what rpmem_open puts into open_attr (model/rpmem/query.c m_rpmem_attr_keys: 16-byte fields as _lo, _hi) */
+#define ATTR_RESULTS                                                                                           \
+	OPT("signature", NUM), OPT("major", NUM), OPT("compat_features", NUM), OPT("incompat_features", NUM),   \
+		OPT("ro_compat_features", NUM), OPT("poolset_uuid_lo", NUM), OPT("poolset_uuid_hi", NUM),        \
+		OPT("uuid_lo", NUM), OPT("uuid_hi", NUM), OPT("next_uuid_lo", NUM), OPT("next_uuid_hi", NUM),    \
+		OPT("prev_uuid_lo", NUM), OPT("prev_uuid_hi", NUM), OPT("user_flags_lo", NUM),                   \
+		OPT("user_flags_hi", NUM)
 #define DATA_ARGS ARGS(OPT("offset", NUM), REQ("len", NUM), OPT("lane", NUM), OPT("flags", NUM))
 
 const struct scn_call api_rpmem_calls[] = {
 	CALL("rpmem_poolset", RPMEM, LOCAL, 0, 0, O(OK),
 	     ARGS(REQ("set", STR), REQ("size", NUM), OPT("parts", RANGE(1, 8)), OPT("option", STR),
 		  OPT("malformed", BARE))),
-	CALL("rpmem_create", RPMEM, CREATE, SCN_C_RPMEM_POOL, 0, O_RPMEM, ARGS(POOL_ARGS, OPT("attr", HEX))),
-	CALL("rpmem_open", RPMEM, CREATE, SCN_C_RPMEM_POOL, 0, O_RPMEM, ARGS(POOL_ARGS, OPT("null_attr", BARE))),
+	CALL_RESULTS("rpmem_create", RPMEM, CREATE, SCN_C_RPMEM_POOL, 0, O_RPMEM, ARGS(POOL_ARGS, OPT("attr", HEX)),
+		     ARGS(OPT("nlanes", NUM))),
+	CALL_RESULTS("rpmem_open", RPMEM, CREATE, SCN_C_RPMEM_POOL, 0, O_RPMEM, ARGS(POOL_ARGS, OPT("null_attr", BARE)),
+		     ARGS(OPT("nlanes", NUM), ATTR_RESULTS)),
 	CALL("rpmem_set_attr", RPMEM, ACT, SCN_C_RPMEM_POOL, 0, O_RPMEM, ARGS(OPT("attr", HEX))),
 	CALL("rpmem_close", RPMEM, ACT, SCN_C_RPMEM_POOL, 1, O_RPMEM, NOARGS),
 	CALL("rpmem_remove", RPMEM, ACT, 0, 0, O_RPMEM, ARGS(SET_ARGS, OPT("flags", NUM))),

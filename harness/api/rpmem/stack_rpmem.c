@@ -137,6 +137,7 @@ int stack_exec_rpmem(struct stack *st, const struct hcall *c, struct hres *r)
 		o->v.cls = st->f->objs[c->obj].cls;
 		o->v.len = a->pool_size;
 		snprintf(o->set, sizeof(o->set), "%s", a->set);
+		return stack_query_reply(st, scn_call_get(c->call), reply, r); /* *nlanes, open_attr */
 	}
 	return 0;
 }
