@@ -1,4 +1,11 @@
-/* runner.c — run one scenario on an engine with the model alongside (runner.h). */
+/*
+ * runner.c — run one scenario on an engine with the model alongside (runner.h).
+ *
+ * One return convention for the runner's phases (here, run_peer.c,
+ * run_verdict.c, run_fork.c): 0 to go on, 1 when the scenario is over (its
+ * verdict is in x->r: a failure, an error, a skip), a negative errno when the
+ * runner itself failed (no memory). run_begin and run_steps say the same.
+ */
 #include "harness/run/runner.h"
 #include "harness/run/runner_int.h"
 #include "harness/run/proto.h"
@@ -219,7 +226,7 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 	}
 }
 
-/* Lint: every outcome the step's expect names must be in the generic set. Returns -1 to stop. */
+/* Lint: every outcome the step's expect names must be in the generic set. Returns 1 to stop. */
 static int lint_expect(struct run *x, const struct scn_step *s, const struct m_pred *gen)
 {
 	if (s->nexpect == 0 && s->nconds > 0) {
@@ -233,7 +240,7 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 		if (disagree(x, s, s->line, s->expect_col, NULL,
 			     "expect %s=: the results of a call that succeeds, but the model allows only: %s",
 			     s->conds[0].spec->key, set))
-			return -1;
+			return 1;
 		x->loose = 1;
 		return 0;
 	}
@@ -246,7 +253,7 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 		run_format_set(gen, NULL, set, sizeof(set));
 		if (disagree(x, s, s->line, s->expect_col, m_outcome_name(o), "expect %s, but the model allows only: %s",
 			     m_outcome_name(o), set))
-			return -1;
+			return 1;
 		x->loose = 1; /* said: the walk follows the model from here */
 	}
 	return 0;
