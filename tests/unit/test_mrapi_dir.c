@@ -67,6 +67,9 @@ static void setup(void)
 
 static void teardown(void)
 {
+	mrapi_status_t st;
+
+	mrapi_finalize(&st);
 	unlink(keys_path_);
 	unsetenv("MRAPI_RDMA_KEYS");
 }
@@ -405,6 +408,34 @@ START_TEST(test_peer_that_never_reads_stalls_only_itself)
 }
 END_TEST
 
+/* Through the public calls: a squatter does not keep node 2 out; a bad keyring fails the node. */
+START_TEST(test_api_initialize_with_a_keyring)
+{
+	char dir[32];
+	int s;
+	mrapi_status_t st;
+
+	snprintf(dir, sizeof(dir), "127.0.0.1:%u", port_);
+	ck_assert_int_eq(setenv("MRAPI_RDMA_DIR", dir, 1), 0);
+	close(node(1, 1)); /* the service runs (and lingers) */
+	s = raw();
+	raw_greeting(s);
+	raw_say(s, "HELLO 1 2\n");
+	ck_assert(raw_gets_no_ok(s, 300));
+	mrapi_initialize(1, 2, 0, NULL, &st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
+	mrapi_finalize(&st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
+	use_keys("1 too-short\n");
+	mrapi_initialize(1, 2, 0, NULL, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_NODE_INITFAILED);
+	use_keys("2 " SECRET2 "\n"); /* no line for domain 1 */
+	mrapi_initialize(1, 2, 0, NULL, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_NODE_INITFAILED);
+	close(s);
+}
+END_TEST
+
 Suite *suite_test_mrapi_dir(void)
 {
 	Suite *s = suite_create("mrapi_dir");
@@ -419,6 +450,7 @@ Suite *suite_test_mrapi_dir(void)
 	tcase_add_test(tc, test_node_refuses_a_directory_without_the_secret);
 	tcase_add_test(tc, test_idle_strangers_do_not_keep_a_node_out);
 	tcase_add_test(tc, test_peer_that_never_reads_stalls_only_itself);
+	tcase_add_test(tc, test_api_initialize_with_a_keyring);
 	suite_add_tcase(s, tc);
 	return s;
 }
