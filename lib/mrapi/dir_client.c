@@ -9,11 +9,12 @@
 #include "lib/mrapi/mrapi.h"
 
 #include <arpa/inet.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -64,19 +65,47 @@ static int reach(const char *host, unsigned port, unsigned timeout_ms, const str
 	return -ECONNREFUSED;
 }
 
-/* One line (without '\n') into buf, read byte-wise: nothing past it is consumed. 0 or -errno. */
+static int64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * One line (without '\n') into reply, read byte-wise so that nothing past
+ * it is consumed, within the socket's receive timeout (dir_open's) for the
+ * whole line, not per byte. 0 or -errno.
+ */
 static int line_in(int fd, char *reply, size_t len)
 {
+	struct timeval tv;
+	socklen_t tvlen = sizeof(tv);
+	int64_t end;
 	size_t got = 0;
 
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &tvlen) < 0)
+		return -errno;
+	end = now_ms() + (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
 	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int64_t left = end - now_ms();
+		ssize_t n;
 		char c;
-		ssize_t n = recv(fd, &c, 1, 0);
+		int r;
 
-		if (n < 0 && errno == EINTR)
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if ((r = poll(&p, 1, (int)left)) < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 ? -ETIMEDOUT : -errno;
+		n = recv(fd, &c, 1, MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
 		if (n <= 0)
-			return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -ETIMEDOUT : -ECONNRESET;
+			return -ECONNRESET;
 		if (c == '\n')
 			break;
 		if (got + 1 >= len)

@@ -252,18 +252,26 @@ START_TEST(test_forged_create_is_refused)
 }
 END_TEST
 
-/* A service that greets, then answers HELLO "OK" (what = its proof, or none). */
-static pid_t fake_directory(const char *what)
+/* A listening socket on the test's port (a fake directory's). */
+static int fake_listen(void)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port_) };
 	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-	pid_t pid;
 
 	ck_assert_int_ge(lfd, 0);
 	ck_assert_int_eq(setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)), 0);
 	ck_assert_int_eq(inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr), 1);
 	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	ck_assert_int_eq(listen(lfd, 4), 0);
+	return lfd;
+}
+
+/* A service that greets, then answers HELLO "OK" (what = its proof, or none). */
+static pid_t fake_directory(const char *what)
+{
+	int lfd = fake_listen();
+	pid_t pid;
+
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -294,6 +302,34 @@ START_TEST(test_node_refuses_a_directory_without_the_secret)
 		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 		port_++;
 	}
+}
+END_TEST
+
+/* A directory that sends its greeting a byte every 100 ms holds a node no longer than its timeout. */
+START_TEST(test_node_waits_per_message_not_per_byte)
+{
+	int lfd = fake_listen(), fd = -1, st;
+	int64_t t0;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		const char *greet = "DIR 1 1111111111111111111111111111111111111111111111111111111111111111\n";
+		int c = accept(lfd, NULL, NULL);
+
+		for (const char *p = greet; c >= 0 && *p; p++) {
+			if (send(c, p, 1, MSG_NOSIGNAL) != 1)
+				_exit(0);
+			usleep(100000);
+		}
+		_exit(0);
+	}
+	close(lfd);
+	t0 = ms_now();
+	ck_assert_int_eq(dir_open("127.0.0.1", port_, 1, 1, 1000, &fd), -ETIMEDOUT);
+	ck_assert_int_lt(ms_now() - t0, 2000);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 }
 END_TEST
 
@@ -448,6 +484,7 @@ Suite *suite_test_mrapi_dir(void)
 	tcase_add_test(tc, test_second_domain_sees_nothing_of_the_first);
 	tcase_add_test(tc, test_forged_create_is_refused);
 	tcase_add_test(tc, test_node_refuses_a_directory_without_the_secret);
+	tcase_add_test(tc, test_node_waits_per_message_not_per_byte);
 	tcase_add_test(tc, test_idle_strangers_do_not_keep_a_node_out);
 	tcase_add_test(tc, test_peer_that_never_reads_stalls_only_itself);
 	tcase_add_test(tc, test_api_initialize_with_a_keyring);
