@@ -1,16 +1,20 @@
 /*
- * dir_server.c — the directory service (protocol in dir.h): spawning it as a
- * process of its own, and its single-threaded poll loop. The loop runs in a
- * forked child of a node, so it uses only async-signal-safe calls and static
- * storage (no malloc, no stdio).
+ * dir_server.c — the directory service (protocol and limits in dir.h):
+ * spawning it as a process of its own, and its single-threaded poll loop
+ * over non-blocking connections, each with a bounded input line, a bounded
+ * queue of replies and its deadlines, so that a slow or hostile peer stalls
+ * only itself. The requests are dir_requests.c's. The loop runs in a forked
+ * child of a node: static storage and system calls, no stdio; the only
+ * library calls are the MACs of dir_auth.c (see there).
  */
-#define _DEFAULT_SOURCE
-#include "lib/mrapi/dir.h"
+#define _GNU_SOURCE /* accept4 */
+#include "lib/mrapi/dir_serve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -19,27 +23,10 @@
 #include <unistd.h>
 
 #define FIRST_NODE_MS 10000 /* a service no node ever reaches ends after this */
+#define ACCEPTS_PER_ROUND 16
+#define POLL_MS 100
 
-struct client {
-	int fd;             /* -1: free slot */
-	int hello;          /* HELLO accepted: domain, node are this node's */
-	uint32_t domain, node;
-	size_t inlen;
-	char in[DIR_LINE];
-};
-
-struct seg {
-	int live;
-	int owner;          /* client slot */
-	uint32_t id, gen, atype, shared, domain, rkey, port;
-	uint64_t addr, size;
-	uint32_t attached;  /* bit c: client slot c attached */
-	char ip[48];
-};
-
-static struct client cl[DIR_MAX_NODES];
-static struct seg sg[DIR_MAX_SEGS];
-static uint32_t next_gen = 1, next_any = DIR_ANY_FIRST;
+struct conn cl[DIR_SLOTS];
 
 static int64_t now_ms(void)
 {
@@ -49,21 +36,30 @@ static int64_t now_ms(void)
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static void reply(int c, const struct wline *w)
+/* Connection c ends: its node's segments and attachments go with it. */
+static void drop(int c)
 {
-	size_t off = 0;
-
-	while (off < w->len) {
-		ssize_t n = send(cl[c].fd, w->buf + off, w->len - off, MSG_NOSIGNAL);
-
-		if (n <= 0 && errno != EINTR)
-			return; /* the node is gone: its close is seen by poll */
-		if (n > 0)
-			off += (size_t)n;
-	}
+	req_gone(c);
+	close(cl[c].fd);
+	cl[c].fd = -1;
+	cl[c].member = 0;
 }
 
-static void reply_str(int c, const char *a, const char *b)
+void conn_reply(int c, const struct wline *w)
+{
+	struct conn *k = &cl[c];
+
+	if (w->len > sizeof(k->out) - k->outlen) {
+		k->closing = 1; /* cannot happen (input waits for room); if it did, the peer goes */
+		return;
+	}
+	if (k->outlen == 0)
+		k->out_since = now_ms();
+	memcpy(k->out + k->outlen, w->buf, w->len);
+	k->outlen += w->len;
+}
+
+void conn_reply_str(int c, const char *a, const char *b)
 {
 	struct wline w;
 
@@ -72,281 +68,202 @@ static void reply_str(int c, const char *a, const char *b)
 	if (b)
 		wl_str(&w, b);
 	wl_end(&w);
-	reply(c, &w);
+	conn_reply(c, &w);
 }
 
-/* The live segment (id, gen) or with id (gen 0: any), or -1. */
-static int find(uint32_t id, uint32_t gen)
+/* Send what the socket takes of c's queue. A send error drops c. */
+static void flush(int c)
 {
-	for (int s = 0; s < DIR_MAX_SEGS; s++)
-		if (sg[s].live && sg[s].id == id && (!gen || sg[s].gen == gen))
-			return s;
-	return -1;
-}
+	struct conn *k = &cl[c];
 
-static int ip_ok(const char *ip)
-{
-	size_t n = 0;
+	while (k->outlen) {
+		ssize_t n = send(k->fd, k->out, k->outlen, MSG_NOSIGNAL | MSG_DONTWAIT);
 
-	for (; ip[n]; n++)
-		if (!((ip[n] >= '0' && ip[n] <= '9') || ip[n] == '.' || ip[n] == ':' ||
-		      (ip[n] >= 'a' && ip[n] <= 'f') || (ip[n] >= 'A' && ip[n] <= 'F')))
-			return 0;
-	return n > 0 && n < sizeof(sg[0].ip);
-}
-
-/* CREATE's numbers argv[first..first+n): atype shared addr size rkey port. */
-static int nums(char **argv, int first, int n, uint64_t *v)
-{
-	for (int i = 0; i < n; i++)
-		if (wl_u64_parse(argv[first + i], &v[i]) || (i != 2 && i != 3 && v[i] > UINT32_MAX))
-			return -EINVAL; /* addr and size are 64-bit, the rest 32 */
-	return 0;
-}
-
-static void do_hello(int c, char **argv, int argc)
-{
-	uint64_t v[2];
-
-	if (argc != 3 || wl_u64_parse(argv[1], &v[0]) || wl_u64_parse(argv[2], &v[1]) || v[0] > UINT32_MAX ||
-	    v[1] > UINT32_MAX || cl[c].hello) {
-		reply_str(c, "ERR", "PROTO");
-		return;
-	}
-	for (int o = 0; o < DIR_MAX_NODES; o++)
-		if (o != c && cl[o].fd >= 0 && cl[o].hello && cl[o].domain == v[0] && cl[o].node == v[1]) {
-			reply_str(c, "ERR", "NODE_INITIALIZED");
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			drop(c);
 			return;
 		}
-	cl[c].hello = 1;
-	cl[c].domain = (uint32_t)v[0];
-	cl[c].node = (uint32_t)v[1];
-	reply_str(c, "OK", NULL);
-}
-
-/* CREATE id|ANY atype shared addr size rkey port ip */
-static void do_create(int c, char **argv, int argc)
-{
-	uint64_t v[7], id = 0;
-	int any, s, live = 0, slot = -1;
-	struct wline w;
-
-	any = argc == 9 && strcmp(argv[1], "ANY") == 0;
-	if (argc != 9 || (!any && (wl_u64_parse(argv[1], &id) || id > UINT32_MAX)) ||
-	    nums(argv, 2, 6, v + 1) || !ip_ok(argv[8])) {
-		reply_str(c, "ERR", "PROTO");
-		return;
-	}
-	if (!any && id > DIR_MAX_USER_ID) {
-		reply_str(c, "ERR", "ID_INVALID");
-		return;
-	}
-	if (!any && find((uint32_t)id, 0) >= 0) {
-		reply_str(c, "ERR", "EXISTS");
-		return;
-	}
-	for (s = 0; s < DIR_MAX_SEGS; s++) {
-		live += sg[s].live;
-		if (!sg[s].live && slot < 0)
-			slot = s;
-	}
-	if (slot < 0 || live >= DIR_MAX_SEGS) {
-		reply_str(c, "ERR", "MEM_LIMIT");
-		return;
-	}
-	if (any) {
-		while (find(next_any, 0) >= 0 || next_any < DIR_ANY_FIRST)
-			next_any = next_any + 1 < DIR_ANY_FIRST ? DIR_ANY_FIRST : next_any + 1;
-		id = next_any++;
-	}
-	sg[slot] = (struct seg){ .live = 1, .owner = c, .id = (uint32_t)id, .gen = next_gen++,
-				 .atype = (uint32_t)v[1], .shared = (uint32_t)v[2], .domain = cl[c].domain,
-				 .addr = v[3], .size = v[4], .rkey = (uint32_t)v[5], .port = (uint32_t)v[6] };
-	memcpy(sg[slot].ip, argv[8], strlen(argv[8]) + 1);
-	wl_init(&w);
-	wl_str(&w, "OK");
-	wl_u64(&w, sg[slot].id);
-	wl_u64(&w, sg[slot].gen);
-	wl_end(&w);
-	reply(c, &w);
-}
-
-static void do_get(int c, char **argv, int argc)
-{
-	uint64_t id;
-	struct wline w;
-	int s;
-
-	if (argc != 2 || wl_u64_parse(argv[1], &id) || id > UINT32_MAX) {
-		reply_str(c, "ERR", "PROTO");
-		return;
-	}
-	if ((s = find((uint32_t)id, 0)) < 0 || id == 0xffffffffu) {
-		reply_str(c, "ERR", "ID_INVALID");
-		return;
-	}
-	wl_init(&w);
-	wl_str(&w, "OK");
-	wl_u64(&w, sg[s].id);
-	wl_u64(&w, sg[s].gen);
-	wl_u64(&w, sg[s].atype);
-	wl_u64(&w, sg[s].shared);
-	wl_u64(&w, sg[s].domain);
-	wl_u64(&w, sg[s].addr);
-	wl_u64(&w, sg[s].size);
-	wl_u64(&w, sg[s].rkey);
-	wl_u64(&w, sg[s].port);
-	wl_str(&w, sg[s].ip);
-	wl_end(&w);
-	reply(c, &w);
-}
-
-/* ATTACH / DETACH / DELETE id gen */
-static void do_op(int c, char **argv, int argc)
-{
-	uint64_t id, gen;
-	uint32_t bit = 1u << c;
-	int s;
-
-	if (argc != 3 || wl_u64_parse(argv[1], &id) || wl_u64_parse(argv[2], &gen) || id > UINT32_MAX ||
-	    gen > UINT32_MAX || gen == 0) {
-		reply_str(c, "ERR", "PROTO");
-		return;
-	}
-	if ((s = find((uint32_t)id, (uint32_t)gen)) < 0) {
-		reply_str(c, "ERR", "INVALID");
-		return;
-	}
-	if (strcmp(argv[0], "ATTACH") == 0) {
-		if (sg[s].attached & bit) {
-			reply_str(c, "ERR", "ATTACHED");
-			return;
-		}
-		sg[s].attached |= bit;
-	} else if (strcmp(argv[0], "DETACH") == 0) {
-		if (!(sg[s].attached & bit)) {
-			reply_str(c, "ERR", "NOTATTACHED");
-			return;
-		}
-		sg[s].attached &= ~bit;
-	} else {
-		if (sg[s].owner != c) {
-			reply_str(c, "ERR", "NOTOWNER");
-			return;
-		}
-		if (sg[s].attached & ~(1u << sg[s].owner)) {
-			reply_str(c, "ERR", "ATTACH");
-			return;
-		}
-		sg[s].live = 0;
-	}
-	reply_str(c, "OK", NULL);
-}
-
-static void handle_line(int c, char *line)
-{
-	char *argv[12];
-	int argc = wl_split(line, argv, 12);
-
-	if (argc == 0)
-		reply_str(c, "ERR", "PROTO");
-	else if (strcmp(argv[0], "HELLO") == 0)
-		do_hello(c, argv, argc);
-	else if (!cl[c].hello)
-		reply_str(c, "ERR", "PROTO");
-	else if (strcmp(argv[0], "CREATE") == 0)
-		do_create(c, argv, argc);
-	else if (strcmp(argv[0], "GET") == 0)
-		do_get(c, argv, argc);
-	else if (!strcmp(argv[0], "ATTACH") || !strcmp(argv[0], "DETACH") || !strcmp(argv[0], "DELETE"))
-		do_op(c, argv, argc);
-	else
-		reply_str(c, "ERR", "PROTO");
-}
-
-/* The node on slot c left: its segments go, its attachments too. */
-static void drop(int c)
-{
-	close(cl[c].fd);
-	cl[c].fd = -1;
-	for (int s = 0; s < DIR_MAX_SEGS; s++) {
-		sg[s].attached &= ~(1u << c);
-		if (sg[s].live && sg[s].owner == c)
-			sg[s].live = 0;
+		memmove(k->out, k->out + n, k->outlen - (size_t)n);
+		k->outlen -= (size_t)n;
+		k->out_since = now_ms();
 	}
 }
 
-/* Read what slot c sent; handle every complete line. A line too long ends the node. */
-static void on_input(int c)
+/* Room for one more reply: c's input may be handled (and read). */
+static int has_room(int c)
 {
-	ssize_t n = recv(cl[c].fd, cl[c].in + cl[c].inlen, sizeof(cl[c].in) - 1 - cl[c].inlen, 0);
+	return !cl[c].closing && cl[c].outlen + DIR_LINE <= sizeof(cl[c].out);
+}
+
+/* Handle the complete lines in c's input while its queue has room. */
+static void handle_lines(int c, const struct dir_keys *keys)
+{
+	struct conn *k = &cl[c];
 	char *nl;
 
-	if (n <= 0) {
-		if (n < 0 && errno == EINTR)
-			return;
-		drop(c);
-		return;
-	}
-	cl[c].inlen += (size_t)n;
-	cl[c].in[cl[c].inlen] = '\0';
-	while ((nl = memchr(cl[c].in, '\n', cl[c].inlen))) {
-		size_t used = (size_t)(nl - cl[c].in) + 1;
+	while (k->fd >= 0 && has_room(c) && (nl = memchr(k->in, '\n', k->inlen))) {
+		size_t used = (size_t)(nl - k->in) + 1;
 
 		*nl = '\0';
-		handle_line(c, cl[c].in);
-		if (cl[c].fd < 0)
-			return;
-		memmove(cl[c].in, cl[c].in + used, cl[c].inlen - used);
-		cl[c].inlen -= used;
+		req_line(c, k->in, keys);
+		memmove(k->in, k->in + used, k->inlen - used);
+		k->inlen -= used;
+		k->line_since = now_ms(); /* the next message's time starts */
 	}
-	if (cl[c].inlen >= sizeof(cl[c].in) - 1)
+}
+
+/* Read what c sent. End of stream, an error or a line too long drops c. */
+static void on_input(int c)
+{
+	struct conn *k = &cl[c];
+	size_t room = sizeof(k->in) - 1 - k->inlen;
+	ssize_t n;
+
+	if (room == 0)
+		return;
+	n = recv(k->fd, k->in + k->inlen, room, MSG_DONTWAIT);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+		return;
+	if (n <= 0) {
+		drop(c);
+		return;
+	}
+	if (k->inlen == 0)
+		k->line_since = now_ms();
+	k->inlen += (size_t)n;
+	k->in[k->inlen] = '\0';
+	if (k->inlen == sizeof(k->in) - 1 && !memchr(k->in, '\n', k->inlen))
+		drop(c); /* over-long: the protocol's lines are shorter */
+}
+
+/* Drop c if one of its deadlines passed (dir.h) or its refusal is out. */
+static void check_deadlines(int c, int64_t now)
+{
+	const struct conn *k = &cl[c];
+
+	if ((!k->member && now - k->since > DIR_HELLO_MS) ||
+	    (k->outlen && now - k->out_since > DIR_WRITE_MS) ||
+	    (k->inlen && !memchr(k->in, '\n', k->inlen) && now - k->line_since > DIR_MSG_MS) ||
+	    (k->closing && !k->outlen))
 		drop(c);
 }
 
-static void on_accept(int lfd)
+/* A slot for a new connection: a free one, else the oldest not yet HELLO'd is closed for it. */
+static int slot_for_new(void)
 {
-	int fd = accept(lfd, NULL, NULL);
+	int pending = 0, oldest = -1, free_slot = -1;
 
-	if (fd < 0)
-		return;
-	for (int c = 0; c < DIR_MAX_NODES; c++)
+	for (int c = 0; c < DIR_SLOTS; c++) {
 		if (cl[c].fd < 0) {
-			cl[c] = (struct client){ .fd = fd };
-			return;
+			if (free_slot < 0)
+				free_slot = c;
+		} else if (!cl[c].member) {
+			pending++;
+			if (oldest < 0 || cl[c].since < cl[oldest].since)
+				oldest = c;
 		}
-	close(fd); /* full */
+	}
+	if (free_slot >= 0 && pending < DIR_MAX_PENDING)
+		return free_slot;
+	if (oldest >= 0)
+		drop(oldest);
+	return oldest >= 0 ? oldest : free_slot;
 }
 
-void dir_serve(int lfd)
+/* Take the waiting connections: a slot each and the greeting with a fresh nonce. */
+static void on_accept(int lfd)
 {
-	struct pollfd pf[DIR_MAX_NODES + 1];
-	int64_t idle_since = now_ms(), limit = FIRST_NODE_MS;
+	for (int i = 0; i < ACCEPTS_PER_ROUND; i++) {
+		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), one = 1, c;
+		struct wline w;
 
-	for (int c = 0; c < DIR_MAX_NODES; c++)
+		if (fd < 0)
+			return;
+		if ((c = slot_for_new()) < 0) {
+			close(fd); /* DIR_SLOTS members: cannot happen (members <= DIR_MAX_NODES) */
+			continue;
+		}
+		cl[c] = (struct conn){ .fd = fd, .since = now_ms() };
+		if (dir_nonce(cl[c].nonce)) {
+			close(fd);
+			cl[c].fd = -1;
+			continue;
+		}
+		(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		wl_init(&w);
+		wl_str(&w, "DIR 1");
+		wl_str(&w, cl[c].nonce);
+		wl_end(&w);
+		conn_reply(c, &w);
+		flush(c);
+	}
+}
+
+/* The poll set: the listener, then every connection with what it waits for. */
+static int poll_set(int lfd, struct pollfd *pf, int *map)
+{
+	int n = 0;
+
+	pf[n] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	map[n++] = -1;
+	for (int c = 0; c < DIR_SLOTS; c++)
+		if (cl[c].fd >= 0) {
+			short ev = (short)((has_room(c) ? POLLIN : 0) | (cl[c].outlen ? POLLOUT : 0));
+
+			pf[n] = (struct pollfd){ .fd = cl[c].fd, .events = ev };
+			map[n++] = c;
+		}
+	return n;
+}
+
+void dir_serve(int lfd, const struct dir_keys *keys)
+{
+	struct pollfd pf[DIR_SLOTS + 1];
+	int map[DIR_SLOTS + 1];
+	int64_t idle_since = now_ms(), limit = FIRST_NODE_MS;
+	int fl = fcntl(lfd, F_GETFL);
+
+	if (fl < 0 || fcntl(lfd, F_SETFL, fl | O_NONBLOCK) < 0)
+		_exit(1);
+	for (int c = 0; c < DIR_SLOTS; c++)
 		cl[c].fd = -1;
 	for (;;) {
-		int n = 0, map[DIR_MAX_NODES + 1];
+		int n = poll_set(lfd, pf, map), any = 0;
+		int64_t now;
 
-		pf[n] = (struct pollfd){ .fd = lfd, .events = POLLIN };
-		map[n++] = -1;
-		for (int c = 0; c < DIR_MAX_NODES; c++)
-			if (cl[c].fd >= 0) {
-				pf[n] = (struct pollfd){ .fd = cl[c].fd, .events = POLLIN };
-				map[n++] = c;
-			}
 		if (n == 1 && now_ms() - idle_since > limit)
 			_exit(0);
-		if (poll(pf, (nfds_t)n, 200) < 0 && errno != EINTR)
+		if (poll(pf, (nfds_t)n, POLL_MS) < 0 && errno != EINTR)
 			_exit(1);
-		for (int i = 1; i < n; i++)
-			if (pf[i].revents)
-				on_input(map[i]);
+		for (int i = 1; i < n; i++) {
+			int c = map[i];
+
+			if (cl[c].fd >= 0 && (pf[i].revents & POLLOUT))
+				flush(c);
+			if (cl[c].fd >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+				if (has_room(c))
+					on_input(c);
+				else if (pf[i].revents & (POLLHUP | POLLERR))
+					drop(c);
+			}
+		}
+		now = now_ms();
+		for (int c = 0; c < DIR_SLOTS; c++) {
+			if (cl[c].fd < 0)
+				continue;
+			handle_lines(c, keys);
+			if (cl[c].fd >= 0 && cl[c].outlen)
+				flush(c);
+			if (cl[c].fd >= 0)
+				check_deadlines(c, now);
+			any |= cl[c].fd >= 0;
+		}
 		if (pf[0].revents & POLLIN)
 			on_accept(lfd);
-		int any = 0;
-		for (int c = 0; c < DIR_MAX_NODES; c++)
-			any |= cl[c].fd >= 0;
 		if (any) {
 			idle_since = now_ms();
 			limit = DIR_LINGER_MS;
@@ -366,7 +283,7 @@ static int listen_on(const char *host, unsigned port, int *lfd)
 		return -errno;
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0)
 		goto fail;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 64) < 0)
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 128) < 0)
 		goto fail;
 	*lfd = fd;
 	return 0;
@@ -376,7 +293,7 @@ fail:
 	return rc;
 }
 
-int dir_spawn(const char *host, unsigned port)
+int dir_spawn(const char *host, unsigned port, const struct dir_keys *keys)
 {
 	int lfd = -1, rc = listen_on(host, port, &lfd), st;
 	pid_t pid;
@@ -402,7 +319,7 @@ int dir_spawn(const char *host, unsigned port)
 		for (int fd = 3; fd < 1024; fd++)
 			if (fd != lfd)
 				close(fd);
-		dir_serve(lfd);
+		dir_serve(lfd, keys);
 	}
 	close(lfd);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

@@ -5,7 +5,7 @@
 MRAPI_SRCS := $(sort $(wildcard lib/mrapi/*.c))
 MRAPI_LIB  := $(BUILD)/libmrapi-rdma.a
 MRAPI_SO   := $(BUILD)/libmrapi-rdma.so
-MRAPI_LDLIBS := -libverbs -lrdmacm -lpthread
+MRAPI_LDLIBS := -libverbs -lrdmacm -lpthread -lcrypto
 
 $(MRAPI_LIB): $(MRAPI_SRCS:%.c=$(BUILD)/%.o)
 	@mkdir -p $(dir $@)
