@@ -330,7 +330,7 @@ static int outer_report(struct outer *o, const struct m_profile *prof, double se
 	struct rule_cov cov, walk;
 	struct result *w = calloc(o->fl.n ? o->fl.n : 1, sizeof(*w));
 	struct cov_case *cc = calloc(o->fl.n ? o->fl.n : 1, sizeof(*cc));
-	int rc;
+	int rc, bad = 0;
 
 	report_end(stdout, o->a->format, o->rs, o->fl.n, secs);
 	cov_init(&cov);
@@ -357,18 +357,23 @@ static int outer_report(struct outer *o, const struct m_profile *prof, double se
 	free(cc);
 	if (o->res.jsonl) {
 		if ((rc = results_close(&o->res)) != 0)
-			fprintf(stderr, "rdmacheck: results in %s incomplete: %s\n", o->res.dir, strerror(-rc));
+			fprintf(stderr, "rdmacheck: results in %s incomplete: cannot write %s: %s\n", o->res.dir,
+				o->res.werr_path, strerror(-rc));
 		fprintf(stdout, "%sresults: %s\n", o->a->format == REPORT_TAP ? "# " : "", o->res.dir);
+		bad = rc != 0;
 	}
 	if (o->a->junit && (rc = report_junit(o->a->junit, o->rs, o->fl.n, secs)) != 0) {
 		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", o->a->junit, strerror(-rc));
-		return 1;
+		bad = 1;
 	}
-	return 0;
+	return bad;
 }
 
-/* Open the results directory: --results=DIR, or the default in the checkout (else ./build/results). */
-static void outer_results(struct outer *o)
+/*
+ * Open the results directory: --results=DIR, or the default in the checkout (else ./build/results).
+ * 0, or -EBUSY when another run writes it (said on stderr; this one must not run).
+ */
+static int outer_results(struct outer *o)
 {
 	char root[PATH_MAX], dir[PATH_MAX], err[512];
 
@@ -376,8 +381,13 @@ static void outer_results(struct outer *o)
 		snprintf(dir, sizeof(dir), "%s", o->a->results);
 	else if (cli_find_root(root, sizeof(root)) || results_default(root, dir, sizeof(dir)))
 		results_default(".", dir, sizeof(dir));
-	if (results_open(&o->res, dir, !o->a->results, err, sizeof(err)))
+	if (results_open(&o->res, dir, !o->a->results, err, sizeof(err)) == -EBUSY) {
+		fprintf(stderr, "rdmacheck: --results: %s\n", err);
+		return -EBUSY;
+	} else if (!o->res.jsonl) {
 		fprintf(stderr, "rdmacheck: no results directory: %s\n", err);
+	}
+	return 0;
 }
 
 /* o->root, build/run in it, and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
@@ -420,6 +430,11 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		cli_unload(&o.fl, o.files);
 		return 0;
 	}
+	if (outer_results(&o)) {
+		cli_unload_diags(o.fl.n, o.diags);
+		cli_unload(&o.fl, o.files);
+		return EXIT_USAGE;
+	}
 	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
 	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));
 	o.careful = calloc(o.fl.n ? o.fl.n : 1, 1);
@@ -427,7 +442,6 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	o.console_txt = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.console_txt));
 	if (!o.rs || !o.st || !o.staged || !o.console_txt)
 		return EXIT_INFRA;
-	outer_results(&o);
 	for (size_t i = 0; i < o.fl.n; i++) {
 		snprintf(o.rs[i].file, sizeof(o.rs[i].file), "%s", o.fl.v[i]);
 		snprintf(o.rs[i].title, sizeof(o.rs[i].title), "%s", o.files[i] ? o.files[i]->title : "");

@@ -16,7 +16,7 @@ static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|vms|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
 	"                     [--fresh-agents] [--jobs=N] [--vm-cpus=N]\n"
-	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
+	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed[=DIR]]\n"
 	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
 	"                     [--list] [--device=DEV | --topology=FILE] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
@@ -47,8 +47,10 @@ static const char usage_run[] =
 	"  -k PATTERN          only scenarios matching one of the patterns\n"
 	"  --exclude=PATTERN   not the scenarios matching it\n"
 	"  --rule=ID           only scenarios that cite or exercise rule ID (rdmacheck explain ID)\n"
-	"  --rerun-failed      only what failed (FAIL, ERROR) in the last run's results\n"
-	"                      (build/results/latest/results.jsonl; RDMACHECK_RESULTS=DIR for DIR/latest)\n"
+	"  --rerun-failed[=DIR]  only what failed (FAIL, ERROR) in the last run's results\n"
+	"                      (build/results/latest/results.jsonl; RDMACHECK_RESULTS=DIR for DIR/latest),\n"
+	"                      or in DIR: a results directory (--results=DIR, a CI artifact), its\n"
+	"                      results.jsonl, or a directory with a latest link\n"
 	"  --shard=I/N         job I's share of N parallel jobs: every job given the same paths\n"
 	"                      takes a disjoint, balanced share, together the whole selection\n"
 	"                      (under GitLab's parallel: jobs, CI_NODE_INDEX/CI_NODE_TOTAL);\n"
@@ -96,7 +98,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "fresh-agents", no_argument, NULL, OPT_FRESH },
 		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 		{ "rule", required_argument, NULL, OPT_RULE },
-		{ "rerun-failed", no_argument, NULL, OPT_RERUN },
+		{ "rerun-failed", optional_argument, NULL, OPT_RERUN },
 		{ "repeat", required_argument, NULL, OPT_REPEAT },
 		{ "shuffle", no_argument, NULL, OPT_SHUFFLE },
 		{ "seed", required_argument, NULL, OPT_SEED },
@@ -202,6 +204,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_RERUN:
 			a->rerun_failed = 1;
+			a->sel.rerun_from = optarg;
 			break;
 		case OPT_REPEAT:
 			s = strtol(v, &end, 10);

@@ -233,7 +233,7 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 	struct cli_select sel = *s;
 	struct filelist failed = { 0 };
 	struct shard_times times = { 0 };
-	char err[PATH_MAX + 128], **keep = NULL;
+	char err[PATH_MAX + 128], from[PATH_MAX], **keep = NULL;
 	int rc;
 
 	memset(fl, 0, sizeof(*fl));
@@ -251,7 +251,8 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 		sel.times = &times;
 	}
 	if (rerun) {
-		if (rerun_last(&failed, err, sizeof(err))) {
+		if (rerun_path(sel.rerun_from, from, sizeof(from), err, sizeof(err)) ||
+		    rerun_read(from, &failed, err, sizeof(err))) {
 			fprintf(stderr, "rdmacheck: --rerun-failed: %s\n", err);
 			rc = EXIT_USAGE;
 			goto out;
@@ -266,7 +267,7 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 			paths = keep;
 		}
 		if (failed.n == 0 || npaths == 0) {
-			fprintf(stderr, "rdmacheck: --rerun-failed: nothing failed in the last run\n");
+			fprintf(stderr, "rdmacheck: --rerun-failed: nothing failed in %s\n", from);
 			rc = SEL_NONE;
 			goto out;
 		}

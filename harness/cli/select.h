@@ -26,6 +26,7 @@ struct cli_select {
 	enum m_rule rule[SEL_MAX];    /* --rule: a file stays when it cites or exercises any */
 	size_t nrule;
 	struct filelist *only;        /* --rerun-failed: a file stays when it is one of these */
+	const char *rerun_from;       /* --rerun-failed=DIR: the results read (NULL: the last run's) */
 	struct shard shard;           /* --shard: only this job's share (total 0: all) */
 	const char *times_path;       /* --shard-times: a results.jsonl (or its directory) to balance by */
 	const struct shard_times *times; /* its durations (sel_load reads times_path into it), or NULL */
@@ -55,7 +56,8 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
 
 /*
  * What `run` does before it runs anything: the paths (with rerun, the
- * failed scenarios of the last results, rerun_last; with paths as well,
+ * failed scenarios of the last results or of s->rerun_from, rerun_path and
+ * rerun_read; with paths as well,
  * those of them that failed), parsed (cli_load_each: a file that does not
  * parse stays, with its errors in *diags), then s applied (sel_apply; with
  * s->shard, a line on stderr says how many of how many are this job's).
