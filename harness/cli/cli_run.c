@@ -65,11 +65,12 @@ void outer_print_ready(struct outer *o)
 		size_t k = o->printed;
 		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
 
-		if (o->res.jsonl)
+		if (o->res.jsonl && !o->st[k].not_run)
 			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
 		free(trace);
 		report_progress(o->fl.n, o->fl.n, "");
-		report_result(stdout, o->a->format, k, &o->rs[k]);
+		if (!o->st[k].not_run)
+			report_result(stdout, o->a->format, o->shown++, &o->rs[k]);
 		o->printed++;
 	}
 }
@@ -97,30 +98,32 @@ static void show_status(struct outer *o)
 }
 
 /*
- * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
- * ERROR at the step it had reached, those after it were not run.
+ * After Ctrl-C or SIGTERM (interrupt.h): a scenario that was running is an
+ * ERROR at the step it had reached; every other one without a result (the
+ * held-back crash-predicted ones before the running one too) was not run.
  */
 void outer_mark_interrupted(struct outer *o)
 {
 	int sig = interrupt_caught();
-	size_t k = round_running(o, 0, 0);
 
 	if (!sig)
 		return;
-	for (size_t i = k; i < o->fl.n; i++) {
+	for (size_t i = 0; i < o->fl.n; i++) {
 		struct result *r = &o->rs[i];
-
-		int running = (i == k || o->st[i].deferred) && o->st[i].started; /* the main round's, a side round's */
 
 		if (o->st[i].finished)
 			continue;
-		r->v = running ? V_ERROR : V_SKIP;
-		r->line = running ? o->st[i].step_line : 0;
-		if (r->v == V_ERROR)
-			snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
-		else
-			snprintf(r->reason, sizeof(r->reason), "not run: the run was interrupted (%s)", strsignal(sig));
 		o->st[i].finished = 1;
+		if (!o->st[i].started) {
+			r->v = V_SKIP;
+			snprintf(r->reason, sizeof(r->reason), "not run: the run was interrupted (%s)", strsignal(sig));
+			o->st[i].not_run = 1;
+			o->not_run++;
+			continue;
+		}
+		r->v = V_ERROR;
+		r->line = o->st[i].step_line;
+		snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
 	}
 }
 
@@ -328,27 +331,38 @@ static int outer_stack(struct outer *o)
 static int outer_report(struct outer *o, const struct m_profile *prof, double secs)
 {
 	struct rule_cov cov, walk;
+	/* the reports are of what ran: the results without the not-run ones (outer_mark_interrupted) */
+	size_t nran = o->fl.n - o->not_run, m = 0;
 	struct result *w = calloc(o->fl.n ? o->fl.n : 1, sizeof(*w));
+	struct result *ran = calloc(nran + 1, sizeof(*ran));
 	struct cov_case *cc = calloc(o->fl.n ? o->fl.n : 1, sizeof(*cc));
 	int rc, bad = 0;
 
-	report_end(stdout, o->a->format, o->rs, o->fl.n, secs);
+	for (size_t i = 0; ran && i < o->fl.n; i++)
+		if (!o->st[i].not_run)
+			ran[m++] = o->rs[i]; /* a shallow copy: o->rs keeps what it points to */
+	report_end(stdout, o->a->format, ran ? ran : o->rs, ran ? nran : o->fl.n, secs);
+	if (o->not_run)
+		report_not_run(stdout, o->a->format, o->not_run, o->fl.n, strsignal(interrupt_caught()));
 	cov_init(&cov);
 	cov_init(&walk);
+	m = 0;
 	for (size_t i = 0; w && cc && i < o->fl.n; i++) {
+		if (o->st[i].not_run)
+			continue;
 		cov_add(&cov, &o->rs[i], i);
 		if (o->files[i]) { /* what `rdmacheck coverage` counts, for the same files */
 			cli_walk(o->files[i], prof, NULL, NULL, NULL, &w[i]);
 			cov_add(&walk, &w[i], i);
 		}
-		cc[i] = (struct cov_case){ o->fl.v[i], o->files[i], &o->rs[i], o->files[i] ? &w[i] : NULL };
+		cc[m++] = (struct cov_case){ o->fl.v[i], o->files[i], &o->rs[i], o->files[i] ? &w[i] : NULL };
 	}
 	cov_print_compare(stdout, &cov, &walk, o->fl.v, o->a->format == REPORT_TAP ? "# " : "");
 	if (o->res.jsonl && w && cc) { /* the picture: rules x families, deviations (cov_html.h) */
 		char page[PATH_MAX + 32];
 
 		snprintf(page, sizeof(page), "%s/coverage.html", o->res.dir);
-		if ((rc = cov_html(page, cc, o->fl.n, o->a->stack, prof)) != 0)
+		if ((rc = cov_html(page, cc, m, o->a->stack, prof)) != 0)
 			fprintf(stderr, "rdmacheck: %s: %s\n", page, strerror(-rc));
 	}
 	for (size_t i = 0; w && i < o->fl.n; i++)
@@ -362,10 +376,13 @@ static int outer_report(struct outer *o, const struct m_profile *prof, double se
 		fprintf(stdout, "%sresults: %s\n", o->a->format == REPORT_TAP ? "# " : "", o->res.dir);
 		bad = rc != 0;
 	}
-	if (o->a->junit && (rc = report_junit(o->a->junit, o->rs, o->fl.n, secs)) != 0) {
+	if (ran && o->not_run) /* one case says it: the JUnit of an interrupted run is not green */
+		report_not_run_case(&ran[nran++], o->not_run, o->fl.n, strsignal(interrupt_caught()));
+	if (o->a->junit && (rc = report_junit(o->a->junit, ran ? ran : o->rs, ran ? nran : o->fl.n, secs)) != 0) {
 		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", o->a->junit, strerror(-rc));
 		bad = 1;
 	}
+	free(ran);
 	return bad;
 }
 
@@ -420,6 +437,11 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	if (a->topology && (rc = outer_topology_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
 	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &o.diags, &none);
+	if (rc == SEL_STOPPED) {
+		fprintf(stderr, "rdmacheck: interrupted (%s) while loading the scenarios: nothing ran\n",
+			strsignal(interrupt_caught()));
+		return EXIT_INTERRUPTED;
+	}
 	if (rc)
 		return rc == SEL_NONE ? none : rc;
 	if (a->sel.shuffle)
@@ -497,6 +519,7 @@ int cli_run(int argc, char **argv)
 
 	if (first < 0)
 		return first == -1 ? 0 : EXIT_USAGE;
+	a.sel.stop = interrupt_caught; /* --repeat=N's loading ends at Ctrl-C too */
 	if (a.inner)
 		return cli_run_inner(&a);
 	return run_outer(&a, argc - first, argv + first);

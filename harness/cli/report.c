@@ -169,6 +169,22 @@ void report_end(FILE *out, enum report_format f, const struct result *rs, size_t
 	fflush(out);
 }
 
+void report_not_run(FILE *out, enum report_format f, size_t not_run, size_t total, const char *why)
+{
+	fprintf(out, "%sinterrupted (%s): %zu of %zu %s not run\n", f == REPORT_TAP ? "Bail out! " : "", why, not_run,
+		total, total == 1 ? "scenario" : "scenarios");
+	fflush(out);
+}
+
+void report_not_run_case(struct result *r, size_t not_run, size_t total, const char *why)
+{
+	memset(r, 0, sizeof(*r));
+	r->v = V_ERROR;
+	snprintf(r->file, sizeof(r->file), "(interrupted)");
+	snprintf(r->reason, sizeof(r->reason), "interrupted (%s): %zu of %zu %s not run", why, not_run, total,
+		 total == 1 ? "scenario" : "scenarios");
+}
+
 void report_progress(size_t k, size_t total, const char *file)
 {
 	static char drawn[600]; /* what the terminal shows now: the same line is not drawn again */

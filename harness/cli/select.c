@@ -96,11 +96,16 @@ static int repeat(const struct cli_select *s, struct filelist *fl, struct scn_fi
 	char **v = calloc(n ? n : 1, sizeof(*v)), **dg = calloc(n ? n : 1, sizeof(*dg));
 	struct scn_file **f = calloc(n ? n : 1, sizeof(*f));
 	size_t k = 0;
+	int rc = -ENOMEM;
 
 	if (!v || !f || !dg)
 		goto oom;
 	for (size_t r = 0; r < s->repeat; r++)
 		for (size_t i = 0; i < fl->n; i++, k++) {
+			if (s->stop && s->stop()) {
+				rc = -EINTR;
+				goto oom;
+			}
 			struct scn_diags d;
 			const char *err = (*diags)[i];
 
@@ -128,7 +133,7 @@ oom:
 	free(v);
 	free(f);
 	free(dg);
-	return -ENOMEM;
+	return rc;
 }
 
 /* mine[i]: file i is the shard's (every file when not sharded). 0 or -ENOMEM. */
@@ -176,6 +181,7 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
 {
 	uint64_t st = s->seed;
 	unsigned char *flag = malloc(fl->n ? fl->n : 1);
+	int rc;
 
 	if (!flag)
 		return -ENOMEM;
@@ -188,8 +194,8 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
 	}
 	compact(fl, *files, *diags, flag);
 	free(flag);
-	if (s->repeat > 1 && fl->n && repeat(s, fl, files, diags))
-		return -ENOMEM;
+	if (s->repeat > 1 && fl->n && (rc = repeat(s, fl, files, diags)) != 0)
+		return rc;
 	for (size_t i = fl->n; s->shuffle && i > 1; i--) { /* Fisher-Yates */
 		size_t j = (size_t)(sel_random(&st) % i);
 		char *pv = fl->v[i - 1];
@@ -275,8 +281,8 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 	}
 	rc = cli_load_each(npaths, paths, fl, files, diags); /* on failure it has released what it loaded */
 	if (rc == 0) {
-		if (sel_apply(&sel, prof, fl, files, diags)) {
-			rc = EXIT_INFRA;
+		if ((rc = sel_apply(&sel, prof, fl, files, diags)) != 0) {
+			rc = rc == -EINTR ? SEL_STOPPED : EXIT_INFRA;
 		} else if (sel.shard.total > 1) {
 			fprintf(stderr, "rdmacheck: shard %u/%u: %zu %s\n", sel.shard.index, sel.shard.total,
 				fl->n, cli_plural(fl->n, "scenario", "scenarios"));

@@ -32,6 +32,7 @@ struct cli_select {
 	const struct shard_times *times; /* its durations (sel_load reads times_path into it), or NULL */
 	unsigned repeat;              /* every file this many times (0 and 1: once) */
 	int shuffle;                  /* random order, from seed */
+	int (*stop)(void);            /* non-zero: stop loading (Ctrl-C: interrupt_caught); NULL: never */
 	uint64_t seed;
 };
 
@@ -48,8 +49,8 @@ int sel_match(const char *pattern, const char *text);
  * parallel; a file that does not parse has files[i] NULL and its errors in
  * diags[i], and is matched by its path alone): drop what does not match,
  * keep the shard's share of the rest (shard.h), then repeat and shuffle. Walks each remaining file on the
- * model under prof for --rule. Returns 0, or -ENOMEM (fl and *files stay
- * valid for cli_unload either way). An empty selection is not an error here.
+ * model under prof for --rule. Returns 0, -EINTR (s->stop said so), or
+ * -ENOMEM (fl and *files stay valid for cli_unload either way). An empty selection is not an error here.
  */
 int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct filelist *fl,
 	      struct scn_file ***files, char ***diags);
@@ -66,9 +67,12 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
  * when nothing is left to run (said on stderr: nothing failed last time, or
  * nothing matches; *exit_code is 0 for the first and for an empty shard,
  * EXIT_USAGE for the second),
- * or an exit status (EXIT_USAGE, EXIT_INFRA) with the reason printed.
+ * SEL_STOPPED when s->stop said so while it loaded (--repeat parses every
+ * copy: seconds for a large N), nothing kept, or an exit status (EXIT_USAGE,
+ * EXIT_INFRA) with the reason printed.
  */
 #define SEL_NONE (-1)
+#define SEL_STOPPED (-2)
 int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, const struct m_profile *prof,
 	     struct filelist *fl, struct scn_file ***files, char ***diags, int *exit_code);
 
