@@ -424,7 +424,7 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a, .jobs = a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT };
 	double t0 = proto_now_s();
-	size_t c[V_COUNT_], n;
+	size_t c[V_COUNT_], n, unparsed = 0;
 	int rc, infra = 0, none;
 	struct m_profile prof;
 	struct topo dev_topo;
@@ -490,6 +490,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 	}
 	infra |= outer_report(&o, &prof, proto_now_s() - t0);
 	report_count(o.rs, n = o.fl.n, c);
+	for (size_t i = 0; i < o.fl.n; i++)
+		unparsed += !o.files[i];
 	for (size_t i = 0; i < o.fl.n; i++) {
 		result_clear(&o.rs[i]);
 		free(o.staged[i]);
@@ -507,6 +509,8 @@ static int run_outer(const struct run_args *a, int npaths, char **paths)
 		return EXIT_INTERRUPTED;
 	if (c[V_FAIL])
 		return EXIT_FAILED;
+	if (unparsed) /* as lint: the files are what is wrong, not the stack */
+		return EXIT_USAGE;
 	if (infra || c[V_ERROR])
 		return EXIT_INFRA;
 	return n && c[V_SKIP] == n ? EXIT_SKIP : 0; /* nothing ran: skipped, as automake reads it */

@@ -67,7 +67,9 @@ static const char usage_run[] =
 	"  --topology=FILE     the nodes as netns/topo.h describes them; each agent= is dialled\n"
 	"                      with the secret in the file RDMACHECK_AGENT_TOKEN names\n"
 	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
-	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
+	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage error or a file that does not parse\n"
+	"(or cannot be read; reported as an ERROR, the rest runs), 3 infrastructure error,\n"
+	"77 every scenario skipped (nothing ran), 130 interrupted (Ctrl-C, SIGTERM).\n";
 
 enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
@@ -136,11 +138,21 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		case OPT_VERSION:
 			cli_version();
 			return -1;
-		case OPT_STACK:
-			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "vms") && strcmp(v, "model"))
-				goto bad;
-			a->stack = v;
+		case OPT_STACK: {
+			static const char *const stacks[] = { "auto", "host", "vm", "vms", "model" };
+			const char *near = cli_closest(v, stacks, sizeof(stacks) / sizeof(stacks[0]));
+			size_t k = 0;
+
+			while (k < sizeof(stacks) / sizeof(stacks[0]) && strcmp(v, stacks[k]))
+				k++;
+			if (k == sizeof(stacks) / sizeof(stacks[0])) { /* a line, not the whole usage */
+				fprintf(stderr, "rdmacheck run: unknown stack '%s'%s%s%s; one of auto|host|vm|vms|model\n", v,
+					near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+				return -2;
+			}
+			a->stack = stacks[k];
 			break;
+		}
 		case OPT_FORMAT:
 			if (report_format_parse(v, &a->format))
 				goto bad;
