@@ -268,7 +268,8 @@ int files_add(struct filelist *fl, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no *.scn files", path);
 		return -ENOENT;
 	}
-	qsort(fl->v + first, fl->n - first, sizeof(*fl->v), cmp);
+	if (fl->n > first) /* none when the tree holds only what could not be read (fl->v NULL) */
+		qsort(fl->v + first, fl->n - first, sizeof(*fl->v), cmp);
 	return 0;
 }
 
