@@ -12,7 +12,9 @@
 #include <stdio.h>
 
 struct afile {
-	FILE *f;                 /* write here */
+	FILE *f;                 /* write here (a stream over fd that keeps the first write's errno) */
+	int fd;                  /* the file written */
+	int err;                 /* errno of the first write that failed, 0 none */
 	char path[4096];         /* the target */
 	char tmp[4096 + 8];      /* the temporary file beside it; "" when writing the target itself */
 };
@@ -22,9 +24,13 @@ int afile_open(struct afile *a, const char *path);
 /*
  * Finish: flush, close and rename the temporary file over the target when
  * keep is non-zero and every write succeeded; else remove it and leave the
- * target as it was. Returns 0, or -errno of the first failure.
+ * target as it was. Returns 0, or -errno of the first failure (the write's
+ * own: -ENOSPC for a full disk, -EFBIG over the file size limit).
  */
 int afile_close(struct afile *a, int keep);
+
+/* -errno of the first write to a->f that failed (buffered writes included once flushed), or 0. */
+int afile_error(const struct afile *a);
 
 /*
  * Copy the file src to dst, whole or not at all. Returns 0, or -errno (src

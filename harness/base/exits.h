@@ -3,7 +3,8 @@
  *   0 nothing failed · 1 some scenario failed (or lint found a disagreement)
  *   2 usage or parse error · 3 infrastructure error
  *   77 (run) every scenario skipped: nothing ran (automake's SKIP)
- * run reports a file that does not parse as an ERROR and goes on (exit 3).
+ * run reports a file that does not parse (or a path it cannot read) as an
+ * ERROR and goes on; it exits 2 then, unless a scenario failed (1).
  *   130 run: interrupted by Ctrl-C or SIGTERM (harness/suite/interrupt.h)
  */
 #ifndef RDMACHECK_EXITS_H

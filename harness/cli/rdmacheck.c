@@ -28,7 +28,8 @@ static const char usage_main[] =
 	"  explore   random scenarios judged by the model; divergences shrunk to .scn files\n"
 	"  merge     join the results of several runs (run --shard=I/N) into one report\n"
 	"rdmacheck COMMAND --help for the command's options; rdmacheck --version.\n"
-	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error.\n";
+	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error,\n"
+	"77 (run) every scenario skipped, 130 (run) interrupted.\n";
 
 static const char usage_lint[] =
 	"usage: rdmacheck lint [--profile=NAME[:MAJ.MIN]] PATH...\n"

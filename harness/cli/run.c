@@ -7,6 +7,7 @@
 #include "harness/cli/run_args.h"
 #include "harness/suite/inner.h"
 #include "harness/nodes/vms.h"
+#include "harness/suite/interrupt.h"
 
 int cli_run(int argc, char **argv)
 {
@@ -15,6 +16,7 @@ int cli_run(int argc, char **argv)
 
 	if (first < 0)
 		return first == -1 ? 0 : EXIT_USAGE;
+	a.sel.stop = interrupt_caught; /* --repeat=N's loading ends at Ctrl-C too */
 	if (a.inner)
 		return cli_run_inner(&a);
 	return suite_run(&a, argc - first, argv + first);

@@ -17,7 +17,7 @@ static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|vms|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
 	"                     [--fresh-agents] [--jobs=N] [--vm-cpus=N]\n"
-	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed]\n"
+	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed[=DIR]]\n"
 	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
 	"                     [--list] [--device=DEV | --topology=FILE] PATH...\n"
 	"Run scenarios (files, or directories searched for *.scn) on the real stack and on the\n"
@@ -48,8 +48,10 @@ static const char usage_run[] =
 	"  -k PATTERN          only scenarios matching one of the patterns\n"
 	"  --exclude=PATTERN   not the scenarios matching it\n"
 	"  --rule=ID           only scenarios that cite or exercise rule ID (rdmacheck explain ID)\n"
-	"  --rerun-failed      only what failed (FAIL, ERROR) in the last run's results\n"
-	"                      (build/results/latest/results.jsonl; RDMACHECK_RESULTS=DIR for DIR/latest)\n"
+	"  --rerun-failed[=DIR]  only what failed (FAIL, ERROR) in the last run's results\n"
+	"                      (build/results/latest/results.jsonl; RDMACHECK_RESULTS=DIR for DIR/latest),\n"
+	"                      or in DIR: a results directory (--results=DIR, a CI artifact), its\n"
+	"                      results.jsonl, or a directory with a latest link\n"
 	"  --shard=I/N         job I's share of N parallel jobs: every job given the same paths\n"
 	"                      takes a disjoint, balanced share, together the whole selection\n"
 	"                      (under GitLab's parallel: jobs, CI_NODE_INDEX/CI_NODE_TOTAL);\n"
@@ -66,7 +68,9 @@ static const char usage_run[] =
 	"  --topology=FILE     the nodes as netns/topo.h describes them; each agent= is dialled\n"
 	"                      with the secret in the file RDMACHECK_AGENT_TOKEN names\n"
 	"Verdicts: pass, fail, xfail (a declared deviation of the profile), skip, error.\n"
-	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure.\n";
+	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage error or a file that does not parse\n"
+	"(or cannot be read; reported as an ERROR, the rest runs), 3 infrastructure error,\n"
+	"77 every scenario skipped (nothing ran), 130 interrupted (Ctrl-C, SIGTERM).\n";
 
 enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
@@ -97,7 +101,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "fresh-agents", no_argument, NULL, OPT_FRESH },
 		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 		{ "rule", required_argument, NULL, OPT_RULE },
-		{ "rerun-failed", no_argument, NULL, OPT_RERUN },
+		{ "rerun-failed", optional_argument, NULL, OPT_RERUN },
 		{ "repeat", required_argument, NULL, OPT_REPEAT },
 		{ "shuffle", no_argument, NULL, OPT_SHUFFLE },
 		{ "seed", required_argument, NULL, OPT_SEED },
@@ -135,11 +139,21 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		case OPT_VERSION:
 			cli_version();
 			return -1;
-		case OPT_STACK:
-			if (strcmp(v, "auto") && strcmp(v, "host") && strcmp(v, "vm") && strcmp(v, "vms") && strcmp(v, "model"))
-				goto bad;
-			a->stack = v;
+		case OPT_STACK: {
+			static const char *const stacks[] = { "auto", "host", "vm", "vms", "model" };
+			const char *near = cli_closest(v, stacks, sizeof(stacks) / sizeof(stacks[0]));
+			size_t k = 0;
+
+			while (k < sizeof(stacks) / sizeof(stacks[0]) && strcmp(v, stacks[k]))
+				k++;
+			if (k == sizeof(stacks) / sizeof(stacks[0])) { /* a line, not the whole usage */
+				fprintf(stderr, "rdmacheck run: unknown stack '%s'%s%s%s; one of auto|host|vm|vms|model\n", v,
+					near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+				return -2;
+			}
+			a->stack = stacks[k];
 			break;
+		}
 		case OPT_FORMAT:
 			if (report_format_parse(v, &a->format))
 				goto bad;
@@ -203,6 +217,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_RERUN:
 			a->rerun_failed = 1;
+			a->sel.rerun_from = optarg;
 			break;
 		case OPT_REPEAT:
 			s = strtol(v, &end, 10);

@@ -62,6 +62,36 @@ static int note(struct filelist *fl, const char *fmt, ...)
 	return push_str(&fl->notes, &fl->nnotes, &fl->capnotes, buf);
 }
 
+/* path could not be read (why: "cannot read the directory: REASON"): recorded in fl->unread. 0 or -ENOMEM. */
+static int unread(struct filelist *fl, const char *path, const char *why)
+{
+	struct files_unread *u;
+
+	if (fl->nunread && strcmp(fl->unread[fl->nunread - 1].path, path) == 0)
+		return 0; /* said once */
+	if (grow(&fl->unread, &fl->capunread, fl->nunread, sizeof(*fl->unread)))
+		return -ENOMEM;
+	u = &fl->unread[fl->nunread];
+	u->path = strdup(path);
+	u->why = strdup(why);
+	if (!u->path || !u->why) {
+		free(u->path);
+		free(u->why);
+		return -ENOMEM;
+	}
+	fl->nunread++;
+	return 0;
+}
+
+/* unread() with why "cannot read the directory|entry: strerror(no)". */
+static int unread_errno(struct filelist *fl, const char *path, const char *what, int no)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "cannot read the %s: %s", what, strerror(no));
+	return unread(fl, path, why);
+}
+
 /* Take (dev, ino) if not taken yet: 1 taken now, 0 taken before, -ENOMEM. */
 static int take(struct filelist *fl, const struct stat *st)
 {
@@ -108,8 +138,12 @@ static int entry(struct filelist *fl, struct links *ln, const char *path, const 
 	int rc;
 
 	if (S_ISDIR(st->st_mode)) {
-		if (depth + 1 > FILES_DEPTH_MAX)
-			return note(fl, "%s: skipped: deeper than %d directories", path, FILES_DEPTH_MAX);
+		if (depth + 1 > FILES_DEPTH_MAX) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "not read: deeper than %d directories", FILES_DEPTH_MAX);
+			return unread(fl, path, why);
+		}
 		rc = take(fl, st);
 		return rc <= 0 ? rc : walk(fl, ln, path, depth + 1);
 	}
@@ -127,7 +161,7 @@ static int walk(struct filelist *fl, struct links *ln, const char *dir, int dept
 	int n = scandir(dir, &ents, NULL, alphasort), rc = 0;
 
 	if (n < 0)
-		return errno == ENOMEM ? -ENOMEM : note(fl, "%s: skipped: %s", dir, strerror(errno));
+		return errno == ENOMEM ? -ENOMEM : unread_errno(fl, dir, "directory", errno);
 	for (int i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
 		char path[4096];
@@ -136,9 +170,9 @@ static int walk(struct filelist *fl, struct links *ln, const char *dir, int dept
 		if (rc || name[0] == '.')
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-			rc = note(fl, "%s/%s: skipped: path longer than %zu bytes", dir, name, sizeof(path) - 1);
+			rc = unread(fl, dir, "not read: an entry's path is longer than 4095 bytes");
 		else if (lstat(path, &st))
-			rc = note(fl, "%s: skipped: %s", path, strerror(errno));
+			rc = unread_errno(fl, path, "entry", errno);
 		else if (S_ISLNK(st.st_mode)) {
 			if (grow(&ln->v, &ln->cap, ln->n, sizeof(*ln->v)) ||
 			    grow(&ln->depth, &ln->capd, ln->n, sizeof(*ln->depth)))
@@ -181,7 +215,7 @@ static int follow_links(struct filelist *fl, struct links *ln)
 		else if (errno == ENOENT)
 			rc = note(fl, "%s: skipped: dangling symbolic link", path);
 		else
-			rc = note(fl, "%s: skipped: %s", path, strerror(errno));
+			rc = unread_errno(fl, path, "symbolic link", errno);
 	}
 	return rc;
 }
@@ -201,7 +235,7 @@ static int add_dir(struct filelist *fl, const char *path)
 int files_add(struct filelist *fl, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	size_t first = fl->n;
+	size_t first = fl->n, first_unread = fl->nunread;
 	char clean[4096];
 	size_t len;
 	int rc;
@@ -230,11 +264,12 @@ int files_add(struct filelist *fl, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if (fl->n == first) {
+	if (fl->n == first && fl->nunread == first_unread) {
 		snprintf(err, errlen, "%s: no *.scn files", path);
 		return -ENOENT;
 	}
-	qsort(fl->v + first, fl->n - first, sizeof(*fl->v), cmp);
+	if (fl->n > first) /* none when the tree holds only what could not be read (fl->v NULL) */
+		qsort(fl->v + first, fl->n - first, sizeof(*fl->v), cmp);
 	return 0;
 }
 
@@ -244,8 +279,13 @@ void files_free(struct filelist *fl)
 		free(fl->v[i]);
 	for (size_t i = 0; i < fl->nnotes; i++)
 		free(fl->notes[i]);
+	for (size_t i = 0; i < fl->nunread; i++) {
+		free(fl->unread[i].path);
+		free(fl->unread[i].why);
+	}
 	free(fl->v);
 	free(fl->notes);
+	free(fl->unread);
 	free(fl->seen);
 	memset(fl, 0, sizeof(*fl));
 }

@@ -13,6 +13,8 @@ struct filelist {
 	size_t n, cap;
 	char **notes;             /* what was skipped and why ("PATH: skipped: REASON") */
 	size_t nnotes, capnotes;
+	struct files_unread { char *path, *why; } *unread; /* what could hold scenarios and was not read */
+	size_t nunread, capunread;
 	struct files_id { dev_t dev; ino_t ino; } *seen; /* files and directories taken */
 	size_t nseen, capseen;
 };
@@ -23,9 +25,11 @@ struct filelist {
  * file is taken once, by device and inode: a file or directory reached again
  * (through a symbolic link, or named twice) is not added again, and a path
  * without links wins over one through a link. What a directory walk skips
- * (a dangling or looping link, an unreadable directory, a FIFO or other
- * non-regular file named *.scn, a tree deeper than FILES_DEPTH_MAX) is
- * recorded in fl->notes. Returns 0, or -errno with a message in err: the
+ * (a dangling or looping link, a FIFO or other non-regular file named
+ * *.scn) is recorded in fl->notes; what it cannot read (a directory it may
+ * not list, an entry it cannot stat, a tree deeper than FILES_DEPTH_MAX, a
+ * path too long) in fl->unread, with why ("cannot read the directory:
+ * Permission denied"): scenarios may be there. Returns 0, or -errno with a message in err: the
  * path does not exist, is neither a regular file nor a directory (a FIFO
  * would block the reader), or a directory holds no *.scn file.
  */

@@ -49,7 +49,7 @@ int hist_read(const char *path, hist_fn fn, void *ctx, size_t *skipped, char *er
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
-	size_t cap = 0, bad = 0;
+	size_t cap = 0, bad = 0, lineno = 0;
 	ssize_t len;
 	int rc = 0;
 
@@ -63,11 +63,13 @@ int hist_read(const char *path, hist_fn fn, void *ctx, size_t *skipped, char *er
 		struct result r;
 		const char *type;
 
+		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		o = json_loadb(line, (size_t)len, 0, NULL);
 		if (!json_is_object(o)) {
-			bad += len > 0;
+			if (len > 0 && bad++ == 0)
+				snprintf(err, errlen, "%s:%zu: not a JSON object (a line cut short?)", path, lineno);
 			json_decref(o);
 			continue;
 		}
@@ -75,8 +77,8 @@ int hist_read(const char *path, hist_fn fn, void *ctx, size_t *skipped, char *er
 		if (type && strcmp(type, "scenario") == 0) {
 			if (scenario(o, &r) == 0)
 				rc = fn(ctx, &r, line);
-			else
-				bad++;
+			else if (bad++ == 0)
+				snprintf(err, errlen, "%s:%zu: a scenario whose verdict is unknown", path, lineno);
 		} else {
 			rc = fn(ctx, NULL, line);
 		}

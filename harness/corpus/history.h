@@ -22,10 +22,12 @@ typedef int (*hist_fn)(void *ctx, const struct result *r, const char *text);
 
 /*
  * Read the JSON-lines file at path, calling fn(ctx, ...) for every line that
- * is a JSON object. Lines that are not (blank, torn by a crash, another
- * tool's) are skipped and counted in *skipped (may be NULL); a scenario line
- * whose verdict is unknown counts as skipped too. Returns 0, fn's non-zero
- * return, or -errno with a message in err (the file cannot be read).
+ * is a JSON object. Lines that are not (torn by a crash or a full disk,
+ * another tool's) are skipped and counted in *skipped (may be NULL), the first
+ * of them named in err ("PATH:LINE: ..."); blank lines are no results and no
+ * error; a scenario line whose verdict is unknown counts as skipped too.
+ * Returns 0, fn's non-zero return, or -errno with a message in err (the file
+ * cannot be read).
  */
 int hist_read(const char *path, hist_fn fn, void *ctx, size_t *skipped, char *err, size_t errlen);
 

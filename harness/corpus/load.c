@@ -93,9 +93,23 @@ static char *diags_text(const char *path, const struct scn_diags *d)
 	return t.s ? text_take(&t) : strdup("");
 }
 
+/* The diagnostic of a path the walk could not read: "PATH: WHY (scenarios there are not run)\n" (malloc'd). */
+static char *unread_diag(const struct files_unread *u)
+{
+	struct text t = { 0 };
+
+	text_addf(&t, "%s: %s (%s)\n", u->path, u->why, CLI_UNREAD_NOTE);
+	if (t.oom) {
+		text_free(&t);
+		return NULL;
+	}
+	return text_take(&t);
+}
+
 int cli_load_each(int npaths, char **paths, struct filelist *fl, struct scn_file ***files, char ***diags)
 {
 	char err[512];
+	size_t nread;
 
 	memset(fl, 0, sizeof(*fl));
 	*files = NULL;
@@ -112,11 +126,18 @@ int cli_load_each(int npaths, char **paths, struct filelist *fl, struct scn_file
 		}
 	for (size_t i = 0; i < fl->nnotes; i++)
 		fprintf(stderr, "rdmacheck: %s\n", fl->notes[i]);
+	nread = fl->n;
+	for (size_t i = 0; i < fl->nunread; i++) /* each an entry of its own, its error its diagnostic */
+		if (files_push(fl, fl->unread[i].path))
+			goto oom;
 	*files = calloc(fl->n ? fl->n : 1, sizeof(**files));
 	*diags = calloc(fl->n ? fl->n : 1, sizeof(**diags));
 	if (!*files || !*diags)
 		goto oom;
-	for (size_t i = 0; i < fl->n; i++) {
+	for (size_t i = nread; i < fl->n; i++)
+		if (((*diags)[i] = unread_diag(&fl->unread[i - nread])) == NULL)
+			goto oom;
+	for (size_t i = 0; i < nread; i++) {
 		struct scn_diags d;
 
 		if (scn_parse_file(fl->v[i], &(*files)[i], &d) == 0)
@@ -162,8 +183,8 @@ int cli_parse_error(struct result *r, const char *diags)
 
 	r->v = V_ERROR;
 	r->line = 0;
-	snprintf(r->title, sizeof(r->title), "(does not parse)");
 	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - diags) : (int)strlen(diags), diags);
+	snprintf(r->title, sizeof(r->title), "%s", strstr(r->reason, CLI_UNREAD_NOTE) ? "(not read)" : "(does not parse)");
 	if (strncmp(r->reason, r->file, strlen(r->file)) == 0) /* "FILE:LINE:COL: ...": the line */
 		sscanf(r->reason + strlen(r->file), ":%u:", &r->line);
 	for (const char *p = nl ? nl + 1 : ""; *p;) { /* every further line, indented */

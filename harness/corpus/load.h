@@ -22,7 +22,10 @@ int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***f
  * Like cli_load, but a file that does not parse is no reason to stop (run
  * reports it as an ERROR and goes on): (*files)[i] is NULL and (*diags)[i]
  * its diagnostics as text ("FILE:LINE:COL: MESSAGE\n" lines, malloc'd; NULL
- * for a file that parsed), nothing printed but what files_add noted.
+ * for a file that parsed), nothing printed but what files_add noted. What
+ * files_add could not read (fl->unread: a directory it may not list) comes
+ * after the files, an entry each with (*files)[i] NULL and the diagnostic
+ * "PATH: WHY (" CLI_UNREAD_NOTE ")": every report shows it as an ERROR.
  * Returns 0, EXIT_USAGE (a path unusable, said on stderr) or EXIT_INFRA (no
  * memory). Release diags with cli_unload_diags(fl->n, diags).
  */
@@ -31,10 +34,12 @@ int cli_load_each(int npaths, char **paths, struct filelist *fl, struct scn_file
 void cli_unload(struct filelist *fl, struct scn_file **files);
 void cli_unload_diags(size_t n, char **diags);
 
+#define CLI_UNREAD_NOTE "the scenarios it holds are not run"
 /*
  * Make r (r->file set) the result of a file that does not parse: ERROR, its
  * first diagnostic ("FILE:LINE:COL: MESSAGE", from cli_load_each's diags) the
- * reason and its LINE the line, the others the detail. Returns 0 or -ENOMEM.
+ * reason and its LINE the line, the others the detail; the title "(does not
+ * parse)", or "(not read)" for a path the walk could not read. Returns 0 or -ENOMEM.
  */
 int cli_parse_error(struct result *r, const char *diags);
 

@@ -97,11 +97,16 @@ static int repeat(const struct cli_select *s, struct filelist *fl, struct scn_fi
 	char **v = calloc(n ? n : 1, sizeof(*v)), **dg = calloc(n ? n : 1, sizeof(*dg));
 	struct scn_file **f = calloc(n ? n : 1, sizeof(*f));
 	size_t k = 0;
+	int rc = -ENOMEM;
 
 	if (!v || !f || !dg)
 		goto oom;
 	for (size_t r = 0; r < s->repeat; r++)
 		for (size_t i = 0; i < fl->n; i++, k++) {
+			if (s->stop && s->stop()) {
+				rc = -EINTR;
+				goto oom;
+			}
 			struct scn_diags d;
 			const char *err = (*diags)[i];
 
@@ -129,7 +134,7 @@ oom:
 	free(v);
 	free(f);
 	free(dg);
-	return -ENOMEM;
+	return rc;
 }
 
 /* mine[i]: file i is the shard's (every file when not sharded). 0 or -ENOMEM. */
@@ -177,6 +182,7 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
 {
 	uint64_t st = s->seed;
 	unsigned char *flag = malloc(fl->n ? fl->n : 1);
+	int rc;
 
 	if (!flag)
 		return -ENOMEM;
@@ -189,8 +195,8 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
 	}
 	compact(fl, *files, *diags, flag);
 	free(flag);
-	if (s->repeat > 1 && fl->n && repeat(s, fl, files, diags))
-		return -ENOMEM;
+	if (s->repeat > 1 && fl->n && (rc = repeat(s, fl, files, diags)) != 0)
+		return rc;
 	for (size_t i = fl->n; s->shuffle && i > 1; i--) { /* Fisher-Yates */
 		size_t j = (size_t)(sel_random(&st) % i);
 		char *pv = fl->v[i - 1];
@@ -234,7 +240,7 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 	struct cli_select sel = *s;
 	struct filelist failed = { 0 };
 	struct shard_times times = { 0 };
-	char err[PATH_MAX + 128], **keep = NULL;
+	char err[PATH_MAX + 128], from[PATH_MAX], **keep = NULL;
 	int rc;
 
 	memset(fl, 0, sizeof(*fl));
@@ -252,7 +258,8 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 		sel.times = &times;
 	}
 	if (rerun) {
-		if (rerun_last(&failed, err, sizeof(err))) {
+		if (rerun_path(sel.rerun_from, from, sizeof(from), err, sizeof(err)) ||
+		    rerun_read(from, &failed, err, sizeof(err))) {
 			fprintf(stderr, "rdmacheck: --rerun-failed: %s\n", err);
 			rc = EXIT_USAGE;
 			goto out;
@@ -267,7 +274,7 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 			paths = keep;
 		}
 		if (failed.n == 0 || npaths == 0) {
-			fprintf(stderr, "rdmacheck: --rerun-failed: nothing failed in the last run\n");
+			fprintf(stderr, "rdmacheck: --rerun-failed: nothing failed in %s\n", from);
 			rc = SEL_NONE;
 			goto out;
 		}
@@ -275,8 +282,8 @@ int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, co
 	}
 	rc = cli_load_each(npaths, paths, fl, files, diags); /* on failure it has released what it loaded */
 	if (rc == 0) {
-		if (sel_apply(&sel, prof, fl, files, diags)) {
-			rc = EXIT_INFRA;
+		if ((rc = sel_apply(&sel, prof, fl, files, diags)) != 0) {
+			rc = rc == -EINTR ? SEL_STOPPED : EXIT_INFRA;
 		} else if (sel.shard.total > 1) {
 			fprintf(stderr, "rdmacheck: shard %u/%u: %zu %s\n", sel.shard.index, sel.shard.total,
 				fl->n, cli_plural(fl->n, "scenario", "scenarios"));

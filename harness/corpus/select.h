@@ -26,11 +26,13 @@ struct cli_select {
 	enum m_rule rule[SEL_MAX];    /* --rule: a file stays when it cites or exercises any */
 	size_t nrule;
 	struct filelist *only;        /* --rerun-failed: a file stays when it is one of these */
+	const char *rerun_from;       /* --rerun-failed=DIR: the results read (NULL: the last run's) */
 	struct shard shard;           /* --shard: only this job's share (total 0: all) */
 	const char *times_path;       /* --shard-times: a results.jsonl (or its directory) to balance by */
 	const struct shard_times *times; /* its durations (sel_load reads times_path into it), or NULL */
 	unsigned repeat;              /* every file this many times (0 and 1: once) */
 	int shuffle;                  /* random order, from seed */
+	int (*stop)(void);            /* non-zero: stop loading (Ctrl-C: interrupt_caught); NULL: never */
 	uint64_t seed;
 };
 
@@ -47,15 +49,16 @@ int sel_match(const char *pattern, const char *text);
  * parallel; a file that does not parse has files[i] NULL and its errors in
  * diags[i], and is matched by its path alone): drop what does not match,
  * keep the shard's share of the rest (shard.h), then repeat and shuffle. Walks each remaining file on the
- * model under prof for --rule. Returns 0, or -ENOMEM (fl and *files stay
- * valid for cli_unload either way). An empty selection is not an error here.
+ * model under prof for --rule. Returns 0, -EINTR (s->stop said so), or
+ * -ENOMEM (fl and *files stay valid for cli_unload either way). An empty selection is not an error here.
  */
 int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct filelist *fl,
 	      struct scn_file ***files, char ***diags);
 
 /*
  * What `run` does before it runs anything: the paths (with rerun, the
- * failed scenarios of the last results, rerun_last; with paths as well,
+ * failed scenarios of the last results or of s->rerun_from, rerun_path and
+ * rerun_read; with paths as well,
  * those of them that failed), parsed (cli_load_each: a file that does not
  * parse stays, with its errors in *diags), then s applied (sel_apply; with
  * s->shard, a line on stderr says how many of how many are this job's).
@@ -64,9 +67,12 @@ int sel_apply(const struct cli_select *s, const struct m_profile *prof, struct f
  * when nothing is left to run (said on stderr: nothing failed last time, or
  * nothing matches; *exit_code is 0 for the first and for an empty shard,
  * EXIT_USAGE for the second),
- * or an exit status (EXIT_USAGE, EXIT_INFRA) with the reason printed.
+ * SEL_STOPPED when s->stop said so while it loaded (--repeat parses every
+ * copy: seconds for a large N), nothing kept, or an exit status (EXIT_USAGE,
+ * EXIT_INFRA) with the reason printed.
  */
 #define SEL_NONE (-1)
+#define SEL_STOPPED (-2)
 int sel_load(const struct cli_select *s, int rerun, int npaths, char **paths, const struct m_profile *prof,
 	     struct filelist *fl, struct scn_file ***files, char ***diags, int *exit_code);
 

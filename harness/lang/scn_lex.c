@@ -3,11 +3,13 @@
  * characters, length) and split into words. A word is a maximal run of
  * non-blank bytes; a double-quoted part may contain blanks and '#'
  * (escapes \" and \\ are kept raw here, decoded by scn_value.c). '#'
- * outside a string starts a comment.
+ * outside a string starts a comment. A title line is two words: `title` and
+ * the rest of the line as written.
  */
 #include "harness/lang/scn_internal.h"
 
 #include <errno.h>
+#include <string.h>
 
 uint32_t scn_col(const struct scn_line *ln, const char *p)
 {
@@ -76,6 +78,22 @@ static int check_bytes(struct scn_ctx *c, const struct scn_line *ln)
 	return 0;
 }
 
+/*
+ * The rest of a title line, from p: one word, its text as written to the end
+ * of the line ('#', quotes and any UTF-8 in it are text), blanks around it
+ * trimmed (none: the title has no text). 0.
+ */
+static int title_text(struct scn_line *ln, const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (p < end)
+		ln->w[ln->nwords++] = (struct scn_word){ p, (size_t)(end - p), scn_col(ln, p) };
+	return 0;
+}
+
 int scn_lex_line(struct scn_ctx *c, struct scn_line *ln)
 {
 	const char *p = ln->p, *end = ln->p + ln->len;
@@ -118,6 +136,8 @@ int scn_lex_line(struct scn_ctx *c, struct scn_line *ln)
 			return -EINVAL;
 		}
 		ln->w[ln->nwords++] = (struct scn_word){ start, (size_t)(p - start), scn_col(ln, start) };
+		if (ln->nwords == 1 && p - start == 5 && memcmp(start, "title", 5) == 0 && p < end && *p != '#')
+			return title_text(ln, p, end);
 	}
 	return 0;
 }

@@ -50,6 +50,7 @@ void rec_result(FILE *f, size_t idx, const struct result *r);
 /* What a records file says about scenario IDX, filled in while reading. */
 struct rec_state {
 	int started, finished;
+	int not_run;            /* the run was interrupted before it began: counted, not reported one by one */
 	int batched;            /* its last start said batch: its steps were not recorded one by one */
 	int deferred;           /* an inner run deferred it (rec_defer): a side round's (round.h), kept over starts */
 	uint32_t step_line;     /* the last step begun */

@@ -27,7 +27,8 @@ enum m_family cov_family(const struct scn_file *f)
 static const char style[] =
 	"<style>body{font:14px sans-serif;margin:1em 2em}table{border-collapse:collapse;margin:1em 0}"
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
-	"td.run{background:#9e9}td.walk{background:#fe8}td.none{background:#fbb}td.ne{background:#ddd;color:#555}"
+	"td.run{background:#9e9}td.walk{background:#fe8}td.none{background:#fbb}td.ne{background:#ddd;color:#555}td.fam{color:#999}"
+	"span.run{background:#9e9}span.walk{background:#fe8}"
 	"th{background:#eee}small{color:#555}</style>\n";
 
 /* Per area: "A: R of E by this run, W by the model walk (N not encoded)". */
@@ -68,51 +69,94 @@ static void areas(FILE *out, const unsigned (*run)[M_FAM_COUNT_], const unsigned
 	fputs("</table>\n", out);
 }
 
-/* The rule × family matrix. */
+/* The scenarios of cases that exercise rule r: in this run (class run), else only in the model walk (walk). */
+static void rule_scenarios(FILE *out, const struct cov_case *cases, size_t n, enum m_rule r)
+{
+	unsigned k = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			int ran = result_rule_has(cases[i].run, r) != 0;
+			int walked = cases[i].walk && result_rule_has(cases[i].walk, r);
+
+			if (pass == 0 ? !ran : ran || !walked)
+				continue;
+			fputs(k++ ? "<br>" : "<details><summary>scenarios</summary>", out);
+			fprintf(out, "<span class=\"%s\">", pass ? "walk" : "run");
+			esc(out, cases[i].file);
+			fputs(pass ? "</span> <small>(model walk only)</small>" : "</span>", out);
+		}
+	if (k)
+		fputs("</details>", out);
+}
+
+/* One row of the matrix: rule r, its family cells, its summary, the scenarios exercising it. */
+static void matrix_row(FILE *out, const unsigned (*run)[M_FAM_COUNT_], const unsigned (*walk)[M_FAM_COUNT_],
+		       const struct cov_case *cases, size_t n, size_t r, unsigned any)
+{
+	const struct m_rule_info *ri = m_rule_info((enum m_rule)r);
+
+	fprintf(out, "<tr id=\"%s\"><td>", ri->id);
+	esc(out, ri->id);
+	fputs("</td><td>", out);
+	esc(out, ri->section);
+	fputs("</td>", out);
+	for (int fam = 0; fam < M_FAM_COUNT_; fam++) {
+		if (fam == M_FAM_MEM)
+			continue;
+		if (ri->status == M_NOT_ENCODED)
+			fputs("<td class=\"ne\">n/a</td>", out);
+		else if (run[r][fam])
+			fprintf(out, "<td class=\"run\">%u run</td>", run[r][fam]);
+		else if (walk[r][fam])
+			fprintf(out, "<td class=\"walk\">%u walk</td>", walk[r][fam]);
+		else if (!any)
+			fputs("<td class=\"none\">not exercised</td>", out);
+		else
+			fputs("<td class=\"fam\">&ndash;</td>", out); /* other families exercise it */
+	}
+	fputs("<td>", out);
+	if (ri->status == M_NOT_ENCODED) {
+		fputs("<small>", out);
+		esc(out, ri->function); /* "not encoded: WHY" */
+		fputs("</small>", out);
+	} else {
+		esc(out, ri->summary);
+	}
+	fputs("</td><td>", out);
+	rule_scenarios(out, cases, n, (enum m_rule)r);
+	fputs("</td></tr>\n", out);
+}
+
+/*
+ * The rule × family matrix: the gaps first (encoded rules nothing exercises),
+ * then the exercised rules, then the rules not encoded, each in rules.def order.
+ */
 static void matrix(FILE *out, const unsigned (*run)[M_FAM_COUNT_], const unsigned (*walk)[M_FAM_COUNT_],
-		   const unsigned *nfam)
+		   const unsigned *nfam, const struct cov_case *cases, size_t n)
 {
 	fputs("<h2>Rules &times; API family</h2>\n<p><small>A cell counts the scenarios of the family that "
-	      "exercised the rule in this run (green), or that reach it only in the model walk (yellow); red: an "
-	      "encoded rule nothing exercises.</small></p>\n<table><tr><th>rule</th><th>section</th>", out);
+	      "exercised the rule in this run (green), or that reach it only in the model walk (yellow); "
+	      "<b>not exercised</b> (red): an encoded rule nothing exercises, listed first; &ndash;: this family "
+	      "does not exercise it, others do; <b>n/a</b> (grey): the rule is not encoded in the model. The last "
+	      "column lists the scenarios exercising the rule.</small></p>\n<table><tr><th>rule</th><th>section</th>",
+	      out);
 	for (int fam = 0; fam < M_FAM_COUNT_; fam++)
 		if (fam != M_FAM_MEM)
 			fprintf(out, "<th>%s<br><small>%u scenarios</small></th>", scn_api_str((enum m_family)fam),
 				nfam[fam]);
-	fputs("<th>summary</th></tr>\n", out);
-	for (size_t r = 0; r < M_RULE_COUNT_; r++) {
-		const struct m_rule_info *ri = m_rule_info((enum m_rule)r);
-		unsigned any = 0;
+	fputs("<th>summary</th><th>exercised by</th></tr>\n", out);
+	for (int pass = 0; pass < 3; pass++) /* 0 the gaps, 1 the exercised, 2 the not encoded */
+		for (size_t r = 0; r < M_RULE_COUNT_; r++) {
+			unsigned any = 0;
+			int kind;
 
-		fputs("<tr><td>", out);
-		esc(out, ri->id);
-		fputs("</td><td>", out);
-		esc(out, ri->section);
-		fputs("</td>", out);
-		for (int fam = 0; fam < M_FAM_COUNT_; fam++)
-			any += run[r][fam] + walk[r][fam];
-		for (int fam = 0; fam < M_FAM_COUNT_; fam++) {
-			if (fam == M_FAM_MEM)
-				continue;
-			if (ri->status == M_NOT_ENCODED)
-				fputs("<td class=\"ne\"></td>", out);
-			else if (run[r][fam])
-				fprintf(out, "<td class=\"run\">%u run</td>", run[r][fam]);
-			else if (walk[r][fam])
-				fprintf(out, "<td class=\"walk\">%u walk</td>", walk[r][fam]);
-			else
-				fprintf(out, "<td%s></td>", any ? "" : " class=\"none\"");
+			for (int fam = 0; fam < M_FAM_COUNT_; fam++)
+				any += run[r][fam] + walk[r][fam];
+			kind = m_rule_info((enum m_rule)r)->status == M_NOT_ENCODED ? 2 : any ? 1 : 0;
+			if (kind == pass)
+				matrix_row(out, run, walk, cases, n, r, any);
 		}
-		fputs("<td>", out);
-		if (ri->status == M_NOT_ENCODED) {
-			fputs("<small>", out);
-			esc(out, ri->function); /* "not encoded: WHY" */
-			fputs("</small>", out);
-		} else {
-			esc(out, ri->summary);
-		}
-		fputs("</td></tr>\n", out);
-	}
 	fputs("</table>\n", out);
 }
 
@@ -202,7 +246,7 @@ int cov_html(const char *path, const struct cov_case *cases, size_t n, const cha
 	fputs(". A rule is exercised when it decided an outcome the run followed; the model walk follows what "
 	      "each scenario's <code>expect</code> names (as <code>rdmacheck coverage</code>).</p>\n", af.f);
 	areas(af.f, (const unsigned (*)[M_FAM_COUNT_])run, (const unsigned (*)[M_FAM_COUNT_])walk);
-	matrix(af.f, (const unsigned (*)[M_FAM_COUNT_])run, (const unsigned (*)[M_FAM_COUNT_])walk, nfam);
+	matrix(af.f, (const unsigned (*)[M_FAM_COUNT_])run, (const unsigned (*)[M_FAM_COUNT_])walk, nfam, cases, n);
 	deviations(af.f, cases, n, prof);
 	fputs("</body></html>\n", af.f);
 	free(run);

@@ -8,7 +8,9 @@
  *     family (the family of a scenario is that of its calls: librpma, uDAPL,
  *     ... over verbs; verbs when it calls nothing else), how many of its
  *     scenarios exercised the rule in this run ("run"), or only in the model
- *     walk ("walk"); rules not encoded with the reason;
+ *     walk ("walk"); the gaps (encoded rules nothing exercises) first, the
+ *     rules not encoded (n/a, with the reason) last; each row lists the
+ *     scenarios that exercise its rule;
  *   - deviations by provider: every deviation the profile declares, grouped
  *     by the component it belongs to (the kernel provider or a library), with
  *     how many scenarios of this run were an xfail by it.

@@ -100,6 +100,8 @@ void cov_print_compare(FILE *out, const struct rule_cov *run, const struct rule_
 		unsigned enc, not_enc, hit = cov_area_count(run, areas[i], &enc, &not_enc);
 		unsigned whit = cov_area_count(walk, areas[i], &enc, &not_enc);
 
+		if (!hit && !whit)
+			continue; /* an area neither the run nor the walk of its files touched: not this run's */
 		fprintf(out, "%srules %c: %u of %u encoded rules exercised by this run, %u by the model walk of these files "
 			     "(%u not encoded)\n", prefix, areas[i], hit, enc, whit, not_enc);
 		for (size_t r = 0; r < M_RULE_COUNT_; r++) {

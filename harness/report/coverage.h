@@ -31,7 +31,8 @@ size_t cov_missing(const struct rule_cov *c);
 void cov_print(FILE *out, const struct rule_cov *c, const struct result *rs, const char *prefix);
 
 /*
- * One line per catalog area comparing what a run exercised (run) with what
+ * One line per catalog area the run or the walk touched (an area with no
+ * rule exercised by either is left out) comparing what a run exercised (run) with what
  * the model walk of the same files exercises (walk, as `rdmacheck coverage`
  * counts): "rules A: 73 of 74 encoded rules exercised by this run, 74 by the
  * model walk of these files (14 not encoded)", then, for each rule the walk

@@ -69,22 +69,47 @@ static void tap_text(FILE *out, const char *s, int hash)
 	}
 }
 
-/* A YAML double-quoted scalar's content: quotes, backslashes and control characters escaped. */
+/* The code point of the valid n-byte UTF-8 sequence at s (n from scn_utf8_len, 2..4). */
+static unsigned utf8_code(const unsigned char *s, size_t n)
+{
+	unsigned cp = s[0] & (0xff >> (n + 1));
+
+	for (size_t i = 1; i < n; i++)
+		cp = (cp << 6) | (s[i] & 0x3f);
+	return cp;
+}
+
+/*
+ * A YAML double-quoted scalar's content, one line whatever the text: quotes,
+ * backslashes, line breaks and every character YAML does not take as it is
+ * (C0 and C1 controls, U+2028/2029, U+FFFE/FFFF) escaped; a byte that is not
+ * UTF-8 becomes U+FFFD. Every YAML parser reads it back as the text.
+ */
 static void yaml_quoted(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		const unsigned char *u = (const unsigned char *)s;
+		size_t n = u[0] < 0x80 ? 1 : scn_utf8_len(u, strlen(s));
+		unsigned cp = n > 1 ? utf8_code(u, n) : u[0];
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
+		if (n == 0) {
+			fputs("\\uFFFD", out);
+			s++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			fprintf(out, "\\%c", (int)cp);
+		else if (cp == '\n')
 			fputs("\\n", out);
-		else if (c == '\t')
+		else if (cp == '\t')
 			fputs("\\t", out);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			fprintf(out, "\\x%02x", cp);
+		else if (cp == 0x2028 || cp == 0x2029 || cp == 0xfffe || cp == 0xffff)
+			fprintf(out, "\\u%04X", cp);
 		else
-			fputc(c, out);
+			fwrite(s, 1, n, out);
+		s += n;
 	}
 }
 
@@ -120,8 +145,11 @@ void report_result(FILE *out, enum report_format f, size_t k, const struct resul
 			if (r->line)
 				fprintf(out, "  line: %u\n", r->line);
 			if (r->detail) {
-				fprintf(out, "  detail: |\n");
-				indented(out, "    ", r->detail);
+				/* a quoted scalar: a block (|) takes its indentation from its
+				 * first line, and a caret line indented more would end it early */
+				fputs("  detail: \"", out);
+				yaml_quoted(out, r->detail);
+				fputs("\"\n", out);
 			}
 			fprintf(out, "  ...\n");
 		} else if (r->v == V_PASS && r->detail) {
@@ -139,6 +167,22 @@ void report_end(FILE *out, enum report_format f, const struct result *rs, size_t
 	fprintf(out, "%s%zu scenarios: %zu pass, %zu fail, %zu xfail, %zu skip, %zu error (%.1f s)\n",
 		f == REPORT_TAP ? "# " : "", n, c[V_PASS], c[V_FAIL], c[V_XFAIL], c[V_SKIP], c[V_ERROR], secs);
 	fflush(out);
+}
+
+void report_not_run(FILE *out, enum report_format f, size_t not_run, size_t total, const char *why)
+{
+	fprintf(out, "%sinterrupted (%s): %zu of %zu %s not run\n", f == REPORT_TAP ? "Bail out! " : "", why, not_run,
+		total, total == 1 ? "scenario" : "scenarios");
+	fflush(out);
+}
+
+void report_not_run_case(struct result *r, size_t not_run, size_t total, const char *why)
+{
+	memset(r, 0, sizeof(*r));
+	r->v = V_ERROR;
+	snprintf(r->file, sizeof(r->file), "(interrupted)");
+	snprintf(r->reason, sizeof(r->reason), "interrupted (%s): %zu of %zu %s not run", why, not_run, total,
+		 total == 1 ? "scenario" : "scenarios");
 }
 
 void report_progress(size_t k, size_t total, const char *file)

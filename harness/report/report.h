@@ -23,6 +23,15 @@ void report_result(FILE *out, enum report_format f, size_t k, const struct resul
 /* The closing summary line(s). */
 void report_end(FILE *out, enum report_format f, const struct result *rs, size_t n, double secs);
 /*
+ * After report_end of an interrupted run (why: strsignal's name of the
+ * signal): one line for the not_run scenarios of total that never began,
+ * "interrupted (WHY): N of TOTAL scenarios not run"; in TAP a "Bail out!"
+ * (its plan counted them: a consumer must not read the run as complete).
+ */
+void report_not_run(FILE *out, enum report_format f, size_t not_run, size_t total, const char *why);
+/* The same as one JUnit case: r an ERROR "(interrupted)" whose reason says it. */
+void report_not_run_case(struct result *r, size_t not_run, size_t total, const char *why);
+/*
  * A progress line on stderr when it is a terminal ("[k+1/total] file": file
  * may be any status text); cleared with k == total. A line the terminal
  * shows already is not drawn again.

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/file.h>
 
 #define TRACE_MARK "  trace: "
 
@@ -66,25 +68,60 @@ static int mkdirs(const char *path)
 	return 0;
 }
 
+/* Keep the first write failure rc (of the file at path) in rd. */
+static void failed_write(struct results *rd, int rc, const char *path)
+{
+	if (!rc || rd->werr)
+		return;
+	rd->werr = rc;
+	snprintf(rd->werr_path, sizeof(rd->werr_path), "%s", path);
+}
+
+/* Hold dir for this run: rd->lock, flock()ed. 0, -EBUSY (another run has it) or -errno, said in err. */
+static int lock_dir(struct results *rd, const char *dir, char *err, size_t errlen)
+{
+	rd->lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rd->lock < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	if (flock(rd->lock, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	snprintf(err, errlen, errno == EWOULDBLOCK ? "%s is being written by another run; give each run its own --results"
+						    : "cannot lock %s: %s", dir, strerror(errno));
+	close(rd->lock);
+	rd->lock = -1;
+	return -EBUSY;
+}
+
 int results_open(struct results *rd, const char *dir, int latest, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 16];
 	int rc;
 
 	memset(rd, 0, sizeof(*rd));
+	rd->lock = -1;
 	snprintf(rd->dir, sizeof(rd->dir), "%s", dir);
 	rc = mkdirs(dir);
 	if (rc) {
 		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(-rc));
 		return rc;
 	}
+	if ((rc = lock_dir(rd, dir, err, errlen)) != 0)
+		return rc;
 	snprintf(path, sizeof(path), "%s/results.jsonl", dir);
-	rd->jsonl = fopen(path, "w");
-	if (!rd->jsonl) {
-		rc = -errno;
+	rd->out = malloc(sizeof(*rd->out));
+	rc = rd->out ? afile_open(rd->out, path) : -ENOMEM;
+	if (rc) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		free(rd->out);
+		rd->out = NULL;
+		close(rd->lock);
+		rd->lock = -1;
 		return rc;
 	}
+	rd->jsonl = rd->out->f;
+	unlink(path); /* a results.jsonl of an earlier run into this directory is not this run's */
 	if (latest)
 		link_latest(dir);
 	return 0;
@@ -148,10 +185,9 @@ static int emit(struct results *rd, json_t *o)
 	if (!o)
 		rc = -ENOMEM;
 	else if (json_dumpf(o, rd->jsonl, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', rd->jsonl) == EOF)
-		rc = -EIO;
+		rc = afile_error(rd->out) ? afile_error(rd->out) : -EIO;
 	json_decref(o);
-	if (rc && !rd->werr)
-		rd->werr = rc;
+	failed_write(rd, rc, rd->out->path);
 	return rc;
 }
 
@@ -207,15 +243,18 @@ static void case_dir(const struct results *rd, size_t k, const char *file, char 
 	snprintf(out, len, "%s/%03zu-%s", rd->dir, k + 1, name[0] && name[0] != '.' ? name : "_");
 }
 
-/* Write text as DIR/name (nothing for NULL or ""). 0 or -errno. */
-static int put(const char *dir, const char *name, const char *text)
+/* Write text as DIR/name (nothing for NULL or ""). 0 or -errno (kept in rd). */
+static int put(struct results *rd, const char *dir, const char *name, const char *text)
 {
 	char path[PATH_MAX + 256];
+	int rc;
 
 	if (!text || !*text)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return afile_write(path, text, strlen(text));
+	rc = afile_write(path, text, strlen(text));
+	failed_write(rd, rc, path);
+	return rc;
 }
 
 int results_scenario(struct results *rd, size_t k, const struct result *r, const char *trace, const char *kernel,
@@ -230,18 +269,19 @@ int results_scenario(struct results *rd, size_t k, const struct result *r, const
 	case_dir(rd, k, r->file, dir, sizeof(dir));
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		rc = -errno;
+	failed_write(rd, rc, dir);
 	if (mem) {
 		report_result(mem, REPORT_TEXT, k, r);
 		fclose(mem);
 	}
 	if (!rc)
-		rc = put(dir, "verdict.txt", verdict);
+		rc = put(rd, dir, "verdict.txt", verdict);
 	if (!rc)
-		rc = put(dir, "trace.txt", trace);
+		rc = put(rd, dir, "trace.txt", trace);
 	if (!rc)
-		rc = put(dir, "kernel.txt", kernel);
+		rc = put(rd, dir, "kernel.txt", kernel);
 	if (!rc)
-		rc = put(dir, "console.txt", console);
+		rc = put(rd, dir, "console.txt", console);
 	free(verdict);
 	for (size_t i = 0; rules && i < M_RULE_COUNT_; i++)
 		if (result_rule_has(r, (enum m_rule)i))
@@ -249,12 +289,11 @@ int results_scenario(struct results *rd, size_t k, const struct result *r, const
 	o = json_pack("{s:s, s:o, s:o, s:s, s:o, s:i, s:f, s:o}", "type", "scenario", "file", jstr(r->file), "title",
 		      jstr(r->title), "verdict", (unsigned)r->v < V_COUNT_ ? verdict_names[r->v] : "ERROR", "reason", jstr(r->reason), "line",
 		      (json_int_t)r->line, "secs", r->secs, "rules", rules ? rules : json_array());
-	rc = emit(rd, o) ? -EIO : rc;
+	if (emit(rd, o) && !rc)
+		rc = rd->werr;
 	if (emit_steps(rd, r->file, trace) && !rc)
-		rc = -EIO;
-	fflush(rd->jsonl);
-	if (rc && !rd->werr)
-		rd->werr = rc;
+		rc = rd->werr;
+	fflush(rd->jsonl); /* a failure is the afile's, seen at results_close */
 	return rc;
 }
 
@@ -267,15 +306,23 @@ int results_file(struct results *rd, const char *name, const char *src)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", rd->dir, name);
 	rc = afile_copy(src, path);
-	if (rc && !rd->werr)
-		rd->werr = rc;
+	failed_write(rd, rc, path);
 	return rc;
 }
 
 int results_close(struct results *rd)
 {
-	if (rd->jsonl && fclose(rd->jsonl) && !rd->werr)
-		rd->werr = -errno;
+	if (rd->out) {
+		/* a results.jsonl with a line missing is none: its readers would take it as whole */
+		int failed = rd->werr && strcmp(rd->werr_path, rd->out->path) == 0;
+
+		failed_write(rd, afile_close(rd->out, !failed), rd->out->path);
+		free(rd->out);
+		rd->out = NULL;
+	}
 	rd->jsonl = NULL;
+	if (rd->lock >= 0)
+		close(rd->lock);
+	rd->lock = -1;
 	return rd->werr;
 }

@@ -28,10 +28,15 @@
 #include <limits.h>
 #include <stdio.h>
 
+struct afile;
+
 struct results {
 	char dir[PATH_MAX];
-	FILE *jsonl;
+	FILE *jsonl;            /* results.jsonl's temporary file until results_close renames it */
+	struct afile *out;      /* what jsonl writes through (afile.h) */
+	int lock;               /* the directory, flock()ed while the run writes it; -1 none */
 	int werr;               /* the first write failure (-errno), 0 none */
+	char werr_path[PATH_MAX + 256]; /* the file it was a write of */
 };
 
 /*
@@ -42,8 +47,10 @@ int results_default(const char *root, char *dir, size_t len);
 
 /*
  * Create dir (and its parent build/results when it is the default one, with
- * the latest link when latest is non-zero) and open results.jsonl. Returns 0
- * or -errno with the reason in err.
+ * the latest link when latest is non-zero), lock it (flock: one run at a time
+ * writes a results directory) and open results.jsonl, which is written to a
+ * temporary file beside it and appears whole at results_close. Returns 0 or
+ * -errno with the reason in err: -EBUSY when another run holds the directory.
  */
 int results_open(struct results *rd, const char *dir, int latest, char *err, size_t errlen);
 
@@ -65,7 +72,11 @@ int results_scenario(struct results *rd, size_t k, const struct result *r, const
 /* Copy the file src into the directory as name (a missing src is no error). 0 or -errno. */
 int results_file(struct results *rd, const char *name, const char *src);
 
-/* Close results.jsonl. Returns 0 or the first write failure (-errno). */
+/*
+ * Close results.jsonl: renamed into place when every line was written, else
+ * removed (no file cut mid-line). Unlocks the directory. Returns 0 or the
+ * first write failure (-errno; rd->werr_path names the file).
+ */
 int results_close(struct results *rd);
 
 #endif

@@ -275,27 +275,38 @@ static int outer_stack(struct outer *o)
 static int outer_report(struct outer *o, const struct m_profile *prof, double secs)
 {
 	struct rule_cov cov, walk;
+	/* the reports are of what ran: the results without the not-run ones (outer_mark_interrupted) */
+	size_t nran = o->fl.n - o->not_run, m = 0;
 	struct result *w = calloc(o->fl.n ? o->fl.n : 1, sizeof(*w));
+	struct result *ran = calloc(nran + 1, sizeof(*ran));
 	struct cov_case *cc = calloc(o->fl.n ? o->fl.n : 1, sizeof(*cc));
-	int rc;
+	int rc, bad = 0;
 
-	report_end(stdout, o->a->format, o->rs, o->fl.n, secs);
+	for (size_t i = 0; ran && i < o->fl.n; i++)
+		if (!o->st[i].not_run)
+			ran[m++] = o->rs[i]; /* a shallow copy: o->rs keeps what it points to */
+	report_end(stdout, o->a->format, ran ? ran : o->rs, ran ? nran : o->fl.n, secs);
+	if (o->not_run)
+		report_not_run(stdout, o->a->format, o->not_run, o->fl.n, strsignal(interrupt_caught()));
 	cov_init(&cov);
 	cov_init(&walk);
+	m = 0;
 	for (size_t i = 0; w && cc && i < o->fl.n; i++) {
+		if (o->st[i].not_run)
+			continue;
 		cov_add(&cov, &o->rs[i], i);
 		if (o->files[i]) { /* what `rdmacheck coverage` counts, for the same files */
 			cli_walk(o->files[i], prof, NULL, NULL, NULL, &w[i]);
 			cov_add(&walk, &w[i], i);
 		}
-		cc[i] = (struct cov_case){ o->fl.v[i], o->files[i], &o->rs[i], o->files[i] ? &w[i] : NULL };
+		cc[m++] = (struct cov_case){ o->fl.v[i], o->files[i], &o->rs[i], o->files[i] ? &w[i] : NULL };
 	}
 	cov_print_compare(stdout, &cov, &walk, o->fl.v, o->a->format == REPORT_TAP ? "# " : "");
 	if (o->res.jsonl && w && cc) { /* the picture: rules x families, deviations (cov_html.h) */
 		char page[PATH_MAX + 32];
 
 		snprintf(page, sizeof(page), "%s/coverage.html", o->res.dir);
-		if ((rc = cov_html(page, cc, o->fl.n, o->a->stack, prof)) != 0)
+		if ((rc = cov_html(page, cc, m, o->a->stack, prof)) != 0)
 			fprintf(stderr, "rdmacheck: %s: %s\n", page, strerror(-rc));
 	}
 	for (size_t i = 0; w && i < o->fl.n; i++)
@@ -304,18 +315,26 @@ static int outer_report(struct outer *o, const struct m_profile *prof, double se
 	free(cc);
 	if (o->res.jsonl) {
 		if ((rc = results_close(&o->res)) != 0)
-			fprintf(stderr, "rdmacheck: results in %s incomplete: %s\n", o->res.dir, strerror(-rc));
+			fprintf(stderr, "rdmacheck: results in %s incomplete: cannot write %s: %s\n", o->res.dir,
+				o->res.werr_path, strerror(-rc));
 		fprintf(stdout, "%sresults: %s\n", o->a->format == REPORT_TAP ? "# " : "", o->res.dir);
+		bad = rc != 0;
 	}
-	if (o->a->junit && (rc = report_junit(o->a->junit, o->rs, o->fl.n, secs)) != 0) {
+	if (ran && o->not_run) /* one case says it: the JUnit of an interrupted run is not green */
+		report_not_run_case(&ran[nran++], o->not_run, o->fl.n, strsignal(interrupt_caught()));
+	if (o->a->junit && (rc = report_junit(o->a->junit, ran ? ran : o->rs, ran ? nran : o->fl.n, secs)) != 0) {
 		fprintf(stderr, "rdmacheck: --junit=%s: %s\n", o->a->junit, strerror(-rc));
-		return 1;
+		bad = 1;
 	}
-	return 0;
+	free(ran);
+	return bad;
 }
 
-/* Open the results directory: --results=DIR, or the default in the checkout (else ./build/results). */
-static void outer_results(struct outer *o)
+/*
+ * Open the results directory: --results=DIR, or the default in the checkout (else ./build/results).
+ * 0, or -EBUSY when another run writes it (said on stderr; this one must not run).
+ */
+static int outer_results(struct outer *o)
 {
 	char root[PATH_MAX], dir[PATH_MAX], err[512];
 
@@ -323,15 +342,20 @@ static void outer_results(struct outer *o)
 		snprintf(dir, sizeof(dir), "%s", o->a->results);
 	else if (cli_find_root(root, sizeof(root)) || results_default(root, dir, sizeof(dir)))
 		results_default(".", dir, sizeof(dir));
-	if (results_open(&o->res, dir, !o->a->results, err, sizeof(err)))
+	if (results_open(&o->res, dir, !o->a->results, err, sizeof(err)) == -EBUSY) {
+		fprintf(stderr, "rdmacheck: --results: %s\n", err);
+		return -EBUSY;
+	} else if (!o->res.jsonl) {
 		fprintf(stderr, "rdmacheck: no results directory: %s\n", err);
+	}
+	return 0;
 }
 
 int suite_run(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a, .jobs = a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT };
 	double t0 = proto_now_s();
-	size_t c[V_COUNT_], n;
+	size_t c[V_COUNT_], n, unparsed = 0;
 	int rc, infra = 0, none;
 	struct m_profile prof;
 	struct topo dev_topo;
@@ -344,6 +368,11 @@ int suite_run(const struct run_args *a, int npaths, char **paths)
 	if (a->topology && (rc = outer_topology_start(&o, &prof, &dev_topo)) != 0)
 		return rc;
 	rc = sel_load(&a->sel, a->rerun_failed, npaths, paths, &prof, &o.fl, &o.files, &o.diags, &none);
+	if (rc == SEL_STOPPED) {
+		fprintf(stderr, "rdmacheck: interrupted (%s) while loading the scenarios: nothing ran\n",
+			strsignal(interrupt_caught()));
+		return EXIT_INTERRUPTED;
+	}
 	if (rc)
 		return rc == SEL_NONE ? none : rc;
 	if (a->sel.shuffle)
@@ -354,6 +383,11 @@ int suite_run(const struct run_args *a, int npaths, char **paths)
 		cli_unload(&o.fl, o.files);
 		return 0;
 	}
+	if (outer_results(&o)) {
+		cli_unload_diags(o.fl.n, o.diags);
+		cli_unload(&o.fl, o.files);
+		return EXIT_USAGE;
+	}
 	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
 	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));
 	o.careful = calloc(o.fl.n ? o.fl.n : 1, 1);
@@ -361,7 +395,6 @@ int suite_run(const struct run_args *a, int npaths, char **paths)
 	o.console_txt = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.console_txt));
 	if (!o.rs || !o.st || !o.staged || !o.console_txt)
 		return EXIT_INFRA;
-	outer_results(&o);
 	for (size_t i = 0; i < o.fl.n; i++) {
 		snprintf(o.rs[i].file, sizeof(o.rs[i].file), "%s", o.fl.v[i]);
 		snprintf(o.rs[i].title, sizeof(o.rs[i].title), "%s", o.files[i] ? o.files[i]->title : "");
@@ -388,6 +421,8 @@ int suite_run(const struct run_args *a, int npaths, char **paths)
 	}
 	infra |= outer_report(&o, &prof, proto_now_s() - t0);
 	report_count(o.rs, n = o.fl.n, c);
+	for (size_t i = 0; i < o.fl.n; i++)
+		unparsed += !o.files[i];
 	for (size_t i = 0; i < o.fl.n; i++) {
 		result_clear(&o.rs[i]);
 		free(o.staged[i]);
@@ -405,6 +440,8 @@ int suite_run(const struct run_args *a, int npaths, char **paths)
 		return EXIT_INTERRUPTED;
 	if (c[V_FAIL])
 		return EXIT_FAILED;
+	if (unparsed) /* as lint: the files are what is wrong, not the stack */
+		return EXIT_USAGE;
 	if (infra || c[V_ERROR])
 		return EXIT_INFRA;
 	return n && c[V_SKIP] == n ? EXIT_SKIP : 0; /* nothing ran: skipped, as automake reads it */

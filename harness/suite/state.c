@@ -26,40 +26,43 @@ void outer_print_ready(struct outer *o)
 		size_t k = o->printed;
 		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
 
-		if (o->res.jsonl)
+		if (o->res.jsonl && !o->st[k].not_run)
 			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
 		free(trace);
 		report_progress(o->fl.n, o->fl.n, "");
-		report_result(stdout, o->a->format, k, &o->rs[k]);
+		if (!o->st[k].not_run)
+			report_result(stdout, o->a->format, o->shown++, &o->rs[k]);
 		o->printed++;
 	}
 }
 
 /*
- * After Ctrl-C or SIGTERM (interrupt.h): the scenario that was running is an
- * ERROR at the step it had reached, those after it were not run.
+ * After Ctrl-C or SIGTERM (interrupt.h): a scenario that was running is an
+ * ERROR at the step it had reached; every other one without a result (the
+ * held-back crash-predicted ones before the running one too) was not run.
  */
 void outer_mark_interrupted(struct outer *o)
 {
 	int sig = interrupt_caught();
-	size_t k = round_running(o, 0, 0);
 
 	if (!sig)
 		return;
-	for (size_t i = k; i < o->fl.n; i++) {
+	for (size_t i = 0; i < o->fl.n; i++) {
 		struct result *r = &o->rs[i];
-
-		int running = (i == k || o->st[i].deferred) && o->st[i].started; /* the main round's, a side round's */
 
 		if (o->st[i].finished)
 			continue;
-		r->v = running ? V_ERROR : V_SKIP;
-		r->line = running ? o->st[i].step_line : 0;
-		if (r->v == V_ERROR)
-			snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
-		else
-			snprintf(r->reason, sizeof(r->reason), "not run: the run was interrupted (%s)", strsignal(sig));
 		o->st[i].finished = 1;
+		if (!o->st[i].started) {
+			r->v = V_SKIP;
+			snprintf(r->reason, sizeof(r->reason), "not run: the run was interrupted (%s)", strsignal(sig));
+			o->st[i].not_run = 1;
+			o->not_run++;
+			continue;
+		}
+		r->v = V_ERROR;
+		r->line = o->st[i].step_line;
+		snprintf(r->reason, sizeof(r->reason), "line %u: interrupted (%s)", r->line, strsignal(sig));
 	}
 }
 

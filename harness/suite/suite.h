@@ -25,6 +25,8 @@ struct outer {
 	struct rec_state *st;
 	char *careful;            /* per scenario: run it careful (careful.h); NULL: none can be */
 	size_t printed;
+	size_t shown;             /* results reported (TAP's numbers): printed less the not-run ones */
+	size_t not_run;           /* scenarios an interruption kept from starting (rec_state.not_run) */
 	char root[PATH_MAX], rec[PATH_MAX + 64]; /* rec: the records file of nodes run here (on_nodes.c) */
 	char stacklog[PATH_MAX + 64]; /* ci/stack's and the inner run's stderr */
 	struct results res;       /* the results directory; res.jsonl NULL: none */
@@ -39,7 +41,11 @@ struct outer {
 void outer_print_ready(struct outer *o);
 /* Every scenario from `from` on that has no result yet gets verdict v and reason. */
 void outer_finish_rest(struct outer *o, size_t from, enum verdict v, const char *reason);
-/* After Ctrl-C or SIGTERM: the scenario running is an ERROR at its step, those after it not run. */
+/*
+ * After Ctrl-C or SIGTERM: a scenario running (the main round's, a side round's) is an ERROR at its
+ * step; those that had not begun (held-back crash-predicted ones too) are not run: counted in
+ * o->not_run, with no report line, no results entry and no JUnit case of their own.
+ */
 void outer_mark_interrupted(struct outer *o);
 /* o->root, build/run in it (into dir), and o->rec there (records-PID.txt). 0 or EXIT_INFRA. */
 int outer_records_here(struct outer *o, char *dir, size_t len);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,6 +89,37 @@ START_TEST(test_written_whole_or_not_at_all)
 }
 END_TEST
 
+/* A write that fails says why: the file size limit's EFBIG (a full disk's ENOSPC alike), not EIO. */
+START_TEST(test_a_failed_write_keeps_its_errno)
+{
+	struct rlimit lim = { 4096, 4096 };
+	struct afile a;
+	char block[1024];
+
+	memset(block, 'x', sizeof(block));
+	signal(SIGXFSZ, SIG_IGN); /* the test runs in a process of its own (fork mode) */
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	ck_assert_int_eq(afile_open(&a, path), 0);
+	for (int i = 0; i < 64; i++)
+		fwrite(block, 1, sizeof(block), a.f);
+	ck_assert_int_eq(afile_error(&a), -EFBIG);
+	ck_assert_int_eq(afile_close(&a, 1), -EFBIG);
+	ck_assert_int_eq(entries(), 0); /* no file cut short, no temporary one */
+	/* what is still buffered fails at the close */
+	ck_assert_int_eq(afile_open(&a, path), 0);
+	for (int i = 0; i < 5; i++)
+		fwrite(block, 1, sizeof(block), a.f);
+	ck_assert_int_eq(afile_close(&a, 1), -EFBIG);
+	ck_assert_int_eq(entries(), 0);
+	ck_assert_int_eq(afile_write(path, block, sizeof(block)), 0);
+	ck_assert_int_eq(entries(), 1);
+	/* a device that is full */
+	ck_assert_int_eq(afile_open(&a, "/dev/full"), 0);
+	fwrite(block, 1, sizeof(block), a.f);
+	ck_assert_int_eq(afile_close(&a, 1), -ENOSPC);
+}
+END_TEST
+
 START_TEST(test_concurrent_junit_writers)
 {
 	enum { WRITERS = 4, ROUNDS = 25, RESULTS = 40 };
@@ -135,6 +168,7 @@ Suite *suite_test_afile(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_written_whole_or_not_at_all);
+	tcase_add_test(tc, test_a_failed_write_keeps_its_errno);
 	tcase_add_test(tc, test_concurrent_junit_writers);
 	suite_add_tcase(s, tc);
 	return s;

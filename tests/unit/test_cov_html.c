@@ -82,13 +82,30 @@ START_TEST(test_page)
 	/* the matrix: verbs, harness left out, rpma ... */
 	ck_assert_ptr_nonnull(strstr(s, "<th>verbs<br><small>2 scenarios</small></th><th>rpma<br><small>1 scenarios"));
 	ck_assert_ptr_null(strstr(s, "<th>harness"));
-	snprintf(row, sizeof(row), "<tr><td>%s</td><td>%s</td><td class=\"run\">1 run</td>",
+	snprintf(row, sizeof(row), "<tr id=\"%s\"><td>%s</td><td>%s</td><td class=\"run\">1 run</td>", m_rule_info(M_RULE_MR_ACC_1)->id,
 		 m_rule_info(M_RULE_MR_ACC_1)->id, m_rule_info(M_RULE_MR_ACC_1)->section);
 	ck_assert_msg(strstr(s, row), "no row %s in %.200s", row, strstr(s, "<tr><td>PD-1") ? strstr(s, "<tr><td>PD-1") : s);
-	snprintf(row, sizeof(row), "<tr><td>%s</td><td>%s</td><td class=\"walk\">1 walk</td>",
+	snprintf(row, sizeof(row), "<tr id=\"%s\"><td>%s</td><td>%s</td><td class=\"walk\">1 walk</td>", m_rule_info(M_RULE_RA_KEY_1)->id,
 		 m_rule_info(M_RULE_RA_KEY_1)->id, m_rule_info(M_RULE_RA_KEY_1)->section);
 	ck_assert_msg(strstr(s, row), "no row %s", row);
 	ck_assert_ptr_nonnull(strstr(s, "class=\"none\"")); /* encoded rules nothing reached */
+	{
+		/* each rule's row lists its scenarios: the run's, then those of the walk only, marked */
+		const char *mr = strstr(s, "<tr id=\"MR-ACC-1\">"), *ra = strstr(s, "<tr id=\"RA-KEY-1\">");
+		const char *gap = strstr(s, "<td class=\"none\">not exercised</td>"), *na = strstr(s, "<td class=\"ne\">n/a</td>");
+
+		ck_assert_ptr_nonnull(mr);
+		ck_assert_ptr_nonnull(ra);
+		ck_assert_ptr_nonnull(strstr(mr, "<span class=\"run\">a&lt;b&gt;.scn</span>"));
+		ck_assert(strstr(mr, "a&lt;b&gt;.scn") < strstr(mr, "</tr>"));
+		ck_assert_ptr_nonnull(strstr(ra, "<span class=\"walk\">s.scn</span> <small>(model walk only)</small>"));
+		ck_assert(strstr(ra, "s.scn") < strstr(ra, "</tr>"));
+		/* the gaps first, the rules not encoded last, each marked as such */
+		ck_assert_ptr_nonnull(gap);
+		ck_assert_ptr_nonnull(na);
+		ck_assert(gap < mr && gap < ra && mr < na && ra < na);
+		ck_assert_ptr_nonnull(strstr(mr, "<td class=\"fam\">&ndash;</td>")); /* rpma does not, verbs does */
+	}
 	/* deviations: the first one gave one xfail */
 	snprintf(row, sizeof(row), "<td>%s</td><td>%s</td>", m_rule_info(d->rule)->id, m_dev_kind_str(d->kind));
 	ck_assert_msg(strstr(s, row), "no deviation row %s", row);

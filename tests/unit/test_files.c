@@ -314,10 +314,20 @@ START_TEST(test_deep_tree_is_said)
 	mkfile("deep/top.scn");
 	ck_assert_int_eq(files_add(&fl, at("deep"), err, sizeof(err)), 0);
 	ck_assert_uint_eq(fl.n, 1);
-	ck_assert_uint_eq(fl.nnotes, 1);
-	ck_assert_ptr_nonnull(strstr(fl.notes[0], ": skipped: deeper than 256 directories"));
+	ck_assert_uint_eq(fl.nnotes, 0);
+	ck_assert_uint_eq(fl.nunread, 1); /* not read: an error of the run, not a note */
+	ck_assert_str_eq(fl.unread[0].why, "not read: deeper than 256 directories");
 }
 END_TEST
+
+/* The unread entry of rel ("" when not unread). */
+static const char *unread_for(const char *rel)
+{
+	for (size_t i = 0; i < fl.nunread; i++)
+		if (strcmp(fl.unread[i].path, at(rel)) == 0)
+			return fl.unread[i].why;
+	return "";
+}
 
 START_TEST(test_unreadable_directory_is_said)
 {
@@ -337,11 +347,37 @@ START_TEST(test_unreadable_directory_is_said)
 		if (geteuid() == 0 && setuid(65534))
 			_exit(2);
 		ok = files_add(&fl, root, err, sizeof(err)) == 0 && fl.n == 7 && /* the rest is there */
-		     note_for("locked") && strcmp(note_for("locked"), ": skipped: Permission denied") == 0;
+		     !note_for("locked") && fl.nunread == 1 &&
+		     strcmp(unread_for("locked"), "cannot read the directory: Permission denied") == 0;
 		_exit(ok ? 0 : 1);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_int_eq(chmod(at("locked"), 0755), 0);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+/* A directory holding nothing but what cannot be read is not "no *.scn files": it is what it holds. */
+START_TEST(test_only_unreadable_is_no_usage_error)
+{
+	pid_t pid;
+	int status;
+
+	ck_assert_int_eq(chmod(root, 0755), 0);
+	mkd("only");
+	mkd("only/locked");
+	mkfile("only/locked/x.scn");
+	ck_assert_int_eq(chmod(at("only/locked"), 0), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && setuid(65534))
+			_exit(2);
+		_exit(files_add(&fl, at("only"), err, sizeof(err)) == 0 && fl.n == 0 && fl.nunread == 1 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(chmod(at("only/locked"), 0755), 0);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
 }
@@ -399,6 +435,7 @@ Suite *suite_test_files(void)
 	tcase_add_test(tc, test_deep_tree_is_said);
 	tcase_add_test(tc, test_free_resets);
 	tcase_add_test(tc, test_unreadable_directory_is_said);
+	tcase_add_test(tc, test_only_unreadable_is_no_usage_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

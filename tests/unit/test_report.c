@@ -144,9 +144,7 @@ START_TEST(test_tap_lines)
 		      "  verdict: fail\n"
 		      "  message: \"line 20: write gave SUCCESS, outside the allowed set\"\n"
 		      "  line: 20\n"
-		      "  detail: |\n"
-		      "      step:    b: write q\n"
-		      "      allowed: REM_ACCESS_ERR [RA-KEY-1]\n"
+		      "  detail: \"  step:    b: write q\\n  allowed: REM_ACCESS_ERR [RA-KEY-1]\\n\"\n"
 		      "  ...\n");
 	ck_assert_out(REPORT_TAP, 2,
 		      "not ok 3 - scenarios/verbs/085-lp.scn: SEND longer than the receive"
@@ -181,6 +179,18 @@ START_TEST(test_tap_yaml_escaping)
 		      "  ---\n"
 		      "  verdict: error\n"
 		      "  message: \"agent a:\\tdied\\nstderr: \\x1b[1mboom\"\n"
+		      "  ...\n");
+	/* a detail whose first line is indented more than the next ones (a parse error's
+	 * source line, then its hint) is one scalar; C1 controls and bytes that are not
+	 * UTF-8 are escaped, other UTF-8 kept */
+	mk(2, V_ERROR, "f.scn", "t", "r", "      3 | caf\xc3\xa9\n        | ^\nhint: \xc2\x85\xff.", 3, 0);
+	ck_assert_out(REPORT_TAP, 2,
+		      "not ok 3 - f.scn: t\n"
+		      "  ---\n"
+		      "  verdict: error\n"
+		      "  message: \"r\"\n"
+		      "  line: 3\n"
+		      "  detail: \"      3 | caf\xc3\xa9\\n        | ^\\nhint: \\x85\\uFFFD.\"\n"
 		      "  ...\n");
 }
 END_TEST

@@ -58,7 +58,7 @@ static const struct bad {
 	  "t.scn:2:21: bad escape '\\n' in a string\n  hint: only \\\" and \\\\ are escapes\n" },
 	{ SCN_E_UNKNOWN_STATEMENT, "titel x\n", 0,
 	  "t.scn:1:1: unknown statement 'titel'\n  hint: did you mean 'title'?\n" },
-	{ SCN_E_NEEDS_TEXT, "title   # nothing\n", 0, "t.scn:1:1: 'title' needs text\n" },
+	{ SCN_E_NEEDS_TEXT, "title   \t\n", 0, "t.scn:1:1: 'title' needs text\n" },
 	{ SCN_E_TWICE, "title a\ntitle b\n", 0, "t.scn:2:1: 'title' given twice (first at line 1)\n" },
 	{ SCN_E_HEADER_AFTER_STEP, P "cite x\n", 0,
 	  "t.scn:3:1: header line 'cite' after the first step\n  hint: header lines come before the steps\n" },

@@ -20,7 +20,7 @@
 START_TEST(test_header)
 {
 	struct scn_file *f = parse_ok("# comment\n\n"
-				      "title  Stale rkey  # trailing comment\n"
+				      "title  Stale rkey  \n"
 				      "cite ibv_reg_mr(3) \"quoted # not a comment\"\n"
 				      "cite rule MR-ACC-1\n"
 				      "require rereg mw_type2 rereg\n"
@@ -29,6 +29,18 @@ START_TEST(test_header)
 
 	ck_assert_str_eq(f->title, "Stale rkey");
 	ck_assert_uint_eq(f->title_line, 3);
+	scn_free(f);
+	/* a title is its line as written: '#', quotes and any UTF-8 are text */
+	f = parse_ok("title café: a \"# 1\" and a # too, \\ kept\t \ncite rule MR-ACC-1\n" P);
+	ck_assert_str_eq(f->title, "café: a \"# 1\" and a # too, \\ kept");
+	scn_free(f);
+	f = parse_ok("# comment\n\n"
+		     "title  Stale rkey  \n"
+		     "cite ibv_reg_mr(3) \"quoted # not a comment\"\n"
+		     "cite rule MR-ACC-1\n"
+		     "require rereg mw_type2 rereg\n"
+		     "nodes a b c_1\n"
+		     "a: alloc_pd p\n");
 	ck_assert_uint_eq(f->ncites, 2);
 	ck_assert_str_eq(f->cites[0], "ibv_reg_mr(3) \"quoted # not a comment\"");
 	ck_assert_uint_eq(f->nrequires, 2);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 START_TEST(test_match_substring_and_glob)
 {
@@ -21,19 +22,83 @@ START_TEST(test_match_substring_and_glob)
 }
 END_TEST
 
+/* The fixture's results.jsonl without its line 8 ("not json at all") as path; or, with cut, its line 7 cut short too. */
+static void fixture_copy(const char *path, int cut)
+{
+	FILE *in = fopen("tests/fixtures/results/latest/results.jsonl", "r"), *out = fopen(path, "w");
+	char line[1024];
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	for (int k = 1; fgets(line, sizeof(line), in); k++)
+		if (k == 7 && cut)
+			fprintf(out, "%.30s", line); /* no newline: the last line, torn */
+		else if (k != 8 && !(cut && k > 7))
+			fputs(line, out);
+	fclose(in);
+	fclose(out);
+}
+
 START_TEST(test_rerun_reads_failed_and_errors_once)
 {
 	struct filelist fl = { 0 };
-	char err[256];
+	char err[256], path[] = "/tmp/rdmacheck-rerun-XXXXXX";
+	int fd = mkstemp(path);
 
-	ck_assert_int_eq(rerun_read("tests/fixtures/results/latest/results.jsonl", &fl, err, sizeof(err)), 0);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	fixture_copy(path, 0);
+	ck_assert_int_eq(rerun_read(path, &fl, err, sizeof(err)), 0);
 	ck_assert_uint_eq(fl.n, 3);
 	ck_assert_str_eq(fl.v[0], "scenarios/examples/rdma-write-after-dereg.scn");
 	ck_assert_str_eq(fl.v[1], "scenarios/verbs/021-mr-stale-lkey-after-dereg.scn");
 	ck_assert_str_eq(fl.v[2], "scenarios/gone-since.scn");
 	files_free(&fl);
+	unlink(path);
 	ck_assert_int_eq(rerun_read("tests/fixtures/results/none.jsonl", &fl, err, sizeof(err)), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, "none.jsonl"));
+}
+END_TEST
+
+/* A line that is not a result (a FAIL line cut short by a crash or a full disk) is an error naming it. */
+START_TEST(test_rerun_refuses_a_cut_line)
+{
+	struct filelist fl = { 0 };
+	char err[512], want[128], path[] = "/tmp/rdmacheck-rerun-XXXXXX";
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	fixture_copy(path, 1);
+	ck_assert_int_eq(rerun_read(path, &fl, err, sizeof(err)), -EBADMSG);
+	snprintf(want, sizeof(want), "%s:7: not a JSON object", path);
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "(1 line that is not results"));
+	files_free(&fl);
+	unlink(path);
+	/* the fixture itself: its line 8 */
+	ck_assert_int_eq(rerun_read("tests/fixtures/results/latest/results.jsonl", &fl, err, sizeof(err)), -EBADMSG);
+	ck_assert_ptr_nonnull(strstr(err, "results.jsonl:8: "));
+	files_free(&fl);
+}
+END_TEST
+
+/* --rerun-failed=DIR: a results directory, its results.jsonl, or a directory with a latest link. */
+START_TEST(test_rerun_path_of_any_results)
+{
+	char path[512], err[512];
+
+	ck_assert_int_eq(rerun_path("tests/fixtures/results/latest", path, sizeof(path), err, sizeof(err)), 0);
+	ck_assert_str_eq(path, "tests/fixtures/results/latest/results.jsonl");
+	ck_assert_int_eq(rerun_path("tests/fixtures/results", path, sizeof(path), err, sizeof(err)), 0);
+	ck_assert_str_eq(path, "tests/fixtures/results/latest/results.jsonl");
+	ck_assert_int_eq(rerun_path("tests/fixtures/results/latest/results.jsonl", path, sizeof(path), err,
+				    sizeof(err)), 0);
+	ck_assert_str_eq(path, "tests/fixtures/results/latest/results.jsonl");
+	ck_assert_int_eq(rerun_path("tests/fixtures", path, sizeof(path), err, sizeof(err)), -ENOENT);
+	ck_assert_str_eq(err, "tests/fixtures has no results.jsonl (nor latest/results.jsonl)");
+	ck_assert_int_eq(rerun_path("tests/no-such", path, sizeof(path), err, sizeof(err)), -ENOENT);
+	ck_assert_str_eq(err, "tests/no-such: No such file or directory");
 }
 END_TEST
 
@@ -147,6 +212,8 @@ Suite *suite_test_select(void)
 
 	tcase_add_test(tc, test_match_substring_and_glob);
 	tcase_add_test(tc, test_rerun_reads_failed_and_errors_once);
+	tcase_add_test(tc, test_rerun_refuses_a_cut_line);
+	tcase_add_test(tc, test_rerun_path_of_any_results);
 	tcase_add_test(tc, test_apply_keep_drop_rule);
 	tcase_add_test(tc, test_apply_repeat_and_shuffle);
 	tcase_add_test(tc, test_random_is_fixed);

@@ -190,6 +190,7 @@ START_TEST(test_history_reads_the_fixture)
 	ck_assert_uint_eq(s.scenarios, 6);
 	ck_assert_uint_eq(s.others, 2); /* the run line and the summary line */
 	ck_assert_uint_eq(skipped, 1);  /* "not json at all" */
+	ck_assert_str_eq(err, "tests/fixtures/results/latest/results.jsonl:8: not a JSON object (a line cut short?)");
 	ck_assert_str_eq(s.first.file, "scenarios/TEMPLATE.scn");
 	ck_assert_int_eq(s.first.v, V_PASS);
 	ck_assert_str_eq(s.decoy.file, "scenarios/examples/rdma-write-after-dereg.scn"); /* not the string's */
