@@ -58,7 +58,7 @@ void rpmem_poolset_free(struct rpmem_poolset *ps);
 int rpmem_set_name_ok(const char *name);
 /* "2M", "4KiB", "1GB", "8192" -> bytes. Returns 0, -EINVAL or -ERANGE. */
 int rpmem_parse_size(const char *s, uint64_t *out);
-/* Usable size (RPMEM-SIZE-1) and the addressable span of a set. */
+/* Usable size (RPMEM-SIZE-1, PMDK's repsize: the parts minus 4096 for every header but the first; the same as the span) and the addressable span of a set. */
 uint64_t rpmem_poolset_usable(const struct rpmem_poolset *ps);
 uint64_t rpmem_poolset_span(const struct rpmem_poolset *ps);
 /* Part i's first pool byte, the file offset it comes from, and how many bytes of the file are mapped. */
