@@ -58,7 +58,7 @@ int rpmem_command(const char *target, const char *ssh, const char *cmd, char *bu
 	if (!ssh)
 		ssh = "ssh";
 	if (!cmd || !cmd[strspn(cmd, " \t")])
-		cmd = "rpmemd-rpma";
+		cmd = "rpmemd"; /* PMDK's RPMEM_DEF_CMD */
 	if (ssh[strspn(ssh, " \t")]) {
 		snprintf(opts, sizeof(opts), "-T -oBatchMode=yes%s%s", port[0] ? " -p " : "", port);
 		if (add_words(ssh, &buf, &buflen, argv, &argc) || add_words(opts, &buf, &buflen, argv, &argc) ||

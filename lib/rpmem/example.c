@@ -5,7 +5,7 @@
  *
  *   rpmem-example TARGET POOL_SET     e.g. RPMEM_SSH= RPMEM_CMD='rpmemd-rpma -r /srv/pools' \
  *                                          rpmem-example 192.0.2.2 example.set
- * Build: cc example.c -lrpmem-rpma (or librpmem-rpma.a -lrpma -libverbs -lrdmacm -lpthread)
+ * Build: cc example.c -lrpmem (or librpmem-rpma.a -lrpma -libverbs -lrdmacm -lpthread)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lib/rpmem/librpmem.h"

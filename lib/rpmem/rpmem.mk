@@ -5,7 +5,16 @@ RPMEM_LIB_SRCS := lib/rpmem/poolset.c lib/rpmem/hdr.c lib/rpmem/pool.c lib/rpmem
                   lib/rpmem/serve.c
 RPMEM_LIB_OBJS := $(RPMEM_LIB_SRCS:%.c=$(BUILD)/%.o)
 RPMEM_LIB      := $(BUILD)/librpmem-rpma.a
-RPMEM_SO       := $(BUILD)/librpmem-rpma.so
+# PMDK's names: the shared object librpmem.so.1 (soname librpmem.so.1, symbol
+# version node LIBRPMEM_1.0 as PMDK's librpmem.link, only the public API of
+# librpmem.h global: lib/rpmem/librpmem.sym) and librpmem.so for -lrpmem.
+RPMEM_SO       := $(BUILD)/librpmem.so.1
+RPMEM_SO_LINK  := $(BUILD)/librpmem.so
+RPMEM_SYMS     := lib/rpmem/librpmem.sym
+RPMEM_MAP      := $(BUILD)/lib/rpmem/librpmem.map
+# The installed static library: one relocatable object with only the public
+# API global (the internal rpmem_* names cannot clash with a program's).
+RPMEM_PUB_LIB  := $(BUILD)/lib/rpmem/librpmem.a
 RPMEMD_BIN     := $(BUILD)/rpmemd-rpma
 RPMEM_EXAMPLE  := $(BUILD)/rpmem-example
 RPMEM_CONNECT  := $(BUILD)/rpmem-connect
@@ -19,8 +28,22 @@ $(RPMEM_LIB): $(RPMEM_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(RPMEM_SO): $(RPMEM_LIB_OBJS)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,librpmem-rpma.so -o $@ $^ $(RPMEM_LIBS)
+$(RPMEM_MAP): $(RPMEM_SYMS)
+	@mkdir -p $(dir $@)
+	{ echo 'LIBRPMEM_1.0 {'; echo '	global:'; sed 's/.*/		&;/' $<; echo '	local:'; echo '		*;'; echo '};'; } > $@
+
+$(RPMEM_SO): $(RPMEM_LIB_OBJS) $(RPMEM_MAP)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,librpmem.so.1 -Wl,--version-script=$(RPMEM_MAP) \
+		-o $@ $(RPMEM_LIB_OBJS) $(RPMEM_LIBS)
+
+$(RPMEM_SO_LINK): $(RPMEM_SO)
+	ln -sf $(notdir $<) $@
+
+$(RPMEM_PUB_LIB): $(RPMEM_LIB_OBJS) $(RPMEM_SYMS)
+	@mkdir -p $(dir $@)
+	$(LD) -r -o $(@:.a=.o) $(RPMEM_LIB_OBJS)
+	objcopy --keep-global-symbols=$(RPMEM_SYMS) $(@:.a=.o)
+	rm -f $@ && $(AR) rcs $@ $(@:.a=.o)
 
 $(RPMEMD_BIN): $(BUILD)/lib/rpmem/rpmemd.o $(RPMEM_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPMEM_LIBS)
@@ -38,7 +61,7 @@ $(RPMEM_TEST_BIN): $(BUILD)/tests/rpmem/rpmem_test.o $(RPMEM_LIB)
 # The unit tests (tests/unit/test_lib_rpmem.c) and the agent link the static
 # library; build/rdmacheck does not (it needs no stack library).
 FAMILY_LIBS += $(RPMEM_LIB)
-BINS_ALL += $(RPMEM_SO) $(RPMEMD_BIN) $(RPMEM_CONNECT) $(RPMEM_EXAMPLE) $(RPMEM_TEST_BIN)
+BINS_ALL += $(RPMEM_SO) $(RPMEM_SO_LINK) $(RPMEMD_BIN) $(RPMEM_CONNECT) $(RPMEM_EXAMPLE) $(RPMEM_TEST_BIN)
 
 # The real-stack test and the per-call figures (a 2-node rxe topology; VM
 # when the host has no rxe).
@@ -47,3 +70,21 @@ rpmem-real: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE)
 	ci/stack --stack=$(STACK) -- tests/rpmem/run
 rpmem-bench: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE)
 	ci/stack --stack=$(STACK) -- tests/rpmem/run --bench
+
+# make install (when the stack's headers are here, as for the agent): PMDK's
+# file names under PREFIX, so that `cc app.c -lrpmem` (or pkg-config librpmem)
+# and dlopen("librpmem.so.1") find this library, and the client's default
+# command "rpmemd" finds the daemon.
+.PHONY: install-rpmem uninstall-rpmem
+install-rpmem: $(RPMEM_SO) $(RPMEM_PUB_LIB) $(RPMEMD_BIN)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(RPMEM_SO) $(DESTDIR)$(PREFIX)/lib/librpmem.so.1
+	ln -sf librpmem.so.1 $(DESTDIR)$(PREFIX)/lib/librpmem.so
+	install -m 644 $(RPMEM_PUB_LIB) $(DESTDIR)$(PREFIX)/lib/librpmem.a
+	install -m 644 lib/rpmem/librpmem.h $(DESTDIR)$(PREFIX)/include/librpmem.h
+	install -m 755 $(RPMEMD_BIN) $(DESTDIR)$(PREFIX)/bin/rpmemd
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/rpmem/librpmem.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/librpmem.pc
+uninstall-rpmem:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,lib/librpmem.so.1 lib/librpmem.so lib/librpmem.a include/librpmem.h \
+	      bin/rpmemd lib/pkgconfig/librpmem.pc)

@@ -168,7 +168,7 @@ int rpmem_msg_recv(int fd, struct rpmem_msg *m);
 /*
  * The argv that starts the target daemon for target "[user@]host[:port]":
  * RPMEM_SSH (default "ssh") split at blanks, "-T", "-oBatchMode=yes", ["-p",
- * port], "[user@]host", then RPMEM_CMD (default "rpmemd-rpma") split at
+ * port], "[user@]host", then RPMEM_CMD (default "rpmemd") split at
  * blanks; with RPMEM_SSH set to "" only RPMEM_CMD. No quoting, globbing or
  * expansion; buf holds the strings. host gets the bare host. Returns argc,
  * or -EINVAL (a bad target, too many words).

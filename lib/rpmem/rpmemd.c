@@ -1,5 +1,6 @@
 /*
- * rpmemd.c — rpmemd-rpma, the target daemon (the role of PMDK's rpmemd).
+ * rpmemd.c — the target daemon, built as rpmemd-rpma and installed as rpmemd
+ * (the role of PMDK's rpmemd).
  *
  * The client library starts one per rpmem_create/rpmem_open/rpmem_remove
  * (through ssh, or RPMEM_CMD directly) and speaks the control protocol on
@@ -51,7 +52,7 @@ static void say(const struct daemon *d, const char *fmt, const char *what)
 {
 	if (!d->verbose)
 		return;
-	fprintf(stderr, "rpmemd-rpma[%d]: ", (int)getpid());
+	fprintf(stderr, "rpmemd[%d]: ", (int)getpid());
 	fprintf(stderr, fmt, what);
 	fputc('\n', stderr);
 }
@@ -243,7 +244,7 @@ static int next_request(struct daemon *d, struct rpmem_msg *req)
 
 static void usage(FILE *f)
 {
-	fputs("usage: rpmemd-rpma -r DIR [-n MAX_LANES] [-p PORT_BASE] [-t SECONDS] [--pmem] [-v]\n"
+	fputs("usage: rpmemd -r DIR [-n MAX_LANES] [-p PORT_BASE] [-t SECONDS] [--pmem] [-v]\n"
 	      "  Started by the librpmem client (ssh or RPMEM_CMD); speaks its protocol on stdin/stdout.\n"
 	      "  -r, --root DIR        root config directory: pool set files (pool set names are relative to it)\n"
 	      "  -n, --max-lanes N     lanes per pool at most (default 16, at most 64)\n"

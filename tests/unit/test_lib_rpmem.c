@@ -234,7 +234,7 @@ START_TEST(test_daemon_command_is_an_argv)
 	ck_assert_str_eq(argv[3], "-p");
 	ck_assert_str_eq(argv[4], "2222");
 	ck_assert_str_eq(argv[5], "user@node2");
-	ck_assert_str_eq(argv[6], "rpmemd-rpma");
+	ck_assert_str_eq(argv[6], "rpmemd"); /* PMDK's default command */
 	ck_assert_ptr_null(argv[7]);
 	ck_assert_str_eq(host, "node2");
 	n = rpmem_command("10.0.0.2", "", "  ip netns exec b  rpmemd-rpma -r '/x y'", buf, sizeof(buf), argv, host,
@@ -248,7 +248,7 @@ START_TEST(test_daemon_command_is_an_argv)
 	n = rpmem_command("h", "ssh -i key", "", buf, sizeof(buf), argv, host, sizeof(host));
 	ck_assert_int_eq(n, 7);
 	ck_assert_str_eq(argv[5], "h");
-	ck_assert_str_eq(argv[6], "rpmemd-rpma");
+	ck_assert_str_eq(argv[6], "rpmemd");
 	ck_assert_int_eq(rpmem_command("", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
 	ck_assert_int_eq(rpmem_command("h;rm", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
 	ck_assert_int_eq(rpmem_command("h:x", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
