@@ -2,7 +2,7 @@
 # daemon rpmemd-rpma. See lib/rpmem/README.md.
 RPMEM_LIB_SRCS := lib/rpmem/poolset.c lib/rpmem/hdr.c lib/rpmem/pool.c lib/rpmem/proto.c \
                   lib/rpmem/command.c lib/rpmem/lanes.c lib/rpmem/client.c lib/rpmem/persist.c \
-                  lib/rpmem/serve.c
+                  lib/rpmem/serve.c lib/rpmem/rpmemd_config.c
 RPMEM_LIB_OBJS := $(RPMEM_LIB_SRCS:%.c=$(BUILD)/%.o)
 RPMEM_LIB      := $(BUILD)/librpmem-rpma.a
 # PMDK's names: the shared object librpmem.so.1 (soname librpmem.so.1, symbol
@@ -23,6 +23,8 @@ RPMEM_LIBS     := -lrpma -libverbs -lrdmacm -lpthread
 
 # Position-independent, so the same objects make the static and the shared library.
 $(RPMEM_LIB_OBJS) $(BUILD)/lib/rpmem/rpmemd.o: CFLAGS += -fPIC -pthread
+# rpmemd -V: the version of the PMDK API it serves, and this project's.
+$(BUILD)/lib/rpmem/rpmemd.o: CPPFLAGS += -DRPMEMD_VERSION_STR='"1.12.1 (rdmacheck $(shell cat VERSION), librpma)"'
 
 $(RPMEM_LIB): $(RPMEM_LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -169,11 +169,13 @@ int rpmem_msg_recv(int fd, struct rpmem_msg *m);
  * The argv that starts the target daemon for target "[user@]host[:port]":
  * RPMEM_SSH (default "ssh") split at blanks, "-T", "-oBatchMode=yes", ["-p",
  * port], "[user@]host", then RPMEM_CMD (default "rpmemd") split at
- * blanks; with RPMEM_SSH set to "" only RPMEM_CMD. No quoting, globbing or
+ * blanks; with RPMEM_SSH set to "" only RPMEM_CMD. RPMEM_CMD may be several
+ * commands separated by '|': command number pick modulo their count is used
+ * (PMDK's round robin: the caller counts its starts). No quoting, globbing or
  * expansion; buf holds the strings. host gets the bare host. Returns argc,
- * or -EINVAL (a bad target, too many words).
+ * or -EINVAL (a bad target, too many words, an empty command).
  */
-int rpmem_command(const char *target, const char *ssh, const char *cmd, char *buf, size_t buflen,
+int rpmem_command(const char *target, const char *ssh, const char *cmd, unsigned pick, char *buf, size_t buflen,
 		  char **argv, char *host, size_t hostlen);
 
 

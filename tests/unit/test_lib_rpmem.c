@@ -226,7 +226,7 @@ START_TEST(test_daemon_command_is_an_argv)
 	char buf[512], host[64], *argv[RPMEM_ARGV_MAX];
 	int n;
 
-	n = rpmem_command("user@node2:2222", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host));
+	n = rpmem_command("user@node2:2222", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host));
 	ck_assert_int_eq(n, 7);
 	ck_assert_str_eq(argv[0], "ssh");
 	ck_assert_str_eq(argv[1], "-T");
@@ -237,7 +237,7 @@ START_TEST(test_daemon_command_is_an_argv)
 	ck_assert_str_eq(argv[6], "rpmemd"); /* PMDK's default command */
 	ck_assert_ptr_null(argv[7]);
 	ck_assert_str_eq(host, "node2");
-	n = rpmem_command("10.0.0.2", "", "  ip netns exec b  rpmemd-rpma -r '/x y'", buf, sizeof(buf), argv, host,
+	n = rpmem_command("10.0.0.2", "", "  ip netns exec b  rpmemd-rpma -r '/x y'", 0, buf, sizeof(buf), argv, host,
 			  sizeof(host));
 	ck_assert_int_eq(n, 8); /* no quoting: '/x and y' are two words */
 	ck_assert_str_eq(argv[0], "ip");
@@ -245,14 +245,27 @@ START_TEST(test_daemon_command_is_an_argv)
 	ck_assert_str_eq(argv[6], "'/x");
 	ck_assert_str_eq(argv[7], "y'");
 	ck_assert_str_eq(host, "10.0.0.2");
-	n = rpmem_command("h", "ssh -i key", "", buf, sizeof(buf), argv, host, sizeof(host));
+	n = rpmem_command("h", "ssh -i key", "", 0, buf, sizeof(buf), argv, host, sizeof(host));
 	ck_assert_int_eq(n, 7);
 	ck_assert_str_eq(argv[5], "h");
 	ck_assert_str_eq(argv[6], "rpmemd");
-	ck_assert_int_eq(rpmem_command("", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
-	ck_assert_int_eq(rpmem_command("h;rm", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
-	ck_assert_int_eq(rpmem_command("h:x", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
-	ck_assert_int_eq(rpmem_command("h", "", "a b c", buf, 4, argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h;rm", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h:x", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h", "", "a b c", 0, buf, 4, argv, host, sizeof(host)), -EINVAL);
+	/* RPMEM_CMD "c1|c2|c3": start number k takes command k mod 3 (PMDK's round robin) */
+	for (unsigned k = 0; k < 7; k++) {
+		static const char *const first[] = { "c1", "c2", "c3" };
+
+		n = rpmem_command("h", "", "c1 -x| c2 |c3 a b", k, buf, sizeof(buf), argv, host, sizeof(host));
+		ck_assert_int_eq(n, k % 3 == 0 ? 2 : k % 3 == 1 ? 1 : 3);
+		ck_assert_str_eq(argv[0], first[k % 3]);
+	}
+	n = rpmem_command("h", NULL, "rpmemd|ip netns exec b rpmemd", 1, buf, sizeof(buf), argv, host, sizeof(host));
+	ck_assert_int_eq(n, 9); /* ssh -T -oBatchMode=yes h ip netns exec b rpmemd */
+	ck_assert_str_eq(argv[5], "netns");
+	ck_assert_int_eq(rpmem_command("h", "", "a||b", 1, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h", "", "a|", 1, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
 }
 END_TEST
 
