@@ -68,7 +68,7 @@ BINS_ALL += $(RPMEM_SO) $(RPMEM_SO_LINK) $(RPMEMD_BIN) $(RPMEM_CONNECT) $(RPMEM_
 # The real-stack test and the per-call figures (a 2-node rxe topology; VM
 # when the host has no rxe).
 .PHONY: rpmem-real rpmem-bench
-rpmem-real: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE)
+rpmem-real: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE) $(RPMEM_INSTALLED_T)
 	ci/stack --stack=$(STACK) -- tests/rpmem/run
 rpmem-bench: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE)
 	ci/stack --stack=$(STACK) -- tests/rpmem/run --bench
@@ -78,15 +78,36 @@ rpmem-bench: $(RPMEMD_BIN) $(RPMEM_TEST_BIN) $(RPMEM_EXAMPLE)
 # and dlopen("librpmem.so.1") find this library, and the client's default
 # command "rpmemd" finds the daemon.
 .PHONY: install-rpmem uninstall-rpmem
-install-rpmem: $(RPMEM_SO) $(RPMEM_PUB_LIB) $(RPMEMD_BIN)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(RPMEM_SO) $(DESTDIR)$(PREFIX)/lib/librpmem.so.1
-	ln -sf librpmem.so.1 $(DESTDIR)$(PREFIX)/lib/librpmem.so
-	install -m 644 $(RPMEM_PUB_LIB) $(DESTDIR)$(PREFIX)/lib/librpmem.a
-	install -m 644 lib/rpmem/librpmem.h $(DESTDIR)$(PREFIX)/include/librpmem.h
-	install -m 755 $(RPMEMD_BIN) $(DESTDIR)$(PREFIX)/bin/rpmemd
+# $(call RPMEM_INSTALL,ROOT): the files under ROOT (DESTDIR + PREFIX), PREFIX in librpmem.pc.
+define RPMEM_INSTALL
+	install -d $(1)/lib/pkgconfig $(1)/include $(1)/bin
+	install -m 755 $(RPMEM_SO) $(1)/lib/librpmem.so.1
+	ln -sf librpmem.so.1 $(1)/lib/librpmem.so
+	install -m 644 $(RPMEM_PUB_LIB) $(1)/lib/librpmem.a
+	install -m 644 lib/rpmem/librpmem.h $(1)/include/librpmem.h
+	install -m 755 $(RPMEMD_BIN) $(1)/bin/rpmemd
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/rpmem/librpmem.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/librpmem.pc
+		> $(1)/lib/pkgconfig/librpmem.pc
+endef
+install-rpmem: $(RPMEM_SO) $(RPMEM_PUB_LIB) $(RPMEMD_BIN)
+	$(call RPMEM_INSTALL,$(DESTDIR)$(PREFIX))
 uninstall-rpmem:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,lib/librpmem.so.1 lib/librpmem.so lib/librpmem.a include/librpmem.h \
 	      bin/rpmemd lib/pkgconfig/librpmem.pc)
+
+# The same install, staged in the build (DESTDIR=$(RPMEM_STAGE), PREFIX=/usr),
+# and a client built against it as PMDK's users build theirs (pkg-config
+# librpmem, NEEDED librpmem.so.1): tests/rpmem/run runs it with the staged
+# rpmemd on PATH.
+RPMEM_STAGE        := $(BUILD)/rpmem-stage
+RPMEM_INSTALLED_T  := $(BUILD)/tests/rpmem-installed-test
+$(RPMEM_STAGE)/usr/lib/pkgconfig/librpmem.pc: PREFIX = /usr
+$(RPMEM_STAGE)/usr/lib/pkgconfig/librpmem.pc: $(RPMEM_SO) $(RPMEM_PUB_LIB) $(RPMEMD_BIN) lib/rpmem/librpmem.h \
+		lib/rpmem/librpmem.pc.in
+	$(call RPMEM_INSTALL,$(RPMEM_STAGE)/usr)
+$(RPMEM_INSTALLED_T): tests/rpmem/installed_test.c $(RPMEM_STAGE)/usr/lib/pkgconfig/librpmem.pc
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $$(PKG_CONFIG_PATH=$(RPMEM_STAGE)/usr/lib/pkgconfig \
+		PKG_CONFIG_SYSROOT_DIR=$(RPMEM_STAGE) pkg-config --cflags --libs librpmem)
+BINS_ALL += $(RPMEM_INSTALLED_T)
+
