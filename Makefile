@@ -89,7 +89,7 @@ help:
 	@echo "make            build everything into $(BUILD)/"
 	@echo "make rdmacheck  only build/rdmacheck: lint, predict, explain, run --stack=model (ci/deps --for=model)"
 	@echo "make deps       install missing Debian packages (ci/deps)"
-	@echo "make check      all tests: unit (ASan+UBSan), fuzz (30 s), shellcheck, shell tests, lint, explore (model and real), smoke, mrapi, rpmem, corpus, oracle"
+	@echo "make check      all tests: unit (ASan+UBSan), fuzz (30 s), shellcheck, shell tests, lint, explore (model and real), smoke, mrapi, rpmem, pmemobj, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
 	@echo "make lint       parse the corpus and check every expect against the model"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"

@@ -111,3 +111,12 @@ $(RPMEM_INSTALLED_T): tests/rpmem/installed_test.c $(RPMEM_STAGE)/usr/lib/pkgcon
 		PKG_CONFIG_SYSROOT_DIR=$(RPMEM_STAGE) pkg-config --cflags --libs librpmem)
 BINS_ALL += $(RPMEM_INSTALLED_T)
 
+# A libpmemobj program of ours whose pool has a remote replica
+# (tests/rpmem/pmemobj-run), when Debian's libpmemobj-dev is here (ci/deps
+# --for=real).
+ifneq ($(shell pkg-config --exists libpmemobj 2>/dev/null && echo yes),)
+PMEMOBJ_TEST_BIN := $(BUILD)/tests/pmemobj-test
+$(PMEMOBJ_TEST_BIN): $(BUILD)/tests/rpmem/pmemobj_test.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs libpmemobj)
+BINS_ALL += $(PMEMOBJ_TEST_BIN)
+endif
