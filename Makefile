@@ -49,7 +49,8 @@ clean:
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the command, its manual pages,
 # the scenario corpus and the rule catalog, and the model as a library
-# (lib/librdmacheck-model.a, include/rdmacheck/model/*.h, lib/pkgconfig/rdmacheck-model.pc).
+# (lib/librdmacheck-model.a, include/rdmacheck/model/*.h, lib/pkgconfig/rdmacheck-model.pc);
+# with the stack's headers also librpmem as PMDK's (install-rpmem, lib/rpmem/rpmem.mk).
 # Installed, lint, predict, coverage, explain and run --stack=model work anywhere;
 # the real stack (run --stack=host|vm) runs from a checkout.
 PREFIX ?= /usr/local
@@ -59,7 +60,7 @@ MODEL_PUBLIC_H := model/model.h model/families.h $(wildcard model/*.def) \
 # The agent (real-stack runs: --device, --topology) is installed when the stack's
 # headers are here to build it (ci/deps --for=real); a model-only install goes without.
 INSTALL_AGENT := $(shell pkg-config --exists libibverbs librdmacm librpma 2>/dev/null && echo yes)
-install: $(RDMACHECK_BIN) $(MODEL_LIB) $(if $(INSTALL_AGENT),$(AGENT_BIN))
+install: $(RDMACHECK_BIN) $(MODEL_LIB) $(if $(INSTALL_AGENT),$(AGENT_BIN) install-rpmem)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 	        $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/doc/rdmacheck
 	install -m 755 $(RDMACHECK_BIN) $(DESTDIR)$(PREFIX)/bin/rdmacheck
@@ -77,7 +78,7 @@ install: $(RDMACHECK_BIN) $(MODEL_LIB) $(if $(INSTALL_AGENT),$(AGENT_BIN))
 	rm -rf $(DESTDIR)$(PREFIX)/share/rdmacheck/scenarios && install -d $(DESTDIR)$(PREFIX)/share/rdmacheck
 	cd scenarios && find . -name '*.scn' -exec install -D -m 644 {} $(abspath $(DESTDIR)$(PREFIX))/share/rdmacheck/scenarios/{} \;
 
-uninstall:
+uninstall: uninstall-rpmem
 	rm -f $(DESTDIR)$(PREFIX)/bin/rdmacheck $(DESTDIR)$(PREFIX)/lib/librdmacheck-model.a \
 	      $(DESTDIR)$(PREFIX)/libexec/rdmacheck/rdmacheck-agent \
 	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdmacheck-model.pc \
@@ -89,7 +90,7 @@ help:
 	@echo "make            build everything into $(BUILD)/"
 	@echo "make rdmacheck  only build/rdmacheck: lint, predict, explain, run --stack=model (ci/deps --for=model)"
 	@echo "make deps       install missing Debian packages (ci/deps)"
-	@echo "make check      all tests: unit (ASan+UBSan), fuzz ($(FUZZ_QUICK_SECS) s), shellcheck, shell tests, lint, explore (model and real), smoke, mrapi, rpmem, corpus, oracle"
+	@echo "make check      all tests: unit (ASan+UBSan), fuzz ($(FUZZ_QUICK_SECS) s), shellcheck, shell tests, lint, explore (model and real), smoke, mrapi, rpmem, pmemobj, corpus, oracle"
 	@echo "make run        the main job: the scenario corpus on the real stack (VM when needed)"
 	@echo "make lint       parse the corpus, check every expect against the model, and mutate every expect (make mutants)"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"

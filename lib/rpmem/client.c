@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +66,10 @@ static int spawn(const char *target, pid_t *pid, int *fd, char *host, size_t hos
 	posix_spawn_file_actions_t fa;
 	int sv[2], rc;
 
-	if (rpmem_command(target, getenv("RPMEM_SSH"), getenv("RPMEM_CMD"), buf, sizeof(buf), argv, host,
-			  hostlen) < 1)
+	static atomic_uint starts; /* PMDK's round robin over RPMEM_CMD's '|'-separated commands */
+
+	if (rpmem_command(target, getenv("RPMEM_SSH"), getenv("RPMEM_CMD"), atomic_fetch_add(&starts, 1), buf,
+			  sizeof(buf), argv, host, hostlen) < 1)
 		return fail(EINVAL, "bad target '%s' (or RPMEM_SSH/RPMEM_CMD too long)", target);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return fail(errno, "socketpair: %s", strerror(errno));

@@ -3,9 +3,9 @@
  * persist a message, close; open it again, check the attributes, read the
  * message back; remove the pool.
  *
- *   rpmem-example TARGET POOL_SET     e.g. RPMEM_SSH= RPMEM_CMD='rpmemd-rpma -r /srv/pools' \
+ *   rpmem-example TARGET POOL_SET     e.g. RPMEM_SSH= RPMEM_CMD='rpmemd --poolset-dir /srv/pools' \
  *                                          rpmem-example 192.0.2.2 example.set
- * Build: cc example.c -lrpmem-rpma (or librpmem-rpma.a -lrpma -libverbs -lrdmacm -lpthread)
+ * Build: cc example.c -lrpmem (or librpmem-rpma.a -lrpma -libverbs -lrdmacm -lpthread)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lib/rpmem/librpmem.h"

@@ -2,8 +2,8 @@
  * librpmem.h — a librpmem-compatible library over librpma (rdmacheck's
  * librpmem-rpma). Same names, types, flags and errno behaviour as PMDK's
  * librpmem 1.12 (deprecated there, removed in 1.13), so code written against
- * it builds and links unchanged: -lrpmem-rpma (or build/librpmem-rpma.a with
- * -lrpma -libverbs -lrdmacm -lpthread). The target side is rpmemd-rpma
+ * it builds and links unchanged: -lrpmem (installed; or build/librpmem-rpma.a with
+ * -lrpma -libverbs -lrdmacm -lpthread). The target side is rpmemd
  * (lib/rpmem/README.md).
  *
  * Error convention (PMDK's): calls returning a pointer return NULL and set

@@ -324,12 +324,14 @@ uint64_t rpmem_poolset_span(const struct rpmem_poolset *ps)
 
 uint64_t rpmem_poolset_usable(const struct rpmem_poolset *ps)
 {
-	uint64_t sum = 0, hdrs;
-
-	for (unsigned i = 0; i < ps->nparts; i++)
-		sum += ps->part[i].size;
-	hdrs = ps->opt == RPMEM_OPT_NOHDRS ? 0 : ps->opt == RPMEM_OPT_SINGLEHDR ? 1 : ps->nparts;
-	return sum > hdrs * RPMEM_HDR_SIZE ? sum - hdrs * RPMEM_HDR_SIZE : 0;
+	/*
+	 * PMDK 1.12.1 set.c util_poolset_set_size: the parts' sizes minus one
+	 * header (Mmap_align, 4096) for every header but the first, since the
+	 * first part's header is inside the pool (offsets 0..4095): default
+	 * nparts - 1 headers, SINGLEHDR and NOHDRS none. That is the span the
+	 * parts' layout gives (rpmem_part_layout).
+	 */
+	return rpmem_poolset_span(ps);
 }
 
 int rpmem_poolset_pread(const char *root, const char *name, uint64_t off, uint8_t *out, size_t n)

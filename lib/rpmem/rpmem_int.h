@@ -58,7 +58,7 @@ void rpmem_poolset_free(struct rpmem_poolset *ps);
 int rpmem_set_name_ok(const char *name);
 /* "2M", "4KiB", "1GB", "8192" -> bytes. Returns 0, -EINVAL or -ERANGE. */
 int rpmem_parse_size(const char *s, uint64_t *out);
-/* Usable size (RPMEM-SIZE-1) and the addressable span of a set. */
+/* Usable size (RPMEM-SIZE-1, PMDK's repsize: the parts minus 4096 for every header but the first; the same as the span) and the addressable span of a set. */
 uint64_t rpmem_poolset_usable(const struct rpmem_poolset *ps);
 uint64_t rpmem_poolset_span(const struct rpmem_poolset *ps);
 /* Part i's first pool byte, the file offset it comes from, and how many bytes of the file are mapped. */
@@ -168,12 +168,14 @@ int rpmem_msg_recv(int fd, struct rpmem_msg *m);
 /*
  * The argv that starts the target daemon for target "[user@]host[:port]":
  * RPMEM_SSH (default "ssh") split at blanks, "-T", "-oBatchMode=yes", ["-p",
- * port], "[user@]host", then RPMEM_CMD (default "rpmemd-rpma") split at
- * blanks; with RPMEM_SSH set to "" only RPMEM_CMD. No quoting, globbing or
+ * port], "[user@]host", then RPMEM_CMD (default "rpmemd") split at
+ * blanks; with RPMEM_SSH set to "" only RPMEM_CMD. RPMEM_CMD may be several
+ * commands separated by '|': command number pick modulo their count is used
+ * (PMDK's round robin: the caller counts its starts). No quoting, globbing or
  * expansion; buf holds the strings. host gets the bare host. Returns argc,
- * or -EINVAL (a bad target, too many words).
+ * or -EINVAL (a bad target, too many words, an empty command).
  */
-int rpmem_command(const char *target, const char *ssh, const char *cmd, char *buf, size_t buflen,
+int rpmem_command(const char *target, const char *ssh, const char *cmd, unsigned pick, char *buf, size_t buflen,
 		  char **argv, char *host, size_t hostlen);
 
 

@@ -1,5 +1,6 @@
 /*
- * rpmemd.c — rpmemd-rpma, the target daemon (the role of PMDK's rpmemd).
+ * rpmemd.c — the target daemon, built as rpmemd-rpma and installed as rpmemd
+ * (the role of PMDK's rpmemd).
  *
  * The client library starts one per rpmem_create/rpmem_open/rpmem_remove
  * (through ssh, or RPMEM_CMD directly) and speaks the control protocol on
@@ -14,28 +15,35 @@
  * pages already, so a client killed mid-persist loses nothing it was told
  * was persistent.
  *
- * stdout belongs to the protocol; messages go to stderr.
+ * Its command line and config files are PMDK's rpmemd's (rpmemd_config.c);
+ * stdout belongs to the protocol; messages go to the log (syslog by default,
+ * the log file, or stderr with -v) at rpmemd(1)'s levels.
  */
 #define _DEFAULT_SOURCE
 #include "lib/rpmem/rpmem_int.h"
+#include "lib/rpmem/rpmemd_config.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <librpma.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
-#define LANES_MAX 64
-#define PORT_TRIES 100
+#define LANES_MAX RPMEMD_LANES_MAX
+#define PORT_TRIES RPMEMD_PORT_TRIES
 
 struct daemon {
+	struct rpmemd_config cfg;
 	const char *root;
 	unsigned max_lanes, port_base;
-	int pmem, timeout_ms, verbose;
+	int pmem, timeout_ms;
+	FILE *log;		/* the log file, stderr (-v), or NULL: syslog */
 	struct rpmem_tpool tp;
 	int open;
 	struct ibv_context *ctx;
@@ -47,13 +55,25 @@ struct daemon {
 	struct rpma_conn *conn[LANES_MAX];
 };
 
-static void say(const struct daemon *d, const char *fmt, const char *what)
+/* Log a message of level lv (printf-style) where the configuration says. */
+__attribute__((format(printf, 3, 4))) static void say(const struct daemon *d, enum rpmemd_log_level lv,
+						      const char *fmt, ...)
 {
-	if (!d->verbose)
+	static const int prio[] = { LOG_ERR, LOG_WARNING, LOG_NOTICE, LOG_INFO, LOG_DEBUG };
+	va_list ap;
+
+	if (lv > d->cfg.log_level)
 		return;
-	fprintf(stderr, "rpmemd-rpma[%d]: ", (int)getpid());
-	fprintf(stderr, fmt, what);
-	fputc('\n', stderr);
+	va_start(ap, fmt);
+	if (!d->log) {
+		vsyslog(prio[lv], fmt, ap);
+	} else {
+		fprintf(d->log, "rpmemd[%d]: %s: ", (int)getpid(), rpmemd_log_level_str(lv));
+		vfprintf(d->log, fmt, ap);
+		fputc('\n', d->log);
+		fflush(d->log);
+	}
+	va_end(ap);
 }
 
 static int reply(struct rpmem_msg *resp, int rc, const char *msg)
@@ -173,7 +193,8 @@ static int attach(struct daemon *d, const struct rpmem_msg *req)
 			rpmem_tpool_remove(d->root, req->name, RPMEM_REMOVE_FORCE, ignored, sizeof(ignored));
 	}
 	if (rc) {
-		say(d, "refused: %s", err);
+		say(d, RPMEMD_LOG_ERR, "%s %s refused: %s", req->type == RPMEM_MSG_CREATE ? "create" : "open",
+		    req->name, err);
 		reply(&resp, rc, err);
 		return -1;
 	}
@@ -182,10 +203,11 @@ static int attach(struct daemon *d, const struct rpmem_msg *req)
 	resp.attr = d->tp.attr;
 	resp.pool_size = d->tp.span;
 	if (reply(&resp, 0, "") || accept_lanes(d, n)) {
-		say(d, "%s", "the client went away while connecting its lanes");
+		say(d, RPMEMD_LOG_NOTICE, "%s", "the client went away while connecting its lanes");
 		return -1;
 	}
-	say(d, "serving %s", req->name);
+	say(d, RPMEMD_LOG_NOTICE, "serving %s (%u lanes, persist method APM, flush type %s)", req->name, n,
+	    d->pmem ? "PERSISTENT" : "VISIBILITY");
 	return 0;
 }
 
@@ -232,7 +254,7 @@ static int next_request(struct daemon *d, struct rpmem_msg *req)
 			enum rpma_conn_event ev;
 
 			if (pf[i + 1].revents && (rpma_conn_next_event(d->conn[i], &ev) || ev != RPMA_CONN_ESTABLISHED)) {
-				say(d, "%s", "a lane's connection dropped: the client is gone");
+				say(d, RPMEMD_LOG_NOTICE, "%s", "a lane's connection dropped: the client is gone");
 				return -1;
 			}
 		}
@@ -241,67 +263,76 @@ static int next_request(struct daemon *d, struct rpmem_msg *req)
 	}
 }
 
-static void usage(FILE *f)
+/* Where the log goes: stderr (-v), the log file (use-syslog no), or syslog. 0 or -1 (said on stderr). */
+static int log_open(struct daemon *d)
 {
-	fputs("usage: rpmemd-rpma -r DIR [-n MAX_LANES] [-p PORT_BASE] [-t SECONDS] [--pmem] [-v]\n"
-	      "  Started by the librpmem client (ssh or RPMEM_CMD); speaks its protocol on stdin/stdout.\n"
-	      "  -r, --root DIR        root config directory: pool set files (pool set names are relative to it)\n"
-	      "  -n, --max-lanes N     lanes per pool at most (default 16, at most 64)\n"
-	      "  -p, --port-base N     first port to listen on for the lanes (default 7700; the next 99 are tried)\n"
-	      "  -t, --timeout S       how long to wait for a client's lanes (default 10)\n"
-	      "      --pmem            the part files are on persistent memory (fs-DAX): flush type PERSISTENT\n"
-	      "  -v, --verbose         say what happens on stderr\n", f);
+	if (d->cfg.verbose) {
+		d->log = stderr;
+	} else if (!d->cfg.use_syslog) {
+		if (!(d->log = fopen(d->cfg.log_file, "ae"))) {
+			fprintf(stderr, "rpmemd: log file %s: %s\n", d->cfg.log_file, strerror(errno));
+			return -1;
+		}
+	} else {
+		openlog("rpmemd", LOG_PID, LOG_DAEMON);
+	}
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct daemon *d)
+/* rpmemd -r POOLSET [-f] [-s]: remove a pool, as the client's rpmem_remove would. Exit status. */
+static int remove_pool(struct daemon *d)
 {
-	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'r' }, { "max-lanes", required_argument, NULL, 'n' },
-		{ "port-base", required_argument, NULL, 'p' }, { "timeout", required_argument, NULL, 't' },
-		{ "pmem", no_argument, NULL, 'P' }, { "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	int c;
+	char err[RPMEM_MSG_MAX] = "";
+	int flags = (d->cfg.force ? RPMEM_REMOVE_FORCE : 0) | (d->cfg.pool_set ? RPMEM_REMOVE_POOL_SET : 0);
+	int rc = rpmem_tpool_remove(d->root, d->cfg.rm_poolset, flags, err, sizeof(err));
 
-	while ((c = getopt_long(argc, argv, "r:n:p:t:vh", opts, NULL)) != -1) {
-		char *end = NULL;
-		unsigned long v = optarg ? strtoul(optarg, &end, 10) : 0;
-		int num_ok = optarg && *optarg && !*end;
-
-		switch (c) {
-		case 'r': d->root = optarg; break;
-		case 'n': if (!num_ok || v < 1 || v > LANES_MAX) return -1; d->max_lanes = (unsigned)v; break;
-		case 'p': if (!num_ok || v < 1 || v > 65535 - PORT_TRIES) return -1; d->port_base = (unsigned)v; break;
-		case 't': if (!num_ok || v < 1 || v > 3600) return -1; d->timeout_ms = (int)v * 1000; break;
-		case 'P': d->pmem = 1; break;
-		case 'v': d->verbose = 1; break;
-		case 'h': usage(stdout); exit(0);
-		default: return -1;
-		}
+	if (rc) {
+		say(d, RPMEMD_LOG_ERR, "cannot remove pool (%s): %s", strerror(-rc), err);
+		fprintf(stderr, "rpmemd: cannot remove pool (%s): %s\n", strerror(-rc), err);
+		return 1;
 	}
-	return d->root && optind == argc ? 0 : -1;
+	say(d, RPMEMD_LOG_NOTICE, "removed pool %s", d->cfg.rm_poolset);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct daemon d = { .max_lanes = 16, .port_base = 7700, .timeout_ms = 10000 };
+	struct daemon d = { 0 };
 	struct rpmem_msg req;
+	char err[PATH_MAX + 256];
 
-	if (parse_args(argc, argv, &d)) {
-		usage(stderr);
+	if (rpmemd_config_read(&d.cfg, argc, argv, RPMEMD_GLOBAL_CONFIG, err, sizeof(err))) {
+		fprintf(stderr, "rpmemd: %s (rpmemd -h: the usage)\n", err);
 		return 2;
 	}
+	if (d.cfg.run == RPMEMD_HELP || d.cfg.run == RPMEMD_VERSION) {
+		fputs(d.cfg.run == RPMEMD_HELP ? rpmemd_usage : "rpmemd version " RPMEMD_VERSION_STR "\n", stdout);
+		return 0;
+	}
+	d.root = d.cfg.poolset_dir;
+	d.max_lanes = d.cfg.max_lanes;
+	d.port_base = d.cfg.port_base;
+	d.timeout_ms = d.cfg.timeout_ms;
+	d.pmem = d.cfg.pmem;
+	if (log_open(&d))
+		return 1;
+	if (d.cfg.run == RPMEMD_REMOVE)
+		return remove_pool(&d);
 	signal(SIGPIPE, SIG_IGN);
 	rpma_log_set_threshold(RPMA_LOG_THRESHOLD_AUX, RPMA_LOG_DISABLED);
-	rpma_log_set_threshold(RPMA_LOG_THRESHOLD, d.verbose ? RPMA_LOG_LEVEL_ERROR : RPMA_LOG_DISABLED);
+	rpma_log_set_threshold(RPMA_LOG_THRESHOLD, d.cfg.verbose ? RPMA_LOG_LEVEL_ERROR : RPMA_LOG_DISABLED);
+	say(&d, RPMEMD_LOG_INFO, "pool set directory %s, persist method APM%s", d.root,
+	    d.cfg.persist_apm ? "" : " (persist-apm is no: GPSPM is not implemented, APM is used)");
 	if (rpmem_msg_recv(0, &req))
 		return 0;
 	if (req.type == RPMEM_MSG_REMOVE) {
 		struct rpmem_msg resp = { 0 };
-		char err[RPMEM_MSG_MAX] = "";
-		int rc = rpmem_tpool_remove(d.root, req.name, (int)req.flags, err, sizeof(err));
+		char rerr[RPMEM_MSG_MAX] = "";
+		int rc = rpmem_tpool_remove(d.root, req.name, (int)req.flags, rerr, sizeof(rerr));
 
-		reply(&resp, rc, err);
+		if (rc)
+			say(&d, RPMEMD_LOG_ERR, "remove %s refused: %s", req.name, rerr);
+		reply(&resp, rc, rerr);
 		return 0;
 	}
 	if (req.type != RPMEM_MSG_CREATE && req.type != RPMEM_MSG_OPEN) {

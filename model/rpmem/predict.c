@@ -196,21 +196,10 @@ int m_rpmem_damage(struct m_rpmem_model *s, unsigned t, const char *name)
 	return 0;
 }
 
-static uint64_t parts_sum(const struct m_rpmem_set *st)
-{
-	uint64_t sum = 0;
-
-	for (unsigned i = 0; i < st->nparts; i++)
-		sum += st->part[i];
-	return sum;
-}
-
 uint64_t m_rpmem_usable(const struct m_rpmem_set *st)
 {
-	uint64_t sum = parts_sum(st), hdrs;
-
-	hdrs = st->opt == M_RPMEM_OPT_NOHDRS ? 0 : st->opt == M_RPMEM_OPT_SINGLEHDR ? 1 : st->nparts;
-	return sum > hdrs * M_RPMEM_HDR ? sum - hdrs * M_RPMEM_HDR : 0;
+	/* RPMEM-SIZE-1: the parts minus 4096 for every header but the first (part 0's is in the pool): the span. */
+	return m_rpmem_span(st);
 }
 
 /* Part i's first addressable byte in the pool, and the part-file offset it comes from. */

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #define MIB (1ul << 20)
-#define POOL (4 * MIB - 8192) /* pool.set: two 2 MiB parts with headers */
+#define POOL (4 * MIB - 8192) /* pool.set: two 2 MiB parts with headers (usable: 4 MiB - 4096) */
 #define REC 64
 
 static const char *target, *root;

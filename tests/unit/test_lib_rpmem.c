@@ -48,7 +48,7 @@ START_TEST(test_poolset_parses_pmdk_format)
 	ck_assert_str_eq(ps.part[0].path, "/a/p0");
 	ck_assert_str_eq(ps.part[1].path, "/d/p1");
 	ck_assert_uint_eq(ps.part[2].size, 8192);
-	ck_assert_uint_eq(rpmem_poolset_usable(&ps), 6 * MIB + 8192 - 4096);
+	ck_assert_uint_eq(rpmem_poolset_usable(&ps), 6 * MIB + 8192); /* SINGLEHDR: part 0's header is in the pool */
 	ck_assert_uint_eq(rpmem_poolset_span(&ps), 6 * MIB + 8192);
 	rpmem_poolset_free(&ps);
 	ck_assert_int_eq(parse("PMEMPOOLSET\r\n2M p0\r\n2M p1\r\n", &ps, err, sizeof(err)), 0);
@@ -56,7 +56,7 @@ START_TEST(test_poolset_parses_pmdk_format)
 	ck_assert_uint_eq(start, 2 * MIB); /* part 0 whole, part 1 after its header */
 	ck_assert_uint_eq(fo, 4096);
 	ck_assert_uint_eq(ml, 2 * MIB - 4096);
-	ck_assert_uint_eq(rpmem_poolset_usable(&ps), 4 * MIB - 8192);
+	ck_assert_uint_eq(rpmem_poolset_usable(&ps), 4 * MIB - 4096); /* PMDK: minus every header but the first */
 	rpmem_poolset_free(&ps);
 	ck_assert_int_eq(parse("PMEMPOOLSET\nOPTION NOHDRS\n2M p0\n", &ps, err, sizeof(err)), 0);
 	ck_assert_uint_eq(rpmem_poolset_usable(&ps), 2 * MIB);
@@ -226,7 +226,7 @@ START_TEST(test_daemon_command_is_an_argv)
 	char buf[512], host[64], *argv[RPMEM_ARGV_MAX];
 	int n;
 
-	n = rpmem_command("user@node2:2222", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host));
+	n = rpmem_command("user@node2:2222", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host));
 	ck_assert_int_eq(n, 7);
 	ck_assert_str_eq(argv[0], "ssh");
 	ck_assert_str_eq(argv[1], "-T");
@@ -234,10 +234,10 @@ START_TEST(test_daemon_command_is_an_argv)
 	ck_assert_str_eq(argv[3], "-p");
 	ck_assert_str_eq(argv[4], "2222");
 	ck_assert_str_eq(argv[5], "user@node2");
-	ck_assert_str_eq(argv[6], "rpmemd-rpma");
+	ck_assert_str_eq(argv[6], "rpmemd"); /* PMDK's default command */
 	ck_assert_ptr_null(argv[7]);
 	ck_assert_str_eq(host, "node2");
-	n = rpmem_command("10.0.0.2", "", "  ip netns exec b  rpmemd-rpma -r '/x y'", buf, sizeof(buf), argv, host,
+	n = rpmem_command("10.0.0.2", "", "  ip netns exec b  rpmemd-rpma -r '/x y'", 0, buf, sizeof(buf), argv, host,
 			  sizeof(host));
 	ck_assert_int_eq(n, 8); /* no quoting: '/x and y' are two words */
 	ck_assert_str_eq(argv[0], "ip");
@@ -245,14 +245,27 @@ START_TEST(test_daemon_command_is_an_argv)
 	ck_assert_str_eq(argv[6], "'/x");
 	ck_assert_str_eq(argv[7], "y'");
 	ck_assert_str_eq(host, "10.0.0.2");
-	n = rpmem_command("h", "ssh -i key", "", buf, sizeof(buf), argv, host, sizeof(host));
+	n = rpmem_command("h", "ssh -i key", "", 0, buf, sizeof(buf), argv, host, sizeof(host));
 	ck_assert_int_eq(n, 7);
 	ck_assert_str_eq(argv[5], "h");
-	ck_assert_str_eq(argv[6], "rpmemd-rpma");
-	ck_assert_int_eq(rpmem_command("", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
-	ck_assert_int_eq(rpmem_command("h;rm", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
-	ck_assert_int_eq(rpmem_command("h:x", NULL, NULL, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
-	ck_assert_int_eq(rpmem_command("h", "", "a b c", buf, 4, argv, host, sizeof(host)), -EINVAL);
+	ck_assert_str_eq(argv[6], "rpmemd");
+	ck_assert_int_eq(rpmem_command("", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h;rm", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h:x", NULL, NULL, 0, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h", "", "a b c", 0, buf, 4, argv, host, sizeof(host)), -EINVAL);
+	/* RPMEM_CMD "c1|c2|c3": start number k takes command k mod 3 (PMDK's round robin) */
+	for (unsigned k = 0; k < 7; k++) {
+		static const char *const first[] = { "c1", "c2", "c3" };
+
+		n = rpmem_command("h", "", "c1 -x| c2 |c3 a b", k, buf, sizeof(buf), argv, host, sizeof(host));
+		ck_assert_int_eq(n, k % 3 == 0 ? 2 : k % 3 == 1 ? 1 : 3);
+		ck_assert_str_eq(argv[0], first[k % 3]);
+	}
+	n = rpmem_command("h", NULL, "rpmemd|ip netns exec b rpmemd", 1, buf, sizeof(buf), argv, host, sizeof(host));
+	ck_assert_int_eq(n, 9); /* ssh -T -oBatchMode=yes h ip netns exec b rpmemd */
+	ck_assert_str_eq(argv[5], "netns");
+	ck_assert_int_eq(rpmem_command("h", "", "a||b", 1, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
+	ck_assert_int_eq(rpmem_command("h", "", "a|", 1, buf, sizeof(buf), argv, host, sizeof(host)), -EINVAL);
 }
 END_TEST
 
@@ -307,8 +320,9 @@ START_TEST(test_target_pool_create_open_busy_remove)
 	ck_assert_int_eq(rpmem_tpool_create(root, "a.set", 8192, NULL, &a, err, sizeof(err)), -EINVAL); /* HDR-1 */
 	ck_assert_int_eq(rpmem_tpool_create(root, "n.set", 8192, &at, &a, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(rpmem_tpool_create(root, "a.set", 4 * MIB, &at, &a, err, sizeof(err)), -EFBIG);
+	ck_assert_str_eq(err, "a.set: usable size smaller than the pool size");
 	ck_assert_int_eq(rpmem_tpool_open(root, "a.set", 8192, &a, err, sizeof(err)), -ENOENT);
-	ck_assert_int_eq(rpmem_tpool_create(root, "a.set", 4 * MIB - 8192, &at, &a, err, sizeof(err)), 0);
+	ck_assert_int_eq(rpmem_tpool_create(root, "a.set", 4 * MIB - 4096, &at, &a, err, sizeof(err)), 0);
 	ck_assert_uint_eq(a.span, 4 * MIB - 4096);
 	a.base[2 * MIB + 5] = 0x42; /* part 1, file offset 4096 + 5 */
 	ck_assert_int_eq(rpmem_tpool_sync(&a, 2 * MIB, 4096), 0);
@@ -351,6 +365,48 @@ START_TEST(test_target_pool_create_open_busy_remove)
 	rpmem_tpool_close(&a);
 	ck_assert_int_eq(rpmem_tpool_remove(root, "n.set", RPMEM_REMOVE_POOL_SET, err, sizeof(err)), 0);
 	ck_assert_int_eq(rpmem_tpool_open(root, "n.set", 8192, &a, err, sizeof(err)), -ENOENT);
+	root_rm(root);
+}
+END_TEST
+
+/*
+ * RPMEM-SIZE-1 on the target's pools: PMDK's usable size (set.c
+ * util_poolset_set_size: the parts minus 4096 for every header but the
+ * first) at its boundary, for one 32 MiB part (librpmem(7)'s EXAMPLE), three
+ * parts with headers, SINGLEHDR and NOHDRS; the last byte is mapped.
+ */
+START_TEST(test_RPMEM_SIZE_1_target_pools_at_pmdk_usable_size)
+{
+	static const struct { const char *name, *text; uint64_t usable; int hdr; } c[] = {
+		{ "m32.set", "PMEMPOOLSET\n32M m32.p0\n", 32 * MIB, 1 },
+		{ "three.set", "PMEMPOOLSET\n2M t.p0\n2M t.p1\n2M t.p2\n", 6 * MIB - 8192, 1 },
+		{ "single.set", "PMEMPOOLSET\nOPTION SINGLEHDR\n2M s.p0\n2M s.p1\n", 4 * MIB, 1 },
+		{ "nohdrs.set", "PMEMPOOLSET\nOPTION NOHDRS\n2M n.p0\n2M n.p1\n", 4 * MIB, 0 },
+	};
+	struct rpmem_pool_attr at;
+	struct rpmem_tpool tp;
+	char root[256], err[256];
+
+	memset(&at, 0, sizeof(at));
+	memcpy(at.signature, "RDCK", 4);
+	root_make(root, sizeof(root));
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const struct rpmem_pool_attr *a = c[i].hdr ? &at : NULL;
+
+		put_file(root, c[i].name, c[i].text);
+		ck_assert_int_eq(rpmem_tpool_create(root, c[i].name, c[i].usable + 4096, a, &tp, err, sizeof(err)),
+				 -EFBIG);
+		ck_assert_int_eq(rpmem_tpool_create(root, c[i].name, c[i].usable, a, &tp, err, sizeof(err)), 0);
+		ck_assert_uint_eq(tp.span, c[i].usable);
+		tp.base[c[i].usable - 1] = 0x5a;
+		ck_assert_int_eq(rpmem_tpool_sync(&tp, c[i].usable - 4096, 4096), 0);
+		rpmem_tpool_close(&tp);
+		ck_assert_int_eq(rpmem_tpool_open(root, c[i].name, c[i].usable + 4096, &tp, err, sizeof(err)), -EFBIG);
+		ck_assert_int_eq(rpmem_tpool_open(root, c[i].name, c[i].usable, &tp, err, sizeof(err)), 0);
+		ck_assert_int_eq(tp.base[c[i].usable - 1], 0x5a);
+		rpmem_tpool_close(&tp);
+		ck_assert_int_eq(rpmem_tpool_remove(root, c[i].name, RPMEM_REMOVE_POOL_SET, err, sizeof(err)), 0);
+	}
 	root_rm(root);
 }
 END_TEST
@@ -477,6 +533,7 @@ Suite *suite_test_lib_rpmem(void)
 	tcase_add_test(tc, test_RPMEM_ERRNO_1_status_to_errno);
 	tcase_add_test(tc, test_daemon_command_is_an_argv);
 	tcase_add_test(tc, test_target_pool_create_open_busy_remove);
+	tcase_add_test(tc, test_RPMEM_SIZE_1_target_pools_at_pmdk_usable_size);
 	tcase_add_test(tc, test_RPMEM_ARGS_1_library_checks_before_starting_anything);
 	tcase_add_test(tc, test_RPMEM_PERSIST_1_checks_in_order_before_the_lane);
 	tcase_add_test(tc, test_RPMEM_ERR_1_kept_error_comes_first);

@@ -171,16 +171,20 @@ START_TEST(test_RPMEM_SIZE_1_usable_size_per_header_option)
 	struct m_rpmem_args a;
 
 	rfx_init(&f, "generic");
-	/* two 2 MiB parts: default 4 MiB - 8 KiB, SINGLEHDR 4 MiB - 4 KiB, NOHDRS 4 MiB */
-	a = args(M_RPMEM_CREATE, "pool.set", POOL - 8192 + 4096);
+	/*
+	 * two 2 MiB parts (PMDK set.c util_poolset_set_size: the parts minus
+	 * 4096 for every header but the first): default 4 MiB - 4 KiB,
+	 * SINGLEHDR 4 MiB, NOHDRS 4 MiB
+	 */
+	a = args(M_RPMEM_CREATE, "pool.set", POOL);
 	a.attr = attr_of('x');
 	ck_assert(fx_rule(rpredict(&f, a), err_(EFBIG), M_RULE_RPMEM_SIZE_1));
-	a.pool_size = POOL - 8192;
+	a.pool_size = POOL - 4096;
 	ck_assert(fx_only(rpredict(&f, a), ok_()));
-	a = args(M_RPMEM_CREATE, "single.set", POOL);
+	a = args(M_RPMEM_CREATE, "single.set", POOL + 4096);
 	a.attr = attr_of('x');
 	ck_assert(fx_only(rpredict(&f, a), err_(EFBIG)));
-	a.pool_size = POOL - 4096;
+	a.pool_size = POOL;
 	ck_assert(fx_only(rpredict(&f, a), ok_()));
 	a = args(M_RPMEM_CREATE, "nohdrs.set", POOL + 4096);
 	a.nulls = M_RPMEM_NULL_ATTR;

@@ -11,7 +11,7 @@
  * A client calls the library as an application would, pool memory being an
  * agent buffer (o->buf: fill reaches it, as the application's stores would).
  * Before create/open/remove it points the library at the target the PMDK way:
- * RPMEM_SSH="" and RPMEM_CMD="[ip netns exec NS] BUILD/rpmemd-rpma -r ROOT -n 64"
+ * RPMEM_SSH="" and RPMEM_CMD="[ip netns exec NS] BUILD/rpmemd-rpma -c /dev/null --poolset-dir ROOT -n 64"
  * (ROOT and NS from the target's rpmem_target answer; -n 64: the model's
  * daemon limit), and lends librdmacm its own address as the lanes' source
  * (agent_rpma_source: the routed topology). A call that fails answers
@@ -329,8 +329,10 @@ static int target_env(struct agent *a, char *ip, size_t cap)
 		snprintf(cmd, sizeof(cmd), "%s/rpmem-connect %s %s", exe, ip, port);
 		setenv("RPMEM_CONNECT_KEY", key, 1);
 	} else {
-		snprintf(cmd, sizeof(cmd), "%s%s%s%s/rpmemd-rpma -r %s -n %u", strcmp(ns, "-") ? "ip netns exec " : "",
-			 strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "", exe, root, DAEMON_LANES);
+		/* -c /dev/null: no rpmemd.conf of the machine's or the user's (rpmemd_config.c) */
+		snprintf(cmd, sizeof(cmd), "%s%s%s%s/rpmemd-rpma -c /dev/null --poolset-dir %s -n %u",
+			 strcmp(ns, "-") ? "ip netns exec " : "", strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "",
+			 exe, root, DAEMON_LANES);
 	}
 	setenv("RPMEM_SSH", "", 1);
 	setenv("RPMEM_CMD", cmd, 1);
