@@ -1,10 +1,14 @@
 /*
  * internal.h — what the files of libmrapi-rdma share (not a public API).
  *
- * One process is one node. Its state (struct lib) is guarded by one mutex,
- * taken by every public call. Internal functions follow the project's error
- * convention (0 or a negative errno); the public calls turn results into
- * MRAPI statuses.
+ * A node is a thread: its state (struct lib) is one of the process's
+ * MRAPI_MAX_LOCAL_NODES slots, found through a thread-local pointer set by
+ * mrapi_initialize. Each node has its own directory connection, transport,
+ * handles and requests; its mutex is taken by every public call of it (a
+ * node's state is only ever touched under it). The table of slots is
+ * guarded by one process-wide mutex (taken to claim and release a slot).
+ * Internal functions follow the project's error convention (0 or a negative
+ * errno); the public calls turn results into MRAPI statuses.
  */
 #ifndef MRAPI_INTERNAL_H
 #define MRAPI_INTERNAL_H
@@ -92,20 +96,32 @@ struct lib {
 	pthread_mutex_t lock;
 	int init;
 	uint32_t domain, node;
-	uint32_t magic;         /* per process: part of every handle */
+	uint32_t magic;         /* per node (16 bits, never 0, unlike any other live node's): part of every handle */
 	int dir_fd;
 	char ip[48];            /* MRAPI_RDMA_ADDR */
 	struct tp_node *tp;     /* opened at the first call that needs RDMA */
 	struct handle h[LIB_MAX_HANDLES];
 	struct request rq[MRAPI_MAX_REQUESTS];
 	uint32_t next_gen;
+	mrapi_status_t *call_status; /* the public call under way (lib_enter .. lib_leave), for debug output */
+	const char *call;
 };
 
-extern struct lib lib_state;
+/* The calling thread's node (set by lib_enter; only valid between lib_enter and lib_leave). */
+extern _Thread_local struct lib *lib_cur;
+#define lib_state (*lib_cur)
 
-/* Lock, and report NODE_NOTINIT (returning 0) unless initialized. */
-int lib_enter(mrapi_status_t *status);
+/*
+ * Lock the calling thread's node, and report NODE_NOTINIT (returning 0)
+ * unless the thread is an initialized node. call names the public call
+ * (for mrapi_set_debug_level's output).
+ */
+int lib_enter_call(mrapi_status_t *status, const char *call);
+#define lib_enter(status) lib_enter_call((status), __func__)
+/* Unlock; with debug output on, report the call's status if it is not SUCCESS. */
 void lib_leave(void);
+/* The debug level (mrapi_set_debug_level). */
+int lib_debug_level(void);
 /* The slot of handle v, or -1. Dead handles are found (the caller reports them invalid). */
 int h_find(mrapi_rmem_hndl_t v);
 mrapi_rmem_hndl_t h_value(int slot);
@@ -117,6 +133,12 @@ void rq_abort_handle(int h, mrapi_status_t st);
 int rq_progress(struct request *r, int blocking);
 /* The public value of request slot. */
 mrapi_request_t rq_value(int slot);
+/*
+ * A handle of another node's buffer that this node is not attached to (so no
+ * connection tells it) may have been deleted: ask the directory. Returns 1
+ * (the handle is marked dead) if its (id, gen) is gone, else 0.
+ */
+int h_withdrawn(int h);
 /* Release handle slot h's resources (connection, registration). */
 void h_release(int h);
 
