@@ -1,15 +1,15 @@
 /*
- * node.c — the node: mrapi_initialize / mrapi_finalize (a thread becomes a
- * node, one of the process's slots), the calling thread's node and its
- * lock, the configuration (environment), status names, debug output, and
- * the attribute calls (which need no RDMA).
+ * node.c — the node: mrapi_initialize (a thread becomes a node, one of the
+ * process's slots), the calling thread's node and its lock, the
+ * configuration (environment), status names, debug output. (mrapi_finalize,
+ * which withdraws the node's handles, is rmem.c's.)
  *
  * Configuration (README):
  *   MRAPI_RDMA_DIR   ip:port of the directory (default 127.0.0.1:7117)
  *   MRAPI_RDMA_ADDR  this node's address on its RDMA device (default 127.0.0.1)
  */
 #define _DEFAULT_SOURCE
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/node.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -197,7 +197,7 @@ static int node_claim(void)
 	return slot;
 }
 
-static void node_release(struct lib *n)
+void lib_node_release(struct lib *n)
 {
 	pthread_mutex_lock(&nodes_lock);
 	nodes_used[n - nodes] = 0;
@@ -249,37 +249,12 @@ void mrapi_initialize(mrapi_domain_t domain_id, mrapi_node_t node_id, mrapi_para
 		if (*status == MRAPI_SUCCESS)
 			lib_cur = n;
 		else
-			node_release(n);
+			lib_node_release(n);
 	}
 	if (*status == MRAPI_SUCCESS && mrapi_info)
 		snprintf(mrapi_info->mrapi_version, sizeof(mrapi_info->mrapi_version), "%s", MRAPI_VERSION);
 	if (*status != MRAPI_SUCCESS && debug_level > 0)
 		fprintf(stderr, "mrapi: mrapi_initialize: %s\n", mrapi_display_status(*status, name, sizeof(name)));
-}
-
-void mrapi_finalize(mrapi_status_t *status)
-{
-	struct lib *n;
-
-	if (!lib_enter(status))
-		return;
-	n = lib_cur;
-	for (unsigned r = 0; r < MRAPI_MAX_REQUESTS; r++)
-		n->rq[r].live = 0;
-	/* attachments first (they use the PD), then our registrations */
-	for (int pass = 0; pass < 2; pass++)
-		for (int h = 0; h < LIB_MAX_HANDLES; h++)
-			if (n->h[h].kind == (pass ? H_OWN : H_REMOTE))
-				h_release(h);
-	tp_close(n->tp);
-	n->tp = NULL;
-	/* closing the directory connection withdraws our ids and attachments there */
-	close(n->dir_fd);
-	n->dir_fd = -1;
-	n->init = 0;
-	*status = MRAPI_SUCCESS;
-	lib_leave();
-	node_release(n);
 }
 
 mrapi_domain_t mrapi_domain_id_get(mrapi_status_t *status)
@@ -304,92 +279,4 @@ mrapi_node_t mrapi_node_id_get(mrapi_status_t *status)
 	*status = MRAPI_SUCCESS;
 	lib_leave();
 	return v;
-}
-
-/* ------------------------------------------------------- attributes -- */
-
-void mrapi_rmem_init_attributes(mrapi_rmem_attributes_t *attributes, mrapi_status_t *status)
-{
-	if (!lib_enter(status))
-		return;
-	if (!attributes) {
-		*status = MRAPI_ERR_PARAMETER;
-	} else {
-		*attributes = (mrapi_rmem_attributes_t){ .magic = ATTR_MAGIC, .error_ext = MRAPI_FALSE,
-							 .domain_shared = MRAPI_TRUE };
-		*status = MRAPI_SUCCESS;
-	}
-	lib_leave();
-}
-
-/* The attribute's size, 0 for a number that is not an rmem attribute. */
-static size_t attr_size(mrapi_uint_t num)
-{
-	switch (num) {
-	case MRAPI_ERROR_EXT: case MRAPI_DOMAIN_SHARED: return sizeof(mrapi_boolean_t);
-	case MRAPI_RMEM_SIZE: case MRAPI_RMEM_ATYPE: return sizeof(mrapi_uint_t);
-	default: return 0;
-	}
-}
-
-void mrapi_rmem_set_attribute(mrapi_rmem_attributes_t *attributes, mrapi_uint_t attribute_num, const void *attribute,
-			      size_t attr_size_, mrapi_status_t *status)
-{
-	mrapi_boolean_t v;
-
-	if (!status)
-		return;
-	if (!attributes || !attribute) {
-		*status = MRAPI_ERR_PARAMETER;
-		return;
-	}
-	if (!attr_size(attribute_num)) {
-		*status = MRAPI_ERR_ATTR_NUM;
-		return;
-	}
-	if (attr_size_ != attr_size(attribute_num)) {
-		*status = MRAPI_ERR_ATTR_SIZE;
-		return;
-	}
-	if (attribute_num == MRAPI_RMEM_SIZE || attribute_num == MRAPI_RMEM_ATYPE) {
-		*status = MRAPI_ERR_ATTR_READONLY;
-		return;
-	}
-	memcpy(&v, attribute, sizeof(v));
-	if (attribute_num == MRAPI_ERROR_EXT)
-		attributes->error_ext = v ? MRAPI_TRUE : MRAPI_FALSE;
-	else
-		attributes->domain_shared = v ? MRAPI_TRUE : MRAPI_FALSE;
-	*status = MRAPI_SUCCESS;
-}
-
-void mrapi_rmem_get_attribute(mrapi_rmem_hndl_t rmem, mrapi_uint_t attribute_num, void *attribute,
-			      size_t attribute_size, mrapi_status_t *status)
-{
-	int h;
-
-	if (!lib_enter(status))
-		return;
-	h = h_find(rmem);
-	if (!attribute)
-		*status = MRAPI_ERR_PARAMETER;
-	else if (h < 0 || lib_state.h[h].dead)
-		*status = MRAPI_ERR_RMEM_INVALID;
-	else if (!attr_size(attribute_num))
-		*status = MRAPI_ERR_ATTR_NUM;
-	else if (attribute_size != attr_size(attribute_num))
-		*status = MRAPI_ERR_ATTR_SIZE;
-	else {
-		const struct handle *x = &lib_state.h[h];
-		mrapi_boolean_t b = attribute_num == MRAPI_ERROR_EXT ? (mrapi_boolean_t)x->error_ext
-								     : (mrapi_boolean_t)x->shared;
-		mrapi_uint_t u = attribute_num == MRAPI_RMEM_SIZE ? (mrapi_uint_t)x->size : x->atype;
-
-		if (attribute_num == MRAPI_ERROR_EXT || attribute_num == MRAPI_DOMAIN_SHARED)
-			memcpy(attribute, &b, sizeof(b));
-		else
-			memcpy(attribute, &u, sizeof(u));
-		*status = MRAPI_SUCCESS;
-	}
-	lib_leave();
 }

@@ -11,7 +11,7 @@
  * work request completes.
  */
 #define _DEFAULT_SOURCE
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/request.h"
 
 #include <string.h>
 #include <time.h>

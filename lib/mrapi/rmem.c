@@ -1,6 +1,6 @@
 /*
  * rmem.c — rmem handles and their life: create, get, attach, detach, delete,
- * flush and sync. The directory decides what is domain-wide (ids, owners,
+ * flush and sync, and mrapi_finalize (the node's handles withdrawn). The directory decides what is domain-wide (ids, owners,
  * attach counts); this file keeps the node's handles and its RDMA pieces.
  *
  * A handle's value (32 bits, the reference's mrapi_rmem_hndl_t) is
@@ -9,10 +9,11 @@
  * garbage, or 0) is not found, and slot_gen changes when a slot is reused,
  * so a deleted handle stays dead.
  */
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/rmem.h"
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FLAG_SHARED 1u
 #define FLAG_ERROR_EXT 2u
@@ -356,4 +357,29 @@ void mrapi_rmem_synch(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 void mrapi_rmem_sync(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 {
 	sync_call(rmem, status, __func__);
+}
+
+void mrapi_finalize(mrapi_status_t *status)
+{
+	struct lib *n;
+
+	if (!lib_enter(status))
+		return;
+	n = lib_cur;
+	for (unsigned r = 0; r < MRAPI_MAX_REQUESTS; r++)
+		n->rq[r].live = 0;
+	/* attachments first (they use the PD), then our registrations */
+	for (int pass = 0; pass < 2; pass++)
+		for (int h = 0; h < LIB_MAX_HANDLES; h++)
+			if (n->h[h].kind == (pass ? H_OWN : H_REMOTE))
+				h_release(h);
+	tp_close(n->tp);
+	n->tp = NULL;
+	/* closing the directory connection withdraws our ids and attachments there */
+	close(n->dir_fd);
+	n->dir_fd = -1;
+	n->init = 0;
+	*status = MRAPI_SUCCESS;
+	lib_leave();
+	lib_node_release(n);
 }

@@ -5,7 +5,7 @@
  * request.c) that moves the strides with RDMA READ / WRITE, a blocking call
  * being a request driven to its end at once.
  */
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/rmem.h"
 #include "model/mrapi/mrapi.h" /* m_mrapi_last_byte: the bounds arithmetic the model uses */
 
 #include <string.h>

@@ -17,7 +17,7 @@
  * passed, 1 a check failed, 3 infrastructure.
  */
 #define _GNU_SOURCE
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/rmem.h"
 #include "netns/topo.h"
 
 #include <errno.h>

@@ -1,5 +1,8 @@
 /*
- * internal.h — what the files of libmrapi-rdma share (not a public API).
+ * node.h — a node's state (not a public API): its handles and requests as
+ * data, and the calls every public call makes (node.c). Above the
+ * transport; request.h, then rmem.h build on it (includes go one way:
+ * transport.h <- node.h <- request.h <- rmem.h).
  *
  * A node is a thread: its state (struct lib) is one of the process's
  * MRAPI_MAX_LOCAL_NODES slots, found through a thread-local pointer set by
@@ -10,11 +13,12 @@
  * Internal functions follow the project's error convention (0 or a negative
  * errno); the public calls turn results into MRAPI statuses.
  */
-#ifndef MRAPI_INTERNAL_H
-#define MRAPI_INTERNAL_H
+#ifndef MRAPI_NODE_H
+#define MRAPI_NODE_H
 
 #include "lib/mrapi/dir.h"
 #include "lib/mrapi/mrapi.h"
+#include "lib/mrapi/transport.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -23,41 +27,8 @@
 #define LIB_MAX_HANDLES 64
 #define ATTR_MAGIC 0x6d724174u  /* "mrAt": an initialised mrapi_rmem_attributes_t */
 #define DIR_TIMEOUT_MS 5000
-#define CONNECT_TIMEOUT_MS 5000
-#define BOUNCE_SIZE (64u * 1024u)
-#define BATCH_WR 32u            /* work requests per posted batch (the send queue depth) */
 
-/* ---- transport.c: verbs + rdma_cm ---- */
-struct tp_node;  /* this node's device, PD, rdma_cm listener and its thread */
-struct tp_conn;  /* an attachment: an RC QP connected to the owner, a bounce buffer */
-struct tp_mr;    /* a registered rmem buffer */
-
-/* Open the device that owns ip, listen there (port chosen by the stack), start the listener thread. */
-int tp_open(const char *ip, struct tp_node **out, char *err, size_t errlen);
-/* Stop the thread, disconnect every peer, release everything. */
-void tp_close(struct tp_node *t);
-unsigned tp_port(const struct tp_node *t);
-/* Register [mem, mem+len) for remote read and write. */
-int tp_reg(struct tp_node *t, void *mem, size_t len, struct tp_mr **out, uint32_t *rkey);
-void tp_dereg(struct tp_mr *m);
-/* Connect to the owner's listener at ip:port. */
-int tp_connect(struct tp_node *t, const char *ip, unsigned port, struct tp_conn **out);
-void tp_disconnect(struct tp_conn *c);
-/* The connection's bounce buffer (BOUNCE_SIZE bytes, registered). */
-uint8_t *tp_bounce(struct tp_conn *c);
-/* One RDMA READ (write 0) or WRITE (1) per piece: bounce[loff..+len) <-> raddr. At most BATCH_WR. */
-struct tp_piece { uint32_t loff, len; uint64_t raddr; };
-int tp_post(struct tp_conn *c, int write, const struct tp_piece *p, unsigned n, uint32_t rkey);
-/*
- * Poll for the posted batch: 1 done (all succeeded), 0 still under way,
- * -EIO a work request failed (the owner deregistered or went away: the
- * connection is dead), another negative errno.
- */
-int tp_poll(struct tp_conn *c);
-/* A connection that failed once stays failed. */
-int tp_dead(const struct tp_conn *c);
-
-/* ---- rmem.c: handles ---- */
+/* A handle slot (rmem.c keeps them). */
 enum h_kind { H_FREE, H_OWN, H_REMOTE };
 
 struct handle {
@@ -76,7 +47,7 @@ struct handle {
 	int dead;               /* deleted or withdrawn: every call gives RMEM_INVALID */
 };
 
-/* ---- request.c ---- */
+/* A request slot (request.c keeps them). */
 struct request {
 	uint8_t live, canceled, done;
 	uint32_t gen;
@@ -122,24 +93,9 @@ int lib_enter_call(mrapi_status_t *status, const char *call);
 void lib_leave(void);
 /* The debug level (mrapi_set_debug_level). */
 int lib_debug_level(void);
-/* The slot of handle v, or -1. Dead handles are found (the caller reports them invalid). */
-int h_find(mrapi_rmem_hndl_t v);
-mrapi_rmem_hndl_t h_value(int slot);
+/* Give node n's slot back (mrapi_finalize, once the node is closed). */
+void lib_node_release(struct lib *n);
 /* The transport, opened on first use. 0 or -errno. */
 int lib_transport(struct tp_node **out);
-/* Fail and end every request on slot h (its connection died or it was withdrawn). */
-void rq_abort_handle(int h, mrapi_status_t st);
-/* Drive request r (blocking: until done). Returns 1 done, 0 under way. */
-int rq_progress(struct request *r, int blocking);
-/* The public value of request slot. */
-mrapi_request_t rq_value(int slot);
-/*
- * A handle of another node's buffer that this node is not attached to (so no
- * connection tells it) may have been deleted: ask the directory. Returns 1
- * (the handle is marked dead) if its (id, gen) is gone, else 0.
- */
-int h_withdrawn(int h);
-/* Release handle slot h's resources (connection, registration). */
-void h_release(int h);
 
 #endif
