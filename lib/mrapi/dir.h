@@ -80,8 +80,8 @@
 #define DIR_WRITE_MS 1000
 #define DIR_MAX_SEGS 12         /* = MRAPI_MAX_RMEMS */
 #define DIR_LINGER_MS 2000
-#define DIR_ANY_FIRST 0x10000u  /* MRAPI_MAX_USER_RMEM_ID + 1 */
-#define DIR_MAX_USER_ID 0xffffu
+#define DIR_ANY_FIRST 0x10000u  /* where ANY ids start (skipping ids in use) */
+#define DIR_MAX_USER_ID 0xfffffffeu  /* = MRAPI_MAX_USER_RMEM_ID: every id but ANY */
 #define DIR_MAX_DOMAINS 16      /* lines of a keyring */
 #define DIR_KEY_MIN 16
 #define DIR_KEY_MAX 128

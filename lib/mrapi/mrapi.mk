@@ -35,3 +35,36 @@ BINS_ALL += $(MRAPI_REAL)
 .PHONY: mrapi-real
 mrapi-real: $(MRAPI_REAL) $(MRAPI_EXAMPLE)
 	tests/mrapi/run
+
+# make install (PREFIX, DESTDIR as the Makefile's): include/mrapi.h and include/mca.h (the
+# reference implementation's declarations, lib/mrapi/README.md), lib/libmrapi-rdma.so and .a,
+# lib/pkgconfig/mrapi.pc (cc app.c $(pkg-config --cflags --libs mrapi)). Where libibverbs and
+# librdmacm are not installed the library is not built, and not installed.
+INSTALL_MRAPI := $(shell pkg-config --exists libibverbs librdmacm 2>/dev/null && echo yes)
+.PHONY: install-mrapi uninstall-mrapi
+install: install-mrapi
+uninstall: uninstall-mrapi
+install-mrapi: $(if $(INSTALL_MRAPI),$(MRAPI_SO) $(MRAPI_LIB))
+ifeq ($(INSTALL_MRAPI),yes)
+	install -D -m 644 lib/mrapi/mrapi.h $(DESTDIR)$(PREFIX)/include/mrapi.h
+	install -D -m 644 lib/mrapi/mca.h $(DESTDIR)$(PREFIX)/include/mca.h
+	install -D -m 755 $(MRAPI_SO) $(DESTDIR)$(PREFIX)/lib/libmrapi-rdma.so
+	install -D -m 644 $(MRAPI_LIB) $(DESTDIR)$(PREFIX)/lib/libmrapi-rdma.a
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/mrapi/mrapi.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrapi.pc
+else
+	@echo "make install: no libibverbs/librdmacm: libmrapi-rdma is not installed (ci/deps --for=real)"
+endif
+uninstall-mrapi:
+	rm -f $(DESTDIR)$(PREFIX)/include/mrapi.h $(DESTDIR)$(PREFIX)/include/mca.h \
+	      $(DESTDIR)$(PREFIX)/lib/libmrapi-rdma.so $(DESTDIR)$(PREFIX)/lib/libmrapi-rdma.a \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrapi.pc
+
+# Two threads of one process as two nodes (tests/mrapi/mrapi_threads.c), run by tests/mrapi/run.
+MRAPI_THREADS := $(BUILD)/tests/mrapi-threads
+$(MRAPI_THREADS): $(BUILD)/tests/mrapi/mrapi_threads.o $(MRAPI_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(MRAPI_LDLIBS)
+BINS_ALL += $(MRAPI_THREADS)
+mrapi-real: $(MRAPI_THREADS)

@@ -11,12 +11,16 @@
  * work request completes.
  */
 #define _DEFAULT_SOURCE
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/request.h"
 
 #include <string.h>
 #include <time.h>
 
 #define RETURN_VALUE_INVALID 0xffffffffu
+/* A request's value (32 bits, the reference's mrapi_request_t): node magic << 16 | gen << 4 | slot. */
+#define RQ_SLOT_BITS 4u
+#define RQ_GEN_MASK 0xfffu
+_Static_assert(MRAPI_MAX_REQUESTS <= 1u << RQ_SLOT_BITS, "slot fits its bits");
 
 /* Local offset of byte b of the whole transfer. */
 static uint64_t local_off(const struct request *r, uint64_t b)
@@ -136,17 +140,16 @@ void rq_abort_handle(int h, mrapi_status_t st)
 
 mrapi_request_t rq_value(int slot)
 {
-	return (uint64_t)lib_state.magic << 32 | (uint64_t)(lib_state.rq[slot].gen & 0xffffffu) << 8 |
-	       (uint64_t)slot;
+	return lib_state.magic << 16 | (lib_state.rq[slot].gen & RQ_GEN_MASK) << RQ_SLOT_BITS | (uint32_t)slot;
 }
 
 /* The live request slot of v, or -1. */
 static int rq_find(mrapi_request_t v)
 {
-	uint32_t slot = (uint32_t)(v & 0xff);
+	uint32_t slot = v & ((1u << RQ_SLOT_BITS) - 1);
 
-	if ((uint32_t)(v >> 32) != lib_state.magic || slot >= MRAPI_MAX_REQUESTS || !lib_state.rq[slot].live ||
-	    (lib_state.rq[slot].gen & 0xffffffu) != ((uint32_t)(v >> 8) & 0xffffffu))
+	if (v >> 16 != lib_state.magic || slot >= MRAPI_MAX_REQUESTS || !lib_state.rq[slot].live ||
+	    (lib_state.rq[slot].gen & RQ_GEN_MASK) != (v >> RQ_SLOT_BITS & RQ_GEN_MASK))
 		return -1;
 	return (int)slot;
 }
@@ -161,7 +164,7 @@ static mrapi_boolean_t report(struct request *r, size_t *size, mrapi_status_t *s
 	return MRAPI_TRUE;
 }
 
-mrapi_boolean_t mrapi_test(mrapi_request_t *request, size_t *size, mrapi_status_t *status)
+mrapi_boolean_t mrapi_test(const mrapi_request_t *request, size_t *size, mrapi_status_t *status)
 {
 	mrapi_boolean_t done = MRAPI_FALSE;
 	int s;
@@ -190,10 +193,10 @@ static int64_t now_ms(void)
 
 static int expired(int64_t start, mrapi_timeout_t timeout)
 {
-	return timeout != MRAPI_TIMEOUT_INFINITE && now_ms() - start >= (int64_t)timeout;
+	return timeout != (mrapi_timeout_t)MRAPI_TIMEOUT_INFINITE && now_ms() - start >= (int64_t)timeout;
 }
 
-mrapi_boolean_t mrapi_wait(mrapi_request_t *request, size_t *size, mrapi_timeout_t timeout, mrapi_status_t *status)
+mrapi_boolean_t mrapi_wait(const mrapi_request_t *request, size_t *size, mrapi_timeout_t timeout, mrapi_status_t *status)
 {
 	mrapi_boolean_t done = MRAPI_FALSE;
 	int64_t start = now_ms();
@@ -219,7 +222,7 @@ mrapi_boolean_t mrapi_wait(mrapi_request_t *request, size_t *size, mrapi_timeout
 	return done;
 }
 
-mrapi_uint_t mrapi_wait_any(size_t number, mrapi_request_t *requests, size_t *size, mrapi_timeout_t timeout,
+mrapi_uint_t mrapi_wait_any(const size_t number, const mrapi_request_t *requests, size_t *size, mrapi_timeout_t timeout,
 			    mrapi_status_t *status)
 {
 	int64_t start = now_ms();
@@ -253,7 +256,7 @@ out:
 	return idx;
 }
 
-void mrapi_cancel(mrapi_request_t *request, mrapi_status_t *status)
+void mrapi_cancel(const mrapi_request_t *request, mrapi_status_t *status)
 {
 	int s;
 

@@ -1,35 +1,41 @@
 /*
  * rmem.c — rmem handles and their life: create, get, attach, detach, delete,
- * flush and sync. The directory decides what is domain-wide (ids, owners,
+ * flush and sync, and mrapi_finalize (the node's handles withdrawn). The directory decides what is domain-wide (ids, owners,
  * attach counts); this file keeps the node's handles and its RDMA pieces.
  *
- * A handle's value is magic << 32 | slot_gen << 8 | slot: magic is fresh per
- * process, so a handle of another process (or garbage) is not found, and
- * slot_gen changes when a slot is reused, so a deleted handle stays dead.
+ * A handle's value (32 bits, the reference's mrapi_rmem_hndl_t) is
+ * magic << 16 | slot_gen << 6 | slot: magic is fresh per node and differs
+ * from every other live node's of the process, so another node's handle (or
+ * garbage, or 0) is not found, and slot_gen changes when a slot is reused,
+ * so a deleted handle stays dead.
  */
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/rmem.h"
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FLAG_SHARED 1u
 #define FLAG_ERROR_EXT 2u
 
+#define H_SLOT_BITS 6u  /* LIB_MAX_HANDLES */
+#define H_GEN_MASK 0x3ffu
+_Static_assert(LIB_MAX_HANDLES <= 1 << H_SLOT_BITS, "slot fits its bits");
+
 int h_find(mrapi_rmem_hndl_t v)
 {
-	uint32_t slot = (uint32_t)(v & 0xff), sgen = (uint32_t)(v >> 8) & 0xffffffu;
+	uint32_t slot = v & ((1u << H_SLOT_BITS) - 1), sgen = v >> H_SLOT_BITS & H_GEN_MASK;
 
-	if ((uint32_t)(v >> 32) != lib_state.magic || slot >= LIB_MAX_HANDLES)
+	if (v >> 16 != lib_state.magic || slot >= LIB_MAX_HANDLES)
 		return -1;
-	if (lib_state.h[slot].kind == H_FREE || (lib_state.h[slot].slot_gen & 0xffffffu) != sgen)
+	if (lib_state.h[slot].kind == H_FREE || (lib_state.h[slot].slot_gen & H_GEN_MASK) != sgen)
 		return -1;
 	return (int)slot;
 }
 
 mrapi_rmem_hndl_t h_value(int slot)
 {
-	return (uint64_t)lib_state.magic << 32 | (uint64_t)(lib_state.h[slot].slot_gen & 0xffffffu) << 8 |
-	       (uint64_t)slot;
+	return lib_state.magic << 16 | (lib_state.h[slot].slot_gen & H_GEN_MASK) << H_SLOT_BITS | (uint32_t)slot;
 }
 
 static int h_alloc(void)
@@ -75,7 +81,7 @@ static mrapi_status_t dir_failure(int rc)
 
 static int atype_supported(uint32_t t)
 {
-	return t == MRAPI_RMEM_ATYPE_DEFAULT || t == MRAPI_RMEM_ATYPE_DMA;
+	return t == MRAPI_RMEM_DEFAULT || t == MRAPI_RMEM_DMA;
 }
 
 static int overlaps_own(uintptr_t mem, uint64_t size)
@@ -90,13 +96,11 @@ static int overlaps_own(uintptr_t mem, uint64_t size)
 }
 
 /* The argument checks of create that need no directory (RMEM-CREATE-2/3/4/6). */
-static mrapi_status_t create_checks(mrapi_rmem_id_t id, void *mem, uint32_t atype,
-				    const mrapi_rmem_attributes_t *attr, mrapi_uint_t size)
+static mrapi_status_t create_checks(const void *mem, uint32_t atype, const mrapi_rmem_attributes_t *attr,
+				    mrapi_uint_t size)
 {
 	if (!mem || size == 0 || (attr && attr->magic != ATTR_MAGIC))
 		return MRAPI_ERR_PARAMETER;
-	if (id != MRAPI_RMEM_ID_ANY && id > MRAPI_MAX_USER_RMEM_ID)
-		return MRAPI_ERR_RMEM_ID_INVALID;
 	if (atype != MRAPI_RMEM_ATYPE_ANY && !atype_supported(atype))
 		return MRAPI_ERR_RMEM_TYPENOTVALID;
 	if (overlaps_own((uintptr_t)mem, size))
@@ -105,7 +109,7 @@ static mrapi_status_t create_checks(mrapi_rmem_id_t id, void *mem, uint32_t atyp
 }
 
 /* Register mem and publish it; on success fill slot h. */
-static mrapi_status_t create_publish(int h, mrapi_rmem_id_t id, void *mem, uint32_t atype, uint32_t flags,
+static mrapi_status_t create_publish(int h, uint32_t id, void *mem, uint32_t atype, uint32_t flags,
 				     mrapi_uint_t size)
 {
 	struct handle *x = &lib_state.h[h];
@@ -133,7 +137,7 @@ static mrapi_status_t create_publish(int h, mrapi_rmem_id_t id, void *mem, uint3
 	return MRAPI_SUCCESS;
 }
 
-mrapi_rmem_hndl_t mrapi_rmem_create(mrapi_rmem_id_t rmem_id, void *mem, mrapi_rmem_atype_t access_type,
+mrapi_rmem_hndl_t mrapi_rmem_create(mrapi_rmem_id_t rmem_id, const void *mem, mrapi_rmem_atype_t access_type,
 				    const mrapi_rmem_attributes_t *attributes, mrapi_uint_t size,
 				    mrapi_status_t *status)
 {
@@ -143,7 +147,7 @@ mrapi_rmem_hndl_t mrapi_rmem_create(mrapi_rmem_id_t rmem_id, void *mem, mrapi_rm
 
 	if (!lib_enter(status))
 		return 0;
-	if ((*status = create_checks(rmem_id, mem, (uint32_t)access_type, attributes, size)) != MRAPI_SUCCESS)
+	if ((*status = create_checks(mem, (uint32_t)access_type, attributes, size)) != MRAPI_SUCCESS)
 		goto out;
 	if (attributes)
 		flags = (attributes->domain_shared ? FLAG_SHARED : 0) | (attributes->error_ext ? FLAG_ERROR_EXT : 0);
@@ -151,7 +155,8 @@ mrapi_rmem_hndl_t mrapi_rmem_create(mrapi_rmem_id_t rmem_id, void *mem, mrapi_rm
 		*status = MRAPI_ERR_MEM_LIMIT;
 		goto out;
 	}
-	*status = create_publish(h, rmem_id, mem, (uint32_t)access_type, flags, size);
+	/* the memory is the caller's to offer for remote writes: the reference takes it as const too */
+	*status = create_publish(h, (uint32_t)rmem_id, (void *)(uintptr_t)mem, (uint32_t)access_type, flags, size);
 	if (*status == MRAPI_SUCCESS)
 		v = h_value(h);
 out:
@@ -167,15 +172,16 @@ mrapi_rmem_hndl_t mrapi_rmem_get(mrapi_rmem_id_t rmem_id, mrapi_rmem_atype_t acc
 
 	if (!lib_enter(status))
 		return 0;
-	if (rmem_id == MRAPI_RMEM_ID_ANY) {
+	if ((uint32_t)rmem_id == MRAPI_RMEM_ID_ANY) {
 		*status = MRAPI_ERR_RMEM_ID_INVALID;
 		goto out;
 	}
 	if (!atype_supported((uint32_t)access_type)) {
-		*status = MRAPI_ERR_RMEM_ATYPE_INVALID; /* the spec text's name (catalog RMEM-GET-1) */
+		/* the reference's name (the spec's text names ATYPE_INVALID: catalog RMEM-GET-1 takes any) */
+		*status = MRAPI_ERR_RMEM_TYPENOTVALID;
 		goto out;
 	}
-	if ((rc = dir_get(lib_state.dir_fd, rmem_id, &d)) != MRAPI_SUCCESS) {
+	if ((rc = dir_get(lib_state.dir_fd, (uint32_t)rmem_id, &d)) != MRAPI_SUCCESS) {
 		*status = dir_failure(rc);
 		goto out;
 	}
@@ -211,6 +217,20 @@ out:
 	return v;
 }
 
+int h_withdrawn(int h)
+{
+	struct handle *x = &lib_state.h[h];
+	struct dir_seg d;
+	int rc;
+
+	if (x->dead || x->kind != H_REMOTE || x->attached)
+		return x->dead;
+	rc = dir_get(lib_state.dir_fd, x->id, &d);
+	if (rc == MRAPI_ERR_RMEM_ID_INVALID || (rc == MRAPI_SUCCESS && d.gen != x->gen))
+		x->dead = 1;
+	return x->dead;
+}
+
 /* The live handle slot of v, or -1 with *status = RMEM_INVALID. */
 static int live_handle(mrapi_rmem_hndl_t v, mrapi_status_t *status)
 {
@@ -235,11 +255,12 @@ static mrapi_status_t attach_connect(struct handle *x)
 	return MRAPI_SUCCESS;
 }
 
-void mrapi_rmem_attach(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
+void mrapi_rmem_attach(mrapi_rmem_hndl_t rmem, mrapi_rmem_atype_t access_type, mrapi_status_t *status)
 {
 	struct handle *x;
 	int h, rc;
 
+	(void)access_type; /* as the reference: the handle's type is create's or get's */
 	if (!lib_enter(status))
 		return;
 	if ((h = live_handle(rmem, status)) < 0)
@@ -275,7 +296,7 @@ void mrapi_rmem_detach(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 		goto out;
 	x = &lib_state.h[h];
 	if (!x->attached) {
-		*status = MRAPI_ERR_RMEM_NOTATTACHED;
+		*status = h_withdrawn(h) ? MRAPI_ERR_RMEM_INVALID : MRAPI_ERR_RMEM_NOTATTACHED;
 		goto out;
 	}
 	rq_abort_handle(h, MRAPI_ERR_RMEM_NOTATTACHED);
@@ -310,23 +331,55 @@ out:
 }
 
 /* flush and sync: a completed RDMA WRITE is in the owner's memory, a READ fetches it: nothing to do. */
-static void sync_call(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
+static void sync_call(mrapi_rmem_hndl_t rmem, mrapi_status_t *status, const char *call)
 {
 	int h;
 
-	if (!lib_enter(status))
+	if (!lib_enter_call(status, call))
 		return;
 	if ((h = live_handle(rmem, status)) >= 0)
-		*status = lib_state.h[h].attached ? MRAPI_SUCCESS : MRAPI_ERR_RMEM_NOTATTACHED;
+		*status = lib_state.h[h].attached ? MRAPI_SUCCESS
+			  : h_withdrawn(h)        ? MRAPI_ERR_RMEM_INVALID
+						  : MRAPI_ERR_RMEM_NOTATTACHED;
 	lib_leave();
 }
 
 void mrapi_rmem_flush(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 {
-	sync_call(rmem, status);
+	sync_call(rmem, status, __func__);
+}
+
+void mrapi_rmem_synch(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
+{
+	sync_call(rmem, status, __func__);
 }
 
 void mrapi_rmem_sync(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 {
-	sync_call(rmem, status);
+	sync_call(rmem, status, __func__);
+}
+
+void mrapi_finalize(mrapi_status_t *status)
+{
+	struct lib *n;
+
+	if (!lib_enter(status))
+		return;
+	n = lib_cur;
+	for (unsigned r = 0; r < MRAPI_MAX_REQUESTS; r++)
+		n->rq[r].live = 0;
+	/* attachments first (they use the PD), then our registrations */
+	for (int pass = 0; pass < 2; pass++)
+		for (int h = 0; h < LIB_MAX_HANDLES; h++)
+			if (n->h[h].kind == (pass ? H_OWN : H_REMOTE))
+				h_release(h);
+	tp_close(n->tp);
+	n->tp = NULL;
+	/* closing the directory connection withdraws our ids and attachments there */
+	close(n->dir_fd);
+	n->dir_fd = -1;
+	n->init = 0;
+	*status = MRAPI_SUCCESS;
+	lib_leave();
+	lib_node_release(n);
 }

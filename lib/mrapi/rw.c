@@ -5,13 +5,14 @@
  * request.c) that moves the strides with RDMA READ / WRITE, a blocking call
  * being a request driven to its end at once.
  */
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/rmem.h"
 #include "model/mrapi/mrapi.h" /* m_mrapi_last_byte: the bounds arithmetic the model uses */
 
 #include <string.h>
 
 struct rw_args {
 	int write;
+	int sized;  /* read: local_size is the local buffer's size (the _sized forms) */
 	uint32_t rmem_offset, local_offset, local_size, bytes, nstrides, rmem_stride, local_stride;
 	void *local;
 	const void *wsrc;
@@ -25,12 +26,12 @@ static mrapi_status_t rw_checks(int h, const struct rw_args *a)
 	if (a->nstrides > 1 && (a->rmem_stride < a->bytes || a->local_stride < a->bytes))
 		return MRAPI_ERR_RMEM_STRIDE;
 	if (!x->attached)
-		return MRAPI_ERR_RMEM_NOTATTACHED;
-	if ((a->write ? !a->wsrc : !a->local) || a->bytes == 0 || (!a->write && a->local_size == 0))
+		return h_withdrawn(h) ? MRAPI_ERR_RMEM_INVALID : MRAPI_ERR_RMEM_NOTATTACHED;
+	if ((a->write ? !a->wsrc : !a->local) || a->bytes == 0 || (a->sized && a->local_size == 0))
 		return MRAPI_ERR_PARAMETER;
 	if (a->nstrides && m_mrapi_last_byte(a->rmem_offset, a->bytes, a->nstrides, a->rmem_stride) >= x->size)
 		return MRAPI_ERR_RMEM_BUFF_OVERRUN;
-	if (!a->write && a->nstrides &&
+	if (a->sized && a->nstrides &&
 	    m_mrapi_last_byte(a->local_offset, a->bytes, a->nstrides, a->local_stride) >= a->local_size)
 		return MRAPI_ERR_RMEM_BUFF_OVERRUN;
 	if (x->busy)
@@ -80,12 +81,12 @@ static int rq_alloc(void)
 
 /* One read or write; is_i: the _i form, with its request pointer. */
 static void rw_call(mrapi_rmem_hndl_t rmem, const struct rw_args *a, int is_i, mrapi_request_t *request,
-		    mrapi_status_t *status)
+		    mrapi_status_t *status, const char *call)
 {
 	struct request tmp, *r = &tmp;
 	int h, slot = -1;
 
-	if (!lib_enter(status))
+	if (!lib_enter_call(status, call))
 		return;
 	if (is_i && !request) {
 		*status = MRAPI_ERR_PARAMETER;
@@ -126,35 +127,56 @@ out:
 }
 
 void mrapi_rmem_read(mrapi_rmem_hndl_t rmem, mrapi_uint32_t rmem_offset, void *local_buf,
-		     mrapi_uint32_t local_offset, mrapi_uint32_t local_buf_size, mrapi_uint32_t bytes_per_access,
-		     mrapi_uint32_t num_strides, mrapi_uint32_t rmem_stride, mrapi_uint32_t local_stride,
-		     mrapi_status_t *status)
+		     mrapi_uint32_t local_offset, mrapi_uint32_t bytes_per_access, mrapi_uint32_t num_strides,
+		     mrapi_uint32_t rmem_stride, mrapi_uint32_t local_stride, mrapi_status_t *status)
 {
-	struct rw_args a = { 0, rmem_offset, local_offset, local_buf_size, bytes_per_access, num_strides,
+	struct rw_args a = { 0, 0, rmem_offset, local_offset, 0, bytes_per_access, num_strides,
 			     rmem_stride, local_stride, local_buf, NULL };
 
-	rw_call(rmem, &a, 0, NULL, status);
+	rw_call(rmem, &a, 0, NULL, status, __func__);
 }
 
 void mrapi_rmem_read_i(mrapi_rmem_hndl_t rmem, mrapi_uint32_t rmem_offset, void *local_buf,
-		       mrapi_uint32_t local_offset, mrapi_uint32_t local_buf_size, mrapi_uint32_t bytes_per_access,
-		       mrapi_uint32_t num_strides, mrapi_uint32_t rmem_stride, mrapi_uint32_t local_stride,
-		       mrapi_request_t *request, mrapi_status_t *status)
+		       mrapi_uint32_t local_offset, mrapi_uint32_t bytes_per_access, mrapi_uint32_t num_strides,
+		       mrapi_uint32_t rmem_stride, mrapi_uint32_t local_stride, mrapi_request_t *request,
+		       mrapi_status_t *status)
 {
-	struct rw_args a = { 0, rmem_offset, local_offset, local_buf_size, bytes_per_access, num_strides,
+	struct rw_args a = { 0, 0, rmem_offset, local_offset, 0, bytes_per_access, num_strides,
 			     rmem_stride, local_stride, local_buf, NULL };
 
-	rw_call(rmem, &a, 1, request, status);
+	rw_call(rmem, &a, 1, request, status, __func__);
+}
+
+void mrapi_rmem_read_sized(mrapi_rmem_hndl_t rmem, mrapi_uint32_t rmem_offset, void *local_buf,
+			   mrapi_uint32_t local_offset, mrapi_uint32_t local_buf_size,
+			   mrapi_uint32_t bytes_per_access, mrapi_uint32_t num_strides, mrapi_uint32_t rmem_stride,
+			   mrapi_uint32_t local_stride, mrapi_status_t *status)
+{
+	struct rw_args a = { 0, 1, rmem_offset, local_offset, local_buf_size, bytes_per_access, num_strides,
+			     rmem_stride, local_stride, local_buf, NULL };
+
+	rw_call(rmem, &a, 0, NULL, status, __func__);
+}
+
+void mrapi_rmem_read_i_sized(mrapi_rmem_hndl_t rmem, mrapi_uint32_t rmem_offset, void *local_buf,
+			     mrapi_uint32_t local_offset, mrapi_uint32_t local_buf_size,
+			     mrapi_uint32_t bytes_per_access, mrapi_uint32_t num_strides, mrapi_uint32_t rmem_stride,
+			     mrapi_uint32_t local_stride, mrapi_request_t *request, mrapi_status_t *status)
+{
+	struct rw_args a = { 0, 1, rmem_offset, local_offset, local_buf_size, bytes_per_access, num_strides,
+			     rmem_stride, local_stride, local_buf, NULL };
+
+	rw_call(rmem, &a, 1, request, status, __func__);
 }
 
 void mrapi_rmem_write(mrapi_rmem_hndl_t rmem, mrapi_uint32_t rmem_offset, const void *local_buf,
 		      mrapi_uint32_t local_offset, mrapi_uint32_t bytes_per_access, mrapi_uint32_t num_strides,
 		      mrapi_uint32_t rmem_stride, mrapi_uint32_t local_stride, mrapi_status_t *status)
 {
-	struct rw_args a = { 1, rmem_offset, local_offset, 0, bytes_per_access, num_strides, rmem_stride,
+	struct rw_args a = { 1, 0, rmem_offset, local_offset, 0, bytes_per_access, num_strides, rmem_stride,
 			     local_stride, NULL, local_buf };
 
-	rw_call(rmem, &a, 0, NULL, status);
+	rw_call(rmem, &a, 0, NULL, status, __func__);
 }
 
 void mrapi_rmem_write_i(mrapi_rmem_hndl_t rmem, mrapi_uint32_t rmem_offset, const void *local_buf,
@@ -162,8 +184,8 @@ void mrapi_rmem_write_i(mrapi_rmem_hndl_t rmem, mrapi_uint32_t rmem_offset, cons
 			mrapi_uint32_t rmem_stride, mrapi_uint32_t local_stride, mrapi_request_t *request,
 			mrapi_status_t *status)
 {
-	struct rw_args a = { 1, rmem_offset, local_offset, 0, bytes_per_access, num_strides, rmem_stride,
+	struct rw_args a = { 1, 0, rmem_offset, local_offset, 0, bytes_per_access, num_strides, rmem_stride,
 			     local_stride, NULL, local_buf };
 
-	rw_call(rmem, &a, 1, request, status);
+	rw_call(rmem, &a, 1, request, status, __func__);
 }

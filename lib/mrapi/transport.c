@@ -6,7 +6,7 @@
  * attachment (an RC QP to the owner and a registered bounce buffer).
  */
 #define _DEFAULT_SOURCE
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/transport.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

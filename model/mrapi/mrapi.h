@@ -37,7 +37,9 @@
 #define M_MRAPI_SEG_LIMIT 12     /* the library's segment limit per domain (MRAPI_ERR_MEM_LIMIT) */
 #define M_MRAPI_REF_SEG_LIMIT 10 /* the MCA reference implementation's MRAPI_MAX_RMEMS */
 #define M_MRAPI_ID_ANY 0xffffffffu
-#define M_MRAPI_MAX_USER_ID 0xffffu  /* user ids 0..MAX_USER_ID, the "ANY" range above (3.12.13) */
+#define M_MRAPI_MAX_USER_ID 0xfffffffeu  /* user ids: every id but ID_ANY (lib/mrapi, as the reference) */
+#define M_MRAPI_ANY_FIRST 0x10000u       /* ID_ANY ids: from here, skipping the ids in use */
+#define M_MRAPI_SIZE_MAX 0xffffffffu     /* the largest size mrapi_uint_t (32 bits) carries */
 #define M_MRAPI_TIMEOUT_INFINITE 0xffffffffu
 
 /* Statuses (code of an M_OUT_MRAPI outcome). */
@@ -75,7 +77,6 @@ enum m_mrapi_reading {
 enum m_mrapi_part {
 	M_MRAPI_P_STEP = 0,
 	M_MRAPI_P_ORDER = 1,        /* RMEM-0, RMEM-CREATE-1, RMEM-RW-4: readings SPEC / FIRST_CHECK */
-	M_MRAPI_P_ID_RESERVED = 2,  /* RMEM-CREATE-2: a user id in the ANY range */
 	M_MRAPI_P_ANY_AGAIN = 3,    /* RMEM-CREATE-2: ID_ANY while a segment created with it lives */
 	M_MRAPI_P_ATYPE_ANY = 4,    /* RMEM-CREATE-6: create with ATYPE_ANY */
 	M_MRAPI_P_ATYPE_OTHER = 5,  /* RMEM-CREATE-6, RMEM-GET-1: a supported type other than DEFAULT */
@@ -96,6 +97,7 @@ enum m_mrapi_part {
 	M_MRAPI_P_OWNER = 20,       /* RMEM-DELETE-1: not the creator */
 	M_MRAPI_P_OTHERS = 21,      /* RMEM-DELETE-1: others attached */
 	M_MRAPI_P_BLOCKED = 22,     /* RMEM-RW-1: a request of the node on the buffer may be under way */
+	M_MRAPI_P_HUGE = 23,        /* RMEM-CREATE-1: a size above M_MRAPI_SIZE_MAX */
 };
 
 /*

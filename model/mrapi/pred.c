@@ -241,10 +241,7 @@ static void pred_create(const struct m_mrapi_model *st, const struct m_profile *
 {
 	struct checks k = { 0 };
 
-	/* ID_INVALID: a user id in the range MRAPI keeps for ID_ANY (3.12.13). */
-	if (a->id != M_MRAPI_ID_ANY && a->id > M_MRAPI_MAX_USER_ID)
-		check(&k, DECIDE(p, RMEM_CREATE_2, M_MRAPI_P_ID_RESERVED, ST(ERR_RMEM_ID_INVALID)),
-		      M_RULE_RMEM_CREATE_2);
+	/* every id but ID_ANY is a user id (MRAPI_MAX_USER_RMEM_ID, the implementation's: 3.12.13) */
 	if (a->id == M_MRAPI_ID_ANY && any_seg_live(st))
 		check(&k, DECIDE(p, RMEM_CREATE_2, M_MRAPI_P_ANY_AGAIN, ST(SUCCESS)), M_RULE_RMEM_CREATE_2);
 	if (a->id != M_MRAPI_ID_ANY && seg_by_id(st, a->id, 1) >= 0)
@@ -259,6 +256,10 @@ static void pred_create(const struct m_mrapi_model *st, const struct m_profile *
 		check(&k, DECIDE(p, RMEM_CREATE_1, M_MRAPI_P_STEP, ST(ERR_MEM_LIMIT)), M_RULE_RMEM_CREATE_1);
 	else if (live_segs(st) >= M_MRAPI_REF_SEG_LIMIT)
 		check(&k, DECIDE(p, RMEM_CREATE_1, M_MRAPI_P_REF_LIMIT, ST(SUCCESS)), M_RULE_RMEM_CREATE_1);
+	/* a size mrapi_uint_t cannot carry: no memory behind it can be registered, or the call sees another */
+	if (a->size > M_MRAPI_SIZE_MAX)
+		check(&k, DECIDE(p, RMEM_CREATE_1, M_MRAPI_P_HUGE, ST(ERR_MEM_LIMIT), ST(ERR_PARAMETER)),
+		      M_RULE_RMEM_CREATE_1);
 	if (a->nulls & M_MRAPI_NULL_MEM || a->size == 0 || attrs_bad(st, a))
 		check(&k, DECIDE(p, RMEM_CREATE_3, M_MRAPI_P_PARAM, ST(ERR_PARAMETER)), M_RULE_RMEM_CREATE_3);
 	else if (overlaps(st, a))

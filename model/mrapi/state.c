@@ -118,7 +118,7 @@ int m_mrapi_init(struct m_mrapi_model *st, unsigned nnodes, uint32_t atypes)
 	memset(st, 0, sizeof(*st));
 	st->nnodes = (uint8_t)nnodes;
 	st->atypes = atypes & ~(1u << M_MRAPI_ATYPE_ANY);
-	st->next_any_id = M_MRAPI_MAX_USER_ID + 1;
+	st->next_any_id = M_MRAPI_ANY_FIRST;
 	return 0;
 }
 
@@ -136,6 +136,43 @@ static void seg_store(struct m_mrapi_seg *g, uint64_t off, const uint8_t *src, u
 	}
 }
 
+/*
+ * A new buffer over memory an earlier buffer of the node used (over=): delete
+ * and finalize demote, they do not free (4.4.2.8), so the memory holds what
+ * the earlier buffers left there, the latest one's bytes last.
+ */
+static void seg_inherit(const struct m_mrapi_model *st, struct m_mrapi_seg *g, unsigned self)
+{
+	for (unsigned e = 0; e < self; e++) {
+		const struct m_mrapi_seg *o = &st->seg[e];
+
+		if (o->owner != g->owner || o->mem >= g->mem + g->size || g->mem >= o->mem + o->size)
+			continue;
+		for (uint64_t b = 0; b < g->size && b < M_MRAPI_BYTES; b++) {
+			uint64_t at = g->mem + b;
+
+			if (at >= o->mem && at - o->mem < o->size && at - o->mem < M_MRAPI_BYTES) {
+				g->bytes[b] = o->bytes[at - o->mem];
+				g->unknown[b] = o->unknown[at - o->mem];
+			}
+		}
+	}
+}
+
+/* The id an ID_ANY create gets: the next from M_MRAPI_ANY_FIRST that no live buffer has (never ANY). */
+static uint32_t any_id(struct m_mrapi_model *st)
+{
+	for (;;) {
+		uint32_t id = st->next_any_id++;
+		int used = id < M_MRAPI_ANY_FIRST || id == M_MRAPI_ID_ANY;
+
+		for (unsigned s = 0; s < st->nsegs && !used; s++)
+			used = st->seg[s].live && st->seg[s].id == id;
+		if (!used)
+			return id;
+	}
+}
+
 static int apply_create(struct m_mrapi_model *st, const struct m_mrapi_args *a, int *created)
 {
 	struct m_mrapi_seg *g;
@@ -148,7 +185,7 @@ static int apply_create(struct m_mrapi_model *st, const struct m_mrapi_args *a, 
 	g->live = g->ever = 1;
 	g->owner = a->node;
 	g->any = a->id == M_MRAPI_ID_ANY;
-	g->id = g->any ? st->next_any_id++ : a->id;
+	g->id = g->any ? any_id(st) : a->id;
 	g->atype = a->atype;
 	g->strict = a->atype != M_MRAPI_ATYPE_ANY; /* RMEM-CREATE-6 */
 	g->shared = 1;                             /* RMEM-CREATE-5 defaults */
@@ -160,6 +197,7 @@ static int apply_create(struct m_mrapi_model *st, const struct m_mrapi_args *a, 
 	g->mem = a->mem;
 	g->size = a->size;
 	seg_store(g, 0, NULL, a->size);
+	seg_inherit(st, g, (unsigned)s);
 	if (a->data)
 		seg_store(g, 0, a->data, a->data_len < a->size ? a->data_len : a->size);
 	hold(st, a->node, s);

@@ -17,7 +17,7 @@
  * passed, 1 a check failed, 3 infrastructure.
  */
 #define _GNU_SOURCE
-#include "lib/mrapi/internal.h"
+#include "lib/mrapi/rmem.h"
 #include "netns/topo.h"
 
 #include <errno.h>
@@ -71,7 +71,7 @@ static void cmd_read(FILE *out, unsigned off, unsigned bytes, unsigned n, unsign
 	unsigned bad = 0;
 
 	memset(local, 0xee, sizeof(local));
-	mrapi_rmem_read(h, off, local, 0, sizeof(local), bytes, n, rs, ls, &st);
+	mrapi_rmem_read_sized(h, off, local, 0, sizeof(local), bytes, n, rs, ls, &st);
 	for (unsigned i = 0; st == MRAPI_SUCCESS && i < n; i++)
 		for (unsigned b = 0; b < bytes; b++)
 			bad += local[(uint64_t)i * ls + b] != pat(seed, off + (uint64_t)i * rs + b);
@@ -90,7 +90,7 @@ static void cmd_readi(FILE *out, unsigned seed)
 	size_t size = 0;
 	unsigned bad = 0;
 
-	mrapi_rmem_read_i(h, 512, local, 0, sizeof(local), 16, 16, 32, 16, &rq, &st);
+	mrapi_rmem_read_i(h, 512, local, 0, 16, 16, 32, 16, &rq, &st);
 	if (st == MRAPI_SUCCESS) {
 		mrapi_wait(&rq, &size, 5000, &st2);
 		for (unsigned i = 0; i < 256; i++)
@@ -168,13 +168,13 @@ static void cmd_bench_client(FILE *out, unsigned id)
 		fail |= st != MRAPI_SUCCESS;
 	});
 	TIME_LOOP(1000, "read64_us", {
-		mrapi_rmem_read(h, 0, local, 0, 64, 64, 1, 64, 64, &st);
+		mrapi_rmem_read(h, 0, local, 0, 64, 1, 64, 64, &st);
 		fail |= st != MRAPI_SUCCESS;
 	});
 	TIME_LOOP(20, "detach+attach_us", {
 		mrapi_rmem_detach(h, &st);
 		fail |= st != MRAPI_SUCCESS;
-		mrapi_rmem_attach(h, &st);
+		mrapi_rmem_attach(h, MRAPI_RMEM_DEFAULT, &st);
 		fail |= st != MRAPI_SUCCESS;
 	});
 	s = h_find(h);
@@ -221,7 +221,7 @@ static void node_cmd(char *line, FILE *out, unsigned seed)
 	} else if (!strcmp(cmd, "get")) {
 		h = mrapi_rmem_get(a[0], MRAPI_RMEM_ATYPE_DEFAULT, &st);
 	} else if (!strcmp(cmd, "attach")) {
-		mrapi_rmem_attach(h, &st);
+		mrapi_rmem_attach(h, MRAPI_RMEM_DEFAULT, &st);
 	} else if (!strcmp(cmd, "detach")) {
 		mrapi_rmem_detach(h, &st);
 	} else if (!strcmp(cmd, "delete")) {

@@ -30,10 +30,11 @@ START_TEST(test_RMEM_0_notinit_first)
 	ck_assert(only(pr(&f, s), MS(SUCCESS)));
 	/* allowed after initialize; several faults: any of them (generic) or the first (mca-ref) */
 	mfx_init(&f, 2, "generic");
-	a = a_create(0, M_MRAPI_MAX_USER_ID + 5, 0, 0, 42);
+	a = a_create(0, 5, 0, 0, 42);
 	a.nulls = M_MRAPI_NULL_MEM;
+	create(&f, 1, 5, 64);
 	struct m_pred p = pr(&f, a);
-	ck_assert(has(p, MS(ERR_RMEM_ID_INVALID)) && has(p, MS(ERR_RMEM_TYPENOTVALID)) && has(p, MS(ERR_PARAMETER)));
+	ck_assert(has(p, MS(ERR_RMEM_EXISTS)) && has(p, MS(ERR_RMEM_TYPENOTVALID)) && has(p, MS(ERR_PARAMETER)));
 	ck_assert(!has(p, MS(SUCCESS)));
 	ck_assert_int_eq(m_profile_get("mca-ref", 0, &f.p), 0);
 	a.id = 7;
@@ -63,6 +64,14 @@ START_TEST(test_RMEM_CREATE_1_exists_and_limit)
 	for (uint32_t id = 0; id < M_MRAPI_REF_SEG_LIMIT; id++)
 		create(&f, 0, id, 64);
 	ck_assert(only(pr(&f, a_create(0, 100, 0x900000, 64, 0)), MS(SUCCESS)));
+	/* a size mrapi_uint_t cannot carry: MEM_LIMIT or PARAMETER, never SUCCESS; the reference stores it */
+	struct m_pred hp = pr(&f, a_create(0, 101, 0x40000000, UINT64_MAX, 0));
+	ck_assert(has(hp, MS(ERR_MEM_LIMIT)) && has(hp, MS(ERR_PARAMETER)) && !has(hp, MS(SUCCESS)));
+	ck_assert(rule_in(hp, MS(ERR_MEM_LIMIT), M_RULE_RMEM_CREATE_1));
+	ck_assert(!has(pr(&f, a_create(0, 101, 0x40000000, INT64_MAX, 0)), MS(SUCCESS)));
+	ck_assert(only(pr(&f, a_create(0, 101, 0x40000000, M_MRAPI_SIZE_MAX, 0)), MS(SUCCESS)));
+	mfx_init(&f, 1, "mca-ref");
+	ck_assert(only(pr(&f, a_create(0, 101, 0x40000000, UINT64_MAX, 0)), MS(SUCCESS)));
 }
 END_TEST
 
@@ -74,16 +83,18 @@ START_TEST(test_RMEM_CREATE_2_id_any)
 	int a = doit(&f, a_create(0, M_MRAPI_ID_ANY, 0x1000, 64, 0), MS(SUCCESS));
 	int b = doit(&f, a_create(1, M_MRAPI_ID_ANY, 0x1000, 64, 0), MS(SUCCESS));
 	ck_assert_int_ne(f.st.seg[a].id, f.st.seg[b].id);
-	ck_assert_uint_gt(f.st.seg[a].id, M_MRAPI_MAX_USER_ID);
-	struct m_pred p = pr(&f, a_create(0, M_MRAPI_MAX_USER_ID + 1, 0x9000, 64, 0));
-	ck_assert(only(p, MS(ERR_RMEM_ID_INVALID)));
-	ck_assert(rule_in(p, MS(ERR_RMEM_ID_INVALID), M_RULE_RMEM_CREATE_2));
+	ck_assert_uint_ge(f.st.seg[a].id, M_MRAPI_ANY_FIRST);
+	/* every id but ANY is a user's (0xdeadbabe: the reference's tests), ANY skips those in use */
+	ck_assert(only(pr(&f, a_create(0, 0xdeadbabeu, 0x9000, 64, 0)), MS(SUCCESS)));
 	ck_assert(only(pr(&f, a_create(0, M_MRAPI_MAX_USER_ID, 0x9000, 64, 0)), MS(SUCCESS)));
+	doit(&f, a_create(0, f.st.next_any_id, 0x9000, 64, 0), MS(SUCCESS));
+	int c = doit(&f, a_create(1, M_MRAPI_ID_ANY, 0x2000, 64, 0), MS(SUCCESS));
+	ck_assert_uint_eq(f.st.seg[c].id, f.st.seg[b].id + 2);
 	/* mca-ref: ANY is a key like any other, every id is valid */
 	mfx_init(&f, 2, "mca-ref");
 	doit(&f, a_create(0, M_MRAPI_ID_ANY, 0x1000, 64, 0), MS(SUCCESS));
 	ck_assert(only(pr(&f, a_create(1, M_MRAPI_ID_ANY, 0x1000, 64, 0)), MS(ERR_RMEM_EXISTS)));
-	ck_assert(only(pr(&f, a_create(0, M_MRAPI_MAX_USER_ID + 1, 0x9000, 64, 0)), MS(SUCCESS)));
+	ck_assert(only(pr(&f, a_create(0, 0xdeadbabeu, 0x9000, 64, 0)), MS(SUCCESS)));
 }
 END_TEST
 

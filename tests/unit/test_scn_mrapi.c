@@ -4,7 +4,6 @@
  * a tester meets, and the MRAPI tables against lib/mrapi's values.
  */
 #include "harness/lang/scn.h"
-#include "lib/mrapi/mrapi.h"
 #include "tests/unit/scn_fx.h"
 
 #include <check.h>
@@ -78,23 +77,23 @@ START_TEST(test_mrapi_tables)
 	uint64_t v;
 
 	ck_assert_int_eq(scn_table_lookup(SCN_T_MRAPI_ATYPE, "DEFAULT", &v), 0);
-	ck_assert_uint_eq(v, MRAPI_RMEM_ATYPE_DEFAULT);
+	ck_assert_uint_eq(v, M_MRAPI_ATYPE_DEFAULT);
 	ck_assert_int_eq(scn_table_lookup(SCN_T_MRAPI_ATYPE, "SWCACHE", &v), 0);
-	ck_assert_uint_eq(v, MRAPI_RMEM_ATYPE_SWCACHE);
+	ck_assert_uint_eq(v, M_MRAPI_ATYPE_SWCACHE);
 	ck_assert_int_eq(scn_table_lookup(SCN_T_MRAPI_ATYPE, "ANY", &v), 0);
-	ck_assert_uint_eq(v, MRAPI_RMEM_ATYPE_ANY);
+	ck_assert_uint_eq(v, M_MRAPI_ATYPE_ANY);
 	ck_assert_int_eq(scn_table_lookup(SCN_T_MRAPI_ID, "ANY", &v), 0);
 	ck_assert_uint_eq(v, M_MRAPI_ID_ANY);
 	ck_assert_int_eq(scn_table_lookup(SCN_T_MRAPI_ATTR, "DOMAIN_SHARED", &v), 0);
-	ck_assert_uint_eq(v, MRAPI_DOMAIN_SHARED);
+	ck_assert_uint_eq(v, M_MRAPI_ATTR_DOMAIN_SHARED);
 	ck_assert_int_eq(scn_table_lookup(SCN_T_MRAPI_ATTR, "RMEM_ATYPE", &v), 0);
-	ck_assert_uint_eq(v, MRAPI_RMEM_ATYPE);
+	ck_assert_uint_eq(v, M_MRAPI_ATTR_ATYPE);
 	ck_assert_int_eq(scn_table_lookup(SCN_T_MRAPI_NULL, "LOCAL_BUF", &v), 0);
 	ck_assert_uint_eq(v, M_MRAPI_NULL_LOCAL);
-	/* The statuses' names are the model's, numbered as the library's. */
-	ck_assert_str_eq(m_outcome_name((struct m_outcome){ M_OUT_MRAPI, MRAPI_ERR_NODE_INITIALIZED }),
+	/* The statuses' names are the model's (the library's are the same names, numbered otherwise). */
+	ck_assert_str_eq(m_outcome_name((struct m_outcome){ M_OUT_MRAPI, M_MRAPI_ERR_NODE_INITIALIZED }),
 			 "MRAPI_ERR_NODE_INITIALIZED");
-	ck_assert_str_eq(m_outcome_name((struct m_outcome){ M_OUT_MRAPI, MRAPI_ERR_RMEM_ATYPE_INVALID }),
+	ck_assert_str_eq(m_outcome_name((struct m_outcome){ M_OUT_MRAPI, M_MRAPI_ERR_RMEM_ATYPE_INVALID }),
 			 "MRAPI_ERR_RMEM_ATYPE_INVALID");
 }
 END_TEST

@@ -4,8 +4,11 @@
  * application would. Its rdma_cm listener binds the node's IPv4 address
  * (MRAPI_RDMA_ADDR); the directory address (MRAPI_RDMA_DIR) comes with
  * mrapi_initialize. Every answer is "ok outcome=MRAPI_*" (the call's status
- * by the model's name) plus what a creation reports. The requests are listed
- * in harness/agent/agent.h.
+ * by its name, which is the model's) plus what a creation reports. The
+ * library numbers statuses and access types as the MCA reference
+ * implementation does; the model's access types (enum m_mrapi_atype) are
+ * turned into the library's here and back. The requests are listed in
+ * harness/agent/agent.h.
  *
  * Objects: an rmem (AO_MRAPI_RMEM) keeps its handle in ext and, on the node
  * that created it, the buffer it was created over (o->buf: fill, read and
@@ -71,10 +74,35 @@ static struct aobj *new_obj(struct agent *a, enum aobj_kind k)
 	return o;
 }
 
+/* The status by name (the library's names are the model's: m_mrapi_st_parse knows them). */
 static int answer(struct agent *a, mrapi_status_t st, const char *extra)
 {
-	return proto_send(a->fd, "ok outcome=%s%s%s", m_outcome_name((struct m_outcome){ M_OUT_MRAPI, st }),
+	char name[MRAPI_MAX_STATUS_SIZE];
+
+	return proto_send(a->fd, "ok outcome=%s%s%s", mrapi_display_status(st, name, sizeof(name)),
 			  extra ? " " : "", extra ? extra : "");
+}
+
+/* The model's access types and the library's (the reference's numbering); any other value passes as it is. */
+static const struct { uint32_t model, lib; } atypes[] = {
+	{ M_MRAPI_ATYPE_DEFAULT, MRAPI_RMEM_DEFAULT }, { M_MRAPI_ATYPE_DMA, MRAPI_RMEM_DMA },
+	{ M_MRAPI_ATYPE_SWCACHE, MRAPI_RMEM_SWCACHE }, { M_MRAPI_ATYPE_ANY, MRAPI_RMEM_ATYPE_ANY },
+};
+
+static mrapi_rmem_atype_t lib_atype(uint64_t model)
+{
+	for (size_t i = 0; i < sizeof(atypes) / sizeof(atypes[0]); i++)
+		if (atypes[i].model == model)
+			return (mrapi_rmem_atype_t)atypes[i].lib;
+	return (mrapi_rmem_atype_t)model;
+}
+
+static uint32_t model_atype(uint32_t lib)
+{
+	for (size_t i = 0; i < sizeof(atypes) / sizeof(atypes[0]); i++)
+		if (atypes[i].lib == lib)
+			return atypes[i].model;
+	return lib;
 }
 
 /* bit of the request's nulls (enum m_mrapi_null): pass p, or NULL. */
@@ -133,15 +161,16 @@ static int do_create(struct agent *a)
 
 	if (!o)
 		return 0;
+	/* a size mrapi_uint_t cannot carry goes to the call truncated, as a C caller's would, over one byte */
 	if (over && over->buf && off <= over->len) {
 		o->buf = over->buf + off; /* the same memory again (RMEM-CREATE-4); no bytes of its own */
 		o->len = size;
-	} else if ((rc = agent_buffer(o, size ? size : 1, 0, 0)) != 0) {
+	} else if ((rc = agent_buffer(o, size && size <= M_MRAPI_SIZE_MAX ? size : 1, 0, 0)) != 0) {
 		return agent_reply_err(a, -rc, "no buffer of %llu bytes", (unsigned long long)size);
 	}
 	((union mobj *)o->ext)->rmem =
 		mrapi_rmem_create((mrapi_rmem_id_t)agent_num(a, "rid", 0), arg(a, M_MRAPI_NULL_MEM, o->buf),
-				  (mrapi_rmem_atype_t)agent_num(a, "atype", 0), at ? arg(a, M_MRAPI_NULL_ATTRS, &at->attrs) : NULL,
+				  lib_atype(agent_num(a, "atype", 0)), at ? arg(a, M_MRAPI_NULL_ATTRS, &at->attrs) : NULL,
 				  (mrapi_uint_t)size, &st);
 	o->live = st == MRAPI_SUCCESS;
 	snprintf(extra, sizeof(extra), "addr=0x%llx len=%llu", (unsigned long long)(uintptr_t)o->buf,
@@ -160,8 +189,7 @@ static int do_get(struct agent *a)
 	if (!o)
 		return 0;
 	m = o->ext;
-	m->rmem = mrapi_rmem_get((mrapi_rmem_id_t)agent_num(a, "rid", 0), (mrapi_rmem_atype_t)agent_num(a, "atype", 0),
-				 &st);
+	m->rmem = mrapi_rmem_get((mrapi_rmem_id_t)agent_num(a, "rid", 0), lib_atype(agent_num(a, "atype", 0)), &st);
 	o->live = st == MRAPI_SUCCESS;
 	if (o->live)
 		mrapi_rmem_get_attribute(m->rmem, MRAPI_RMEM_SIZE, &size, sizeof(size), &sst);
@@ -198,6 +226,8 @@ static int do_attribute(struct agent *a)
 		size = sizeof(v);
 	if (!set) {
 		mrapi_rmem_get_attribute(m->rmem, num, arg(a, M_MRAPI_NULL_VALUE, v.b), (size_t)size, &st);
+		if (st == MRAPI_SUCCESS && num == MRAPI_RMEM_ATYPE && size == sizeof(v.u))
+			v.u = model_atype(v.u);
 		snprintf(extra, sizeof(extra), "value=%u", size == 1 ? (unsigned)v.flag : (unsigned)v.u);
 		return answer(a, st, extra);
 	}
@@ -210,19 +240,22 @@ static int do_attribute(struct agent *a)
 	return answer(a, st, NULL);
 }
 
-/* attach, detach, delete, flush, sync: one call on the rmem. */
+/* attach, detach, delete, flush, sync (the library's mrapi_rmem_synch): one call on the rmem. */
 static int do_rmem(struct agent *a)
 {
 	static const struct { const char *verb; void (*fn)(mrapi_rmem_hndl_t, mrapi_status_t *); } calls[] = {
-		{ "mrapi_rmem_attach", mrapi_rmem_attach }, { "mrapi_rmem_detach", mrapi_rmem_detach },
-		{ "mrapi_rmem_delete", mrapi_rmem_delete }, { "mrapi_rmem_flush", mrapi_rmem_flush },
-		{ "mrapi_rmem_sync", mrapi_rmem_sync },
+		{ "mrapi_rmem_detach", mrapi_rmem_detach }, { "mrapi_rmem_delete", mrapi_rmem_delete },
+		{ "mrapi_rmem_flush", mrapi_rmem_flush }, { "mrapi_rmem_sync", mrapi_rmem_synch },
 	};
 	union mobj *m = field(a, "id", AO_MRAPI_RMEM);
 	mrapi_status_t st = MRAPI_SUCCESS;
 
 	if (!m)
 		return agent_reply_err(a, ENOENT, "no such rmem");
+	if (proto_is(a->msg, "mrapi_rmem_attach")) {
+		mrapi_rmem_attach(m->rmem, MRAPI_RMEM_DEFAULT, &st); /* the type is not looked at */
+		return answer(a, st, NULL);
+	}
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (proto_is(a->msg, calls[i].verb)) {
 			calls[i].fn(m->rmem, &st);
@@ -255,9 +288,9 @@ static int do_rw(struct agent *a)
 	}
 	buf = arg(a, M_MRAPI_NULL_LOCAL, local->buf);
 	if (is_read && is_i)
-		mrapi_rmem_read_i(m->rmem, roff, buf, loff, lsize, bytes, n, rs, ls, req, &st);
+		mrapi_rmem_read_i_sized(m->rmem, roff, buf, loff, lsize, bytes, n, rs, ls, req, &st);
 	else if (is_read)
-		mrapi_rmem_read(m->rmem, roff, buf, loff, lsize, bytes, n, rs, ls, &st);
+		mrapi_rmem_read_sized(m->rmem, roff, buf, loff, lsize, bytes, n, rs, ls, &st);
 	else if (is_i)
 		mrapi_rmem_write_i(m->rmem, roff, buf, loff, bytes, n, rs, ls, req, &st);
 	else

@@ -89,14 +89,14 @@ static int reader(void)
 	}
 	if (!ok("mrapi_rmem_get", st))
 		return 1;
-	mrapi_rmem_attach(h, &st);
+	mrapi_rmem_attach(h, MRAPI_RMEM_DEFAULT, &st);
 	if (!ok("mrapi_rmem_attach", st))
 		return 1;
-	mrapi_rmem_read(h, 0, greet, 0, sizeof(greet), 22, 1, 22, 22, &st);
+	mrapi_rmem_read(h, 0, greet, 0, 22, 1, 22, 22, &st);
 	if (!ok("mrapi_rmem_read", st))
 		return 1;
 	/* 8 strides of 2 bytes, every 64 bytes of the buffer from offset 64 */
-	mrapi_rmem_read(h, 64, pairs, 0, sizeof(pairs), 2, 8, 64, 2, &st);
+	mrapi_rmem_read(h, 64, pairs, 0, 2, 8, 64, 2, &st);
 	if (!ok("mrapi_rmem_read (strided)", st))
 		return 1;
 	printf("reader: \"%s\", pairs %.16s\n", greet, pairs);

@@ -1,0 +1,23 @@
+/*
+ * rmem.h — a node's handles (rmem.c): found from their public values,
+ * checked against the directory, released (with their requests). Builds on
+ * request.h (not a public API); rw.c, attr.c and the public rmem calls use it.
+ */
+#ifndef MRAPI_RMEM_H
+#define MRAPI_RMEM_H
+
+#include "lib/mrapi/request.h"
+
+/* The slot of handle v, or -1. Dead handles are found (the caller reports them invalid). */
+int h_find(mrapi_rmem_hndl_t v);
+mrapi_rmem_hndl_t h_value(int slot);
+/*
+ * A handle of another node's buffer that this node is not attached to (so no
+ * connection tells it) may have been deleted: ask the directory. Returns 1
+ * (the handle is marked dead) if its (id, gen) is gone, else 0.
+ */
+int h_withdrawn(int h);
+/* Release handle slot h's resources (connection, registration) and end its requests. */
+void h_release(int h);
+
+#endif
