@@ -185,6 +185,63 @@ START_TEST(test_tape_short_when_the_live_run_stopped_earlier)
 }
 END_TEST
 
+/* nak_text recorded with the responder in ERR and the query saying so (a pass); its record's lines. */
+static char *nak_pass(const struct scn_file *f, const struct run_opts *o, struct result *live)
+{
+	*at(f, nak_text, "b: write") = (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_ERR, .peer_recv = -1 };
+	*at(f, nak_text, "b: query_qp") = (struct fk_step){ .has_query = 1, .qp_state = M_QPS_ERR };
+	return record(f, o, live);
+}
+
+START_TEST(test_tape_short_when_a_look_at_the_peer_was_not_recorded)
+{
+	struct run_opts o = opts("rxe");
+	struct result live, again;
+	struct scn_file *f = parse(nak_text);
+	char *tape = nak_pass(f, &o, &live), *p;
+
+	ck_assert_msg(live.v == V_PASS, "%s", live.reason);
+	while ((p = strstr(tape, "[\"p\",")) != NULL) /* the looks at the peer QP taken out */
+		memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
+	fk_reset();
+	ck_assert_int_eq(play(f, &o, tape, &again), TAPE_SHORT);
+	ck_assert_int_ne(again.v, V_PASS); /* never taken as agreeing */
+	free(tape);
+	result_clear(&again);
+	done(f, &live);
+}
+END_TEST
+
+START_TEST(test_tape_short_after_a_receive_this_run_did_not_take)
+{
+	/* a look the live run made before the write saw a receive completion; this run does not look
+	 * there, so what the QP shows after the write is not what it would show this run */
+	struct run_opts o = opts("rxe");
+	struct result live, again;
+	struct scn_file *f = parse(nak_text);
+	char *tape = nak_pass(f, &o, &live), *look, *write, *with;
+	size_t n;
+
+	ck_assert_msg(live.v == V_PASS, "%s", live.reason);
+	look = strstr(tape, "[\"p\",");
+	write = strstr(tape, "[\"x\",\"write\"");
+	ck_assert(look && write && write < look);
+	n = strlen(tape) + 64;
+	with = malloc(n);
+	ck_assert_ptr_nonnull(with);
+	/* a look at the same QP, in the segment before the write, that saw a receive */
+	snprintf(with, n, "%.*s[\"p\",%ld,0,\"RTS\",\"SUCCESS\",null]\n%s", (int)(write - tape), tape,
+		 strtol(look + 5, NULL, 10), write);
+	free(tape);
+	fk_reset();
+	ck_assert_int_eq(play(f, &o, with, &again), TAPE_SHORT);
+	ck_assert_int_ne(again.v, V_PASS);
+	free(with);
+	result_clear(&again);
+	done(f, &live);
+}
+END_TEST
+
 START_TEST(test_tape_mismatch_on_another_call)
 {
 	static const char text[] = "nodes a\na: alloc_pd p\na: alloc_pd q\n";
@@ -288,6 +345,8 @@ Suite *suite_test_tape(void)
 	tcase_add_test(tc, test_tape_replays_an_engine_failure);
 	tcase_add_test(tc, test_tape_replays_memory_that_differs);
 	tcase_add_test(tc, test_tape_short_when_the_live_run_stopped_earlier);
+	tcase_add_test(tc, test_tape_short_when_a_look_at_the_peer_was_not_recorded);
+	tcase_add_test(tc, test_tape_short_after_a_receive_this_run_did_not_take);
 	tcase_add_test(tc, test_tape_mismatch_on_another_call);
 	tcase_add_test(tc, test_tape_head_says_the_run);
 	tcase_add_test(tc, test_rejudge_flips_on_an_expect_the_record_contradicts);
