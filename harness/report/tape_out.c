@@ -1,30 +1,15 @@
 /* tape_out.c — the record of reality in results.jsonl (tape_out.h). */
 #include "harness/report/tape_out.h"
+#include "harness/run/tape.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A JSON string of s with every byte outside printable ASCII and newline as '?'. */
-static json_t *ascii(const char *s)
-{
-	char *c = strdup(s ? s : "");
-	json_t *j;
-
-	if (!c)
-		return NULL;
-	for (char *p = c; *p; p++)
-		if ((unsigned char)*p >= 0x7f || ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t'))
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return j;
-}
-
 int results_tape(struct results *rd, const char *file, const char *tape, const char *kernel)
 {
-	json_t *rec = json_array(), *o;
+	json_t *rec = json_array(), *o, *name = json_string(file); /* UTF-8, as the scenario line's */
 	int rc = 0;
 
 	if (!tape || !*tape || !rd->jsonl)
@@ -38,8 +23,10 @@ int results_tape(struct results *rd, const char *file, const char *tape, const c
 			json_array_append_new(rec, e);
 		p += len + (nl ? 1 : 0);
 	}
-	o = rec ? json_pack("{s:s, s:o, s:o, s:o}", "type", "tape", "file", ascii(file), "record", rec, "kernel",
-			    ascii(kernel)) : NULL;
+	o = rec ? json_pack("{s:s, s:o, s:o, s:o}", "type", "tape", "file", name ? name : tape_json_ascii(file, 0), "record", rec, "kernel",
+			    tape_json_ascii(kernel, 1)) : NULL;
+	if (!rec)
+		json_decref(name);
 	if (!o)
 		rc = -ENOMEM;
 	else if (json_dumpf(o, rd->jsonl, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', rd->jsonl) == EOF)

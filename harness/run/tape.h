@@ -108,6 +108,14 @@ void tape_rec_drop(struct tape_rec *tr);
  */
 char *tape_take(struct result *r);
 
+/*
+ * A JSON string (json_t *, new reference; NULL on -ENOMEM) of s (NULL: ""),
+ * every byte outside printable ASCII as '?' (newlines and tabs kept when
+ * lines is set): an engine's reason or a kernel's lines may hold any byte,
+ * and Jansson takes only UTF-8.
+ */
+void *tape_json_ascii(const char *s, int lines);
+
 /* Encode n bytes as a record's BYTES (malloc'd, NULL on -ENOMEM). */
 char *tape_bytes_encode(const uint8_t *b, size_t n);
 /* Decode BYTES into *out (malloc'd), its count in *n. 0 or -EINVAL / -ENOMEM. */

@@ -124,6 +124,21 @@ static void put(struct tape_rec *tr, json_t *ev)
 	free(s);
 }
 
+void *tape_json_ascii(const char *s, int lines)
+{
+	char *c = strdup(s ? s : "");
+	json_t *j;
+
+	if (!c)
+		return NULL;
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p >= 0x7f || ((unsigned char)*p < 0x20 && !(lines && (*p == '\n' || *p == '\t'))))
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
 static json_t *jnum(uint64_t v)
 {
 	return json_integer((json_int_t)(int64_t)v);
@@ -279,7 +294,7 @@ static const char *rec_why(void *be)
 	const char *w = tr->in->why(tr->be);
 
 	flush_read(tr);
-	put(tr, json_pack("[s,o]", "w", w ? json_string(w) : json_null()));
+	put(tr, json_pack("[s,o]", "w", w ? tape_json_ascii(w, 0) : json_null()));
 	return w;
 }
 
