@@ -53,6 +53,21 @@ lint: all
 corpus: all
 	$(BUILD)/rdmacheck run --stack=$(STACK) $(RUN_OPTS) $(CORPUS)
 
+# The committed record of the corpus on the real stack (issue 30): the run's
+# results.jsonl without its step lines (the record of reality is in its "tape"
+# objects), which make check re-judges against the model without a stack
+# (tests/shell/test-rejudge: rdmacheck rejudge). Refresh it after a change of
+# the corpus's steps; a verdict the run gives is recorded whatever it is.
+RECORD ?= tests/record/corpus-rxe-6.1.jsonl
+record-corpus: all
+	rm -rf build/results/record-corpus
+	$(BUILD)/rdmacheck run --stack=$(STACK) --results=build/results/record-corpus $(CORPUS) > /dev/null; \
+	  st=$$?; [ $$st -le 3 ] || { echo "make record-corpus: the run ended with $$st"; exit $$st; }
+	@mkdir -p $(dir $(RECORD))
+	grep -v '^{"type":"step"' build/results/record-corpus/results.jsonl > $(RECORD).tmp
+	mv $(RECORD).tmp $(RECORD)
+	$(BUILD)/rdmacheck rejudge --no-record-ok $(RECORD) | tail -n 1
+
 # A new scenario from scenarios/TEMPLATE.scn (NAME=verbs/my-behaviour).
 new-scenario:
 	scenarios/new "$(NAME)"
@@ -134,7 +149,7 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: bench-real bench-explore unit-asan shell-tests lint corpus oracle new-scenario faults mrapi-check
+.PHONY: bench-real bench-explore unit-asan shell-tests lint corpus record-corpus oracle new-scenario faults mrapi-check
 
 # docs/rules.md: the rule catalog, generated from model/rules.def and the profiles
 # (tests/shell/test-explain fails when the committed file is not current).

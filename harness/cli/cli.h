@@ -16,5 +16,7 @@ int cli_run(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 /* `rdmacheck merge RESULTS...` (merge.c): several runs' results as one report. */
 int cmd_merge(int argc, char **argv);
+/* `rdmacheck rejudge RESULTS...` (rejudge.c): a recorded run judged again (harness/suite/rejudge.h). */
+int cmd_rejudge(int argc, char **argv);
 
 #endif

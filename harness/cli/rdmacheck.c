@@ -27,6 +27,7 @@ static const char usage_main[] =
 	"  explain   a rule: what it says, its citation, its deviations, the scenarios exercising it\n"
 	"  explore   random scenarios judged by the model; divergences shrunk to .scn files\n"
 	"  merge     join the results of several runs (run --shard=I/N) into one report\n"
+	"  rejudge   judge a recorded real run again against today's model, without the stack\n"
 	"rdmacheck COMMAND --help for the command's options; rdmacheck --version.\n"
 	"Exit: 0 nothing failed, 1 a scenario failed, 2 usage or parse error, 3 infrastructure error,\n"
 	"77 (run) every scenario skipped, 130 (run) interrupted.\n";
@@ -377,6 +378,7 @@ static const struct command {
 	{ "explain", cmd_explain },
 	{ "explore", cmd_explore },
 	{ "merge", cmd_merge },
+	{ "rejudge", cmd_rejudge },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

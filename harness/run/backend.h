@@ -272,6 +272,12 @@ struct backend_ops {
 	 * hcall cannot change until their exec.
 	 */
 	int (*ahead)(void *be, const struct hcall *c);
+	/*
+	 * Wait ms between two looks at a peer QP (run_peer.c); optional: NULL
+	 * sleeps. An engine that answers from a record (tape.h) has no time to
+	 * let pass.
+	 */
+	void (*pause)(void *be, int ms);
 };
 
 #endif

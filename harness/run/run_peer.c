@@ -125,7 +125,10 @@ int run_match_peer(struct run *x, const struct scn_step *s, const struct m_pred 
 		}
 		if (waited >= PEER_STATE_WAIT_MS)
 			break;
-		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+		if (x->ops->pause)
+			x->ops->pause(x->be, 100);
+		else
+			nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 	}
 	{
 		char name[80], allowed[256] = "";

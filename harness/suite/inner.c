@@ -13,6 +13,7 @@
 #include "harness/run/proto.h"
 #include "harness/run/pool.h"
 #include "harness/run/stack.h"
+#include "harness/run/tape.h"
 #include "harness/suite/careful.h"
 #include "harness/base/exits.h"
 #include "harness/base/proc.h"
@@ -100,19 +101,21 @@ static void inner_stop(const struct run_args *a, struct stack_pool *pool, struct
 /*
  * Run-ahead could not judge a step of f exactly (result.rerun): run it again
  * on fresh agents without run-ahead, its result replacing *r with the careful
- * note (careful.h). 0, or -ENOMEM.
+ * note (careful.h), recorded anew in *tr. 0, or -ENOMEM.
  */
 static int inner_again(const struct run_args *a, struct stack_pool *pool, struct stack *st, const struct scn_file *f,
-		       struct run_opts *o, struct result *r)
+		       struct run_opts *o, struct result *r, struct tape_rec *tr)
 {
 	inner_stop(a, pool, st);
 	result_clear(r);
 	o->ahead = 0;
+	tape_rec_drop(tr); /* the record is of the run that judges */
+	tape_rec_init(tr, &stack_ops, st, o, f);
 	if (inner_start(a, pool, st, f)) {
 		memset(r, 0, sizeof(*r));
 		r->v = V_ERROR;
 		snprintf(r->reason, sizeof(r->reason), "cannot start the agents again: %.430s", st->err);
-	} else if (run_scenario(f, &stack_ops, st, o, r)) {
+	} else if (run_scenario(f, &tr->ops, tr, o, r)) {
 		return -ENOMEM;
 	}
 	return careful_note(&r->detail, CAREFUL_AHEAD_NOTE);
@@ -127,6 +130,7 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const 
 	int calm = f && pred->crash_si < 0 && !(how & INNER_CAREFUL); /* no step predicted to kill the kernel */
 	struct inner_ctx ic = { rec, k, prof, { NULL }, 0, calm && (how & INNER_BATCH), 0 };
 	int kfd = -1;
+	struct tape_rec tr;
 	struct run_opts o = { .mode = RUN_REAL, .prof = *prof, .allow_crash = allow_crash, .trace = a->trace,
 			      .on_step = inner_on_step, .ctx = &ic };
 
@@ -135,6 +139,7 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const 
 	else
 		rec_start(rec, k);
 	o.ahead = calm; /* a step sent ahead runs even if an earlier one ends the scenario */
+	tape_rec_init(&tr, &stack_ops, st, &o, f); /* what reality answered, to judge again (tape.h) */
 	if (!f || !st) {
 		snprintf(r.reason, sizeof(r.reason), "%s", st ? "cannot parse" : "out of memory");
 		r.v = V_ERROR;
@@ -146,7 +151,7 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const 
 		r.v = V_ERROR;
 		snprintf(r.reason, sizeof(r.reason), "cannot start the agents: %.440s", st->err);
 	} else {
-		if (run_scenario(f, &stack_ops, st, &o, &r) || (r.rerun && inner_again(a, pool, st, f, &o, &r))) {
+		if (run_scenario(f, &tr.ops, &tr, &o, &r) || (r.rerun && inner_again(a, pool, st, f, &o, &r, &tr))) {
 			r.v = V_ERROR;
 			snprintf(r.reason, sizeof(r.reason), "out of memory");
 		}
@@ -163,6 +168,7 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const 
 		}
 		inner_stop(a, pool, st);
 	}
+	tape_rec_finish(&tr, &r); /* none made (no memory): the file has no record (rejudge says so); the verdict stands */
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
 		char *lines = kmsg_take(kfd);
 		int splat = lines ? console_finding(&r, lines, ic.warn, ic.nwarn) : 0;

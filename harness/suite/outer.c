@@ -22,6 +22,7 @@
 #include "harness/run/proto.h"
 #include "harness/run/pool.h"
 #include "harness/run/stack.h"
+#include "harness/run/tape.h"
 #include "harness/base/exits.h"
 #include "harness/base/proc.h"
 #include "harness/corpus/load.h"
@@ -110,7 +111,12 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 			continue;
 		}
 		if (bm_init(&eng, o->files[i], prof) == 0) {
-			run_scenario(o->files[i], &be_model_ops, &eng, &ro, &o->rs[i]);
+			struct tape_rec tr;
+
+			tape_rec_init(&tr, &be_model_ops, &eng, &ro, o->files[i]); /* recorded as a real run is (tape.h) */
+			if (run_scenario(o->files[i], &tr.ops, &tr, &ro, &o->rs[i]) == 0)
+				tape_rec_finish(&tr, &o->rs[i]);
+			tape_rec_drop(&tr);
 			snprintf(o->rs[i].file, sizeof(o->rs[i].file), "%s", o->fl.v[i]);
 		}
 		bm_free(&eng);

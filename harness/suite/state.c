@@ -12,6 +12,8 @@
 #include "harness/suite/round.h"
 #include "harness/report/report.h"
 #include "harness/report/results.h"
+#include "harness/report/tape_out.h"
+#include "harness/run/tape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +26,15 @@ void outer_print_ready(struct outer *o)
 {
 	while (o->printed < o->fl.n && o->st[o->printed].finished) {
 		size_t k = o->printed;
+		char *tape = tape_take(&o->rs[k]); /* what reality answered: for the results only */
 		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
 
-		if (o->res.jsonl && !o->st[k].not_run)
+		if (o->res.jsonl && !o->st[k].not_run) {
 			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
+			results_tape(&o->res, o->rs[k].file, tape, o->st[k].kernel);
+		}
 		free(trace);
+		free(tape);
 		report_progress(o->fl.n, o->fl.n, "");
 		if (!o->st[k].not_run)
 			report_result(stdout, o->a->format, o->shown++, &o->rs[k]);
