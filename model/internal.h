@@ -34,6 +34,12 @@ enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 
 #define O_DAT(e) ((struct m_outcome){ M_OUT_DAT, (int32_t)(e) })
 #define O_DTO(e) ((struct m_outcome){ M_OUT_DTO, (int32_t)(e) })
 
+/*
+ * The index of p's first deviation on rule at or after index d, or p->ndev if
+ * none: a walk along a built-in profile's deviations of one rule (profile.c
+ * keeps them chained) takes no look at the others'.
+ */
+size_t m_profile_dev_next(const struct m_profile *p, enum m_rule rule, size_t d);
 /* The set rule allows at decision part under profile p: generic outs[0..n),
  * then every matching deviation applied in table order. */
 struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,

@@ -9,6 +9,7 @@
 #include "model/mrapi/mrapi.h"
 
 #include <string.h>
+#include <threads.h>
 
 #define WC(s) { M_OUT_WC, M_WC_##s }
 #define ERRNO(e) { M_OUT_ERRNO, e }
@@ -289,6 +290,52 @@ int m_profile_get(const char *name, uint32_t kernel, struct m_profile *out)
 			return 0;
 		}
 	return -ENOENT;
+}
+
+/* Each built-in profile's deviations chained by rule, in table order (m_profile_dev_next): every decision
+ * asks for its rule's, and a table holds tens of other rules'. Built once; the tables never change. */
+#define CHAIN_DEV_MAX 1024
+static struct {
+	uint16_t first[M_RULE_COUNT_]; /* the rule's first deviation; ndev: none */
+	uint16_t next[CHAIN_DEV_MAX];  /* the next of deviation d's rule after d; ndev: none */
+} chains[NPROFILES];
+static once_flag chains_once = ONCE_FLAG_INIT;
+
+static void chains_build(void)
+{
+	for (size_t i = 0; i < NPROFILES; i++) {
+		size_t n = profiles[i].ndev;
+
+		for (size_t r = 0; r < M_RULE_COUNT_; r++)
+			chains[i].first[r] = (uint16_t)n;
+		for (size_t d = n; d-- > 0;) {
+			unsigned r = (unsigned)profiles[i].dev[d].rule;
+
+			if (r < M_RULE_COUNT_) {
+				chains[i].next[d] = chains[i].first[r];
+				chains[i].first[r] = (uint16_t)d;
+			} else {
+				chains[i].next[d] = (uint16_t)n;
+			}
+		}
+	}
+}
+
+size_t m_profile_dev_next(const struct m_profile *p, enum m_rule rule, size_t d)
+{
+	for (size_t i = 0; rule < M_RULE_COUNT_ && p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++) {
+		if (!p->dev || p->dev != profiles[i].dev || p->ndev != profiles[i].ndev)
+			continue;
+		call_once(&chains_once, chains_build);
+		if (d == 0)
+			return chains[i].first[rule];
+		if (d <= p->ndev && p->dev[d - 1].rule == rule)
+			return chains[i].next[d - 1];
+		break; /* not where a walk along the chain is: look */
+	}
+	while (d < p->ndev && p->dev[d].rule != rule)
+		d++;
+	return d < p->ndev ? d : p->ndev;
 }
 
 size_t m_profile_count(void)

@@ -134,7 +134,7 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 
 	for (unsigned i = 0; i < n; i++)
 		set_add(&s, outs[i]);
-	for (size_t d = 0; p && d < p->ndev; d++) {
+	for (size_t d = p ? m_profile_dev_next(p, rule, 0) : 0; p && d < p->ndev; d = m_profile_dev_next(p, rule, d + 1)) {
 		const struct m_deviation *dv = &p->dev[d];
 		struct m_set t = { 0 };
 

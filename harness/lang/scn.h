@@ -191,6 +191,8 @@ int scn_call_find(const char *name);
 const struct scn_arg_spec *scn_spec_find(const struct scn_arg_spec *list, const char *key);
 /* The index of key in list, or -ENOENT. */
 int scn_spec_index(const struct scn_arg_spec *list, const char *key);
+/* As scn_spec_index, trying index hint first (one comparison where the caller's keys come in list's order). */
+int scn_spec_index_hint(const struct scn_arg_spec *list, const char *key, int hint);
 
 /* Flag and word tables: entry count, i-th name and value, lookup (case-insensitive). */
 size_t scn_table_count(enum scn_table t);

@@ -20,7 +20,8 @@ size_t scn_call_count(void)
 	return n;
 }
 
-const struct scn_call *scn_call_get(size_t i)
+/* Call i by counting through the families' lists. */
+static const struct scn_call *call_counted(size_t i)
 {
 	for (size_t k = 0; k < scn_family_count(); k++) {
 		size_t n = 0;
@@ -31,6 +32,18 @@ const struct scn_call *scn_call_get(size_t i)
 		i -= n;
 	}
 	return NULL;
+}
+
+const struct scn_call *scn_call_get(size_t i)
+{
+	/* Every step asks several times: the answers, fixed for the process, kept once found. */
+	static const struct scn_call *seen[512];
+
+	if (i >= sizeof(seen) / sizeof(seen[0]))
+		return call_counted(i);
+	if (!seen[i])
+		seen[i] = call_counted(i);
+	return seen[i];
 }
 
 int scn_call_find(const char *name)
@@ -72,6 +85,14 @@ int scn_spec_index(const struct scn_arg_spec *list, const char *key)
 		if (strcmp(list[i].key, key) == 0)
 			return i;
 	return -ENOENT;
+}
+
+int scn_spec_index_hint(const struct scn_arg_spec *list, const char *key, int hint)
+{
+	for (int i = 0; list && list[i].key && i <= hint; i++)
+		if (i == hint && strcmp(list[i].key, key) == 0)
+			return i;
+	return scn_spec_index(list, key);
 }
 
 const struct scn_arg_spec *scn_spec_find(const struct scn_arg_spec *list, const char *key)

@@ -223,7 +223,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 
 		if (model_query(&bm->m, &bm->prof, &p.op, &q) == 0)
 			for (unsigned i = 0; i < q.n; i++) {
-				int k = scn_spec_index(call->query, q.r[i].key);
+				int k = scn_spec_index_hint(call->query, q.r[i].key, (int)i);
 
 				if (k < 0)
 					continue;

@@ -259,6 +259,24 @@ int proto_get(const char *msg, const char *key, char *out, size_t cap)
 	return -ENOENT;
 }
 
+int proto_next_field(const char **pos, struct proto_field *f)
+{
+	const char *p = *pos, *eq;
+
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return 0;
+	f->key = p;
+	p += strcspn(p, " ");
+	eq = memchr(f->key, '=', (size_t)(p - f->key));
+	f->klen = eq ? (size_t)(eq - f->key) : (size_t)(p - f->key);
+	f->val = eq ? eq + 1 : NULL;
+	f->vlen = eq ? (size_t)(p - eq - 1) : 0;
+	*pos = p;
+	return 1;
+}
+
 int proto_get_tail(const char *msg, const char *key, char *out, size_t cap)
 {
 	size_t klen = strlen(key);

@@ -119,6 +119,20 @@ int proto_get(const char *msg, const char *key, char *out, size_t cap);
  */
 int proto_get_tail(const char *msg, const char *key, char *out, size_t cap);
 
+/*
+ * A message's fields in one pass, for a reader that wants many of them (a
+ * query's answer): *pos starts at the message; each call moves it past the
+ * next blank-separated field and gives its KEY (key, klen) and VALUE (val,
+ * vlen), or for a field without '=' the word as key and val NULL. Returns 1,
+ * or 0 at the end. The first field whose KEY is k is the one proto_get(msg, k)
+ * finds.
+ */
+struct proto_field {
+	const char *key, *val;
+	size_t klen, vlen;
+};
+int proto_next_field(const char **pos, struct proto_field *f);
+
 /* As proto_get, parsing the value as an unsigned integer (decimal or 0x hex). */
 int proto_get_u64(const char *msg, const char *key, uint64_t *out);
 

@@ -15,6 +15,22 @@ int resolve_op_kind(const struct scn_call *call)
 	return m_op_kind_parse(call->name, &k) ? -1 : (int)k;
 }
 
+int resolve_call_kind(size_t ci)
+{
+	static int16_t memo[512]; /* the kind + 2, 1 for none; 0: not parsed yet */
+	const struct scn_call *call;
+
+	if (ci < sizeof(memo) / sizeof(memo[0]) && memo[ci])
+		return memo[ci] - 2;
+	call = scn_call_get(ci);
+	if (!call)
+		return -1;
+	if (ci >= sizeof(memo) / sizeof(memo[0]))
+		return resolve_op_kind(call);
+	memo[ci] = (int16_t)(resolve_op_kind(call) + 2);
+	return memo[ci] - 2;
+}
+
 void rsv_fail(struct rsv *r, int rc, int32_t obj)
 {
 	if (!r->rc) {
@@ -89,7 +105,7 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 	const struct scn_call *call = scn_step_call(s);
 	const struct api_family *fam = api_family_get(call->api);
 	struct rsv r = { ops, be, missing, 0 };
-	int kind = resolve_op_kind(call);
+	int kind = resolve_call_kind(s->call);
 
 	(void)f;
 	*missing = -1;

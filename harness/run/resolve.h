@@ -10,6 +10,8 @@
 
 /* The model operation a call name stands for, or -1 (check, other APIs). */
 int resolve_op_kind(const struct scn_call *call);
+/* resolve_op_kind of the call of index ci (scn_call_get), its name parsed once per process: every step asks. */
+int resolve_call_kind(size_t ci);
 
 /*
  * Resolve step s of f into *c for engine (ops, be). Returns 0; -ENOENT when an

@@ -120,7 +120,7 @@ int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t l
 		/* A library's calls need the library on the stack, required or not. */
 		uint32_t need = api_family_get(c->api)->caps;
 
-		if ((resolve_op_kind(c) < 0 || !api_family_get(c->api)->resolve) && strcmp(c->name, "check") != 0) {
+		if ((resolve_call_kind(f->steps[i].call) < 0 || !api_family_get(c->api)->resolve) && strcmp(c->name, "check") != 0) {
 			snprintf(why, len, "line %u: %s (%s) has no backend in this build yet", f->steps[i].line,
 				 c->name, scn_api_str((enum m_family)c->api));
 			return 1;

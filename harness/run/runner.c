@@ -169,7 +169,7 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 		return;
 	}
 	for (unsigned j = 0; j < q.n; j++) {
-		int i = scn_spec_index(call->query, q.r[j].key);
+		int i = scn_spec_index_hint(call->query, q.r[j].key, (int)j); /* the model answers in the list's order */
 
 		if (i < 0 || !(real->qset & (1u << i)) || model_qres_ok(&q, (size_t)j, real->q[i]))
 			continue;

@@ -61,15 +61,68 @@ uint64_t stack_field(const char *reply, const char *key)
 	return v;
 }
 
+/* The index of the spec of call's query list whose key is f's, trying hint first (the agents answer in the
+ * list's order), or -1. */
+static int query_key(const struct scn_arg_spec *query, const struct proto_field *f, int hint)
+{
+	const char *k = query[hint].key;
+
+	if (k && strncmp(k, f->key, f->klen) == 0 && k[f->klen] == '\0')
+		return hint;
+	for (int i = 0; query[i].key; i++)
+		if (strncmp(query[i].key, f->key, f->klen) == 0 && query[i].key[f->klen] == '\0')
+			return i;
+	return -1;
+}
+
+/* v as strtoull(v, &end, 0) reads it, for the plain decimals the agents write (up to 19 digits): 0 with *out,
+ * else -1 (left to strtoull: 0x, octal, signs, junk). */
+static int plain_decimal(const char *v, uint64_t *out)
+{
+	uint64_t x = 0;
+	size_t n = 0;
+
+	if (v[0] == '0')
+		return v[1] ? -1 : (*out = 0, 0);
+	for (; v[n] >= '0' && v[n] <= '9'; n++)
+		x = x * 10 + (uint64_t)(v[n] - '0');
+	if (n == 0 || n > 19 || v[n])
+		return -1;
+	*out = x;
+	return 0;
+}
+
 int stack_query_reply(struct stack *st, const struct scn_call *call, const char *reply, struct hres *r)
 {
-	for (int i = 0; call->query && call->query[i].key; i++) {
+	struct proto_field f, at[32]; /* the first field of each result's key (hres.q: 32 at most) */
+	uint32_t seen = 0;
+	const char *pos = reply;
+	int hint = 0;
+
+	if (!call->query)
+		return 0;
+	while (proto_next_field(&pos, &f)) { /* one pass over the answer, not one per result */
+		int i = f.val ? query_key(call->query, &f, hint) : -1;
+
+		if (i < 0 || i >= 32 || (seen & (1u << i)))
+			continue;
+		seen |= 1u << i;
+		at[i] = f;
+		hint = call->query[i + 1].key ? i + 1 : 0;
+	}
+	for (int i = 0; call->query[i].key && i < 32; i++) {
 		const struct scn_arg_spec *sp = &call->query[i];
 		char v[64], *end;
 
-		if (proto_get(reply, sp->key, v, sizeof(v)))
-			continue;
+		if (!(seen & (1u << i)) || at[i].vlen >= sizeof(v))
+			continue; /* absent, or too long to be one of ours: as proto_get, not reported */
+		memcpy(v, at[i].val, at[i].vlen);
+		v[at[i].vlen] = '\0';
 		if ((sp->kinds & SCN_V_WORD) && scn_table_lookup((enum scn_table)sp->table, v, &r->q[i]) == 0) {
+			r->qset |= 1u << i;
+			continue;
+		}
+		if (plain_decimal(v, &r->q[i]) == 0) {
 			r->qset |= 1u << i;
 			continue;
 		}

@@ -6,7 +6,6 @@
  */
 #include "harness/api/verbs/api_verbs.h"
 #include "harness/run/proto.h"
-#include "harness/run/proto.h"
 #include "harness/run/stack.h"
 
 #include <errno.h>
@@ -243,7 +242,8 @@ static int exec_call(struct stack *st, const struct hcall *c, struct hres *r)
 		return rc;
 	if (!proto_is(reply, "ok"))
 		return 0;
-	post_opcode(reply, r);
+	if (r->out.kind == M_OUT_WC)
+		post_opcode(reply, r); /* only a completion has an opcode to judge (run_send_wc_judged) */
 	keep(st, c, reply, r);
 	if (scn_call_get(c->call)->kind == SCN_KIND_QUERY)
 		return stack_query_reply(st, scn_call_get(c->call), reply, r);
