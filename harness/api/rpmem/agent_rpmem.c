@@ -48,7 +48,6 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
-#include <poll.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -160,23 +159,22 @@ static int exe_dir(char *dir, size_t cap)
 }
 
 /*
- * The child of rpmem_serve: wait for one client on lfd (SERVE_WAIT_MS), take
- * it only with the key, and become the daemon on it (-r root -n 64), its
- * control channel on stdin/stdout. Never returns.
+ * The child of rpmem_serve: wait for the client with the key on lfd
+ * (SERVE_WAIT_MS in all; strangers without it are read side by side and
+ * closed, rpmem_key_accept), and become the daemon on it (-r root -n 64),
+ * its control channel on stdin/stdout. Never returns.
  */
 static void serve_child(int lfd, const char *key, const char *dir, const char *root, const char *node)
 {
 	char daemon[PATH_MAX + 16], lanes[16];
-	struct pollfd p = { .fd = lfd, .events = POLLIN };
 	int c;
 
 	snprintf(daemon, sizeof(daemon), "%s/rpmemd-rpma", dir);
 	snprintf(lanes, sizeof(lanes), "%u", DAEMON_LANES);
-	if (poll(&p, 1, SERVE_WAIT_MS) != 1 || (c = accept(lfd, NULL, NULL)) < 0)
-		_exit(1);
+	c = rpmem_key_accept(lfd, key, SERVE_WAIT_MS);
 	close(lfd);
-	if (rpmem_key_check(c, key, SERVE_WAIT_MS)) {
-		fprintf(stderr, "agent %s: rpmem_serve: a peer without the key, refused\n", node);
+	if (c < 0) {
+		fprintf(stderr, "agent %s: rpmem_serve: no client with the key: %s\n", node, strerror(-c));
 		_exit(1);
 	}
 	if (dup2(c, 0) < 0 || dup2(c, 1) < 0)
@@ -223,7 +221,7 @@ static int do_serve(struct agent *a)
 	if ((rc = -rpmem_key_new(key, sizeof(key))) != 0)
 		return agent_reply_err(a, rc, "no key");
 	if ((lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
-	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sin, &sl))
+	    listen(lfd, RPMEM_KEY_PEERS_MAX) || getsockname(lfd, (struct sockaddr *)&sin, &sl))
 		goto fail;
 	if ((pid = fork()) < 0)
 		goto fail;
