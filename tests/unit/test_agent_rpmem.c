@@ -22,6 +22,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -224,6 +225,91 @@ START_TEST(test_end_leaves_no_pools_for_the_next_scenario)
 }
 END_TEST
 
+/* A file at path with text (a victim a planted link points at). */
+static void plant(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The first bytes of the file at path ("" when it cannot be read). */
+static const char *contents(const char *path)
+{
+	static char buf[64];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/*
+ * An agent started by hand shares /tmp (issue 29.10): a root directory
+ * planted before it as a symlink to another directory is refused, nothing
+ * is written through it, and the end of the scenario removes nothing there.
+ */
+START_TEST(test_root_planted_as_a_symlink_is_refused)
+{
+	char root[128], other[128], victim[160], r[PROTO_LINE_MAX];
+
+	snprintf(root, sizeof(root), "%s/rpmem-t", tmp);
+	snprintf(other, sizeof(other), "%s/elsewhere", tmp);
+	snprintf(victim, sizeof(victim), "%s/keep", other);
+	ck_assert_int_eq(mkdir(other, 0700), 0);
+	plant(victim, "precious");
+	ck_assert_int_eq(symlink(other, root), 0);
+	snprintf(r, sizeof(r), "%s", req("rpmem_poolset set=x.set size=2097152 parts=1 opt=0 malformed=0"));
+	ck_assert_msg(proto_is(r, "err") && strstr(r, "refused"), "%s", r);
+	snprintf(victim, sizeof(victim), "%s/x.set", other);
+	ck_assert_int_ne(access(victim, F_OK), 0);
+	ck_assert(proto_is(req("rpmem_target"), "err"));
+	agent_rpmem_end(&ag);
+	snprintf(victim, sizeof(victim), "%s/keep", other);
+	ck_assert_str_eq(contents(victim), "precious");
+}
+END_TEST
+
+/* A root directory that others may write, or of another user, is refused too; one of ours is used. */
+START_TEST(test_root_of_others_is_refused)
+{
+	char root[128];
+
+	snprintf(root, sizeof(root), "%s/rpmem-t", tmp);
+	ck_assert_int_eq(mkdir(root, 0700), 0);
+	ck_assert_int_eq(chmod(root, 0777), 0);
+	ck_assert(proto_is(req("rpmem_target"), "err"));
+	ck_assert_int_eq(chmod(root, 0700), 0);
+	if (geteuid() == 0) { /* as an agent by hand runs: another user's directory */
+		ck_assert_int_eq(chown(root, 1, 1), 0);
+		ck_assert(proto_is(req("rpmem_target"), "err"));
+		ck_assert_int_eq(chown(root, 0, 0), 0);
+	}
+	ck_assert(proto_is(req("rpmem_target"), "ok")); /* our own, private: taken */
+}
+END_TEST
+
+/* A pool set file name planted as a symlink in the root is not written through. */
+START_TEST(test_poolset_not_written_through_a_symlink)
+{
+	char root[128], link[160], victim[160];
+
+	snprintf(root, sizeof(root), "%s/rpmem-t", tmp);
+	snprintf(link, sizeof(link), "%s/p.set", root);
+	snprintf(victim, sizeof(victim), "%s/victim", tmp);
+	ck_assert(proto_is(req("rpmem_target"), "ok"));
+	plant(victim, "precious");
+	ck_assert_int_eq(symlink(victim, link), 0);
+	ck_assert(proto_is(req("rpmem_poolset set=p.set size=2097152 parts=1 opt=0 malformed=0"), "err"));
+	ck_assert_str_eq(contents(victim), "precious");
+}
+END_TEST
+
 /* A stranger on loopback: connected to port and silent. */
 static int silent_peer(const char *port)
 {
@@ -289,6 +375,9 @@ Suite *suite_test_agent_rpmem(void)
 	tcase_add_test(tc, test_RPMEM_ARGS_1_client_errno_is_the_answer);
 	tcase_add_test(tc, test_end_leaves_no_pools_for_the_next_scenario);
 	tcase_add_test(tc, test_serve_port_is_not_taken_by_strangers);
+	tcase_add_test(tc, test_root_planted_as_a_symlink_is_refused);
+	tcase_add_test(tc, test_root_of_others_is_refused);
+	tcase_add_test(tc, test_poolset_not_written_through_a_symlink);
 	suite_add_tcase(s, tc);
 	return s;
 }
