@@ -39,6 +39,8 @@
 #define M_ALT_MAX 8      /* alternatives in one prediction */
 #define M_RULES_MAX 10   /* rules named by one alternative (an API step: its rules and the verbs ones) */
 #define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
+#define M_MR_BYTES_MAX (16u << 20) /* model memory of a scenario's registrations, all nodes, every one
+                                    made (a destroyed one's bytes are kept): their len summed */
 #define M_PAGE 4096u
 #define M_NO_PEER 0xff
 

@@ -174,11 +174,17 @@ struct remote_key;
  */
 int agent_bind(const char *hostport, char *bound, size_t boundlen, char *err, size_t errlen);
 
+#define AGENT_HANDSHAKES_MAX 16 /* peers agent_listen holds in their handshakes at once */
+
 /*
  * Serve coordinators that connect to lfd, one at a time: each must prove it
  * holds key (remote.h) or is refused with a line on stderr naming it and why
  * ("rdmacheck-agent: refused 10.0.0.9:41234: wrong secret"); one that does is
- * served as agent_serve serves (its objects released when it leaves).
+ * served as agent_serve serves (its objects released when it leaves). Up to
+ * AGENT_HANDSHAKES_MAX handshakes go on side by side, each within
+ * REMOTE_HANDSHAKE_MS in all; a connection past that drops the oldest, so no
+ * slow or silent peer holds back the next (while a coordinator is served,
+ * the others wait in the kernel's backlog).
  * Returns 0 after sessions sessions (0: forever), or -errno if accept fails.
  */
 int agent_listen(int lfd, const struct remote_key *key, const struct agent_node *node, int step_ms, int sessions);

@@ -64,6 +64,7 @@ static const char *const formats[SCN_E_COUNT_] = {
 	[SCN_E_OTHER_NODE] = "%s= names '%s' of node %s: it takes an object of the step's node",
 	[SCN_E_MODEL_LIMIT] = "node %s: the model holds at most %u %s",
 	[SCN_E_MR_TOO_LONG] = "len=%llu: the model holds at most %u bytes per registration",
+	[SCN_E_MR_BYTES] = "len=%llu: the model holds at most %u bytes of registrations in a scenario (%llu before this one)",
 	[SCN_E_CHAIN] = "chain: %s",
 	[SCN_E_SGE] = "SGE list: %s",
 	[SCN_E_DECL_NODE] = "%s= makes '%s' on node %s (the peer's), not on node %s",

@@ -19,8 +19,7 @@
 #include <unistd.h>
 
 #define NONCE_BYTES 32
-#define HEX_MAX 129               /* a SHA-256 MAC or a nonce in hex, and the NUL */
-#define LINE_MAX_ 512
+#define HEX_MAX REMOTE_HEX_MAX
 
 int remote_key_read(const char *path, struct remote_key *key, char *err, size_t errlen)
 {
@@ -119,68 +118,113 @@ static int same(const char *a, const char *b)
 }
 
 /*
- * One line (without its newline) within ms, read a byte at a time: nothing
- * past it is consumed, so the agent's greeting that follows the handshake is
- * left for the line protocol's buffered reader (proto_recv).
+ * Bytes of fd into buf (h->k of them there already) up to a newline, a byte
+ * at a time so nothing past it is consumed (the agent's greeting that follows
+ * the handshake is left for the line protocol's buffered reader, proto_recv),
+ * without waiting for more than is there. 0: the line is whole (its newline
+ * replaced by a NUL); -EAGAIN: not yet; -ECONNRESET, -EPROTO (too long), -errno.
  */
-static int line_in(int fd, char *buf, size_t len, int ms)
+static int line_feed(int fd, char *buf, size_t len, size_t *k)
+{
+	for (;;) {
+		char c;
+		ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
+		if (n == 0)
+			return -ECONNRESET;
+		if (c == '\n') {
+			buf[*k] = '\0';
+			return 0;
+		}
+		if (*k + 1 >= len)
+			return -EPROTO;
+		buf[(*k)++] = c;
+	}
+}
+
+/* One line (without its newline) before deadline (proto_now_ms' clock): line_feed until it is whole. */
+static int line_in(int fd, char *buf, size_t len, int64_t deadline)
 {
 	size_t k = 0;
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int r = poll(&p, 1, ms);
-		char c;
-		ssize_t n;
+		int64_t left = deadline - proto_now_ms();
+		int r = line_feed(fd, buf, len, &k);
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r == 0 ? -ETIMEDOUT : -errno;
-		n = read(fd, &c, 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n == 0 ? -ECONNRESET : -errno;
-		if (c == '\n') {
-			buf[k] = '\0';
-			return 0;
-		}
-		if (k + 1 >= len)
-			return -EPROTO;
-		buf[k++] = c;
+		if (r != -EAGAIN)
+			return r;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(&p, 1, (int)left);
+		if (r < 0 && errno != EINTR)
+			return -errno;
 	}
+}
+
+int remote_hs_begin(struct remote_hs *h, int fd, char *why, size_t len)
+{
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->fd = fd;
+	h->deadline = proto_now_ms() + REMOTE_HANDSHAKE_MS;
+	if (nonce(h->na))
+		return said(why, len, -EIO, "no random bytes for a nonce");
+	if ((rc = proto_send(fd, "rdmacheck-agent 1 %s", h->na)) != 0)
+		return said(why, len, rc, "the peer went away: %s", strerror(-rc));
+	return 0;
+}
+
+int remote_hs_step(struct remote_hs *h, const struct remote_key *key, char *why, size_t len)
+{
+	char nc[HEX_MAX], got[HEX_MAX], want[HEX_MAX];
+	int rc = line_feed(h->fd, h->line, sizeof(h->line), &h->k);
+
+	if (rc == -EAGAIN && proto_now_ms() >= h->deadline)
+		rc = -ETIMEDOUT;
+	if (rc == -EAGAIN)
+		return rc;
+	if (rc)
+		return said(why, len, rc, "%s", rc == -ETIMEDOUT ? "no handshake within the time allowed" :
+					     rc == -EPROTO ? "a handshake line too long" : "the peer went away");
+	if (sscanf(h->line, "auth %128s %128s", nc, got) != 2 || strlen(nc) != 2 * NONCE_BYTES)
+		return said(why, len, -EACCES, "no proof of the run's secret (not an rdmacheck coordinator?)");
+	if (mac(key, "coordinator", h->na, nc, want))
+		return said(why, len, -EIO, "HMAC failed");
+	if (!same(got, want))
+		return said(why, len, -EACCES, "wrong secret");
+	if (mac(key, "agent", nc, h->na, want))
+		return said(why, len, -EIO, "HMAC failed");
+	rc = proto_send(h->fd, "ok %s", want);
+	return rc ? said(why, len, rc, "the peer went away") : 0;
 }
 
 int remote_accept(int fd, const struct remote_key *key, char *why, size_t len)
 {
-	char na[HEX_MAX], nc[HEX_MAX], got[HEX_MAX], want[HEX_MAX], line[LINE_MAX_];
-	int rc;
+	struct remote_hs h;
+	int rc = remote_hs_begin(&h, fd, why, len);
 
-	if (nonce(na))
-		return said(why, len, -EIO, "no random bytes for a nonce");
-	if ((rc = proto_send(fd, "rdmacheck-agent 1 %s", na)) != 0)
-		return said(why, len, rc, "the peer went away: %s", strerror(-rc));
-	rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS);
 	if (rc)
-		return said(why, len, rc, "%s", rc == -ETIMEDOUT ? "no handshake within the time allowed" :
-					     rc == -EPROTO ? "a handshake line too long" : "the peer went away");
-	if (sscanf(line, "auth %128s %128s", nc, got) != 2 || strlen(nc) != 2 * NONCE_BYTES)
-		return said(why, len, -EACCES, "no proof of the run's secret (not an rdmacheck coordinator?)");
-	if (mac(key, "coordinator", na, nc, want))
-		return said(why, len, -EIO, "HMAC failed");
-	if (!same(got, want))
-		return said(why, len, -EACCES, "wrong secret");
-	if (mac(key, "agent", nc, na, want))
-		return said(why, len, -EIO, "HMAC failed");
-	rc = proto_send(fd, "ok %s", want);
-	return rc ? said(why, len, rc, "the peer went away") : 0;
+		return rc;
+	while ((rc = remote_hs_step(&h, key, why, len)) == -EAGAIN) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int64_t left = h.deadline - proto_now_ms();
+
+		poll(&p, 1, left > 0 ? (int)left : 0);
+	}
+	return rc;
 }
 
 int remote_offer(int fd, const struct remote_key *key, char *err, size_t errlen)
 {
-	char na[HEX_MAX], nc[HEX_MAX], got[HEX_MAX], want[HEX_MAX], line[LINE_MAX_];
-	int rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS);
+	char na[HEX_MAX], nc[HEX_MAX], got[HEX_MAX], want[HEX_MAX], line[REMOTE_LINE_MAX];
+	int64_t deadline = proto_now_ms() + REMOTE_HANDSHAKE_MS; /* the whole handshake's */
+	int rc = line_in(fd, line, sizeof(line), deadline);
 
 	if (rc)
 		return said(err, errlen, rc, "no greeting from the agent: %s", strerror(-rc));
@@ -188,7 +232,7 @@ int remote_offer(int fd, const struct remote_key *key, char *err, size_t errlen)
 		return said(err, errlen, -EPROTO, "not an rdmacheck agent (it said '%.60s')", line);
 	if (nonce(nc) || mac(key, "coordinator", na, nc, want))
 		return said(err, errlen, -EIO, "no random bytes or HMAC failed");
-	if ((rc = proto_send(fd, "auth %s %s", nc, want)) != 0 || (rc = line_in(fd, line, sizeof(line), REMOTE_HANDSHAKE_MS)) != 0)
+	if ((rc = proto_send(fd, "auth %s %s", nc, want)) != 0 || (rc = line_in(fd, line, sizeof(line), deadline)) != 0)
 		return said(err, errlen, -EACCES, "the agent refused us (wrong secret?): %s", strerror(-rc));
 	if (sscanf(line, "ok %128s", got) != 1 || mac(key, "agent", nc, na, want) || !same(got, want))
 		return said(err, errlen, -EACCES, "the agent could not prove it holds the secret");

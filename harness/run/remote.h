@@ -20,10 +20,13 @@
 #define RDMACHECK_REMOTE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define REMOTE_KEY_MAX 256        /* bytes of secret */
 #define REMOTE_KEY_MIN 16
-#define REMOTE_HANDSHAKE_MS 5000  /* a peer that says nothing for this long is dropped */
+#define REMOTE_HANDSHAKE_MS 5000  /* the whole handshake's deadline, not a byte's: then the peer is dropped */
+#define REMOTE_HEX_MAX 129        /* a SHA-256 MAC or a nonce in hex, and the NUL */
+#define REMOTE_LINE_MAX 512       /* a handshake line */
 
 struct remote_key {
 	unsigned char k[REMOTE_KEY_MAX];
@@ -39,11 +42,31 @@ struct remote_key {
 int remote_key_read(const char *path, struct remote_key *key, char *err, size_t errlen);
 
 /*
- * The agent's side of the handshake on a connected fd. 0 when the peer holds
- * the secret; -EACCES (wrong or missing proof), -ETIMEDOUT, -EPROTO or -errno
- * otherwise, with why in why. The fd stays open either way.
+ * The agent's side of the handshake on a connected fd, within
+ * REMOTE_HANDSHAKE_MS in all. 0 when the peer holds the secret; -EACCES
+ * (wrong or missing proof), -ETIMEDOUT, -EPROTO or -errno otherwise, with
+ * why in why. The fd stays open either way.
  */
 int remote_accept(int fd, const struct remote_key *key, char *why, size_t len);
+
+/*
+ * The same handshake a step at a time, for a listener that holds many peers'
+ * at once (agent_listen) so that none waits for another: remote_hs_begin
+ * sends the challenge on fd and starts the handshake's one deadline
+ * (REMOTE_HANDSHAKE_MS from now, in h->deadline: proto_now_ms' clock); then
+ * remote_hs_step, each time fd is readable or the deadline has passed, takes
+ * what the peer has sent without waiting: -EAGAIN not yet whole, else what
+ * remote_accept returns (-ETIMEDOUT once the deadline has passed).
+ */
+struct remote_hs {
+	int fd;
+	int64_t deadline;
+	size_t k;                    /* bytes of line so far */
+	char na[REMOTE_HEX_MAX];     /* our nonce */
+	char line[REMOTE_LINE_MAX];
+};
+int remote_hs_begin(struct remote_hs *h, int fd, char *why, size_t len);
+int remote_hs_step(struct remote_hs *h, const struct remote_key *key, char *why, size_t len);
 
 /*
  * The coordinator's side: connect to "HOST:PORT" (IPv4 or a name; "[V6]:PORT"),

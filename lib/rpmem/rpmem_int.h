@@ -186,11 +186,21 @@ int rpmem_command(const char *target, const char *ssh, const char *cmd, unsigned
 int rpmem_key_new(char *hex, size_t cap);
 /*
  * Read one line from fd (a byte at a time, so nothing after it is taken)
- * within timeout_ms per byte and compare it with key want in constant time.
- * 0 when it is want; -EACCES another line; -EPROTO EOF before a newline;
- * -ETIMEDOUT; -errno.
+ * within timeout_ms in all (not per byte) and compare it with key want in
+ * constant time. 0 when it is want; -EACCES another line; -EPROTO EOF
+ * before a newline; -ETIMEDOUT; -errno.
  */
 int rpmem_key_check(int fd, const char *want, int timeout_ms);
+#define RPMEM_KEY_PEERS_MAX 16 /* connections rpmem_key_accept reads keys from at once */
+/*
+ * Accept connections on the listening socket lfd for timeout_ms in all and
+ * read their key lines side by side (up to RPMEM_KEY_PEERS_MAX at once; one
+ * more drops the oldest): the connected fd of the first that sends want, the
+ * others closed (those that sent something else at once), or -ETIMEDOUT,
+ * -errno. A stranger that connects first, stays silent, trickles bytes or
+ * brings a wrong key does not keep the client with the key out.
+ */
+int rpmem_key_accept(int lfd, const char *want, int timeout_ms);
 /* Connect to numeric host:port and send key and a newline. The socket, or -errno (-EINVAL a bad address). */
 int rpmem_dial(const char *host, const char *port, const char *key);
 /*

@@ -19,7 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MIB (1ul << 20)
@@ -221,6 +225,143 @@ START_TEST(test_end_leaves_no_pools_for_the_next_scenario)
 }
 END_TEST
 
+/* A file at path with text (a victim a planted link points at). */
+static void plant(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The first bytes of the file at path ("" when it cannot be read). */
+static const char *contents(const char *path)
+{
+	static char buf[64];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/*
+ * An agent started by hand shares /tmp (issue 29.10): a root directory
+ * planted before it as a symlink to another directory is refused, nothing
+ * is written through it, and the end of the scenario removes nothing there.
+ */
+START_TEST(test_root_planted_as_a_symlink_is_refused)
+{
+	char root[128], other[128], victim[160], r[PROTO_LINE_MAX];
+
+	snprintf(root, sizeof(root), "%s/rpmem-t", tmp);
+	snprintf(other, sizeof(other), "%s/elsewhere", tmp);
+	snprintf(victim, sizeof(victim), "%s/keep", other);
+	ck_assert_int_eq(mkdir(other, 0700), 0);
+	plant(victim, "precious");
+	ck_assert_int_eq(symlink(other, root), 0);
+	snprintf(r, sizeof(r), "%s", req("rpmem_poolset set=x.set size=2097152 parts=1 opt=0 malformed=0"));
+	ck_assert_msg(proto_is(r, "err") && strstr(r, "refused"), "%s", r);
+	snprintf(victim, sizeof(victim), "%s/x.set", other);
+	ck_assert_int_ne(access(victim, F_OK), 0);
+	ck_assert(proto_is(req("rpmem_target"), "err"));
+	agent_rpmem_end(&ag);
+	snprintf(victim, sizeof(victim), "%s/keep", other);
+	ck_assert_str_eq(contents(victim), "precious");
+}
+END_TEST
+
+/* A root directory that others may write, or of another user, is refused too; one of ours is used. */
+START_TEST(test_root_of_others_is_refused)
+{
+	char root[128];
+
+	snprintf(root, sizeof(root), "%s/rpmem-t", tmp);
+	ck_assert_int_eq(mkdir(root, 0700), 0);
+	ck_assert_int_eq(chmod(root, 0777), 0);
+	ck_assert(proto_is(req("rpmem_target"), "err"));
+	ck_assert_int_eq(chmod(root, 0700), 0);
+	if (geteuid() == 0) { /* as an agent by hand runs: another user's directory */
+		ck_assert_int_eq(chown(root, 1, 1), 0);
+		ck_assert(proto_is(req("rpmem_target"), "err"));
+		ck_assert_int_eq(chown(root, 0, 0), 0);
+	}
+	ck_assert(proto_is(req("rpmem_target"), "ok")); /* our own, private: taken */
+}
+END_TEST
+
+/* A pool set file name planted as a symlink in the root is not written through. */
+START_TEST(test_poolset_not_written_through_a_symlink)
+{
+	char root[128], link[160], victim[160];
+
+	snprintf(root, sizeof(root), "%s/rpmem-t", tmp);
+	snprintf(link, sizeof(link), "%s/p.set", root);
+	snprintf(victim, sizeof(victim), "%s/victim", tmp);
+	ck_assert(proto_is(req("rpmem_target"), "ok"));
+	plant(victim, "precious");
+	ck_assert_int_eq(symlink(victim, link), 0);
+	ck_assert(proto_is(req("rpmem_poolset set=p.set size=2097152 parts=1 opt=0 malformed=0"), "err"));
+	ck_assert_str_eq(contents(victim), "precious");
+}
+END_TEST
+
+/* A stranger on loopback: connected to port and silent. */
+static int silent_peer(const char *port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+				   .sin_port = htons((uint16_t)atoi(port)) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	return fd;
+}
+
+/*
+ * rpmem_serve's one port (issue 29.9): strangers that connect first (silent
+ * ones, more than it reads at once, one sending a byte of a key and no more,
+ * one with a wrong key) do not take it; the client with the key still gets
+ * the daemon at once (its child got past the key and tried to exec the
+ * daemon, which this test's directory has not: exit 127).
+ */
+START_TEST(test_serve_port_is_not_taken_by_strangers)
+{
+	static const struct agent_node lo = { .name = "t", .ibdev = "rxe0", .netdev = "lo", .ipv4 = "127.0.0.1" };
+	char port[16], key[2 * RPMEM_KEY_BYTES + 1];
+	int strangers[RPMEM_KEY_PEERS_MAX + 2], fd, st = 0;
+	const char *r;
+	int64_t t0;
+	pid_t pid = 0;
+
+	ag.node = &lo;
+	r = req("rpmem_serve");
+	ck_assert_msg(proto_is(r, "ok"), "%s", r);
+	ck_assert_int_eq(proto_get(r, "port", port, sizeof(port)), 0);
+	ck_assert_int_eq(proto_get(r, "key", key, sizeof(key)), 0);
+	for (int i = 0; i < RPMEM_KEY_PEERS_MAX; i++)
+		strangers[i] = silent_peer(port);
+	strangers[RPMEM_KEY_PEERS_MAX] = silent_peer(port);
+	ck_assert_int_eq(write(strangers[RPMEM_KEY_PEERS_MAX], key, 1), 1); /* a byte, then nothing */
+	strangers[RPMEM_KEY_PEERS_MAX + 1] = rpmem_dial("127.0.0.1", port, "0123456789abcdef0123456789abcdef");
+	ck_assert_int_ge(strangers[RPMEM_KEY_PEERS_MAX + 1], 0);
+	t0 = proto_now_ms();
+	fd = rpmem_dial("127.0.0.1", port, key);
+	ck_assert_int_ge(fd, 0);
+	while (proto_now_ms() - t0 < 3000 && (pid = waitpid(-1, &st, WNOHANG)) == 0)
+		usleep(20000);
+	ck_assert_msg(pid > 0, "the client with the key was kept out by the strangers");
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 127);
+	close(fd);
+	for (int i = 0; i < RPMEM_KEY_PEERS_MAX + 2; i++)
+		close(strangers[i]);
+}
+END_TEST
+
 Suite *suite_test_agent_rpmem(void)
 {
 	Suite *s = suite_create("agent_rpmem");
@@ -233,6 +374,10 @@ Suite *suite_test_agent_rpmem(void)
 	tcase_add_test(tc, test_pool_runs_stop_at_the_line);
 	tcase_add_test(tc, test_RPMEM_ARGS_1_client_errno_is_the_answer);
 	tcase_add_test(tc, test_end_leaves_no_pools_for_the_next_scenario);
+	tcase_add_test(tc, test_serve_port_is_not_taken_by_strangers);
+	tcase_add_test(tc, test_root_planted_as_a_symlink_is_refused);
+	tcase_add_test(tc, test_root_of_others_is_refused);
+	tcase_add_test(tc, test_poolset_not_written_through_a_symlink);
 	suite_add_tcase(s, tc);
 	return s;
 }

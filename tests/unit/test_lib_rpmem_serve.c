@@ -7,10 +7,12 @@
  */
 #define _DEFAULT_SOURCE
 #include "lib/rpmem/rpmem_int.h"
+#include "harness/run/proto.h"
 
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,6 +83,37 @@ START_TEST(test_key_check_refuses)
 }
 END_TEST
 
+/*
+ * The key's time limit is the line's, not a byte's (issue 29.9): a peer
+ * sending a byte every 200 ms is cut off at the limit (1 s), not let go on
+ * until the line is too long.
+ */
+START_TEST(test_key_check_deadline_is_the_lines)
+{
+	int sv[2], rc;
+	int64_t t0;
+	pid_t pid;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(sv[0]);
+		for (int i = 0; i < 40 && write(sv[1], "a", 1) == 1; i++)
+			usleep(200000);
+		_exit(0);
+	}
+	close(sv[1]);
+	t0 = proto_now_ms();
+	rc = rpmem_key_check(sv[0], "k3y", 1000);
+	ck_assert_int_eq(rc, -ETIMEDOUT);
+	ck_assert_int_lt(proto_now_ms() - t0, 1500);
+	close(sv[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+END_TEST
+
 START_TEST(test_dial_sends_key_and_relay_carries_both_ways)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
@@ -139,6 +172,7 @@ Suite *suite_test_lib_rpmem_serve(void)
 	tcase_add_test(tc, test_key_is_fresh_hex);
 	tcase_add_test(tc, test_key_check_takes_only_its_line);
 	tcase_add_test(tc, test_key_check_refuses);
+	tcase_add_test(tc, test_key_check_deadline_is_the_lines);
 	tcase_add_test(tc, test_dial_sends_key_and_relay_carries_both_ways);
 	suite_add_tcase(s, tc);
 	return s;

@@ -3,7 +3,10 @@
  * librpmem-rpma linked in), for both roles a node can have in a scenario:
  *
  * A target keeps a root config directory, $TMPDIR/rpmem-NODE (TMPDIR is the
- * scenario's, removed with the agents), holding the pool set files the
+ * scenario's, removed with the agents; an agent started by hand without it
+ * uses the shared /tmp, so a directory that is there already is taken only
+ * when it is this user's own, no symlink, writable by no one else, and its
+ * files are written under its fd with O_NOFOLLOW), holding the pool set files the
  * scenario declares (rpmem_poolset) and, once a pool is created, their part
  * files NAME.partI next to them. The target's daemon is not the agent's: a
  * client starts it, as PMDK's librpmem does.
@@ -49,7 +52,7 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
-#include <poll.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -71,6 +74,7 @@ _Static_assert(sizeof(struct m_rpmem_attr) == sizeof(struct rpmem_pool_attr), "t
 /* The node's librpmem state (a->state[M_FAM_RPMEM]): its root config directory as a target. */
 struct rpmem_state {
 	char root[PATH_MAX];
+	int dirfd;                /* root, opened once it was found to be ours (private_dir) */
 	pid_t served[SERVED_MAX]; /* daemons started by rpmem_serve (0: none, or reaped) */
 };
 
@@ -93,22 +97,63 @@ static void release(struct agent *a, struct aobj *o)
 	o->release = NULL;
 }
 
-/* The node's state with its root directory made, or NULL (errno). */
+/*
+ * Make path this agent's private directory and open it: created 0700, or, if
+ * it exists already (the shared /tmp of an agent started by hand), taken only
+ * when it is a directory (no symlink followed) that this user owns and no
+ * one else may write. The directory's fd, or -errno with the reason in err
+ * (a planted symlink or a directory of another user is refused, never used).
+ */
+static int private_dir(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, rc;
+
+	if (mkdir(path, 0700) && errno != EEXIST) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot make %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s is %s: refused", path,
+			 rc == -ELOOP || rc == -ENOTDIR ? "not a directory (a symlink?)" : strerror(-rc));
+		return rc;
+	}
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		snprintf(err, errlen, "%s belongs to uid %u with mode %03o: refused (not this agent's own)", path,
+			 (unsigned)st.st_uid, (unsigned)st.st_mode & 0777);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* The node's state with its root directory made, or NULL (errno; the reason in root_err). */
+static char root_err[PATH_MAX + 128];
 static struct rpmem_state *state(struct agent *a)
 {
 	struct rpmem_state *s = a->state[M_FAM_RPMEM];
 	const char *tmp = getenv("TMPDIR");
+	int fd;
 
 	if (s)
 		return s;
 	s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
-	snprintf(s->root, sizeof(s->root), "%s/rpmem-%s", tmp && *tmp ? tmp : "/tmp", a->node->name);
-	if (mkdir(s->root, 0700) && errno != EEXIST) {
-		free(s);
+	if (!s) {
+		snprintf(root_err, sizeof(root_err), "no memory");
 		return NULL;
 	}
+	snprintf(s->root, sizeof(s->root), "%s/rpmem-%s", tmp && *tmp ? tmp : "/tmp", a->node->name);
+	fd = private_dir(s->root, root_err, sizeof(root_err));
+	if (fd < 0) {
+		fprintf(stderr, "agent %s: %s\n", a->node->name, root_err);
+		free(s);
+		errno = -fd;
+		return NULL;
+	}
+	s->dirfd = fd;
 	a->state[M_FAM_RPMEM] = s;
 	return s;
 }
@@ -140,7 +185,7 @@ static int do_target(struct agent *a)
 	char ns[NAME_MAX + 1];
 
 	if (!s)
-		return agent_reply_err(a, errno, "no root config directory");
+		return agent_reply_err(a, errno, "no root config directory: %s", root_err);
 	own_netns(ns, sizeof(ns));
 	return proto_send(a->fd, "ok ip=%s root=%s netns=%s", a->node->ipv4, s->root, ns);
 }
@@ -161,23 +206,22 @@ static int exe_dir(char *dir, size_t cap)
 }
 
 /*
- * The child of rpmem_serve: wait for one client on lfd (SERVE_WAIT_MS), take
- * it only with the key, and become the daemon on it (-r root -n 64), its
- * control channel on stdin/stdout. Never returns.
+ * The child of rpmem_serve: wait for the client with the key on lfd
+ * (SERVE_WAIT_MS in all; strangers without it are read side by side and
+ * closed, rpmem_key_accept), and become the daemon on it (-r root -n 64),
+ * its control channel on stdin/stdout. Never returns.
  */
 static void serve_child(int lfd, const char *key, const char *dir, const char *root, const char *node)
 {
 	char daemon[PATH_MAX + 16], lanes[16];
-	struct pollfd p = { .fd = lfd, .events = POLLIN };
 	int c;
 
 	snprintf(daemon, sizeof(daemon), "%s/rpmemd-rpma", dir);
 	snprintf(lanes, sizeof(lanes), "%u", DAEMON_LANES);
-	if (poll(&p, 1, SERVE_WAIT_MS) != 1 || (c = accept(lfd, NULL, NULL)) < 0)
-		_exit(1);
+	c = rpmem_key_accept(lfd, key, SERVE_WAIT_MS);
 	close(lfd);
-	if (rpmem_key_check(c, key, SERVE_WAIT_MS)) {
-		fprintf(stderr, "agent %s: rpmem_serve: a peer without the key, refused\n", node);
+	if (c < 0) {
+		fprintf(stderr, "agent %s: rpmem_serve: no client with the key: %s\n", node, strerror(-c));
 		_exit(1);
 	}
 	if (dup2(c, 0) < 0 || dup2(c, 1) < 0)
@@ -216,7 +260,7 @@ static int do_serve(struct agent *a)
 	pid_t pid;
 
 	if (!s)
-		return agent_reply_err(a, errno, "no root config directory");
+		return agent_reply_err(a, errno, "no root config directory: %s", root_err);
 	if ((slot = served_slot(s)) < 0)
 		return agent_reply_err(a, EAGAIN, "%d daemons served already", SERVED_MAX);
 	if (exe_dir(dir, sizeof(dir)) || inet_pton(AF_INET, a->node->ipv4, &sin.sin_addr) != 1)
@@ -224,7 +268,7 @@ static int do_serve(struct agent *a)
 	if ((rc = -rpmem_key_new(key, sizeof(key))) != 0)
 		return agent_reply_err(a, rc, "no key");
 	if ((lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
-	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sin, &sl))
+	    listen(lfd, RPMEM_KEY_PEERS_MAX) || getsockname(lfd, (struct sockaddr *)&sin, &sl))
 		goto fail;
 	if ((pid = fork()) < 0)
 		goto fail;
@@ -247,15 +291,21 @@ static int do_poolset(struct agent *a)
 	char name[M_RPMEM_NAME_MAX], path[PATH_MAX + M_RPMEM_NAME_MAX + 2];
 	uint64_t size = agent_num(a, "size", 0), parts = agent_num(a, "parts", 1), opt = agent_num(a, "opt", 0);
 	FILE *f;
-	int bad;
+	int bad, fd;
 
 	if (!s)
-		return agent_reply_err(a, errno, "no root config directory");
+		return agent_reply_err(a, errno, "no root config directory: %s", root_err);
 	if (proto_get(a->msg, "set", name, sizeof(name)) || !rpmem_set_name_ok(name) || parts < 1 || parts > M_RPMEM_PARTS)
 		return agent_reply_err(a, EINVAL, "bad pool set request");
 	snprintf(path, sizeof(path), "%s/%s", s->root, name);
-	if (!(f = fopen(path, "w")))
-		return agent_reply_err(a, errno, "cannot write %s", path);
+	fd = openat(s->dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return agent_reply_err(a, e, "cannot write %s", path);
+	}
 	bad = fputs(agent_num(a, "malformed", 0) ? "PMEMPOOLSET\nREPLICA\n" : "PMEMPOOLSET\n", f) < 0;
 	if (opt && !agent_num(a, "malformed", 0))
 		bad |= fprintf(f, "OPTION %s\n", rpmem_opt_str((enum rpmem_opt)opt)) < 0;
@@ -526,20 +576,22 @@ const struct agent_req agent_rpmem_reqs[] = {
  * part files): an agent kept for the next scenario (a node on another
  * kernel) must not show it this one's pools.
  */
-static void root_remove(const char *root)
+static void root_remove(const struct rpmem_state *s)
 {
-	DIR *d = opendir(root);
+	int fd = dup(s->dirfd);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *e;
-	char path[PATH_MAX + NAME_MAX + 2];
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    snprintf(path, sizeof(path), "%s/%s", root, e->d_name) < (int)sizeof(path))
-			unlink(path);
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(s->dirfd, e->d_name, 0); /* in the directory found to be ours, not through a path */
 	closedir(d);
-	rmdir(root);
+	rmdir(s->root);
 }
 
 void agent_rpmem_end(struct agent *a)
@@ -552,8 +604,10 @@ void agent_rpmem_end(struct agent *a)
 			while (waitpid(s->served[i], NULL, 0) < 0 && errno == EINTR)
 				;
 		}
-	if (s)
-		root_remove(s->root);
+	if (s) {
+		root_remove(s);
+		close(s->dirfd);
+	}
 	free(a->state[M_FAM_RPMEM]);
 	a->state[M_FAM_RPMEM] = NULL;
 }
