@@ -56,3 +56,29 @@ void text_free(struct text *t)
 	free(t->s);
 	memset(t, 0, sizeof(*t));
 }
+
+char *text_split_marked(char **s, const char *mark, int keep)
+{
+	struct text marked = { 0 }, rest = { 0 };
+	size_t m = strlen(mark);
+
+	for (const char *p = *s; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		int is = strncmp(p, mark, m) == 0;
+
+		if (is)
+			text_addf(&marked, "%.*s\n", len - (int)m, p + m);
+		if (keep || !is)
+			text_addf(&rest, "%.*s\n", len, p);
+		p += len + (nl ? 1 : 0);
+	}
+	if (rest.oom || marked.oom) { /* keep *s as it was */
+		text_free(&rest);
+		text_free(&marked);
+		return NULL;
+	}
+	free(*s);
+	*s = text_take(&rest);
+	return text_take(&marked);
+}

@@ -22,4 +22,12 @@ const char *text_str(const struct text *t);
 char *text_take(struct text *t);
 void text_free(struct text *t);
 
+/*
+ * Split the lines of *s that begin with mark out of it: returns them, mark
+ * removed, as one text (caller frees; NULL when there is none); *s is
+ * replaced by its other lines (keep: by all of them, the marked ones too).
+ * On no memory NULL, and *s is left as it was.
+ */
+char *text_split_marked(char **s, const char *mark, int keep);
+
 #endif

@@ -129,26 +129,7 @@ int results_open(struct results *rd, const char *dir, int latest, char *err, siz
 
 char *results_take_trace(struct result *r, int keep)
 {
-	struct text trace = { 0 }, rest = { 0 };
-
-	for (const char *p = r->detail; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		int len = nl ? (int)(nl - p) : (int)strlen(p);
-
-		if (strncmp(p, TRACE_MARK, strlen(TRACE_MARK)) == 0)
-			text_addf(&trace, "%.*s\n", len - (int)strlen(TRACE_MARK), p + strlen(TRACE_MARK));
-		if (keep || strncmp(p, TRACE_MARK, strlen(TRACE_MARK)) != 0)
-			text_addf(&rest, "%.*s\n", len, p);
-		p += len + (nl ? 1 : 0);
-	}
-	if (rest.oom || trace.oom) { /* keep the detail as it was */
-		text_free(&rest);
-		text_free(&trace);
-		return NULL;
-	}
-	free(r->detail);
-	r->detail = text_take(&rest);
-	return text_take(&trace);
+	return text_split_marked(&r->detail, TRACE_MARK, keep);
 }
 
 /* A JSON string of s: bytes that are not UTF-8 (a file name may hold any) become '?'. */

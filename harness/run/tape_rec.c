@@ -1,5 +1,6 @@
 /* tape_rec.c — recording what an engine answers, and the record's byte text (tape.h). */
 #include "harness/run/tape.h"
+#include "harness/base/text.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -396,25 +397,5 @@ int tape_rec_finish(struct tape_rec *tr, struct result *r)
 
 char *tape_take(struct result *r)
 {
-	struct text tape = { 0 }, rest = { 0 };
-	size_t mark = strlen(TAPE_MARK);
-
-	for (const char *p = r->detail; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		int len = nl ? (int)(nl - p) : (int)strlen(p);
-
-		if (strncmp(p, TAPE_MARK, mark) == 0)
-			text_addf(&tape, "%.*s\n", len - (int)mark, p + mark);
-		else
-			text_addf(&rest, "%.*s\n", len, p);
-		p += len + (nl ? 1 : 0);
-	}
-	if (rest.oom || tape.oom) {
-		text_free(&rest);
-		text_free(&tape);
-		return NULL;
-	}
-	free(r->detail);
-	r->detail = text_take(&rest);
-	return text_take(&tape);
+	return text_split_marked(&r->detail, TAPE_MARK, 0);
 }
