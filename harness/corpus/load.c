@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void cli_unload(struct filelist *fl, struct scn_file **files)
 {
@@ -63,6 +64,63 @@ static void diag_format(const char *path, const struct scn_diag *d, char *buf, s
 	char src[SCN_LINE_MAX + 1];
 
 	scn_diag_format_src(d, path, cli_source_line(path, d->line, src, sizeof(src)) == 0 ? src : NULL, buf, len);
+}
+
+/* The column (characters) of word in src at or after character col, as a whole word; col if absent. */
+static uint32_t word_col(const char *src, uint32_t col, const char *word)
+{
+	size_t wl = strlen(word);
+	uint32_t c = 1;
+
+	for (const char *p = src; *p; p++) {
+		if ((*p & 0xc0) == 0x80)
+			continue;
+		if (c >= col && strncasecmp(p, word, wl) == 0 && (p == src || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[wl]) && p[wl] != '_')
+			return c;
+		c++;
+	}
+	return col;
+}
+
+void cli_disagree_diag(const char *path, uint32_t line, uint32_t col, const char *msg, const char *word,
+		       struct scn_diag *d)
+{
+	char src[SCN_LINE_MAX + 1];
+
+	memset(d, 0, sizeof(*d));
+	d->line = line;
+	d->col = col;
+	if (word && cli_source_line(path, line, src, sizeof(src)) == 0)
+		d->col = word_col(src, col, word);
+	snprintf(d->msg, sizeof(d->msg), "%.399s", msg);
+}
+
+int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d)
+{
+	char buf[SCN_LINE_MAX * 3 + 1024];
+	const char *nl;
+	struct text t = { 0 };
+
+	diag_format(path, d, buf, sizeof(buf));
+	nl = strchr(buf, '\n');
+	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - buf) : (int)strlen(buf), buf);
+	r->line = d->line;
+	for (const char *p = nl ? nl + 1 : ""; *p;) { /* the source line and the caret, indented */
+		const char *e = strchr(p, '\n');
+		int l = e ? (int)(e - p) : (int)strlen(p);
+
+		text_addf(&t, "  %.*s\n", l, p);
+		p += l + (e ? 1 : 0);
+	}
+	text_addf(&t, "%s", r->detail ? r->detail : "");
+	if (t.oom) {
+		text_free(&t);
+		return -ENOMEM;
+	}
+	free(r->detail);
+	r->detail = text_take(&t);
+	return 0;
 }
 
 void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d)
