@@ -199,6 +199,8 @@ static size_t next_deferred(const struct outer *o, const struct round *sr)
 /* The files of the rounds (the main one, then ROUND_SIDES side ones) into the results directory, then away. */
 static void rounds_done(struct outer *o, struct round *rounds)
 {
+	for (unsigned j = 0; j <= ROUND_SIDES && !o->ran_where[0]; j++)
+		outer_stack_choice(rounds[j].stacklog, o->ran_where, sizeof(o->ran_where)); /* what ran: outer_ran_on */
 	for (unsigned j = 0; o->res.jsonl && j <= ROUND_SIDES; j++) {
 		char name[32];
 
@@ -333,10 +335,11 @@ static int outer_report(struct outer *o, const struct m_profile *prof, double se
 	}
 	cov_print_compare(stdout, &cov, &walk, o->fl.v, o->a->format == REPORT_TAP ? "# " : "");
 	if (o->res.jsonl && w && cc) { /* the picture: rules x families, deviations (cov_html.h) */
-		char page[PATH_MAX + 32];
+		char page[PATH_MAX + 32], ran_on[512];
 
 		snprintf(page, sizeof(page), "%s/coverage.html", o->res.dir);
-		if ((rc = cov_html(page, cc, m, o->a->stack, prof)) != 0)
+		outer_ran_on(o, prof, ran_on, sizeof(ran_on));
+		if ((rc = cov_html(page, cc, m, ran_on, prof)) != 0)
 			fprintf(stderr, "rdmacheck: %s: %s\n", page, strerror(-rc));
 	}
 	for (size_t i = 0; w && i < o->fl.n; i++)
