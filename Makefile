@@ -30,7 +30,8 @@ all:
 
 include model/model.mk
 # lib/<name>/<name>.mk: the libraries the project provides (an API family with no
-# packaged implementation gets one here: lib/mrapi, lib/rpmem).
+# packaged implementation gets one here: lib/mrapi, lib/rpmem), and lib/common, what
+# they and the harness share below both (its .mk comes first: lib/mrapi takes its sources).
 include $(sort $(wildcard lib/*/*.mk))
 include netns/netns.mk
 include harness/harness.mk
