@@ -1,7 +1,7 @@
 /*
  * cov_html.h — semantic coverage as one HTML page (the run writes it into its
  * results directory as coverage.html; make coverage keeps the corpus run's
- * beside lcov's report):
+ * beside the line and branch report, ci/coverage-report):
  *   - per catalog area: encoded rules exercised by the run, and by the model
  *     walk of the same files (what `rdmacheck coverage` counts);
  *   - the rule × API family matrix: for every rule of model/rules.def, per
