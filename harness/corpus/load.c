@@ -96,24 +96,27 @@ void cli_disagree_diag(const char *path, uint32_t line, uint32_t col, const char
 	snprintf(d->msg, sizeof(d->msg), "%.399s", msg);
 }
 
-int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d)
+/*
+ * Diagnostics text (lines "FILE:LINE:COL: MESSAGE", then its source line,
+ * caret, hints, further diagnostics) into r: the first line the reason,
+ * every further line the detail, indented, before what the detail held
+ * (keep) or in its place. 0 or -ENOMEM (r as it was, but for the reason).
+ */
+static int diag_result(struct result *r, const char *text, int keep)
 {
-	char buf[SCN_LINE_MAX * 3 + 1024];
-	const char *nl;
+	const char *nl = strchr(text, '\n');
 	struct text t = { 0 };
 
-	diag_format(path, d, buf, sizeof(buf));
-	nl = strchr(buf, '\n');
-	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - buf) : (int)strlen(buf), buf);
-	r->line = d->line;
-	for (const char *p = nl ? nl + 1 : ""; *p;) { /* the source line and the caret, indented */
+	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - text) : (int)strlen(text), text);
+	for (const char *p = nl ? nl + 1 : ""; *p;) { /* every further line, indented */
 		const char *e = strchr(p, '\n');
 		int l = e ? (int)(e - p) : (int)strlen(p);
 
 		text_addf(&t, "  %.*s\n", l, p);
 		p += l + (e ? 1 : 0);
 	}
-	text_addf(&t, "%s", r->detail ? r->detail : "");
+	if (keep && r->detail)
+		text_addf(&t, "%s", r->detail);
 	if (t.oom) {
 		text_free(&t);
 		return -ENOMEM;
@@ -121,6 +124,15 @@ int cli_disagree_result(struct result *r, const char *path, const struct scn_dia
 	free(r->detail);
 	r->detail = text_take(&t);
 	return 0;
+}
+
+int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d)
+{
+	char buf[SCN_LINE_MAX * 3 + 1024];
+
+	diag_format(path, d, buf, sizeof(buf));
+	r->line = d->line;
+	return diag_result(r, buf, 1);
 }
 
 void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d)
@@ -236,29 +248,14 @@ int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***f
 
 int cli_parse_error(struct result *r, const char *diags)
 {
-	const char *nl = strchr(diags, '\n');
-	struct text t = { 0 };
+	int rc = diag_result(r, diags, 0);
 
 	r->v = V_ERROR;
 	r->line = 0;
-	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - diags) : (int)strlen(diags), diags);
 	snprintf(r->title, sizeof(r->title), "%s", strstr(r->reason, CLI_UNREAD_NOTE) ? "(not read)" : "(does not parse)");
 	if (strncmp(r->reason, r->file, strlen(r->file)) == 0) /* "FILE:LINE:COL: ...": the line */
 		sscanf(r->reason + strlen(r->file), ":%u:", &r->line);
-	for (const char *p = nl ? nl + 1 : ""; *p;) { /* every further line, indented */
-		const char *e = strchr(p, '\n');
-		int l = e ? (int)(e - p) : (int)strlen(p);
-
-		text_addf(&t, "  %.*s\n", l, p);
-		p += l + (e ? 1 : 0);
-	}
-	if (t.oom) {
-		text_free(&t);
-		return -ENOMEM;
-	}
-	free(r->detail);
-	r->detail = text_take(&t);
-	return 0;
+	return rc;
 }
 
 int cli_profile(const char *arg, struct m_profile *out)
