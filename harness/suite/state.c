@@ -28,6 +28,10 @@ void outer_print_ready(struct outer *o)
 		size_t k = o->printed;
 		char *tape = tape_take(&o->rs[k]); /* what reality answered: for the results only */
 		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
+		struct tape_head h;
+
+		if (tape && !o->ran_kernel[0] && tape_head_read(tape, &h) == 0 && strcmp(h.engine, "model") != 0)
+			snprintf(o->ran_kernel, sizeof(o->ran_kernel), "%s", h.kernel); /* what ran: outer_ran_on */
 
 		if (o->res.jsonl && !o->st[k].not_run) {
 			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
