@@ -176,6 +176,21 @@ size_t rundir_sweep(const char *dir)
 	return gone;
 }
 
+int rundir_own(const char *dir, long pid)
+{
+	char boot[BOOT_ID_MAX + 1], path[PATH_MAX + 64];
+	unsigned long long t = start_time(pid);
+	FILE *f;
+
+	if (boot_id(boot, sizeof(boot)) || !t)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "%s/" OWNER "%ld", dir, pid);
+	if (!(f = fopen(path, "w")))
+		return -errno;
+	fprintf(f, "rdmacheck-owner %s %llu\n", boot, t);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
 /* The guard's cleanup: this run's files (it died). */
 static void remove_claimed(void *arg)
 {
@@ -185,9 +200,7 @@ static void remove_claimed(void *arg)
 
 void rundir_claim(const char *dir)
 {
-	char boot[BOOT_ID_MAX + 1], path[PATH_MAX + 64];
 	size_t swept;
-	FILE *f;
 	int rc;
 
 	if (claimed[0])
@@ -197,12 +210,8 @@ void rundir_claim(const char *dir)
 	if ((swept = rundir_sweep(dir)) > 0)
 		fprintf(stderr, "rdmacheck: removed the files of %zu run%s that ended without removing them from %s\n",
 			swept, swept == 1 ? "" : "s", dir);
-	snprintf(path, sizeof(path), "%s/" OWNER "%ld", dir, claimer);
-	f = boot_id(boot, sizeof(boot)) ? NULL : fopen(path, "w");
-	if (f)
-		fprintf(f, "rdmacheck-owner %s %llu\n", boot, start_time(claimer));
-	if (!f || fclose(f) != 0)
-		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", path, strerror(errno));
+	if ((rc = rundir_own(dir, claimer)) != 0)
+		fprintf(stderr, "rdmacheck: cannot write %s/" OWNER "%ld: %s\n", dir, claimer, strerror(-rc));
 	if ((rc = guard_start(remove_claimed, NULL)) != 0)
 		fprintf(stderr, "rdmacheck: no guard for this run (its processes outlive a SIGKILL): %s\n",
 			strerror(-rc));

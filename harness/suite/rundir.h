@@ -28,6 +28,12 @@ void rundir_claim(const char *dir);
 /* The run ended as it should (its files removed): the guard told so, owner-PID removed. */
 void rundir_release(void);
 
+/*
+ * Write dir/owner-PID for pid, a process of this kernel: the boot id and its
+ * start time. 0, -ESRCH (no such process, or no boot id), or -errno.
+ */
+int rundir_own(const char *dir, long pid);
+
 /* Remove what runs whose owner-PID says they died left in dir: their count. */
 size_t rundir_sweep(const char *dir);
 
