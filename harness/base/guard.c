@@ -192,11 +192,6 @@ int guard_start(void (*cleanup)(void *), void *arg)
 	return 0;
 }
 
-int guard_running(void)
-{
-	return guard_fd >= 0;
-}
-
 /* One message to the guard (a lost one: the guard is gone, nothing to tell). */
 static void guard_say(const char *m)
 {

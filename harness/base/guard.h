@@ -23,9 +23,6 @@
  */
 int guard_start(void (*cleanup)(void *), void *arg);
 
-/* Whether a guard runs (guard_start succeeded, no guard_end yet). */
-int guard_running(void);
-
 /* Have the guard stop process group pgid on this process's death (on: 1), or no more (on: 0). No guard: nothing. */
 void guard_group(pid_t pgid, int on);
 
