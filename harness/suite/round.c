@@ -164,7 +164,7 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
-		/* this run's death stops the round: SIGTERM to ci/stack (its guard stops the whole group) */
+		/* this run's death stops the round: SIGTERM to ci/stack (the run's guard stops its whole group) */
 		if (proc_die_with(self, SIGTERM) == -ESRCH)
 			_exit(127);
 		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) ||
