@@ -73,12 +73,12 @@ static int any_alive(const pid_t *groups, size_t n)
 	return 0;
 }
 
-/* Send sig to the n groups, then wait up to secs for all of them to be gone. */
+/* Send sig (0: none) to the n groups, then wait up to secs for all of them to be gone. */
 static void signal_groups(const pid_t *groups, size_t n, int sig, int secs)
 {
 	double end = now_s() + secs;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; sig && i < n; i++)
 		kill(-groups[i], sig);
 	while (any_alive(groups, n) && now_s() < end)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
@@ -127,7 +127,13 @@ static void guard_main(int fd, void (*cleanup)(void *), void *arg)
 		if (len == sizeof(buf) - 1)
 			len = 0; /* no line: not a message */
 	}
-	signal_groups(groups, n, SIGTERM, GUARD_GRACE_S);
+	/*
+	 * Their leaders had SIGTERM at the run's death (proc_die_with): what
+	 * ends in order (ci/vm stops QEMU, a host's inner runner takes its
+	 * topology down) is not hurried by a second one; what is left after
+	 * the grace gets SIGKILL.
+	 */
+	signal_groups(groups, n, 0, GUARD_GRACE_S);
 	if (any_alive(groups, n))
 		signal_groups(groups, n, SIGKILL, GUARD_REAP_S);
 	if (cleanup)

@@ -3,17 +3,20 @@
  * one's child, in a process group of its own) that holds one end of a socket
  * pair whose other end only this process holds. When this process ends
  * without guard_end — SIGKILL, a crash — the socket reads EOF and the guard
- * stops every process group it was given (SIGTERM, then SIGKILL after the
- * grace) and then calls the cleanup it was given (the run's files), so that
- * no process or file of the run stays. One guard per process.
+ * waits the grace for every process group it was given to end (their leaders
+ * are this process's children, which have SIGTERM at its death:
+ * proc_die_with; a second SIGTERM would hurry an inner runner past taking its
+ * topology down), sends SIGKILL to what is left, and then calls the cleanup it
+ * was given (the run's files), so that no process or file of the run stays.
+ * One guard per process.
  */
 #ifndef RDMACHECK_GUARD_H
 #define RDMACHECK_GUARD_H
 
 #include <sys/types.h>
 
-/* The grace a group gets between the guard's SIGTERM and its SIGKILL. */
-#define GUARD_GRACE_S 3
+/* The grace a group gets, after the run's death, before the guard's SIGKILL. */
+#define GUARD_GRACE_S 5
 
 /*
  * Start the guard: on this process's death it stops the groups given to
