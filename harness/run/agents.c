@@ -8,6 +8,7 @@
  * it. Only the agent program links the stack's libraries.
  */
 #define _GNU_SOURCE /* nftw, POLLRDHUP */
+#include "harness/base/proc.h"
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
 #include "harness/run/remote.h"
@@ -443,6 +444,7 @@ int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 	char agent[PATH_MAX];
 	int sv[2];
 	int rc;
+	pid_t self = getpid();
 
 	if (tn->agent[0])
 		return dial(st, i, tn);
@@ -468,6 +470,8 @@ int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGINT, SIG_DFL); /* the runner's interrupt handling is not the agent's: */
 		signal(SIGTERM, SIG_DFL); /* an interrupted run's agents end at once */
+		if (proc_die_with(self, SIGKILL) == -ESRCH) /* and so does a killed one's */
+			_exit(3);
 		if (st->tmp[0])
 			setenv("TMPDIR", st->tmp, 1); /* what an agent writes (uDAPL's dat.conf) goes with the scenario */
 		rc = topo_enter_netns(tn);

@@ -288,7 +288,7 @@ static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile 
 	char path[PATH_MAX + 96];
 	struct stack_pool pool;
 	FILE *rec;
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	if (jobs_records_path(a->records, s, path, sizeof(path)))
 		return -ENAMETOOLONG;
@@ -296,6 +296,8 @@ static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile 
 	pid = fork();
 	if (pid != 0)
 		return pid < 0 ? -errno : pid;
+	if (proc_die_with(self, SIGTERM) == -ESRCH) /* a killed inner runner's streams stop (interrupt.h) */
+		_exit(EXIT_INFRA);
 	rec = fopen(path, "a");
 	if (!rec) {
 		fprintf(stderr, "rdmacheck: stream %u: cannot open %s: %s\n", s, path, strerror(errno));

@@ -40,6 +40,7 @@
 #include "harness/report/results.h"
 #include "harness/suite/round.h"
 #include "harness/suite/args.h"
+#include "harness/suite/rundir.h"
 #include "harness/suite/stage.h"
 #include "harness/nodes/vms.h"
 #include "harness/suite/suite.h"
@@ -242,6 +243,7 @@ static int outer_stack(struct outer *o)
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
 	if (make_dir(dir))
 		return 1;
+	rundir_claim(dir);
 	for (unsigned j = 0; j <= ROUND_SIDES; j++) {
 		suffix[0] = '\0';
 		if (j)
@@ -384,7 +386,8 @@ static int outer_results(struct outer *o)
 	return 0;
 }
 
-int suite_run(const struct run_args *a, int npaths, char **paths)
+/* suite_run: the run (its files in build/run removed), then the claim on build/run released (rundir.h). */
+static int suite_run_all(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a, .jobs = a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT };
 	double t0 = proto_now_s();
@@ -478,4 +481,12 @@ int suite_run(const struct run_args *a, int npaths, char **paths)
 	if (infra || c[V_ERROR])
 		return EXIT_INFRA;
 	return n && c[V_SKIP] == n ? EXIT_SKIP : 0; /* nothing ran: skipped, as automake reads it */
+}
+
+int suite_run(const struct run_args *a, int npaths, char **paths)
+{
+	int rc = suite_run_all(a, npaths, paths);
+
+	rundir_release();
+	return rc;
 }

@@ -10,6 +10,7 @@
 #include "harness/base/proc.h"
 #include "harness/suite/interrupt.h"
 #include "harness/suite/round.h"
+#include "harness/suite/rundir.h"
 #include "harness/report/report.h"
 #include "harness/report/results.h"
 #include "harness/report/tape_out.h"
@@ -97,6 +98,7 @@ int outer_records_here(struct outer *o, char *dir, size_t len)
 	mkdir(dir, 0755);
 	snprintf(dir, len, "%s/build/run", o->root);
 	mkdir(dir, 0755);
+	rundir_claim(dir);
 	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
 	return 0;
 }
