@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 static const char usage_explore[] =
-	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs,rpma,dat]\n"
+	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=FAMILY,...]\n"
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
 	"                         [--corpus=DIR] [--shrink-rounds=N] [--print] [--progress]\n"
@@ -29,8 +29,8 @@ static const char usage_explore[] =
 	"  --seed      the generator's seed (default 1); the same seed gives the same steps\n"
 	"  --steps     stop after N generated steps (default 2000); --time: after S seconds\n"
 	"  --nodes     nodes per scenario (default 2-3)\n"
-	"  --api       API families to draw from: verbs, rpma, dat; each scenario\n"
-	"              draws from one of them (default all three)\n"
+	"  --api       API families to draw from: verbs, rpma, dat, mrapi, rpmem; each\n"
+	"              scenario draws from one of them (default verbs,rpma,dat)\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
 	"              may kill the kernel is generated); model: the model in this process,\n"
@@ -82,11 +82,12 @@ static int parse_ulong(const char *v, unsigned long *out)
 	return *v && !*end && !errno ? 0 : -EINVAL;
 }
 
-/* --api=verbs,rpma,dat into bits 1 << enum m_family. 0 or -EINVAL (an unknown or empty family). */
+/* --api=verbs,rpma,dat,mrapi,rpmem into bits 1 << enum m_family. 0 or -EINVAL (an unknown or empty family). */
 static int parse_apis(const char *v, unsigned *out)
 {
 	static const struct { const char *name; enum m_family api; } fams[] = {
 		{ "verbs", M_FAM_VERBS }, { "rpma", M_FAM_RPMA }, { "dat", M_FAM_DAT },
+		{ "mrapi", M_FAM_MRAPI }, { "rpmem", M_FAM_RPMEM },
 	};
 	char buf[128], *save = NULL;
 
