@@ -14,8 +14,12 @@
 #include <stdio.h>
 #include <string.h>
 
-enum pk { P_SET, P_CREATE, P_OPEN, P_CLOSE, P_REMOVE, P_PERSIST, P_FLUSH, P_DRAIN, P_READ, P_FILL, P_SET_ATTR,
-	  P_LINK_DOWN, P_COUNT_ };
+/* P_CREATE, P_OPEN: a set that can take it, arguments librpmem takes; P_ODD_POOL: any set, any arguments. */
+enum pk { P_SET, P_CREATE, P_OPEN, P_ODD_POOL, P_CLOSE, P_REMOVE, P_PERSIST, P_FLUSH, P_DRAIN, P_READ, P_FILL,
+	  P_SET_ATTR, P_LINK_DOWN, P_COUNT_ };
+
+/* Which pool set files pick_set takes. */
+enum want_set { S_ANY, S_NO_POOL, S_CLOSED_POOL };
 
 #define ATTR " attr=5244434b00000000" /* signature "RDCK" over zeros, as the corpus creates pools */
 
@@ -25,15 +29,19 @@ static unsigned ntargets(const struct gctx *x)
 	return x->nnodes < M_RPMEM_TARGETS ? x->nnodes : M_RPMEM_TARGETS;
 }
 
-/* A pool set file some target declared (its target in *t, its slot in *s): 0, or -EAGAIN (none yet). */
-static int pick_set(struct gctx *x, unsigned *t, unsigned *s)
+/* A pool set file some target declared, as w asks (its target in *t, its slot in *s): 0, or -EAGAIN (none). */
+static int pick_set(struct gctx *x, enum want_set w, unsigned *t, unsigned *s)
 {
 	unsigned cand[M_RPMEM_TARGETS * M_RPMEM_SETS], n = 0;
 
 	for (unsigned i = 0; i < ntargets(x); i++)
-		for (unsigned k = 0; k < M_RPMEM_SETS; k++)
-			if (x->m->rpmem.target[i].set[k].used)
+		for (unsigned k = 0; k < M_RPMEM_SETS; k++) {
+			const struct m_rpmem_set *st = &x->m->rpmem.target[i].set[k];
+
+			if (st->used && (w == S_ANY || (w == S_NO_POOL && !st->exists && !st->malformed) ||
+					 (w == S_CLOSED_POOL && st->exists && st->owner < 0)))
 				cand[n++] = i * M_RPMEM_SETS + k;
+		}
 	if (!n)
 		return -EAGAIN;
 	n = cand[below(x, n)];
@@ -53,7 +61,8 @@ static int32_t live_pool(struct gctx *x, unsigned node, int *h)
 void rpmem_draw(struct gctx *x, unsigned *node, unsigned *kind)
 {
 	unsigned w[P_COUNT_] = { 0 }, t, s;
-	int h, set = pick_set(x, &t, &s) == 0, pool;
+	int h, set = pick_set(x, S_ANY, &t, &s) == 0, fresh = pick_set(x, S_NO_POOL, &t, &s) == 0,
+	       closed = pick_set(x, S_CLOSED_POOL, &t, &s) == 0, room = x->m->rpmem.nh < M_RPMEM_HANDLES - 1, pool;
 
 	unsigned ready[SCN_NODES_MAX], nready = 0;
 
@@ -63,9 +72,10 @@ void rpmem_draw(struct gctx *x, unsigned *node, unsigned *kind)
 	/* Most steps on a node with an open pool: the data calls are where most rules are. */
 	*node = nready && below(x, 4) ? ready[below(x, nready)] : below(x, x->nnodes);
 	pool = live_pool(x, *node, &h) >= 0;
-	w[P_SET] = set ? 1 : 6;
-	w[P_CREATE] = set && x->m->rpmem.nh < M_RPMEM_HANDLES - 1 ? (pool ? 1 : 10) : 0;
-	w[P_OPEN] = w[P_CREATE] / 2;
+	w[P_SET] = fresh ? 1 : 6;
+	w[P_CREATE] = fresh && room ? (pool ? 1 : 10) : 0;
+	w[P_OPEN] = closed && room ? (pool ? 1 : 8) : 0;
+	w[P_ODD_POOL] = set && room ? 2 : 0;
 	w[P_REMOVE] = set ? 1 : 0;
 	w[P_CLOSE] = pool ? 2 : 0;
 	w[P_PERSIST] = w[P_READ] = pool ? 8 : 0;
@@ -89,49 +99,50 @@ static int propose_set(struct gctx *x, unsigned node, char *line, size_t len)
 	return 0;
 }
 
-/* create / open: a pool size at and across the set's usable size, lanes, now and then odd arguments. */
+/*
+ * create / open of a set that can take it (the usable size or less, lanes, attributes); odd: of any set,
+ * now and then a size across the usable size or below the minimum, lanes NULL, a pool_addr off a page,
+ * RPMEM_MAX_NLANES.
+ */
 static int propose_pool(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
+	int odd = kind == P_ODD_POOL, create = kind == P_CREATE || (odd && below(x, 2));
 	unsigned t, s;
 	uint64_t usable, size;
 	char tail[96] = "";
 
-	if (pick_set(x, &t, &s))
+	if (pick_set(x, odd ? S_ANY : create ? S_NO_POOL : S_CLOSED_POOL, &t, &s))
 		return -EAGAIN;
 	usable = m_rpmem_usable(&x->m->rpmem.target[t].set[s]);
-	switch (below(x, 8)) {
+	switch (below(x, odd ? 8 : 3)) {
 	case 0:
 		size = usable;
 		break;
 	case 1:
-		size = usable + 4096; /* EFBIG */
-		break;
-	case 2:
 		size = M_RPMEM_MIN_POOL;
 		break;
+	case 2:
+		size = usable < (1u << 20) ? usable : 1u << 20;
+		break;
 	case 3:
+		size = usable + 4096; /* EFBIG */
+		break;
+	case 4:
 		size = below(x, 2) ? 4096 : 0; /* below the minimum */
 		break;
 	default:
 		size = usable < (1u << 20) ? usable : 1u << 20;
-		break;
-	}
-	switch (below(x, 12)) {
-	case 0:
-		snprintf(tail, sizeof(tail), " null_nlanes");
-		break;
-	case 1:
-		snprintf(tail, sizeof(tail), " addr_offset=%u", below(x, 2) ? 64u : 4095u);
-		break;
-	case 2:
-		snprintf(tail, sizeof(tail), " max_nlanes_env=%u", 1 + (unsigned)below(x, 2));
-		break;
-	default:
+		if (below(x, 2))
+			snprintf(tail, sizeof(tail), " null_nlanes");
+		else if (below(x, 2))
+			snprintf(tail, sizeof(tail), " addr_offset=%u", below(x, 2) ? 64u : 4095u);
+		else
+			snprintf(tail, sizeof(tail), " max_nlanes_env=%u", 1 + (unsigned)below(x, 2));
 		break;
 	}
 	snprintf(line, len, "%s: rpmem_%s p%u target=%s set=\"%s\" size=%llu nlanes=%u%s%s", ex_node_name(node),
-		 kind == P_CREATE ? "create" : "open", x->step, ex_node_name(t), x->m->rpmem.target[t].set[s].name,
-		 (unsigned long long)size, 1 + (unsigned)below(x, 4), kind == P_CREATE && below(x, 8) ? ATTR : "", tail);
+		 create ? "create" : "open", x->step, ex_node_name(t), x->m->rpmem.target[t].set[s].name,
+		 (unsigned long long)size, 1 + (unsigned)below(x, 4), create && (!odd || below(x, 4)) ? ATTR : "", tail);
 	return 0;
 }
 
@@ -187,7 +198,7 @@ static int propose_remove(struct gctx *x, unsigned node, char *line, size_t len)
 	static const char *const flags[] = { "", "", " flags=1", " flags=2", " flags=3", " flags=4" };
 	unsigned t, s;
 
-	if (pick_set(x, &t, &s))
+	if (pick_set(x, S_ANY, &t, &s))
 		return -EAGAIN;
 	snprintf(line, len, "%s: rpmem_remove target=%s set=\"%s\"%s", ex_node_name(node), ex_node_name(t),
 		 x->m->rpmem.target[t].set[s].name, flags[below(x, 6)]);
@@ -204,6 +215,7 @@ int rpmem_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size
 		return propose_set(x, node, line, len);
 	case P_CREATE:
 	case P_OPEN:
+	case P_ODD_POOL:
 		return propose_pool(x, node, kind, line, len);
 	case P_REMOVE:
 		return propose_remove(x, node, line, len);
