@@ -56,16 +56,17 @@ static int lint_text(const char *text, const char *what)
 
 /*
  * Draw ncases cases of family fam (seed 3): each passes on the model and lints clean; count the steps that
- * call each of calls[] (each must be drawn) and the family's rules reached (at least min_rules).
+ * call each of calls[] (each must be drawn), the traffic (steps that call one of traffic[]: at least a
+ * quarter of the steps) and the family's rules reached (at least min_rules).
  */
-static void check_family(enum m_family fam, int ncases, const char *const *calls, const char *rule_prefix,
-			 const char *require, unsigned min_rules)
+static void check_family(enum m_family fam, int ncases, const char *const *calls, const char *const *traffic,
+			 const char *rule_prefix, const char *require, unsigned min_rules)
 {
 	struct ex_gen_opts o = fam_opts(fam);
 	struct ex_cov cov = { { 0 } };
 	struct model_gen g;
 	struct ex_eval *e = malloc(sizeof(*e));
-	unsigned seen[16] = { 0 }, fam_rules = 0;
+	unsigned seen[16] = { 0 }, fam_rules = 0, steps = 0, moves = 0;
 
 	ck_assert_ptr_nonnull(e);
 	model_gen_seed(&g, 3);
@@ -83,14 +84,22 @@ static void check_family(enum m_family fam, int ncases, const char *const *calls
 		snprintf(what, sizeof(what), "case %d", k);
 		ck_assert_int_eq(lint_text(text, what), 0);
 		free(text);
-		for (size_t i = 0; i < c.n; i++)
+		for (size_t i = 0; i < c.n; i++) {
+			int moved = 0;
+
 			for (unsigned j = 0; calls[j]; j++)
 				seen[j] += strstr(c.lines[i], calls[j]) != NULL;
+			for (unsigned j = 0; traffic[j]; j++)
+				moved |= strstr(c.lines[i], traffic[j]) != NULL;
+			moves += (unsigned)moved;
+		}
+		steps += (unsigned)c.n;
 		ex_eval_free(e);
 		ex_case_free(&c);
 	}
 	for (unsigned j = 0; calls[j]; j++)
 		ck_assert_msg(seen[j] > 0, "%s never drawn", calls[j]);
+	ck_assert_msg(moves >= steps / 4, "%u of %u steps move bytes", moves, steps);
 	for (unsigned r = 0; r < M_RULE_COUNT_; r++)
 		fam_rules += cov.hits[r] && strncmp(m_rule_info((enum m_rule)r)->id, rule_prefix, strlen(rule_prefix)) == 0;
 	ck_assert_uint_ge(fam_rules, min_rules);
@@ -104,7 +113,9 @@ START_TEST(test_mrapi_cases_well_formed)
 					     ": mrapi_rmem_read ", ": mrapi_rmem_write ", " strides=", "_i q",
 					     ": mrapi_wait ", ": mrapi_finalize", ": mrapi_local_store ", NULL };
 
-	check_family(M_FAM_MRAPI, 30, calls, "RMEM-", "require mrapi\n", 12);
+	static const char *const traffic[] = { ": mrapi_rmem_read", ": mrapi_rmem_write", ": mrapi_local_store ", NULL };
+
+	check_family(M_FAM_MRAPI, 30, calls, traffic, "RMEM-", "require mrapi\n", 12);
 }
 END_TEST
 
@@ -114,7 +125,10 @@ START_TEST(test_rpmem_cases_well_formed)
 					     ": rpmem_close ", ": rpmem_remove ", ": rpmem_persist ", ": rpmem_flush ",
 					     ": rpmem_drain ", ": rpmem_read ", " lane=", ": rpmem_link_down ", NULL };
 
-	check_family(M_FAM_RPMEM, 8, calls, "RPMEM-", "require rpmem\n", 10);
+	static const char *const traffic[] = { ": rpmem_persist ", ": rpmem_deep_persist ", ": rpmem_flush ",
+					       ": rpmem_drain ", ": rpmem_read ", ": rpmem_fill ", NULL };
+
+	check_family(M_FAM_RPMEM, 8, calls, traffic, "RPMEM-", "require rpmem\n", 10);
 }
 END_TEST
 
