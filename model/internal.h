@@ -40,6 +40,18 @@ enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 
  * keeps them chained) takes no look at the others'.
  */
 size_t m_profile_dev_next(const struct m_profile *p, enum m_rule rule, size_t d);
+/*
+ * The same walk with one look for the profile's chain (m_decide's): the
+ * first index as m_profile_dev_next(p, rule, 0) gives it, and *chain the
+ * built-in table's chain of it (NULL for another table); after index d the
+ * next is m_profile_dev_after's.
+ */
+size_t m_profile_dev_first(const struct m_profile *p, enum m_rule rule, const uint16_t **chain);
+static inline size_t m_profile_dev_after(const struct m_profile *p, enum m_rule rule, const uint16_t *chain,
+					 size_t d)
+{
+	return chain ? chain[d] : m_profile_dev_next(p, rule, d + 1);
+}
 /* The set rule allows at decision part under profile p: generic outs[0..n),
  * then every matching deviation applied in table order. */
 struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,

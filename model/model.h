@@ -379,9 +379,9 @@ struct m_node {
 struct model {
 	uint8_t nnodes;
 	uint8_t crashed;            /* a kernel died: nothing more is predicted */
-	/* node[nnodes..] are not part of the model: never read; model_init zeroes
-	 * them, model_clone leaves the copy's as they were (a model of a few nodes
-	 * is copied in a fraction of the struct's 0.5 MB). */
+	/* node[nnodes..] are not part of the model: never read; model_init and
+	 * model_clone leave them as they were (a model of a few nodes is made
+	 * and copied in a fraction of the struct's 0.5 MB). */
 	struct m_node node[M_MAX_NODES];
 	/* Each family's domain-wide state (model/state.def). */
 #define MODEL_STATE(name) struct m_##name##_model name;

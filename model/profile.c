@@ -321,6 +321,19 @@ static void chains_build(void)
 	}
 }
 
+size_t m_profile_dev_first(const struct m_profile *p, enum m_rule rule, const uint16_t **chain)
+{
+	*chain = NULL;
+	for (size_t i = 0; rule < M_RULE_COUNT_ && p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++) {
+		if (!p->dev || p->dev != profiles[i].dev || p->ndev != profiles[i].ndev)
+			continue;
+		call_once(&chains_once, chains_build);
+		*chain = chains[i].next;
+		return chains[i].first[rule];
+	}
+	return m_profile_dev_next(p, rule, 0);
+}
+
 size_t m_profile_dev_next(const struct m_profile *p, enum m_rule rule, size_t d)
 {
 	for (size_t i = 0; rule < M_RULE_COUNT_ && p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++) {

@@ -130,14 +130,18 @@ static void set_add(struct m_set *s, struct m_outcome o)
 struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
 		      const struct m_outcome *outs, unsigned n)
 {
-	struct m_set s = { 0 };
+	struct m_set s, t;
+	const uint16_t *chain = NULL;
+
+	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
 
 	for (unsigned i = 0; i < n; i++)
 		set_add(&s, outs[i]);
-	for (size_t d = p ? m_profile_dev_next(p, rule, 0) : 0; p && d < p->ndev; d = m_profile_dev_next(p, rule, d + 1)) {
+	for (size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0; p && d < p->ndev;
+	     d = m_profile_dev_after(p, rule, chain, d)) {
 		const struct m_deviation *dv = &p->dev[d];
-		struct m_set t = { 0 };
 
+		t.n = 0;
 		if (dv->rule != rule || dv->part != part)
 			continue;
 		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))

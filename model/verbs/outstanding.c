@@ -80,13 +80,20 @@ static int wr_peer(const struct model *m, const struct m_wr_out *w, int *pn, int
 	return q->peer_node < 0 ? -1 : 0;
 }
 
+/* w, live, is done with: no longer outstanding. */
+static void wr_end(struct model *m, struct m_wr_out *w)
+{
+	w->live = 0;
+	m->outst.nlive--;
+}
+
 /* The oldest live WR of QP qp on node n: its index, or -1. */
 static int oldest_on(const struct model *m, unsigned n, int qp)
 {
 	const struct m_outst_model *o = &m->outst;
 	int k = -1;
 
-	for (int i = 0; i < M_OUTST_MAX; i++)
+	for (int i = 0; o->nlive && i < M_OUTST_MAX; i++)
 		if (o->w[i].live && !o->w[i].kept && o->w[i].node == n && o->w[i].qp == qp &&
 		    (k < 0 || o->w[i].seq < o->w[k].seq))
 			k = i;
@@ -98,7 +105,7 @@ static unsigned count_on(const struct model *m, unsigned n, int qp)
 {
 	unsigned c = 0;
 
-	for (int i = 0; i < M_OUTST_MAX; i++)
+	for (int i = 0; m->outst.nlive && i < M_OUTST_MAX; i++)
 		c += m->outst.w[i].live && !m->outst.w[i].kept && m->outst.w[i].node == n && m->outst.w[i].qp == qp;
 	return c;
 }
@@ -108,7 +115,7 @@ static int touches(const struct model *m, unsigned n, int qp)
 {
 	int t = 0;
 
-	for (int i = 0; i < M_OUTST_MAX; i++) {
+	for (int i = 0; m->outst.nlive && i < M_OUTST_MAX; i++) {
 		const struct m_wr_out *w = &m->outst.w[i];
 		int pn, pq;
 
@@ -153,7 +160,7 @@ int m_outst_check(const struct model *m, const struct m_op *op)
 
 void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
-	for (int i = 0; i < M_OUTST_MAX; i++) {
+	for (int i = 0; m->outst.nlive && i < M_OUTST_MAX; i++) {
 		struct m_pred w;
 		unsigned n = 0;
 
@@ -349,7 +356,7 @@ static int names_mr(const struct model *m, const struct m_wr_out *w, unsigned n,
 
 int m_outst_names_mr(const struct model *m, unsigned n, int h)
 {
-	for (int i = 0; i < M_OUTST_MAX; i++)
+	for (int i = 0; m->outst.nlive && i < M_OUTST_MAX; i++)
 		if (m->outst.w[i].live && names_mr(m, &m->outst.w[i], n, h))
 			return 1;
 	return 0;
@@ -370,13 +377,13 @@ static int resolve(struct model *m, const struct m_pred *pred, size_t i, int k)
 	uint32_t pushes = cq->pushes, bits = w->seen | pred->wr_seen[k];
 	int created, rc;
 
-	w->live = 0;
+	wr_end(m, w);
 	op.verbs.nowait = 1; /* committed as w itself: no race with the younger WRs of its QP */
 	rc = m_verbs_step_apply(m, &op, &pred->res, &pred->alt[i], &created);
 	cq->pushes = pushes; /* its own completion counts as arriving when it ran */
 	/* Completions that arrived meanwhile (or may arrive, of another QP's outstanding WRs) came
 	 * before or after it: the CQ's order is unknown. */
-	for (int j = 0; j < M_OUTST_MAX; j++)
+	for (int j = 0; m->outst.nlive && j < M_OUTST_MAX; j++)
 		if (m->outst.w[j].live && m->outst.w[j].node == w->node && wr_cq(m, &m->outst.w[j]) == wr_cq(m, w) &&
 		    m->outst.w[j].qp != w->qp)
 			cq->overrun = 1;
@@ -400,6 +407,7 @@ static int hand_over(struct model *m, const struct m_pred *pred)
 			continue;
 		*w = (struct m_wr_out){ .live = 1, .kind = op->kind, .node = op->node, .qp = op->obj, .a = op->verbs,
 					.seen = pred->wr_seen[M_OUTST_MAX], .seq = o->seq++ };
+		o->nlive++;
 		w->pushes = m->node[op->node].cq.cq[wr_cq(m, w) - 1].pushes;
 		unknown_dest(m, w);
 		return 0;
@@ -423,6 +431,7 @@ static void keep(struct model *m, const struct m_op *op)
 			m->outst.w[k] = (struct m_wr_out){ .live = 1, .kept = 1, .kind = op->kind, .node = op->node,
 							  .qp = (int16_t)qh, .a = op->verbs, .seq = m->outst.seq++ };
 			m->outst.w[k].a.nowait = 0;
+			m->outst.nlive++;
 			return;
 		}
 }
@@ -438,7 +447,7 @@ static void ring(struct model *m, const struct m_pred *pred, unsigned n, int qh)
 	unsigned kept = 0;
 
 	m->node[n].qp[qh].sq_kept = 0;
-	for (int k = 0; k < M_OUTST_MAX; k++)
+	for (int k = 0; m->outst.nlive && k < M_OUTST_MAX; k++)
 		kept += m->outst.w[k].live && m->outst.w[k].kept && m->outst.w[k].node == n && m->outst.w[k].qp == qh;
 	for (int k = 0; k < M_OUTST_MAX; k++) {
 		struct m_wr_out *w = &m->outst.w[k];
@@ -447,7 +456,7 @@ static void ring(struct model *m, const struct m_pred *pred, unsigned n, int qh)
 
 		if (!w->live || !w->kept || w->node != n || w->qp != qh)
 			continue;
-		w->live = 0;
+		wr_end(m, w);
 		if (kept == 1 && bits && !(bits & (bits - 1))) {
 			int s = __builtin_ctz(bits);
 			struct m_op op = wr_op(w);
@@ -500,13 +509,15 @@ int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *han
 	int k;
 
 	*handled = 0;
-	for (int j = 0; j < M_OUTST_MAX; j++) {
+	for (int j = 0; m->outst.nlive && j < M_OUTST_MAX; j++) {
 		struct m_wr_out *w = &m->outst.w[j];
 
 		if (!w->live)
 			continue;
-		if (unkept(m, op, a, w))
-			w->live = 0;
+		if (unkept(m, op, a, w)) {
+			wr_end(m, w);
+			continue; /* forgotten */
+		}
 		if (w->kept)
 			continue;
 		w->seen |= pred->wr_seen[j];
@@ -518,7 +529,7 @@ int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *han
 		if (op->kind == M_OP_DESTROY_QP && a->effect == M_EFF_DO && w->node == op->node && w->qp == op->obj) {
 			/* its completion came before the QP went, or never */
 			m->node[w->node].cq.cq[wr_cq(m, w) - 1].overrun = 1;
-			w->live = 0;
+			wr_end(m, w);
 		}
 	}
 	if (post_kind((enum m_op_kind)op->kind) && op->kind != M_OP_RECV) {

@@ -35,6 +35,7 @@ struct m_wr_out {
 
 struct m_outst_model {
 	uint32_t seq;            /* the next post's seq */
+	uint8_t nlive;           /* how many of w are live (a step with none skips their loops) */
 	struct m_wr_out w[M_OUTST_MAX];
 };
 

@@ -46,6 +46,7 @@ struct fk_step {
 struct fake {
 	struct fk_step step[FK_STEPS];
 	unsigned nexec, npeer, nread;
+	unsigned paused_ms;      /* what the runner let pass between looks at a peer (pause(): no real sleep) */
 	struct hcall calls[FK_STEPS];
 	int peer_state;          /* peer() default */
 	uint8_t *mem[FK_OBJS];
@@ -247,9 +248,16 @@ static inline int fk_ahead(void *be, const struct hcall *c)
 	return 0;
 }
 
+/* The runner's wait between two looks at a peer QP, counted, not slept: the fake's peer does not change. */
+static inline void fk_pause(void *be, int ms)
+{
+	(void)be;
+	fk.paused_ms += (unsigned)ms;
+}
+
 static const struct backend_ops fake_ops = {
 	.name = "fake", .exec = fk_exec, .ref = fk_ref, .attr = fk_attr, .read = fk_read, .peer = fk_peer,
-	.ahead = fk_ahead,
+	.ahead = fk_ahead, .pause = fk_pause,
 };
 
 /* ---------------------------------------------------------- helpers -- */

@@ -1,6 +1,7 @@
 /*
  * Unit tests of the walk along a profile's deviations of one rule
- * (model/profile.c: m_profile_dev_next, which m_decide takes): for every
+ * (model/profile.c: m_profile_dev_next, and m_profile_dev_first/after, which
+ * m_decide takes): for every
  * built-in profile and rule, the chain it keeps visits exactly the
  * deviations a scan of the whole table finds, in table order; a profile
  * whose table is not a built-in one is scanned.
@@ -32,6 +33,17 @@ static size_t walk(const struct m_profile *p, enum m_rule rule, size_t *idx)
 	return n;
 }
 
+/* The same by m_profile_dev_first and m_profile_dev_after (m_decide's walk). */
+static size_t walk_chain(const struct m_profile *p, enum m_rule rule, size_t *idx)
+{
+	const uint16_t *chain;
+	size_t n = 0;
+
+	for (size_t d = m_profile_dev_first(p, rule, &chain); d < p->ndev; d = m_profile_dev_after(p, rule, chain, d))
+		idx[n++] = d;
+	return n;
+}
+
 static void same_walk(const struct m_profile *p)
 {
 	size_t *a = calloc(p->ndev + 1, sizeof(*a)), *b = calloc(p->ndev + 1, sizeof(*b));
@@ -42,6 +54,8 @@ static void same_walk(const struct m_profile *p)
 		size_t n = scan(p, (enum m_rule)r, a);
 
 		ck_assert_uint_eq(walk(p, (enum m_rule)r, b), n);
+		ck_assert_int_eq(memcmp(a, b, n * sizeof(*a)), 0);
+		ck_assert_uint_eq(walk_chain(p, (enum m_rule)r, b), n);
 		ck_assert_int_eq(memcmp(a, b, n * sizeof(*a)), 0);
 	}
 	free(a);

@@ -59,9 +59,15 @@ static int fk_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	return 0;
 }
 
+/* The runner's wait between two looks at the peer: none (the fake's peer changes only as steps run). */
+static void fk_pause(void *be, int ms)
+{
+	(void)be, (void)ms;
+}
+
 static const struct backend_ops fake = {
 	.name = "fake", .exec = fk_exec, .ref = fx_ref, .attr = fx_attr, .read = fx_read, .peer = fk_peer,
-	.ahead = fk_ahead,
+	.ahead = fk_ahead, .pause = fk_pause,
 };
 
 /* Run text (run-ahead on or off), the peer in state from step after on, step bad failing; the verdict into *r. */

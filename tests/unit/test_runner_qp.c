@@ -26,6 +26,7 @@ START_TEST(test_peer_state_checked)
 	ck_assert_str_eq(r.reason,
 			 "line 11: peer QP a.q: model allows state ERR, receive none; real state RTS, receive none");
 	ck_assert_uint_ge(fk.npeer, 2); /* it waited for the responder to get there */
+	ck_assert_uint_ge(fk.paused_ms, 1000); /* a second (run_peer.c's PEER_STATE_WAIT_MS) */
 	ck_assert_uint_eq(r.steps_run, 10);
 	done(f, &r);
 
