@@ -299,11 +299,12 @@ void mrapi_rmem_detach(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 		*status = h_withdrawn(h) ? MRAPI_ERR_RMEM_INVALID : MRAPI_ERR_RMEM_NOTATTACHED;
 		goto out;
 	}
+	/* the directory first: the owner may delete the buffer as soon as it has counted us out */
 	rq_abort_handle(h, MRAPI_ERR_RMEM_NOTATTACHED);
+	rc = dir_op(lib_state.dir_fd, "DETACH", x->id, x->gen);
 	tp_disconnect(x->conn);
 	x->conn = NULL;
 	x->attached = 0;
-	rc = dir_op(lib_state.dir_fd, "DETACH", x->id, x->gen);
 	x->dead = rc == MRAPI_ERR_RMEM_INVALID;
 	*status = dir_failure(rc);
 out:
