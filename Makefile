@@ -30,7 +30,8 @@ all:
 
 include model/model.mk
 # lib/<name>/<name>.mk: the libraries the project provides (an API family with no
-# packaged implementation gets one here: lib/mrapi, lib/rpmem).
+# packaged implementation gets one here: lib/mrapi, lib/rpmem), and lib/common, what
+# they and the harness share below both (its .mk comes first: lib/mrapi takes its sources).
 include $(sort $(wildcard lib/*/*.mk))
 include netns/netns.mk
 include harness/harness.mk
@@ -99,7 +100,7 @@ help:
 	@echo "make oracle     the oracle's self-test (deliberately wrong scenarios must fail)"
 	@echo "make unit       unit tests only (plain build)"
 	@echo "make valgrind   unit tests under valgrind"
-	@echo "make coverage   gcov/lcov report, including code run inside the VM"
+	@echo "make coverage   gcov/gcovr report, including code run inside the VM"
 	@echo "make bench      benchmarks"
 	@echo "make docs       docs/rules.md, the rule catalog, from model/rules.def"
 	@echo "make install    PREFIX=/usr/local DESTDIR=: binary, man pages, corpus, model library + pkg-config"

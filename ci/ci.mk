@@ -123,24 +123,20 @@ bench-explore: all
 
 # Coverage: instrumented build in build/cov; the unit tests on the host and
 # the smoke test on the real stack (in the VM the checkout is shared
-# read-write, so the guest's .gcda files land here too).
+# read-write, so the guest's .gcda files land here too); ci/coverage-report
+# (gcovr) the report, every source named relative to the checkout.
 COV := build/cov
-LCOV_BRANCH := --rc lcov_branch_coverage=1
 coverage: deps
 	$(MAKE) BUILD=$(COV) OPT='-O0 -g' XCFLAGS='--coverage' XLDFLAGS='--coverage' all
-	lcov -q --zerocounters --directory $(COV)
+	find $(COV) -name '*.gcda' -delete
 	tests/run-unit $(COV)/tests/unit-tests
 	RDMACHECK_BUILD=$(COV) ci/stack --stack=$(STACK) -- tests/smoke/run
 	rm -rf $(COV)/results
 	$(COV)/rdmacheck run --stack=$(STACK) --results=$(COV)/results $(CORPUS) > $(COV)/corpus.tmp; \
 	  echo $$? > $(COV)/corpus.status; mv $(COV)/corpus.tmp $(COV)/corpus.txt
 	tail -n 4 $(COV)/corpus.txt
-	lcov -q $(LCOV_BRANCH) --capture --directory $(COV) --base-directory . --output-file $(COV)/lcov.raw
-	lcov -q $(LCOV_BRANCH) --extract $(COV)/lcov.raw "$(CURDIR)/*" --output-file $(COV)/lcov.tmp
-	lcov -q $(LCOV_BRANCH) --remove $(COV)/lcov.tmp "$(CURDIR)/tests/*" --output-file $(COV)/lcov.info
-	genhtml -q --branch-coverage --output-directory $(COV)/html $(COV)/lcov.info
+	ci/coverage-report . $(COV) $(COV)/html
 	cp $(COV)/results/coverage.html $(COV)/html/semantic.html
-	ci/coverage-summary $(COV)/lcov.info "$(CURDIR)/"
 	@echo "coverage report: $(COV)/html/index.html (lines, functions, branches)"
 	@echo "semantic coverage (rules x API family, real stack and model walk, deviations): $(COV)/html/semantic.html"
 	$(COV)/rdmacheck coverage $(CORPUS) > $(COV)/rules.tmp && mv $(COV)/rules.tmp $(COV)/rules.txt

@@ -165,6 +165,25 @@ static const struct m_deviation rxe_dev[] = {
 	  "RPMA src/conn.c rpma_flush (1.2.0): a type that is neither PERSISTENT nor VISIBILITY passes every "
 	  "check and the APM READ is posted (rpma_flush(3) says RPMA_E_INVAL; catalog disagreement 12)", LIBRPMA },
 #undef RPMA_E_
+	/* ---- libmrapi-rdma (lib/mrapi, this project's MRAPI over RDMA; catalog D): where the reference
+	 * implementation (ke4harper/MxAPI mca-2.0.3 mrapi, MRAPI_VERSION "FSL 0.9.3.4") and the spec's text
+	 * differ and the spec is clear, the model follows the spec (the generic set) and the library gives
+	 * the reference's answer, so that programs written for it run unchanged; the profile mca-ref has the
+	 * same rows for the reference itself. ---- */
+#define LIBMRAPI "libmrapi-rdma 0.2.0"
+#define MST(e) { M_OUT_MRAPI, M_MRAPI_##e }
+	{ M_RULE_RMEM_RW_4, M_MRAPI_P_STRIDE_ONE, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_STRIDE) },
+	  "lib/mrapi rw.c rw_checks follows the reference: ke4harper/MxAPI mca-2.0.3 mrapi/src/Fragments/"
+	  "mrapi_rmem.c mrapi_rmem_read/write (and _i) compare rmem_stride and local_stride with bytes_per_access "
+	  "whatever num_strides is, and its tests/rmem1.c expects MRAPI_ERR_RMEM_STRIDE with one stride (the "
+	  "spec's text: only when num_strides > 1)", LIBMRAPI },
+	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OTHERS, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "lib/mrapi dir_requests.c do_op follows the reference: ke4harper/MxAPI mca-2.0.3 mrapi/src/mrapi_impl/"
+	  "Fragments/mrapi_impl_spec_rmem.c mrapi_impl_rmem_delete has no attach-count check, and its tests/rmem3.c "
+	  "deletes while the other thread may still be attached (the spec's text: MRAPI_ERR_RMEM_ATTACH); a node "
+	  "still attached may then detach (RMEM-DELETE-2)", LIBMRAPI },
+#undef MST
+#undef LIBMRAPI
 	/* ---- PMDK librpmem 1.12.1 (catalog E): the code's answers where its man pages say otherwise.
 	 * WIDEN: a stack running PMDK's own librpmem gives them, this project's librpmem-rpma gives the
 	 * man page's (the generic set); both are accepted here and the deviation is printed. Parts are
@@ -236,11 +255,13 @@ static const struct m_deviation mca_ref_dev[] = {
 	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OWNER, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
 	  "MRR mrapi_impl_rmem_delete: no owner check (FIXME)", MCA_REF },
 	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OTHERS, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
-	  "MRR mrapi_impl_rmem_delete: no attach-count check (FIXME)", MCA_REF },
+	  "MRR mrapi_impl_rmem_delete: no attach-count check (FIXME); ke4harper/MxAPI mca-2.0.3 "
+	  "mrapi_impl_spec_rmem.c mrapi_impl_rmem_delete the same, tests/rmem3.c relies on it", MCA_REF },
 	{ M_RULE_RMEM_RW_4, M_MRAPI_P_ORDER, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(FIRST_CHECK) },
 	  "MRR mrapi.c mrapi_rmem_read/write: NOTINIT, INVALID, STRIDE, NOTATTACHED in this order", MCA_REF },
 	{ M_RULE_RMEM_RW_4, M_MRAPI_P_STRIDE_ONE, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(ERR_RMEM_STRIDE) },
-	  "MRR mrapi.c mrapi_rmem_read/write: the stride check does not look at num_strides; tests/rmem1.c", MCA_REF },
+	  "MRR mrapi.c mrapi_rmem_read/write: the stride check does not look at num_strides; tests/rmem1.c "
+	  "(ke4harper/MxAPI mca-2.0.3 src/Fragments/mrapi_rmem.c mrapi_rmem_read/write the same)", MCA_REF },
 	{ M_RULE_RMEM_RW_4, M_MRAPI_P_BOUNDS, ANY_KERNEL, M_DEV_REPLACE, 1, { MREAD(REF_BOUNDS) },
 	  "MRR mrapi_impl_spec.c mrapi_impl_rmem_read/write: own bounds formula; on overrun it returns FALSE "
 	  "without setting *status, so the API says MRAPI_SUCCESS and nothing is copied", MCA_REF },

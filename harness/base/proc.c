@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,16 +50,25 @@ int cli_find_root(char *root, size_t len)
 	return -ENOENT;
 }
 
+int proc_die_with(pid_t parent, int sig)
+{
+	if (prctl(PR_SET_PDEATHSIG, sig) != 0)
+		return -errno;
+	return getppid() == parent ? 0 : -ESRCH; /* (reparented: it ended before the call) */
+}
+
 /* Run argv (no shell) and wait. Returns its exit status, or -errno. */
 int spawn_start(char *const argv[], int quiet)
 {
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		if (proc_die_with(self, SIGTERM) == -ESRCH)
+			_exit(127);
 		if (quiet && !freopen("/dev/null", "w", stdout))
 			_exit(127);
 		execv(argv[0], argv);

@@ -19,18 +19,18 @@
 #include <unistd.h>
 
 static const char usage_explore[] =
-	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=verbs,rpma,dat]\n"
+	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=FAMILY,...]\n"
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
-	"                         [--corpus=DIR] [--shrink-rounds=N] [--print] [--progress]\n"
+	"                         [--corpus=DIR] [--shrink-rounds=N] [--until=N[:F[:S]]] [--print] [--progress]\n"
 	"Generate random multi-node scenarios from the model's state, run them on the stack judged\n"
 	"as `run` judges, and shrink every divergence to the smallest scenario that still shows it,\n"
 	"written to DIR/NNN-<rule>-<outcome>.scn.\n"
 	"  --seed      the generator's seed (default 1); the same seed gives the same steps\n"
 	"  --steps     stop after N generated steps (default 2000); --time: after S seconds\n"
 	"  --nodes     nodes per scenario (default 2-3)\n"
-	"  --api       API families to draw from: verbs, rpma, dat; each scenario\n"
-	"              draws from one of them (default all three)\n"
+	"  --api       API families to draw from: verbs, rpma, dat, mrapi, rpmem; each\n"
+	"              scenario draws from one of them (default verbs,rpma,dat)\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
 	"              may kill the kernel is generated); model: the model in this process,\n"
@@ -46,6 +46,10 @@ static const char usage_explore[] =
 	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
 	"  --shrink-rounds  rounds of shrinking on the stack per divergence (default 8 on a real\n"
 	"              stack, each a run; the model's own pre-shrink is not bounded by it)\n"
+	"  --until     stop once N distinct declared deviations of the stack's profile (its --sim\n"
+	"              model shows them) were found, in cases of at least F families (default 1),\n"
+	"              each shrunk to at most S steps (default: any); the budget (--steps,\n"
+	"              --time) still bounds the run\n"
 	"  --print     print every generated scenario; --progress: a progress line per batch even\n"
 	"              when stderr is no terminal\n"
 	"Exit: 0 no divergence, 1 divergences found, 2 usage, 3 infrastructure.\n";
@@ -82,11 +86,12 @@ static int parse_ulong(const char *v, unsigned long *out)
 	return *v && !*end && !errno ? 0 : -EINVAL;
 }
 
-/* --api=verbs,rpma,dat into bits 1 << enum m_family. 0 or -EINVAL (an unknown or empty family). */
+/* --api=verbs,rpma,dat,mrapi,rpmem into bits 1 << enum m_family. 0 or -EINVAL (an unknown or empty family). */
 static int parse_apis(const char *v, unsigned *out)
 {
 	static const struct { const char *name; enum m_family api; } fams[] = {
 		{ "verbs", M_FAM_VERBS }, { "rpma", M_FAM_RPMA }, { "dat", M_FAM_DAT },
+		{ "mrapi", M_FAM_MRAPI }, { "rpmem", M_FAM_RPMEM },
 	};
 	char buf[128], *save = NULL;
 
@@ -102,6 +107,29 @@ static int parse_apis(const char *v, unsigned *out)
 		*out |= 1u << fams[k].api;
 	}
 	return *out ? 0 : -EINVAL;
+}
+
+/* --until=N[:F[:S]] into o's goal: N 1..EX_FOUND_MAX, F 1..M_FAM_COUNT_ (default 1), S (default 0: any). */
+static int parse_until(const char *v, struct ex_opts *o)
+{
+	char buf[48], *w[3] = { buf, NULL, NULL };
+	unsigned long n[3] = { 0, 1, 0 };
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (int k = 1; k < 3 && w[k - 1]; k++) {
+		w[k] = strchr(w[k - 1], ':');
+		if (w[k])
+			*w[k]++ = '\0';
+	}
+	for (int k = 0; k < 3; k++)
+		if (w[k] && (parse_ulong(w[k], &n[k]) || !n[k]))
+			return -EINVAL;
+	if (n[0] > EX_FOUND_MAX || n[1] > M_FAM_COUNT_ || n[2] > 256)
+		return -EINVAL;
+	o->goal_devs = (unsigned)n[0];
+	o->goal_fams = (unsigned)n[1];
+	o->goal_steps = (unsigned)n[2];
+	return 0;
 }
 
 /* Options into *a; returns 0, 1 (help printed) or -EINVAL (message printed). */
@@ -153,6 +181,8 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 		} else if (strncmp(argv[i], "--shrink-rounds=", 16) == 0) {
 			bad = parse_ulong(v, &n) || !n;
 			a->o.shrink_rounds = (unsigned)n;
+		} else if (strncmp(argv[i], "--until=", 8) == 0) {
+			bad = parse_until(v, &a->o);
 		} else if (strcmp(argv[i], "--progress") == 0) {
 			a->progress = 1;
 		} else if (strcmp(argv[i], "--print") == 0) {
@@ -236,6 +266,14 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 		       s->found[i].to, s->found[i].deviation[0] ? " (" : "", s->found[i].deviation[0] ? sim : "",
 		       s->found[i].deviation[0] ? ": declared deviation " : "", s->found[i].deviation,
 		       s->found[i].deviation[0] ? ")" : "");
+	if (a->o.goal_devs) {
+		unsigned devs, fams;
+
+		ex_goal_count(&a->o, s, &devs, &fams);
+		printf("explore: goal %s: %u distinct declared deviations of %u families (--until=%u:%u:%u)\n",
+		       ex_goal_met(&a->o, s) ? "reached" : "not reached", devs, fams, a->o.goal_devs, a->o.goal_fams,
+		       a->o.goal_steps);
+	}
 	printf("explore: to reproduce: rdmacheck explore --seed=%llu --profile=%s --stack=%s --api=%s%s%s\n",
 	       (unsigned long long)a->o.seed, a->profile, a->stack, a->api, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
 }

@@ -10,13 +10,11 @@
 #include "harness/cli/explain.h"
 #include "harness/base/opts.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static const char usage_main[] =
 	"usage: rdmacheck COMMAND [OPTIONS] PATH...\n"
@@ -195,23 +193,6 @@ static int touch(struct lint_ctx *lc, const struct scn_file *f, const struct scn
 	return seen;
 }
 
-/* The column (characters) of word in src at or after character col, as a whole word; col if absent. */
-static uint32_t word_col(const char *src, uint32_t col, const char *word)
-{
-	size_t wl = strlen(word);
-	uint32_t c = 1;
-
-	for (const char *p = src; *p; p++) {
-		if ((*p & 0xc0) == 0x80)
-			continue;
-		if (c >= col && strncasecmp(p, word, wl) == 0 && (p == src || !isalnum((unsigned char)p[-1])) &&
-		    !isalnum((unsigned char)p[wl]) && p[wl] != '_')
-			return c;
-		c++;
-	}
-	return col;
-}
-
 /*
  * A disagreement (run_opts.on_disagree), printed like a parse error: the
  * source line and a caret under the outcome it is about. One on a step that
@@ -222,12 +203,9 @@ static void lint_disagree(void *ctx, const struct scn_file *f, size_t step, uint
 			  const char *msg, const char *word)
 {
 	struct lint_ctx *lc = ctx;
-	struct scn_diag d = { .line = line, .col = col };
-	char src[SCN_LINE_MAX + 1];
+	struct scn_diag d;
 
-	if (word && cli_source_line(lc->path, line, src, sizeof(src)) == 0)
-		d.col = word_col(src, col, word);
-	snprintf(d.msg, sizeof(d.msg), "%.399s", msg);
+	cli_disagree_diag(lc->path, line, col, msg, word, &d);
 	if (touch(lc, f, &f->steps[step]) && lc->n)
 		snprintf(d.hint, sizeof(d.hint), "an object here took part in the disagreement at line %u, where the "
 			 "walk followed the model: this one may follow from that", lc->first_line);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void cli_unload(struct filelist *fl, struct scn_file **files)
 {
@@ -63,6 +64,75 @@ static void diag_format(const char *path, const struct scn_diag *d, char *buf, s
 	char src[SCN_LINE_MAX + 1];
 
 	scn_diag_format_src(d, path, cli_source_line(path, d->line, src, sizeof(src)) == 0 ? src : NULL, buf, len);
+}
+
+/* The column (characters) of word in src at or after character col, as a whole word; col if absent. */
+static uint32_t word_col(const char *src, uint32_t col, const char *word)
+{
+	size_t wl = strlen(word);
+	uint32_t c = 1;
+
+	for (const char *p = src; *p; p++) {
+		if ((*p & 0xc0) == 0x80)
+			continue;
+		if (c >= col && strncasecmp(p, word, wl) == 0 && (p == src || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[wl]) && p[wl] != '_')
+			return c;
+		c++;
+	}
+	return col;
+}
+
+void cli_disagree_diag(const char *path, uint32_t line, uint32_t col, const char *msg, const char *word,
+		       struct scn_diag *d)
+{
+	char src[SCN_LINE_MAX + 1];
+
+	memset(d, 0, sizeof(*d));
+	d->line = line;
+	d->col = col;
+	if (word && cli_source_line(path, line, src, sizeof(src)) == 0)
+		d->col = word_col(src, col, word);
+	snprintf(d->msg, sizeof(d->msg), "%.399s", msg);
+}
+
+/*
+ * Diagnostics text (lines "FILE:LINE:COL: MESSAGE", then its source line,
+ * caret, hints, further diagnostics) into r: the first line the reason,
+ * every further line the detail, indented, before what the detail held
+ * (keep) or in its place. 0 or -ENOMEM (r as it was, but for the reason).
+ */
+static int diag_result(struct result *r, const char *text, int keep)
+{
+	const char *nl = strchr(text, '\n');
+	struct text t = { 0 };
+
+	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - text) : (int)strlen(text), text);
+	for (const char *p = nl ? nl + 1 : ""; *p;) { /* every further line, indented */
+		const char *e = strchr(p, '\n');
+		int l = e ? (int)(e - p) : (int)strlen(p);
+
+		text_addf(&t, "  %.*s\n", l, p);
+		p += l + (e ? 1 : 0);
+	}
+	if (keep && r->detail)
+		text_addf(&t, "%s", r->detail);
+	if (t.oom) {
+		text_free(&t);
+		return -ENOMEM;
+	}
+	free(r->detail);
+	r->detail = text_take(&t);
+	return 0;
+}
+
+int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d)
+{
+	char buf[SCN_LINE_MAX * 3 + 1024];
+
+	diag_format(path, d, buf, sizeof(buf));
+	r->line = d->line;
+	return diag_result(r, buf, 1);
 }
 
 void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d)
@@ -178,29 +248,14 @@ int cli_load(int npaths, char **paths, struct filelist *fl, struct scn_file ***f
 
 int cli_parse_error(struct result *r, const char *diags)
 {
-	const char *nl = strchr(diags, '\n');
-	struct text t = { 0 };
+	int rc = diag_result(r, diags, 0);
 
 	r->v = V_ERROR;
 	r->line = 0;
-	snprintf(r->reason, sizeof(r->reason), "%.*s", nl ? (int)(nl - diags) : (int)strlen(diags), diags);
 	snprintf(r->title, sizeof(r->title), "%s", strstr(r->reason, CLI_UNREAD_NOTE) ? "(not read)" : "(does not parse)");
 	if (strncmp(r->reason, r->file, strlen(r->file)) == 0) /* "FILE:LINE:COL: ...": the line */
 		sscanf(r->reason + strlen(r->file), ":%u:", &r->line);
-	for (const char *p = nl ? nl + 1 : ""; *p;) { /* every further line, indented */
-		const char *e = strchr(p, '\n');
-		int l = e ? (int)(e - p) : (int)strlen(p);
-
-		text_addf(&t, "  %.*s\n", l, p);
-		p += l + (e ? 1 : 0);
-	}
-	if (t.oom) {
-		text_free(&t);
-		return -ENOMEM;
-	}
-	free(r->detail);
-	r->detail = text_take(&t);
-	return 0;
+	return rc;
 }
 
 int cli_profile(const char *arg, struct m_profile *out)

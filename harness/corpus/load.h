@@ -49,6 +49,20 @@ int cli_parse_error(struct result *r, const char *diags);
  * cannot be read is left out.
  */
 void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d);
+/*
+ * A disagreement between path's file and the model (run_opts.on_disagree's
+ * line, col, msg and word) as a diagnostic *d, the way lint says it: col
+ * moved onto word (an outcome's name; NULL: none) where the source line
+ * has it there or after.
+ */
+void cli_disagree_diag(const char *path, uint32_t line, uint32_t col, const char *msg, const char *word,
+		       struct scn_diag *d);
+/*
+ * Make d (a cli_disagree_diag) r's reason and line as lint prints it:
+ * "PATH:LINE:COL: MESSAGE", the source line and its caret first in the
+ * detail (what the detail held follows). r's verdict stays. 0 or -ENOMEM.
+ */
+int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d);
 /* Line no (1-based) of path, without its end (LF or CRLF), into buf; 0 or -ENOENT. */
 int cli_source_line(const char *path, uint32_t no, char *buf, size_t len);
 

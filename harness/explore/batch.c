@@ -1,10 +1,12 @@
 /* batch.c — running batches of cases in process or through `rdmacheck run` (batch.h). */
 #define _GNU_SOURCE /* getline */
 #include "harness/explore/batch.h"
+#include "harness/base/proc.h"
 #include "harness/base/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +236,7 @@ static int spawn_run(const struct ex_stack *s, char **paths, size_t n, const cha
 {
 	char stack_opt[64], prof_opt[96], tmo_opt[32];
 	char **argv = calloc(n + 8, sizeof(*argv));
+	pid_t self;
 	int fd;
 
 	if (!argv)
@@ -256,8 +259,11 @@ static int spawn_run(const struct ex_stack *s, char **paths, size_t n, const cha
 		return -errno;
 	}
 	fflush(NULL);
+	self = getpid();
 	*pid = fork();
 	if (*pid == 0) {
+		if (proc_die_with(self, SIGTERM) == -ESRCH) /* a killed explore's runs stop (as after Ctrl-C) */
+			_exit(127);
 		dup2(fd, STDOUT_FILENO);
 		execv(argv[0], argv);
 		_exit(127);

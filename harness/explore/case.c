@@ -67,14 +67,23 @@ static int calls_family(const struct ex_case *c, const char *prefix)
 	return 0;
 }
 
+/* The families a case may need a `require` line for: their calls' prefix and the require word. */
+static const struct { const char *prefix, *require; } requires[] = {
+	{ "rpma_", "rpma" }, { "dat_", "dapl" }, { "mrapi_", "mrapi" }, { "rpmem_", "rpmem" },
+};
+
 uint32_t ex_case_first_line(const struct ex_case *c)
 {
-	return 2u + (uint32_t)calls_family(c, "rpma_") + (uint32_t)calls_family(c, "dat_");
+	uint32_t n = 2;
+
+	for (size_t k = 0; k < sizeof(requires) / sizeof(requires[0]); k++)
+		n += (uint32_t)calls_family(c, requires[k].prefix);
+	return n;
 }
 
 int ex_case_text(const struct ex_case *c, const char *header, char **text)
 {
-	size_t hl = header ? strlen(header) : 0, len = hl + 48 + 2 * c->nnodes + 2, off;
+	size_t hl = header ? strlen(header) : 0, len = hl + 64 + 2 * c->nnodes + 2, off;
 	char *t;
 
 	for (size_t i = 0; i < c->n; i++)
@@ -85,10 +94,9 @@ int ex_case_text(const struct ex_case *c, const char *header, char **text)
 	memcpy(t, header ? header : "", hl);
 	off = hl;
 	/* a stack without the family skips the case (scenarios/README.md, require) */
-	if (calls_family(c, "rpma_"))
-		off += (size_t)snprintf(t + off, len - off, "require rpma\n");
-	if (calls_family(c, "dat_"))
-		off += (size_t)snprintf(t + off, len - off, "require dapl\n");
+	for (size_t k = 0; k < sizeof(requires) / sizeof(requires[0]); k++)
+		if (calls_family(c, requires[k].prefix))
+			off += (size_t)snprintf(t + off, len - off, "require %s\n", requires[k].require);
 	off += (size_t)snprintf(t + off, len - off, "nodes");
 	for (unsigned i = 0; i < c->nnodes; i++)
 		off += (size_t)snprintf(t + off, len - off, " %s", ex_node_name(i));

@@ -42,8 +42,8 @@ const char *ex_node_name(unsigned i);
 
 /*
  * The case as scenario text: header (may be NULL: none; else copied first,
- * ending in a newline), "require rpma" / "require dapl" when a step calls
- * that family, "nodes a b …", then the steps. *text is malloc'd,
+ * ending in a newline), "require rpma" / "dapl" / "mrapi" / "rpmem" when a
+ * step calls that family, "nodes a b …", then the steps. *text is malloc'd,
  * NUL-terminated. 0 or -ENOMEM.
  */
 int ex_case_text(const struct ex_case *c, const char *header, char **text);

@@ -30,6 +30,9 @@ struct ex_opts {
 	const char *stack_name;    /* for the files' header */
 	int progress;              /* a progress line on stderr: 1 rewritten (a TTY), 2 one per batch */
 	FILE *print;               /* every generated case's text goes there too (NULL: nowhere) */
+	unsigned goal_devs, goal_fams; /* stop after the batch that brought the distinct declared deviations
+	                                * found to goal_devs, of goal_fams API families (0: no goal) */
+	unsigned goal_steps;       /* the goal counts only those shrunk to at most this many steps (0: any) */
 };
 
 struct ex_found {
@@ -50,13 +53,23 @@ struct ex_summary {
 };
 
 /*
- * Explore on s until a budget of o runs out (or EX_FOUND_MAX divergences
- * were shrunk). cov weights the generator (seed it with the corpus'
+ * Explore on s until a budget of o runs out, its goal is met (--until) or
+ * EX_FOUND_MAX divergences were shrunk. cov weights the generator (seed it with the corpus'
  * coverage; it is updated); *sum receives the figures. Returns 0 or a
  * negative errno (the stack could not run, -ENOMEM, a file could not be
  * written).
  */
 int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, struct ex_summary *sum);
+
+/*
+ * The goal of --until (goal.c): the API family (enum m_family) of a found
+ * divergence's deciding call; the distinct declared deviations found so far
+ * (in files of at most o->goal_steps steps) and the families they are of;
+ * whether o's goal is met (0 when o has none).
+ */
+int ex_found_family(const struct ex_found *f);
+void ex_goal_count(const struct ex_opts *o, const struct ex_summary *sum, unsigned *devs, unsigned *fams);
+int ex_goal_met(const struct ex_opts *o, const struct ex_summary *sum);
 
 /*
  * Write case c (showing sig) as a scenario file at path, with its header.

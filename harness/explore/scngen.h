@@ -37,7 +37,7 @@ struct ex_gen_opts {
 	unsigned steps;                 /* steps of one case (episode) */
 	unsigned proposals;             /* proposals drawn per step (1: no weighting) */
 	unsigned apis;                  /* families a case may draw from: bits 1 << enum m_family
-	                                 * (VERBS, RPMA, DAT); each case draws one; 0: verbs */
+	                                 * (VERBS, RPMA, DAT, MRAPI, RPMEM); each case draws one; 0: verbs */
 	struct m_profile judge;         /* the profile steps are checked against */
 	int no_crash;                   /* drop proposals judge says may kill the kernel (a host stack) */
 };

@@ -1,4 +1,8 @@
-/* scngen_api.c — librpma and uDAPL steps drawn from the prefix's objects (scngen_int.h). */
+/*
+ * scngen_api.c — librpma and uDAPL steps drawn from the prefix's objects, and
+ * the families' dispatch (scngen_int.h; MRAPI: scngen_mrapi.c, librpmem:
+ * scngen_rpmem.c).
+ */
 #include "harness/explore/scngen_int.h"
 
 #include <errno.h>
@@ -12,29 +16,6 @@ static uint64_t obj_len(const struct gctx *x, int32_t o)
 	const struct scn_value *v = scn_step_arg(&f->steps[f->objs[o].step], "len");
 
 	return v ? v->num : 4096;
-}
-
-/* Another node than node (nnodes >= 2). */
-static unsigned other(struct gctx *x, unsigned node)
-{
-	return (node + 1 + below(x, x->nnodes - 1)) % x->nnodes;
-}
-
-/* Draw a kind by weights w[0..n) (all zero: kind 0). */
-static unsigned weighted(struct gctx *x, const unsigned *w, unsigned n)
-{
-	unsigned total = 0;
-	uint32_t r;
-
-	for (unsigned k = 0; k < n; k++)
-		total += w[k];
-	r = below(x, total);
-	for (unsigned k = 0; k < n; k++) {
-		if (r < w[k])
-			return k;
-		r -= w[k];
-	}
-	return 0;
 }
 
 /* A buffer length: mostly a page, now and then larger, tiny or one byte. */
@@ -287,15 +268,34 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 
 void api_draw(struct gctx *x, unsigned *node, unsigned *kind)
 {
-	if (x->fam == M_FAM_RPMA)
+	switch (x->fam) {
+	case M_FAM_RPMA:
 		rpma_draw(x, node, kind);
-	else
+		break;
+	case M_FAM_MRAPI:
+		mrapi_draw(x, node, kind);
+		break;
+	case M_FAM_RPMEM:
+		rpmem_draw(x, node, kind);
+		break;
+	default:
 		dat_draw(x, node, kind);
+		break;
+	}
 }
 
 int api_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
-	return x->fam == M_FAM_RPMA ? rpma_propose(x, node, kind, line, len) : dat_propose(x, node, kind, line, len);
+	switch (x->fam) {
+	case M_FAM_RPMA:
+		return rpma_propose(x, node, kind, line, len);
+	case M_FAM_MRAPI:
+		return mrapi_propose(x, node, kind, line, len);
+	case M_FAM_RPMEM:
+		return rpmem_propose(x, node, kind, line, len);
+	default:
+		return dat_propose(x, node, kind, line, len);
+	}
 }
 
 int api_opening(enum m_family fam, struct ex_case *c)
@@ -313,6 +313,10 @@ int api_opening(enum m_family fam, struct ex_case *c)
 			rc = ex_case_push(c, line);
 		}
 		return rc;
+	case M_FAM_MRAPI:
+		return mrapi_opening(c);
+	case M_FAM_RPMEM:
+		return rpmem_opening(c);
 	default:
 		return ex_case_push(c, "a: alloc_pd p0");
 	}

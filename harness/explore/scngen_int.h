@@ -1,7 +1,8 @@
 /*
  * scngen_int.h — what the scenario generator's proposal makers share
  * (internal to harness/explore: scngen.c for verbs, scngen_api.c for the
- * librpma and uDAPL families, scngen_pick.c what both draw with). A proposal
+ * librpma and uDAPL families and the families' dispatch, scngen_mrapi.c
+ * MRAPI, scngen_rpmem.c librpmem, scngen_pick.c what they all draw with). A proposal
  * reads the prefix's run on the model (its parse, its objects' model handles)
  * and draws with the
  * generator's random source; it writes one step line or answers -EAGAIN
@@ -27,6 +28,10 @@ enum want { W_ANY, W_LIVE };
 int obj_live(const struct gctx *x, const struct scn_obj *o, int h);
 /* A uniformly drawn integer in [0, n) (0 when n is 0). */
 uint32_t below(struct gctx *x, uint32_t n);
+/* Another node than node, uniformly (x->nnodes >= 2). */
+unsigned other(struct gctx *x, unsigned node);
+/* A kind drawn by weights w[0..n) (all zero: kind 0). */
+unsigned weighted(struct gctx *x, const unsigned *w, unsigned n);
 /*
  * A random scenario object of class cls on node that the model created
  * (live or, with W_ANY, dead too: stale handles and keys); *h its handle
@@ -54,13 +59,22 @@ int act_on(struct gctx *x, unsigned node, uint16_t cls, enum want w, const char 
 int fill_one(struct gctx *x, unsigned node, uint16_t cls, char *line, size_t len);
 
 /*
- * librpma and uDAPL (scngen_api.c): a node and a kind of step for family
- * x->fam, drawn by the objects the prefix holds; then one proposal of that
- * kind (0, or -EAGAIN: draw again).
+ * The families but verbs (scngen_api.c dispatches): a node and a kind of
+ * step for family x->fam, drawn by the objects the prefix holds; then one
+ * proposal of that kind (0, or -EAGAIN: draw again).
  */
 void api_draw(struct gctx *x, unsigned *node, unsigned *kind);
 int api_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len);
 /* The steps a case of family fam begins with (uDAPL: dat_ia_open on every node). 0 or -ENOMEM. */
 int api_opening(enum m_family fam, struct ex_case *c);
+
+/* MRAPI (scngen_mrapi.c), as api_draw / api_propose; its opening: mrapi_initialize on every node. */
+void mrapi_draw(struct gctx *x, unsigned *node, unsigned *kind);
+int mrapi_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len);
+int mrapi_opening(struct ex_case *c);
+/* librpmem (scngen_rpmem.c), as api_draw / api_propose; its opening: a pool set file on node b (a alone: a). */
+void rpmem_draw(struct gctx *x, unsigned *node, unsigned *kind);
+int rpmem_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len);
+int rpmem_opening(struct ex_case *c);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * scngen_pick.c — what the scenario generators share (scngen_int.h): drawing
  * numbers, objects of the case by the model's state, their names, flag sets
- * and offsets and lengths at a buffer's edges. scngen.c (verbs) and
- * scngen_api.c (librpma, uDAPL) both draw with these.
+ * and offsets and lengths at a buffer's edges. scngen.c (verbs),
+ * scngen_api.c (librpma, uDAPL), scngen_mrapi.c and scngen_rpmem.c draw
+ * with these.
  */
 #include "harness/explore/scngen.h"
 #include "harness/explore/scngen_int.h"
@@ -48,6 +49,29 @@ int obj_live(const struct gctx *x, const struct scn_obj *o, int h)
 	default:
 		return !destroyed(x, (int32_t)(o - x->e->f->objs));
 	}
+}
+
+/* scngen_int.h */
+unsigned other(struct gctx *x, unsigned node)
+{
+	return (node + 1 + below(x, x->nnodes - 1)) % x->nnodes;
+}
+
+/* scngen_int.h */
+unsigned weighted(struct gctx *x, const unsigned *w, unsigned n)
+{
+	unsigned total = 0;
+	uint32_t r;
+
+	for (unsigned k = 0; k < n; k++)
+		total += w[k];
+	r = below(x, total);
+	for (unsigned k = 0; k < n; k++) {
+		if (r < w[k])
+			return k;
+		r -= w[k];
+	}
+	return 0;
 }
 
 /* scngen_int.h */

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* setpgid, kill */
 #include "harness/nodes/vms.h"
 #include "harness/nodes/death.h"
+#include "harness/base/guard.h"
+#include "harness/base/proc.h"
 #include "harness/run/proto.h"
 
 #include <errno.h>
@@ -100,6 +102,7 @@ int vms_start(struct vms *v, const char *root, size_t nodes, int mem_mb, const c
 	char civms[PATH_MAX + 16], n[16], mem[32], dir[PATH_MAX + 16], port[32], token[PATH_MAX + 16];
 	char *argv[] = { civms, n, mem, dir, port, "--serve", NULL };
 	int p[2], rc;
+	pid_t self = getpid();
 
 	memset(v, 0, sizeof(*v));
 	v->in = -1;
@@ -127,12 +130,17 @@ int vms_start(struct vms *v, const char *root, size_t nodes, int mem_mb, const c
 	}
 	if (v->pid == 0) {
 		setpgid(0, 0);
+		/* this run's death: ci/vms's standard input ends (it stops its guests), its guard stops the group */
+		if (proc_die_with(self, SIGTERM) == -ESRCH)
+			_exit(127);
 		if (dup2(p[0], 0) < 0 || !freopen("/dev/null", "w", stdout) || !freopen(log, "a", stderr))
 			_exit(127);
 		execv(civms, argv);
 		_exit(127);
 	}
 	setpgid(v->pid, v->pid);
+	v->pgid = v->pid;
+	guard_group(v->pgid, 1);
 	close(p[0]);
 	v->in = p[1];
 	if ((rc = await_topo(v, nodes, t, err, errlen)) != 0) {
@@ -248,4 +256,7 @@ void vms_stop(struct vms *v)
 		waitpid(v->pid, &st, 0);
 		v->pid = 0;
 	}
+	if (v->pgid > 0)
+		guard_group(v->pgid, 0);
+	v->pgid = 0;
 }

@@ -24,6 +24,7 @@
 
 struct vms {
 	pid_t pid;                      /* ci/vms --serve, leader of its process group; 0 none */
+	pid_t pgid;                     /* that group (the run's guard stops it, guard.h) while it may run; 0 none */
 	int in;                         /* its standard input: closing it stops the guests */
 	size_t n;                       /* nodes booted */
 	unsigned boot[SCN_NODES_MAX];   /* per node, the boot the current scenario began on */

@@ -239,9 +239,9 @@ int cov_html(const char *path, const struct cov_case *cases, size_t n, const cha
 	      af.f);
 	fputs(style, af.f);
 	fputs("</head><body>\n<h1>Semantic coverage</h1>\n<p>", af.f);
-	fprintf(af.f, "%zu scenarios run on the ", n);
+	fprintf(af.f, "%zu scenarios run on ", n);
 	esc(af.f, stack);
-	fputs(" stack, judged against profile ", af.f);
+	fputs(", judged against profile ", af.f);
 	esc(af.f, prof->name);
 	fputs(". A rule is exercised when it decided an outcome the run followed; the model walk follows what "
 	      "each scenario's <code>expect</code> names (as <code>rdmacheck coverage</code>).</p>\n", af.f);

@@ -1,7 +1,7 @@
 /*
  * cov_html.h — semantic coverage as one HTML page (the run writes it into its
  * results directory as coverage.html; make coverage keeps the corpus run's
- * beside lcov's report):
+ * beside the line and branch report, ci/coverage-report):
  *   - per catalog area: encoded rules exercised by the run, and by the model
  *     walk of the same files (what `rdmacheck coverage` counts);
  *   - the rule × API family matrix: for every rule of model/rules.def, per
@@ -34,7 +34,8 @@ enum m_family cov_family(const struct scn_file *f);
 
 /*
  * Write the page to path (whole or not at all: afile.h). stack names what
- * ran ("vm", "host", "model"); prof is the profile judged against. Returns 0
+ * ran (outer_ran_on: "soft-RoCE (rxe) in a VM (ci/vm, Linux 6.1.0-27-amd64)",
+ * "the model simulating profile rxe 6.1"); prof is the profile judged against. Returns 0
  * or -errno.
  */
 int cov_html(const char *path, const struct cov_case *cases, size_t n, const char *stack,

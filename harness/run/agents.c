@@ -8,6 +8,7 @@
  * it. Only the agent program links the stack's libraries.
  */
 #define _GNU_SOURCE /* nftw, POLLRDHUP */
+#include "harness/base/proc.h"
 #include "harness/run/stack.h"
 #include "harness/run/proto.h"
 #include "harness/run/remote.h"
@@ -443,6 +444,7 @@ int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 	char agent[PATH_MAX];
 	int sv[2];
 	int rc;
+	pid_t self = getpid();
 
 	if (tn->agent[0])
 		return dial(st, i, tn);
@@ -468,6 +470,8 @@ int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn)
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGINT, SIG_DFL); /* the runner's interrupt handling is not the agent's: */
 		signal(SIGTERM, SIG_DFL); /* an interrupted run's agents end at once */
+		if (proc_die_with(self, SIGKILL) == -ESRCH) /* and so does a killed one's */
+			_exit(3);
 		if (st->tmp[0])
 			setenv("TMPDIR", st->tmp, 1); /* what an agent writes (uDAPL's dat.conf) goes with the scenario */
 		rc = topo_enter_netns(tn);
@@ -513,20 +517,50 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 	return rc;
 }
 
-void stack_agents_quit(struct stack_agent *ag, unsigned n)
+/*
+ * Drop what agent ag sent that nobody read (a timed-out request's late answer,
+ * bytes nobody asked for: pool.h), at most 64 reads of it: -EPIPE when its
+ * end of the connection is closed (it ended), else 0.
+ */
+static int drain(struct stack_agent *ag)
+{
+	char buf[4096];
+	ssize_t r = -1;
+
+	proto_rd_reset(&ag->rd);
+	for (int k = 0; k < 64 && (r = recv(ag->fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0; k++)
+		;
+	return r == 0 ? -EPIPE : 0;
+}
+
+int stack_agents_quit(struct stack_agent *ag, unsigned n)
 {
 	char reply[PROTO_LINE_MAX];
+	uint8_t ended[SCN_NODES_MAX] = { 0 }; /* running when asked, and gone without an answer */
+	int first = -1;
 
-	for (unsigned i = 0; i < n; i++) /* all asked first: they wind down together */
-		if (ag[i].fd >= 0 && proto_send(ag[i].fd, "quit") == 0)
-			proto_recv(ag[i].fd, &ag[i].rd, reply, sizeof(reply), 3000);
+	if (n > SCN_NODES_MAX)
+		n = SCN_NODES_MAX;
+	for (unsigned i = 0; i < n; i++) { /* all asked first: they wind down together */
+		int rc;
+
+		if (ag[i].fd < 0)
+			continue;
+		rc = drain(&ag[i]);
+		if (rc == 0)
+			rc = proto_send(ag[i].fd, "quit");
+		if (rc == 0)
+			rc = proto_recv(ag[i].fd, &ag[i].rd, reply, sizeof(reply), 3000);
+		/* its connection closed: it ended (an answer, or none in 3 s: it ran) */
+		ended[i] = !ag[i].dead && (rc == -EPIPE || rc == -ECONNRESET);
+	}
 	for (unsigned i = 0; i < n; i++) {
 		if (ag[i].fd >= 0)
 			close(ag[i].fd);
 		ag[i].fd = -1;
 		proto_rd_reset(&ag[i].rd);
 		if (ag[i].pid > 0) {
-			int ws;
+			int ws = 0;
 			struct timespec ts = { 0, 10000000 };
 
 			for (int k = 0; k < 300 && waitpid(ag[i].pid, &ws, WNOHANG) == 0; k++)
@@ -534,14 +568,33 @@ void stack_agents_quit(struct stack_agent *ag, unsigned n)
 			if (waitpid(ag[i].pid, &ws, WNOHANG) == 0) {
 				kill(ag[i].pid, SIGKILL);
 				waitpid(ag[i].pid, &ws, 0);
+				ended[i] = 0; /* it did not end: it hung, and was killed here */
 			}
+			ag[i].ws = ws;
 			ag[i].pid = 0;
 		}
+		if (ended[i]) {
+			ag[i].dead = 1;
+			first = first < 0 ? (int)i : first;
+		}
 	}
+	return first;
 }
 
-void stack_stop(struct stack *st)
+int stack_agents_end(struct stack *st)
 {
-	stack_agents_quit(st->ag, st->n);
+	int i = stack_agents_quit(st->ag, st->n);
+
+	if (i < 0)
+		return 0;
+	say_died(st, (unsigned)i, st->ag[i].ws);
+	return -EPIPE;
+}
+
+int stack_stop(struct stack *st)
+{
+	int rc = stack_agents_end(st);
+
 	stack_tmp_remove(st->tmp);
+	return rc;
 }

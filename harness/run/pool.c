@@ -152,9 +152,10 @@ static int reset_clean(struct stack_pool *p, struct stack *st, unsigned i)
 	return 0;
 }
 
-void stack_pool_stop(struct stack_pool *p, struct stack *st)
+int stack_pool_stop(struct stack_pool *p, struct stack *st)
 {
 	uint8_t keep[SCN_NODES_MAX] = { 0 };
+	int rc;
 
 	for (unsigned i = 0; i < st->n; i++) /* every reset asked first: they release together */
 		keep[i] = (uint8_t)keepable(p, st, i);
@@ -168,9 +169,10 @@ void stack_pool_stop(struct stack_pool *p, struct stack *st)
 			p->dropped++;
 		}
 	}
-	stack_agents_quit(st->ag, st->n);
+	rc = stack_agents_end(st); /* the others: each answers its quit, or had ended */
 	st->tmp[0] = '\0';
 	stack_tmp_clear(p->tmp);
+	return rc;
 }
 
 void stack_pool_close(struct stack_pool *p)

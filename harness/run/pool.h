@@ -62,9 +62,11 @@ int stack_pool_prestart(struct stack_pool *p, unsigned n);
 /*
  * End st's scenario: reset its agents, keep in p those that confirm they are
  * as fresh ones (see above), stop the others, empty the temporary directory.
- * Instead of stack_stop for a stack started by stack_pool_start.
+ * Instead of stack_stop for a stack started by stack_pool_start. Returns 0
+ * when every agent of st answered its reset or its quit, -EPIPE when one had
+ * ended instead (stack_agents_end: the node and how in st->err).
  */
-void stack_pool_stop(struct stack_pool *p, struct stack *st);
+int stack_pool_stop(struct stack_pool *p, struct stack *st);
 
 /* Stop every kept agent and remove the temporary directory. The pool may be initialised again. */
 void stack_pool_close(struct stack_pool *p);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* getrandom's header, NI_MAXHOST */
 #include "harness/run/remote.h"
 #include "harness/run/proto.h"
+#include "lib/common/secret_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define NONCE_BYTES 32
@@ -23,40 +23,22 @@
 
 int remote_key_read(const char *path, struct remote_key *key, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
-	struct stat st;
-	ssize_t n;
-	unsigned char buf[REMOTE_KEY_MAX + 2];
+	char buf[REMOTE_KEY_MAX + 3]; /* the secret, a CRLF and the NUL */
+	size_t n;
+	int rc = secret_file_read(path, "the token file", buf, sizeof(buf), &n, err, errlen);
 
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot read the token file %s: %s", path, strerror(-rc));
-		return rc;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "the token file %s is not a regular file", path);
+	while (!rc && n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	if (!rc && (n < REMOTE_KEY_MIN || n > REMOTE_KEY_MAX)) {
+		snprintf(err, errlen, "%s: the token must be %d to %d bytes (it has %zu)", path, REMOTE_KEY_MIN,
+			 REMOTE_KEY_MAX, n);
 		rc = -EINVAL;
-	} else if (st.st_mode & 077) {
-		snprintf(err, errlen, "the token file %s may be read by others (mode %03o): chmod 600 it", path,
-			 (unsigned)st.st_mode & 0777);
-		rc = -EPERM;
-	} else if ((n = read(fd, buf, sizeof(buf))) < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot read the token file %s: %s", path, strerror(-rc));
-	} else {
-		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-			n--;
-		if (n < REMOTE_KEY_MIN || n > REMOTE_KEY_MAX) {
-			snprintf(err, errlen, "the token in %s must be %d to %d bytes (it has %zd)", path,
-				 REMOTE_KEY_MIN, REMOTE_KEY_MAX, n);
-			rc = -EINVAL;
-		} else {
-			memcpy(key->k, buf, (size_t)n);
-			key->len = (size_t)n;
-		}
+	}
+	if (!rc) {
+		memcpy(key->k, buf, n);
+		key->len = n;
 	}
 	OPENSSL_cleanse(buf, sizeof(buf));
-	close(fd);
 	return rc;
 }
 

@@ -35,9 +35,11 @@ struct remote_key {
 
 /*
  * The secret in the token file at path (its bytes, a trailing newline
- * dropped). Refused (-EPERM) when group or others may read the file, -EINVAL
- * when shorter than REMOTE_KEY_MIN or longer than REMOTE_KEY_MAX bytes,
- * -errno when it cannot be read; the reason in err.
+ * dropped), read with secret_file_read's checks (lib/common/secret_file.h):
+ * refused (-EPERM) when group or others may read the file, -EINVAL when it
+ * is not a regular file or its secret is shorter than REMOTE_KEY_MIN or
+ * longer than REMOTE_KEY_MAX bytes, -EFBIG when the file holds more than the
+ * longest secret and a CRLF, -errno when it cannot be read; the reason in err.
  */
 int remote_key_read(const char *path, struct remote_key *key, char *err, size_t errlen);
 

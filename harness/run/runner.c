@@ -32,6 +32,12 @@ static int lint_goes_on(const struct run *x)
 	return x->o->mode == RUN_LINT && x->o->on_disagree;
 }
 
+/* The file is judged against the model itself: lint, or a run on the model engine (run_opts.model_engine). */
+static int judges_file(const struct run *x)
+{
+	return x->o->mode == RUN_LINT || x->o->model_engine;
+}
+
 static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint32_t col, const char *word,
 		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
@@ -50,10 +56,9 @@ static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	run_say(x, V_FAIL, line, "line %u: %s", line, msg);
-	if (!lint_goes_on(x))
-		return 1;
-	x->o->on_disagree(x->o->ctx, x->f, (size_t)(s - x->f->steps), line, col, msg, word);
-	return 0;
+	if (x->o->on_disagree)
+		x->o->on_disagree(x->o->ctx, x->f, (size_t)(s - x->f->steps), line, col, msg, word);
+	return !lint_goes_on(x);
 }
 
 /*
@@ -107,7 +112,7 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 			if (!model_says && real[i] == want)
 				continue;
 			run_obj_name(x->f, obj, name, sizeof(name));
-			if (model_says && x->o->mode == RUN_LINT && s)
+			if (model_says && judges_file(x) && s)
 				return disagree(x, s, line, byte_col, NULL,
 						"check %s byte=0x%02x: the model says 0x%02x at offset %llu", name, want,
 						mr.bytes[at], (unsigned long long)at);
@@ -204,7 +209,7 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			}
 			want = cd->v.neg ? v - cd->v.num : v + cd->v.num;
 		}
-		if (x->o->mode == RUN_LINT) {
+		if (judges_file(x)) {
 			if (j < 0 && disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s reports "
 					      "no %s here", cd->spec->key, qval(x, cd->spec, want, a1, sizeof(a1)),
 					      call->name, cd->spec->key))
@@ -213,7 +218,8 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			    disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s", cd->spec->key,
 				     qval(x, cd->spec, want, a1, sizeof(a1)), qmodel(x, cd->spec, &q, j, a2, sizeof(a2))))
 				return;
-			continue;
+			if (x->o->mode == RUN_LINT)
+				continue; /* the model engine's answer is judged below as reality is */
 		}
 		if (i < 0 || !(real->qset & (1u << i))) {
 			run_say(x, V_ERROR, s->line, "line %u: %s did not report %s", s->line, call->name, cd->spec->key);
@@ -318,7 +324,7 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 		    d ? m_rule_info(d->rule)->id : "?", d ? d->citation : "?");
 		return 1;
 	}
-	if (x->o->mode == RUN_LINT && lint_expect(x, s, pg))
+	if (judges_file(x) && lint_expect(x, s, pg))
 		return 1;
 	if (x->o->on_step) {
 		double t0 = steptime_now();

@@ -65,6 +65,10 @@ struct run_opts {
 	int allow_crash;           /* execute steps whose only allowed outcome kills the kernel */
 	int trace;                 /* add a detail line per step run: "  trace: line N: STEP -> REAL;
 	                              allowed: SET" (what reality did, what the specification allows) */
+	int model_engine;          /* RUN_REAL on the model engine itself (--stack=model): what the
+	                              file says that the model does not allow is the file's error,
+	                              found and said as lint does (on_disagree), before the step
+	                              runs, not judged as a stack's failure */
 	int ahead;                 /* run-ahead: send the engine steps before the earlier ones are
 	                              answered where it can take them (backend_ops.ahead: object calls
 	                              and posts of one node); the judging is the same, step by step,
@@ -80,14 +84,16 @@ struct run_opts {
 	void (*on_step)(void *ctx, const struct scn_file *f, size_t step, const struct m_pred *gen,
 			const struct m_pred *prof, int crash);
 	/*
-	 * RUN_LINT only (NULL: the first disagreement ends the walk as the
-	 * scenario's FAIL). Called for every disagreement between the file and
-	 * the model — an outcome an expect names that the model does not allow,
-	 * an expected query value or checked byte the model does not hold —
-	 * with the step, where in the file (line, col), the message (no "line N:")
-	 * and the word it is about (an outcome's name, or NULL). The walk then goes
-	 * on along the model's reading, so every disagreement of a file is reported;
-	 * the verdict is still FAIL with the first one as the reason.
+	 * Called for every disagreement between the file and the model (NULL:
+	 * not called) — an outcome an expect names that the model does not
+	 * allow, an expected query value or checked byte the model does not
+	 * hold — with the step, where in the file (line, col), the message (no
+	 * "line N:") and the word it is about (an outcome's name, or NULL).
+	 * RUN_LINT: the walk then goes on along the model's reading, so every
+	 * disagreement of a file is reported (without the callback the first
+	 * one ends the walk); the verdict is still FAIL with the first one as
+	 * the reason. RUN_REAL with model_engine: the first one ends the
+	 * scenario as its FAIL.
 	 */
 	void (*on_disagree)(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
 			    const char *msg, const char *word);

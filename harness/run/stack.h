@@ -130,9 +130,10 @@ int stack_start(struct stack *st, const struct scn_file *f, const struct topo *t
 /*
  * Ask every agent to quit, wait for it (kill after 3 s), and remove the
  * scenario's temporary directory with whatever the agents left in it (a
- * killed uDAPL agent's dat.conf). Safe to call twice.
+ * killed uDAPL agent's dat.conf). Safe to call twice. Returns as
+ * stack_agents_end: the scenario's end confirmed by every agent, or not.
  */
-void stack_stop(struct stack *st);
+int stack_stop(struct stack *st);
 
 /*
  * Start node i's agent (topology node tn) into st->ag[i] as stack_start does:
@@ -143,8 +144,25 @@ void stack_stop(struct stack *st);
  */
 int stack_agent_spawn(struct stack *st, unsigned i, const struct topo_node *tn);
 int stack_agent_greeted(struct stack *st, unsigned i, const struct topo_node *tn);
-/* Ask the n agents of ag to quit, all at once, and reap them (kill after 3 s); their fds closed. */
-void stack_agents_quit(struct stack_agent *ag, unsigned n);
+/*
+ * Ask the n agents of ag to quit, all at once, and reap them (kill after 3 s);
+ * their fds closed. What they sent that nobody read is dropped first, so that
+ * only the answer to quit, or the end of its connection, tells whether each
+ * still ran. Returns the index of the first agent that was running (its fd
+ * open, not known dead) and had ended instead of answering (its connection
+ * closed: then ag[i].dead is set, ag[i].ws says how a forked one ended), or
+ * -1 when each answered or hung (one that did not end in 3 s was killed here).
+ */
+int stack_agents_quit(struct stack_agent *ag, unsigned n);
+/*
+ * The end of st's scenario, confirmed by its agents: stack_agents_quit of
+ * those still open. 0 when every one answered (or hung: a timed-out request
+ * is the scenario's own verdict), -EPIPE when one had ended unnoticed (killed
+ * after the last step, or while it was reset), with the node and how it ended
+ * in st->err (as stack_watch says it). A run that had an agent die must not
+ * pass (the inner runner makes it an ERROR).
+ */
+int stack_agents_end(struct stack *st);
 /* A fresh temporary directory for agents (TMPDIR, or /tmp) into tmp (len bytes); 0 or -errno with err. */
 int stack_tmp_make(char *tmp, size_t len, char *err, size_t errlen);
 /* Empty directory tmp ("" nothing), keeping it. */

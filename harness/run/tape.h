@@ -108,6 +108,9 @@ void tape_rec_drop(struct tape_rec *tr);
  */
 char *tape_take(struct result *r);
 
+/* The head of a record (the lines tape_take gave; NULL: none) into *hd. 0, or -EINVAL. */
+int tape_head_read(const char *lines, struct tape_head *hd);
+
 /*
  * A JSON string (json_t *, new reference; NULL on -ENOMEM) of s (NULL: ""),
  * every byte outside printable ASCII as '?' (newlines and tabs kept when

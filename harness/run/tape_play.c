@@ -443,6 +443,17 @@ static int head_read(json_t *h, struct tape_head *hd, char *err, size_t errlen)
 	return 0;
 }
 
+int tape_head_read(const char *lines, struct tape_head *hd)
+{
+	const char *nl = lines ? strchr(lines, '\n') : NULL;
+	json_t *h = lines ? json_loadb(lines, nl ? (size_t)(nl - lines) : strlen(lines), 0, NULL) : NULL;
+	char err[128];
+	int rc = h ? head_read(h, hd, err, sizeof(err)) : -EINVAL;
+
+	json_decref(h);
+	return rc;
+}
+
 int tape_play_init_json(struct tape_play *tp, void *array, char *err, size_t errlen)
 {
 	json_t *a = array;

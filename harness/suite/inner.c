@@ -89,24 +89,46 @@ static int inner_start(const struct run_args *a, struct stack_pool *pool, struct
 	return a->fresh_agents ? stack_start(st, f, pool->t, pool->step_ms) : stack_pool_start(pool, st, f);
 }
 
-/* Stop f's agents: back to the pool after their reset (pool.h), or all of them with --fresh-agents. */
-static void inner_stop(const struct run_args *a, struct stack_pool *pool, struct stack *st)
+/* r: an ERROR saying which agent ended unnoticed before the scenario's end (st->err, stack_agents_end). */
+static void inner_died(struct result *r, const struct stack *st)
 {
-	if (a->fresh_agents)
-		stack_stop(st);
-	else
-		stack_pool_stop(pool, st); /* reset: what the kernel says of it is this scenario's */
+	r->v = V_ERROR;
+	r->line = 0;
+	snprintf(r->reason, sizeof(r->reason), "at the scenario's end: %.450s", st->err);
+}
+
+/*
+ * Stop f's agents: back to the pool after their reset (pool.h), or all of
+ * them with --fresh-agents. Every one must answer its reset or its quit: one
+ * that had ended unnoticed (after the last step's look at the agents, or
+ * while it was reset) makes a verdict that would pass an ERROR naming it
+ * (stack_agents_end). Returns 1 when it did.
+ */
+static int inner_stop(const struct run_args *a, struct stack_pool *pool, struct stack *st, struct result *r)
+{
+	int rc = a->fresh_agents ? stack_stop(st) : stack_pool_stop(pool, st); /* reset: what the kernel says of it is this scenario's */
+
+	if (!rc)
+		return 0;
+	if (r->v == V_PASS || r->v == V_XFAIL) /* a FAIL or an ERROR already says the run did not pass */
+		inner_died(r, st);
+	return 1;
 }
 
 /*
  * Run-ahead could not judge a step of f exactly (result.rerun): run it again
  * on fresh agents without run-ahead, its result replacing *r with the careful
- * note (careful.h), recorded anew in *tr. 0, or -ENOMEM.
+ * note (careful.h), recorded anew in *tr; unless an agent of the first run had
+ * ended unnoticed: then *r is the ERROR naming it. 0, or -ENOMEM.
  */
 static int inner_again(const struct run_args *a, struct stack_pool *pool, struct stack *st, const struct scn_file *f,
 		       struct run_opts *o, struct result *r, struct tape_rec *tr)
 {
-	inner_stop(a, pool, st);
+	if (inner_stop(a, pool, st, r)) { /* an agent died: its ERROR, not a second run that would hide it */
+		inner_died(r, st);
+		r->rerun = 0;
+		return 0;
+	}
 	result_clear(r);
 	o->ahead = 0;
 	tape_rec_drop(tr); /* the record is of the run that judges */
@@ -166,7 +188,7 @@ int cli_inner_one(const struct run_args *a, const struct m_profile *prof, const 
 
 			snprintf(r.reason + l, sizeof(r.reason) - l, " (%s)", st->err);
 		}
-		inner_stop(a, pool, st);
+		inner_stop(a, pool, st, &r);
 	}
 	tape_rec_finish(&tr, &r); /* none made (no memory): the file has no record (rejudge says so); the verdict stands */
 	if (kfd >= 0) { /* the kernel's lines during the scenario: to the results, and a WARN is a finding */
@@ -288,7 +310,7 @@ static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile 
 	char path[PATH_MAX + 96];
 	struct stack_pool pool;
 	FILE *rec;
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	if (jobs_records_path(a->records, s, path, sizeof(path)))
 		return -ENAMETOOLONG;
@@ -296,6 +318,8 @@ static pid_t inner_fork_stream(const struct run_args *a, const struct m_profile 
 	pid = fork();
 	if (pid != 0)
 		return pid < 0 ? -errno : pid;
+	if (proc_die_with(self, SIGTERM) == -ESRCH) /* a killed inner runner's streams stop (interrupt.h) */
+		_exit(EXIT_INFRA);
 	rec = fopen(path, "a");
 	if (!rec) {
 		fprintf(stderr, "rdmacheck: stream %u: cannot open %s: %s\n", s, path, strerror(errno));

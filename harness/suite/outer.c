@@ -40,6 +40,7 @@
 #include "harness/report/results.h"
 #include "harness/suite/round.h"
 #include "harness/suite/args.h"
+#include "harness/suite/rundir.h"
 #include "harness/suite/stage.h"
 #include "harness/nodes/vms.h"
 #include "harness/suite/suite.h"
@@ -98,13 +99,34 @@ static int make_dir(const char *dir)
 	return rc;
 }
 
+/* A model run's disagreement between the file and the model (run_opts.on_disagree): the first one. */
+struct model_disagree {
+	const char *path;
+	int said;
+	struct scn_diag d;
+};
+
+static void model_disagree(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
+			   const char *msg, const char *word)
+{
+	struct model_disagree *md = ctx;
+
+	(void)f;
+	(void)step;
+	if (!md->said++)
+		cli_disagree_diag(md->path, line, col, msg, word, &md->d);
+}
+
 /* --stack=model: every scenario on the model engine, simulating the profile's stack. */
 static void outer_model(struct outer *o, const struct m_profile *prof)
 {
 	for (size_t i = 0; i < o->fl.n && !interrupt_caught(); i++) {
 		struct be_model eng;
-		/* The model simulates the profile's stack: its capabilities only. */
-		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1 }; /* for the results */
+		struct model_disagree md = { .path = o->fl.v[i] };
+		/* The model simulates the profile's stack: its capabilities only; what the
+		 * file says against the model is said as lint says it. */
+		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1, /* for the results */
+				       .model_engine = 1, .on_disagree = model_disagree, .ctx = &md };
 
 		if (o->st[i].finished) { /* does not parse */
 			outer_print_ready(o);
@@ -114,8 +136,11 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 			struct tape_rec tr;
 
 			tape_rec_init(&tr, &be_model_ops, &eng, &ro, o->files[i]); /* recorded as a real run is (tape.h) */
-			if (run_scenario(o->files[i], &tr.ops, &tr, &ro, &o->rs[i]) == 0)
+			if (run_scenario(o->files[i], &tr.ops, &tr, &ro, &o->rs[i]) == 0) {
 				tape_rec_finish(&tr, &o->rs[i]);
+				if (md.said && o->rs[i].v == V_FAIL && o->rs[i].line == md.d.line)
+					cli_disagree_result(&o->rs[i], md.path, &md.d);
+			}
 			tape_rec_drop(&tr);
 			snprintf(o->rs[i].file, sizeof(o->rs[i].file), "%s", o->fl.v[i]);
 		}
@@ -175,6 +200,8 @@ static size_t next_deferred(const struct outer *o, const struct round *sr)
 /* The files of the rounds (the main one, then ROUND_SIDES side ones) into the results directory, then away. */
 static void rounds_done(struct outer *o, struct round *rounds)
 {
+	for (unsigned j = 0; j <= ROUND_SIDES && !o->ran_where[0]; j++)
+		outer_stack_choice(rounds[j].stacklog, o->ran_where, sizeof(o->ran_where)); /* what ran: outer_ran_on */
 	for (unsigned j = 0; o->res.jsonl && j <= ROUND_SIDES; j++) {
 		char name[32];
 
@@ -216,6 +243,7 @@ static int outer_stack(struct outer *o)
 	snprintf(dir, sizeof(dir), "%s/build/run", o->root);
 	if (make_dir(dir))
 		return 1;
+	rundir_claim(dir);
 	for (unsigned j = 0; j <= ROUND_SIDES; j++) {
 		suffix[0] = '\0';
 		if (j)
@@ -309,10 +337,11 @@ static int outer_report(struct outer *o, const struct m_profile *prof, double se
 	}
 	cov_print_compare(stdout, &cov, &walk, o->fl.v, o->a->format == REPORT_TAP ? "# " : "");
 	if (o->res.jsonl && w && cc) { /* the picture: rules x families, deviations (cov_html.h) */
-		char page[PATH_MAX + 32];
+		char page[PATH_MAX + 32], ran_on[512];
 
 		snprintf(page, sizeof(page), "%s/coverage.html", o->res.dir);
-		if ((rc = cov_html(page, cc, m, o->a->stack, prof)) != 0)
+		outer_ran_on(o, prof, ran_on, sizeof(ran_on));
+		if ((rc = cov_html(page, cc, m, ran_on, prof)) != 0)
 			fprintf(stderr, "rdmacheck: %s: %s\n", page, strerror(-rc));
 	}
 	for (size_t i = 0; w && i < o->fl.n; i++)
@@ -357,7 +386,8 @@ static int outer_results(struct outer *o)
 	return 0;
 }
 
-int suite_run(const struct run_args *a, int npaths, char **paths)
+/* suite_run: the run (its files in build/run removed), then the claim on build/run released (rundir.h). */
+static int suite_run_all(const struct run_args *a, int npaths, char **paths)
 {
 	struct outer o = { .a = a, .jobs = a->jobs ? (unsigned)a->jobs : JOBS_DEFAULT };
 	double t0 = proto_now_s();
@@ -451,4 +481,12 @@ int suite_run(const struct run_args *a, int npaths, char **paths)
 	if (infra || c[V_ERROR])
 		return EXIT_INFRA;
 	return n && c[V_SKIP] == n ? EXIT_SKIP : 0; /* nothing ran: skipped, as automake reads it */
+}
+
+int suite_run(const struct run_args *a, int npaths, char **paths)
+{
+	int rc = suite_run_all(a, npaths, paths);
+
+	rundir_release();
+	return rc;
 }

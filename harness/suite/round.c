@@ -6,6 +6,7 @@
 #include "harness/nodes/death.h"
 #include "harness/suite/interrupt.h"
 #include "harness/suite/jobs.h"
+#include "harness/base/guard.h"
 #include "harness/base/proc.h"
 #include "harness/run/proto.h"
 
@@ -113,7 +114,7 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	char careful_opt[1024], smp_opt[48];
 	size_t end;
 	int rc;
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	r->from = only == ROUND_ALL ? from : only;
 	r->only = only;
@@ -163,6 +164,9 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* this run's death stops the round: SIGTERM to ci/stack (the run's guard stops its whole group) */
+		if (proc_die_with(self, SIGTERM) == -ESRCH)
+			_exit(127);
 		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) ||
 		    !freopen(r->stacklog, "a", stderr))
 			_exit(127);
@@ -170,6 +174,7 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	guard_group(pid, 1);
 	interrupt_watch_slot(r->slot, pid);
 	r->pid = pid;
 	r->last = -1;
@@ -181,6 +186,7 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 static int round_ended(struct outer *o, struct round *r, int st)
 {
 	interrupt_watch_slot(r->slot, 0);
+	guard_group(r->pid, 0);
 	r->pid = 0;
 	read_records(o, r);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

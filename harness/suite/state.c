@@ -10,6 +10,7 @@
 #include "harness/base/proc.h"
 #include "harness/suite/interrupt.h"
 #include "harness/suite/round.h"
+#include "harness/suite/rundir.h"
 #include "harness/report/report.h"
 #include "harness/report/results.h"
 #include "harness/report/tape_out.h"
@@ -28,6 +29,10 @@ void outer_print_ready(struct outer *o)
 		size_t k = o->printed;
 		char *tape = tape_take(&o->rs[k]); /* what reality answered: for the results only */
 		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
+		struct tape_head h;
+
+		if (tape && !o->ran_kernel[0] && tape_head_read(tape, &h) == 0 && strcmp(h.engine, "model") != 0)
+			snprintf(o->ran_kernel, sizeof(o->ran_kernel), "%s", h.kernel); /* what ran: outer_ran_on */
 
 		if (o->res.jsonl && !o->st[k].not_run) {
 			results_scenario(&o->res, k, &o->rs[k], trace, o->st[k].kernel, o->console_txt[k]);
@@ -93,6 +98,7 @@ int outer_records_here(struct outer *o, char *dir, size_t len)
 	mkdir(dir, 0755);
 	snprintf(dir, len, "%s/build/run", o->root);
 	mkdir(dir, 0755);
+	rundir_claim(dir);
 	snprintf(o->rec, sizeof(o->rec), "%s/records-%ld.txt", dir, (long)getpid());
 	return 0;
 }

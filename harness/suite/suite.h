@@ -35,7 +35,18 @@ struct outer {
 	double wait_t0;           /* since when it is awaited */
 	unsigned jobs;            /* --jobs (jobs.h): the main round's streams at first; above 1, side rounds (round.h) */
 	struct m_profile dev_stack; /* --device: its driver's profile when not the judging one (name NULL: none) */
+	char ran_where[16];       /* the real stack ci/stack chose ("host", "vm"; "": none, or not through it) */
+	char ran_kernel[128];     /* uname -r where the real stack's runner ran (the first record's); "" none */
 };
+
+/*
+ * What o ran on, for the reports (the coverage page's header): "the model
+ * simulating profile rxe 6.1", "soft-RoCE (rxe) in a VM (ci/vm, Linux
+ * 6.1.0-27-amd64)", "device mlx5_0 on this host, Linux 6.12.0", … into buf.
+ */
+void outer_ran_on(const struct outer *o, const struct m_profile *prof, char *buf, size_t len);
+/* ci/stack's choice ("host", "vm") from its line in the stack log at log into where; left as it is if none. */
+void outer_stack_choice(const char *log, char *where, size_t len);
 
 /* Print every result that arrived, in order (and record it in the results directory). */
 void outer_print_ready(struct outer *o);

@@ -39,7 +39,9 @@
  *                                           | ERR ID_INVALID | ERR NOTSHARED
  *   ATTACH id gen   DETACH id gen   DELETE id gen
  *                                           OK | ERR INVALID | ERR ATTACHED | ERR NOTATTACHED
- *                                           | ERR NOTOWNER | ERR ATTACH | ERR NOTSHARED
+ *                                           | ERR NOTOWNER | ERR NOTSHARED
+ *   (DELETE is not refused while other nodes are attached, as in the reference
+ *   implementation; a node still attached to a deleted segment may DETACH it once.)
  *
  * Nothing but HELLO is served before HELLO succeeded ("ERR PROTO"); a failed
  * HELLO ends the connection. A request that does not parse gets "ERR PROTO".

@@ -8,9 +8,9 @@
  */
 #define _GNU_SOURCE /* getrandom's header */
 #include "lib/mrapi/dir.h"
+#include "lib/common/secret_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define KEYRING_MAX 8192 /* bytes of a keyring file */
 
@@ -63,38 +61,6 @@ const struct dir_key *dir_key_of(const struct dir_keys *keys, uint32_t domain)
 		if (keys->k[i].domain == domain)
 			return &keys->k[i];
 	return NULL;
-}
-
-/* The file's bytes into buf (NUL-terminated), checked to be a private regular file. */
-static int slurp(const char *path, char *buf, size_t size, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
-	struct stat st;
-	ssize_t n = 0;
-
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the keyring: %s", path, strerror(-rc));
-		return rc;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: the keyring is not a regular file", path);
-		rc = -EINVAL;
-	} else if (st.st_mode & 077) {
-		snprintf(err, errlen, "%s: the keyring may be read by others (mode %03o): chmod 600 it", path,
-			 (unsigned)st.st_mode & 0777);
-		rc = -EPERM;
-	} else if ((n = read(fd, buf, size)) < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the keyring: %s", path, strerror(-rc));
-	} else if ((size_t)n >= size) {
-		snprintf(err, errlen, "%s: the keyring is larger than %zu bytes", path, size - 1);
-		rc = -EFBIG;
-	} else {
-		buf[n] = '\0';
-	}
-	close(fd);
-	return rc;
 }
 
 /* One line "DOMAIN SECRET" (NUL-terminated, no '\n') into keys; lno for the messages. */
@@ -148,9 +114,10 @@ int dir_keys_load(const char *path, struct dir_keys *keys, char *err, size_t err
 {
 	char buf[KEYRING_MAX], *line = buf;
 	int rc, lno = 1;
+	size_t n;
 
 	keys->n = 0;
-	if ((rc = slurp(path, buf, sizeof(buf), err, errlen)))
+	if ((rc = secret_file_read(path, "the keyring", buf, sizeof(buf), &n, err, errlen)))
 		return rc;
 	while (line && !rc) {
 		char *nl = strchr(line, '\n');

@@ -33,6 +33,15 @@ static int find(uint32_t id, uint32_t gen)
 	return -1;
 }
 
+/* The withdrawn segment (id, gen) that connection c is still attached to (deleted under it), or -1. */
+static int find_withdrawn(uint32_t id, uint32_t gen, int c)
+{
+	for (int s = 0; s < DIR_MAX_SEGS; s++)
+		if (!sg[s].live && sg[s].id == id && sg[s].gen == gen && sg[s].attached[c])
+			return s;
+	return -1;
+}
+
 /* Connection c may know of segment s: its own domain's, or shared across domains. */
 static int visible(int c, int s)
 {
@@ -213,15 +222,6 @@ static void do_get(int c, char **argv, int argc)
 	conn_reply(c, &w);
 }
 
-/* Someone other than the owner is attached to segment s. */
-static int others_attached(int s)
-{
-	for (int o = 0; o < DIR_SLOTS; o++)
-		if (o != sg[s].owner && sg[s].attached[o])
-			return 1;
-	return 0;
-}
-
 /* ATTACH / DETACH / DELETE id gen */
 static void do_op(int c, char **argv, int argc)
 {
@@ -233,7 +233,10 @@ static void do_op(int c, char **argv, int argc)
 		conn_reply_str(c, "ERR", "PROTO");
 		return;
 	}
-	if ((s = find((uint32_t)id, (uint32_t)gen)) < 0 || !visible(c, s)) {
+	s = find((uint32_t)id, (uint32_t)gen);
+	if (s < 0 && strcmp(argv[0], "DETACH") == 0)
+		s = find_withdrawn((uint32_t)id, (uint32_t)gen, c);
+	if (s < 0 || !visible(c, s)) {
 		conn_reply_str(c, "ERR", "INVALID");
 		return;
 	}
@@ -254,10 +257,11 @@ static void do_op(int c, char **argv, int argc)
 			conn_reply_str(c, "ERR", "NOTOWNER");
 			return;
 		}
-		if (others_attached(s)) {
-			conn_reply_str(c, "ERR", "ATTACH");
-			return;
-		}
+		/* Other nodes still attached do not stop it, as in the reference
+		 * implementation (ke4harper/MxAPI mca-2.0.3, mrapi_impl_spec_rmem.c
+		 * mrapi_impl_rmem_delete: no attach-count check): the segment is
+		 * withdrawn; a node still attached may detach from it (OK). */
+		sg[s].attached[c] = 0;
 		sg[s].live = 0;
 	}
 	conn_reply_str(c, "OK", NULL);
@@ -288,7 +292,9 @@ void req_gone(int c)
 {
 	for (int s = 0; s < DIR_MAX_SEGS; s++) {
 		sg[s].attached[c] = 0;
-		if (sg[s].live && sg[s].owner == c)
-			sg[s].live = 0;
+		if (sg[s].live && sg[s].owner == c) {
+			sg[s].live = 0; /* the owner left: its segments and every attachment to them go */
+			memset(sg[s].attached, 0, sizeof(sg[s].attached));
+		}
 	}
 }

@@ -2,7 +2,7 @@
 # build/libmrapi-rdma.a (linked into the agent and the unit tests), build/libmrapi-rdma.so,
 # the two-process example, and the real-stack test driver (make mrapi-real,
 # run where rxe is: ci/stack --stack=vm -- make mrapi-real).
-MRAPI_SRCS := $(sort $(wildcard lib/mrapi/*.c))
+MRAPI_SRCS := $(sort $(wildcard lib/mrapi/*.c)) $(COMMON_SRCS) # lib/common's too: the libraries stand alone
 MRAPI_LIB  := $(BUILD)/libmrapi-rdma.a
 MRAPI_SO   := $(BUILD)/libmrapi-rdma.so
 MRAPI_LDLIBS := -libverbs -lrdmacm -lpthread -lcrypto

@@ -222,11 +222,21 @@ mrapi_boolean_t mrapi_wait(const mrapi_request_t *request, size_t *size, mrapi_t
 	return done;
 }
 
+/*
+ * As the reference implementation (ke4harper/MxAPI mca-2.0.3, mrapi_vtime.c
+ * mrapi_wait_any): an entry that is no request of this node is passed over and
+ * the first request found complete is reported (its tests/rmem1.c passes an
+ * array of one request and nine others); only when none can complete is the
+ * answer MRAPI_ERR_REQUEST_INVALID (every entry invalid, or the wait timed out
+ * with an invalid entry in the array). The spec's text allows both readings
+ * (RMEM-RW-5: the model's set has either).
+ */
 mrapi_uint_t mrapi_wait_any(const size_t number, const mrapi_request_t *requests, size_t *size, mrapi_timeout_t timeout,
 			    mrapi_status_t *status)
 {
 	int64_t start = now_ms();
 	mrapi_uint_t idx = RETURN_VALUE_INVALID;
+	int valid = 0, invalid = 0;
 
 	if (!lib_enter(status))
 		return idx;
@@ -234,23 +244,27 @@ mrapi_uint_t mrapi_wait_any(const size_t number, const mrapi_request_t *requests
 		*status = MRAPI_ERR_PARAMETER;
 		goto out;
 	}
-	for (size_t i = 0; i < number; i++)
-		if (rq_find(requests[i]) < 0) {
-			*status = MRAPI_ERR_REQUEST_INVALID;
-			goto out;
-		}
+	for (size_t i = 0; i < number; i++) {
+		valid += rq_find(requests[i]) >= 0;
+		invalid += rq_find(requests[i]) < 0;
+	}
+	if (!valid) {
+		*status = MRAPI_ERR_REQUEST_INVALID;
+		goto out;
+	}
 	do {
 		for (size_t i = 0; i < number; i++) {
-			struct request *r = &lib_state.rq[rq_find(requests[i])];
+			int s = rq_find(requests[i]);
+			struct request *r = s >= 0 ? &lib_state.rq[s] : NULL;
 
-			if (r->canceled || rq_progress(r, 0)) {
+			if (r && (r->canceled || rq_progress(r, 0))) {
 				report(r, size, status);
 				idx = (mrapi_uint_t)i;
 				goto out;
 			}
 		}
 	} while (!expired(start, timeout));
-	*status = MRAPI_TIMEOUT;
+	*status = invalid ? MRAPI_ERR_REQUEST_INVALID : MRAPI_TIMEOUT;
 out:
 	lib_leave();
 	return idx;

@@ -125,6 +125,7 @@ static mrapi_status_t create_publish(int h, uint32_t id, void *mem, uint32_t aty
 		x->mr = NULL;
 		return dir_failure(rc);
 	}
+	tp_publish(x->mr, x->id, x->gen);
 	x->kind = H_OWN;
 	x->atype = atype;
 	x->shared = !!(flags & FLAG_SHARED);
@@ -250,7 +251,7 @@ static mrapi_status_t attach_connect(struct handle *x)
 
 	if (x->kind == H_OWN)
 		return MRAPI_SUCCESS; /* the owner reaches its buffer through its own pointer */
-	if (lib_transport(&t) || tp_connect(t, x->ip, x->port, &x->conn))
+	if (lib_transport(&t) || tp_connect(t, x->ip, x->port, x->id, x->gen, x->rkey, &x->conn))
 		return MRAPI_ERR_RMEM_INVALID; /* the owner cannot be reached */
 	return MRAPI_SUCCESS;
 }
@@ -292,18 +293,24 @@ void mrapi_rmem_detach(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 
 	if (!lib_enter(status))
 		return;
-	if ((h = live_handle(rmem, status)) < 0)
+	/* an attachment whose transfers failed (the buffer deleted under it, or its owner gone) is
+	 * still ours to end: the directory says which (OK, or INVALID when the owner left) */
+	h = h_find(rmem);
+	if (h < 0 || (lib_state.h[h].dead && !lib_state.h[h].attached)) {
+		*status = MRAPI_ERR_RMEM_INVALID;
 		goto out;
+	}
 	x = &lib_state.h[h];
 	if (!x->attached) {
 		*status = h_withdrawn(h) ? MRAPI_ERR_RMEM_INVALID : MRAPI_ERR_RMEM_NOTATTACHED;
 		goto out;
 	}
+	/* the directory first: the owner may delete the buffer as soon as it has counted us out */
 	rq_abort_handle(h, MRAPI_ERR_RMEM_NOTATTACHED);
+	rc = dir_op(lib_state.dir_fd, "DETACH", x->id, x->gen);
 	tp_disconnect(x->conn);
 	x->conn = NULL;
 	x->attached = 0;
-	rc = dir_op(lib_state.dir_fd, "DETACH", x->id, x->gen);
 	x->dead = rc == MRAPI_ERR_RMEM_INVALID;
 	*status = dir_failure(rc);
 out:

@@ -4,6 +4,15 @@
  * accepts attaching nodes (an RC QP each, nothing posted: the peers use RDMA
  * READ and WRITE), registrations of rmem buffers, and the active side of an
  * attachment (an RC QP to the owner and a registered bounce buffer).
+ *
+ * The owner checks each attaching node's claim: the connect request's
+ * private data names the buffer (id, generation, rkey), and the listener
+ * accepts it only when that is a buffer this node registered and published
+ * under that id and generation (tp_publish, with what the directory gave
+ * its create). Each buffer has a PD of its own, and an accepted QP is made
+ * in the PD of the buffer it claimed: it reaches that buffer and no other.
+ * A node that published a false endpoint (another node's address and rkey
+ * under an id of its own) leads its attachers to a refusal.
  */
 #define _DEFAULT_SOURCE
 #include "lib/mrapi/transport.h"
@@ -22,9 +31,18 @@
 #define RD_ATOMIC 16    /* outstanding RDMA READs each way */
 #define LAST_WR 1       /* wr_id of a batch's signaled, last work request */
 
+struct tp_mr {
+	struct tp_node *t;
+	struct ibv_pd *pd; /* the buffer's own */
+	struct ibv_mr *mr;
+	uint32_t id, gen;  /* tp_publish's; gen 0: not published yet, no claim matches */
+	struct tp_mr *next;
+};
+
 struct peer {
 	struct rdma_cm_id *id;
 	struct ibv_cq *cq;
+	struct tp_mr *m; /* the buffer it claimed */
 	struct peer *next;
 };
 
@@ -34,13 +52,13 @@ struct tp_node {
 	struct ibv_pd *pd;
 	pthread_t thr;
 	int stop[2];
-	pthread_mutex_t lock; /* peers */
+	pthread_mutex_t lock; /* peers, mrs */
 	struct peer *peers;
+	struct tp_mr *mrs;
 	unsigned port;
 	char ip[48];
 };
 
-struct tp_mr { struct ibv_mr *mr; };
 
 struct tp_conn {
 	struct rdma_event_channel *ch;
@@ -79,8 +97,40 @@ static void peer_free(struct peer *p)
 	free(p);
 }
 
-/* A node attaches: an RC QP in our PD, accepted with RDMA READ resources. */
-static void on_connect_request(struct tp_node *t, struct rdma_cm_id *id)
+/* The claim of a connect request's private data: magic, id, gen, rkey (big-endian 32-bit words). */
+#define CLAIM_MAGIC 0x4d524331u /* "MRC1" */
+#define CLAIM_LEN 16
+
+static void claim_put(uint8_t *b, uint32_t id, uint32_t gen, uint32_t rkey)
+{
+	uint32_t w[4] = { htonl(CLAIM_MAGIC), htonl(id), htonl(gen), htonl(rkey) };
+
+	memcpy(b, w, CLAIM_LEN);
+}
+
+/* The published buffer the claim in priv names, or NULL; with t->lock held. */
+static struct tp_mr *claimed(struct tp_node *t, const uint8_t *priv, size_t len)
+{
+	uint32_t w[4];
+
+	if (!priv || len < CLAIM_LEN)
+		return NULL;
+	memcpy(w, priv, CLAIM_LEN);
+	if (ntohl(w[0]) != CLAIM_MAGIC || ntohl(w[2]) == 0)
+		return NULL;
+	for (struct tp_mr *m = t->mrs; m; m = m->next)
+		if (m->gen && m->id == ntohl(w[1]) && m->gen == ntohl(w[2]) && m->mr->rkey == ntohl(w[3]))
+			return m;
+	return NULL;
+}
+
+/*
+ * A node attaches: if its claim names one of our published buffers, an RC
+ * QP in that buffer's PD, accepted with RDMA READ resources; otherwise
+ * rejected. The lock is held throughout, so tp_dereg never frees the
+ * buffer's PD under an accept.
+ */
+static void on_connect_request(struct tp_node *t, struct rdma_cm_id *id, const uint8_t *priv, size_t len)
 {
 	struct rdma_conn_param cp = { .responder_resources = RD_ATOMIC, .initiator_depth = RD_ATOMIC };
 	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_RC,
@@ -88,17 +138,17 @@ static void on_connect_request(struct tp_node *t, struct rdma_cm_id *id)
 						.max_recv_sge = 1 } };
 	struct peer *p = calloc(1, sizeof(*p));
 
-	if (!p)
+	pthread_mutex_lock(&t->lock);
+	if (!p || !(p->m = claimed(t, priv, len)))
 		goto reject;
 	p->id = id;
 	if (!(p->cq = ibv_create_cq(id->verbs, 2, NULL, NULL, 0)))
 		goto free_peer;
 	qa.send_cq = qa.recv_cq = p->cq;
-	if (rdma_create_qp(id, t->pd, &qa))
+	if (rdma_create_qp(id, p->m->pd, &qa))
 		goto free_peer;
 	if (rdma_accept(id, &cp))
 		goto free_peer;
-	pthread_mutex_lock(&t->lock);
 	p->next = t->peers;
 	t->peers = p;
 	pthread_mutex_unlock(&t->lock);
@@ -108,8 +158,9 @@ free_peer:
 		rdma_destroy_qp(id);
 	if (p->cq)
 		ibv_destroy_cq(p->cq);
-	free(p);
 reject:
+	pthread_mutex_unlock(&t->lock);
+	free(p);
 	rdma_reject(id, NULL, 0);
 	rdma_destroy_id(id);
 }
@@ -148,8 +199,16 @@ static void *listener(void *arg)
 			struct rdma_cm_id *id = ev->id;
 
 			if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+				uint8_t priv[CLAIM_LEN];
+				size_t len = ev->param.conn.private_data_len;
+
+				len = len < CLAIM_LEN ? len : CLAIM_LEN;
+				if (ev->param.conn.private_data)
+					memcpy(priv, ev->param.conn.private_data, len);
+				else
+					len = 0;
 				rdma_ack_cm_event(ev);
-				on_connect_request(t, id);
+				on_connect_request(t, id, priv, len);
 			} else if (type == RDMA_CM_EVENT_DISCONNECTED) {
 				rdma_ack_cm_event(ev);
 				on_disconnected(t, id);
@@ -254,28 +313,78 @@ unsigned tp_port(const struct tp_node *t)
 int tp_reg(struct tp_node *t, void *mem, size_t len, struct tp_mr **out, uint32_t *rkey)
 {
 	struct tp_mr *m = calloc(1, sizeof(*m));
+	int rc;
 
 	if (!m)
 		return -ENOMEM;
-	m->mr = ibv_reg_mr(t->pd, mem, len,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
-	if (!m->mr) {
-		int rc = errno ? -errno : -ENOMEM;
-
-		free(m);
-		return rc;
-	}
+	m->t = t;
+	if (!(m->pd = ibv_alloc_pd(t->listen->verbs)))
+		goto fail;
+	m->mr = ibv_reg_mr(m->pd, mem, len, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	if (!m->mr)
+		goto fail;
+	pthread_mutex_lock(&t->lock);
+	m->next = t->mrs;
+	t->mrs = m;
+	pthread_mutex_unlock(&t->lock);
 	*rkey = m->mr->rkey;
 	*out = m;
 	return 0;
+fail:
+	rc = errno ? -errno : -ENOMEM;
+	if (m->pd)
+		ibv_dealloc_pd(m->pd);
+	free(m);
+	return rc;
+}
+
+void tp_publish(struct tp_mr *m, uint32_t id, uint32_t gen)
+{
+	pthread_mutex_lock(&m->t->lock);
+	m->id = id;
+	m->gen = gen;
+	pthread_mutex_unlock(&m->t->lock);
 }
 
 void tp_dereg(struct tp_mr *m)
 {
-	if (m) {
-		ibv_dereg_mr(m->mr);
-		free(m);
+	struct tp_node *t;
+	struct peer *gone = NULL, **pp;
+	struct tp_mr **mp;
+
+	if (!m)
+		return;
+	t = m->t;
+	/* out of the list, with the peers that claimed it: no accept can reach it any more */
+	pthread_mutex_lock(&t->lock);
+	for (mp = &t->mrs; *mp; mp = &(*mp)->next)
+		if (*mp == m) {
+			*mp = m->next;
+			break;
+		}
+	for (pp = &t->peers; *pp;) {
+		struct peer *p = *pp;
+
+		if (p->m == m) {
+			*pp = p->next;
+			p->next = gone;
+			gone = p;
+		} else {
+			pp = &p->next;
+		}
 	}
+	pthread_mutex_unlock(&t->lock);
+	/* their QPs are in the buffer's PD: disconnected (their next transfer fails) and gone first */
+	while (gone) {
+		struct peer *p = gone;
+
+		gone = p->next;
+		rdma_disconnect(p->id);
+		peer_free(p);
+	}
+	ibv_dereg_mr(m->mr);
+	ibv_dealloc_pd(m->pd);
+	free(m);
 }
 
 /* --------------------------------------------------------- active side -- */
@@ -333,16 +442,20 @@ static void conn_free(struct tp_conn *c)
 	free(c);
 }
 
-int tp_connect(struct tp_node *t, const char *ip, unsigned port, struct tp_conn **out)
+int tp_connect(struct tp_node *t, const char *ip, unsigned port, uint32_t id, uint32_t gen, uint32_t rkey,
+	       struct tp_conn **out)
 {
+	uint8_t claim[CLAIM_LEN];
 	struct rdma_conn_param cp = { .responder_resources = RD_ATOMIC, .initiator_depth = RD_ATOMIC,
-				      .retry_count = 3, .rnr_retry_count = 3 };
+				      .retry_count = 3, .rnr_retry_count = 3, .private_data = claim,
+				      .private_data_len = CLAIM_LEN };
 	struct sockaddr_in src, dst;
 	struct tp_conn *c = calloc(1, sizeof(*c));
 	int rc;
 
 	if (!c)
 		return -ENOMEM;
+	claim_put(claim, id, gen, rkey);
 	if ((rc = sockaddr_of(t->ip, 0, &src)) || (rc = sockaddr_of(ip, port, &dst)))
 		goto fail;
 	if (!(c->ch = rdma_create_event_channel()) || rdma_create_id(c->ch, &c->id, c, RDMA_PS_TCP))

@@ -24,11 +24,18 @@ int tp_open(const char *ip, struct tp_node **out, char *err, size_t errlen);
 /* Stop the thread, disconnect every peer, release everything. */
 void tp_close(struct tp_node *t);
 unsigned tp_port(const struct tp_node *t);
-/* Register [mem, mem+len) for remote read and write. */
+/* Register [mem, mem+len) for remote read and write, in a PD of its own; no attach is accepted yet. */
 int tp_reg(struct tp_node *t, void *mem, size_t len, struct tp_mr **out, uint32_t *rkey);
+/* The buffer is published as (id, gen) (gen != 0, the directory's): attachers claiming it are accepted. */
+void tp_publish(struct tp_mr *m, uint32_t id, uint32_t gen);
+/* Disconnect the peers attached to it, deregister it. */
 void tp_dereg(struct tp_mr *m);
-/* Connect to the owner's listener at ip:port. */
-int tp_connect(struct tp_node *t, const char *ip, unsigned port, struct tp_conn **out);
+/*
+ * Connect to the owner's listener at ip:port, claiming its buffer (id, gen,
+ * rkey); -ECONNREFUSED when the owner has no such buffer.
+ */
+int tp_connect(struct tp_node *t, const char *ip, unsigned port, uint32_t id, uint32_t gen, uint32_t rkey,
+	       struct tp_conn **out);
 void tp_disconnect(struct tp_conn *c);
 /* The connection's bounce buffer (BOUNCE_SIZE bytes, registered). */
 uint8_t *tp_bounce(struct tp_conn *c);

@@ -350,6 +350,22 @@ static void pred_detach(const struct m_mrapi_model *st, const struct m_profile *
 {
 	struct checks k = { 0 };
 
+	if (held(st, a->node, a->rmem) && !st->seg[a->rmem].live && attached(st, a->rmem, a->node)) {
+		/*
+		 * Deleted while this node was attached: only where a profile's delete
+		 * passes over attachments (RMEM-DELETE-1's M_MRAPI_P_OTHERS: the
+		 * reference implementation, libmrapi-rdma). MRAPI V0.9.3 4.4.2.8 makes
+		 * the state impossible, so its text has no answer: the handle is no
+		 * longer valid (INVALID, the reference's: mrapi_rmem_detach checks the
+		 * handle first) or the attachment ends (SUCCESS, libmrapi-rdma's).
+		 */
+		struct m_why w;
+
+		why1(&w, M_RULE_RMEM_DELETE_2);
+		m_alt_add(out, ST(ERR_RMEM_INVALID), M_EFF_DO, &w, -1);
+		m_alt_add(out, ST(SUCCESS), M_EFF_DO, &w, -1);
+		return;
+	}
 	handle_check(st, a, M_RULE_RMEM_DETACH_1, &k);
 	if (seg_ok(st, a) && !attached(st, a->rmem, a->node))
 		check(&k, DECIDE(p, RMEM_DETACH_1, M_MRAPI_P_NOTATT, ST(ERR_RMEM_NOTATTACHED)), M_RULE_RMEM_DETACH_1);
@@ -537,15 +553,27 @@ static void pred_wait_any(const struct m_mrapi_model *st, int pending_ok, const 
 		m_alt_add(out, ST(ERR_PARAMETER), M_EFF_NONE, &w, -1);
 		return;
 	}
+	int invalid = 0;
+
 	for (int r = 0; r < M_MRAPI_REQS; r++)
-		if (a->reqs >> r & 1 && !req_ok(st, r, a->node)) {
-			m_alt_add(out, ST(ERR_REQUEST_INVALID), M_EFF_NONE, &w, -1);
-			return;
-		}
+		invalid |= a->reqs >> r & 1 && !req_ok(st, r, a->node);
+	/*
+	 * An entry that is no request of the node: MRAPI V0.9.3 4.3.x
+	 * mrapi_wait_any names MRAPI_ERR_REQUEST_INVALID for "not a valid
+	 * request handle", and says it returns the index of "any outstanding
+	 * operation" that "has completed ... the first one it finds", without
+	 * saying that it must look at every entry first: both are allowed. The
+	 * reference implementation (ke4harper/MxAPI mca-2.0.3 mrapi_vtime.c
+	 * mrapi_wait_any) passes over invalid entries and reports the first
+	 * completed valid one; when none completes, REQUEST_INVALID covers a
+	 * wait that timed out with an invalid entry in the array.
+	 */
+	if (invalid)
+		m_alt_add(out, ST(ERR_REQUEST_INVALID), M_EFF_NONE, &w, -1);
 	for (int r = 0; r < M_MRAPI_REQS; r++)
-		if (a->reqs >> r & 1)
+		if (a->reqs >> r & 1 && req_ok(st, r, a->node))
 			m_alt_add_detail(out, req_status(st, r), M_EFF_DO, &w, r);
-	if (pending_ok && a->timeout != M_MRAPI_TIMEOUT_INFINITE)
+	if (!invalid && pending_ok && a->timeout != M_MRAPI_TIMEOUT_INFINITE)
 		m_alt_add(out, ST(TIMEOUT), M_EFF_NONE, &w, -1);
 }
 

@@ -335,7 +335,10 @@ int m_mrapi_apply(struct m_mrapi_model *st, const struct m_mrapi_args *a, const 
 		return 0;
 	case M_MRAPI_ATTACH: st->seg[a->rmem].attached |= (uint16_t)(1u << a->node); return 0;
 	case M_MRAPI_DETACH: st->seg[a->rmem].attached &= (uint16_t)~(1u << a->node); return 0;
-	case M_MRAPI_DELETE: st->seg[a->rmem].live = 0; st->seg[a->rmem].attached = 0; return 0;
+	case M_MRAPI_DELETE: /* the others' attachments stay for their detach (a profile's delete passes over them) */
+		st->seg[a->rmem].live = 0;
+		st->seg[a->rmem].attached &= (uint16_t)~(1u << st->seg[a->rmem].owner);
+		return 0;
 	case M_MRAPI_READ: case M_MRAPI_READ_I: case M_MRAPI_WRITE: case M_MRAPI_WRITE_I:
 		return apply_rw(st, a, alt, created);
 	case M_MRAPI_TEST: case M_MRAPI_WAIT:

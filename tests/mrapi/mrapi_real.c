@@ -8,8 +8,10 @@
  * namespace in netns mode, with MRAPI_RDMA_ADDR its address and
  * MRAPI_RDMA_DIR node a's address). It drives them with one-line commands
  * over socketpairs and checks their answers: create on a, get + attach +
- * read on b (byte-exact, plain and strided), write back, delete refused while
- * attached, one id created by b and c at the same moment (exactly one
+ * read on b (byte-exact, plain and strided), write back, delete by another
+ * node refused, a false endpoint (b publishes a's address and rkey under an id
+ * of its own: c's attach is refused by a's listener, which checks the claim),
+ * one id created by b and c at the same moment (exactly one
  * SUCCESS, one EXISTS), a read_i completed by wait, node a finalizing while b
  * is attached (b then gets RMEM_INVALID, no crash), and the per-call latency
  * of create, get, attach, read 64 B and delete next to the verbs work under
@@ -183,7 +185,8 @@ static void cmd_bench_client(FILE *out, unsigned id)
 		return;
 	}
 	TIME_LOOP(20, "verbs_connect+disconnect_us", {
-		fail |= tp_connect(t, lib_state.h[s].ip, lib_state.h[s].port, &c) != 0;
+		fail |= tp_connect(t, lib_state.h[s].ip, lib_state.h[s].port, lib_state.h[s].id, lib_state.h[s].gen,
+				   lib_state.h[s].rkey, &c) != 0;
 		if (i_ + 1 < 20)
 			tp_disconnect(c);
 	});
@@ -226,6 +229,14 @@ static void node_cmd(char *line, FILE *out, unsigned seed)
 		mrapi_rmem_detach(h, &st);
 	} else if (!strcmp(cmd, "delete")) {
 		mrapi_rmem_delete(h, &st);
+	} else if (!strcmp(cmd, "forge")) { /* forge ID OF: publish OF's endpoint (addr, rkey, port, ip) as our ID */
+		struct dir_seg d;
+		uint32_t id, gen;
+		int rc = dir_get(lib_state.dir_fd, a[1], &d);
+
+		if (rc == MRAPI_SUCCESS)
+			rc = dir_create(lib_state.dir_fd, a[0], d.atype, 1, d.addr, d.size, d.rkey, d.port, d.ip, &id, &gen);
+		st = rc < 0 ? MRAPI_TIMEOUT : rc;
 	} else if (!strcmp(cmd, "finalize")) {
 		mrapi_finalize(&st);
 	} else if (!strcmp(cmd, "read")) {
@@ -373,8 +384,6 @@ static void scenario(void)
 	tap(!strcmp(r, "MRAPI_SUCCESS MRAPI_SUCCESS match 256"), "b: read_i + wait, strided, byte-exact (%s)", r);
 	tap(!strcmp(ask(B, "write 4000 200"), "MRAPI_SUCCESS"), "b: write 200 B");
 	tap(!strcmp(ask(A, "peek 4000 200"), "match"), "a: the write is in a's own memory");
-	r = ask(A, "delete");
-	tap(!strcmp(r, "MRAPI_ERR_RMEM_ATTACH"), "a: delete while b is attached: RMEM_ATTACH (%s)", r);
 	r = ask(B, "delete");
 	tap(!strcmp(r, "MRAPI_ERR_RMEM_NOTOWNER"), "b: delete of a's buffer: NOTOWNER (%s)", r);
 	/* one id from two nodes at the same moment */
@@ -385,6 +394,12 @@ static void scenario(void)
 	tap((!strcmp(r1, "MRAPI_SUCCESS") && !strcmp(r2, "MRAPI_ERR_RMEM_EXISTS")) ||
 		    (!strcmp(r2, "MRAPI_SUCCESS") && !strcmp(r1, "MRAPI_ERR_RMEM_EXISTS")),
 	    "b and c create id 2 at once: one SUCCESS, one EXISTS (%s, %s)", r1, r2);
+	/* a false endpoint: b, a keyed node, publishes a's buffer as its own id 99; c's attach is refused */
+	r = ask(B, "forge 99 1");
+	tap(!strcmp(r, "MRAPI_SUCCESS"), "b: publishes a's endpoint as its id 99 (the directory cannot tell: %s)", r);
+	tap(!strcmp(ask(C, "get 99"), "MRAPI_SUCCESS"), "c: get id 99");
+	r = ask(C, "attach");
+	tap(!strcmp(r, "MRAPI_ERR_RMEM_INVALID"), "c: attach to id 99: a's listener refuses the claim (%s)", r);
 	/* latencies: c attaches to a's id 1 for its client figures, a times create/delete */
 	tap(!strcmp(ask(C, "get 1"), "MRAPI_SUCCESS") && !strcmp(ask(C, "attach"), "MRAPI_SUCCESS"),
 	    "c: get + attach id 1");

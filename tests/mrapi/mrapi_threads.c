@@ -6,9 +6,14 @@
  * both attach (node 1 to its own buffer), each writes a message into its
  * half and raises a flag, spins reading the other's flag, then reads the
  * other's message (node 2 by RDMA READ, node 1 through its own pointer),
- * plainly, strided and with read_i + wait; node 2 detaches, node 1 detaches
- * and deletes, both finalize. Prints TAP, one line per node, and exits 0
- * when both passed.
+ * plainly, strided and with read_i + wait. Node 2 then checks two answers
+ * the reference's tests/rmem1.c relies on (a stride below bytes_per_access
+ * with one stride is MRAPI_ERR_RMEM_STRIDE; mrapi_wait_any over one request
+ * and entries that are none reports the request) and says it is done; node 1
+ * detaches and deletes the buffer while node 2 is still attached (rmem3's
+ * order: SUCCESS, as the reference answers); node 2 then finds the buffer
+ * gone (a read: MRAPI_ERR_RMEM_INVALID) and detaches (SUCCESS); both
+ * finalize. Prints TAP, one line per node, and exits 0 when both passed.
  *
  * Environment: MRAPI_RDMA_ADDR (the node's rxe address) and MRAPI_RDMA_DIR.
  */
@@ -16,6 +21,7 @@
 #include "lib/mrapi/mrapi.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -25,6 +31,7 @@
 #define SPIN_S 30 /* a flag that does not come in this long fails the node */
 
 static char shared_mem[2 * HALF]; /* node 1's buffer */
+static atomic_int deleted;         /* node 1 deleted it */
 
 struct node {
 	mrapi_node_t id;
@@ -84,6 +91,27 @@ static int read_other(struct node *n, mrapi_rmem_hndl_t h, const char *want)
 	return 0;
 }
 
+/* rmem1's corners, on node 2's attachment: one stride below bytes_per_access, wait_any over garbage. */
+static int reference_answers(struct node *n, mrapi_rmem_hndl_t h)
+{
+	char buf[16];
+	mrapi_request_t rqs[4] = { 0, 0xdeadbeefu, 0, 0 };
+	mca_status_t st;
+	size_t size = 0;
+	mrapi_uint_t i;
+
+	mrapi_rmem_read(h, 0, buf, 0, 8, 1, 7, 8, &st);
+	if (st != MRAPI_ERR_RMEM_STRIDE)
+		return failed(n, "one stride below bytes_per_access (want MRAPI_ERR_RMEM_STRIDE)", st);
+	mrapi_rmem_read_i(h, 0, buf, 0, 8, 1, 8, 8, &rqs[2], &st);
+	if (st != MRAPI_SUCCESS)
+		return failed(n, "read_i", st);
+	i = mrapi_wait_any(4, rqs, &size, 5000, &st);
+	if (st != MRAPI_SUCCESS || i != 2 || size != 8)
+		return failed(n, "wait_any over one request and three that are none (want index 2)", st);
+	return 0;
+}
+
 static int node_run(struct node *n)
 {
 	char msg[48], want[48], v = 'V';
@@ -113,7 +141,9 @@ static int node_run(struct node *n)
 		return failed(n, "write", st);
 	if (wait_flag(n, h) || read_other(n, h, want))
 		return 1;
-	/* node 2 says it is done (byte 1 of its half); node 1 deletes once it is */
+	if (n->me == 1 && reference_answers(n, h))
+		return 1;
+	/* node 2 says it is done (byte 1 of its half); node 1 deletes once it is, node 2 still attached */
 	mrapi_rmem_write(h, (unsigned)n->me * HALF + 1, &v, 0, 1, 1, 1, 1, &st);
 	if (n->me == 0) {
 		time_t end = time(NULL) + SPIN_S;
@@ -123,20 +153,24 @@ static int node_run(struct node *n)
 			mrapi_rmem_read(h, HALF + 1, &d, 0, 1, 1, 1, 1, &st);
 		if (d == 'V')
 			mrapi_rmem_detach(h, &st);
-		/* node 2's detach reaches the directory on its own connection: until then, RMEM_ATTACH */
-		for (int i = 0; i < 250 && st == MRAPI_SUCCESS; i++) {
+		if (st == MRAPI_SUCCESS)
 			mrapi_rmem_delete(h, &st);
-			if (st != MRAPI_ERR_RMEM_ATTACH)
-				break;
-			st = MRAPI_SUCCESS;
-			nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
-		}
+		atomic_store(&deleted, st == MRAPI_SUCCESS ? 1 : -1);
 		if (st != MRAPI_SUCCESS)
-			return failed(n, "detach and delete", st);
+			return failed(n, "detach and delete while node 2 is attached", st);
 	} else {
+		char d;
+
+		for (time_t end = time(NULL) + SPIN_S; !atomic_load(&deleted) && time(NULL) <= end;)
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		if (atomic_load(&deleted) != 1)
+			return failed(n, "node 1 did not delete the buffer", MRAPI_TIMEOUT);
+		mrapi_rmem_read(h, 0, &d, 0, 1, 1, 1, 1, &st);
+		if (st != MRAPI_ERR_RMEM_INVALID)
+			return failed(n, "read after the delete (want MRAPI_ERR_RMEM_INVALID)", st);
 		mrapi_rmem_detach(h, &st);
 		if (st != MRAPI_SUCCESS)
-			return failed(n, "detach", st);
+			return failed(n, "detach from the deleted buffer", st);
 	}
 	mrapi_finalize(&st);
 	return st != MRAPI_SUCCESS ? failed(n, "finalize", st) : 0;
@@ -166,8 +200,9 @@ int main(void)
 		if (r)
 			printf("not ok %d - thread node %u: %s\n", i + 1, nodes[i].id, nodes[i].why);
 		else
-			printf("ok %d - thread node %u: attach, write, read (plain, strided, read_i), detach%s\n", i + 1,
-			       nodes[i].id, i ? "" : ", delete");
+			printf("ok %d - thread node %u: attach, write, read (plain, strided, read_i), %s\n", i + 1,
+			       nodes[i].id, i ? "STRIDE with one stride, wait_any past garbage, detach after the delete"
+					      : "detach, delete while node 2 is attached");
 		bad += r != NULL;
 	}
 	return bad ? 1 : 0;

@@ -187,6 +187,50 @@ START_TEST(test_prestart_leaves_agents_on_other_kernels_to_the_scenarios)
 }
 END_TEST
 
+/*
+ * Issue 29.12: an agent killed after the scenario's last step (its passive
+ * node's: no step looked at it again) must not leave the run passing. Its
+ * end is told at the reset: the end of its connection, whatever it had sent
+ * that nobody read, and the others' answers are the confirmation.
+ */
+START_TEST(test_an_agent_dead_at_the_reset_is_said_naming_its_node)
+{
+	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
+	kill(st.ag[0].pid, SIGKILL); /* not reaped: the pool finds it at the reset */
+	nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	ck_assert_int_eq(stack_pool_stop(&p, &st), -EPIPE);
+	ck_assert_msg(strstr(st.err, "agent of node a died (killed by signal 9)"), "%s", st.err);
+	ck_assert_int_eq(p.ag[0].fd, -1); /* not kept */
+	ck_assert_int_ge(p.ag[1].fd, 0);  /* b answered its reset: kept */
+	ck_assert_uint_eq(p.kept, 1);
+}
+END_TEST
+
+START_TEST(test_a_dead_agent_that_left_unread_answers_is_still_found_dead)
+{
+	char reply[PROTO_LINE_MAX];
+
+	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
+	ck_assert_int_eq(stack_call(&st, 1, reply, "noise"), 0); /* one line more than asked for, unread */
+	nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	kill(st.ag[1].pid, SIGKILL);
+	nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	ck_assert_int_eq(stack_pool_stop(&p, &st), -EPIPE); /* its last line is no answer to quit */
+	ck_assert_msg(strstr(st.err, "agent of node b died (killed by signal 9)"), "%s", st.err);
+}
+END_TEST
+
+START_TEST(test_agents_that_answer_at_the_end_confirm_it)
+{
+	start_on_fakes("ok objs=1 fams=0", "ok objs=0 fams=1"); /* neither kept: each answers its quit */
+	ck_assert_int_eq(stack_pool_stop(&p, &st), 0);
+	ck_assert_uint_eq(p.dropped, 2);
+	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
+	ck_assert_int_eq(stack_pool_stop(&p, &st), 0);
+	ck_assert_uint_eq(p.kept, 2);
+}
+END_TEST
+
 /* ------------------------------------------- run-ahead (agents.c, stack.c) -- */
 
 START_TEST(test_requests_sent_ahead_are_answered_in_order)
@@ -307,6 +351,9 @@ Suite *suite_test_pool(void)
 	tcase_add_test(tc, test_a_kept_agent_gone_meanwhile_is_started_again);
 	tcase_add_test(tc, test_prestart_fills_the_pool_or_says_why_not);
 	tcase_add_test(tc, test_prestart_leaves_agents_on_other_kernels_to_the_scenarios);
+	tcase_add_test(tc, test_an_agent_dead_at_the_reset_is_said_naming_its_node);
+	tcase_add_test(tc, test_a_dead_agent_that_left_unread_answers_is_still_found_dead);
+	tcase_add_test(tc, test_agents_that_answer_at_the_end_confirm_it);
 	tcase_add_test(tc, test_requests_sent_ahead_are_answered_in_order);
 	tcase_add_test(tc, test_agent_reset_releases_everything_and_says_nothing_is_left);
 	tcase_add_test(tc, test_agent_reset_counts_what_a_release_left);

@@ -77,6 +77,19 @@ START_TEST(test_token_file_checks)
 	snprintf(path, sizeof(path), "%s/none", dir);
 	ck_assert_int_eq(remote_key_read(path, &k, err, sizeof(err)), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, "none"));
+	/* a FIFO no one writes is refused at once, not waited on (lib/common/secret_file.c) */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(remote_key_read(path, &k, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not a regular file"));
+	unlink(path);
+	/* a file larger than the longest secret and a CRLF */
+	token("long", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		      "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		      "0123456789abcdef0123456789abcdef\n", 0600, path, sizeof(path));
+	ck_assert_int_eq(remote_key_read(path, &k, err, sizeof(err)), -EFBIG);
+	ck_assert_ptr_nonnull(strstr(err, "larger than 258 bytes"));
 }
 END_TEST
 

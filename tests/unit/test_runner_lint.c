@@ -116,6 +116,89 @@ START_TEST(test_lint_send_with_receive)
 }
 END_TEST
 
+/* What run_opts.on_disagree was told last. */
+static struct { int n; uint32_t line, col; char msg[400], word[48]; } said;
+
+static void on_disagree(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
+			const char *msg, const char *word)
+{
+	(void)ctx;
+	(void)f;
+	(void)step;
+	said.n++;
+	said.line = line;
+	said.col = col;
+	snprintf(said.msg, sizeof(said.msg), "%s", msg);
+	snprintf(said.word, sizeof(said.word), "%s", word ? word : "");
+}
+
+/* text run (RUN_REAL) on the model engine simulating rxe, model_engine as given. */
+static int run_on_model(const char *text, int model_engine, struct result *r)
+{
+	struct scn_file *f = parse(text);
+	struct m_profile rxe;
+	struct be_model eng;
+	struct run_opts o = opts("rxe");
+	int rc;
+
+	o.model_engine = model_engine;
+	o.on_disagree = on_disagree;
+	memset(&said, 0, sizeof(said));
+	ck_assert_int_eq(m_profile_get("rxe", 0, &rxe), 0);
+	ck_assert_int_eq(bm_init(&eng, f, &rxe), 0);
+	rc = run_scenario(f, &be_model_ops, &eng, &o, r);
+	bm_free(&eng);
+	scn_free(f);
+	return rc;
+}
+
+/*
+ * On the model engine (--stack=model) a wrong expect is the file's error, said
+ * as lint says it (the message, its column, the outcome's name to put the
+ * caret under); on any other engine (the real stack) it is judged against
+ * reality as before: outside the allowed set, with the step and both sets.
+ */
+START_TEST(test_model_engine_says_wrong_expect_as_lint)
+{
+	const char *text = TWO "b: write q local=src+0 remote=a.dst+0 len=64 rkey=a.dst.rkey+1 expect SUCCESS\n";
+	struct result r;
+
+	ck_assert_int_eq(run_on_model(text, 1, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_uint_eq(r.line, 11);
+	ck_assert_has(r.reason, "line 11: expect SUCCESS, but the model allows only: REM_ACCESS_ERR [");
+	ck_assert_int_eq(said.n, 1);
+	ck_assert_uint_eq(said.line, 11);
+	ck_assert_uint_gt(said.col, 1);
+	ck_assert_str_eq(said.word, "SUCCESS");
+	ck_assert_str_eq(said.msg, r.reason + strlen("line 11: "));
+	result_clear(&r);
+
+	ck_assert_int_eq(run_on_model(text, 0, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "line 11: write gave REM_ACCESS_ERR, outside the allowed set");
+	ck_assert_has(r.detail, "allowed: nothing (what your expect names, of what the model allows)");
+	ck_assert_int_eq(said.n, 0);
+	result_clear(&r);
+
+	/* an expected query value the model does not hold, likewise */
+	ck_assert_int_eq(run_on_model(TWO "a: query_qp q expect state=ERR\n", 1, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "line 11: expect state=ERR, but the model says state=RTS");
+	ck_assert_int_eq(said.n, 1);
+	result_clear(&r);
+	ck_assert_int_eq(run_on_model(TWO "a: query_qp q expect state=ERR\n", 0, &r), 0);
+	ck_assert_str_eq(r.reason, "line 11: expect state=ERR, real state=RTS");
+	result_clear(&r);
+
+	/* a right expect passes on the model engine as before */
+	ck_assert_int_eq(run_on_model(TWO "b: write q local=src+0 remote=a.dst+0 len=64 rkey=a.dst.rkey+1 "
+					  "expect REM_ACCESS_ERR\n", 1, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	ck_assert_int_eq(said.n, 0);
+	result_clear(&r);
+}
+END_TEST
 
 Suite *suite_test_runner_lint(void)
 {
@@ -126,6 +209,7 @@ Suite *suite_test_runner_lint(void)
 	tcase_add_test(tc, test_lint_accepts_expect_inside_generic);
 	tcase_add_test(tc, test_lint_send_with_receive);
 	tcase_add_test(tc, test_lint_query_expect_attribute);
+	tcase_add_test(tc, test_model_engine_says_wrong_expect_as_lint);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -257,6 +257,28 @@ START_TEST(test_stop_removes_what_a_killed_agent_left)
 }
 END_TEST
 
+/*
+ * Issue 29.12, --fresh-agents: the end of the scenario is confirmed by every
+ * agent's answer to quit; one killed after the last step is said, naming its
+ * node, where before the run passed.
+ */
+START_TEST(test_stop_says_an_agent_that_ended_unnoticed)
+{
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	ck_assert_int_eq(fill_on_a(), 0);
+	kill(st.ag[1].pid, SIGKILL); /* after the step's look: nothing asks b again */
+	nanosleep(&tenth, NULL);
+	ck_assert_int_eq(stack_stop(&st), -EPIPE);
+	ck_assert_msg(strstr(st.err, "agent of node b died (killed by signal 9)"), "%s", st.err);
+	ck_assert_int_eq(st.ag[1].pid, 0); /* reaped */
+	ck_assert_int_eq(stack_stop(&st), 0); /* safe twice: nothing left to confirm */
+	fake_agent(&st.ag[1], 0, 0);
+	fake_agent(&st.ag[0], 1, 0);
+	ck_assert_int_eq(stack_stop(&st), 0); /* both answer */
+}
+END_TEST
+
 Suite *suite_test_stack_watch(void)
 {
 	Suite *s = suite_create("test_stack_watch");
@@ -272,6 +294,7 @@ Suite *suite_test_stack_watch(void)
 	tcase_add_test(tc, test_watch_sees_a_death_after_quiet_looks);
 	tcase_add_test(tc, test_peer_facts_in_one_request);
 	tcase_add_test(tc, test_stop_removes_what_a_killed_agent_left);
+	tcase_add_test(tc, test_stop_says_an_agent_that_ended_unnoticed);
 	suite_add_tcase(s, tc);
 	return s;
 }

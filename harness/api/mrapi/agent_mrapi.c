@@ -3,7 +3,10 @@
  * node (lib/mrapi, libmrapi-rdma linked in), calling the library as an
  * application would. Its rdma_cm listener binds the node's IPv4 address
  * (MRAPI_RDMA_ADDR); the directory address (MRAPI_RDMA_DIR) comes with
- * mrapi_initialize. Every answer is "ok outcome=MRAPI_*" (the call's status
+ * mrapi_initialize, and so does the run's keyring (MRAPI_RDMA_KEYS: the first
+ * node's agent makes a secret for each domain the scenario names and every
+ * agent writes the same file, mode 0600, so the directory authenticates every
+ * node as it would a user's). Every answer is "ok outcome=MRAPI_*" (the call's status
  * by its name, which is the model's) plus what a creation reports. The
  * library numbers statuses and access types as the MCA reference
  * implementation does; the model's access types (enum m_mrapi_atype) are
@@ -20,9 +23,12 @@
 #include "lib/mrapi/mrapi.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* What an MRAPI object keeps (o->ext). */
@@ -32,9 +38,19 @@ union mobj {
 	mrapi_rmem_attributes_t attrs;
 };
 
-/* The node's MRAPI state (a->state[M_FAM_MRAPI]): did initialize succeed (finalize at the end)? */
+#define KEYS_MAX 1600 /* "D:SECRET,..." for up to 16 domains */
+#define SECRET_BYTES 24
+
+/*
+ * The node's MRAPI state (a->state[M_FAM_MRAPI]): did initialize succeed
+ * (finalize at the end)? The keyring: keys as the first node made them
+ * ("D:SECRET,...", answered to mrapi_addr), keyfile the file this agent wrote
+ * them to (removed at the end).
+ */
 struct mrapi_state {
 	int init;
+	char keys[KEYS_MAX];
+	char keyfile[256];
 };
 
 static struct mrapi_state *state(struct agent *a)
@@ -111,20 +127,62 @@ static void *arg(struct agent *a, unsigned bit, void *p)
 	return agent_num(a, "nulls", 0) & bit ? NULL : p;
 }
 
+/* keys ("D:SECRET,...") as a keyring file of DOMAIN SECRET lines, mode 0600, in TMPDIR; its name into s->keyfile. */
+static int write_keyring(struct mrapi_state *s, const char *keys)
+{
+	const char *tmp = getenv("TMPDIR");
+	char text[KEYS_MAX + 32];
+	size_t n = 0;
+	int fd;
+
+	for (const char *p = keys; *p && n + 2 < sizeof(text);) {
+		size_t w = strcspn(p, ",");
+		const char *colon = memchr(p, ':', w);
+
+		if (!colon)
+			return -EINVAL;
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%.*s %.*s\n", (int)(colon - p), p,
+				      (int)(w - (size_t)(colon - p) - 1), colon + 1);
+		p += w + (p[w] == ',');
+	}
+	snprintf(s->keyfile, sizeof(s->keyfile), "%s/mrapi-keys.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if ((fd = mkstemp(s->keyfile)) < 0) {
+		s->keyfile[0] = '\0';
+		return -errno;
+	}
+	if (fchmod(fd, 0600) || write(fd, text, n) != (ssize_t)n) {
+		int rc = -errno;
+
+		close(fd);
+		unlink(s->keyfile);
+		s->keyfile[0] = '\0';
+		return rc ? rc : -EIO;
+	}
+	close(fd);
+	return 0;
+}
+
 static int do_initialize(struct agent *a)
 {
-	char dir[128];
+	char dir[128], keys[KEYS_MAX];
 	mrapi_info_t info;
 	mrapi_status_t st = MRAPI_SUCCESS;
+	struct mrapi_state *s = state(a);
+	int rc;
 
-	if (proto_get(a->msg, "dir", dir, sizeof(dir)))
-		return agent_reply_err(a, EINVAL, "no dir");
+	if (!s)
+		return agent_reply_err(a, ENOMEM, "no memory");
+	if (proto_get(a->msg, "dir", dir, sizeof(dir)) || proto_get(a->msg, "keys", keys, sizeof(keys)))
+		return agent_reply_err(a, EINVAL, "no dir or keys");
+	if (!s->keyfile[0] && (rc = write_keyring(s, keys)))
+		return agent_reply_err(a, -rc, "cannot write the keyring");
+	setenv("MRAPI_RDMA_KEYS", s->keyfile, 1);
 	setenv("MRAPI_RDMA_DIR", dir, 1);
 	setenv("MRAPI_RDMA_ADDR", a->node->ipv4, 1);
 	mrapi_initialize((mrapi_domain_t)agent_num(a, "domain", 1), (mrapi_node_t)agent_num(a, "node_id", 1), 0, &info,
 			 &st);
-	if (st == MRAPI_SUCCESS && state(a))
-		state(a)->init = 1;
+	if (st == MRAPI_SUCCESS)
+		s->init = 1;
 	return answer(a, st, NULL);
 }
 
@@ -147,7 +205,30 @@ static int do_finalize(struct agent *a)
 #define DIR_PORTS 4000
 static int do_addr(struct agent *a)
 {
-	return proto_send(a->fd, "ok ip=%s port=%u", a->node->ipv4, DIR_PORT_BASE + (unsigned)getpid() % DIR_PORTS);
+	struct mrapi_state *s = state(a);
+	char domains[256];
+	size_t n = 0;
+
+	if (!s)
+		return agent_reply_err(a, ENOMEM, "no memory");
+	if (proto_get(a->msg, "domains", domains, sizeof(domains)))
+		snprintf(domains, sizeof(domains), "1");
+	/* the keyring, made once for the run: a fresh secret for each domain */
+	for (const char *p = s->keys[0] ? "" : domains; *p;) {
+		size_t w = strcspn(p, ",");
+		unsigned char r[SECRET_BYTES];
+
+		if (w == 0 || w > 10 || strspn(p, "0123456789") < w || n + w + 2 * SECRET_BYTES + 3 > sizeof(s->keys))
+			return agent_reply_err(a, EINVAL, "bad domains");
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return agent_reply_err(a, EIO, "no random bytes");
+		n += (size_t)snprintf(s->keys + n, sizeof(s->keys) - n, "%s%.*s:", n ? "," : "", (int)w, p);
+		for (size_t i = 0; i < sizeof(r); i++)
+			n += (size_t)snprintf(s->keys + n, sizeof(s->keys) - n, "%02x", r[i]);
+		p += w + (p[w] == ',');
+	}
+	return proto_send(a->fd, "ok ip=%s port=%u keys=%s", a->node->ipv4,
+			  DIR_PORT_BASE + (unsigned)getpid() % DIR_PORTS, s->keys);
 }
 
 static int do_create(struct agent *a)
@@ -350,6 +431,10 @@ void agent_mrapi_end(struct agent *a)
 
 	if (s && s->init)
 		mrapi_finalize(&st);
+	if (s && s->keyfile[0]) {
+		unlink(s->keyfile);
+		unsetenv("MRAPI_RDMA_KEYS");
+	}
 	free(s);
 	a->state[M_FAM_MRAPI] = NULL;
 }

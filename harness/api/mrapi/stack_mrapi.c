@@ -13,16 +13,54 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The directory of this scenario run, "ip:port": the first node's agent names it (agent_mrapi.c). */
-static int dir_addr(struct stack *st, char *out, size_t cap)
+/* Is d one of the comma-separated words of list? */
+static int listed(const char *list, const char *d)
 {
-	char reply[PROTO_LINE_MAX], ip[64];
-	int rc = stack_call(st, 0, reply, "mrapi_addr");
+	size_t n = strlen(d);
 
+	for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (!strncmp(p, d, n) && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+/* The domains the scenario's mrapi_initialize steps name (default 1), as "D,D,..." into out. */
+static void scenario_domains(const struct scn_file *f, char *out, size_t cap)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct scn_value *v;
+		char d[24];
+
+		if (strcmp(scn_step_call(&f->steps[i])->name, "mrapi_initialize") != 0)
+			continue;
+		v = scn_step_arg(&f->steps[i], "domain");
+		snprintf(d, sizeof(d), "%llu", v ? (unsigned long long)v->num : 1ull);
+		if (!listed(out, d) && len + strlen(d) + 2 < cap)
+			len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? "," : "", d);
+	}
+}
+
+/*
+ * The directory of this scenario run, "ip:port", and its keyring (keys: the
+ * agents' MRAPI_RDMA_KEYS, "D:SECRET,..."): the first node's agent names both
+ * (agent_mrapi.c), the secrets fresh for each run and each domain the
+ * scenario names, so that every node authenticates as a user's would.
+ */
+static int dir_addr(struct stack *st, char *out, size_t cap, char *keys, size_t kcap)
+{
+	char reply[PROTO_LINE_MAX], ip[64], domains[256];
+	int rc;
+
+	scenario_domains(st->f, domains, sizeof(domains));
+	rc = stack_call(st, 0, reply, "mrapi_addr domains=%s", domains[0] ? domains : "1");
 	if (rc)
 		return rc;
-	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip))) {
-		snprintf(st->err, sizeof(st->err), "node %s has no address: %.200s", st->f->nodes[0], reply);
+	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip)) || proto_get(reply, "keys", keys, kcap)) {
+		snprintf(st->err, sizeof(st->err), "node %s has no address or keyring: %.200s", st->f->nodes[0], reply);
 		return -EPROTO;
 	}
 	snprintf(out, cap, "%s:%u", ip, (unsigned)stack_field(reply, "port"));
@@ -34,14 +72,14 @@ static int request(struct stack *st, const struct hcall *c, char *line, size_t c
 {
 	const struct hc_mrapi *m = &c->mrapi;
 	const char *verb = m_op_kind_str((enum m_op_kind)c->op);
-	char dir[80];
+	char dir[80], keys[1600];
 	int rc;
 
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_MRAPI_INITIALIZE:
-		if ((rc = dir_addr(st, dir, sizeof(dir))) != 0)
+		if ((rc = dir_addr(st, dir, sizeof(dir), keys, sizeof(keys))) != 0)
 			return rc;
-		snprintf(line, cap, "%s domain=%u node_id=%u dir=%s", verb, m->domain, m->node_id, dir);
+		snprintf(line, cap, "%s domain=%u node_id=%u dir=%s keys=%s", verb, m->domain, m->node_id, dir, keys);
 		break;
 	case M_OP_MRAPI_RMEM_CREATE:
 		snprintf(line, cap, "%s id=%d rid=%u atype=%u size=%llu attrs=%d over=%d over_off=%llu nulls=%u", verb,

@@ -44,6 +44,7 @@
  */
 #define _GNU_SOURCE
 #include "harness/agent/agent_internal.h"
+#include "harness/base/proc.h"
 #include "harness/api/rpma/api_rpma.h"
 #include "harness/api/rpmem/api_rpmem.h"
 #include "lib/rpmem/client.h"
@@ -257,7 +258,7 @@ static int do_serve(struct agent *a)
 	socklen_t sl = sizeof(sin);
 	char key[2 * RPMEM_KEY_BYTES + 1], dir[PATH_MAX];
 	int lfd = -1, slot, rc;
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	if (!s)
 		return agent_reply_err(a, errno, "no root config directory: %s", root_err);
@@ -272,8 +273,11 @@ static int do_serve(struct agent *a)
 		goto fail;
 	if ((pid = fork()) < 0)
 		goto fail;
-	if (pid == 0)
+	if (pid == 0) {
+		if (proc_die_with(self, SIGKILL) == -ESRCH) /* a killed agent's daemon goes with it */
+			_exit(1);
 		serve_child(lfd, key, dir, s->root, a->node->name);
+	}
 	close(lfd);
 	s->served[slot] = pid;
 	return proto_send(a->fd, "ok port=%u key=%s", ntohs(sin.sin_port), key);
