@@ -90,11 +90,11 @@ explore: all
 explore-selftest: all
 	STACK=$(STACK) tests/explore/selftest
 
-# make check: the build at -j2, then every part (ci/check): the host parts
+# make check: the build at -j2, then every part (ci/check): the host lane
 # (unit tests under ASan+UBSan, fuzz, shellcheck, shell tests, lint, the
-# explore self-test on the model) side by side with the real-stack parts
-# (tests/shell/test-vm, the explore self-test, smoke + MRAPI + librpmem +
-# oracle in one session of the real stack, the corpus); each part's time and
+# explore self-test on the model and on the real stack, tests/shell/test-vm)
+# side by side with the real-stack lane (the corpus, then smoke + MRAPI +
+# librpmem + libpmemobj + oracle in one session of the real stack); each part's time and
 # verdict in a table at the end, every failure named. CHECK_LANES=1: one
 # lane after the other.
 check: deps

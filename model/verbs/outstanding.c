@@ -139,6 +139,8 @@ int m_outst_check(const struct model *m, const struct m_op *op)
 	enum m_op_kind k = (enum m_op_kind)op->kind;
 	int qh = acting_qp(op);
 
+	if (!op->verbs.nowait && !m->outst.nlive)
+		return 0; /* nothing outstanding for it to touch (most steps) */
 	if (op->verbs.nowait) {
 		/* wait=no: an RDMA WRITE, READ or atomic, signaled, not chained, on a QP whose send CQ is a
 		 * CQ object (its completion waits there for the wait step) */
