@@ -91,6 +91,7 @@ static int take(int lfd, struct pending *pend)
 
 	if (fd < 0)
 		return errno == EINTR || errno == ECONNABORTED || errno == EAGAIN ? 0 : -errno;
+	remote_nodelay(fd);
 	for (int i = 0; i < AGENT_HANDSHAKES_MAX; i++)
 		if (pend[i].hs.fd < 0 || !p || (p->hs.fd >= 0 && pend[i].hs.deadline < p->hs.deadline))
 			p = &pend[i];
