@@ -236,6 +236,8 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 	       "(%.0f real steps/s)\n",
 	       s->steps, s->cases, a->stack, s->real_steps, s->stack_secs,
 	       s->stack_secs > 0 ? (double)s->real_steps / s->stack_secs : 0.0);
+	printf("explore: elapsed %.1f s exploring: the stack %.1f s, the generator and the judging of what it ran %.1f s\n",
+	       s->secs, s->stack_secs, s->secs - s->stack_secs);
 	printf("explore: %u distinct rules exercised (the corpus: %u)\n", s->rules, corpus_rules);
 	printf("explore: %u divergences, %zu distinct, shrunk:\n", s->divergences, s->nfound);
 	for (size_t i = 0; i < s->nfound; i++)
@@ -372,7 +374,8 @@ int cmd_explore(int argc, char **argv)
 		printf("explore: agents started %u, kept across cases %u, stopped and started again %u\n",
 		       k->ag.pool.started, k->ag.pool.kept, k->ag.pool.dropped);
 		printf("explore: the cases' time on the agents: %.2f s their hello, %.2f s the steps and the end judged, "
-		       "%.2f s their reset\n", k->ag.secs_start, k->ag.secs_run, k->ag.secs_stop);
+		       "%.2f s their reset; %lu answers waited for\n", k->ag.secs_start, k->ag.secs_run, k->ag.secs_stop,
+		       k->ag.waits);
 		ex_agents_close(&k->ag);
 		if (k->guest)
 			ex_guest_stop(&k->g);

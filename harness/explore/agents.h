@@ -32,6 +32,7 @@ struct ex_agents {
 	unsigned long reboots;      /* the guest booted again after it ended */
 	double secs_start, secs_run, secs_stop; /* where a case's time went: its agents' hello, its
 	                                           steps and end judged (run_scenario), their reset */
+	unsigned long waits;        /* answers the steps waited for (stack.h: round trips to the agents) */
 	char err[512];              /* the last infrastructure error */
 };
 
