@@ -121,6 +121,8 @@ static int guest_died(struct ex_agents *a, const struct rec_state *s, struct res
 		}
 	}
 	death_judge(r, s, a->guest->status == 120, "", a->guest->console, NULL);
+	fprintf(stderr, "rdmacheck explore: the guest ended under a case (boot %u, ci/vm exit %d): booting it again\n",
+		a->guest->boots, a->guest->status);
 	stack_pool_close(&a->pool); /* the agents died with their guest */
 	if (ex_guest_reboot(a->guest, a->err, sizeof(a->err)))
 		return -EIO;
