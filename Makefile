@@ -106,6 +106,7 @@ help:
 	@echo "make install    PREFIX=/usr/local DESTDIR=: binary, man pages, corpus, model library + pkg-config"
 	@echo "make explore    random scenarios on the real stack, divergences shrunk (EXPLORE_TIME=60)"
 	@echo "make explore-selftest  explore must rediscover rxe's declared deviations (tests/explore/selftest)"
+	@echo "make explore-vm  explore --stack=vm on the real stack: one guest, same steps as the model, a panic rebooted (tests/explore/vm)"
 	@echo "make bench-explore  explore's real steps/s next to raw C loops of the same calls (tests/bench/explore)"
 	@echo "make fuzz       the scenario-language fuzz target (FUZZ_SECS=$(FUZZ_SECS); FUZZ_QUICK_SECS=$(FUZZ_QUICK_SECS) s of it in make check)"
 	@echo "make faults     fault reproducers on the real stack (tests/faults)"

@@ -185,8 +185,13 @@ int agent_bind(const char *hostport, char *bound, size_t boundlen, char *err, si
  * REMOTE_HANDSHAKE_MS in all; a connection past that drops the oldest, so no
  * slow or silent peer holds back the next (while a coordinator is served,
  * the others wait in the kernel's backlog).
- * Returns 0 after sessions sessions (0: forever), or -errno if accept fails.
+ * With fork_sessions each session is served by a child process of its own
+ * (the listener waits for it before the next): every coordinator meets a
+ * fresh agent, no library's process state (librpma, uDAPL, …) left by the
+ * one before, as a forked agent is fresh.
+ * Returns 0 after sessions sessions (0: forever), or -errno if accept (or fork) fails.
  */
-int agent_listen(int lfd, const struct remote_key *key, const struct agent_node *node, int step_ms, int sessions);
+int agent_listen(int lfd, const struct remote_key *key, const struct agent_node *node, int step_ms, int sessions,
+		 int fork_sessions);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* "HOST:PORT" of a socket address, for the log. */
@@ -91,6 +92,7 @@ static int take(int lfd, struct pending *pend)
 
 	if (fd < 0)
 		return errno == EINTR || errno == ECONNABORTED || errno == EAGAIN ? 0 : -errno;
+	remote_nodelay(fd);
 	for (int i = 0; i < AGENT_HANDSHAKES_MAX; i++)
 		if (pend[i].hs.fd < 0 || !p || (p->hs.fd >= 0 && pend[i].hs.deadline < p->hs.deadline))
 			p = &pend[i];
@@ -144,7 +146,28 @@ static int handshake_round(int lfd, struct pending *pend, const struct remote_ke
 	return -EAGAIN;
 }
 
-int agent_listen(int lfd, const struct remote_key *key, const struct agent_node *node, int step_ms, int sessions)
+/* Serve the coordinator on fd: here, or in a child of its own (fork_sessions). 0 or -errno. */
+static int serve_one(int fd, const struct agent_node *node, int step_ms, int fork_sessions)
+{
+	pid_t pid;
+	int st = 0;
+
+	if (!fork_sessions)
+		return agent_serve(fd, node, step_ms);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		_exit(agent_serve(fd, node, step_ms) ? 3 : 0);
+	fprintf(stderr, "rdmacheck-agent: session served by process %ld\n", (long)pid);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
+}
+
+int agent_listen(int lfd, const struct remote_key *key, const struct agent_node *node, int step_ms, int sessions,
+		 int fork_sessions)
 {
 	struct pending pend[AGENT_HANDSHAKES_MAX];
 	int served = 0, rc = 0;
@@ -163,7 +186,7 @@ int agent_listen(int lfd, const struct remote_key *key, const struct agent_node 
 			break;
 		}
 		fprintf(stderr, "rdmacheck-agent: %s holds the secret: serving node %s\n", peer, node->name);
-		rc = agent_serve(fd, node, step_ms);
+		rc = serve_one(fd, node, step_ms, fork_sessions);
 		close(fd);
 		served++;
 		fprintf(stderr, "rdmacheck-agent: %s done%s%s\n", peer, rc ? ": " : "", rc ? strerror(-rc) : "");

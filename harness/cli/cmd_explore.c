@@ -8,6 +8,7 @@
 #include "harness/base/proc.h"
 #include "harness/corpus/load.h"
 #include "harness/base/proc.h"
+#include "harness/explore/agents.h"
 #include "harness/explore/explore.h"
 #include "harness/run/be_model.h"
 
@@ -22,7 +23,7 @@ static const char usage_explore[] =
 	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=FAMILY,...]\n"
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
-	"                         [--corpus=DIR] [--shrink-rounds=N] [--until=N[:F[:S]]] [--print] [--progress]\n"
+	"                         [--corpus=DIR] [--shrink-rounds=N] [--topology=FILE] [--until=N[:F[:S]]] [--print] [--progress]\n"
 	"Generate random multi-node scenarios from the model's state, run them on the stack judged\n"
 	"as `run` judges, and shrink every divergence to the smallest scenario that still shows it,\n"
 	"written to DIR/NNN-<rule>-<outcome>.scn.\n"
@@ -33,7 +34,9 @@ static const char usage_explore[] =
 	"              scenario draws from one of them (default verbs,rpma,dat)\n"
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
-	"              may kill the kernel is generated); model: the model in this process,\n"
+	"              may kill the kernel is generated); vm: one guest booted for the whole run,\n"
+	"              running only the nodes' agents, the cases judged here (a guest that dies\n"
+	"              is booted again); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
 	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
@@ -44,6 +47,9 @@ static const char usage_explore[] =
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
 	"              1 on the model, 24 on a real stack: one guest boot each)\n"
 	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
+	"  --topology  run the cases in this process on the agents of these nodes (a file of\n"
+	"              netns/topology up, or mode hosts: agents listening, RDMACHECK_AGENT_TOKEN),\n"
+	"              kept from case to case; no step that may kill the kernel is generated\n"
 	"  --shrink-rounds  rounds of shrinking on the stack per divergence (default 8 on a real\n"
 	"              stack, each a run; the model's own pre-shrink is not bounded by it)\n"
 	"  --until     stop once N distinct declared deviations of the stack's profile (its --sim\n"
@@ -56,7 +62,7 @@ static const char usage_explore[] =
 
 struct xargs {
 	struct ex_opts o;
-	const char *stack, *profile, *sim, *corpus, *api;
+	const char *stack, *profile, *sim, *corpus, *api, *topology;
 	int step_s, progress;
 	unsigned jobs;
 	unsigned long batch;
@@ -168,6 +174,8 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 			a->stack = v;
 		} else if (strncmp(argv[i], "--out=", 6) == 0 && *v) {
 			a->o.out = v;
+		} else if (strncmp(argv[i], "--topology=", 11) == 0 && *v) {
+			a->topology = v;
 		} else if (strncmp(argv[i], "--corpus=", 9) == 0 && *v) {
 			a->corpus = v;
 		} else if (strncmp(argv[i], "--jobs=", 7) == 0) {
@@ -258,6 +266,8 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 	       "(%.0f real steps/s)\n",
 	       s->steps, s->cases, a->stack, s->real_steps, s->stack_secs,
 	       s->stack_secs > 0 ? (double)s->real_steps / s->stack_secs : 0.0);
+	printf("explore: elapsed %.1f s exploring: the stack %.1f s, the generator and the judging of what it ran %.1f s\n",
+	       s->secs, s->stack_secs, s->secs - s->stack_secs);
 	printf("explore: %u distinct rules exercised (the corpus: %u)\n", s->rules, corpus_rules);
 	printf("explore: %u divergences, %zu distinct, shrunk:\n", s->divergences, s->nfound);
 	for (size_t i = 0; i < s->nfound; i++)
@@ -278,6 +288,50 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 	       (unsigned long long)a->o.seed, a->profile, a->stack, a->api, a->sim ? " --sim=" : "", a->sim ? a->sim : "");
 }
 
+/* The kept agents of --stack=vm (its guest booted first, for the largest node count) or --topology. */
+struct kept {
+	struct ex_guest g;
+	struct topo t;
+	struct ex_agents ag;
+	int guest;
+};
+
+/* Ready k for a's cases, judged against prof: 0, or EXIT_INFRA with the reason said. */
+static int kept_up(const struct xargs *a, const char *root, const struct m_profile *prof, struct kept *k)
+{
+	const struct topo *t = &k->t;
+	char err[600];
+	int rc;
+
+	if (a->topology) {
+		if (topo_load(a->topology, &k->t, err, sizeof(err))) {
+			fprintf(stderr, "rdmacheck explore: --topology=%s: %s\n", a->topology, err);
+			return EXIT_INFRA;
+		}
+	} else {
+		fprintf(stderr, "rdmacheck explore: booting one guest for %u nodes (ci/vm, ci/vm-agents)\n",
+			a->o.gen.nodes_max);
+		if (ex_guest_start(&k->g, root, a->o.gen.nodes_max, err, sizeof(err))) {
+			fprintf(stderr, "rdmacheck explore: %s\n", err);
+			ex_guest_stop(&k->g);
+			return EXIT_INFRA;
+		}
+		k->guest = 1;
+		t = &k->g.t;
+	}
+	if (t->n < a->o.gen.nodes_max) {
+		fprintf(stderr, "rdmacheck explore: the topology has %zu nodes, --nodes asks up to %u\n", t->n,
+			a->o.gen.nodes_max);
+		return EXIT_INFRA;
+	}
+	rc = ex_agents_open(&k->ag, t, k->guest ? &k->g : NULL, prof, a->step_s * 1000, k->guest);
+	if (rc) {
+		fprintf(stderr, "rdmacheck explore: the nodes' agents: %s\n", rc == -ENOMEM ? strerror(ENOMEM) : k->ag.err);
+		return EXIT_INFRA;
+	}
+	return 0;
+}
+
 int cmd_explore(int argc, char **argv)
 {
 	struct xargs a = { .o = { .seed = 1, .steps = 2000, .gen = { .nodes_min = 2, .nodes_max = 3, .steps = 24,
@@ -287,6 +341,7 @@ int cmd_explore(int argc, char **argv)
 			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10 };
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };
+	struct kept *k = NULL;
 	struct ex_summary *sum;
 	struct ex_cov cov, corpus_only;
 	unsigned corpus_rules;
@@ -294,8 +349,13 @@ int cmd_explore(int argc, char **argv)
 
 	if (rc)
 		return rc > 0 ? 0 : EXIT_USAGE;
-	st.kind = strcmp(a.stack, "model") == 0 ? EX_STACK_MODEL : EX_STACK_RUN;
-	if (!a.sim && st.kind == EX_STACK_RUN)
+	st.kind = strcmp(a.stack, "model") == 0 ? EX_STACK_MODEL :
+		  a.topology || strcmp(a.stack, "vm") == 0 ? EX_STACK_AGENTS : EX_STACK_RUN;
+	if (a.topology && st.kind == EX_STACK_MODEL) {
+		fprintf(stderr, "rdmacheck explore: --topology runs on real nodes, not with --stack=model\n");
+		return EXIT_USAGE;
+	}
+	if (!a.sim && st.kind != EX_STACK_MODEL)
 		a.sim = "rxe"; /* the real stack is rxe: its profile's model shrinks first */
 	if (cli_profile(a.profile, &st.judge) || (a.sim && cli_profile(a.sim, &st.sim)))
 		return EXIT_USAGE;
@@ -312,11 +372,12 @@ int cmd_explore(int argc, char **argv)
 	snprintf(corpus, sizeof(corpus), "%s/scenarios", root);
 	a.o.gen.judge = st.judge;
 	/* This host's own kernel: never a step the profile says may kill it (a VM's guest is disposable). */
-	a.o.gen.no_crash = strcmp(a.stack, "host") == 0;
-	a.o.stack_name = a.stack;
+	a.o.gen.no_crash = strcmp(a.stack, "host") == 0 || a.topology;
+	a.o.stack_name = a.topology ? "topology" : a.stack;
 	a.o.out = a.o.out ? a.o.out : out;
 	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;
-	st.costly = st.kind == EX_STACK_RUN;
+	/* a run per batch, or a guest whose death costs a boot: shrink on the model first */
+	st.costly = st.kind == EX_STACK_RUN || (st.kind == EX_STACK_AGENTS && !a.topology);
 	st.exe = exe;
 	st.stack = a.stack;
 	st.profile_arg = a.profile;
@@ -331,7 +392,33 @@ int cmd_explore(int argc, char **argv)
 	sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		return EXIT_INFRA;
+	if (st.kind == EX_STACK_AGENTS) {
+		k = calloc(1, sizeof(*k));
+		rc = k ? kept_up(&a, root, &st.judge, k) : EXIT_INFRA;
+		if (rc) {
+			if (k && k->guest)
+				ex_guest_stop(&k->g);
+			free(k);
+			free(sum);
+			return rc;
+		}
+		st.agents = &k->ag;
+	}
 	rc = ex_explore(&a.o, &st, &cov, sum);
+	if (k) {
+		if (k->guest)
+			printf("explore: one guest for %u nodes, booted %u time%s (%lu after it died)\n", k->g.nodes,
+			       k->g.boots, k->g.boots == 1 ? "" : "s", k->ag.reboots);
+		printf("explore: agents started %u, kept across cases %u, stopped and started again %u\n",
+		       k->ag.pool.started, k->ag.pool.kept, k->ag.pool.dropped);
+		printf("explore: the cases' time on the agents: %.2f s their hello, %.2f s the steps and the end judged, "
+		       "%.2f s their reset; %lu answers waited for\n", k->ag.secs_start, k->ag.secs_run, k->ag.secs_stop,
+		       k->ag.waits);
+		ex_agents_close(&k->ag);
+		if (k->guest)
+			ex_guest_stop(&k->g);
+		free(k);
+	}
 	rmdir(work); /* the batches' files are removed as they are judged */
 	if (rc)
 		fprintf(stderr, "rdmacheck explore: %s\n", strerror(-rc));

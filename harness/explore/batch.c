@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* getline */
 #include "harness/explore/batch.h"
 #include "harness/base/proc.h"
+#include "harness/explore/agents.h"
 #include "harness/base/text.h"
 
 #include <errno.h>
@@ -23,7 +24,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const char *const kind_names[] = { "model", "run" };
+static const char *const kind_names[] = { "model", "run", "agents" };
 
 const char *ex_stack_kind_str(enum ex_stack_kind k)
 {
@@ -336,6 +337,25 @@ static int run_real(struct ex_stack *s, const struct ex_case *cases, size_t n, s
 	return rc;
 }
 
+/* The batch on the kept agents, case by case, judged here (agents.h). */
+static int run_agents(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!rc)
+			rc = ex_agents_run(s->agents, &cases[i], &rs[i]);
+		if (rc) { /* the stack cannot run: every case left is the harness's error */
+			memset(&rs[i], 0, sizeof(rs[i]));
+			rs[i].v = V_ERROR;
+			snprintf(rs[i].reason, sizeof(rs[i].reason), "not run: %.480s", s->agents->err);
+			continue;
+		}
+		s->steps += rs[i].steps_run;
+	}
+	return rc;
+}
+
 int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
 {
 	double t0 = now_s();
@@ -343,7 +363,8 @@ int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, stru
 
 	if (!n)
 		return 0;
-	rc = s->kind == EX_STACK_MODEL ? run_model(s, cases, n, rs) : run_real(s, cases, n, rs);
+	rc = s->kind == EX_STACK_MODEL ? run_model(s, cases, n, rs) :
+	     s->kind == EX_STACK_AGENTS ? run_agents(s, cases, n, rs) : run_real(s, cases, n, rs);
 	s->batches++;
 	s->cases += n;
 	s->secs += now_s() - t0;

@@ -12,17 +12,23 @@
  *    kernel-panic detection (KERNEL_CRASH, a fresh guest, the run goes on)
  *    and hang detection (TIMEOUT). Its TAP report is read back into results.
  *    One batch, one guest boot: explore and the shrinker batch their cases.
+ *  - kept agents (EX_STACK_AGENTS, agents.h): each case parsed and judged in
+ *    this process on the real stack's engine, over agents kept from one case
+ *    to the next (a host's topology, agents on other kernels, or the one
+ *    guest of --stack=vm, booted once and again only when it dies).
  */
 #ifndef RDMACHECK_EXPLORE_STACK_H
 #define RDMACHECK_EXPLORE_STACK_H
 
 #include "harness/explore/case.h"
 
-enum ex_stack_kind { EX_STACK_MODEL, EX_STACK_RUN };
+enum ex_stack_kind { EX_STACK_MODEL, EX_STACK_RUN, EX_STACK_AGENTS };
+
+struct ex_agents;
 
 #define EX_JOBS_MAX 16
 
-/* "model", "run"; "?" out of range. */
+/* "model", "run", "agents"; "?" out of range. */
 const char *ex_stack_kind_str(enum ex_stack_kind k);
 /* The kind named name; 0 or -EINVAL. */
 int ex_stack_kind_parse(const char *name, enum ex_stack_kind *out);
@@ -41,6 +47,8 @@ struct ex_stack {
 	int step_s;                        /* --timeout= */
 	int costly;                        /* each run costs much (a guest boot): fewer cases a round */
 	unsigned jobs;                     /* runs side by side over shares of a batch (not on a VM) */
+	/* EX_STACK_AGENTS */
+	struct ex_agents *agents;          /* the kept agents cases run on (agents.h) */
 	/* counters */
 	unsigned long cases, steps, batches;
 	double secs;                       /* time spent running cases */

@@ -213,6 +213,7 @@ int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms)
 
 	if (rc)
 		return rc;
+	st->waits += st->ag[node].rd.off == st->ag[node].rd.len;
 	rc = proto_recv(st->ag[node].fd, &st->ag[node].rd, reply, PROTO_LINE_MAX, timeout_ms);
 	return rc < 0 ? recv_failed(st, node, rc, timeout_ms) : 0;
 }

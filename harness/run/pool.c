@@ -105,7 +105,7 @@ int stack_pool_prestart(struct stack_pool *p, unsigned n)
 	for (unsigned i = 0; i < n && rc == 0; i++) /* the topology's names until a scenario's hello */
 		snprintf(f->nodes[i], sizeof(f->nodes[i]), "%s", p->t->node[i].name);
 	for (unsigned i = 0; i < n && rc == 0; i++)
-		if (p->t->node[i].agent[0])
+		if (p->t->node[i].agent[0] && !p->keep_remote)
 			n = 0; /* another kernel's agents: each scenario dials its own */
 	if (rc == 0 && n) {
 		f->nnodes = n;
@@ -127,12 +127,12 @@ int stack_pool_prestart(struct stack_pool *p, unsigned n)
 static int keepable(struct stack_pool *p, struct stack *st, unsigned i)
 {
 	struct stack_agent *ag = &st->ag[i];
-	const char *why = ag->fd < 0 || ag->dead ? "it ended" : ag->remote ? "it is on another kernel" :
+	const char *why = ag->fd < 0 || ag->dead ? "it ended" : ag->remote && !p->keep_remote ? "it is on another kernel" :
 			  ag->stale ? "a request timed out" : !quiet(ag) ? "bytes nobody asked for" : NULL;
 
 	if (!why && proto_send(ag->fd, "reset") == 0)
 		return 1;
-	if (ag->fd >= 0 && !ag->remote)
+	if (ag->fd >= 0 && (!ag->remote || p->keep_remote))
 		snprintf(p->why, sizeof(p->why), "agent of node %s: %s", st->f->nodes[i], why ? why : "cannot send reset");
 	return 0;
 }

@@ -13,7 +13,8 @@
  * pending, used librpma/uDAPL/MRAPI/librpmem (their libraries keep process
  * state no release undoes) or holds anything is stopped, and the next
  * scenario starts a fresh one. Agents on another kernel (topology mode
- * hosts) are never kept: every scenario dials its own.
+ * hosts) are kept only when keep_remote is set (explore: one session per
+ * agent for the whole exploration); otherwise every scenario dials its own.
  *
  * For any runner of many scenarios on one topology (the inner runner,
  * --device, explore):
@@ -38,6 +39,7 @@ struct stack_pool {
 	unsigned kept;                        /* agents handed on to a next scenario after a confirmed reset */
 	unsigned dropped;                     /* agents stopped at a scenario's end instead */
 	char why[512];                        /* why the last one was dropped ("" none) */
+	int keep_remote;                      /* keep (and prestart) agents on another kernel too; 0 after init */
 };
 
 /* An empty pool for topology t (which must outlive it) and agents bounding every call by step_ms. */
@@ -54,7 +56,7 @@ int stack_pool_start(struct stack_pool *p, struct stack *st, const struct scn_fi
 /*
  * Start the agents of topology nodes 0..n-1 the pool lacks, all together, so
  * that the scenarios find them ready (on a topology with agents on another
- * kernel, nothing: each scenario dials its own). Returns 0, or -errno with the reason in p->why (those
+ * kernel, nothing unless keep_remote: each scenario dials its own). Returns 0, or -errno with the reason in p->why (those
  * that did start are stopped; scenarios start their own then).
  */
 int stack_pool_prestart(struct stack_pool *p, unsigned n);

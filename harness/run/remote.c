@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -244,6 +246,13 @@ int remote_split(const char *hostport, char *host, size_t hostlen, char *port, s
 }
 
 /* A TCP connection to host:port within ms. fd or -errno. */
+void remote_nodelay(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)); /* not on a socketpair: harmless */
+}
+
 static int tcp_connect(const char *host, const char *port, int ms, char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL, *a;
@@ -279,6 +288,7 @@ static int tcp_connect(const char *host, const char *port, int ms, char *err, si
 	if (fd < 0)
 		return said(err, errlen, rc, "cannot connect to %s:%s: %s", host, port, strerror(-rc));
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	remote_nodelay(fd);
 	return fd;
 }
 

@@ -84,6 +84,13 @@ int remote_dial(const char *hostport, const struct remote_key *key, int timeout_
  */
 int remote_offer(int fd, const struct remote_key *key, char *err, size_t errlen);
 
+/*
+ * Send what fd is given at once (TCP_NODELAY): a request or an answer is one
+ * write, and the other end waits for it; Nagle's wait for the ACK of an
+ * earlier segment only delays it. Both ends set it (remote_dial, agent_listen).
+ */
+void remote_nodelay(int fd);
+
 /* "HOST:PORT" into host (brackets of "[V6]" dropped) and port. 0 or -EINVAL. */
 int remote_split(const char *hostport, char *host, size_t hostlen, char *port, size_t portlen);
 

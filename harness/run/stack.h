@@ -59,6 +59,7 @@ struct stack {
 	char ahead[STACK_AHEAD_MAX][PROTO_LINE_MAX];
 	unsigned nahead, ahead_head, ahead_node, unsent;
 	uint8_t capture;           /* stack_call sends and queues, and answers -EINPROGRESS */
+	unsigned long waits;       /* answers stack_recv waited for, none of it read yet: round trips (a figure) */
 };
 
 extern const struct backend_ops stack_ops;

@@ -228,6 +228,47 @@ START_TEST(test_agents_that_answer_at_the_end_confirm_it)
 	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
 	ck_assert_int_eq(stack_pool_stop(&p, &st), 0);
 	ck_assert_uint_eq(p.kept, 2);
+/* Agents on another kernel (topology mode hosts): kept only when the pool is told to (explore). */
+static void stop_remote_fakes(int keep_remote)
+{
+	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
+	st.ag[0].remote = st.ag[1].remote = "127.0.0.1:9";
+	p.keep_remote = keep_remote;
+	stack_pool_stop(&p, &st);
+}
+
+START_TEST(test_agents_on_another_kernel_are_not_kept_by_default)
+{
+	stop_remote_fakes(0);
+	ck_assert_uint_eq(p.kept, 0);
+	ck_assert_int_eq(p.ag[0].fd, -1);
+}
+END_TEST
+
+START_TEST(test_keep_remote_keeps_agents_on_another_kernel_after_a_clean_reset)
+{
+	int fd0;
+
+	stop_remote_fakes(1);
+	ck_assert_uint_eq(p.kept, 2);
+	ck_assert_uint_eq(p.dropped, 0);
+	fd0 = p.ag[0].fd;
+	ck_assert_int_ge(fd0, 0);
+	ck_assert_int_eq(stack_pool_start(&p, &st, &f), 0);
+	ck_assert_int_eq(st.ag[0].fd, fd0); /* the same connection serves the next scenario */
+	ck_assert_uint_eq(p.started, 0);
+}
+END_TEST
+
+START_TEST(test_keep_remote_still_stops_an_agent_that_holds_something)
+{
+	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=1");
+	st.ag[0].remote = st.ag[1].remote = "127.0.0.1:9";
+	p.keep_remote = 1;
+	stack_pool_stop(&p, &st);
+	ck_assert_uint_eq(p.kept, 1);
+	ck_assert_int_ge(p.ag[0].fd, 0);
+	ck_assert_int_eq(p.ag[1].fd, -1);
 }
 END_TEST
 
@@ -354,6 +395,9 @@ Suite *suite_test_pool(void)
 	tcase_add_test(tc, test_an_agent_dead_at_the_reset_is_said_naming_its_node);
 	tcase_add_test(tc, test_a_dead_agent_that_left_unread_answers_is_still_found_dead);
 	tcase_add_test(tc, test_agents_that_answer_at_the_end_confirm_it);
+	tcase_add_test(tc, test_agents_on_another_kernel_are_not_kept_by_default);
+	tcase_add_test(tc, test_keep_remote_keeps_agents_on_another_kernel_after_a_clean_reset);
+	tcase_add_test(tc, test_keep_remote_still_stops_an_agent_that_holds_something);
 	tcase_add_test(tc, test_requests_sent_ahead_are_answered_in_order);
 	tcase_add_test(tc, test_agent_reset_releases_everything_and_says_nothing_is_left);
 	tcase_add_test(tc, test_agent_reset_counts_what_a_release_left);

@@ -228,7 +228,7 @@ START_TEST(test_listening_agent_refuses_then_serves)
 		int lf = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
 		dup2(lf, 2);
-		_exit(agent_listen(lfd, &good, &node, 1000, 1) == 0 ? 0 : 1);
+		_exit(agent_listen(lfd, &good, &node, 1000, 1, 0) == 0 ? 0 : 1);
 	}
 	close(lfd);
 	ck_assert_int_eq(remote_dial(bound, &bad, 2000, err, sizeof(err)), -EACCES);

@@ -1,0 +1,175 @@
+/* agents.c — explore's cases on kept agents, judged in this process (agents.h). */
+#include "harness/explore/agents.h"
+#include "harness/corpus/crash_pred.h"
+#include "harness/nodes/death.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int ex_agents_open(struct ex_agents *a, const struct topo *t, struct ex_guest *guest, const struct m_profile *prof,
+		   int step_ms, int allow_crash)
+{
+	memset(a, 0, sizeof(*a));
+	a->t = t;
+	a->guest = guest;
+	a->prof = *prof;
+	a->step_ms = step_ms;
+	a->allow_crash = allow_crash;
+	a->st = calloc(1, sizeof(*a->st));
+	if (!a->st)
+		return -ENOMEM;
+	stack_pool_init(&a->pool, t, step_ms);
+	a->pool.keep_remote = 1; /* one session per agent for the whole exploration */
+	if (stack_pool_prestart(&a->pool, (unsigned)t->n)) {
+		snprintf(a->err, sizeof(a->err), "%s", a->pool.why);
+		stack_pool_close(&a->pool);
+		free(a->st);
+		a->st = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+void ex_agents_close(struct ex_agents *a)
+{
+	if (!a->st)
+		return;
+	stack_pool_close(&a->pool);
+	free(a->st);
+	a->st = NULL;
+}
+
+/* What the runner began last (on_step's context). */
+struct track {
+	struct rec_state s;         /* the step, whether the profile says it kills the kernel, the deviation */
+	const struct m_profile *prof;
+};
+
+static void on_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen,
+		    const struct m_pred *prof, int crash)
+{
+	struct track *t = ctx;
+
+	(void)gen;
+	t->s.started = 1;
+	t->s.step_line = f->steps[si].line;
+	t->s.step_crash = crash;
+	t->s.step_note[0] = '\0';
+	for (unsigned i = 0; crash && i < prof->n; i++)
+		if (prof->alt[i].out.kind == M_OUT_CRASH) { /* as the inner runner's records say it */
+			const struct m_deviation *d = run_deviation(t->prof, prof, prof->alt[i].out);
+
+			snprintf(t->s.step_note, sizeof(t->s.step_note), "%s: %s", d ? m_rule_info(d->rule)->id : "?",
+				 d ? d->citation : "?");
+		}
+}
+
+/* One run of f on the kept agents with options o into *r. 0 or -ENOMEM. */
+static int run_once(struct ex_agents *a, const struct scn_file *f, const struct run_opts *o, struct result *r)
+{
+	double t0 = now_s(), t1;
+	int rc;
+
+	if (stack_pool_start(&a->pool, a->st, f)) {
+		memset(r, 0, sizeof(*r));
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "cannot start the agents: %.440s", a->st->err);
+		a->secs_start += now_s() - t0;
+		return 0;
+	}
+	t1 = now_s();
+	a->secs_start += t1 - t0;
+	rc = run_scenario(f, &stack_ops, a->st, o, r);
+	a->waits += a->st->waits;
+	t0 = now_s();
+	a->secs_run += t0 - t1;
+	if (!rc && r->v == V_ERROR && a->st->err[0] && !strstr(r->reason, a->st->err)) {
+		size_t l = strlen(r->reason);
+
+		snprintf(r->reason + l, sizeof(r->reason) - l, " (%.300s)", a->st->err);
+	}
+	stack_pool_stop(&a->pool, a->st); /* reset: each agent confirms it holds nothing */
+	a->secs_stop += now_s() - t0;
+	return rc;
+}
+
+/*
+ * After an ERROR with a guest: when the guest has ended (or its agents no
+ * longer answer: it is stopped), judge r as `run` judges a VM that died
+ * under the scenario and boot the guest again. 0, or -EIO (no new boot).
+ */
+static int guest_died(struct ex_agents *a, const struct rec_state *s, struct result *r)
+{
+	if (!ex_guest_ended(a->guest, 0)) {
+		/* Running: when its agents answer again, the ERROR was the case's own (judged as run judges it) */
+		if (stack_pool_prestart(&a->pool, (unsigned)a->t->n) == 0)
+			return 0;
+		if (!ex_guest_ended(a->guest, 5000)) { /* ci/vm sees a panic within a second of QEMU's end */
+			ex_guest_kill(a->guest);   /* its agents do not answer: it hung */
+			a->guest->status = 121;
+		}
+	}
+	death_judge(r, s, a->guest->status == 120, "", a->guest->console, NULL);
+	fprintf(stderr, "rdmacheck explore: the guest ended under a case (boot %u, ci/vm exit %d): booting it again\n",
+		a->guest->boots, a->guest->status);
+	stack_pool_close(&a->pool); /* the agents died with their guest */
+	if (ex_guest_reboot(a->guest, a->err, sizeof(a->err)))
+		return -EIO;
+	a->reboots++;
+	stack_pool_init(&a->pool, a->t, a->step_ms);
+	a->pool.keep_remote = 1;
+	if (stack_pool_prestart(&a->pool, (unsigned)a->t->n)) {
+		snprintf(a->err, sizeof(a->err), "after the guest's boot %u: %.400s", a->guest->boots, a->pool.why);
+		return -EIO;
+	}
+	return 0;
+}
+
+int ex_agents_run(struct ex_agents *a, const struct ex_case *c, struct result *r)
+{
+	struct track t = { .prof = &a->prof };
+	struct run_opts o = { .mode = RUN_REAL, .prof = a->prof, .allow_crash = a->allow_crash, .on_step = on_step,
+			      .ctx = &t };
+	struct cli_pred pred;
+	struct scn_file *f;
+	int rc = ex_case_parse(c, &f);
+
+	memset(r, 0, sizeof(*r));
+	if (rc)
+		return rc;
+	if (!f) {
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "the generated case does not parse");
+		return 0;
+	}
+	cli_predict(f, &a->prof, NULL, &pred);
+	o.ahead = pred.crash_si < 0; /* a step sent ahead runs even when an earlier one ends the scenario */
+	if (run_unsupported(f, a->prof.caps, r->reason, sizeof(r->reason))) {
+		r->v = V_SKIP;
+	} else if (!a->allow_crash && cli_crash_reason(f, &pred, r->reason, sizeof(r->reason))) {
+		r->v = V_SKIP; /* a kernel that must survive: not one step of it runs */
+	} else {
+		rc = run_once(a, f, &o, r);
+		if (!rc && r->rerun) { /* run-ahead could not judge a step exactly: again without it */
+			result_clear(r);
+			o.ahead = 0;
+			memset(&t.s, 0, sizeof(t.s));
+			rc = run_once(a, f, &o, r);
+		}
+		if (!rc && r->v == V_ERROR && a->guest)
+			rc = guest_died(a, &t.s, r);
+	}
+	scn_free(f);
+	return rc;
+}

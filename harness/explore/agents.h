@@ -1,0 +1,58 @@
+/*
+ * agents.h — explore's cases on kept agents (issue 31): the case is parsed
+ * in this process (no file, no `rdmacheck run`), run on the real stack's
+ * engine (stack.h) over agents kept from one case to the next (pool.h: a
+ * reset each confirms holds nothing, as `run` keeps them) and judged here as
+ * `run` judges a file (run_scenario, run-ahead when no step may kill the
+ * kernel, the same again without it when run-ahead could not judge a step).
+ *
+ * The agents are those of a topology: a host's own (forked into their
+ * namespaces) or agents listening on other kernels (mode hosts), among them
+ * the one guest of explore --stack=vm (guest.h). With a guest, a case whose
+ * agents vanish is the guest's death: its kernel panicked (KERNEL_CRASH) or
+ * it stopped answering (TIMEOUT), judged as `run` judges a VM that died
+ * (death.h: a declared crash is an xfail), and the guest is booted again for
+ * the next case.
+ */
+#ifndef RDMACHECK_EXPLORE_AGENTS_H
+#define RDMACHECK_EXPLORE_AGENTS_H
+
+#include "harness/explore/case.h"
+#include "harness/explore/guest.h"
+#include "harness/run/pool.h"
+
+struct ex_agents {
+	const struct topo *t;       /* the nodes (the guest's g->t with a guest) */
+	struct ex_guest *guest;     /* NULL: agents not ours to boot again */
+	struct m_profile prof;      /* the profile results are judged against */
+	int step_ms;
+	int allow_crash;            /* run steps the profile says may kill the kernel (a guest's) */
+	struct stack_pool pool;
+	struct stack *st;
+	unsigned long reboots;      /* the guest booted again after it ended */
+	double secs_start, secs_run, secs_stop; /* where a case's time went: its agents' hello, its
+	                                           steps and end judged (run_scenario), their reset */
+	unsigned long waits;        /* answers the steps waited for (stack.h: round trips to the agents) */
+	char err[512];              /* the last infrastructure error */
+};
+
+/*
+ * Ready a for cases on topology t (a guest's topology when guest is not
+ * NULL; both must outlive a), judged against prof: every agent started or
+ * dialled once (stack_pool_prestart). 0 or -errno with a->err.
+ */
+int ex_agents_open(struct ex_agents *a, const struct topo *t, struct ex_guest *guest, const struct m_profile *prof,
+		   int step_ms, int allow_crash);
+
+/*
+ * Run case c and judge it into *r (release with result_clear). The steps
+ * the stack began are r->steps_run. Returns 0 with any verdict (an agent
+ * that could not start is an ERROR), or -ENOMEM, or -EIO when the guest
+ * could not be booted again (a->err says why).
+ */
+int ex_agents_run(struct ex_agents *a, const struct ex_case *c, struct result *r);
+
+/* Stop the kept agents. */
+void ex_agents_close(struct ex_agents *a);
+
+#endif
