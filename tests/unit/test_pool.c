@@ -228,6 +228,9 @@ START_TEST(test_agents_that_answer_at_the_end_confirm_it)
 	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
 	ck_assert_int_eq(stack_pool_stop(&p, &st), 0);
 	ck_assert_uint_eq(p.kept, 2);
+}
+END_TEST
+
 /* Agents on another kernel (topology mode hosts): kept only when the pool is told to (explore). */
 static void stop_remote_fakes(int keep_remote)
 {
