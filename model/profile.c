@@ -182,6 +182,12 @@ static const struct m_deviation rxe_dev[] = {
 	  "Fragments/mrapi_impl_spec_rmem.c mrapi_impl_rmem_delete has no attach-count check, and its tests/rmem3.c "
 	  "deletes while the other thread may still be attached (the spec's text: MRAPI_ERR_RMEM_ATTACH); a node "
 	  "still attached may then detach (RMEM-DELETE-2)", LIBMRAPI },
+	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OWNER_DOMAIN, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "lib/mrapi dir_requests.c do_op follows the reference for a node authenticated in the buffer's own "
+	  "domain: ke4harper/MxAPI mca-2.0.3 mrapi/src/mrapi_impl/Fragments/mrapi_impl_spec_rmem.c "
+	  "mrapi_impl_rmem_delete has no owner check, and its tests/rmem3.c deletes from whichever thread got "
+	  "the buffer (the spec's text, MRAPI V0.9.3 4.4.2.8: MRAPI_ERR_RMEM_NOTOWNER); a node of another "
+	  "domain still gets MRAPI_ERR_RMEM_NOTOWNER", LIBMRAPI },
 #undef MST
 #undef LIBMRAPI
 	/* ---- PMDK librpmem 1.12.1 (catalog E): the code's answers where its man pages say otherwise.
@@ -254,6 +260,9 @@ static const struct m_deviation mca_ref_dev[] = {
 	  "MRR mrapi_impl_rmem_detach: no attached check, the count is decremented", MCA_REF },
 	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OWNER, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
 	  "MRR mrapi_impl_rmem_delete: no owner check (FIXME)", MCA_REF },
+	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OWNER_DOMAIN, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
+	  "MRR mrapi_impl_rmem_delete: no owner check (FIXME), a node of the buffer's domain as any other; "
+	  "ke4harper/MxAPI mca-2.0.3 mrapi_impl_spec_rmem.c mrapi_impl_rmem_delete the same", MCA_REF },
 	{ M_RULE_RMEM_DELETE_1, M_MRAPI_P_OTHERS, ANY_KERNEL, M_DEV_REPLACE, 1, { MST(SUCCESS) },
 	  "MRR mrapi_impl_rmem_delete: no attach-count check (FIXME); ke4harper/MxAPI mca-2.0.3 "
 	  "mrapi_impl_spec_rmem.c mrapi_impl_rmem_delete the same, tests/rmem3.c relies on it", MCA_REF },

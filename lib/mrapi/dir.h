@@ -40,8 +40,10 @@
  *   ATTACH id gen   DETACH id gen   DELETE id gen
  *                                           OK | ERR INVALID | ERR ATTACHED | ERR NOTATTACHED
  *                                           | ERR NOTOWNER | ERR NOTSHARED
- *   (DELETE is not refused while other nodes are attached, as in the reference
- *   implementation; a node still attached to a deleted segment may DETACH it once.)
+ *   (DELETE is not refused while other nodes are attached, nor to a node of the
+ *   segment's domain that did not create it, as in the reference implementation;
+ *   NOTOWNER: a node of another domain. A node still attached to a deleted
+ *   segment may DETACH it once.)
  *
  * Nothing but HELLO is served before HELLO succeeded ("ERR PROTO"); a failed
  * HELLO ends the connection. A request that does not parse gets "ERR PROTO".

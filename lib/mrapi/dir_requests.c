@@ -253,14 +253,19 @@ static void do_op(int c, char **argv, int argc)
 		}
 		sg[s].attached[c] = 0;
 	} else {
-		if (sg[s].owner != c) {
+		/* A node of the segment's own domain may delete it, its creator or not,
+		 * as in the reference implementation (ke4harper/MxAPI mca-2.0.3,
+		 * mrapi_impl_spec_rmem.c mrapi_impl_rmem_delete: no owner check; its
+		 * tests/rmem3.c deletes from whichever thread got the buffer); a node
+		 * of another domain (a shared segment) is refused. */
+		if (sg[s].owner != c && cl[c].domain != sg[s].domain) {
 			conn_reply_str(c, "ERR", "NOTOWNER");
 			return;
 		}
 		/* Other nodes still attached do not stop it, as in the reference
-		 * implementation (ke4harper/MxAPI mca-2.0.3, mrapi_impl_spec_rmem.c
-		 * mrapi_impl_rmem_delete: no attach-count check): the segment is
-		 * withdrawn; a node still attached may detach from it (OK). */
+		 * implementation (mrapi_impl_rmem_delete: no attach-count check
+		 * either): the segment is withdrawn; a node still attached (the
+		 * creator too) may detach from it (OK). */
 		sg[s].attached[c] = 0;
 		sg[s].live = 0;
 	}

@@ -225,9 +225,11 @@ void mrapi_rmem_attach(MRAPI_IN mrapi_rmem_hndl_t rmem, MRAPI_IN mrapi_rmem_atyp
 void mrapi_rmem_detach(MRAPI_IN mrapi_rmem_hndl_t rmem, MRAPI_OUT mrapi_status_t *status);
 
 /*
- * Withdraw the buffer (the creator only: RMEM_NOTOWNER; RMEM_ATTACH while
- * other nodes are attached). The memory stays the caller's; the handle and
- * the id stop working (the id can be created again).
+ * Withdraw the buffer. As in the reference implementation, any node of the
+ * buffer's domain may (the spec: the creator only), a node of another domain
+ * gets RMEM_NOTOWNER, and nodes still attached do not stop it (they may then
+ * detach). The creator's memory stays its own; the handle and the id stop
+ * working (the id can be created again).
  */
 void mrapi_rmem_delete(MRAPI_IN mrapi_rmem_hndl_t rmem, MRAPI_OUT mrapi_status_t *status);
 

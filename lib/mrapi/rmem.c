@@ -325,10 +325,6 @@ void mrapi_rmem_delete(mrapi_rmem_hndl_t rmem, mrapi_status_t *status)
 		return;
 	if ((h = live_handle(rmem, status)) < 0)
 		goto out;
-	if (lib_state.h[h].kind != H_OWN) {
-		*status = MRAPI_ERR_RMEM_NOTOWNER;
-		goto out;
-	}
 	rc = dir_op(lib_state.dir_fd, "DELETE", lib_state.h[h].id, lib_state.h[h].gen);
 	if (rc == MRAPI_SUCCESS || rc == MRAPI_ERR_RMEM_INVALID)
 		h_release(h); /* demoted: the memory stays the caller's, unregistered */

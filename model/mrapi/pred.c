@@ -379,8 +379,17 @@ static void pred_delete(const struct m_mrapi_model *st, const struct m_profile *
 	struct checks k = { 0 };
 
 	handle_check(st, a, M_RULE_RMEM_DELETE_1, &k);
-	if (seg_ok(st, a) && st->seg[a->rmem].owner != a->node)
-		check(&k, DECIDE(p, RMEM_DELETE_1, M_MRAPI_P_OWNER, ST(ERR_RMEM_NOTOWNER)), M_RULE_RMEM_DELETE_1);
+	/*
+	 * MRAPI V0.9.3 4.4.2.8 mrapi_rmem_delete: MRAPI_ERR_RMEM_NOTOWNER for a
+	 * node that is not the creator, whatever its domain; a profile may
+	 * decide the two cases apart (M_MRAPI_P_OWNER_DOMAIN: a node of the
+	 * buffer's own domain).
+	 */
+	if (seg_ok(st, a) && st->seg[a->rmem].owner != a->node) {
+		int part = st->node[a->node].domain == st->seg[a->rmem].domain ? M_MRAPI_P_OWNER_DOMAIN : M_MRAPI_P_OWNER;
+
+		check(&k, DECIDE(p, RMEM_DELETE_1, part, ST(ERR_RMEM_NOTOWNER)), M_RULE_RMEM_DELETE_1);
+	}
 	if (seg_ok(st, a) && (st->seg[a->rmem].attached & ~(1u << st->seg[a->rmem].owner)))
 		check(&k, DECIDE(p, RMEM_DELETE_1, M_MRAPI_P_OTHERS, ST(ERR_RMEM_ATTACH)), M_RULE_RMEM_DELETE_1);
 	if (resolve(p, M_RULE_RMEM_0, &k, out))

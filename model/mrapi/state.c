@@ -336,8 +336,8 @@ int m_mrapi_apply(struct m_mrapi_model *st, const struct m_mrapi_args *a, const 
 	case M_MRAPI_ATTACH: st->seg[a->rmem].attached |= (uint16_t)(1u << a->node); return 0;
 	case M_MRAPI_DETACH: st->seg[a->rmem].attached &= (uint16_t)~(1u << a->node); return 0;
 	case M_MRAPI_DELETE: /* the others' attachments stay for their detach (a profile's delete passes over them) */
-		st->seg[a->rmem].live = 0;
-		st->seg[a->rmem].attached &= (uint16_t)~(1u << st->seg[a->rmem].owner);
+		st->seg[a->rmem].live = 0; /* the deleter's goes: the creator's, or a profile's other node's */
+		st->seg[a->rmem].attached &= (uint16_t)~(1u << a->node);
 		return 0;
 	case M_MRAPI_READ: case M_MRAPI_READ_I: case M_MRAPI_WRITE: case M_MRAPI_WRITE_I:
 		return apply_rw(st, a, alt, created);

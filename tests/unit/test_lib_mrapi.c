@@ -110,7 +110,6 @@ START_TEST(test_dir_protocol)
 	ck_assert_int_eq(dir_get(b, MRAPI_RMEM_ID_ANY, &s), MRAPI_ERR_RMEM_ID_INVALID);
 	ck_assert_int_eq(dir_op(b, "ATTACH", 5, gen), MRAPI_SUCCESS);
 	ck_assert_int_eq(dir_op(b, "ATTACH", 5, gen), MRAPI_ERR_RMEM_ATTACHED);
-	ck_assert_int_eq(dir_op(b, "DELETE", 5, gen), MRAPI_ERR_RMEM_NOTOWNER);
 	ck_assert_int_eq(dir_op(a, "ATTACH", 5, gen), MRAPI_SUCCESS);
 	ck_assert_int_eq(dir_op(b, "DETACH", 5, gen), MRAPI_SUCCESS);
 	ck_assert_int_eq(dir_op(b, "DETACH", 5, gen), MRAPI_ERR_RMEM_NOTATTACHED);
@@ -350,7 +349,7 @@ START_TEST(test_api_get_checks_and_handles)
 	int owner = dir(1, 50), other;
 	uint32_t id, gen;
 	mrapi_status_t st;
-	mrapi_rmem_hndl_t h, h2;
+	mrapi_rmem_hndl_t h, h2, h4;
 	uint32_t size = 0;
 	uint8_t shared = 9;
 
@@ -380,17 +379,22 @@ START_TEST(test_api_get_checks_and_handles)
 	ck_assert_int_eq(st, MRAPI_ERR_PARAMETER);
 	/* not shared, seen from another domain */
 	other = dir(2, 60);
-	mrapi_rmem_get(4, MRAPI_RMEM_ATYPE_DMA, &st); /* same domain, ANY type: fine */
+	h4 = mrapi_rmem_get(4, MRAPI_RMEM_ATYPE_DMA, &st); /* same domain, ANY type: fine */
 	ck_assert_int_eq(st, MRAPI_SUCCESS);
 	close(other);
+	/* a node of the buffer's domain that did not create it deletes it, as the reference implementation lets it */
+	mrapi_rmem_delete(h4, &st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
+	mrapi_rmem_get(4, MRAPI_RMEM_ATYPE_DMA, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_ID_INVALID);
+	mrapi_rmem_attach(h4, MRAPI_RMEM_DEFAULT, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
 	/* read before attach; deleted by its owner: the handle dies */
 	char b[16];
 	mrapi_rmem_read(h, 0, b, 0, 4, 2, 2, 4, &st);
 	ck_assert_int_eq(st, MRAPI_ERR_RMEM_STRIDE);
 	mrapi_rmem_read(h, 0, b, 0, 4, 1, 4, 4, &st);
 	ck_assert_int_eq(st, MRAPI_ERR_RMEM_NOTATTACHED);
-	mrapi_rmem_delete(h, &st);
-	ck_assert_int_eq(st, MRAPI_ERR_RMEM_NOTOWNER);
 	ck_assert_int_eq(dir_create(owner, 5, 0, 0, 0x1, 8, 1, 1, "127.0.0.1", &id, &gen), 0);
 	close(owner); /* the owner leaves */
 	usleep(100000);
@@ -411,6 +415,14 @@ START_TEST(test_api_domain_not_shared)
 	ck_assert_int_eq(dir_create(owner, 4, MRAPI_RMEM_ATYPE_ANY, 0, 0x9000, 64, 9, 4791, "127.0.0.1", &id, &gen), 0);
 	mrapi_rmem_get(4, MRAPI_RMEM_ATYPE_DEFAULT, &st);
 	ck_assert_int_eq(st, MRAPI_ERR_DOMAIN_NOTSHARED);
+	/* a shared one: got from domain 1, but only a node of domain 2 may delete it */
+	ck_assert_int_eq(dir_create(owner, 5, MRAPI_RMEM_ATYPE_ANY, 1, 0xa000, 64, 9, 4791, "127.0.0.1", &id, &gen), 0);
+	mrapi_rmem_hndl_t h = mrapi_rmem_get(5, MRAPI_RMEM_ATYPE_DEFAULT, &st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
+	mrapi_rmem_delete(h, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_NOTOWNER);
+	mrapi_rmem_get(5, MRAPI_RMEM_ATYPE_DEFAULT, &st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
 	close(owner);
 }
 END_TEST

@@ -338,6 +338,38 @@ START_TEST(test_RMEM_ATTACH_1_attach_once)
 }
 END_TEST
 
+/* RMEM-DELETE-1: the spec refuses every node but the creator; rxe's libmrapi-rdma only one of another domain. */
+START_TEST(test_RMEM_DELETE_1_not_owner_by_domain)
+{
+	struct mfx f;
+
+	mfx_init(&f, 3, "generic");
+	doit(&f, A(M_MRAPI_FINALIZE, 2), MS(SUCCESS));
+	struct m_mrapi_args in = A(M_MRAPI_INITIALIZE, 2);
+	in.domain = 2;
+	in.node_id = 12;
+	doit(&f, in, MS(SUCCESS));
+	int h = create(&f, 0, 1, 64); /* shared by default: node 2 sees it */
+	doit(&f, a_get(1, 1, 0), MS(SUCCESS));
+	doit(&f, a_get(2, 1, 0), MS(SUCCESS));
+	ck_assert(only(pr(&f, a_h(M_MRAPI_DELETE, 1, h)), MS(ERR_RMEM_NOTOWNER)));
+	ck_assert(only(pr(&f, a_h(M_MRAPI_DELETE, 2, h)), MS(ERR_RMEM_NOTOWNER)));
+	ck_assert_int_eq(m_profile_get("mca-ref", 0, &f.p), 0);
+	ck_assert(only(pr(&f, a_h(M_MRAPI_DELETE, 2, h)), MS(SUCCESS)));
+	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
+	ck_assert(only(pr(&f, a_h(M_MRAPI_DELETE, 2, h)), MS(ERR_RMEM_NOTOWNER)));
+	doit(&f, a_h(M_MRAPI_ATTACH, 0, h), MS(SUCCESS));
+	doit(&f, a_h(M_MRAPI_ATTACH, 1, h), MS(SUCCESS));
+	struct m_pred p = pr(&f, a_h(M_MRAPI_DELETE, 1, h));
+	ck_assert(only(p, MS(SUCCESS)));
+	ck_assert(rule_in(p, MS(SUCCESS), M_RULE_RMEM_DELETE_1));
+	doit(&f, a_h(M_MRAPI_DELETE, 1, h), MS(SUCCESS));
+	ck_assert(only(pr(&f, a_get(2, 1, 0)), MS(ERR_RMEM_ID_INVALID)));
+	ck_assert(only(pr(&f, a_h(M_MRAPI_DETACH, 1, h)), MS(ERR_RMEM_INVALID))); /* its attachment went */
+	ck_assert(has(pr(&f, a_h(M_MRAPI_DETACH, 0, h)), MS(SUCCESS)));          /* the creator's stays */
+}
+END_TEST
+
 START_TEST(test_RMEM_DETACH_1_attached_only)
 {
 	struct mfx f;
@@ -569,6 +601,7 @@ Suite *suite_test_model_mrapi(void)
 	RTEST(tc, RMEM_ATTACH_1, test_RMEM_ATTACH_1_attach_once);
 	RTEST(tc, RMEM_DETACH_1, test_RMEM_DETACH_1_attached_only);
 	RTEST(tc, RMEM_DELETE_1, test_RMEM_DELETE_1_owner_and_attach);
+	tcase_add_test(tc, test_RMEM_DELETE_1_not_owner_by_domain);
 	RTEST(tc, RMEM_DELETE_2, test_RMEM_DELETE_2_handle_dies_id_reusable);
 	RTEST(tc, RMEM_COH_1, test_RMEM_COH_1_creator_pointer_only);
 	RTEST(tc, RMEM_DOM_1, test_RMEM_DOM_1_shared_across_domains);

@@ -230,6 +230,42 @@ START_TEST(test_second_domain_sees_nothing_of_the_first)
 }
 END_TEST
 
+/*
+ * DELETE by a node that did not create the segment: a node of its domain may,
+ * as in the reference implementation (rmem3 deletes from whichever thread got
+ * the buffer); a node of another domain that sees the shared segment, and a
+ * stranger, may not.
+ */
+START_TEST(test_delete_by_a_node_of_its_domain)
+{
+	int a = node(1, 1), b = node(2, 1), c = node(1, 2), s = raw();
+	uint32_t gen;
+	char line[96];
+	struct dir_seg d;
+
+	ck_assert_int_eq(create(a, 60, 1, &gen), MRAPI_SUCCESS); /* DOMAIN_SHARED: b sees it */
+	ck_assert_int_eq(dir_op(b, "DELETE", 60, gen), MRAPI_ERR_RMEM_NOTOWNER);
+	raw_greeting(s);
+	snprintf(line, sizeof(line), "HELLO 1 3\nDELETE 60 %u\n", gen); /* no proof */
+	raw_say(s, line);
+	ck_assert(raw_gets_no_ok(s, 500));
+	ck_assert_int_eq(dir_get(c, 60, &d), MRAPI_SUCCESS); /* it lives on */
+	ck_assert_int_eq(dir_op(a, "ATTACH", 60, gen), MRAPI_SUCCESS);
+	ck_assert_int_eq(dir_op(b, "ATTACH", 60, gen), MRAPI_SUCCESS);
+	ck_assert_int_eq(dir_op(c, "ATTACH", 60, gen), MRAPI_SUCCESS);
+	ck_assert_int_eq(dir_op(c, "DELETE", 60, gen), MRAPI_SUCCESS);
+	ck_assert_int_eq(dir_get(b, 60, &d), MRAPI_ERR_RMEM_ID_INVALID);
+	ck_assert_int_eq(dir_op(c, "DETACH", 60, gen), MRAPI_ERR_RMEM_INVALID); /* went with its delete */
+	ck_assert_int_eq(dir_op(a, "DETACH", 60, gen), MRAPI_SUCCESS);          /* the creator's ends */
+	ck_assert_int_eq(dir_op(b, "DETACH", 60, gen), MRAPI_SUCCESS);
+	ck_assert_int_eq(dir_op(a, "DELETE", 60, gen), MRAPI_ERR_RMEM_INVALID);
+	close(s);
+	close(a);
+	close(b);
+	close(c);
+}
+END_TEST
+
 START_TEST(test_forged_create_is_refused)
 {
 	int a = node(1, 1), s = raw(), b;
@@ -482,6 +518,7 @@ Suite *suite_test_mrapi_dir(void)
 	tcase_add_test(tc, test_stranger_learns_nothing_and_cannot_take_a_node_id);
 	tcase_add_test(tc, test_wrong_secret_is_refused);
 	tcase_add_test(tc, test_second_domain_sees_nothing_of_the_first);
+	tcase_add_test(tc, test_delete_by_a_node_of_its_domain);
 	tcase_add_test(tc, test_forged_create_is_refused);
 	tcase_add_test(tc, test_node_refuses_a_directory_without_the_secret);
 	tcase_add_test(tc, test_node_waits_per_message_not_per_byte);
