@@ -66,13 +66,8 @@ static void on_step(void *ctx, const struct scn_file *f, size_t si, const struct
 	t->s.step_line = f->steps[si].line;
 	t->s.step_crash = crash;
 	t->s.step_note[0] = '\0';
-	for (unsigned i = 0; crash && i < prof->n; i++)
-		if (prof->alt[i].out.kind == M_OUT_CRASH) { /* as the inner runner's records say it */
-			const struct m_deviation *d = run_deviation(t->prof, prof, prof->alt[i].out);
-
-			snprintf(t->s.step_note, sizeof(t->s.step_note), "%s: %s", d ? m_rule_info(d->rule)->id : "?",
-				 d ? d->citation : "?");
-		}
+	if (crash) /* as the inner runner's records say it */
+		run_crash_note(t->prof, prof, t->s.step_note, sizeof(t->s.step_note));
 }
 
 /* One run of f on the kept agents with options o into *r. 0 or -ENOMEM. */

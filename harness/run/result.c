@@ -102,6 +102,18 @@ const struct m_deviation *run_deviation(const struct m_profile *p, const struct 
 	return NULL;
 }
 
+void run_crash_note(const struct m_profile *p, const struct m_pred *pred, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < pred->n; i++)
+		if (pred->alt[i].out.kind == M_OUT_CRASH) {
+			const struct m_deviation *d = run_deviation(p, pred, pred->alt[i].out);
+
+			snprintf(buf, len, "%s: %s", d ? m_rule_info(d->rule)->id : "?", d ? d->citation : "?");
+		}
+}
+
 int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t len)
 {
 	for (size_t i = 0; i < f->nrequires; i++) {

@@ -193,6 +193,14 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
 const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o);
 
 /*
+ * The note a step's record carries when pred (the profile's prediction) has a
+ * kernel-crash alternative: "RULE: citation" of the deviation that allows it
+ * ("?: ?" if none does; the last such alternative's), into buf. buf is "" when
+ * pred has no crash alternative.
+ */
+void run_crash_note(const struct m_profile *p, const struct m_pred *pred, char *buf, size_t len);
+
+/*
  * Kernel WARNs a profile declares (struct m_kwarn; harness/run/kwarn_steps.c), scoped
  * to the steps whose prediction pp (under p) names their rule: the longest
  * step budget they declare for such a step (0: none), and the rows they add

@@ -71,15 +71,8 @@ static void inner_on_step(void *ctx, const struct scn_file *f, size_t si, const 
 		rec_step_beat(ic->rec, ic->idx, f->steps[si].line, &ic->beat);
 		return;
 	}
-	if (crash) {
-		for (unsigned i = 0; i < prof->n; i++)
-			if (prof->alt[i].out.kind == M_OUT_CRASH) {
-				const struct m_deviation *d = run_deviation(ic->prof, prof, prof->alt[i].out);
-
-				snprintf(note, sizeof(note), "%s: %s", d ? m_rule_info(d->rule)->id : "?",
-					 d ? d->citation : "?");
-			}
-	}
+	if (crash)
+		run_crash_note(ic->prof, prof, note, sizeof(note));
 	rec_step(ic->rec, ic->idx, f->steps[si].line, crash, note);
 }
 
