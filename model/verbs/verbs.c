@@ -37,6 +37,9 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 		return m_pred_wait(m, p, out);
 	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_POLL_CQ:
 		return m_pred_cq(m, p, out);
+	case M_OP_CREATE_COMP_CHANNEL: case M_OP_DESTROY_COMP_CHANNEL: case M_OP_REQ_NOTIFY_CQ:
+	case M_OP_GET_CQ_EVENT: case M_OP_ACK_CQ_EVENTS:
+		return m_pred_chan(m, p, out);
 	case M_OP_CREATE_QP:
 		if ((rc = m_cq_check_qp(m, &out->op)))
 			return rc;
@@ -84,6 +87,8 @@ static int verbs_query(const struct model *m, const struct m_profile *p, const s
 	(void)p;
 	if (op->kind == M_OP_POLL_CQ)
 		return m_cq_query(m, op, out);
+	if (op->kind == M_OP_GET_CQ_EVENT)
+		return m_chan_query(m, op, out);
 	return op->kind == M_OP_QUERY_QP ? query_qp(m, op, out) : -EINVAL;
 }
 
