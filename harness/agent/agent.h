@@ -39,6 +39,7 @@
  *   get_cq_event id                                   ok n=0 (none within 200 ms) | ok n=1 cq=N (the
  *                                                     CQ's place among those made since the reset)
  *   ack_cq_events id n                                ok (n at most the events taken of CQ id)
+ *   resize_cq id depth                                ok cqe=N
  *   fill id byte off len                              ok
  *   read id off len (len <= AGENT_READ_MAX)           ok bytes=N, then the N raw bytes (proto.h)
  *   quit                                              ok (then the agent exits)

@@ -25,7 +25,7 @@ static int send_wr(enum m_op_kind k)
 
 int m_cq_op(enum m_op_kind k)
 {
-	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ;
+	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ || k == M_OP_RESIZE_CQ;
 }
 
 static int cq_live(const struct m_cq_node *c, int h)
@@ -84,6 +84,25 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		}
 		return 0;
+	case M_OP_RESIZE_CQ: {
+		const struct m_cq *cq;
+
+		if (!cq_live(c, op->obj) || op->verbs.cq_depth > M_CQ_DEPTH_MAX)
+			return -EINVAL;
+		cq = &c->cq[op->obj];
+		m_why_add(&why, M_RULE_CQ_RESIZE_1);
+		if (op->verbs.cq_depth == 0) {
+			struct m_set s = DECIDE(p, CQ_RESIZE_1, PART_STEP, O_ERR(EINVAL));
+
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			return 0;
+		}
+		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		/* Fewer than it may hold (the harness may have taken some while it waited): EINVAL too. */
+		if (cq->overrun || cq->n > op->verbs.cq_depth)
+			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
+		return 0;
+	}
 	case M_OP_POLL_CQ:
 		if (!cq_live(c, op->obj) || op->verbs.max_wc < 1 || op->verbs.max_wc > M_POLL_MAX)
 			return -EINVAL;
@@ -276,6 +295,9 @@ int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *create
 			c->ch[op->verbs.chan1 - 1].refs++;
 		*created = c->ncq++;
 		return 0;
+	case M_OP_RESIZE_CQ:
+		c->cq[op->obj].depth = op->verbs.cq_depth;
+		return 0;
 	case M_OP_DESTROY_CQ:
 		c->cq[op->obj].live = 0;
 		if (c->cq[op->obj].chan1)
@@ -309,6 +331,10 @@ int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
 	if (op->obj < 0 || op->obj >= c->ncq)
 		return -EINVAL;
 	cq = &c->cq[op->obj];
+	if (op->kind == M_OP_RESIZE_CQ) {
+		m_qres_add(out, "cqe", M_Q_ATLEAST, cq->depth, M_RULE_CQ_RESIZE_1);
+		return 0;
+	}
 	mode = cq->overrun ? M_Q_ANY : M_Q_EXACT;
 	m_qres_add(out, "n", mode, cq->npolled, M_RULE_CQ_POLL_1);
 	for (unsigned j = 0; j < cq->npolled; j++) {

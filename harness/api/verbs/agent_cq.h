@@ -36,6 +36,8 @@ int agent_do_create_cq(struct agent *a);
  * "ok n=0" when no event comes within a bounded wait, else "ok n=1 cq=ORD" (the CQ's place among
  * those made since the reset); ack_cq_events id= n= (at most as many as were taken). */
 int agent_do_create_comp_channel(struct agent *a);
+/* resize_cq id= depth=: "ok cqe=N" (ibv_resize_cq, then the CQ's cqe). */
+int agent_do_resize_cq(struct agent *a);
 int agent_do_destroy_comp_channel(struct agent *a);
 int agent_do_req_notify_cq(struct agent *a);
 int agent_do_get_cq_event(struct agent *a);

@@ -686,6 +686,6 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "create_comp_channel", agent_do_create_comp_channel },
 	{ "destroy_comp_channel", agent_do_destroy_comp_channel },
 	{ "req_notify_cq", agent_do_req_notify_cq }, { "get_cq_event", agent_do_get_cq_event },
-	{ "ack_cq_events", agent_do_ack_cq_events },
+	{ "ack_cq_events", agent_do_ack_cq_events }, { "resize_cq", agent_do_resize_cq },
 	{ NULL, NULL },
 };

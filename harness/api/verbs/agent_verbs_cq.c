@@ -284,6 +284,19 @@ int agent_do_wait(struct agent *a)
 	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
 }
 
+int agent_do_resize_cq(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_CQ, 1);
+	int rc;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "no such live CQ");
+	rc = ibv_resize_cq(o->scq, (int)agent_num(a, "depth", 0));
+	if (rc)
+		return agent_reply_err(a, rc, "ibv_resize_cq: %s", strerror(rc));
+	return proto_send(a->fd, "ok cqe=%d", o->scq->cqe);
+}
+
 int agent_do_create_comp_channel(struct agent *a)
 {
 	struct aobj *o = agent_new_obj(a);

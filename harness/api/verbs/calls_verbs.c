@@ -124,6 +124,8 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("req_notify_cq", VERBS, ACT, SCN_C_CQ, 0, O_VERB, ARGS(OPT("solicited", WORD(SCN_T_YESNO)))),
 	QUERY("get_cq_event", VERBS, SCN_C_CHAN, O_QUERY, NOARGS, ARGS(OPT("n", NUM), OPT("cq", NUM))),
 	CALL("ack_cq_events", VERBS, ACT, SCN_C_CQ, 0, O_VERB, ARGS(OPT("n", RANGE(1, M_ACK_MAX)))),
+	/* ibv_resize_cq to depth= entries: cqe, what the CQ then holds */
+	QUERY("resize_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(REQ("depth", RANGE(0, M_CQ_DEPTH_MAX))), ARGS(OPT("cqe", NUM))),
 	/* UD address handles: to= the node whose port the AH addresses */
 	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
 	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),

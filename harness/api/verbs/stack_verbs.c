@@ -130,6 +130,9 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_GET_CQ_EVENT:
 		rc = stack_call(st, c->node, reply, "get_cq_event id=%d", c->obj);
 		break;
+	case M_OP_RESIZE_CQ:
+		rc = stack_call(st, c->node, reply, "resize_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
+		break;
 	case M_OP_ACK_CQ_EVENTS:
 		rc = stack_call(st, c->node, reply, "ack_cq_events id=%d n=%u", c->obj, c->verbs.nack);
 		break;
