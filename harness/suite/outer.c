@@ -246,15 +246,30 @@ static int main_has_work(const struct outer *o, size_t from)
 	return 0;
 }
 
-/* The scenario the next side round runs: deferred by the main round, not finished, no side round's; o->fl.n: none. */
+/* Whether scenario i is one the kernel holds (held.h), deferred by the outer runner itself (defer_held). */
+static int is_held(const struct outer *o, size_t i)
+{
+	return o->held && o->held[i];
+}
+
+/*
+ * The scenario the next side round runs: deferred (by the main round, or
+ * held), not finished, no side round's; a crash-predicted one only while
+ * fewer than ROUND_CRASH_SIDES side rounds run those; o->fl.n: none.
+ */
 static size_t next_deferred(const struct outer *o, const struct round *sr)
 {
+	unsigned crash_sides = 0;
+
+	for (unsigned j = 0; j < ROUND_SIDES; j++)
+		crash_sides += sr[j].pid && !is_held(o, sr[j].only);
 	for (size_t i = 0; i < o->fl.n; i++) {
 		int taken = 0;
 
 		for (unsigned j = 0; j < ROUND_SIDES; j++)
 			taken |= sr[j].pid && sr[j].only == i;
-		if (o->st[i].deferred && !o->st[i].finished && !taken)
+		if (o->st[i].deferred && !o->st[i].finished && !taken &&
+		    (is_held(o, i) || crash_sides < ROUND_CRASH_SIDES))
 			return i;
 	}
 	return o->fl.n;

@@ -311,9 +311,8 @@ size_t round_death(struct outer *o, struct round *r, int status)
 	if (k >= o->fl.n || o->st[k].finished)
 		return from;
 	if (o->st[k].started && o->st[k].batched && o->careful && !o->careful[k]) {
-		o->careful[k] = 1; /* again, careful: a side round's goes back to the main round's list */
+		o->careful[k] = 1; /* again, careful: a side round's (a held one: batched) in a side round again */
 		o->st[k].started = 0;
-		o->st[k].deferred = 0;
 		return from;
 	}
 	death_judge(&o->rs[k], &o->st[k], status == 120, "", r->console, &o->console_txt[k]);

@@ -25,11 +25,15 @@
 
 #define ROUND_ALL ((size_t)-1)
 /*
- * Side rounds at once: two guests beside the main one, whose CPUs are mostly
- * idle by then (the corpus: two deferred panics boot together while verbs/290
- * waits, instead of one after the other into the main guest's last scenarios).
+ * Side rounds at once: up to ROUND_CRASH_SIDES of them for crash-predicted
+ * scenarios, two guests beside the main one, whose CPUs are mostly idle by
+ * then (the corpus: two deferred panics boot together instead of one after
+ * the other into the main guest's last scenarios), and the rest for the
+ * scenarios the kernel holds (held.h), whose guests sleep while their
+ * kernel waits: verbs/290's guest does not keep a panic's from booting.
  */
-#define ROUND_SIDES 2
+#define ROUND_SIDES 3
+#define ROUND_CRASH_SIDES 2
 /*
  * The guest's virtual CPUs (run --vm-cpus for the main round's). One: under
  * TCG a second one is a thread of its own whose cost (cross-CPU flushes, and
