@@ -80,8 +80,27 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
 		snprintf(buf, len, "nothing");
 }
 
+/* The deviation alternative a names as its decision (struct m_alt.dev), if it gives o under p's kernel. */
+static const struct m_deviation *alt_deviation(const struct m_profile *p, const struct m_alt *a, struct m_outcome o)
+{
+	const struct m_deviation *dv = a->dev && a->dev <= p->ndev ? &p->dev[a->dev - 1] : NULL;
+
+	if (!dv || (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max)))
+		return NULL;
+	for (unsigned k = 0; k < dv->n; k++)
+		if (dv->outs[k].kind == o.kind && dv->outs[k].code == o.code)
+			return dv;
+	return NULL;
+}
+
 const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o)
 {
+	for (unsigned i = 0; i < pred->n; i++) {
+		const struct m_deviation *dv = alt_deviation(p, &pred->alt[i], o);
+
+		if (dv && pred->alt[i].out.kind == o.kind && pred->alt[i].out.code == o.code)
+			return dv;
+	}
 	for (unsigned i = 0; i < pred->n; i++) {
 		const struct m_alt *a = &pred->alt[i];
 
