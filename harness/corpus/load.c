@@ -117,13 +117,7 @@ static int diag_result(struct result *r, const char *text, int keep)
 	}
 	if (keep && r->detail)
 		text_addf(&t, "%s", r->detail);
-	if (t.oom) {
-		text_free(&t);
-		return -ENOMEM;
-	}
-	free(r->detail);
-	r->detail = text_take(&t);
-	return 0;
+	return result_take_detail(r, &t);
 }
 
 int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d)

@@ -4,6 +4,7 @@
  * outcome, and what a scenario needs that a stack may lack.
  */
 #include "harness/run/runner.h"
+#include "harness/base/text.h"
 #include "harness/run/family.h"
 #include "harness/run/resolve.h"
 
@@ -44,6 +45,17 @@ void result_clear(struct result *r)
 {
 	free(r->detail);
 	r->detail = NULL;
+}
+
+int result_take_detail(struct result *r, struct text *t)
+{
+	if (t->oom) {
+		text_free(t);
+		return -ENOMEM;
+	}
+	free(r->detail);
+	r->detail = text_take(t);
+	return 0;
 }
 
 static void rules_str(const struct m_alt *a, char *buf, size_t len)

@@ -55,6 +55,13 @@ int result_rule_has(const struct result *r, enum m_rule rule);
 
 /* Release r->detail. */
 void result_clear(struct result *r);
+/*
+ * Make t's text r's detail in place of what it held (t is taken: left
+ * empty). Returns 0, or -ENOMEM when t ran out of memory while written (t
+ * freed, r's detail as it was).
+ */
+struct text;
+int result_take_detail(struct result *r, struct text *t);
 
 enum run_mode { RUN_REAL, RUN_LINT };
 
