@@ -134,6 +134,7 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 	const uint16_t *chain = NULL;
 
 	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
+	s.dev = 0;
 
 	for (unsigned i = 0; i < n; i++)
 		set_add(&s, outs[i]);
@@ -146,6 +147,7 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 			continue;
 		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))
 			continue;
+		s.dev = t.dev = (uint8_t)(d < UINT8_MAX ? d + 1 : 0); /* this deviation decides the set now */
 		switch (dv->kind) {
 		case M_DEV_REPLACE:
 			for (unsigned i = 0; i < dv->n; i++)
@@ -197,6 +199,7 @@ static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effec
 	a->peer_recv = (int8_t)peer_recv;
 	a->detail = (int8_t)detail;
 	a->nrules = why->n;
+	a->dev = why->dev;
 	memcpy(a->rules, why->r, sizeof(a->rules));
 }
 

@@ -101,34 +101,16 @@ static int make_dir(const char *dir)
 	return rc;
 }
 
-/* A model run's disagreement between the file and the model (run_opts.on_disagree): the first one. */
-struct model_disagree {
-	const char *path;
-	int said;
-	struct scn_diag d;
-};
-
-static void model_disagree(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
-			   const char *msg, const char *word)
-{
-	struct model_disagree *md = ctx;
-
-	(void)f;
-	(void)step;
-	if (!md->said++)
-		cli_disagree_diag(md->path, line, col, msg, word, &md->d);
-}
-
 /* --stack=model: every scenario on the model engine, simulating the profile's stack. */
 static void outer_model(struct outer *o, const struct m_profile *prof)
 {
 	for (size_t i = 0; i < o->fl.n && !interrupt_caught(); i++) {
 		struct be_model eng;
-		struct model_disagree md = { .path = o->fl.v[i] };
+		struct cli_first_disagree md = { .path = o->fl.v[i] };
 		/* The model simulates the profile's stack: its capabilities only; what the
 		 * file says against the model is said as lint says it. */
 		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1, /* for the results */
-				       .model_engine = 1, .on_disagree = model_disagree, .ctx = &md };
+				       .model_engine = 1, .on_disagree = cli_first_disagree, .ctx = &md };
 
 		if (o->st[i].finished) { /* does not parse */
 			outer_print_ready(o);
@@ -140,8 +122,7 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 			tape_rec_init(&tr, &be_model_ops, &eng, &ro, o->files[i]); /* recorded as a real run is (tape.h) */
 			if (run_scenario(o->files[i], &tr.ops, &tr, &ro, &o->rs[i]) == 0) {
 				tape_rec_finish(&tr, &o->rs[i]);
-				if (md.said && o->rs[i].v == V_FAIL && o->rs[i].line == md.d.line)
-					cli_disagree_result(&o->rs[i], md.path, &md.d);
+				cli_first_disagree_result(&md, &o->rs[i]);
 			}
 			tape_rec_drop(&tr);
 			snprintf(o->rs[i].file, sizeof(o->rs[i].file), "%s", o->fl.v[i]);
