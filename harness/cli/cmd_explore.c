@@ -20,15 +20,16 @@
 #include <unistd.h>
 
 static const char usage_explore[] =
-	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=S] [--nodes=MIN-MAX] [--api=FAMILY,...]\n"
+	"usage: rdmacheck explore [--seed=N] [--steps=N | --time=DURATION] [--nodes=MIN-MAX] [--api=FAMILY,...]\n"
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
 	"                         [--corpus=DIR] [--shrink-rounds=N] [--topology=FILE] [--until=N[:F[:S]]] [--print] [--progress]\n"
+	"                         [--resume=DIR]\n"
 	"Generate random multi-node scenarios from the model's state, run them on the stack judged\n"
 	"as `run` judges, and shrink every divergence to the smallest scenario that still shows it,\n"
 	"written to DIR/NNN-<rule>-<outcome>.scn.\n"
 	"  --seed      the generator's seed (default 1); the same seed gives the same steps\n"
-	"  --steps     stop after N generated steps (default 2000); --time: after S seconds\n"
+	"  --steps     stop after N generated steps (default 2000); --time: after DURATION (S, Ss, Mm, Hh)\n"
 	"  --nodes     nodes per scenario (default 2-3)\n"
 	"  --api       API families to draw from: verbs, rpma, dat, mrapi, rpmem; each\n"
 	"              scenario draws from one of them (default verbs,rpma,dat)\n"
@@ -41,7 +42,9 @@ static const char usage_explore[] =
 	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
 	"              first, in process, when it shows it too; the stack confirms the shrunk case\n"
-	"  --out       where shrunk scenarios go (default build/explore)\n"
+	"  --out       where shrunk scenarios and the summary (summary.md, summary.html) go (default build/explore)\n"
+	"  --resume    keep the cases that reached a new rule or allowed-set alternative in DIR, and\n"
+	"              start from what DIR's files reach (a campaign resumed; same seed, same steps)\n"
 	"  --jobs      runs of a batch side by side (default 1; not on --stack=vm, one guest;\n"
 	"              run explore in the guest with --stack=host to use its CPUs)\n"
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
@@ -156,9 +159,15 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 		} else if (strncmp(argv[i], "--steps=", 8) == 0) {
 			bad = parse_ulong(v, &a->o.steps);
 		} else if (strncmp(argv[i], "--time=", 7) == 0) {
-			bad = parse_ulong(v, &n) || !n;
-			a->o.time_s = (double)n;
+			char num[24], unit = *v ? v[strlen(v) - 1] : 0;
+			unsigned long mul = unit == 'h' ? 3600 : unit == 'm' ? 60 : 1;
+
+			snprintf(num, sizeof(num), "%.*s", (int)strlen(v) - (strchr("smh", unit) && unit ? 1 : 0), v);
+			bad = parse_ulong(num, &n) || !n || n > 7 * 86400 / mul;
+			a->o.time_s = (double)(n * mul);
 			a->o.steps = 0;
+		} else if (strncmp(argv[i], "--resume=", 9) == 0 && *v) {
+			a->o.resume = v;
 		} else if (strncmp(argv[i], "--nodes=", 8) == 0) {
 			bad = parse_range(v, SCN_NODES_MAX, &a->o.gen.nodes_min, &a->o.gen.nodes_max) ||
 			      a->o.gen.nodes_min < 2;

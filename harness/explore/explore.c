@@ -1,5 +1,6 @@
 /* explore.c — the exploration loop and the shrunk files (explore.h). */
 #include "harness/explore/explore.h"
+#include "harness/explore/summary.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -70,12 +71,13 @@ int ex_write_case(const char *path, const struct ex_case *c, const struct ex_sig
 
 /* ------------------------------------------------------- divergences -- */
 
-static int known(const struct ex_summary *sum, const struct ex_sig *sig)
+/* The found divergence of signature sig (one cause, reported once), or NULL. */
+static struct ex_found *known(struct ex_summary *sum, const struct ex_sig *sig)
 {
 	for (size_t i = 0; i < sum->nfound; i++)
 		if (ex_sig_same(&sum->found[i].sig, sig))
-			return 1;
-	return 0;
+			return &sum->found[i];
+	return NULL;
 }
 
 /* The rule of ids (blank-separated) the coverage saw least: the most specific one, for the file name. */
@@ -97,7 +99,7 @@ static void rarest_rule(const char *ids, const struct ex_cov *cov, char *buf, si
 /* Write the shrunk case of a divergence out and add it to sum. */
 static int record(const struct ex_opts *o, const struct ex_stack *s, const struct ex_cov *cov,
 		  const struct ex_case *small, const struct ex_sig *sig, const struct ex_shrink_stats *st,
-		  struct ex_summary *sum)
+		  unsigned long count, struct ex_summary *sum)
 {
 	struct ex_found *f = &sum->found[sum->nfound];
 	char rule[40], real[48];
@@ -105,6 +107,7 @@ static int record(const struct ex_opts *o, const struct ex_stack *s, const struc
 
 	memset(f, 0, sizeof(*f));
 	f->sig = *sig;
+	f->count = count;
 	f->from = st->from;
 	f->to = st->to;
 	rc = ex_stack_deviation(s, small, f->deviation, sizeof(f->deviation));
@@ -191,13 +194,19 @@ static unsigned reached(const struct ex_cov *now, const struct ex_cov *before)
 	return n;
 }
 
-/* Generate one batch of cases into cs (n of them). */
+/* Generate one batch of cases into cs (n of them); those that reached something new are kept in cp. */
 static int gen_batch(const struct ex_opts *o, struct model_gen *g, struct ex_cov *cov, struct ex_case *cs, size_t n,
-		     struct ex_summary *sum)
+		     struct ex_campaign *cp, struct ex_summary *sum)
 {
 	for (size_t i = 0; i < n; i++) {
+		struct ex_cov before = *cov;
 		int rc = ex_gen_case(g, &o->gen, cov, &cs[i]);
 
+		if (!rc) {
+			rc = ex_campaign_case(cp, &cs[i], &before, cov, o->seed);
+			if (rc)
+				ex_case_free(&cs[i]);
+		}
 		if (rc) {
 			while (i--)
 				ex_case_free(&cs[i]);
@@ -274,10 +283,12 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 		       struct result *rs, size_t n, struct ex_summary *sum)
 {
 	struct ex_shrinker *sh = calloc(n, sizeof(*sh));
+	unsigned long *count = calloc(n, sizeof(*count)); /* how often each one being shrunk came */
 	size_t nsh = 0;
-	int rc = sh ? 0 : -ENOMEM;
+	int rc = sh && count ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && !rc; i++) {
+		struct ex_found *seen;
 		struct ex_sig sig;
 		int dup = 0;
 
@@ -289,10 +300,17 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 			continue;
 		}
 		sum->divergences++;
-		for (size_t k = 0; k < nsh; k++)
-			dup |= ex_sig_same(&sh[k].sig, &sig);
-		if (!dup && !known(sum, &sig) && sum->nfound + nsh < EX_FOUND_MAX)
+		for (size_t k = 0; k < nsh && !dup; k++)
+			if (ex_sig_same(&sh[k].sig, &sig)) {
+				count[k]++;
+				dup = 1;
+			}
+		if (!dup && (seen = known(sum, &sig)) != NULL)
+			seen->count++;
+		else if (!dup && sum->nfound + nsh < EX_FOUND_MAX) {
+			count[nsh] = 1;
 			rc = ex_shrinker_init(s, &sh[nsh++], &cs[i], &sig, o->shrink_rounds);
+		}
 	}
 	if (!rc && s->costly && nsh)
 		rc = preshrink(s, sh, nsh);
@@ -305,29 +323,35 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 
 		ex_shrinker_take(&sh[k], &small, &st);
 		if (!rc)
-			rc = record(o, s, cov, &small, &sig, &st, sum);
+			rc = record(o, s, cov, &small, &sig, &st, count[k], sum);
 		ex_case_free(&small);
 	}
 	free(sh);
+	free(count);
 	return rc;
 }
 
 int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, struct ex_summary *sum)
 {
-	struct ex_cov corpus = *cov;
+	struct ex_cov corpus;
 	struct model_gen g;
-	double t0 = now_s();
+	double t0 = now_s(), written = t0;
 	size_t batch = o->batch ? o->batch : 1;
 	struct ex_case *cs = calloc(batch, sizeof(*cs));
 	struct result *rs = calloc(batch, sizeof(*rs));
+	struct ex_campaign *cp = calloc(1, sizeof(*cp));
 	struct ex_eval *own = NULL;
 	int rc = 0;
 
 	memset(sum, 0, sizeof(*sum));
-	if (!cs || !rs) {
+	if (!cs || !rs || !cp) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	rc = ex_campaign_start(cp, o->resume, ex_cov_reached(cov), cov); /* the resumed files' coverage first */
+	corpus = *cov;
+	if (rc)
+		goto out;
 	rc = ex_stack_hold_eval(s, &own); /* one buffer for every case run, judged and shrunk here */
 	if (rc)
 		goto out;
@@ -339,7 +363,7 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 			break;
 		if (ex_goal_met(o, sum))
 			break;
-		rc = gen_batch(o, &g, cov, cs, batch, sum);
+		rc = gen_batch(o, &g, cov, cs, batch, cp, sum);
 		if (rc)
 			break;
 		rc = ex_stack_run(s, cs, batch, rs);
@@ -351,15 +375,26 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 		}
 		sum->rules = reached(cov, &corpus);
 		sum->real_steps = s->steps;
+		sum->secs = now_s() - t0;
+		sum->stack_secs = s->secs;
+		ex_campaign_point(cp, sum->secs, sum->steps, sum->rules);
+		if (!rc && now_s() - written >= 1.0) { /* the summary as it stands, at most once a second */
+			rc = ex_summary_write(o, sum, cp, 0);
+			written = now_s();
+		}
 		progress(o, sum, t0, 0);
 	}
 	sum->real_steps = s->steps;
 	sum->secs = now_s() - t0;
 	sum->stack_secs = s->secs;
+	ex_campaign_point(cp, sum->secs, sum->steps, sum->rules);
+	if (!rc)
+		rc = ex_summary_write(o, sum, cp, 1);
 	progress(o, sum, t0, 1);
 out:
 	ex_stack_drop_eval(s, own);
 	free(cs);
 	free(rs);
+	free(cp);
 	return rc;
 }

@@ -33,6 +33,7 @@ struct ex_opts {
 	unsigned goal_devs, goal_fams; /* stop after the batch that brought the distinct declared deviations
 	                                * found to goal_devs, of goal_fams API families (0: no goal) */
 	unsigned goal_steps;       /* the goal counts only those shrunk to at most this many steps (0: any) */
+	const char *resume;        /* the campaign's kept corpus: resumed from, grown (campaign.h; NULL: none) */
 };
 
 struct ex_found {
@@ -40,6 +41,7 @@ struct ex_found {
 	size_t from, to;           /* steps before and after shrinking */
 	char deviation[32];        /* the stack's profile's declared deviation showing it ("" none) */
 	char path[4200];           /* the file written ("" none) */
+	unsigned long count;       /* results that diverged with this signature (the first included) */
 };
 
 struct ex_summary {
@@ -55,7 +57,8 @@ struct ex_summary {
 /*
  * Explore on s until a budget of o runs out, its goal is met (--until) or
  * EX_FOUND_MAX divergences were shrunk. cov weights the generator (seed it with the corpus'
- * coverage; it is updated); *sum receives the figures. Returns 0 or a
+ * coverage; it is updated, with o->resume's files first); *sum receives the figures; the
+ * summary (summary.h) is written into o->out as it goes and at the end. Returns 0 or a
  * negative errno (the stack could not run, -ENOMEM, a file could not be
  * written).
  */

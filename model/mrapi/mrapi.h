@@ -99,6 +99,7 @@ enum m_mrapi_part {
 	M_MRAPI_P_BLOCKED = 22,     /* RMEM-RW-1: a request of the node on the buffer may be under way */
 	M_MRAPI_P_HUGE = 23,        /* RMEM-CREATE-1: a size above M_MRAPI_SIZE_MAX */
 	M_MRAPI_P_OWNER_DOMAIN = 24, /* RMEM-DELETE-1: not the creator, a node of the buffer's domain */
+	M_MRAPI_P_ANY_ID = 25,      /* RMEM-CREATE-2, RMEM-GET-1: a user id that a live ID_ANY buffer got */
 };
 
 /*

@@ -227,6 +227,15 @@ static int any_seg_live(const struct m_mrapi_model *st)
 	return 0;
 }
 
+/* The live segment created with ID_ANY that got id, or -1. */
+static int any_seg_by_id(const struct m_mrapi_model *st, uint32_t id)
+{
+	for (int s = (int)st->nsegs - 1; s >= 0; s--)
+		if (st->seg[s].live && st->seg[s].ever && st->seg[s].any && st->seg[s].id == id)
+			return s;
+	return -1;
+}
+
 /* The live segment with user id (not ANY), or -1. */
 static int seg_by_id(const struct m_mrapi_model *st, uint32_t id, int live)
 {
@@ -262,6 +271,10 @@ static void pred_create(const struct m_mrapi_model *st, const struct m_profile *
 		check(&k, DECIDE(p, RMEM_CREATE_2, M_MRAPI_P_ANY_AGAIN, ST(SUCCESS)), M_RULE_RMEM_CREATE_2);
 	if (a->id != M_MRAPI_ID_ANY && seg_by_id(st, a->id, 1) >= 0)
 		check(&k, DECIDE(p, RMEM_CREATE_1, M_MRAPI_P_STEP, ST(ERR_RMEM_EXISTS)), M_RULE_RMEM_CREATE_1);
+	/* the id a live ID_ANY buffer got: whether it is also a user's key the spec leaves open (3.12.13) */
+	else if (a->id != M_MRAPI_ID_ANY && any_seg_by_id(st, a->id) >= 0)
+		check(&k, DECIDE(p, RMEM_CREATE_2, M_MRAPI_P_ANY_ID, ST(SUCCESS), ST(ERR_RMEM_EXISTS)),
+		      M_RULE_RMEM_CREATE_2);
 	if (a->atype == M_MRAPI_ATYPE_ANY)
 		check(&k, DECIDE(p, RMEM_CREATE_6, M_MRAPI_P_ATYPE_ANY, ST(SUCCESS)), M_RULE_RMEM_CREATE_6);
 	else if (!atype_supported(st, a->atype))
@@ -308,6 +321,8 @@ int m_mrapi_get_target(const struct m_mrapi_model *st, const struct m_mrapi_args
 	}
 	s = seg_by_id(st, a->id, 1);
 	if (s < 0)
+		s = any_seg_by_id(st, a->id); /* RMEM-CREATE-2: the reading where its id is a key too */
+	if (s < 0)
 		s = seg_by_id(st, a->id, 0);
 	*deleted = s >= 0 && !st->seg[s].live;
 	return s;
@@ -325,6 +340,9 @@ static void pred_get(const struct m_mrapi_model *st, const struct m_profile *p, 
 		      M_RULE_RMEM_GET_1);
 	else if (s < 0)
 		check(&k, DECIDE(NULL, RMEM_GET_1, 0, ST(ERR_RMEM_ID_INVALID)), M_RULE_RMEM_GET_1);
+	else if (st->seg[s].any) /* the id an ID_ANY buffer got: found, or no user's key (RMEM-CREATE-2) */
+		check(&k, DECIDE(p, RMEM_GET_1, M_MRAPI_P_ANY_ID, ST(ERR_RMEM_ID_INVALID), ST(SUCCESS)),
+		      M_RULE_RMEM_GET_1);
 	else if (deleted)
 		check(&k, DECIDE(p, RMEM_GET_2, M_MRAPI_P_DELETED, ST(ERR_RMEM_ID_INVALID)), M_RULE_RMEM_GET_2);
 	if (a->atype == M_MRAPI_ATYPE_ANY || !atype_supported(st, a->atype))

@@ -20,15 +20,16 @@ static int do_create_open(struct m_rpmem_model *s, const struct m_rpmem_args *a,
 		return -ERANGE;
 	hd = &s->h[s->nh];
 	memset(hd, 0, sizeof(*hd));
-	hd->local = calloc(a->pool_size, 1);
+	hd->local = m_rpmem_bytes_new(a->pool_size);
 	if (!hd->local)
 		return -ENOMEM;
 	if (a->kind == M_RPMEM_CREATE) {
-		st->data = st->span <= M_RPMEM_SPAN_MAX ? calloc(st->span, 1) : NULL;
-		st->unknown = st->span <= M_RPMEM_SPAN_MAX ? calloc(st->span, 1) : NULL;
+		m_rpmem_set_bytes_free(st); /* a pool is created where none exists: nothing held, as a rule */
+		st->data = st->span <= M_RPMEM_SPAN_MAX ? m_rpmem_bytes_new(st->span) : NULL;
+		st->unknown = st->span <= M_RPMEM_SPAN_MAX ? m_rpmem_bytes_new(st->span) : NULL;
 		if (st->span <= M_RPMEM_SPAN_MAX && (!st->data || !st->unknown)) {
 			m_rpmem_set_bytes_free(st);
-			free(hd->local);
+			m_rpmem_bytes_drop(hd->local);
 			hd->local = NULL;
 			return -ENOMEM;
 		}
@@ -63,22 +64,26 @@ static int pending_elsewhere(const struct m_rpmem_model *s, const struct m_rpmem
 	return 0;
 }
 
-static void do_transfer(struct m_rpmem_model *s, const struct m_rpmem_args *a, struct m_rpmem_handle *hd)
+static int do_transfer(struct m_rpmem_model *s, const struct m_rpmem_args *a, struct m_rpmem_handle *hd)
 {
 	struct m_rpmem_set *st = &s->target[hd->target].set[hd->set];
 
 	switch (a->kind) {
 	case M_RPMEM_PERSIST: case M_RPMEM_DEEP_PERSIST: case M_RPMEM_FLUSH:
 		if (!st->data)
-			return;
+			return 0;
+		if (m_rpmem_bytes_own(&st->data, st->span) || m_rpmem_bytes_own(&st->unknown, st->span))
+			return -ENOMEM;
 		memcpy(st->data + a->offset, hd->local + a->offset, a->len);
 		memset(st->unknown + a->offset, a->kind == M_RPMEM_FLUSH, a->len);
 		if (a->kind == M_RPMEM_FLUSH && a->lane < M_RPMEM_LANES && hd->npend[a->lane] < M_RPMEM_PENDING)
 			hd->pend[a->lane][hd->npend[a->lane]++] = (struct m_rpmem_range){ a->offset, a->len };
-		return;
+		return 0;
 	case M_RPMEM_DRAIN:
 		if (a->lane >= M_RPMEM_LANES)
-			return;
+			return 0;
+		if (hd->npend[a->lane] && m_rpmem_bytes_own(&st->unknown, st->span))
+			return -ENOMEM;
 		for (unsigned k = 0; st->data && k < hd->npend[a->lane]; k++) {
 			const struct m_rpmem_range *r = &hd->pend[a->lane][k];
 
@@ -87,14 +92,14 @@ static void do_transfer(struct m_rpmem_model *s, const struct m_rpmem_args *a, s
 					st->unknown[o] = 0;
 		}
 		hd->npend[a->lane] = 0;
-		return;
+		return 0;
 	case M_RPMEM_SET_ATTR:
 		memset(&st->attr, 0, sizeof(st->attr));
 		if (!(a->nulls & M_RPMEM_NULL_ATTR))
 			st->attr = a->attr;
-		return;
+		return 0;
 	default: /* read: nothing changes */
-		return;
+		return 0;
 	}
 }
 
@@ -104,7 +109,7 @@ static void handle_end(struct m_rpmem_model *s, struct m_rpmem_handle *hd)
 
 	if (st->owner == (int16_t)(hd - s->h))
 		st->owner = -1;
-	free(hd->local);
+	m_rpmem_bytes_drop(hd->local);
 	hd->local = NULL;
 	hd->live = 0;
 }
@@ -164,11 +169,12 @@ int m_rpmem_apply(struct m_rpmem_model *s, const struct m_rpmem_args *a, const s
 		return 0;
 	}
 	case M_RPMEM_FILL:
+		if (m_rpmem_bytes_own(&hd->local, hd->pool_size))
+			return -ENOMEM;
 		memset(hd->local + a->offset, a->byte, a->len);
 		return 0;
 	default:
-		do_transfer(s, a, hd);
-		return 0;
+		return do_transfer(s, a, hd);
 	}
 }
 

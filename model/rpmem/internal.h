@@ -15,4 +15,17 @@ uint64_t m_rpmem_part_start(const struct m_rpmem_set *st, unsigned i, uint64_t *
 /* Release a pool's bytes. */
 void m_rpmem_set_bytes_free(struct m_rpmem_set *st);
 
+/*
+ * The state's byte buffers (bytes.c), shared by a model and its clones:
+ * m_rpmem_bytes_new gives n zero bytes with one owner (NULL: no memory);
+ * _share another owner of p (NULL stays NULL; nothing is copied); _drop
+ * gives an owner's reference back (the last frees; NULL: nothing);
+ * _own makes *p (n bytes) this owner's alone before a write, copying it
+ * when it is shared: 0 or -ENOMEM (*p unchanged).
+ */
+uint8_t *m_rpmem_bytes_new(uint64_t n);
+uint8_t *m_rpmem_bytes_share(const uint8_t *p);
+void m_rpmem_bytes_drop(uint8_t *p);
+int m_rpmem_bytes_own(uint8_t **p, uint64_t n);
+
 #endif

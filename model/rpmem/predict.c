@@ -81,8 +81,8 @@ int m_rpmem_init(struct m_rpmem_model *s, unsigned ntargets)
 
 void m_rpmem_set_bytes_free(struct m_rpmem_set *st)
 {
-	free(st->data);
-	free(st->unknown);
+	m_rpmem_bytes_drop(st->data);
+	m_rpmem_bytes_drop(st->unknown);
 	st->data = st->unknown = NULL;
 }
 
@@ -95,47 +95,25 @@ void m_rpmem_free(struct m_rpmem_model *s)
 				m_rpmem_set_bytes_free(&s->target[t].set[i]);
 	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++)
 		if (s->h[h].local) {
-			free(s->h[h].local);
+			m_rpmem_bytes_drop(s->h[h].local);
 			s->h[h].local = NULL;
 		}
 }
 
-static int dup_bytes(uint8_t **dst, const uint8_t *src, uint64_t n)
-{
-	*dst = NULL;
-	if (!src)
-		return 0;
-	*dst = malloc(n ? n : 1);
-	if (!*dst)
-		return -ENOMEM;
-	memcpy(*dst, src, n);
-	return 0;
-}
-
 int m_rpmem_clone(struct m_rpmem_model *dst, const struct m_rpmem_model *src)
 {
-	int rc = 0;
-
+	/* Every buffer shared, copied by the first write of either side (bytes.c). */
 	memcpy(dst, src, sizeof(*dst));
 	for (unsigned t = 0; t < M_RPMEM_TARGETS; t++)
 		for (unsigned i = 0; i < M_RPMEM_SETS; i++) {
 			struct m_rpmem_set *d = &dst->target[t].set[i];
-			const struct m_rpmem_set *st = &src->target[t].set[i];
 
-			d->data = d->unknown = NULL;
-			if (rc == 0)
-				rc = dup_bytes(&d->data, st->data, st->span);
-			if (rc == 0)
-				rc = dup_bytes(&d->unknown, st->unknown, st->span);
+			d->data = m_rpmem_bytes_share(d->data);
+			d->unknown = m_rpmem_bytes_share(d->unknown);
 		}
-	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++) {
-		dst->h[h].local = NULL;
-		if (rc == 0)
-			rc = dup_bytes(&dst->h[h].local, src->h[h].local, src->h[h].pool_size);
-	}
-	if (rc)
-		m_rpmem_free(dst);
-	return rc;
+	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++)
+		dst->h[h].local = m_rpmem_bytes_share(dst->h[h].local);
+	return 0;
 }
 
 struct m_rpmem_set *m_rpmem_set_find(struct m_rpmem_model *s, unsigned t, const char *name)

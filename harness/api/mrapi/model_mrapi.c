@@ -8,6 +8,7 @@
 #include "harness/run/be_model.h"
 
 #include <errno.h>
+#include <string.h>
 
 int model_op_mrapi(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
@@ -65,8 +66,11 @@ int model_view_mrapi(const struct be_model *bm, int32_t obj, int16_t h, struct h
 int model_buf_mrapi(const struct be_model *bm, int32_t obj, int16_t h, struct bm_buf *out)
 {
 	const struct m_mrapi_seg *g = &bm->m.mrapi.seg[h];
+	const struct scn_obj *o = &bm->f->objs[obj];
+	const struct scn_call *made = o->step < bm->f->nsteps ? scn_call_get(bm->f->steps[o->step].call) : NULL;
 
-	if (bm->f->objs[obj].cls != SCN_C_MRAPI_RMEM || g->owner != bm->f->objs[obj].node)
+	/* the buffer's memory is behind the creator's create handle only (a get gives none, on any node) */
+	if (o->cls != SCN_C_MRAPI_RMEM || g->owner != o->node || !made || strcmp(made->name, "mrapi_rmem_create") != 0)
 		return 0;
 	*out = (struct bm_buf){ g->bytes, g->unknown, g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
 	return 1;
