@@ -33,6 +33,7 @@ struct ex_opts {
 	unsigned goal_devs, goal_fams; /* stop after the batch that brought the distinct declared deviations
 	                                * found to goal_devs, of goal_fams API families (0: no goal) */
 	unsigned goal_steps;       /* the goal counts only those shrunk to at most this many steps (0: any) */
+	int (*stop)(void);         /* nonzero: stop before the next batch (Ctrl-C, SIGTERM); NULL never */
 };
 
 struct ex_found {

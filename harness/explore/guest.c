@@ -167,6 +167,11 @@ static int await(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 
 	snprintf(log, sizeof(log), "%s/guest.log", g->dir);
 	while (access(topo, R_OK) != 0) {
+		if (g->stop && g->stop()) {
+			ex_guest_kill(g);
+			snprintf(err, errlen, "interrupted while the guest booted (boot %u)", g->boots);
+			return -EINTR;
+		}
 		if (ex_guest_ended(g, 0) || time(NULL) >= end) {
 			if (g->pid > 0)
 				ex_guest_kill(g);
@@ -199,9 +204,11 @@ static int boot(struct ex_guest *g, char *err, size_t errlen)
 int ex_guest_start(struct ex_guest *g, const char *root, unsigned nodes, char *err, size_t errlen)
 {
 	char token[PATH_MAX + 48];
+	int (*stop)(void) = g->stop;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
+	g->stop = stop;
 	g->status = -1;
 	if (nodes < 1 || nodes > TOPO_MAX_NODES) {
 		snprintf(err, errlen, "the guest holds 1 to %d nodes, not %u", TOPO_MAX_NODES, nodes);
