@@ -11,6 +11,7 @@
 #include "harness/explore/agents.h"
 #include "harness/explore/explore.h"
 #include "harness/run/be_model.h"
+#include "harness/suite/interrupt.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -320,6 +321,7 @@ static int kept_up(const struct xargs *a, const char *root, const struct m_profi
 	} else {
 		fprintf(stderr, "rdmacheck explore: booting one guest for %u nodes (ci/vm, ci/vm-agents)\n",
 			a->o.gen.nodes_max);
+		k->g.stop = interrupt_caught; /* Ctrl-C, SIGTERM: the guest stopped, its directory removed */
 		if (ex_guest_start(&k->g, root, a->o.gen.nodes_max, err, sizeof(err))) {
 			fprintf(stderr, "rdmacheck explore: %s\n", err);
 			ex_guest_stop(&k->g);
@@ -385,6 +387,8 @@ int cmd_explore(int argc, char **argv)
 	a.o.stack_name = a.topology ? "topology" : a.stack;
 	a.o.out = a.o.out ? a.o.out : out;
 	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;
+	a.o.stop = interrupt_caught; /* the batch in flight ends, then the guest and the files are cleaned up */
+	interrupt_install();
 	/* a run per batch, or a guest whose death costs a boot: shrink on the model first */
 	st.costly = st.kind == EX_STACK_RUN || (st.kind == EX_STACK_AGENTS && !a.topology);
 	st.exe = exe;
@@ -409,7 +413,7 @@ int cmd_explore(int argc, char **argv)
 				ex_guest_stop(&k->g);
 			free(k);
 			free(sum);
-			return rc;
+			return interrupt_caught() ? EXIT_INTERRUPTED : rc;
 		}
 		st.agents = &k->ag;
 	}
@@ -433,7 +437,7 @@ int cmd_explore(int argc, char **argv)
 		fprintf(stderr, "rdmacheck explore: %s\n", strerror(-rc));
 	summary(&a, sum, corpus_rules);
 	new_rules(&corpus_only, &cov);
-	rc = rc ? EXIT_INFRA : sum->nfound ? EXIT_FAILED : 0;
+	rc = interrupt_caught() ? EXIT_INTERRUPTED : rc ? EXIT_INFRA : sum->nfound ? EXIT_FAILED : 0;
 	free(sum);
 	return rc;
 }

@@ -102,23 +102,40 @@ static int run_once(struct ex_agents *a, const struct scn_file *f, const struct 
 /*
  * After an ERROR with a guest: when the guest has ended (or its agents no
  * longer answer: it is stopped), judge r as `run` judges a VM that died
- * under the scenario and boot the guest again. 0, or -EIO (no new boot).
+ * under the scenario and boot the guest again. When the guest runs and its
+ * kernel refuses or closes the connection to an agent at once (no wait for
+ * it: the guest's network answers), the agent ended, not the guest: r stays
+ * the ERROR of an agent that died (as `run` judges one) and the guest is
+ * booted again for fresh agents. 0, or -EIO (no new boot).
  */
 static int guest_died(struct ex_agents *a, const struct rec_state *s, struct result *r)
 {
+	int rc, agent_gone = 0;
+
 	if (!ex_guest_ended(a->guest, 0)) {
 		/* Running: when its agents answer again, the ERROR was the case's own (judged as run judges it) */
-		if (stack_pool_prestart(&a->pool, (unsigned)a->t->n) == 0)
+		rc = stack_pool_prestart(&a->pool, (unsigned)a->t->n);
+		if (rc == 0)
 			return 0;
 		if (!ex_guest_ended(a->guest, 5000)) { /* ci/vm sees a panic within a second of QEMU's end */
-			ex_guest_kill(a->guest);   /* its agents do not answer: it hung */
-			a->guest->status = 121;
+			agent_gone = rc != -ETIMEDOUT; /* answered, but by no agent */
+			ex_guest_kill(a->guest);
+			a->guest->status = agent_gone ? -1 : 121; /* its agents do not answer: it hung */
 		}
 	}
-	death_judge(r, s, a->guest->status == 120, "", a->guest->console, NULL);
-	fprintf(stderr, "rdmacheck explore: the guest ended under a case (boot %u, ci/vm exit %d): booting it again\n",
-		a->guest->boots, a->guest->status);
-	stack_pool_close(&a->pool); /* the agents died with their guest */
+	if (agent_gone) {
+		size_t l = strlen(r->reason);
+
+		snprintf(r->reason + l, sizeof(r->reason) - l, " (the agent ended while the guest ran: %.200s)",
+			 a->pool.why);
+		fprintf(stderr, "rdmacheck explore: an agent ended while the guest ran (boot %u): booting it again\n",
+			a->guest->boots);
+	} else {
+		death_judge(r, s, a->guest->status == 120, "", a->guest->console, NULL);
+		fprintf(stderr, "rdmacheck explore: the guest ended under a case (boot %u, ci/vm exit %d): booting it "
+			"again\n", a->guest->boots, a->guest->status);
+	}
+	stack_pool_close(&a->pool); /* the agents died with their guest, or are restarted by its next boot */
 	if (ex_guest_reboot(a->guest, a->err, sizeof(a->err)))
 		return -EIO;
 	a->reboots++;

@@ -306,7 +306,8 @@ static int run_real(struct ex_stack *s, const struct ex_case *cases, size_t n, s
 
 		if (pids[j] <= 0)
 			continue;
-		waitpid(pids[j], &st, 0);
+		while (waitpid(pids[j], &st, 0) < 0 && errno == EINTR)
+			kill(pids[j], SIGTERM); /* explore interrupted: its runs stop too (run's own interrupt) */
 		/* run: 0 nothing failed, 1 a scenario failed; anything else is the harness's trouble */
 		failed |= !WIFEXITED(st) || WEXITSTATUS(st) > 1;
 		snprintf(tap, sizeof(tap), "%s/b%05lu/tap%zu", s->workdir, s->batches, j);

@@ -361,7 +361,7 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 			break;
 		if (o->time_s > 0 && now_s() - t0 >= o->time_s)
 			break;
-		if (ex_goal_met(o, sum))
+		if (ex_goal_met(o, sum) || (o->stop && o->stop()))
 			break;
 		rc = gen_batch(o, &g, cov, cs, batch, cp, sum);
 		if (rc)

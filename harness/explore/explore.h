@@ -34,6 +34,7 @@ struct ex_opts {
 	                                * found to goal_devs, of goal_fams API families (0: no goal) */
 	unsigned goal_steps;       /* the goal counts only those shrunk to at most this many steps (0: any) */
 	const char *resume;        /* the campaign's kept corpus: resumed from, grown (campaign.h; NULL: none) */
+	int (*stop)(void);         /* nonzero: stop before the next batch (Ctrl-C, SIGTERM); NULL never */
 };
 
 struct ex_found {

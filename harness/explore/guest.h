@@ -29,13 +29,16 @@ struct ex_guest {
 	int status;                 /* the last ended boot's ci/vm exit status (120 panic, 121 hung), -1 none */
 	struct topo t;              /* the current boot's nodes, mode hosts (agents on 127.0.0.1) */
 	char console[PATH_MAX + 64]; /* the current (or last ended) boot's console log */
+	int (*stop)(void);          /* nonzero: give up waiting for a boot (Ctrl-C, SIGTERM); NULL never.
+	                               Set before ex_guest_start, which keeps it */
 };
 
 /*
  * Boot the guest for nodes nodes (the exploration's largest node count)
  * from checkout root and wait until every agent listens: g->t is then their
  * topology and RDMACHECK_AGENT_TOKEN names the run's secret (stack.h's remote
- * agents dial with it). 0, or -errno with err (the guest's log's last line).
+ * agents dial with it). 0, or -errno with err (the guest's log's last line;
+ * -EINTR: g->stop said stop, the guest is stopped).
  */
 int ex_guest_start(struct ex_guest *g, const char *root, unsigned nodes, char *err, size_t errlen);
 

@@ -59,7 +59,7 @@ static void rehello_take(struct stack_pool *p, struct stack *st, unsigned i)
 
 int stack_pool_start(struct stack_pool *p, struct stack *st, const struct scn_file *f)
 {
-	uint8_t need[SCN_NODES_MAX] = { 0 };
+	uint8_t need[SCN_NODES_MAX] = { 0 }, asked[SCN_NODES_MAX] = { 0 };
 	int rc = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -77,7 +77,9 @@ int stack_pool_start(struct stack_pool *p, struct stack *st, const struct scn_fi
 		rc = stack_tmp_make(p->tmp, sizeof(p->tmp), st->err, sizeof(st->err));
 	snprintf(st->tmp, sizeof(st->tmp), "%s", p->tmp); /* the TMPDIR of agents started here */
 	for (unsigned i = 0; i < st->n && rc == 0; i++) /* every kept one asked first: they answer together */
-		if (p->ag[i].fd >= 0 && rehello_sent(p, f, i) == 0)
+		asked[i] = p->ag[i].fd >= 0 && rehello_sent(p, f, i) == 0;
+	for (unsigned i = 0; i < st->n && rc == 0; i++)
+		if (asked[i])
 			rehello_take(p, st, i);
 	for (unsigned i = 0; i < st->n && rc == 0; i++)
 		if (st->ag[i].fd < 0) {

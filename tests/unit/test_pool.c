@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,46 @@ START_TEST(test_clean_reset_keeps_the_agent_for_the_next_scenario)
 	ck_assert_int_eq(stack_pool_start(&p, &st, &f), 0);
 	ck_assert_int_eq(st.ag[0].pid, a); /* the same process serves the next scenario */
 	ck_assert_uint_eq(p.started, 0);
+}
+END_TEST
+
+/* Node 0's fake agent answers hello only once node 1's was asked too (arg: the pipe node 1 writes to). */
+static int hello_after_the_other(int fd, const char *msg, const void *arg)
+{
+	const int *pfd = arg;
+	struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
+
+	if (proto_is(msg, "hello") && poll(&pf, 1, 2000) != 1)
+		proto_send(fd, "err errno=110 msg=asked alone: node 1 not asked before this answer was awaited");
+	else if (proto_is(msg, "hello"))
+		proto_send(fd, "ok hello node=x gid=fe800000000000000000000000000001");
+	else
+		return pool_reply(fd, msg, "ok objs=0 fams=0");
+	return 0;
+}
+
+static int hello_tells_the_other(int fd, const char *msg, const void *arg)
+{
+	const int *pfd = arg;
+
+	if (proto_is(msg, "hello") && write(pfd[1], "h", 1) != 1)
+		_exit(3);
+	return pool_reply(fd, msg, "ok objs=0 fams=0");
+}
+
+START_TEST(test_kept_agents_are_all_asked_hello_before_any_answer_is_awaited)
+{
+	int pfd[2];
+
+	ck_assert_int_eq(pipe(pfd), 0);
+	agent_fx_start(&p.ag[0], hello_after_the_other, pfd);
+	agent_fx_start(&p.ag[1], hello_tells_the_other, pfd);
+	ck_assert_int_eq(stack_pool_start(&p, &st, &f), 0);
+	ck_assert_uint_eq(p.started, 0); /* both greeted again: none dropped and started anew */
+	ck_assert_uint_eq(p.dropped, 0);
+	ck_assert_str_eq(st.ag[0].gid, "fe800000000000000000000000000001");
+	close(pfd[0]);
+	close(pfd[1]);
 }
 END_TEST
 
@@ -388,6 +429,7 @@ Suite *suite_test_pool(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_clean_reset_keeps_the_agent_for_the_next_scenario);
+	tcase_add_test(tc, test_kept_agents_are_all_asked_hello_before_any_answer_is_awaited);
 	tcase_add_test(tc, test_objects_left_after_reset_stop_the_agent);
 	tcase_add_test(tc, test_a_library_with_process_state_stops_the_agent);
 	tcase_add_test(tc, test_an_answer_that_is_not_a_reset_answer_stops_the_agent);

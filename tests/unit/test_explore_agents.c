@@ -1,0 +1,169 @@
+/*
+ * Unit tests of explore's kept agents on a guest (harness/explore/agents.c,
+ * issue 31): a case whose agent ends while the guest runs is the agent's
+ * death (an ERROR, as `run` judges an agent that died), not the guest's
+ * hang. The guest here is a process that sleeps (it runs; its ci/vm is one
+ * that cannot start, so the boot that follows fails at once), its one node's
+ * agent a fake one listening on 127.0.0.1 that proves the run's secret
+ * (remote.h), answers hello and reset, and exits, listener and all, at the
+ * case's first alloc_pd.
+ */
+#include "harness/explore/agents.h"
+#include "harness/run/proto.h"
+#include "harness/run/remote.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[64];
+
+/* The fake agent's session on fd: 1 when it must end (at alloc_pd), 0 when the coordinator quit. */
+static int serve(int fd)
+{
+	struct proto_rd rd = { 0 };
+	char msg[PROTO_LINE_MAX];
+
+	proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
+	while (proto_recv(fd, &rd, msg, sizeof(msg), 20000) >= 0) {
+		if (proto_is(msg, "alloc_pd"))
+			return 1;
+		if (proto_is(msg, "hello"))
+			proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
+		else if (proto_is(msg, "reset"))
+			proto_send(fd, "ok objs=0 fams=0");
+		else
+			proto_send(fd, "ok");
+		if (proto_is(msg, "quit"))
+			break;
+	}
+	return 0;
+}
+
+/* A fake listening agent with key k; its port into *port. Its pid. */
+static pid_t fake_listener(const struct remote_key *k, unsigned *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sa);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	pid_t pid;
+
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &sl), 0);
+	*port = ntohs(sa.sin_port);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char why[160];
+
+		for (int sessions = 0; sessions < 8; sessions++) {
+			int fd = accept(lfd, NULL, NULL);
+
+			if (fd < 0 || remote_accept(fd, k, why, sizeof(why)))
+				_exit(2);
+			if (serve(fd))
+				_exit(0); /* the agent ends: its listener with it */
+			close(fd);
+		}
+		_exit(0);
+	}
+	close(lfd);
+	return pid;
+}
+
+START_TEST(test_an_agent_that_ends_while_the_guest_runs_is_no_guest_hang)
+{
+	static const char secret[] = "0123456789abcdef0123456789abcdef";
+	struct ex_guest *g = calloc(1, sizeof(*g));
+	struct ex_agents *a = calloc(1, sizeof(*a));
+	struct ex_case c = { 0 };
+	struct result r;
+	struct remote_key k;
+	struct m_profile prof;
+	char path[128], err[256];
+	unsigned port;
+	pid_t agent;
+	FILE *f;
+	int st = 0;
+
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_nonnull(a);
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(dir, sizeof(dir), "/tmp/test-explore-agents-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/token", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(secret, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(remote_key_read(path, &k, err, sizeof(err)), 0);
+	setenv("RDMACHECK_AGENT_TOKEN", path, 1);
+	agent = fake_listener(&k, &port);
+
+	/* The guest: it runs (a sleeping process of its own group); its next boot cannot start. */
+	g->status = -1;
+	g->nodes = 1;
+	snprintf(g->root, sizeof(g->root), "%s/no-checkout", dir);
+	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	g->pid = fork();
+	ck_assert_int_ge(g->pid, 0);
+	if (g->pid == 0) {
+		setpgid(0, 0);
+		signal(SIGTERM, SIG_DFL); /* not the test runner's handler */
+		for (;;)
+			pause();
+	}
+	setpgid(g->pid, g->pid);
+	g->t.n = 1;
+	g->t.mode = TOPO_MODE_HOSTS;
+	snprintf(g->t.node[0].name, sizeof(g->t.node[0].name), "a");
+	snprintf(g->t.node[0].agent, sizeof(g->t.node[0].agent), "127.0.0.1:%u", port);
+
+	ck_assert_int_eq(m_profile_get("rxe", 0, &prof), 0);
+	ck_assert_int_eq(ex_agents_open(a, &g->t, g, &prof, 2000, 1), 0);
+	c.nnodes = 1;
+	ck_assert_int_eq(ex_case_push(&c, "a: alloc_pd pd"), 0);
+	/* the agent ends under the case; the guest's new boot fails (no ci/vm): -EIO */
+	ck_assert_int_eq(ex_agents_run(a, &c, &r), -EIO);
+	ck_assert_msg(r.v == V_ERROR, "verdict %s: %s", verdict_str(r.v), r.reason);
+	ck_assert_ptr_null(strstr(r.reason, "TIMEOUT"));
+	ck_assert_ptr_nonnull(strstr(r.reason, "the agent ended while the guest ran"));
+	ck_assert_int_ne(g->status, 121); /* not a hung guest */
+
+	result_clear(&r);
+	ex_case_free(&c);
+	ex_agents_close(a);
+	ex_guest_kill(g);
+	waitpid(agent, &st, 0);
+	unsetenv("RDMACHECK_AGENT_TOKEN");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/guest.log", dir);
+	unlink(path);
+	rmdir(dir);
+	free(a);
+	free(g);
+}
+END_TEST
+
+Suite *suite_test_explore_agents(void)
+{
+	Suite *s = suite_create("test_explore_agents");
+	TCase *tc = tcase_create("agents");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_an_agent_that_ends_while_the_guest_runs_is_no_guest_hang);
+	suite_add_tcase(s, tc);
+	return s;
+}
