@@ -356,13 +356,19 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 	if (rc)
 		goto out;
 	model_gen_seed(&g, o->seed);
+	int stopped = 0;
+
 	while (!rc && sum->nfound < EX_FOUND_MAX) {
 		if (o->steps && sum->steps >= o->steps)
 			break;
 		if (o->time_s > 0 && now_s() - t0 >= o->time_s)
 			break;
-		if (ex_goal_met(o, sum) || (o->stop && o->stop()))
+		if (ex_goal_met(o, sum))
 			break;
+		if (o->stop && o->stop()) {
+			stopped = 1;
+			break;
+		}
 		rc = gen_batch(o, &g, cov, cs, batch, cp, sum);
 		if (rc)
 			break;
@@ -389,7 +395,7 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 	sum->stack_secs = s->secs;
 	ex_campaign_point(cp, sum->secs, sum->steps, sum->rules);
 	if (!rc)
-		rc = ex_summary_write(o, sum, cp, 1);
+		rc = ex_summary_write(o, sum, cp, stopped ? 2 : 1);
 	progress(o, sum, t0, 1);
 out:
 	ex_stack_drop_eval(s, own);

@@ -132,6 +132,12 @@ static const char *dev_of(const struct ex_found *f)
 	return f->deviation[0] ? f->deviation : "-";
 }
 
+/* The campaign's state as the summary's title says it (ex_summary_write's final). */
+static const char *state_word(int final)
+{
+	return final == 2 ? "interrupted" : final ? "ended" : "running";
+}
+
 /* ------------------------------------------------------------- md -- */
 
 static void markdown(struct sbuf *b, const struct ex_opts *o, const struct ex_summary *sum,
@@ -139,7 +145,7 @@ static void markdown(struct sbuf *b, const struct ex_opts *o, const struct ex_su
 {
 	struct figs fg = figures(sum, cp);
 
-	sb_add(b, "# rdmacheck explore: campaign summary (%s)\n\n", final ? "ended" : "running");
+	sb_add(b, "# rdmacheck explore: campaign summary (%s)\n\n", state_word(final));
 	sb_add(b, "Seed %llu on the %s stack, judged against profile %s.\n\n", (unsigned long long)o->seed,
 	       o->stack_name ? o->stack_name : "?", o->gen.judge.name);
 	sb_add(b, "| figure | value |\n|---|---|\n");
@@ -189,7 +195,7 @@ static void html(struct sbuf *b, const struct ex_opts *o, const struct ex_summar
 		  "<title>rdmacheck explore: campaign summary</title>\n<style>body{font-family:sans-serif;max-width:60em;"
 		  "margin:1em auto}table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:2px 6px;"
 		  "text-align:left}pre{background:#f4f4f4;padding:6px;overflow:auto}</style></head><body>\n");
-	sb_add(b, "<h1>rdmacheck explore: campaign summary (%s)</h1>\n<p>Seed %llu on the ", final ? "ended" : "running",
+	sb_add(b, "<h1>rdmacheck explore: campaign summary (%s)</h1>\n<p>Seed %llu on the ", state_word(final),
 	       (unsigned long long)o->seed);
 	sb_html(b, o->stack_name ? o->stack_name : "?");
 	sb_add(b, " stack, judged against profile ");

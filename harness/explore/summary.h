@@ -16,7 +16,8 @@
 
 /*
  * Write the summary of o's campaign (sum, cp) into o->out (made if need be;
- * nothing when o->out is NULL). final: the campaign ended (else: running).
+ * nothing when o->out is NULL). final: 1 the campaign ended, 2 it was stopped by
+ * Ctrl-C or SIGTERM (o->stop), 0 it is running.
  * 0, -ENOMEM or -errno.
  */
 int ex_summary_write(const struct ex_opts *o, const struct ex_summary *sum, const struct ex_campaign *cp,
