@@ -74,11 +74,6 @@ int m_alt_has_rule(const struct m_alt *a, enum m_rule r)
 	return 0;
 }
 
-uint32_t m_new_key(struct m_node *nd)
-{
-	return nd->next_key++;
-}
-
 int m_mr_by_lkey(const struct m_node *nd, uint32_t lkey)
 {
 	for (int i = 0; i < nd->nmr; i++)
@@ -103,24 +98,6 @@ int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey)
 	return -1;
 }
 
-int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span)
-{
-	return a >= lo && len <= span && a - lo <= span - len;
-}
-
-int m_outcome_eq(struct m_outcome a, struct m_outcome b)
-{
-	return a.kind == b.kind && a.code == b.code;
-}
-
-int m_set_has(const struct m_set *s, struct m_outcome o)
-{
-	for (unsigned i = 0; i < s->n; i++)
-		if (m_outcome_eq(s->o[i], o))
-			return 1;
-	return 0;
-}
-
 static void set_add(struct m_set *s, struct m_outcome o)
 {
 	if (!m_set_has(s, o) && s->n < M_SET_MAX)
@@ -133,12 +110,14 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 	struct m_set s, t;
 	const uint16_t *chain = NULL;
 
-	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
+	size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0;
 
+	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
 	for (unsigned i = 0; i < n; i++)
 		set_add(&s, outs[i]);
-	for (size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0; p && d < p->ndev;
-	     d = m_profile_dev_after(p, rule, chain, d)) {
+	if (!p || d >= p->ndev)
+		return s; /* most rules have no deviation in a profile: nothing to walk */
+	for (; d < p->ndev; d = m_profile_dev_after(p, rule, chain, d)) {
 		const struct m_deviation *dv = &p->dev[d];
 
 		t.n = 0;
@@ -168,15 +147,6 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 	return s;
 }
 
-void m_why_add(struct m_why *w, enum m_rule r)
-{
-	for (unsigned i = 0; i < w->n; i++)
-		if (w->r[i] == r)
-			return;
-	if (w->n < M_RULES_MAX)
-		w->r[w->n++] = (uint16_t)r;
-}
-
 static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
 		    int peer_recv, int detail)
 {
@@ -191,12 +161,8 @@ static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effec
 	if (pred->n >= M_ALT_MAX)
 		return;
 	a = &pred->alt[pred->n++];
-	memset(a, 0, sizeof(*a));
-	a->out = o;
-	a->effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect);
-	a->peer_recv = (int8_t)peer_recv;
-	a->detail = (int8_t)detail;
-	a->nrules = why->n;
+	*a = (struct m_alt){ .out = o, .effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect),
+			     .peer_recv = (int8_t)peer_recv, .detail = (int8_t)detail, .nrules = why->n };
 	memcpy(a->rules, why->r, sizeof(a->rules));
 }
 

@@ -140,11 +140,36 @@ void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_p
  * committed the step itself (a wait, a hand-over). m_outst_on_qp: whether a WR outstanding is on QP
  * qp of node n or has it as its peer. m_outst_names_mr: whether one names MR h of node n.
  */
-int m_outst_check(const struct model *m, const struct m_op *op);
-void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pred *out);
-void m_outst_nowait(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_outst_check_any(const struct model *m, const struct m_op *op);
+void m_outst_seen_any(const struct model *m, const struct m_profile *p, struct m_pred *out);
+void m_outst_nowait_any(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_wait(const struct model *m, const struct m_profile *p, struct m_pred *out);
-int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *handled);
+int m_outst_apply_any(struct model *m, const struct m_pred *pred, size_t i, int *handled);
+/* Most steps have no WR outstanding and do not post one that does not wait: the *_any above (the
+ * work) only when there is something to look at; the test inline, as each step makes it. */
+static inline int m_outst_check(const struct model *m, const struct m_op *op)
+{
+	return op->verbs.nowait || m->outst.nlive ? m_outst_check_any(m, op) : 0;
+}
+static inline void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	if (m->outst.nlive)
+		m_outst_seen_any(m, p, out);
+}
+static inline void m_outst_nowait(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	if (out->op.verbs.nowait)
+		m_outst_nowait_any(m, p, out);
+}
+/* (None outstanding and an alternative that changes nothing: there is nothing for it to do.) */
+static inline int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *handled)
+{
+	if (!m->outst.nlive && pred->alt[i].effect == M_EFF_NONE && pred->op.kind != M_OP_WAIT) {
+		*handled = 0;
+		return 0;
+	}
+	return m_outst_apply_any(m, pred, i, handled);
+}
 int m_outst_on_qp(const struct model *m, unsigned n, int qp);
 int m_outst_names_mr(const struct model *m, unsigned n, int h);
 
