@@ -98,7 +98,7 @@ int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey)
 	return -1;
 }
 
-static void set_add(struct m_set *s, struct m_outcome o)
+static inline void set_add(struct m_set *s, struct m_outcome o)
 {
 	if (!m_set_has(s, o) && s->n < M_SET_MAX)
 		s->o[s->n++] = o;
@@ -107,30 +107,29 @@ static void set_add(struct m_set *s, struct m_outcome o)
 struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
 		      const struct m_outcome *outs, unsigned n)
 {
-	struct m_set s, t;
 	const uint16_t *chain = NULL;
-
 	size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0;
+	struct m_set s;
 
 	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
 	for (unsigned i = 0; i < n; i++)
 		set_add(&s, outs[i]);
-	if (!p || d >= p->ndev)
-		return s; /* most rules have no deviation in a profile: nothing to walk */
+	if (!p)
+		return s;
+	/* Every deviation in place: s stays free of duplicates, so a narrowing keeps, in order, those
+	 * of its outcomes the deviation names. */
 	for (; d < p->ndev; d = m_profile_dev_after(p, rule, chain, d)) {
 		const struct m_deviation *dv = &p->dev[d];
+		unsigned k = 0;
 
-		t.n = 0;
 		if (dv->rule != rule || dv->part != part)
 			continue;
 		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))
 			continue;
 		switch (dv->kind) {
 		case M_DEV_REPLACE:
-			for (unsigned i = 0; i < dv->n; i++)
-				set_add(&t, dv->outs[i]);
-			s = t;
-			break;
+			s.n = 0;
+			/* fall through */
 		case M_DEV_WIDEN:
 			for (unsigned i = 0; i < dv->n; i++)
 				set_add(&s, dv->outs[i]);
@@ -138,9 +137,11 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 		case M_DEV_NARROW:
 			for (unsigned i = 0; i < s.n; i++)
 				for (unsigned j = 0; j < dv->n; j++)
-					if (m_outcome_eq(s.o[i], dv->outs[j]))
-						set_add(&t, s.o[i]);
-			s = t;
+					if (m_outcome_eq(s.o[i], dv->outs[j])) {
+						s.o[k++] = s.o[i];
+						break;
+					}
+			s.n = (uint8_t)k;
 			break;
 		}
 	}
