@@ -148,7 +148,7 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 	return s;
 }
 
-static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
+static inline void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
 		    int peer_recv, int detail)
 {
 	struct m_alt *a;
@@ -183,7 +183,7 @@ void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effe
 		const struct m_why *why, int peer_recv)
 {
 	for (unsigned i = 0; i < set->n; i++)
-		m_alt_add(pred, set->o[i], effect, why, peer_recv);
+		alt_add(pred, set->o[i], effect, why, peer_recv, -1);
 }
 
 int model_pred_find(const struct m_pred *pred, struct m_outcome o)
