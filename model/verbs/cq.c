@@ -88,7 +88,7 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 	}
 }
 
-void m_cq_unsignaled(const struct model *m, struct m_pred *out)
+void m_cq_unsignaled_any(const struct model *m, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	int qh = acting_qp(op);
