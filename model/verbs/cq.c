@@ -178,7 +178,7 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 
 	if (qh < 0 || qh >= nd->nqp)
 		return;
-	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC)
+	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC && nd->cq.scq[qh]) /* (else untracked) */
 		cq_push(m, op->node, nd->cq.scq[qh], send_cqe(op), (enum m_wc_status)a->out.code);
 	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)
 		cq_push(m, op->node, nd->cq.rcq[qh], (struct m_cqe){ .wr_id = op->verbs.wr_id },
