@@ -23,11 +23,6 @@ static int send_wr(enum m_op_kind k)
 	       k == M_OP_WRITE_IMM || k == M_OP_BIND_MW || k == M_OP_LOCAL_INV;
 }
 
-int m_cq_op(enum m_op_kind k)
-{
-	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ;
-}
-
 static int cq_live(const struct m_cq_node *c, int h)
 {
 	return h >= 0 && h < c->ncq && c->cq[h].live;

@@ -194,7 +194,10 @@ int m_outst_on_qp(const struct model *m, unsigned n, int qp);
 int m_outst_names_mr(const struct model *m, unsigned n, int h);
 
 /* Completion queues (cq.c). */
-int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq */
+static inline int m_cq_op(enum m_op_kind k)  /* create_cq, destroy_cq, poll_cq (inline: every step asks) */
+{
+	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ;
+}
 /* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */
 int m_cq_check_qp(const struct model *m, const struct m_op *op);
 int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *out);
