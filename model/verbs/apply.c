@@ -413,6 +413,8 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 		return rc;
 	if (m_cq_op((enum m_op_kind)pred->op.kind))
 		rc = m_cq_apply(m, pred, i, &made);
+	else if (m_chan_op((enum m_op_kind)pred->op.kind))
+		rc = m_chan_apply(m, pred, i, &made);
 	else if (a->out.kind == M_OUT_ERRNO && a->effect == M_EFF_NONE && a->peer_recv < 0 && !a->target_unknown)
 		rc = 0; /* a call refused that changes nothing: no completion, no state (most steps) */
 	else {
