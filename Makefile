@@ -96,6 +96,7 @@ help:
 	@echo "make lint       parse the corpus, check every expect against the model, and mutate every expect (make mutants)"
 	@echo "make corpus     the corpus on the real stack (CORPUS=DIR, RUN_OPTS=--junit=F ...)"
 	@echo "make record-corpus  the corpus on the real stack recorded into tests/record/ (RECORD=FILE), re-judged by make check"
+	@echo "make mutants-model  mutants planted in model/, each judged by the committed record (MUTANTS_SAMPLE=40, MUTANTS_FILES=GLOB, MUTANTS_BUDGET=S); mutants-model-full: all"
 	@echo "make new-scenario NAME=verbs/x  a scenario file from scenarios/TEMPLATE.scn"
 	@echo "make oracle     the oracle's self-test (deliberately wrong scenarios must fail)"
 	@echo "make unit       unit tests only (plain build)"

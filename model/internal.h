@@ -11,6 +11,9 @@
 /* A set of outcomes a rule allows at one decision. */
 struct m_set {
 	uint8_t n;
+	uint8_t dev; /* m_decide's sets: 1 + the index in the profile's table (struct m_profile.dev) of the
+	                last deviation that changed the set, 0 none (struct m_alt.dev); unset in sets built
+	                by hand */
 	struct m_outcome o[M_SET_MAX];
 };
 
@@ -78,6 +81,7 @@ static inline int m_set_has(const struct m_set *s, struct m_outcome o)
 /* Rules that decided an alternative, up to M_RULES_MAX. */
 struct m_why {
 	uint8_t n;
+	uint8_t dev; /* 1 + the index of the profile's deviation that decided, 0 none (struct m_alt.dev) */
 	uint16_t r[M_RULES_MAX];
 };
 /* Add r to w unless it is there (bounded by M_RULES_MAX). */

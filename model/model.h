@@ -454,6 +454,9 @@ struct m_alt {
 	                            an _i call's request will report, the request wait_any completed) */
 	uint8_t peer_state;      /* the peer QP's state afterwards; M_NO_PEER if no peer is involved */
 	uint8_t nrules;
+	uint8_t dev;             /* 1 + the index in the profile's table (struct m_profile.dev) of the
+	                            deviation that decided this alternative, 0 none recorded (then the
+	                            deviation is found by rule and outcome: run_deviation) */
 	uint16_t rules[M_RULES_MAX]; /* enum m_rule that decided */
 };
 

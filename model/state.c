@@ -112,6 +112,7 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 	struct m_set s;
 
 	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
+	s.dev = 0;
 	for (unsigned i = 0; i < n; i++)
 		set_add(&s, outs[i]);
 	if (!p)
@@ -126,6 +127,7 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 			continue;
 		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))
 			continue;
+		s.dev = (uint8_t)(d < UINT8_MAX ? d + 1 : 0); /* this deviation decides the set now */
 		switch (dv->kind) {
 		case M_DEV_REPLACE:
 			s.n = 0;
@@ -163,7 +165,8 @@ static inline void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effec
 		return;
 	a = &pred->alt[pred->n++];
 	*a = (struct m_alt){ .out = o, .effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect),
-			     .peer_recv = (int8_t)peer_recv, .detail = (int8_t)detail, .nrules = why->n };
+			     .peer_recv = (int8_t)peer_recv, .detail = (int8_t)detail, .nrules = why->n,
+			     .dev = why->dev };
 	memcpy(a->rules, why->r, sizeof(a->rules));
 }
 

@@ -57,3 +57,22 @@ BINS_ALL += $(MUTANTS_BIN)
 mutants: $(MUTANTS_BIN)
 	$(MUTANTS_BIN) $(CORPUS)
 .PHONY: mutants
+
+# The model-mutant test (tests/mutants/model_mutants; issue 30): mutants planted in
+# model/**/*.c, each judged by the committed record of reality (rdmacheck rejudge).
+# make mutants-model: a sample (MUTANTS_SAMPLE, default 40; MUTANTS_FILES a glob of
+# model files, MUTANTS_BUDGET seconds, MUTANTS_SEED); make mutants-model-full: every site.
+# The report: $(BUILD)/mutants/model-mutants.md (survivors listed by site and mutation).
+MUTANTS_SAMPLE ?= 40
+MUTANTS_SEED   ?= 1
+MUTANTS_BUDGET ?= 0
+MUTANTS_FILES  ?=
+MUTANTS_MODEL   = tests/mutants/model_mutants --build=$(BUILD) --cc='$(CC)' --jobs=2 \
+	--cflags='$(CPPFLAGS) $(filter-out -Werror -MMD -MP $(OPT),$(CFLAGS)) -O1' \
+	--libs='$(LIBS_ALL)' --ldlibs='$(HARNESS_LIBS)' --seed=$(MUTANTS_SEED) --budget=$(MUTANTS_BUDGET) \
+	$(if $(MUTANTS_FILES),--files='$(MUTANTS_FILES)')
+mutants-model: $(RDMACHECK_BIN)
+	$(MUTANTS_MODEL) --sample=$(MUTANTS_SAMPLE)
+mutants-model-full: $(RDMACHECK_BIN)
+	$(MUTANTS_MODEL)
+.PHONY: mutants-model mutants-model-full

@@ -1,5 +1,6 @@
 /* run_args.c — `rdmacheck run`'s options (run_args.h): the one place they are read. */
 #include "harness/cli/run_args.h"
+#include "harness/corpus/held.h"
 #include "harness/corpus/load.h"
 #include "harness/base/exits.h"
 #include "harness/suite/jobs.h"
@@ -16,7 +17,7 @@
 static const char usage_run[] =
 	"usage: rdmacheck run [--stack=auto|host|vm|vms|model] [--format=text|tap] [--junit=FILE]\n"
 	"                     [--timeout=S] [--profile=NAME[:MAJ.MIN]] [--trace] [--results=DIR]\n"
-	"                     [--fresh-agents] [--jobs=N] [--vm-cpus=N]\n"
+	"                     [--fresh-agents] [--jobs=N] [--vm-cpus=N] [--times=RESULTS]\n"
 	"                     [-k PATTERN] [--exclude=PATTERN] [--rule=ID] [--rerun-failed[=DIR]]\n"
 	"                     [--shard=I/N [--shard-times=RESULTS]] [--repeat=N] [--shuffle [--seed=N]]\n"
 	"                     [--list] [--device=DEV | --topology=FILE] PATH...\n"
@@ -43,6 +44,11 @@ static const char usage_run[] =
 	"             the model says may kill the kernel alone and last (in the VM the first in\n"
 	"             the main guest, each other in a guest of its own beside it, two at a\n"
 	"             time, unless --jobs=1); reported in list order\n"
+	"  --times    the durations an earlier run recorded (its results directory or\n"
+	"             results.jsonl; default the checkout's record, " HELD_RECORD "):\n"
+	"             in the VM, with --jobs above 1, a scenario recorded at " HELD_MIN_TEXT " s or more\n"
+	"             (the corpus's verbs/290, 50 s asleep in the kernel) starts first, in\n"
+	"             a guest of its own beside the main one\n"
 	"Selection (each option may be given several times; PATTERN is a glob, or else a\n"
 	"substring, matched against the path and the title):\n"
 	"  -k PATTERN          only scenarios matching one of the patterns\n"
@@ -76,7 +82,7 @@ enum {
 	OPT_STACK = 256, OPT_FORMAT, OPT_JUNIT, OPT_TIMEOUT, OPT_PROFILE, OPT_TRACE, OPT_VERSION,
 	OPT_INNER, OPT_RECORDS, OPT_INNER_LIST, OPT_BASE, OPT_CAREFUL, OPT_DEFER, OPT_FRESH,
 	OPT_EXCLUDE, OPT_RULE, OPT_RERUN, OPT_REPEAT, OPT_SHUFFLE, OPT_SEED, OPT_LIST, OPT_DEVICE, OPT_RESULTS,
-	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY, OPT_VM_MEM, OPT_VM_CPUS, OPT_JOBS,
+	OPT_SHARD, OPT_SHARD_TIMES, OPT_TOPOLOGY, OPT_VM_MEM, OPT_VM_CPUS, OPT_JOBS, OPT_TIMES,
 };
 
 /* Append v to one of the selection's lists; 0 or -E2BIG. */
@@ -114,6 +120,7 @@ int run_parse(int argc, char **argv, struct run_args *a)
 		{ "vm-mem", required_argument, NULL, OPT_VM_MEM },
 		{ "vm-cpus", required_argument, NULL, OPT_VM_CPUS },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "times", required_argument, NULL, OPT_TIMES },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		/* between the outer run and the inner one (not for users) */
@@ -254,6 +261,11 @@ int run_parse(int argc, char **argv, struct run_args *a)
 			if (!*v)
 				goto bad;
 			a->sel.times_path = v;
+			break;
+		case OPT_TIMES:
+			if (!*v)
+				goto bad;
+			a->times = v;
 			break;
 		case OPT_VM_MEM:
 			if (cli_int_in(v, 64, 65536, &a->vm_mem))

@@ -117,13 +117,7 @@ static int diag_result(struct result *r, const char *text, int keep)
 	}
 	if (keep && r->detail)
 		text_addf(&t, "%s", r->detail);
-	if (t.oom) {
-		text_free(&t);
-		return -ENOMEM;
-	}
-	free(r->detail);
-	r->detail = text_take(&t);
-	return 0;
+	return result_take_detail(r, &t);
 }
 
 int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d)
@@ -133,6 +127,24 @@ int cli_disagree_result(struct result *r, const char *path, const struct scn_dia
 	diag_format(path, d, buf, sizeof(buf));
 	r->line = d->line;
 	return diag_result(r, buf, 1);
+}
+
+void cli_first_disagree(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
+			const char *msg, const char *word)
+{
+	struct cli_first_disagree *fd = ctx;
+
+	(void)f;
+	(void)step;
+	if (!fd->said++)
+		cli_disagree_diag(fd->path, line, col, msg, word, &fd->d);
+}
+
+int cli_first_disagree_result(const struct cli_first_disagree *fd, struct result *r)
+{
+	if (!fd->said || r->v != V_FAIL || r->line != fd->d.line)
+		return 0;
+	return cli_disagree_result(r, fd->path, &fd->d);
 }
 
 void cli_diag_print(FILE *out, const char *path, const struct scn_diag *d)

@@ -63,6 +63,21 @@ void cli_disagree_diag(const char *path, uint32_t line, uint32_t col, const char
  * detail (what the detail held follows). r's verdict stays. 0 or -ENOMEM.
  */
 int cli_disagree_result(struct result *r, const char *path, const struct scn_diag *d);
+/*
+ * The first disagreement of a run on the model engine (run_opts.model_engine,
+ * --stack=model), kept as lint says it: cli_first_disagree is an
+ * on_disagree with ctx a struct cli_first_disagree (path: the file's), and
+ * cli_first_disagree_result makes r's FAIL at that line its text
+ * (cli_disagree_result). 0 or -ENOMEM.
+ */
+struct cli_first_disagree {
+	const char *path;
+	int said;
+	struct scn_diag d;
+};
+void cli_first_disagree(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
+			const char *msg, const char *word);
+int cli_first_disagree_result(const struct cli_first_disagree *fd, struct result *r);
 /* Line no (1-based) of path, without its end (LF or CRLF), into buf; 0 or -ENOENT. */
 int cli_source_line(const char *path, uint32_t no, char *buf, size_t len);
 

@@ -125,8 +125,7 @@ static int heavier_first(const void *a, const void *b)
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
-/* The recorded seconds of path, or -1. */
-static double recorded(const struct shard_times *t, const char *path)
+double shard_recorded(const struct shard_times *t, const char *path)
 {
 	for (size_t k = 0; t && k < t->n; k++)
 		if (strcmp(t->file[k], path) == 0)
@@ -141,7 +140,7 @@ static double per_step(size_t n, char *const *paths, const size_t *steps, const 
 	size_t st = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		double s = recorded(t, paths[i]);
+		double s = shard_recorded(t, paths[i]);
 
 		if (s >= 0 && steps[i]) {
 			secs += s;
@@ -164,7 +163,7 @@ int shard_pick(const struct shard *s, size_t n, char *const *paths, const size_t
 	}
 	ps = per_step(n, paths, steps, t);
 	for (size_t i = 0; i < n; i++) {
-		double r = recorded(t, paths[i]);
+		double r = shard_recorded(t, paths[i]);
 
 		double w = r >= 0 ? r : ps * (double)(steps[i] ? steps[i] : 1);
 

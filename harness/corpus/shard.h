@@ -41,6 +41,8 @@ struct shard_times {
 /* Read the scenario lines of path (history.h) into *t. 0 or -errno with err. */
 int shard_times_read(const char *path, struct shard_times *t, char *err, size_t errlen);
 void shard_times_free(struct shard_times *t);
+/* The recorded mean seconds of path (as results.jsonl names it) in t, or -1 (t NULL, or not recorded). */
+double shard_recorded(const struct shard_times *t, const char *path);
 
 /*
  * Which of the n files (paths[i], steps[i] steps) are job s's: mine[i] set to

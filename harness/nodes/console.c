@@ -278,11 +278,7 @@ int console_finding(struct result *r, const char *kernel, const struct m_kwarn *
 		text_addf(&t, "  note: kernel %s during the scenario: %s\n", splat_str(sp), what);
 	}
 	text_addf(&t, "%s", r->detail ? r->detail : "");
-	if (t.oom) {
-		text_free(&t);
+	if (result_take_detail(r, &t))
 		return -ENOMEM;
-	}
-	free(r->detail);
-	r->detail = text_take(&t);
 	return sp != SPLAT_NONE;
 }

@@ -1,7 +1,8 @@
 /* remote.c — the agents' network transport and its handshake (remote.h). */
-#define _GNU_SOURCE /* getrandom's header, NI_MAXHOST */
+#define _GNU_SOURCE /* NI_MAXHOST */
 #include "harness/run/remote.h"
 #include "harness/run/proto.h"
+#include "lib/common/hex.h"
 #include "lib/common/secret_file.h"
 
 #include <errno.h>
@@ -16,7 +17,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -56,25 +56,9 @@ static int said(char *buf, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static void hex(const unsigned char *b, size_t n, char *out)
-{
-	static const char d[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = d[b[i] >> 4];
-		out[2 * i + 1] = d[b[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 static int nonce(char out[HEX_MAX])
 {
-	unsigned char b[NONCE_BYTES];
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
-		return -EIO;
-	hex(b, sizeof(b), out);
-	return 0;
+	return hex_random(NONCE_BYTES, out);
 }
 
 /* MAC(key, role " " n1 " " n2) in hex. 0 or -EIO. */
@@ -89,7 +73,7 @@ static int mac(const struct remote_key *key, const char *role, const char *n1, c
 	    !HMAC(EVP_sha256(), key->k, (int)key->len, (const unsigned char *)msg, (size_t)n, md, &mdlen) ||
 	    mdlen * 2 >= HEX_MAX)
 		return -EIO;
-	hex(md, mdlen, out);
+	hex_encode(md, mdlen, out);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  * outcome, and what a scenario needs that a stack may lack.
  */
 #include "harness/run/runner.h"
+#include "harness/base/text.h"
 #include "harness/run/family.h"
 #include "harness/run/resolve.h"
 
@@ -46,6 +47,17 @@ void result_clear(struct result *r)
 	r->detail = NULL;
 }
 
+int result_take_detail(struct result *r, struct text *t)
+{
+	if (t->oom) {
+		text_free(t);
+		return -ENOMEM;
+	}
+	free(r->detail);
+	r->detail = text_take(t);
+	return 0;
+}
+
 static void rules_str(const struct m_alt *a, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -80,8 +92,27 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
 		snprintf(buf, len, "nothing");
 }
 
+/* The deviation alternative a names as its decision (struct m_alt.dev), if it gives o under p's kernel. */
+static const struct m_deviation *alt_deviation(const struct m_profile *p, const struct m_alt *a, struct m_outcome o)
+{
+	const struct m_deviation *dv = a->dev && a->dev <= p->ndev ? &p->dev[a->dev - 1] : NULL;
+
+	if (!dv || (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max)))
+		return NULL;
+	for (unsigned k = 0; k < dv->n; k++)
+		if (dv->outs[k].kind == o.kind && dv->outs[k].code == o.code)
+			return dv;
+	return NULL;
+}
+
 const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o)
 {
+	for (unsigned i = 0; i < pred->n; i++) {
+		const struct m_deviation *dv = alt_deviation(p, &pred->alt[i], o);
+
+		if (dv && pred->alt[i].out.kind == o.kind && pred->alt[i].out.code == o.code)
+			return dv;
+	}
 	for (unsigned i = 0; i < pred->n; i++) {
 		const struct m_alt *a = &pred->alt[i];
 

@@ -55,6 +55,13 @@ int result_rule_has(const struct result *r, enum m_rule rule);
 
 /* Release r->detail. */
 void result_clear(struct result *r);
+/*
+ * Make t's text r's detail in place of what it held (t is taken: left
+ * empty). Returns 0, or -ENOMEM when t ran out of memory while written (t
+ * freed, r's detail as it was).
+ */
+struct text;
+int result_take_detail(struct result *r, struct text *t);
 
 enum run_mode { RUN_REAL, RUN_LINT };
 
@@ -187,8 +194,10 @@ int run_unsupported(const struct scn_file *f, uint32_t caps, char *why, size_t l
 void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf, size_t len);
 
 /*
- * Find the profile's deviation that makes outcome o allowed for pred (a rule
- * of the alternative with a deviation listing o). Returns it or NULL.
+ * Find the profile's deviation that makes outcome o allowed for pred: the one
+ * an alternative giving o names as its decision (struct m_alt.dev), else the
+ * first deviation of a rule of such an alternative that lists o. Returns it or
+ * NULL.
  */
 const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o);
 

@@ -386,13 +386,7 @@ int tape_rec_finish(struct tape_rec *tr, struct result *r)
 	}
 	text_addf(&d, "%s%s", r->detail ? r->detail : "", text_str(&tr->t));
 	tape_rec_drop(tr);
-	if (d.oom) {
-		text_free(&d);
-		return -ENOMEM;
-	}
-	free(r->detail);
-	r->detail = text_take(&d);
-	return 0;
+	return result_take_detail(r, &d);
 }
 
 char *tape_take(struct result *r)

@@ -25,6 +25,7 @@ struct run_args {
 	int fresh_agents;           /* --fresh-agents: no agent kept from one scenario to the next (pool.h) */
 	int vm_mem;                 /* --vm-mem: MiB per node guest of --stack=vms (vms.h) */
 	int vm_cpus;                /* --vm-cpus: the main round's guest's CPUs (round.h); 0: ROUND_VM_CPUS */
+	const char *times;          /* --times: recorded durations choosing the held scenarios (held.h); NULL: HELD_RECORD */
 	int jobs;                   /* --jobs: scenarios at once on the real stack (jobs.h); 0: JOBS_DEFAULT */
 	const char *careful;        /* --careful (inner run): the scenarios to run careful (careful.h) */
 	int defer_crashes;          /* --defer-crashes (inner run): crash-predicted ones after the first are the outer's (round.h) */

@@ -21,7 +21,7 @@ int interrupt_caught(void);
 /* The process group a second signal kills (0: none); interrupt_watch_slot(0, pgid). */
 void interrupt_watch(pid_t pgid);
 /* One of INTERRUPT_SLOTS process groups a second signal kills (0: none in that slot). */
-#define INTERRUPT_SLOTS 3 /* the main round and ROUND_SIDES side rounds (round.h) */
+#define INTERRUPT_SLOTS 4 /* the main round and ROUND_SIDES side rounds (round.h) */
 void interrupt_watch_slot(unsigned slot, pid_t pgid);
 /*
  * Stop process group pgid led by pid: SIGTERM to the group, wait for pid up

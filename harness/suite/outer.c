@@ -25,6 +25,8 @@
 #include "harness/run/tape.h"
 #include "harness/base/exits.h"
 #include "harness/base/proc.h"
+#include "harness/corpus/held.h"
+#include "harness/corpus/history.h"
 #include "harness/corpus/load.h"
 #include "harness/suite/careful.h"
 #include "harness/suite/inner.h"
@@ -99,34 +101,16 @@ static int make_dir(const char *dir)
 	return rc;
 }
 
-/* A model run's disagreement between the file and the model (run_opts.on_disagree): the first one. */
-struct model_disagree {
-	const char *path;
-	int said;
-	struct scn_diag d;
-};
-
-static void model_disagree(void *ctx, const struct scn_file *f, size_t step, uint32_t line, uint32_t col,
-			   const char *msg, const char *word)
-{
-	struct model_disagree *md = ctx;
-
-	(void)f;
-	(void)step;
-	if (!md->said++)
-		cli_disagree_diag(md->path, line, col, msg, word, &md->d);
-}
-
 /* --stack=model: every scenario on the model engine, simulating the profile's stack. */
 static void outer_model(struct outer *o, const struct m_profile *prof)
 {
 	for (size_t i = 0; i < o->fl.n && !interrupt_caught(); i++) {
 		struct be_model eng;
-		struct model_disagree md = { .path = o->fl.v[i] };
+		struct cli_first_disagree md = { .path = o->fl.v[i] };
 		/* The model simulates the profile's stack: its capabilities only; what the
 		 * file says against the model is said as lint says it. */
 		struct run_opts ro = { .mode = RUN_REAL, .prof = *prof, .trace = 1, /* for the results */
-				       .model_engine = 1, .on_disagree = model_disagree, .ctx = &md };
+				       .model_engine = 1, .on_disagree = cli_first_disagree, .ctx = &md };
 
 		if (o->st[i].finished) { /* does not parse */
 			outer_print_ready(o);
@@ -138,8 +122,7 @@ static void outer_model(struct outer *o, const struct m_profile *prof)
 			tape_rec_init(&tr, &be_model_ops, &eng, &ro, o->files[i]); /* recorded as a real run is (tape.h) */
 			if (run_scenario(o->files[i], &tr.ops, &tr, &ro, &o->rs[i]) == 0) {
 				tape_rec_finish(&tr, &o->rs[i]);
-				if (md.said && o->rs[i].v == V_FAIL && o->rs[i].line == md.d.line)
-					cli_disagree_result(&o->rs[i], md.path, &md.d);
+				cli_first_disagree_result(&md, &o->rs[i]);
 			}
 			tape_rec_drop(&tr);
 			snprintf(o->rs[i].file, sizeof(o->rs[i].file), "%s", o->fl.v[i]);
@@ -174,6 +157,67 @@ static void stage_files(struct outer *o, struct stage *sg)
 	}
 }
 
+/*
+ * The scenarios the kernel holds (held.h), by the durations --times names
+ * (else the checkout's record; none when it is not there) into o->held, when
+ * a run on the real stack may give them guests of their own (--jobs above 1,
+ * not --stack=host, not on nodes that exist). 0, or EXIT_USAGE (said on
+ * stderr) when --times cannot be read.
+ */
+static int outer_held(struct outer *o)
+{
+	char root[PATH_MAX], path[PATH_MAX + 64], err[PATH_MAX + 128];
+	struct shard_times t;
+	const char *stack = o->a->stack ? o->a->stack : "auto";
+
+	if (o->jobs < 2 || o->a->device || o->a->topology || (strcmp(stack, "vm") != 0 && strcmp(stack, "auto") != 0))
+		return 0;
+	if (o->a->times) {
+		if (hist_path(o->a->times, path, sizeof(path)) != 0) {
+			fprintf(stderr, "rdmacheck: --times: %s: the name is too long\n", o->a->times);
+			return EXIT_USAGE;
+		}
+	} else if (cli_find_root(root, sizeof(root)) == 0) {
+		snprintf(path, sizeof(path), "%s/%s", root, HELD_RECORD);
+		if (access(path, R_OK) != 0)
+			return 0; /* a checkout without its record: nothing is known to be held */
+	} else {
+		return 0;
+	}
+	if (shard_times_read(path, &t, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rdmacheck: --times: %s\n", err);
+		return EXIT_USAGE;
+	}
+	o->held = calloc(o->fl.n ? o->fl.n : 1, 1);
+	if (o->held && held_pick(o->fl.n, o->fl.v, &t, o->held) == 0) {
+		free(o->held);
+		o->held = NULL;
+	}
+	shard_times_free(&t);
+	return 0;
+}
+
+/*
+ * Defer the held scenarios to side rounds, each a guest of its own started
+ * with the main round (outer_stack), when the stack is the VM (--stack=auto:
+ * ci/stack's probe says so, its lines to log); the main round's list leaves
+ * them out.
+ */
+static void defer_held(struct outer *o, const char *log)
+{
+	char where[16] = "vm";
+
+	if (!o->held || interrupt_caught())
+		return;
+	if (strcmp(o->a->stack ? o->a->stack : "auto", "vm") != 0 && round_probe(o, log, where, sizeof(where)) != 0)
+		return;
+	if (strcmp(where, "vm") != 0)
+		return;
+	for (size_t i = 0; i < o->fl.n; i++)
+		if (o->held[i] && !o->st[i].finished && o->staged[i])
+			o->st[i].deferred = 1;
+}
+
 /* Whether the main round has a scenario to run from `from` on (not finished, not a side round's). */
 static int main_has_work(const struct outer *o, size_t from)
 {
@@ -183,15 +227,30 @@ static int main_has_work(const struct outer *o, size_t from)
 	return 0;
 }
 
-/* The scenario the next side round runs: deferred by the main round, not finished, no side round's; o->fl.n: none. */
+/* Whether scenario i is one the kernel holds (held.h), deferred by the outer runner itself (defer_held). */
+static int is_held(const struct outer *o, size_t i)
+{
+	return o->held && o->held[i];
+}
+
+/*
+ * The scenario the next side round runs: deferred (by the main round, or
+ * held), not finished, no side round's; a crash-predicted one only while
+ * fewer than ROUND_CRASH_SIDES side rounds run those; o->fl.n: none.
+ */
 static size_t next_deferred(const struct outer *o, const struct round *sr)
 {
+	unsigned crash_sides = 0;
+
+	for (unsigned j = 0; j < ROUND_SIDES; j++)
+		crash_sides += sr[j].pid && !is_held(o, sr[j].only);
 	for (size_t i = 0; i < o->fl.n; i++) {
 		int taken = 0;
 
 		for (unsigned j = 0; j < ROUND_SIDES; j++)
 			taken |= sr[j].pid && sr[j].only == i;
-		if (o->st[i].deferred && !o->st[i].finished && !taken)
+		if (o->st[i].deferred && !o->st[i].finished && !taken &&
+		    (is_held(o, i) || crash_sides < ROUND_CRASH_SIDES))
 			return i;
 	}
 	return o->fl.n;
@@ -253,6 +312,7 @@ static int outer_stack(struct outer *o)
 	}
 	snprintf(o->stacklog, sizeof(o->stacklog), "%.*s", (int)sizeof(o->stacklog) - 1, mr->stacklog); /* show_status */
 	stage_files(o, &sg);
+	defer_held(o, mr->stacklog);
 	while (!interrupt_caught()) {
 		int running = 0;
 
@@ -419,7 +479,8 @@ static int suite_run_all(const struct run_args *a, int npaths, char **paths)
 		cli_unload(&o.fl, o.files);
 		return 0;
 	}
-	if (outer_results(&o)) {
+	if (outer_held(&o) || outer_results(&o)) {
+		free(o.held);
 		cli_unload_diags(o.fl.n, o.diags);
 		cli_unload(&o.fl, o.files);
 		return EXIT_USAGE;
@@ -468,6 +529,7 @@ static int suite_run_all(const struct run_args *a, int npaths, char **paths)
 	free(o.rs);
 	free(o.st);
 	free(o.careful);
+	free(o.held);
 	free(o.staged);
 	free(o.console_txt);
 	cli_unload_diags(o.fl.n, o.diags);

@@ -22,12 +22,22 @@ const char *rj_kind_str(enum rj_kind k)
 	return (unsigned)k < RJ_COUNT_ ? names[k] : "?";
 }
 
-/* The kernel WARNs the profile declares for the steps run (the inner runner's on_step). */
+/* The kernel WARNs the profile declares for the steps run (the inner runner's on_step); a model
+ * record's first disagreement between the file and the model, said as its live run said it. */
 struct rj_warns {
 	const struct m_profile *prof;
 	const struct m_kwarn *warn[RJ_KWARN_MAX];
 	size_t n;
+	struct cli_first_disagree fd;
 };
+
+static void on_disagree(void *ctx, const struct scn_file *f, size_t si, uint32_t line, uint32_t col, const char *msg,
+			const char *word)
+{
+	struct rj_warns *w = ctx;
+
+	cli_first_disagree(&w->fd, f, si, line, col, msg, word);
+}
 
 static void on_step(void *ctx, const struct scn_file *f, size_t si, const struct m_pred *gen, const struct m_pred *prof,
 		    int crash)
@@ -41,12 +51,21 @@ static void on_step(void *ctx, const struct scn_file *f, size_t si, const struct
 	w->n = run_kwarn_add(w->prof, prof, w->warn, w->n, RJ_KWARN_MAX);
 }
 
+/* The length of detail's first two lines (a disagreement's source line and caret: cli_disagree_result). */
+static int source_and_caret(const char *detail)
+{
+	const char *nl = strchr(detail, '\n');
+
+	nl = nl ? strchr(nl + 1, '\n') : NULL;
+	return nl ? (int)(nl - detail + 1) : (int)strlen(detail);
+}
+
 enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kernel, const struct result *live,
 			  struct result *r, char *note, size_t notelen)
 {
 	struct tape_play tp;
 	struct m_profile prof;
-	struct rj_warns w = { &prof, { NULL }, 0 };
+	struct rj_warns w = { &prof, { NULL }, 0, { .path = f->name } };
 	struct run_opts o = { .mode = RUN_REAL, .on_step = on_step, .ctx = &w };
 	struct cli_pred pred;
 	enum rj_kind k;
@@ -68,7 +87,10 @@ enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kern
 	o.prof = prof;
 	o.allow_crash = tp.head.crash;
 	o.ahead = tp.head.ahead;
-	if (strcmp(tp.head.engine, "model") != 0 && !o.allow_crash) { /* the inner runner's skip before the runner */
+	if (strcmp(tp.head.engine, "model") == 0) { /* as outer_model ran it: what the file says against the model */
+		o.model_engine = 1;
+		o.on_disagree = on_disagree;
+	} else if (!o.allow_crash) { /* the inner runner's skip before the runner */
 		cli_predict(f, &prof, NULL, &pred);
 		if (!run_unsupported(f, prof.caps, r->reason, sizeof(r->reason)) &&
 		    cli_crash_reason(f, &pred, r->reason, sizeof(r->reason))) {
@@ -76,7 +98,7 @@ enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kern
 			r->v = V_SKIP;
 		}
 	}
-	if (r->v != V_SKIP && run_scenario(f, &tp.ops, &tp, &o, r)) {
+	if ((r->v != V_SKIP && run_scenario(f, &tp.ops, &tp, &o, r)) || cli_first_disagree_result(&w.fd, r)) {
 		snprintf(note, notelen, "out of memory");
 		tape_play_free(&tp);
 		return RJ_MISMATCH;
@@ -88,6 +110,8 @@ enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kern
 	    r->v == live->v && r->line == live->line ? RJ_SAME : RJ_FLIP;
 	if (tp.status != TAPE_EXACT)
 		snprintf(note, notelen, "%s", tp.note);
+	else if (k == RJ_FLIP && w.fd.said && r->detail) /* lint's source line and caret, first in the detail */
+		snprintf(note, notelen, "%.*s", source_and_caret(r->detail), r->detail);
 	tape_play_free(&tp);
 	return k;
 }
@@ -182,8 +206,9 @@ static void one(const struct rj_opts *o, const struct rj_entry *e, FILE *out, st
 	sum->n[k]++;
 	sum->files++;
 	if (k == RJ_FLIP)
-		fprintf(out, "flip   %s: live %s%s%s, now %s: %s\n", e->live.file, verdict_str(e->live.v),
-			e->live.reason[0] ? " (" : "", e->live.reason[0] ? e->live.reason : "", verdict_str(r.v), r.reason);
+		fprintf(out, "flip   %s: live %s%s%s, now %s: %s\n%s", e->live.file, verdict_str(e->live.v),
+			e->live.reason[0] ? " (" : "", e->live.reason[0] ? e->live.reason : "", verdict_str(r.v), r.reason,
+			note);
 	else if (k != RJ_SAME || o->verbose)
 		fprintf(out, "%-6s %s: %s%s%s\n", rj_kind_str(k), e->live.file, k == RJ_SAME ? verdict_str(r.v) : "",
 			k == RJ_SAME && r.reason[0] ? ": " : "", k == RJ_SAME ? r.reason : note);

@@ -49,7 +49,11 @@ int rejudge(size_t npaths, char *const *paths, const struct rj_opts *o, FILE *ou
  * One file: f judged on the record tape (its JSON array, head first; kernel
  * its kernel lines or NULL) into *r (release with result_clear). Returns
  * RJ_SAME when r's verdict and line are live's, RJ_FLIP when not, RJ_SHORT or
- * RJ_MISMATCH (why, into note) when the record does not hold this run.
+ * RJ_MISMATCH (why, into note) when the record does not hold this run. A
+ * record of a run on the model engine (--stack=model) is judged as that run
+ * judged it: what the file says that the model does not allow is said as lint
+ * says it (r's reason "FILE:LINE:COL: expect X, but the model allows only: ...",
+ * the source line and caret into note, for a flip).
  */
 enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kernel, const struct result *live,
 			  struct result *r, char *note, size_t notelen);

@@ -215,6 +215,36 @@ int round_poll(struct outer *o, struct round *r)
 	return -1;
 }
 
+int round_probe(const struct outer *o, const char *log, char *where, size_t len)
+{
+	char cistack[PATH_MAX + 16];
+	char *argv[] = { cistack, "--stack=auto", "--probe", NULL };
+	pid_t pid;
+	int st;
+
+	snprintf(cistack, sizeof(cistack), "%s/ci/stack", o->root);
+	where[0] = '\0';
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		st = -errno;
+		fprintf(stderr, "rdmacheck: cannot start %s: %s\n", cistack, strerror(-st));
+		return st;
+	}
+	if (pid == 0) {
+		if (!freopen("/dev/null", "r", stdin) || !freopen("/dev/null", "w", stdout) || !freopen(log, "a", stderr))
+			_exit(127);
+		execv(cistack, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		outer_stack_choice(log, where, len);
+	return 0;
+}
+
 void round_stop(struct outer *o, struct round *r)
 {
 	int st = 0;
@@ -281,9 +311,8 @@ size_t round_death(struct outer *o, struct round *r, int status)
 	if (k >= o->fl.n || o->st[k].finished)
 		return from;
 	if (o->st[k].started && o->st[k].batched && o->careful && !o->careful[k]) {
-		o->careful[k] = 1; /* again, careful: a side round's goes back to the main round's list */
+		o->careful[k] = 1; /* again, careful: a side round's (a held one: batched) in a side round again */
 		o->st[k].started = 0;
-		o->st[k].deferred = 0;
 		return from;
 	}
 	death_judge(&o->rs[k], &o->st[k], status == 120, "", r->console, &o->console_txt[k]);

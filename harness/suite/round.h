@@ -9,8 +9,11 @@
  * up to ROUND_SIDES side rounds at a time. The model says it may kill the kernel, and the
  * main round keeps only the first such, so each panic ends one guest that
  * held nothing else, and those boots overlap the main round (the corpus's
- * verbs/290 waits 50 s in its kernel) instead of following it. Private to
- * harness/cli.
+ * verbs/290 waits 50 s in its kernel) instead of following it. A scenario
+ * the kernel holds (harness/corpus/held.h: recorded as long) is deferred by
+ * the outer runner itself before the main round starts (outer.c
+ * defer_held), so its side round boots with the main guest. Private to
+ * harness/suite.
  */
 #ifndef RDMACHECK_ROUND_H
 #define RDMACHECK_ROUND_H
@@ -22,11 +25,15 @@
 
 #define ROUND_ALL ((size_t)-1)
 /*
- * Side rounds at once: two guests beside the main one, whose CPUs are mostly
- * idle by then (the corpus: two deferred panics boot together while verbs/290
- * waits, instead of one after the other into the main guest's last scenarios).
+ * Side rounds at once: up to ROUND_CRASH_SIDES of them for crash-predicted
+ * scenarios, two guests beside the main one, whose CPUs are mostly idle by
+ * then (the corpus: two deferred panics boot together instead of one after
+ * the other into the main guest's last scenarios), and the rest for the
+ * scenarios the kernel holds (held.h), whose guests sleep while their
+ * kernel waits: verbs/290's guest does not keep a panic's from booting.
  */
-#define ROUND_SIDES 2
+#define ROUND_SIDES 3
+#define ROUND_CRASH_SIDES 2
 /*
  * The guest's virtual CPUs (run --vm-cpus for the main round's). One: under
  * TCG a second one is a thread of its own whose cost (cross-CPU flushes, and
@@ -79,6 +86,13 @@ int round_poll(struct outer *o, struct round *r);
  */
 #define ROUND_NO_RESULT "not run: the runner on the real stack gave no result for it"
 int round_failed(struct outer *o, struct round *r, int st);
+
+/*
+ * Which real stack ci/stack --stack=auto would choose here ("host", "vm")
+ * into where, its lines to log (appended); where "" when it chose none.
+ * Returns 0, or -errno said on stderr.
+ */
+int round_probe(const struct outer *o, const char *log, char *where, size_t len);
 
 /* After Ctrl-C or SIGTERM: stop r (if it runs) and read its last records. */
 void round_stop(struct outer *o, struct round *r);

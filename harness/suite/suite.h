@@ -23,6 +23,7 @@ struct outer {
 	char **staged;            /* the copy the real stack runs (stage.h); NULL: not to run there */
 	struct result *rs;
 	struct rec_state *st;
+	unsigned char *held;      /* per scenario: the kernel holds it (held.h); NULL: none is */
 	char *careful;            /* per scenario: run it careful (careful.h); NULL: none can be */
 	size_t printed;
 	size_t shown;             /* results reported (TAP's numbers): printed less the not-run ones */

@@ -6,8 +6,8 @@
  * service, forked from a possibly multithreaded node, never fetches an
  * algorithm (which takes OpenSSL's global locks) after the fork.
  */
-#define _GNU_SOURCE /* getrandom's header */
 #include "lib/mrapi/dir.h"
+#include "lib/common/hex.h"
 #include "lib/common/secret_file.h"
 
 #include <errno.h>
@@ -17,20 +17,8 @@
 #include <openssl/params.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 
 #define KEYRING_MAX 8192 /* bytes of a keyring file */
-
-static void hex(const unsigned char *b, size_t n, char *out)
-{
-	static const char d[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = d[b[i] >> 4];
-		out[2 * i + 1] = d[b[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
 
 /* A keyed HMAC-SHA256 context for secret, or NULL. */
 static EVP_MAC_CTX *keyed(const unsigned char *secret, size_t len)
@@ -141,12 +129,7 @@ int dir_keys_load(const char *path, struct dir_keys *keys, char *err, size_t err
 
 int dir_nonce(char out[DIR_HEX])
 {
-	unsigned char b[(DIR_HEX - 1) / 2];
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
-		return -EIO;
-	hex(b, sizeof(b), out);
-	return 0;
+	return hex_random((DIR_HEX - 1) / 2, out);
 }
 
 int dir_mac(const struct dir_key *k, const char *role, uint32_t domain, uint32_t node, const char *n1,
@@ -169,7 +152,7 @@ int dir_mac(const struct dir_key *k, const char *role, uint32_t domain, uint32_t
 	EVP_MAC_CTX_free(ctx);
 	if (!ok)
 		return -EIO;
-	hex(md, mdlen, out);
+	hex_encode(md, mdlen, out);
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 
 struct checks {
 	unsigned n;
+	uint8_t pass_dev; /* resolve's: the deviation (struct m_alt.dev) that let the call past a check, 0 none */
 	struct { struct m_set s; enum m_rule rule; } c[MAX_CHECKS];
 };
 
@@ -56,8 +57,10 @@ static void why1(struct m_why *w, enum m_rule r)
 /*
  * Add the errors of the checks to out under the order reading of rule;
  * return 1 when the call may get past them all (the success path is open).
+ * Each error names the deviation that decided it; k->pass_dev the one that
+ * opened a check's success path (success_past's).
  */
-static int resolve(const struct m_profile *p, enum m_rule order_rule, const struct checks *k, struct m_pred *out)
+static int resolve(const struct m_profile *p, enum m_rule order_rule, struct checks *k, struct m_pred *out)
 {
 	int first = reading(p, order_rule, M_MRAPI_P_ORDER) == M_MRAPI_R_FIRST_CHECK;
 	int pass = 1;
@@ -67,10 +70,13 @@ static int resolve(const struct m_profile *p, enum m_rule order_rule, const stru
 		struct m_why w;
 
 		why1(&w, k->c[i].rule);
+		w.dev = k->c[i].s.dev;
 		for (unsigned j = 0; j < k->c[i].s.n; j++) {
-			if (is_success(k->c[i].s.o[j]))
+			if (is_success(k->c[i].s.o[j])) {
 				may_pass = 1;
-			else
+				if (w.dev)
+					k->pass_dev = w.dev;
+			} else
 				m_alt_add(out, k->c[i].s.o[j], M_EFF_NONE, &w, -1);
 		}
 		if (!may_pass) {
@@ -113,6 +119,16 @@ static void success(struct m_pred *out, enum m_rule r, enum m_effect eff)
 	struct m_why w;
 
 	why1(&w, r);
+	m_alt_add(out, ST(SUCCESS), eff, &w, -1);
+}
+
+/* The success resolve(k) left open: named by rule r and by the deviation that opened it. */
+static void success_past(struct m_pred *out, const struct checks *k, enum m_rule r, enum m_effect eff)
+{
+	struct m_why w;
+
+	why1(&w, r);
+	w.dev = k->pass_dev;
 	m_alt_add(out, ST(SUCCESS), eff, &w, -1);
 }
 
@@ -171,7 +187,7 @@ static void pred_set_attribute(const struct m_profile *p, const struct m_mrapi_a
 	if (a->attr_num == M_MRAPI_ATTR_SIZE || a->attr_num == M_MRAPI_ATTR_ATYPE)
 		check(&k, DECIDE(NULL, RMEM_ATTR_2, 0, ST(ERR_ATTR_READONLY)), M_RULE_RMEM_ATTR_2);
 	if (resolve(p, M_RULE_RMEM_0, &k, out))
-		success(out, M_RULE_RMEM_ATTR_2, M_EFF_DO);
+		success_past(out, &k, M_RULE_RMEM_ATTR_2, M_EFF_DO);
 }
 
 static void pred_get_attribute(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
@@ -184,7 +200,7 @@ static void pred_get_attribute(const struct m_mrapi_model *st, const struct m_pr
 	handle_check(st, a, M_RULE_RMEM_ATTR_3, &k);
 	attr_num_checks(a, M_RULE_RMEM_ATTR_3, &k);
 	if (resolve(p, M_RULE_RMEM_0, &k, out))
-		success(out, M_RULE_RMEM_ATTR_3, M_EFF_NONE);
+		success_past(out, &k, M_RULE_RMEM_ATTR_3, M_EFF_NONE);
 }
 
 /* --------------------------------------------------------- create -- */
@@ -268,6 +284,7 @@ static void pred_create(const struct m_mrapi_model *st, const struct m_profile *
 		struct m_why w;
 
 		why1(&w, M_RULE_RMEM_CREATE_1);
+		w.dev = k.pass_dev;
 		m_why_add(&w, M_RULE_RMEM_CREATE_5);
 		m_why_add(&w, M_RULE_RMEM_CREATE_6);
 		if (a->id == M_MRAPI_ID_ANY)
@@ -325,6 +342,7 @@ static void pred_get(const struct m_mrapi_model *st, const struct m_profile *p, 
 		struct m_why w;
 
 		why1(&w, M_RULE_RMEM_GET_1);
+		w.dev = k.pass_dev;
 		if (deleted)
 			m_why_add(&w, M_RULE_RMEM_GET_2);
 		m_alt_add(out, ST(SUCCESS), M_EFF_DO, &w, -1);
@@ -342,7 +360,7 @@ static void pred_attach(const struct m_mrapi_model *st, const struct m_profile *
 	if (seg_ok(st, a) && attached(st, a->rmem, a->node))
 		check(&k, DECIDE(p, RMEM_ATTACH_1, M_MRAPI_P_TWICE, ST(ERR_RMEM_ATTACHED)), M_RULE_RMEM_ATTACH_1);
 	if (resolve(p, M_RULE_RMEM_0, &k, out))
-		success(out, M_RULE_RMEM_ATTACH_1, M_EFF_DO);
+		success_past(out, &k, M_RULE_RMEM_ATTACH_1, M_EFF_DO);
 }
 
 static void pred_detach(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
@@ -370,7 +388,7 @@ static void pred_detach(const struct m_mrapi_model *st, const struct m_profile *
 	if (seg_ok(st, a) && !attached(st, a->rmem, a->node))
 		check(&k, DECIDE(p, RMEM_DETACH_1, M_MRAPI_P_NOTATT, ST(ERR_RMEM_NOTATTACHED)), M_RULE_RMEM_DETACH_1);
 	if (resolve(p, M_RULE_RMEM_0, &k, out))
-		success(out, M_RULE_RMEM_DETACH_1, M_EFF_DO);
+		success_past(out, &k, M_RULE_RMEM_DETACH_1, M_EFF_DO);
 }
 
 static void pred_delete(const struct m_mrapi_model *st, const struct m_profile *p, const struct m_mrapi_args *a,
@@ -393,7 +411,7 @@ static void pred_delete(const struct m_mrapi_model *st, const struct m_profile *
 	if (seg_ok(st, a) && (st->seg[a->rmem].attached & ~(1u << st->seg[a->rmem].owner)))
 		check(&k, DECIDE(p, RMEM_DELETE_1, M_MRAPI_P_OTHERS, ST(ERR_RMEM_ATTACH)), M_RULE_RMEM_DELETE_1);
 	if (resolve(p, M_RULE_RMEM_0, &k, out))
-		success(out, M_RULE_RMEM_DELETE_1, M_EFF_DO);
+		success_past(out, &k, M_RULE_RMEM_DELETE_1, M_EFF_DO);
 }
 
 /* ---------------------------------------------------- flush / sync -- */
@@ -411,6 +429,7 @@ static void pred_sync(const struct m_mrapi_model *st, const struct m_profile *p,
 		struct m_why w;
 
 		why1(&w, M_RULE_RMEM_SYNC_1);
+		w.dev = s.dev;
 		m_alts_add(out, &s, M_EFF_NONE, &w, -1);
 	}
 }

@@ -6,8 +6,10 @@
  * The read/write, request and flush/sync rules are in test_model_mrapi_rw.c.
  */
 #include "tests/unit/mrapi_fx.h"
+#include "harness/run/runner.h"
 
 #include <stdio.h>
+#include <string.h>
 
 START_TEST(test_RMEM_0_notinit_first)
 {
@@ -423,6 +425,39 @@ START_TEST(test_RMEM_DELETE_1_owner_and_attach)
 }
 END_TEST
 
+/* RMEM-DELETE-1 has two rxe deviations giving SUCCESS (others attached; not the creator, its domain): the
+ * alternative names the one that decided it, and the run cites that one (mrapi/034's xfail). */
+START_TEST(test_RMEM_DELETE_1_alternative_names_its_deviation)
+{
+	struct mfx f;
+
+	mfx_init(&f, 2, "rxe");
+	int h = create(&f, 0, 1, 64);
+	doit(&f, a_get(1, 1, 0), MS(SUCCESS));
+	struct m_pred p = pr(&f, a_h(M_MRAPI_DELETE, 1, h)); /* not the creator, the buffer's domain, none attached */
+	ck_assert(only(p, MS(SUCCESS)));
+	ck_assert_uint_gt(p.alt[0].dev, 0);
+	const struct m_deviation *d = run_deviation(&f.p, &p, MS(SUCCESS));
+	ck_assert_ptr_eq(d, &f.p.dev[p.alt[0].dev - 1]);
+	ck_assert_int_eq(d->rule, M_RULE_RMEM_DELETE_1);
+	ck_assert_int_eq(d->part, M_MRAPI_P_OWNER_DOMAIN);
+	ck_assert_ptr_nonnull(strstr(d->citation, "no owner check"));
+	/* the creator's delete while node 1 is attached: the other deviation */
+	doit(&f, a_h(M_MRAPI_ATTACH, 1, h), MS(SUCCESS));
+	p = pr(&f, a_h(M_MRAPI_DELETE, 0, h));
+	ck_assert(only(p, MS(SUCCESS)));
+	d = run_deviation(&f.p, &p, MS(SUCCESS));
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(d->part, M_MRAPI_P_OTHERS);
+	/* the generic profile decides it by no deviation */
+	mfx_init(&f, 2, "generic");
+	h = create(&f, 0, 1, 64);
+	p = pr(&f, a_h(M_MRAPI_DELETE, 0, h));
+	ck_assert(only(p, MS(SUCCESS)));
+	ck_assert_uint_eq(p.alt[0].dev, 0);
+}
+END_TEST
+
 START_TEST(test_RMEM_DELETE_2_handle_dies_id_reusable)
 {
 	struct mfx f;
@@ -602,6 +637,7 @@ Suite *suite_test_model_mrapi(void)
 	RTEST(tc, RMEM_DETACH_1, test_RMEM_DETACH_1_attached_only);
 	RTEST(tc, RMEM_DELETE_1, test_RMEM_DELETE_1_owner_and_attach);
 	tcase_add_test(tc, test_RMEM_DELETE_1_not_owner_by_domain);
+	tcase_add_test(tc, test_RMEM_DELETE_1_alternative_names_its_deviation);
 	RTEST(tc, RMEM_DELETE_2, test_RMEM_DELETE_2_handle_dies_id_reusable);
 	RTEST(tc, RMEM_COH_1, test_RMEM_COH_1_creator_pointer_only);
 	RTEST(tc, RMEM_DOM_1, test_RMEM_DOM_1_shared_across_domains);

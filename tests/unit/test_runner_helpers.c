@@ -4,6 +4,7 @@
  * run_unsupported (required capabilities, a library's calls).
  */
 #include "tests/unit/runner_fx.h"
+#include "harness/base/text.h"
 
 #include <check.h>
 #include <errno.h>
@@ -76,6 +77,28 @@ START_TEST(test_format_set_and_deviation)
 }
 END_TEST
 
+/* result_take_detail: a text becomes the detail; one that ran out of memory leaves the detail as it was. */
+START_TEST(test_take_detail)
+{
+	struct result r = { 0 };
+	struct text t = { 0 };
+
+	text_addf(&t, "  first\n");
+	ck_assert_int_eq(result_take_detail(&r, &t), 0);
+	ck_assert_str_eq(r.detail, "  first\n");
+	ck_assert_ptr_null(t.s);
+	text_addf(&t, "  second\n%s", r.detail);
+	ck_assert_int_eq(result_take_detail(&r, &t), 0);
+	ck_assert_str_eq(r.detail, "  second\n  first\n");
+	text_addf(&t, "  lost\n");
+	t.oom = 1;
+	ck_assert_int_eq(result_take_detail(&r, &t), -ENOMEM);
+	ck_assert_str_eq(r.detail, "  second\n  first\n");
+	ck_assert_ptr_null(t.s);
+	result_clear(&r);
+}
+END_TEST
+
 START_TEST(test_unsupported)
 {
 	char why[128];
@@ -114,6 +137,7 @@ Suite *suite_test_runner_helpers(void)
 	tcase_add_test(tc, test_verdict_names);
 	tcase_add_test(tc, test_format_set_and_deviation);
 	tcase_add_test(tc, test_unsupported);
+	tcase_add_test(tc, test_take_detail);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,37 @@
+/*
+ * held.h — the scenarios the kernel holds (issue 32): those an earlier run
+ * recorded as taking far longer than a guest's boot (rxe 6.1's destroy_qp
+ * with a bound type-2 window sleeps 50 s in __rxe_cleanup: verbs/290). The
+ * VM run starts each in a guest of its own, first, beside the main guest's
+ * share (harness/suite/round.h), so that the corpus's wall time is the
+ * longest of them plus a boot, not their sum with the rest. Chosen from the
+ * recorded durations (shard.h's shard_times: a results.jsonl, by default
+ * the checkout's committed record, HELD_RECORD), not from names.
+ */
+#ifndef RDMACHECK_HELD_H
+#define RDMACHECK_HELD_H
+
+#include "harness/corpus/shard.h"
+
+#include <stddef.h>
+
+/*
+ * A scenario recorded at least this long is held: a side guest's boot costs
+ * about 10 s of a CPU under TCG (measured 2026-12-02; ci/vm), so a scenario
+ * much longer than that, whose time is a wait in the kernel, gains a guest of
+ * its own; the corpus's next longest (rpmem/029, 4 s) is all CPU and stays.
+ */
+#define HELD_MIN_S 20.0
+#define HELD_MIN_TEXT "20" /* HELD_MIN_S in the usage text */
+
+/* The durations read when run is not given --times: the checkout's record of reality (ci/ci.mk RECORD). */
+#define HELD_RECORD "tests/record/corpus-rxe-6.1.jsonl"
+
+/*
+ * held[i] = 1 for each of the n paths whose recorded mean duration in t
+ * (looked up by the path as given, as results.jsonl names it; t NULL: none
+ * recorded) is at least HELD_MIN_S, else 0. Returns how many are held.
+ */
+size_t held_pick(size_t n, char *const *paths, const struct shard_times *t, unsigned char *held);
+
+#endif
