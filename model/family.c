@@ -96,16 +96,15 @@ int model_predict(const struct model *m, const struct m_profile *p, const struct
 	}
 	int rc = families[op_family[op->kind]]->predict(m, p, out);
 
-	/* The peer QP's state after each alternative (a secondary effect). */
-	for (unsigned i = 0; i < out->n; i++) {
+	/* The peer QP's state after each alternative (a secondary effect); the peer read once (the
+	 * byte-wide stores below may alias anything: the compiler would read it again each time). */
+	int16_t pn = out->res.peer_node;
+	uint8_t now = pn < 0 || out->res.peer_qp < 0 ? M_NO_PEER : m->node[pn].qp[out->res.peer_qp].state;
+
+	for (unsigned i = 0, n = out->n; i < n; i++) {
 		struct m_alt *a = &out->alt[i];
 
-		if (out->res.peer_node < 0)
-			a->peer_state = M_NO_PEER;
-		else if (a->effect == M_EFF_BOTH_ERR || a->effect == M_EFF_PEER_ERR)
-			a->peer_state = M_QPS_ERR;
-		else
-			a->peer_state = m->node[out->res.peer_node].qp[out->res.peer_qp].state;
+		a->peer_state = pn >= 0 && (a->effect == M_EFF_BOTH_ERR || a->effect == M_EFF_PEER_ERR) ? M_QPS_ERR : now;
 	}
 	return rc;
 }

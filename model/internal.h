@@ -63,10 +63,20 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 	m_decide(p, M_RULE_##rule, part, (const struct m_outcome[]){ __VA_ARGS__ },     \
 		 sizeof((const struct m_outcome[]){ __VA_ARGS__ }) / sizeof(struct m_outcome))
 
-int m_outcome_eq(struct m_outcome a, struct m_outcome b);
+/* Inline, as the few helpers below: every decision of every step calls them. */
+static inline int m_outcome_eq(struct m_outcome a, struct m_outcome b)
+{
+	return a.kind == b.kind && a.code == b.code;
+}
 /* Does alternative a name rule r among the rules that decided it? */
 int m_alt_has_rule(const struct m_alt *a, enum m_rule r);
-int m_set_has(const struct m_set *s, struct m_outcome o);
+static inline int m_set_has(const struct m_set *s, struct m_outcome o)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (m_outcome_eq(s->o[i], o))
+			return 1;
+	return 0;
+}
 
 /* Rules that decided an alternative, up to M_RULES_MAX. */
 struct m_why {
@@ -74,7 +84,15 @@ struct m_why {
 	uint8_t dev; /* 1 + the index of the profile's deviation that decided, 0 none (struct m_alt.dev) */
 	uint16_t r[M_RULES_MAX];
 };
-void m_why_add(struct m_why *w, enum m_rule r);
+/* Add r to w unless it is there (bounded by M_RULES_MAX). */
+static inline void m_why_add(struct m_why *w, enum m_rule r)
+{
+	for (unsigned i = 0; i < w->n; i++)
+		if (w->r[i] == r)
+			return;
+	if (w->n < M_RULES_MAX)
+		w->r[w->n++] = (uint16_t)r;
+}
 
 /*
  * Add one alternative per outcome of set to pred, all with the given effect,
@@ -96,8 +114,15 @@ int m_mr_by_lkey(const struct m_node *nd, uint32_t lkey);   /* live MR handle or
 int m_mr_by_rkey(const struct m_node *nd, uint32_t rkey);   /* live MR handle or -1 */
 int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey);   /* live MW handle or -1 */
 /* [a, a+len) inside [lo, lo+span)? Overflow-safe. */
-int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span);
-uint32_t m_new_key(struct m_node *nd);
+static inline int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span)
+{
+	return a >= lo && len <= span && a - lo <= span - len;
+}
+/* A key of node nd never given before. */
+static inline uint32_t m_new_key(struct m_node *nd)
+{
+	return nd->next_key++;
+}
 
 /* ----------------------------------------------------- the registry -- */
 

@@ -308,20 +308,6 @@ static const struct {
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
-int m_profile_get(const char *name, uint32_t kernel, struct m_profile *out)
-{
-	for (size_t i = 0; i < NPROFILES; i++)
-		if (strcmp(profiles[i].name, name) == 0) {
-			out->name = profiles[i].name;
-			out->kernel = kernel ? kernel : profiles[i].default_kernel;
-			out->caps = profiles[i].caps;
-			out->dev = profiles[i].dev;
-			out->ndev = profiles[i].ndev;
-			return 0;
-		}
-	return -ENOENT;
-}
-
 /* Each built-in profile's deviations chained by rule, in table order (m_profile_dev_next): every decision
  * asks for its rule's, and a table holds tens of other rules'. Built once; the tables never change. */
 #define CHAIN_DEV_MAX 1024
@@ -351,14 +337,30 @@ static void chains_build(void)
 	}
 }
 
+int m_profile_get(const char *name, uint32_t kernel, struct m_profile *out)
+{
+	for (size_t i = 0; i < NPROFILES; i++)
+		if (strcmp(profiles[i].name, name) == 0) {
+			/* Here, not at each decision: a profile whose table is a built-in one
+			 * came from here (its tables are no one else's to name). */
+			call_once(&chains_once, chains_build);
+			out->name = profiles[i].name;
+			out->kernel = kernel ? kernel : profiles[i].default_kernel;
+			out->caps = profiles[i].caps;
+			out->dev = profiles[i].dev;
+			out->ndev = profiles[i].ndev;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 size_t m_profile_dev_first(const struct m_profile *p, enum m_rule rule, const uint16_t **chain)
 {
 	*chain = NULL;
 	for (size_t i = 0; rule < M_RULE_COUNT_ && p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++) {
 		if (!p->dev || p->dev != profiles[i].dev || p->ndev != profiles[i].ndev)
 			continue;
-		call_once(&chains_once, chains_build);
-		*chain = chains[i].next;
+		*chain = chains[i].next; /* built: p is m_profile_get's (or a copy) */
 		return chains[i].first[rule];
 	}
 	return m_profile_dev_next(p, rule, 0);
@@ -369,7 +371,6 @@ size_t m_profile_dev_next(const struct m_profile *p, enum m_rule rule, size_t d)
 	for (size_t i = 0; rule < M_RULE_COUNT_ && p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++) {
 		if (!p->dev || p->dev != profiles[i].dev || p->ndev != profiles[i].ndev)
 			continue;
-		call_once(&chains_once, chains_build);
 		if (d == 0)
 			return chains[i].first[rule];
 		if (d <= p->ndev && p->dev[d - 1].rule == rule)

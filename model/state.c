@@ -74,11 +74,6 @@ int m_alt_has_rule(const struct m_alt *a, enum m_rule r)
 	return 0;
 }
 
-uint32_t m_new_key(struct m_node *nd)
-{
-	return nd->next_key++;
-}
-
 int m_mr_by_lkey(const struct m_node *nd, uint32_t lkey)
 {
 	for (int i = 0; i < nd->nmr; i++)
@@ -103,25 +98,7 @@ int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey)
 	return -1;
 }
 
-int m_range_ok(uint64_t a, uint64_t len, uint64_t lo, uint64_t span)
-{
-	return a >= lo && len <= span && a - lo <= span - len;
-}
-
-int m_outcome_eq(struct m_outcome a, struct m_outcome b)
-{
-	return a.kind == b.kind && a.code == b.code;
-}
-
-int m_set_has(const struct m_set *s, struct m_outcome o)
-{
-	for (unsigned i = 0; i < s->n; i++)
-		if (m_outcome_eq(s->o[i], o))
-			return 1;
-	return 0;
-}
-
-static void set_add(struct m_set *s, struct m_outcome o)
+static inline void set_add(struct m_set *s, struct m_outcome o)
 {
 	if (!m_set_has(s, o) && s->n < M_SET_MAX)
 		s->o[s->n++] = o;
@@ -130,30 +107,31 @@ static void set_add(struct m_set *s, struct m_outcome o)
 struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
 		      const struct m_outcome *outs, unsigned n)
 {
-	struct m_set s, t;
 	const uint16_t *chain = NULL;
+	size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0;
+	struct m_set s;
 
 	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
 	s.dev = 0;
-
 	for (unsigned i = 0; i < n; i++)
 		set_add(&s, outs[i]);
-	for (size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0; p && d < p->ndev;
-	     d = m_profile_dev_after(p, rule, chain, d)) {
+	if (!p)
+		return s;
+	/* Every deviation in place: s stays free of duplicates, so a narrowing keeps, in order, those
+	 * of its outcomes the deviation names. */
+	for (; d < p->ndev; d = m_profile_dev_after(p, rule, chain, d)) {
 		const struct m_deviation *dv = &p->dev[d];
+		unsigned k = 0;
 
-		t.n = 0;
 		if (dv->rule != rule || dv->part != part)
 			continue;
 		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))
 			continue;
-		s.dev = t.dev = (uint8_t)(d < UINT8_MAX ? d + 1 : 0); /* this deviation decides the set now */
+		s.dev = (uint8_t)(d < UINT8_MAX ? d + 1 : 0); /* this deviation decides the set now */
 		switch (dv->kind) {
 		case M_DEV_REPLACE:
-			for (unsigned i = 0; i < dv->n; i++)
-				set_add(&t, dv->outs[i]);
-			s = t;
-			break;
+			s.n = 0;
+			/* fall through */
 		case M_DEV_WIDEN:
 			for (unsigned i = 0; i < dv->n; i++)
 				set_add(&s, dv->outs[i]);
@@ -161,25 +139,18 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 		case M_DEV_NARROW:
 			for (unsigned i = 0; i < s.n; i++)
 				for (unsigned j = 0; j < dv->n; j++)
-					if (m_outcome_eq(s.o[i], dv->outs[j]))
-						set_add(&t, s.o[i]);
-			s = t;
+					if (m_outcome_eq(s.o[i], dv->outs[j])) {
+						s.o[k++] = s.o[i];
+						break;
+					}
+			s.n = (uint8_t)k;
 			break;
 		}
 	}
 	return s;
 }
 
-void m_why_add(struct m_why *w, enum m_rule r)
-{
-	for (unsigned i = 0; i < w->n; i++)
-		if (w->r[i] == r)
-			return;
-	if (w->n < M_RULES_MAX)
-		w->r[w->n++] = (uint16_t)r;
-}
-
-static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
+static inline void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
 		    int peer_recv, int detail)
 {
 	struct m_alt *a;
@@ -193,13 +164,9 @@ static void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effec
 	if (pred->n >= M_ALT_MAX)
 		return;
 	a = &pred->alt[pred->n++];
-	memset(a, 0, sizeof(*a));
-	a->out = o;
-	a->effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect);
-	a->peer_recv = (int8_t)peer_recv;
-	a->detail = (int8_t)detail;
-	a->nrules = why->n;
-	a->dev = why->dev;
+	*a = (struct m_alt){ .out = o, .effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect),
+			     .peer_recv = (int8_t)peer_recv, .detail = (int8_t)detail, .nrules = why->n,
+			     .dev = why->dev };
 	memcpy(a->rules, why->r, sizeof(a->rules));
 }
 
@@ -219,7 +186,7 @@ void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effe
 		const struct m_why *why, int peer_recv)
 {
 	for (unsigned i = 0; i < set->n; i++)
-		m_alt_add(pred, set->o[i], effect, why, peer_recv);
+		alt_add(pred, set->o[i], effect, why, peer_recv, -1);
 }
 
 int model_pred_find(const struct m_pred *pred, struct m_outcome o)

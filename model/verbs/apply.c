@@ -406,6 +406,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 
 int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *created)
 {
+	const struct m_alt *a = &pred->alt[i];
 	int made = -1, rc, handled;
 
 	if ((rc = m_outst_apply(m, pred, i, &handled)) || handled)
@@ -414,6 +415,8 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 		rc = m_cq_apply(m, pred, i, &made);
 	else if (m_chan_op((enum m_op_kind)pred->op.kind))
 		rc = m_chan_apply(m, pred, i, &made);
+	else if (a->out.kind == M_OUT_ERRNO && a->effect == M_EFF_NONE && a->peer_recv < 0 && !a->target_unknown)
+		rc = 0; /* a call refused that changes nothing: no completion, no state (most steps) */
 	else {
 		m_cq_note(m, pred, i); /* what it completes into CQs, before the receive queues change */
 		rc = verbs_apply(m, pred, i, &made);

@@ -22,7 +22,7 @@ int m_pred_unposted(const struct model *m, struct m_pred *out)
 	return 0;
 }
 
-void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out)
+void m_pred_sq_full_any(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;

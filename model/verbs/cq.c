@@ -23,11 +23,6 @@ static int send_wr(enum m_op_kind k)
 	       k == M_OP_WRITE_IMM || k == M_OP_BIND_MW || k == M_OP_LOCAL_INV;
 }
 
-int m_cq_op(enum m_op_kind k)
-{
-	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ || k == M_OP_RESIZE_CQ;
-}
-
 static int cq_live(const struct m_cq_node *c, int h)
 {
 	return h >= 0 && h < c->ncq && c->cq[h].live;
@@ -117,7 +112,7 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 	}
 }
 
-void m_cq_unsignaled(const struct model *m, struct m_pred *out)
+void m_cq_unsignaled_any(const struct model *m, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	int qh = acting_qp(op);
@@ -213,8 +208,9 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 	if (qh < 0 || qh >= nd->nqp)
 		return;
 	for (unsigned n = 0; n < m->nnodes; n++)
-		m_chan_step_begin(m, n);
-	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC)
+		if (m->node[n].cq.nch) /* (a node without channels has nothing to start) */
+			m_chan_step_begin(m, n);
+	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC && nd->cq.scq[qh]) /* (else untracked) */
 		cq_push(m, op->node, nd->cq.scq[qh], send_cqe(op), (enum m_wc_status)a->out.code, M_SOL_NO);
 	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)
 		cq_push(m, op->node, nd->cq.rcq[qh], (struct m_cqe){ .wr_id = op->verbs.wr_id },

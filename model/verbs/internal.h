@@ -21,11 +21,26 @@ int m_sge_check(const struct m_profile *p, const struct m_node *nd, int pd, cons
 	      int need_write, enum m_rule fail_rule, struct m_pred *out, struct m_why *why);
 /* op's SGEs into out (the first from lkey, laddr and the rest of len): their number, 0 for num_sge 0. */
 unsigned m_sges(const struct m_op *op, struct m_sge out[M_SGE_MAX]);
-/* Is op's SGE list (if any) one the model follows on QP q (its kind, lengths, not inline nor UD)? */
-int m_sge_list_ok(const struct m_op *op, const struct m_qp *q);
+/* Is op's SGE list (if any) one the model follows on QP q (its kind, lengths, not inline nor UD)?
+ * (Inline: most posts have one SGE; the list's checks are m_sge_list_more_ok's.) */
+int m_sge_list_more_ok(const struct m_op *op, const struct m_qp *q);
+static inline int m_sge_list_ok(const struct m_op *op, const struct m_qp *q)
+{
+	return !op->verbs.nsge_more || m_sge_list_more_ok(op, q);
+}
 /* num_sge over the QP's max_send_sge (LP-7): adds the EINVAL alternative; returns whether the post
- * may go on (a provider that gave the QP more). */
-int m_sge_count_ok(const struct m_profile *p, const struct m_qp *q, struct m_pred *out, struct m_why *why);
+ * may go on (a provider that gave the QP more). The count within the cap tested inline; over it,
+ * m_sge_over_count decides. */
+int m_sge_over_count(const struct m_profile *p, struct m_pred *out, struct m_why *why);
+static inline int m_sge_count_ok(const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+				 struct m_why *why)
+{
+	unsigned max = q->max_send_sge ? q->max_send_sge : 1;
+
+	if (out->op.kind == M_OP_BIND_MW || out->op.kind == M_OP_LOCAL_INV || 1u + out->op.verbs.nsge_more <= max)
+		return 1;
+	return m_sge_over_count(p, out, why);
+}
 /* A post over a cap the QP asked for (set s: the errno, and O_OK when the provider may have given
  * it more): adds s's refusals (LP-7; why the rules so far); returns whether the post may go on. */
 int m_over_cap(const struct m_set *s, struct m_pred *out, const struct m_why *why);
@@ -128,7 +143,12 @@ void m_kept_alts(const struct m_profile *p, const struct m_qp *q, struct m_pred 
 int m_pred_unposted(const struct model *m, struct m_pred *out);
 /* A send WR whose chain filled its send queue before it (chain.c, LP-7): ENOMEM, or (below twice
  * the depth, which a provider may round up to) as predicted. */
-void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out);
+void m_pred_sq_full_any(const struct model *m, const struct m_profile *p, struct m_pred *out);
+static inline void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	if (out->op.verbs.chain_pos) /* the first WR of a post finds the queue empty (any depth is 1 or more) */
+		m_pred_sq_full_any(m, p, out);
+}
 
 /*
  * WRs outstanding at the stack (outstanding.c, outstanding.h). m_outst_check: -EINVAL when the
@@ -140,21 +160,55 @@ void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_p
  * committed the step itself (a wait, a hand-over). m_outst_on_qp: whether a WR outstanding is on QP
  * qp of node n or has it as its peer. m_outst_names_mr: whether one names MR h of node n.
  */
-int m_outst_check(const struct model *m, const struct m_op *op);
-void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pred *out);
-void m_outst_nowait(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_outst_check_any(const struct model *m, const struct m_op *op);
+void m_outst_seen_any(const struct model *m, const struct m_profile *p, struct m_pred *out);
+void m_outst_nowait_any(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_wait(const struct model *m, const struct m_profile *p, struct m_pred *out);
-int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *handled);
+int m_outst_apply_any(struct model *m, const struct m_pred *pred, size_t i, int *handled);
+/* Most steps have no WR outstanding and do not post one that does not wait: the *_any above (the
+ * work) only when there is something to look at; the test inline, as each step makes it. */
+static inline int m_outst_check(const struct model *m, const struct m_op *op)
+{
+	return op->verbs.nowait || m->outst.nlive ? m_outst_check_any(m, op) : 0;
+}
+static inline void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	if (m->outst.nlive)
+		m_outst_seen_any(m, p, out);
+}
+static inline void m_outst_nowait(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	if (out->op.verbs.nowait)
+		m_outst_nowait_any(m, p, out);
+}
+/* (None outstanding and an alternative that changes nothing: there is nothing for it to do.) */
+static inline int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *handled)
+{
+	if (!m->outst.nlive && pred->alt[i].effect == M_EFF_NONE && pred->op.kind != M_OP_WAIT) {
+		*handled = 0;
+		return 0;
+	}
+	return m_outst_apply_any(m, pred, i, handled);
+}
 int m_outst_on_qp(const struct model *m, unsigned n, int qp);
 int m_outst_names_mr(const struct model *m, unsigned n, int h);
 
 /* Completion queues (cq.c). */
-int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq, resize_cq */
+/* create_cq, destroy_cq, poll_cq, resize_cq (inline: every step asks) */
+static inline int m_cq_op(enum m_op_kind k)
+{
+	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ || k == M_OP_RESIZE_CQ;
+}
 /* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */
 int m_cq_check_qp(const struct model *m, const struct m_op *op);
 int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *out);
 /* A send WR posted unsignaled on a QP without sq_sig_all: its SUCCESS becomes ok (no completion). */
-void m_cq_unsignaled(const struct model *m, struct m_pred *out);
+void m_cq_unsignaled_any(const struct model *m, struct m_pred *out);
+static inline void m_cq_unsignaled(const struct model *m, struct m_pred *out)
+{
+	if (out->op.verbs.unsignaled) /* (most posts are signaled: nothing to change) */
+		m_cq_unsignaled_any(m, out);
+}
 /* Before alternative i of pred is committed: the completions it leaves in the node's CQs. */
 void m_cq_note(struct model *m, const struct m_pred *pred, size_t i);
 /* After it was committed (created: the new handle or -1): QP to CQ bindings and use counts. */

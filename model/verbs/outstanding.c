@@ -134,13 +134,11 @@ int m_outst_on_qp(const struct model *m, unsigned n, int qp)
 	return touches(m, n, qp) != 0;
 }
 
-int m_outst_check(const struct model *m, const struct m_op *op)
+int m_outst_check_any(const struct model *m, const struct m_op *op)
 {
 	enum m_op_kind k = (enum m_op_kind)op->kind;
 	int qh = acting_qp(op);
 
-	if (!op->verbs.nowait && !m->outst.nlive)
-		return 0; /* nothing outstanding for it to touch (most steps) */
 	if (op->verbs.nowait) {
 		/* wait=no: an RDMA WRITE, READ or atomic, signaled, not chained, on a QP whose send CQ is a
 		 * CQ object (its completion waits there for the wait step) */
@@ -160,7 +158,7 @@ int m_outst_check(const struct model *m, const struct m_op *op)
 	return 0;
 }
 
-void m_outst_seen(const struct model *m, const struct m_profile *p, struct m_pred *out)
+void m_outst_seen_any(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	for (int i = 0; m->outst.nlive && i < M_OUTST_MAX; i++) {
 		struct m_pred w;
@@ -187,7 +185,7 @@ static struct m_why why_of(const struct m_alt *a)
 	return w;
 }
 
-void m_outst_nowait(const struct model *m, const struct m_profile *p, struct m_pred *out)
+void m_outst_nowait_any(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	struct m_alt old[M_ALT_MAX];
@@ -196,8 +194,6 @@ void m_outst_nowait(const struct model *m, const struct m_profile *p, struct m_p
 	uint32_t bits = 0, depth;
 	int qh = acting_qp(op);
 
-	if (!op->verbs.nowait)
-		return;
 	memcpy(old, out->alt, sizeof(old[0]) * n);
 	out->n = 0;
 	m_why_add(&ok, M_RULE_CQ_POLL_1);
@@ -505,7 +501,7 @@ static int races(const struct m_op *op, const struct m_alt *a, const struct m_wr
 	return !(op->verbs.nowait && op->node == w->node && qh == w->qp); /* same QP: runs after w */
 }
 
-int m_outst_apply(struct model *m, const struct m_pred *pred, size_t i, int *handled)
+int m_outst_apply_any(struct model *m, const struct m_pred *pred, size_t i, int *handled)
 {
 	const struct m_op *op = &pred->op;
 	const struct m_alt *a = &pred->alt[i];

@@ -126,13 +126,11 @@ unsigned m_sges(const struct m_op *op, struct m_sge out[M_SGE_MAX])
 	return 1u + (v->nsge_more < M_SGE_MAX ? v->nsge_more : M_SGE_MAX - 1);
 }
 
-int m_sge_list_ok(const struct m_op *op, const struct m_qp *q)
+int m_sge_list_more_ok(const struct m_op *op, const struct m_qp *q)
 {
 	const struct m_verbs_args *v = &op->verbs;
 	uint64_t more = 0;
 
-	if (!v->nsge_more)
-		return 1;
 	if (v->nsge_more > M_SGE_MAX - 1 || v->no_sge || v->send_inline || q->type == M_QPT_UD)
 		return 0; /* inline data and UD sends with SGE lists are not modelled */
 	switch ((enum m_op_kind)op->kind) {
@@ -150,12 +148,8 @@ int m_sge_list_ok(const struct m_op *op, const struct m_qp *q)
 	return more <= v->len;
 }
 
-int m_sge_count_ok(const struct m_profile *p, const struct m_qp *q, struct m_pred *out, struct m_why *why)
+int m_sge_over_count(const struct m_profile *p, struct m_pred *out, struct m_why *why)
 {
-	unsigned max = q->max_send_sge ? q->max_send_sge : 1;
-
-	if (out->op.kind == M_OP_BIND_MW || out->op.kind == M_OP_LOCAL_INV || 1u + out->op.verbs.nsge_more <= max)
-		return 1;
 	/* More than the QP asked for: EINVAL at the post, unless the provider gave it more
 	 * (cap is a minimum; rxe rounds it up to what its WQE holds). */
 	struct m_set s = DECIDE(p, LP_7, PART_SGE, O_ERR(EINVAL), O_OK);
