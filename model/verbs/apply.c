@@ -274,7 +274,8 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		if ((s = m_slot_qp(m, op->node)) < 0)
 			return s;
 		nd->qp[s] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
-						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
+						 .max_recv = (op->verbs.zero_wr & M_ZERO_RECV_WR) ? 0
+							: (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .max_send_sge = op->verbs.max_send_sge ? op->verbs.max_send_sge : 1,
 						 .max_recv_sge = op->verbs.max_recv_sge ? op->verbs.max_recv_sge : 1,
