@@ -53,7 +53,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("dereg_mr", VERBS, ACT, SCN_C_MR, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("rereg_mr", VERBS, ACT, SCN_C_MR, 0, O_VERB,
 	     ARGS(OPT("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
-		  OPT("flags", FLAGS(SCN_T_REREG)), OPT("len", NUM))),
+		  OPT("flags", FLAGS(SCN_T_REREG)), OPT("len", NUM), { .key = "buf", .flags = SCN_A_OWN, ADDR(SCN_C_MR) })),
 	CALL("alloc_mw", VERBS, CREATE, SCN_C_MW, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(0, 255)), GARBLE_ARG)),
 	CALL("bind_mw", VERBS, POST, SCN_C_MW, 0, O_POST,
