@@ -137,8 +137,9 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		rc = stack_call(st, c->node, reply, "destroy_srq id=%d", c->obj);
 		break;
 	case M_OP_POST_SRQ_RECV:
-		rc = stack_call(st, c->node, reply, "srq_recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
-			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
+		rc = stack_call(st, c->node, reply, "srq_recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u", c->obj,
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len,
+			  c->verbs.wr_id);
 		break;
 	case M_OP_MODIFY_QP:
 		if (c->verbs.qp_state == M_QPS_ERR || c->verbs.qp_state == M_QPS_RESET)
