@@ -33,16 +33,21 @@ int model_clone(struct model *dst, const struct model *src)
 	memcpy((char *)dst + M_TAIL_AT, (const char *)src + M_TAIL_AT, sizeof(*dst) - M_TAIL_AT);
 	rc = m_families_clone(dst, src);
 	/* After a failure the remaining MRs get no bytes (never src's), so model_free is safe. */
+	/* Two passes: the owners' bytes, then the other registrations', which point into them (an MR
+	 * moved by rereg_mr onto a later MR's buffer has its owner after it). */
+	for (unsigned pass = 0; pass < 2; pass++)
 	for (unsigned n = 0; n < src->nnodes; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
 			struct m_mr *d = &dst->node[n].mr[i];
 			const struct m_mr *s = &src->node[n].mr[i];
 
+			if ((s->buf != (int16_t)i) != pass)
+				continue;
 			d->bytes = d->unknown = NULL;
 			if (!s->bytes || rc)
 				continue;
 			if (s->buf != (int16_t)i) {
-				/* Another registration of the buffer of MR s->buf (made earlier, so copied already). */
+				/* Another registration of the buffer of MR s->buf (copied in the first pass). */
 				const struct m_mr *so = &src->node[n].mr[s->buf];
 				struct m_mr *dn = &dst->node[n].mr[s->buf];
 

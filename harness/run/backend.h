@@ -44,8 +44,8 @@ struct hc_verbs {
 	uint8_t bind_call;        /* bind_mw: through ibv_bind_mw() whatever the type */
 	uint8_t zero_based;       /* bind_mw: a zero-based window */
 	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
-	uint64_t max_recv_wr;     /* create_qp */
-	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr */
+	uint64_t max_recv_wr;     /* create_qp (0: asked as 0; the resolver gives the default) */
+	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr (the same) */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
 	uint8_t qp_type;          /* create_qp: enum m_qp_type */
 	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */

@@ -81,6 +81,21 @@ static void same_buffer(struct m_node *nd, struct m_mr *mr, const struct m_mr *o
 	mr->unknown = own->unknown ? own->unknown + rel : NULL;
 }
 
+/* rereg_mr buf= (MR-REREG-10): MR op->obj is len bytes of MR op->verbs.mr's buffer from buf_off now,
+ * its own bytes (no other registration's, pred_rereg_mr checked) freed; its address is the new one. */
+static void rereg_new_buffer(struct m_node *nd, const struct m_op *op)
+{
+	struct m_mr *mr = &nd->mr[op->obj];
+
+	if (mr->buf == op->obj) {
+		free(mr->bytes);
+		free(mr->unknown);
+	}
+	same_buffer(nd, mr, &nd->mr[op->verbs.mr], op->verbs.buf_off);
+	mr->len = op->verbs.len;
+	mr->iova = mr->addr;
+}
+
 /* len bytes from src (NULL: bytes the model does not know, an inline post's
  * from memory it never had: LP-3) land in dst at doff. */
 void m_land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
@@ -250,6 +265,8 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		}
 		if (op->verbs.rereg_flags & M_REREG_CHANGE_ACCESS)
 			mr->access = op->verbs.access & ~M_ACC_OPTIONAL_RANGE;
+		if (op->verbs.in_buf)
+			rereg_new_buffer(nd, op);
 		return 0;
 	}
 	case M_OP_ALLOC_MW:
@@ -274,7 +291,8 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		if ((s = m_slot_qp(m, op->node)) < 0)
 			return s;
 		nd->qp[s] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
-						 .max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
+						 .max_recv = (op->verbs.zero_wr & M_ZERO_RECV_WR) ? 0
+							: (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
 						 .max_send_sge = op->verbs.max_send_sge ? op->verbs.max_send_sge : 1,
 						 .max_recv_sge = op->verbs.max_recv_sge ? op->verbs.max_recv_sge : 1,

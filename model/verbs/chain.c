@@ -33,7 +33,11 @@ void m_pred_sq_full_any(const struct model *m, const struct m_profile *p, struct
 	if (op->kind == M_OP_RECV || qh < 0 || qh >= M_MAX_QP)
 		return;
 	depth = m->node[op->node].cq.max_send[qh];
-	if (!depth || op->verbs.chain_pos < depth)
+	if (!depth)
+		return;
+	if (depth == M_SEND_DEPTH_ZERO)
+		depth = 0; /* asked as 0: full from the first WR */
+	else if (op->verbs.chain_pos < depth)
 		return;
 	m_why_add(&why, M_RULE_LP_7);
 	s = op->verbs.chain_pos >= 2 * depth ? DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM))

@@ -261,7 +261,8 @@ void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int create
 		c->scq[created] = (uint8_t)op->verbs.scq;
 		c->rcq[created] = (uint8_t)op->verbs.rcq;
 		c->sig_all[created] = op->verbs.sig_all;
-		c->max_send[created] = (uint8_t)(op->verbs.max_send_wr ? op->verbs.max_send_wr : M_SEND_DEPTH_DEFAULT);
+		c->max_send[created] = (op->verbs.zero_wr & M_ZERO_SEND_WR) ? M_SEND_DEPTH_ZERO
+					: (uint8_t)(op->verbs.max_send_wr ? op->verbs.max_send_wr : M_SEND_DEPTH_DEFAULT);
 		if (op->verbs.scq)
 			c->cq[op->verbs.scq - 1].usecnt++;
 		if (op->verbs.rcq)

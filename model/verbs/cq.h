@@ -17,6 +17,7 @@
 #define M_CQ_DEPTH_DEFAULT 16 /* create_cq without depth= */
 #define M_SEND_DEPTH_MAX 16    /* the largest max_send_wr a QP may ask for */
 #define M_SEND_DEPTH_DEFAULT 32 /* create_qp without max_send_wr= */
+#define M_SEND_DEPTH_ZERO 0xffu /* struct m_cq_node.max_send: cap.max_send_wr asked as 0 */
 #define M_POLL_MAX 4      /* completions one poll_cq step takes and reports */
 #define M_MAX_CHAN 4      /* completion channels per node (handles are never reused) */
 #define M_CHAN_EV_MAX 8   /* events the model keeps per channel before it loses track */
@@ -99,7 +100,8 @@ struct m_cq_node {
 	/* Per QP handle: its send and receive CQ (CQ handle + 1; 0: the QP's own, untracked) and
 	 * whether it was created with sq_sig_all (every send WR signaled). */
 	uint8_t scq[M_MAX_QP], rcq[M_MAX_QP], sig_all[M_MAX_QP];
-	uint8_t max_send[M_MAX_QP]; /* its send queue's depth asked for (cap.max_send_wr) */
+	uint8_t max_send[M_MAX_QP]; /* its send queue's depth asked for (cap.max_send_wr); 0: not known (no
+				       create_qp made it), M_SEND_DEPTH_ZERO: asked as 0 */
 };
 
 #endif

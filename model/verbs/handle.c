@@ -34,7 +34,8 @@ int m_garble_parse(const char *name, enum m_garble *out)
 /* Destroying calls: libibverbs sends them as ioctl DESTROY methods. */
 static int destroys(enum m_op_kind k)
 {
-	return k == M_OP_DEALLOC_PD || k == M_OP_DEREG_MR || k == M_OP_DEALLOC_MW || k == M_OP_DESTROY_QP;
+	return k == M_OP_DEALLOC_PD || k == M_OP_DEREG_MR || k == M_OP_DEALLOC_MW || k == M_OP_DESTROY_QP ||
+	       k == M_OP_DESTROY_CQ || k == M_OP_DESTROY_SRQ || k == M_OP_DESTROY_AH;
 }
 
 /* Does op have the handle it says is garbled? (Only the calls rdma-unit-test garbles.) */
@@ -44,9 +45,9 @@ static int garble_fits(const struct m_op *op)
 
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_DEALLOC_PD: case M_OP_DEREG_MR: case M_OP_DEALLOC_MW: case M_OP_DESTROY_QP:
-	case M_OP_MODIFY_QP: case M_OP_QUERY_QP:
+	case M_OP_MODIFY_QP: case M_OP_QUERY_QP: case M_OP_DESTROY_CQ: case M_OP_DESTROY_SRQ: case M_OP_DESTROY_AH:
 		return v->garble == M_GARBLE_SELF;
-	case M_OP_REG_MR: case M_OP_ALLOC_MW:
+	case M_OP_REG_MR: case M_OP_ALLOC_MW: case M_OP_CREATE_SRQ:
 		return v->garble == M_GARBLE_PD;
 	case M_OP_CREATE_QP:
 		return v->garble == M_GARBLE_PD || (v->garble == M_GARBLE_SEND_CQ && v->scq) ||

@@ -72,6 +72,9 @@ void m_recv_scatter(struct m_node *nd, const struct m_pred *pr, struct m_node *p
  * receive has several SGEs, the bytes the message reaches in each become unknown (returns 1;
  * 0: one SGE or none, left to the caller). */
 int m_recv_failed(struct m_node *pn, int qp, uint64_t msg);
+/* IBV_SEND_INLINE on a READ, which carries no local data (LP-9): 1 with op's
+ * alternatives added to out (the refusal or its error completion), 0 for any other WR. */
+int m_pred_inline_no_data(const struct m_profile *p, struct m_pred *out, struct m_why why);
 /* post.c's IBV_SEND_INLINE data (LP-3), which ud.c shares. */
 int m_inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		struct m_why *why);

@@ -173,6 +173,25 @@ static int pred_reg_mr(const struct model *m, const struct m_profile *p, struct 
 	return 0;
 }
 
+/*
+ * rereg_mr buf=: CHANGE_TRANSLATION onto len bytes of MR mr's buffer from buf_off (MR-REREG-10),
+ * inside that buffer; the MR's own bytes must be its alone, as the model moves them (an MR whose
+ * buffer another registration shares cannot be moved: malformed for the model).
+ */
+static int rereg_buffer_ok(const struct m_node *nd, const struct m_op *op)
+{
+	const struct m_mr *o;
+
+	if (!(op->verbs.rereg_flags & M_REREG_CHANGE_TRANSLATION) || op->verbs.mr < 0 || op->verbs.mr >= nd->nmr ||
+	    op->verbs.mr == op->obj || !(o = &nd->mr[op->verbs.mr])->ever || op->verbs.buf_off > o->len ||
+	    op->verbs.len > o->len - op->verbs.buf_off || nd->mr[op->obj].nbound)
+		return 0;
+	for (int i = 0; nd->mr[op->obj].buf == op->obj && i < nd->nmr; i++)
+		if (i != op->obj && nd->mr[i].buf == op->obj)
+			return 0;
+	return 1;
+}
+
 static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
@@ -204,6 +223,8 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 	}
 	if ((op->verbs.rereg_flags & M_REREG_CHANGE_PD) && !VALID(nd->pd, nd->npd, op->verbs.pd, 1))
 		return -EINVAL;
+	if (op->verbs.in_buf && !rereg_buffer_ok(nd, op))
+		return -EINVAL;
 	if (op->verbs.rereg_flags & M_REREG_CHANGE_ACCESS) {
 		struct m_pred refused = { .n = 0 };
 		struct m_why rw = why;
@@ -229,6 +250,8 @@ static int pred_rereg_mr(const struct model *m, const struct m_profile *p, struc
 				 ? DECIDE(p, MR_REREG_7, PART_STEP, O_OK, O_ERR(EOPNOTSUPP))
 				 : DECIDE(p, MR_REREG_9, PART_STEP, O_OK);
 	m_why_add(&why, (op->verbs.rereg_flags & M_REREG_CHANGE_TRANSLATION) ? M_RULE_MR_REREG_7 : M_RULE_MR_REREG_9);
+	if (op->verbs.in_buf)
+		m_why_add(&why, M_RULE_MR_REREG_10);
 	for (unsigned i = 0; i < s.n; i++)
 		m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
 	return 0;

@@ -214,7 +214,7 @@ void m_outst_nowait_any(const struct model *m, const struct m_profile *p, struct
 	out->res.peer_node = out->res.peer_qp = -1; /* the peer is the wait step's to observe */
 	/* The WRs outstanding on the QP fill its send queue unless they completed meanwhile (LP-7). */
 	depth = m->node[op->node].cq.max_send[qh];
-	if (depth && count_on(m, op->node, qh) >= depth) {
+	if (depth && depth != M_SEND_DEPTH_ZERO && count_on(m, op->node, qh) >= depth) {
 		struct m_set s = DECIDE(p, LP_7, PART_STEP, O_ERR(ENOMEM), O_OK);
 		struct m_why w = { 0 };
 

@@ -541,6 +541,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		return 0;
 	}
 
+	if (m_pred_inline_no_data(p, out, why))
+		return 0;
 	/* The requester gathers a WRITE's or SEND's payload from the local SGE as it
 	 * builds the first packet (a WRITE with immediate too): a bad SGE fails
 	 * locally, whatever state the peer is in (LP-1 is decided before a

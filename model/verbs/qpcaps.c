@@ -17,7 +17,9 @@ void m_qp_caps_query(const struct m_node *nd, int qh, struct m_qres *out)
 {
 	const struct m_qp *q = &nd->qp[qh];
 
-	m_qres_add(out, "max_send_wr", M_Q_ATLEAST, nd->cq.max_send[qh] ? nd->cq.max_send[qh] : M_SEND_DEPTH_DEFAULT,
+	uint8_t ms = nd->cq.max_send[qh];
+
+	m_qres_add(out, "max_send_wr", M_Q_ATLEAST, ms == M_SEND_DEPTH_ZERO ? 0 : ms ? ms : M_SEND_DEPTH_DEFAULT,
 		   M_RULE_LP_7);
 	m_qres_add(out, "max_recv_wr", nd->ud.qp_srq[qh] ? M_Q_ANY : M_Q_ATLEAST, q->max_recv, M_RULE_LP_7);
 	m_qres_add(out, "max_send_sge", M_Q_ATLEAST, 1, M_RULE_LP_7);

@@ -28,6 +28,9 @@ enum m_garble {
 	M_GARBLE_NONE, M_GARBLE_SELF, M_GARBLE_PD, M_GARBLE_MR, M_GARBLE_QP, M_GARBLE_SEND_CQ,
 	M_GARBLE_RECV_CQ, M_GARBLE_SRQ, M_GARBLE_AH, M_GARBLE_COUNT_
 };
+/* struct m_verbs_args.zero_wr */
+enum { M_ZERO_SEND_WR = 1, M_ZERO_RECV_WR = 2 };
+
 const char *m_garble_str(enum m_garble g);
 int m_garble_parse(const char *name, enum m_garble *out);
 
@@ -115,6 +118,8 @@ struct m_verbs_args {
 	struct m_sge sge_more[M_SGE_MAX - 1];
 	uint8_t max_send_sge; /* create_qp: cap.max_send_sge (0: 1) */
 	uint8_t max_recv_sge; /* create_qp: cap.max_recv_sge (0: 1) */
+	uint8_t zero_wr;    /* create_qp: M_ZERO_SEND_WR, M_ZERO_RECV_WR: cap.max_send_wr, max_recv_wr asked
+	                       as 0 (QpTest.ZeroSendWr); without them a 0 above is the default */
 	/* Set only by another family's translation of its step (model/internal.h,
 	 * m_verbs_step_predict), 0 from every other caller: the state that family
 	 * creates or assumes around the call, predicted on without a copy of the model */

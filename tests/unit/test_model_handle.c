@@ -155,6 +155,46 @@ START_TEST(test_MW_BIND_2_no_mr_with_length)
 }
 END_TEST
 
+/* destroy_cq, destroy_srq and destroy_ah of a garbled handle (rdma-unit-test CqTest.DestroyInvalidCq,
+ * SrqTest.DestroyInvalidSrq, AhTest.DestroyWithInvalidHandle): ENOENT, and each object stays; create_srq
+ * in a garbled PD (SrqTest.CreateWithInvalidPd) makes nothing. */
+START_TEST(test_HANDLE_1_cq_srq_ah_destroys_and_srq_create)
+{
+	struct fx f;
+	int pd, cq, srq, ah, nsrq;
+	struct m_pred pr;
+	struct m_op mk_srq = { .kind = M_OP_CREATE_SRQ, .node = 0, .verbs.max_recv_wr = 4 };
+
+	fx_init(&f, 2, "generic");
+	pd = fx_pd(&f, 0);
+	mk_srq.verbs.pd = (int16_t)pd;
+	cq = fx_cq(&f, 0, 4);
+	srq = fx_do(&f, mk_srq, ok_());
+	ah = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_AH, .node = 0, .verbs.pd = (int16_t)pd, .verbs.ah_node = 1 },
+		   ok_());
+	const struct { enum m_op_kind k; int h; } calls[] = {
+		{ M_OP_DESTROY_CQ, cq }, { M_OP_DESTROY_SRQ, srq }, { M_OP_DESTROY_AH, ah },
+	};
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		pr = fx_predict(&f, garbled(op_obj(calls[i].k, 0, calls[i].h), M_GARBLE_SELF));
+		ck_assert(fx_only(pr, err_(ENOENT)));
+		ck_assert(fx_rule(pr, err_(ENOENT), M_RULE_HANDLE_1));
+		fx_do(&f, garbled(op_obj(calls[i].k, 0, calls[i].h), M_GARBLE_SELF), err_(ENOENT));
+	}
+	nsrq = f.m.node[0].ud.nsrq;
+	pr = fx_predict(&f, garbled(mk_srq, M_GARBLE_PD));
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, err_(ENOENT)) && !fx_has(pr, ok_()));
+	fx_do(&f, garbled(mk_srq, M_GARBLE_PD), err_(ENOENT));
+	ck_assert_int_eq(f.m.node[0].ud.nsrq, nsrq);
+	/* Each is still there under its true handle: the PD is busy with the SRQ and the AH. */
+	ck_assert(fx_only(fx_predict(&f, op_obj(M_OP_DEALLOC_PD, 0, pd)), err_(EBUSY)));
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		fx_do(&f, op_obj(calls[i].k, 0, calls[i].h), ok_());
+	fx_do(&f, op_obj(M_OP_DEALLOC_PD, 0, pd), ok_());
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_garble_names)
 {
 	enum m_garble g;
@@ -175,6 +215,7 @@ Suite *suite_test_model_handle(void)
 	RTEST(tc, HANDLE_1, test_HANDLE_1_destroys_are_enoent_and_change_nothing);
 	RTEST(tc, HANDLE_1, test_HANDLE_1_inputs_of_creates_refused);
 	RTEST(tc, HANDLE_1, test_HANDLE_1_bind_goes_on_or_fails);
+	RTEST(tc, HANDLE_1, test_HANDLE_1_cq_srq_ah_destroys_and_srq_create);
 	RTEST(tc, MW_BIND_2, test_MW_BIND_2_no_mr_with_length);
 	tcase_add_test(tc, test_garble_names);
 	suite_add_tcase(s, tc);

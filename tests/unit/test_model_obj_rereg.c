@@ -143,6 +143,59 @@ START_TEST(test_MR_REREG_9_change_pd_moves_mr)
 }
 END_TEST
 
+/* CHANGE_TRANSLATION onto another buffer (MrTest.ReregMrChangeAddress): the MR's address and length
+ * are the new range's, its bytes the new buffer's; a buffer another registration shares, a window
+ * bound to it, or buf= without CHANGE_TRANSLATION: malformed for the model. */
+START_TEST(test_MR_REREG_10_translation_onto_new_buffer)
+{
+	REREG_SETUP;
+	int nb = fx_mr(&f, 0, pd, 8192, M_ACC_LOCAL_WRITE);
+	struct m_op op = op_rereg(0, mr, M_REREG_CHANGE_TRANSLATION, 0, pd);
+	struct m_pred pr, junk;
+	struct m_mr *m = &f.m.node[0].mr[mr];
+
+	op.verbs.in_buf = 1;
+	op.verbs.mr = (int16_t)nb;
+	op.verbs.buf_off = 4096;
+	pr = fx_predict(&f, op);
+	ck_assert(fx_has(pr, ok_()) && fx_has(pr, err_(EOPNOTSUPP)));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_MR_REREG_10));
+	f.m.node[0].mr[nb].bytes[4096] = 0x5a;
+	fx_do(&f, op, ok_());
+	ck_assert_uint_eq(m->addr, f.m.node[0].mr[nb].addr + 4096);
+	ck_assert_uint_eq(m->iova, m->addr);
+	ck_assert_uint_eq(m->len, 4096);
+	ck_assert_int_eq(m->buf, nb);
+	ck_assert_uint_eq(m->bytes[0], 0x5a);
+	/* A buffer another registration shares is not moved; nor past the new buffer's end. */
+	struct m_op view = op_reg(0, pd, 4096, M_ACC_LOCAL_WRITE);
+
+	view.verbs.in_buf = 1;
+	view.verbs.mr = (int16_t)nb;
+	fx_do(&f, view, ok_());
+	op.obj = (int16_t)nb;
+	op.verbs.mr = (int16_t)mr;
+	op.verbs.buf_off = 0;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &junk), -EINVAL);
+	op = op_rereg(0, mr, M_REREG_CHANGE_TRANSLATION, 0, pd);
+	op.verbs.in_buf = 1;
+	op.verbs.mr = (int16_t)nb;
+	op.verbs.buf_off = 4097;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &junk), -EINVAL);
+	op.verbs.buf_off = 0;
+	op.verbs.rereg_flags = M_REREG_CHANGE_PD;
+	op.verbs.pd = (int16_t)pd2;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &junk), -EINVAL);
+	/* A copy of the model keeps the moved MR on the new buffer's bytes. */
+	struct model c;
+
+	ck_assert_int_eq(model_clone(&c, &f.m), 0);
+	ck_assert_ptr_eq(c.node[0].mr[mr].bytes, c.node[0].mr[nb].bytes + 4096);
+	model_free(&c);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_obj_rereg(void)
 {
 	Suite *s = suite_create("model_obj_rereg");
@@ -157,6 +210,7 @@ Suite *suite_test_model_obj_rereg(void)
 	RTEST(tc, MR_REREG_7, test_MR_REREG_7_translation_on_rxe);
 	RTEST(tc, MR_REREG_8, test_MR_REREG_8_input_error_keeps_mr);
 	RTEST(tc, MR_REREG_9, test_MR_REREG_9_change_pd_moves_mr);
+	RTEST(tc, MR_REREG_10, test_MR_REREG_10_translation_onto_new_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -91,6 +91,36 @@ START_TEST(test_LP_2_zero_length_sge)
 }
 END_TEST
 
+/* IBV_SEND_INLINE on a READ (rdma-unit-test SendInlineDataInvalidOp, a garbage lkey): refused at
+ * the post, or an error completion that puts the QP in ERR; the target untouched. */
+START_TEST(test_LP_9_inline_on_read)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op op = op_rdma(&f, M_OP_READ, 0, s.qa, s.ma, 0, 1, s.mb, 0, 64);
+	struct m_pred pr;
+
+	op.verbs.send_inline = 1;
+	op.verbs.lkey = 0xdeadbeef;
+	f.m.node[1].mr[s.mb].bytes[0] = 0x42;
+	pr = fx_predict(&f, op);
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)) &&
+		  fx_has(pr, wc_(M_WC_LOC_PROT_ERR)) && !fx_has(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, err_(EINVAL), M_RULE_LP_9));
+	fx_do(&f, op, wc_(M_WC_LOC_PROT_ERR));
+	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_ERR);
+	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
+	ck_assert_uint_eq(f.m.node[1].mr[s.mb].bytes[0], 0x42);
+	model_free(&f.m);
+	/* Without the flag the same READ is LP-6's: its result into a bad lkey, no refusal at the post. */
+	s = fx_pair(&f, "generic", 2);
+	op = op_rdma(&f, M_OP_READ, 0, s.qa, s.ma, 0, 1, s.mb, 0, 64);
+	op.verbs.lkey = 0xdeadbeef;
+	ck_assert(!fx_has(fx_predict(&f, op), err_(EINVAL)));
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_LP_6_read_into_read_only)
 {
 	struct fx f;
@@ -250,6 +280,7 @@ Suite *suite_test_model_post_local(void)
 	RTEST(tc, LP_5, test_LP_5_send_longer_than_receive);
 	RTEST(tc, LP_7, test_LP_7_receive_queue_full);
 	RTEST(tc, LP_8, test_LP_8_later_packet_overrun_after_remote_error);
+	RTEST(tc, LP_9, test_LP_9_inline_on_read);
 	suite_add_tcase(s, tc);
 	return s;
 }

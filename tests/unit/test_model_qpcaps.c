@@ -53,6 +53,48 @@ START_TEST(test_LP_7_query_qp_caps_at_least_asked)
 }
 END_TEST
 
+/* cap.max_send_wr and max_recv_wr asked as 0 (rdma-unit-test QpTest.ZeroSendWr): the QP is made and
+ * reports at least 0; its queues are full from the start, as a provider rounds a depth up to less
+ * than twice the request (LP-7): every post ENOMEM, the QP unchanged. */
+START_TEST(test_LP_7_zero_send_and_recv_wr)
+{
+	struct fx f;
+	int pa, pb, ma, mb, qa, qb;
+	struct m_qres r;
+	struct m_pred pr;
+
+	fx_init(&f, 2, "generic");
+	pa = fx_pd(&f, 0);
+	pb = fx_pd(&f, 1);
+	ma = fx_mr(&f, 0, pa, 4096, RW);
+	mb = fx_mr(&f, 1, pb, 4096, RW);
+	qa = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_QP, .verbs.pd = (int16_t)pa, .verbs.access = QP_ALL,
+				      .verbs.zero_wr = M_ZERO_SEND_WR | M_ZERO_RECV_WR }, ok_());
+	qb = fx_qp(&f, 1, pb, QP_ALL);
+	r = query(&f, qa);
+	for (size_t i = 0; i < 2; i++) {
+		int j = fx_qres_index(&r, i ? "max_recv_wr" : "max_send_wr");
+
+		ck_assert_int_eq(r.r[j].mode, M_Q_ATLEAST);
+		ck_assert_uint_eq(r.r[j].value, 0);
+	}
+	fx_connect(&f, 0, qa, 1, qb);
+	pr = fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, qa, ma, 0, 1, mb, 0, 64));
+	ck_assert(fx_only(pr, err_(ENOMEM)));
+	ck_assert(fx_rule(pr, err_(ENOMEM), M_RULE_LP_7));
+	struct m_op rv = op_rdma(&f, M_OP_RECV, 0, qa, ma, 0, 1, mb, 0, 64);
+
+	ck_assert(fx_only(fx_predict(&f, rv), err_(ENOMEM)));
+	/* Only the queue asked as 0: the send queue of a QP whose receive queue is 0 takes WRs. */
+	qa = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_QP, .verbs.pd = (int16_t)pa, .verbs.access = QP_ALL,
+				      .verbs.zero_wr = M_ZERO_RECV_WR }, ok_());
+	qb = fx_qp(&f, 1, pb, QP_ALL);
+	fx_connect(&f, 0, qa, 1, qb);
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, qa, ma, 0, 1, mb, 0, 64)), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_LP_7_query_qp_on_srq_has_no_receive_queue)
 {
 	struct fx f;
@@ -129,6 +171,7 @@ Suite *suite_test_model_qpcaps(void)
 
 	tcase_add_test(tc, test_LP_7_query_qp_caps_at_least_asked);
 	tcase_add_test(tc, test_LP_7_query_qp_on_srq_has_no_receive_queue);
+	tcase_add_test(tc, test_LP_7_zero_send_and_recv_wr);
 	tcase_add_test(tc, test_RA_RES_1_query_qp_rd_atomic_at_least_asked);
 	suite_add_tcase(s, tc);
 	return s;

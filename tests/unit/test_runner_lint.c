@@ -200,6 +200,125 @@ START_TEST(test_model_engine_says_wrong_expect_as_lint)
 }
 END_TEST
 
+/* The language the strict parity rows need (issue 30): a send and a receive queue asked as 0
+ * (QpTest.ZeroSendWr), inline on a READ, garble= on destroy_cq, destroy_srq, destroy_ah and
+ * create_srq's PD. */
+START_TEST(test_lint_zero_queues_and_garbled_destroys)
+{
+	static const char zero[] = "nodes a b\n"
+				   "a: alloc_pd pd\n"
+				   "a: reg_mr m pd=pd len=4K access=LOCAL_WRITE|REMOTE_WRITE\n"
+				   "a: create_qp q pd=pd max_send_wr=0 max_recv_wr=0 expect ok\n"
+				   "a: query_qp q expect max_send_wr=0 max_recv_wr=0\n"
+				   "b: alloc_pd pd\n"
+				   "b: reg_mr m pd=pd len=4K access=LOCAL_WRITE|REMOTE_WRITE\n"
+				   "b: create_qp q pd=pd\n"
+				   "connect a.q b.q\n"
+				   "a: recv q local=m+0 len=64 expect ENOMEM\n"
+				   "b: write q local=m+0 remote=a.m+0 len=64 expect SUCCESS\n";
+	static const char garbled[] = "nodes a b\n"
+				      "a: alloc_pd pd\n"
+				      "a: create_cq cq\n"
+				      "a: destroy_cq cq garble=self expect ENOENT\n"
+				      "a: create_srq s pd=pd garble=pd expect ENOENT|EINVAL\n"
+				      "a: create_srq s2 pd=pd\n"
+				      "a: destroy_srq s2 garble=self expect ENOENT\n"
+				      "a: create_ah ah pd=pd to=b\n"
+				      "a: destroy_ah ah garble=self expect ENOENT\n"
+				      "a: destroy_ah ah expect ok\n";
+	char text[1024];
+	struct result r;
+
+	ck_assert_int_eq(lint(zero, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+	snprintf(text, sizeof(text), "%sa: write q local=m+0 remote=b.m+0 len=64 expect SUCCESS\n", zero);
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "line 12: expect SUCCESS, but the model allows only: ENOMEM [LP-7]");
+	result_clear(&r);
+
+	/* inline on a READ: the refusal, or its error completion (LP-9); SUCCESS is not among them */
+	ck_assert_int_eq(lint(TWO "b: read q local=src+0 remote=a.dst+0 len=64 lkey=0xdeadbeef inline "
+				  "expect EINVAL|LOC_QP_OP_ERR|LOC_PROT_ERR\n", &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+	ck_assert_int_eq(lint(TWO "b: read q local=src+0 remote=a.dst+0 len=64 inline expect SUCCESS\n", &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_has(r.reason, "line 11: expect SUCCESS, but the model allows only: EINVAL");
+	result_clear(&r);
+
+	ck_assert_int_eq(lint(garbled, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+	ck_assert_int_eq(lint("nodes a\na: create_cq cq\na: destroy_cq cq garble=pd\n", &r), 0);
+	ck_assert_int_eq(r.v, V_ERROR);
+	ck_assert_has(r.reason, "line 3: destroy_cq: the model cannot run this step (malformed for the model)");
+	result_clear(&r);
+}
+END_TEST
+
+/* rereg_mr CHANGE_TRANSLATION buf= (MR-REREG-10, MrTest.ReregMrChangeAddress, pyverbs
+ * test_mr_rereg_addr): the receive posted before it names the old address (REM_OP_ERR), traffic after
+ * it lands in the new buffer, the old one keeps its bytes; buf= without CHANGE_TRANSLATION, or onto an
+ * MR whose buffer another registration shares: the model cannot run the step. */
+START_TEST(test_lint_rereg_onto_new_buffer)
+{
+	static const char head[] = "nodes a b\n"
+				   "a: alloc_pd pd\n"
+				   "a: reg_mr ob pd=pd len=4K access=LOCAL_WRITE\n"
+				   "a: reg_mr m pd=pd len=4K buf=ob+0 access=LOCAL_WRITE\n"
+				   "a: reg_mr nb pd=pd len=4K access=LOCAL_WRITE\n"
+				   "a: create_qp q pd=pd\n"
+				   "b: alloc_pd pd\n"
+				   "b: reg_mr src pd=pd len=4K access=LOCAL_WRITE\n"
+				   "b: create_qp q pd=pd\n"
+				   "connect a.q b.q\n"
+				   "a: fill ob byte=0x11\n"
+				   "a: fill nb byte=0x22\n"
+				   "b: fill src byte=0x33\n";
+	static const char rest[] = "a: recv q local=m+0 len=64\n"
+				   "a: rereg_mr m flags=CHANGE_TRANSLATION buf=nb+0 len=4K expect ok\n"
+				   "b: send q local=src+0 len=64 expect %s\n"
+				   "a: modify_qp q state=RESET\n"
+				   "b: modify_qp q state=RESET\n"
+				   "connect a.q b.q\n"
+				   "a: recv q local=m+64 len=64\n"
+				   "b: send q local=src+64 len=64 expect SUCCESS\n"
+				   "a: check ob byte=0x11\n"
+				   "a: check nb off=64 len=64 byte=%s\n";
+	char text[2048];
+	struct result r;
+
+	snprintf(text, sizeof(text), "%s", head);
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), rest, "REM_OP_ERR", "0x33");
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_msg(r.v == V_PASS, "%s: %s", verdict_str(r.v), r.reason);
+	result_clear(&r);
+	snprintf(text + strlen(head), sizeof(text) - strlen(head), rest, "SUCCESS", "0x33");
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_has(r.reason, "line 16: expect SUCCESS, but the model allows only: REM_OP_ERR");
+	result_clear(&r);
+	snprintf(text + strlen(head), sizeof(text) - strlen(head), rest, "REM_OP_ERR", "0x22");
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	result_clear(&r);
+
+	snprintf(text + strlen(head), sizeof(text) - strlen(head),
+		 "a: rereg_mr m flags=CHANGE_ACCESS access=LOCAL_WRITE buf=nb+0 len=4K\n");
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_int_eq(r.v, V_ERROR);
+	ck_assert_has(r.reason, "line 14: rereg_mr: the model cannot run this step (malformed for the model)");
+	result_clear(&r);
+	snprintf(text + strlen(head), sizeof(text) - strlen(head),
+		 "a: rereg_mr ob flags=CHANGE_TRANSLATION buf=nb+0 len=4K\n");
+	ck_assert_int_eq(lint(text, &r), 0);
+	ck_assert_int_eq(r.v, V_ERROR);
+	result_clear(&r);
+}
+END_TEST
+
 Suite *suite_test_runner_lint(void)
 {
 	Suite *s = suite_create("test_runner_lint");
@@ -210,6 +329,8 @@ Suite *suite_test_runner_lint(void)
 	tcase_add_test(tc, test_lint_send_with_receive);
 	tcase_add_test(tc, test_lint_query_expect_attribute);
 	tcase_add_test(tc, test_model_engine_says_wrong_expect_as_lint);
+	tcase_add_test(tc, test_lint_zero_queues_and_garbled_destroys);
+	tcase_add_test(tc, test_lint_rereg_onto_new_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -38,7 +38,7 @@ START_TEST(test_hint_forgotten_expect)
 			 "did you forget 'expect'? ('... expect EBUSY|ok')");
 	ck_assert_int_eq(e, SCN_E_UNEXPECTED);
 	/* a key that is no outcome keeps the old hint */
-	ck_assert_str_eq(hint_of("nodes a\na: create_cq c\na: destroy_cq c lenn=1\n", &e), "it takes no keys");
+	ck_assert_str_eq(hint_of("nodes a\na: alloc_pd p lenn=1\n", &e), "it takes no keys");
 	ck_assert_str_eq(hint_of("nodes a\na: alloc_pd p\na: dealloc_pd p EBUSY|nothing\n", &e), "arguments are KEY=VALUE");
 }
 END_TEST

@@ -2,6 +2,7 @@
  * agent_srq.c — the agent's shared receive queues (protocol: agent_qpstate.h):
  * an SRQ is an object whose ext is the ibv_srq, released at the agent's end.
  */
+#include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/agent_qpstate.h"
 
 #include <errno.h>
@@ -66,7 +67,10 @@ int agent_srq_recv(struct agent *a)
 	struct aobj *o = agent_field_obj(a, "id", AO_SRQ, 1);
 	struct ibv_sge sge = { .addr = agent_num(a, "laddr", 0), .length = (uint32_t)agent_num(a, "len", 0),
 			       .lkey = (uint32_t)agent_num(a, "lkey", 0) };
-	struct ibv_recv_wr wr = { .wr_id = ++a->next_wr, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	/* The step's wr_id, marked a receive's (agent_cq.h) as a QP's receives are: a peer's
+	 * observation finds its completion in a CQ object. */
+	struct ibv_recv_wr wr = { .wr_id = agent_num(a, "wr", ++a->next_wr) | AGENT_WR_RECV, .sg_list = &sge,
+				  .num_sge = 1 }, *bad = NULL;
 	int rc;
 
 	if (!o)

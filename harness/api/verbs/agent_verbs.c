@@ -122,26 +122,35 @@ static int do_reg_mr(struct agent *a)
 
 static int do_rereg_mr(struct agent *a)
 {
-	struct aobj *o = agent_field_obj(a, "id", AO_MR, 1), *pd = NULL;
+	struct aobj *o = agent_field_obj(a, "id", AO_MR, 1), *pd = NULL, *src = NULL;
 	int flags = (int)agent_num(a, "flags", 0), rc;
-	uint64_t len;
+	uint64_t len = agent_num(a, "len", 0), boff = agent_num(a, "boff", 0), id;
+	uint8_t *addr;
 
 	if (!o)
 		return agent_reply_err(a, EINVAL, "bad rereg_mr request");
+	if (proto_get_u64(a->msg, "buf", &id) == 0 &&
+	    (!(src = agent_field_obj(a, "buf", AO_MR, 0)) || !src->buf || boff > src->len || len > src->len - boff))
+		return agent_reply_err(a, EINVAL, "bad rereg_mr buf");
 	if (flags & IBV_REREG_MR_CHANGE_PD) {
 		pd = agent_field_obj(a, "pd", AO_PD, 0);
 		if (!pd)
 			return agent_reply_err(a, EINVAL, "bad rereg_mr pd");
 	}
-	/* CHANGE_TRANSLATION re-registers [buf, buf+len): len 0 (the scenario gave
-	 * none) passes NULL and 0, which libibverbs must refuse (MR-REREG-2). */
-	len = agent_num(a, "len", 0);
+	/* CHANGE_TRANSLATION re-registers [addr, addr+len): the MR's own buffer, or buf='s from
+	 * boff; len 0 (the scenario gave none) passes NULL and 0, which libibverbs must refuse
+	 * (MR-REREG-2). */
+	addr = src ? src->buf + boff : o->buf;
 	errno = 0;
-	rc = ibv_rereg_mr(o->mr, flags, pd ? pd->pd : NULL, len ? o->buf : NULL, len,
-			  (int)agent_num(a, "access", 0));
+	rc = ibv_rereg_mr(o->mr, flags, pd ? pd->pd : NULL, len ? addr : NULL, len, (int)agent_num(a, "access", 0));
 	if (rc)
 		return agent_reply_err(a, errno ? errno : EINVAL, "ibv_rereg_mr: %d", rc);
-	return proto_send(a->fd, "ok lkey=%u rkey=%u", o->mr->lkey, o->mr->rkey);
+	if (src) { /* the MR's bytes are src's buffer's now, one more reference to it */
+		agent_buffer_share(o, src, len);
+		o->buf += boff;
+	}
+	return proto_send(a->fd, "ok lkey=%u rkey=%u addr=0x%llx", o->mr->lkey, o->mr->rkey,
+			  (unsigned long long)(uintptr_t)o->buf);
 }
 
 static int do_alloc_mw(struct agent *a)

@@ -33,7 +33,7 @@
 /* the handle given garbled (HANDLE-1): self (NAME) or an input's key */
 #define GARBLE_ARG OPT("garble", WORD(SCN_T_GARBLE))
 
-/* write, write_imm, send: IBV_SEND_INLINE */
+/* write, write_imm, send: IBV_SEND_INLINE; read: the same flag, which it cannot carry (LP-9) */
 #define INLINE_ARGS OPT("inline", BARE)
 
 /* poll_cq's results of its J-th completion */
@@ -55,7 +55,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("dereg_mr", VERBS, ACT, SCN_C_MR, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("rereg_mr", VERBS, ACT, SCN_C_MR, 0, O_VERB,
 	     ARGS(OPT("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
-		  OPT("flags", FLAGS(SCN_T_REREG)), OPT("len", NUM))),
+		  OPT("flags", FLAGS(SCN_T_REREG)), OPT("len", NUM), { .key = "buf", .flags = SCN_A_OWN, ADDR(SCN_C_MR) })),
 	CALL("alloc_mw", VERBS, CREATE, SCN_C_MW, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("type", RANGE(0, 255)), GARBLE_ARG)),
 	CALL("bind_mw", VERBS, POST, SCN_C_MW, 0, O_POST,
@@ -65,8 +65,8 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
-		  OPT("max_recv_wr", RANGE(1, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
-		  OPT("max_send_wr", RANGE(1, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
+		  OPT("max_recv_wr", RANGE(0, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
+		  OPT("max_send_wr", RANGE(0, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
 		  OPT("max_recv_sge", RANGE(1, M_SGE_MAX)), OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
 		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG)),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, ARGS(GARBLE_ARG)),
@@ -82,7 +82,7 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("max_dest_rd_atomic", RANGE(0, 255)))),
 	CALL("write", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS, WAIT_ARG)),
-	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), WAIT_ARG)),
+	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), INLINE_ARGS, WAIT_ARG)),
 	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
 	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS, IMM_ARG, SOLICITED_ARG)),
@@ -111,7 +111,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB,
 	     ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)), OPT("channel", OBJ(SCN_C_CHAN)),
 		  OPT("vector", WORD(SCN_T_COMP_VEC)))),
-	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, NOARGS),
+	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* takes up to max completions, oldest first: n, and the wr_id, status, opcode and byte_len of each */
 	QUERY("poll_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(OPT("max", RANGE(1, M_POLL_MAX))),
 	      ARGS(OPT("n", NUM), WC_RESULTS(1), WC_RESULTS(2), WC_RESULTS(3), WC_RESULTS(4))),
@@ -128,11 +128,11 @@ const struct scn_call api_verbs_calls[] = {
 	QUERY("resize_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(REQ("depth", RANGE(0, M_CQ_DEPTH_MAX))), ARGS(OPT("cqe", NUM))),
 	/* UD address handles: to= the node whose port the AH addresses */
 	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
-	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),
+	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* shared receive queues: create_qp srq= takes its receives from one */
 	CALL("create_srq", VERBS, CREATE, SCN_C_SRQ, 0, O_VERB,
-	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("max_wr", RANGE(1, M_RECV_DEPTH_MAX)))),
-	CALL("destroy_srq", VERBS, ACT, SCN_C_SRQ, 1, O_VERB, NOARGS),
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("max_wr", RANGE(1, M_RECV_DEPTH_MAX)), GARBLE_ARG)),
+	CALL("destroy_srq", VERBS, ACT, SCN_C_SRQ, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("post_srq_recv", VERBS, POST, SCN_C_SRQ, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	{ 0 },
 };

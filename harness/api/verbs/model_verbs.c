@@ -80,6 +80,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->chain_errno = c->refused_errno;
 	a->chain_pos = c->chain_pos;
 	a->max_send_wr = v->max_send_wr;
+	if (c->op == M_OP_CREATE_QP) /* the resolver gives the defaults: a 0 here was asked for */
+		a->zero_wr = (uint8_t)((v->max_send_wr ? 0 : M_ZERO_SEND_WR) | (v->max_recv_wr ? 0 : M_ZERO_RECV_WR));
 	a->garble = v->garble;
 	a->nsge_more = v->nsge_more;
 	memcpy(a->sge_more, v->sge_more, sizeof(a->sge_more));

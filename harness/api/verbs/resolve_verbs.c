@@ -4,6 +4,18 @@
 
 #include <string.h>
 
+/* reg_mr and rereg_mr buf=MR+OFF: the buffer of that MR (the parser keeps it on the node) from byte OFF. */
+static void buf_arg(const struct scn_step *s, struct hcall *c)
+{
+	const struct scn_value *v = scn_step_arg(s, "buf");
+
+	if (!v)
+		return;
+	c->verbs.in_buf = 1;
+	c->verbs.mr = rsv_obj(v);
+	c->verbs.buf_off = v->neg ? 0 - v->num : v->num;
+}
+
 static void reg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *v;
@@ -16,12 +28,7 @@ static void reg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.has_iova = 1;
 		c->verbs.iova = rsv_num(r, v, 0);
 	}
-	if ((v = scn_step_arg(s, "buf"))) {
-		/* Another registration of that MR's buffer (the parser keeps it on the node). */
-		c->verbs.in_buf = 1;
-		c->verbs.mr = rsv_obj(v);
-		c->verbs.buf_off = v->neg ? 0 - v->num : v->num;
-	}
+	buf_arg(s, c); /* another registration of that MR's buffer */
 }
 
 static void rereg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
@@ -30,6 +37,7 @@ static void rereg_mr(struct rsv *r, const struct scn_step *s, struct hcall *c)
 
 	c->verbs.access = (uint32_t)rsv_num(r, acc, 0);
 	c->verbs.len = rsv_num(r, scn_step_arg(s, "len"), 0);
+	buf_arg(s, c); /* CHANGE_TRANSLATION onto that buffer (none: the MR's own) */
 	if ((v = scn_step_arg(s, "flags")))
 		c->verbs.rereg_flags = (uint32_t)v->num;
 	else

@@ -92,10 +92,15 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			  c->verbs.prot, iova, buf);
 		break;
 	}
-	case M_OP_REREG_MR:
-		rc = stack_call(st, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu", c->obj,
-			  c->verbs.rereg_flags, c->verbs.access, c->verbs.pd, (unsigned long long)c->verbs.len);
+	case M_OP_REREG_MR: {
+		char buf[64] = "";
+
+		if (c->verbs.in_buf)
+			snprintf(buf, sizeof(buf), " buf=%d boff=%llu", c->verbs.mr, (unsigned long long)c->verbs.buf_off);
+		rc = stack_call(st, c->node, reply, "rereg_mr id=%d flags=%u access=%u pd=%d len=%llu%s", c->obj,
+			  c->verbs.rereg_flags, c->verbs.access, c->verbs.pd, (unsigned long long)c->verbs.len, buf);
 		break;
+	}
 	case M_OP_ALLOC_MW:
 		rc = stack_call(st, c->node, reply, "alloc_mw id=%d pd=%d type=%u", c->obj, c->verbs.pd, c->verbs.mw_type);
 		break;
@@ -153,8 +158,9 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		rc = stack_call(st, c->node, reply, "destroy_srq id=%d", c->obj);
 		break;
 	case M_OP_POST_SRQ_RECV:
-		rc = stack_call(st, c->node, reply, "srq_recv id=%d laddr=0x%llx lkey=%u len=%llu", c->obj,
-			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len);
+		rc = stack_call(st, c->node, reply, "srq_recv id=%d laddr=0x%llx lkey=%u len=%llu wr=%u", c->obj,
+			  (unsigned long long)c->verbs.laddr, c->verbs.lkey, (unsigned long long)c->verbs.len,
+			  c->verbs.wr_id);
 		break;
 	case M_OP_MODIFY_QP:
 		if (c->verbs.qp_state == M_QPS_ERR || c->verbs.qp_state == M_QPS_RESET)
@@ -218,6 +224,10 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	case M_OP_REREG_MR:
 		o->v.lkey = (uint32_t)stack_field(reply, "lkey");
 		o->v.rkey = (uint32_t)stack_field(reply, "rkey");
+		if (c->verbs.in_buf) { /* CHANGE_TRANSLATION onto another buffer: its address */
+			o->v.addr = o->v.iova = stack_field(reply, "addr");
+			o->v.len = c->verbs.len;
+		}
 		break;
 	case M_OP_ALLOC_MW:
 		*o = (struct stack_obj){ .made = 1, .v = { .rkey = (uint32_t)stack_field(reply, "rkey") } };
