@@ -149,7 +149,12 @@ int m_pred_unposted(const struct model *m, struct m_pred *out);
 void m_pred_sq_full_any(const struct model *m, const struct m_profile *p, struct m_pred *out);
 static inline void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
-	if (out->op.verbs.chain_pos) /* the first WR of a post finds the queue empty (any depth is 1 or more) */
+	const struct m_op *op = &out->op;
+	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+
+	/* The first WR of a post finds the queue empty, unless the QP asked for a depth of 0 */
+	if (op->verbs.chain_pos ||
+	    (op->kind != M_OP_RECV && qh >= 0 && qh < M_MAX_QP && m->node[op->node].cq.max_send[qh] == M_SEND_DEPTH_ZERO))
 		m_pred_sq_full_any(m, p, out);
 }
 
