@@ -125,7 +125,7 @@ enum scn_err {
 	SCN_E_WRONG_KIND, SCN_E_BAD_REF, SCN_E_UNKNOWN_ATTR, SCN_E_ATTR_CLASS, SCN_E_BAD_HEX,
 	SCN_E_EXPECT_EMPTY, SCN_E_UNKNOWN_OUTCOME, SCN_E_CANNOT_PRODUCE, SCN_E_UNEXPECTED,
 	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE, SCN_E_OTHER_NODE,
-	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, SCN_E_MR_BYTES, /* what the model holds (scn_limits.c) */
+	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
 	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
 	SCN_E_SGE,                            /* a list of SGEs (scn_sge.c) */
 	SCN_E_DECL_NODE,                      /* a name a key declares on another node (scn_decl.c) */

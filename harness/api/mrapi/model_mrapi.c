@@ -68,6 +68,7 @@ int model_buf_mrapi(const struct be_model *bm, int32_t obj, int16_t h, struct bm
 
 	if (bm->f->objs[obj].cls != SCN_C_MRAPI_RMEM || g->owner != bm->f->objs[obj].node)
 		return 0;
-	*out = (struct bm_buf){ g->bytes, g->unknown, g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
+	*out = (struct bm_buf){ .bytes = g->bytes, .unknown = g->unknown,
+				.len = g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
 	return 1;
 }
