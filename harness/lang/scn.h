@@ -336,6 +336,13 @@ int scn_parse_file(const char *path, struct scn_file **out, struct scn_diags *di
  * 1:1) and returns their number.
  */
 size_t scn_meta_check(const struct scn_file *f, struct scn_diags *d);
+/*
+ * The len of every registration f makes (reg_mr, rpma_mr_reg,
+ * dat_lmr_create; every node's, each at most M_MR_LEN_MAX: a longer one is
+ * refused by its call), summed: the memory a real stack pins for the file
+ * (the VM's guest must hold it, harness/suite/round.c).
+ */
+uint64_t scn_registered_bytes(const struct scn_file *f);
 
 /* What scn_append_step changed in a file, to take back with scn_unappend. */
 struct scn_mark {

@@ -158,6 +158,21 @@ static int charge_step(struct scn_ctx *c, struct tally *t, const struct scn_step
 	return 0;
 }
 
+uint64_t scn_registered_bytes(const struct scn_file *f)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct scn_step *s = &f->steps[i];
+		const struct scn_call *call = scn_step_call(s);
+		const struct scn_value *len = scn_step_arg(s, "len");
+
+		if (call->kind == SCN_KIND_CREATE && (call->cls & BUFFER_CLASSES) && len && len->num <= M_MR_LEN_MAX)
+			sum += len->num;
+	}
+	return sum;
+}
+
 void scn_check_limits(struct scn_ctx *c)
 {
 	struct tally t;
