@@ -29,22 +29,23 @@ int model_clone(struct model *dst, const struct model *src)
 	memcpy((char *)dst + M_TAIL_AT, (const char *)src + M_TAIL_AT, sizeof(*dst) - M_TAIL_AT);
 	rc = m_families_clone(dst, src);
 	/* After a failure the remaining MRs get no memory (never src's), so model_free is safe.
-	 * A buffer's pages are shared (mem.c): its list of them is copied. */
+	 * A buffer's pages are shared (mem.c): its list of them is copied, by its owner;
+	 * then every other registration of the buffer points at the owner's copy. */
 	for (unsigned n = 0; n < src->nnodes; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
 			struct m_mr *d = &dst->node[n].mr[i];
 			const struct m_mr *s = &src->node[n].mr[i];
 
 			d->mem = NULL;
-			if (!s->mem || rc)
-				continue;
-			if (s->buf != (int16_t)i) {
-				/* Another registration of the buffer of MR s->buf (made earlier, so copied already). */
-				d->mem = dst->node[n].mr[s->buf].mem;
-				continue;
-			}
-			if (!(d->mem = m_mem_clone(s->mem)))
+			if (s->mem && !rc && s->buf == (int16_t)i && !(d->mem = m_mem_clone(s->mem)))
 				rc = -ENOMEM;
+		}
+	for (unsigned n = 0; n < src->nnodes && !rc; n++)
+		for (unsigned i = 0; i < M_MAX_MR; i++) {
+			const struct m_mr *s = &src->node[n].mr[i];
+
+			if (s->mem && s->buf != (int16_t)i)
+				dst->node[n].mr[i].mem = dst->node[n].mr[s->buf].mem;
 		}
 	if (rc)
 		model_free(dst);

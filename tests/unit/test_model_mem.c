@@ -156,6 +156,39 @@ START_TEST(test_mem_copy_overlapping_across_pages_is_a_memmove)
 }
 END_TEST
 
+/* A second registration of a buffer in a slot below its owner's (a freed one): its clone sees the clone's pages. */
+START_TEST(test_mem_clone_of_a_registration_below_its_owner)
+{
+	struct fx f;
+	struct model c;
+	int pd, low, own, again;
+
+	fx_init(&f, 1, "rxe");
+	pd = fx_pd(&f, 0);
+	low = fx_mr(&f, 0, pd, 4096, M_ACC_LOCAL_WRITE);
+	for (int i = 1; i < M_MAX_MR; i++)
+		own = fx_mr(&f, 0, pd, GIB, M_ACC_LOCAL_WRITE);
+	fx_do(&f, op_obj(M_OP_DEREG_MR, 0, low), ok_());
+	struct m_op r = op_reg(0, pd, 8192, M_ACC_LOCAL_WRITE);
+	r.verbs.in_buf = 1;
+	r.verbs.mr = (int16_t)own;
+	r.verbs.buf_off = GIB - 8192;
+	again = fx_do(&f, r, ok_());
+	ck_assert_int_eq(again, low); /* the table is full: the freed slot, below own's */
+	ck_assert_int_eq(model_mr_set(&f.m, 0, own, GIB - 1, 0x31, 1), 0);
+	ck_assert_int_eq(model_mr_byte(&f.m, 0, again, 8191), 0x31);
+	ck_assert_int_eq(model_clone(&c, &f.m), 0);
+	ck_assert(c.node[0].mr[again].mem == c.node[0].mr[own].mem);
+	ck_assert(c.node[0].mr[again].mem != f.m.node[0].mr[own].mem);
+	ck_assert_int_eq(model_mr_set(&c, 0, again, 8190, 0x32, 2), 0);
+	ck_assert_int_eq(model_mr_byte(&c, 0, own, GIB - 1), 0x32);
+	ck_assert_int_eq(model_mr_byte(&f.m, 0, own, GIB - 1), 0x31);
+	model_free(&f.m);
+	ck_assert_int_eq(model_mr_byte(&c, 0, again, 8190), 0x32);
+	model_free(&c); /* ASan: each buffer's pages freed once */
+}
+END_TEST
+
 Suite *suite_test_model_mem(void)
 {
 	Suite *s = suite_create("model_mem");
@@ -166,6 +199,7 @@ Suite *suite_test_model_mem(void)
 	tcase_add_test(tc, test_mem_clone_shares_pages_and_writes_its_own);
 	tcase_add_test(tc, test_mem_pages_past_the_bound_are_refused);
 	tcase_add_test(tc, test_mem_copy_overlapping_across_pages_is_a_memmove);
+	tcase_add_test(tc, test_mem_clone_of_a_registration_below_its_owner);
 	suite_add_tcase(s, tc);
 	return s;
 }
