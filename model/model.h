@@ -486,8 +486,10 @@ struct m_pred {
 /*
  * Predict op on m under profile p: every allowed alternative with its rules.
  * Returns 0 (out->n >= 1), or -EINVAL when the op is malformed for the model
- * (unknown node, handle out of range, a handle that was never created) — a
- * scenario error, not a stack outcome. Pure: m is not changed.
+ * (unknown node, handle out of range, a handle that was never created), or
+ * -EDEADLK for a call the library would never return from (CQ-EVENT-1: a
+ * destroy_cq with events not acknowledged) — a scenario error, not a stack
+ * outcome. Pure: m is not changed.
  */
 int model_predict(const struct model *m, const struct m_profile *p, const struct m_op *op,
 		  struct m_pred *out);

@@ -230,7 +230,7 @@ static const struct agent_req core_reqs[] = {
 /* Release every object: API objects first (they sit on verbs ones), then verbs ones. */
 static void release_all(struct agent *a)
 {
-	static const enum aobj_kind order[] = { AO_MW, AO_QP, AO_CQ, AO_MR, AO_PD };
+	static const enum aobj_kind order[] = { AO_MW, AO_QP, AO_CQ, AO_CHAN, AO_MR, AO_PD };
 
 	for (int i = AGENT_OBJS_MAX - 1; i >= 0; i--)
 		if (a->obj[i].release)
@@ -253,6 +253,8 @@ static void release_all(struct agent *a)
 					ibv_destroy_cq(o->scq);
 			} else if (order[k] == AO_CQ)
 				ibv_destroy_cq(o->scq);
+			else if (order[k] == AO_CHAN && !ibv_destroy_comp_channel(o->ext))
+				o->ext = NULL; /* after its CQs */
 			else if (order[k] == AO_MR)
 				ibv_dereg_mr(o->mr);
 			else if (order[k] == AO_PD)
@@ -361,6 +363,7 @@ void agent_reset(struct agent *a, unsigned *objs, unsigned *fams)
 	if (*objs == 0)
 		memset(a->obj, 0, sizeof(a->obj));
 	a->fams = 0;
+	a->cqs_made = 0;
 }
 
 static int do_reset(struct agent *a)

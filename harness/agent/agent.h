@@ -32,6 +32,14 @@
  *   recvs id wait_ms                                  ok n=0 state=S | ok n=1 status=WC state=S
  *                                                     (state= absent if ibv_query_qp failed)
  *   query_qp id                                       ok state=S access=N
+ *   create_cq id depth [chan vec]                     ok (chan: a completion channel object; vec:
+ *                                                     0, 1 last, 2 past the last, 3 -1)
+ *   create_comp_channel id | destroy_comp_channel id  ok
+ *   req_notify_cq id sol=0|1                          ok
+ *   get_cq_event id                                   ok n=0 (none within 200 ms) | ok n=1 cq=N (the
+ *                                                     CQ's place among those made since the reset)
+ *   ack_cq_events id n                                ok (n at most the events taken of CQ id)
+ *   resize_cq id depth                                ok cqe=N
  *   fill id byte off len                              ok
  *   read id off len (len <= AGENT_READ_MAX)           ok bytes=N, then the N raw bytes (proto.h)
  *   quit                                              ok (then the agent exits)

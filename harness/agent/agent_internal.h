@@ -28,6 +28,7 @@ enum aobj_kind {
 	AO_RPMEM_POOL,                                /* librpmem */
 	AO_AH,                                        /* verbs address handles (ext: the ibv_ah) */
 	AO_SRQ,                                       /* verbs shared receive queues (ext: the ibv_srq) */
+	AO_CHAN,                                      /* verbs completion channels (ext: the ibv_comp_channel) */
 };
 
 struct agent;
@@ -79,6 +80,7 @@ struct agent {
 	struct ibv_context *ctx;
 	union ibv_gid gid;
 	uint64_t next_wr;
+	unsigned cqs_made;         /* verbs CQ objects made since the last reset (get_cq_event's cq=) */
 	struct aobj obj[AGENT_OBJS_MAX];
 	char msg[PROTO_LINE_MAX];
 	/* Each API family's per-node state (state[its enum m_family]), NULL until

@@ -70,8 +70,9 @@ enum scn_class {
 	SCN_C_CQ = 1u << 15,
 	SCN_C_AH = 1u << 16, /* a verbs address handle (UD) */
 	SCN_C_SRQ = 1u << 17, /* a verbs shared receive queue */
+	SCN_C_CHAN = 1u << 18, /* a verbs completion channel */
 };
-#define SCN_C_COUNT_ 18
+#define SCN_C_COUNT_ 19
 
 /* Value kinds (bits, so an argument can accept several). */
 enum scn_vkind {
@@ -100,6 +101,7 @@ enum scn_table {
 	SCN_T_WC, SCN_T_YESNO,
 	SCN_T_QP_ATTR, SCN_T_WC_OPCODE,
 	SCN_T_GARBLE,
+	SCN_T_COMP_VEC,
 	SCN_T_COUNT_
 };
 

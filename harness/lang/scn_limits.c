@@ -2,7 +2,7 @@
  * scn_limits.c — what the reference model can hold, checked where the
  * scenario says it (issue 16.8). The limits themselves are the model's
  * (model/model.h: M_MAX_PD, M_MAX_MR, M_MAX_MW, M_MAX_QP, M_MAX_CONN,
- * M_MAX_RREMOTE, M_MAX_CQ, M_MAX_AH, M_MAX_SRQ per node, model_mr_len_holds per registration;
+ * M_MAX_RREMOTE, M_MAX_CQ, M_MAX_AH, M_MAX_SRQ, M_MAX_CHAN per node, model_mr_len_holds per registration;
  * the model's memory is bounded where it is written, not here: it holds a
  * buffer's pages where written, at most M_MR_BYTES_MAX of them in a scenario,
  * and the walk stops at the step that would pass that, model_mem_check); this file
@@ -22,7 +22,7 @@
 #include <errno.h>
 #include <string.h>
 
-enum res { R_PD, R_MR, R_MW, R_QP, R_CONN, R_RREMOTE, R_CQ, R_AH, R_SRQ, R_COUNT_ };
+enum res { R_PD, R_MR, R_MW, R_QP, R_CONN, R_RREMOTE, R_CQ, R_AH, R_SRQ, R_CHAN, R_COUNT_ };
 
 static const struct {
 	const char *what;
@@ -37,6 +37,7 @@ static const struct {
 	[R_CQ] = { "CQs (create_cq)", M_MAX_CQ },
 	[R_AH] = { "address handles (create_ah)", M_MAX_AH },
 	[R_SRQ] = { "shared receive queues (create_srq)", M_MAX_SRQ },
+	[R_CHAN] = { "completion channels (create_comp_channel)", M_MAX_CHAN },
 };
 
 /* What creating an object of each class takes on its node and on its peer's. */
@@ -58,6 +59,7 @@ static const struct {
 	{ SCN_C_CQ, { [R_CQ] = 1 }, { 0 } },
 	{ SCN_C_AH, { [R_AH] = 1 }, { 0 } },
 	{ SCN_C_SRQ, { [R_SRQ] = 1 }, { 0 } },
+	{ SCN_C_CHAN, { [R_CHAN] = 1 }, { 0 } },
 };
 
 #define RPMA_CLASSES (SCN_C_RPMA_MR | SCN_C_RPMA_CONN) /* the calls that make the node's librpma peer */

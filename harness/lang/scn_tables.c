@@ -53,6 +53,7 @@ static const struct scn_name class_names[] = {
 	{ SCN_C_MRAPI_RMEM, "MRAPI rmem" }, { SCN_C_RPMEM_POOL, "rpmem pool" },
 	{ SCN_C_DAT_EP, "DAT EP" }, { SCN_C_MRAPI_REQ, "MRAPI request" }, { SCN_C_MRAPI_ATTRS, "MRAPI attributes" },
 	{ SCN_C_CQ, "CQ" }, { SCN_C_AH, "AH" }, { SCN_C_SRQ, "SRQ" },
+	{ SCN_C_CHAN, "completion channel" },
 };
 NAMED_ENUM(scn_class, enum scn_class, class_names)
 
@@ -87,6 +88,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_MRAPI_NULL, "mrapi_null" }, { SCN_T_QPT, "qp_type" },
 	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" }, { SCN_T_QP_ATTR, "qp_attr" }, { SCN_T_WC_OPCODE, "wc_opcode" },
 	{ SCN_T_GARBLE, "garble" },
+	{ SCN_T_COMP_VEC, "comp_vector" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -140,6 +142,8 @@ static const struct scn_name garble_t[] = {
 	{ 1, "self" }, { 2, "pd" }, { 3, "mr" }, { 5, "send_cq" }, { 6, "recv_cq" }, { 7, "srq" }, { 8, "ah" },
 };
 static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
+/* create_cq's comp_vector against the device's num_comp_vectors (the model's enum m_comp_vec) */
+static const struct scn_name comp_vec_t[] = { { 0, "0" }, { 1, "last" }, { 2, "past" }, { 3, "-1" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
 static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" }, { 3, "UNMAPPED" } };
 /* RPMA_MR_USAGE_* (librpma.h) */
@@ -198,6 +202,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_YESNO] = { yesno_t, SCN_N(yesno_t) },
 	[SCN_T_WC_OPCODE] = { wc_opcode_t, SCN_N(wc_opcode_t) },
 	[SCN_T_GARBLE] = { garble_t, SCN_N(garble_t) },
+	[SCN_T_COMP_VEC] = { comp_vec_t, SCN_N(comp_vec_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

@@ -69,7 +69,11 @@ struct hc_verbs {
 	uint8_t unsignaled;       /* send posts: signaled=no */
 	uint8_t nowait;           /* write, read, cas, fadd: wait=no (its completion is a wait step's) */
 	uint32_t wr_id;           /* posts, recv: the WR's wr_id (id=, else the step's line) */
-	uint32_t cq_depth;        /* create_cq: cqe */
+	uint32_t cq_depth;        /* create_cq, resize_cq: cqe */
+	int32_t chan;             /* create_cq: its completion channel object (-1: none) */
+	uint8_t comp_vec;         /* create_cq: enum m_comp_vec */
+	uint8_t solicited;        /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
+	uint8_t nack;             /* ack_cq_events: nevents */
 	uint32_t max_wc;          /* poll_cq: num_entries */
 	uint8_t no_sge;           /* write, write_imm, send, recv without local=: num_sge 0 */
 	/* QP states, UD (model/verbs/ud.h): modify_qp RTR's peer= and a UD send's dest= are peer/peer_node */

@@ -317,6 +317,8 @@ static int step_predict(struct run *x, size_t si, struct hcall *cm, struct m_pre
 		int32_t o = missing >= 0 ? missing : s->obj;
 
 		run_say(x, V_ERROR, s->line, "line %u: %s: the model cannot run this step (%s%s)", s->line, call->name,
+		    rc == -EDEADLK ? "it would wait for ever: rule CQ-EVENT-1, every event get_cq_event took must "
+				     "be acknowledged before destroy_cq, and no more than were taken" :
 		    rc != -ENOENT ? "malformed for the model" : bm_handle(&x->bm, o) == BM_STALE ?
 		    "it uses a destroyed object whose model slot a later creation took: " :
 		    "it uses an object whose creation failed: ",

@@ -417,6 +417,8 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 		return rc;
 	if (m_cq_op((enum m_op_kind)pred->op.kind))
 		rc = m_cq_apply(m, pred, i, &made);
+	else if (m_chan_op((enum m_op_kind)pred->op.kind))
+		rc = m_chan_apply(m, pred, i, &made);
 	else {
 		m_cq_note(m, pred, i); /* what it completes into CQs, before the receive queues change */
 		rc = verbs_apply(m, pred, i, &made);

@@ -25,7 +25,7 @@ static int send_wr(enum m_op_kind k)
 
 int m_cq_op(enum m_op_kind k)
 {
-	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ;
+	return k == M_OP_CREATE_CQ || k == M_OP_DESTROY_CQ || k == M_OP_POLL_CQ || k == M_OP_RESIZE_CQ;
 }
 
 static int cq_live(const struct m_cq_node *c, int h)
@@ -50,10 +50,17 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_CREATE_CQ: {
-		if (op->verbs.cq_depth > M_CQ_DEPTH_MAX)
+		if (op->verbs.cq_depth > M_CQ_DEPTH_MAX || op->verbs.comp_vec > M_VEC_MINUS1 ||
+		    (op->verbs.chan1 && !m_chan_live(c, op->verbs.chan1 - 1)))
 			return -EINVAL;
 		m_why_add(&why, M_RULE_CQ_CREATE_1);
-		if (op->verbs.cq_depth == 0) {
+		if (op->verbs.chan1 || op->verbs.comp_vec != M_VEC_ZERO)
+			m_why_add(&why, M_RULE_CQ_CREATE_2);
+		if (op->verbs.comp_vec == M_VEC_PAST || op->verbs.comp_vec == M_VEC_MINUS1) {
+			struct m_set s = DECIDE(p, CQ_CREATE_2, PART_STEP, O_ERR(EINVAL));
+
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+		} else if (op->verbs.cq_depth == 0) {
 			struct m_set s = DECIDE(p, CQ_CREATE_1, PART_STEP, O_ERR(EINVAL));
 
 			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
@@ -65,6 +72,9 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 	case M_OP_DESTROY_CQ:
 		if (!cq_live(c, op->obj))
 			return -EINVAL;
+		/* Events taken and not acknowledged: ibv_destroy_cq would wait for ever (CQ-EVENT-1). */
+		if (c->cq[op->obj].unacked && !c->cq[op->obj].usecnt)
+			return -EDEADLK;
 		m_why_add(&why, M_RULE_CQ_DESTROY_1);
 		if (c->cq[op->obj].usecnt) {
 			struct m_set s = DECIDE(p, CQ_DESTROY_1, PART_STEP, O_ERR(EBUSY));
@@ -74,6 +84,25 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		}
 		return 0;
+	case M_OP_RESIZE_CQ: {
+		const struct m_cq *cq;
+
+		if (!cq_live(c, op->obj) || op->verbs.cq_depth > M_CQ_DEPTH_MAX)
+			return -EINVAL;
+		cq = &c->cq[op->obj];
+		m_why_add(&why, M_RULE_CQ_RESIZE_1);
+		if (op->verbs.cq_depth == 0) {
+			struct m_set s = DECIDE(p, CQ_RESIZE_1, PART_STEP, O_ERR(EINVAL));
+
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			return 0;
+		}
+		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+		/* Fewer than it may hold (the harness may have taken some while it waited): EINVAL too. */
+		if (cq->overrun || cq->n > op->verbs.cq_depth)
+			m_alt_add(out, O_ERR(EINVAL), M_EFF_NONE, &why, -1);
+		return 0;
+	}
 	case M_OP_POLL_CQ:
 		if (!cq_live(c, op->obj) || op->verbs.max_wc < 1 || op->verbs.max_wc > M_POLL_MAX)
 			return -EINVAL;
@@ -135,20 +164,24 @@ static struct m_cqe recv_cqe(const struct m_op *op, const struct m_qp *pq, uint3
 	return (struct m_cqe){ .wr_id = wr_id, .has_len = 1, .opcode = w.opcode, .byte_len = w.byte_len };
 }
 
-/* Completion e with status st arrives at CQ handle+1 cq1 of node n (0: an untracked CQ). */
-static void cq_push(struct model *m, unsigned n, uint8_t cq1, struct m_cqe e, enum m_wc_status st)
+/*
+ * Completion e with status st arrives at CQ handle+1 cq1 of node n (0: an
+ * untracked CQ); sol: whether it is a solicited one, for the event it may
+ * put on the CQ's channel (CQ-NOTIFY-1).
+ */
+static void cq_push(struct model *m, unsigned n, uint8_t cq1, struct m_cqe e, enum m_wc_status st,
+		    enum m_chan_sol sol)
 {
 	struct m_cq *cq;
 
 	if (!cq1)
 		return;
 	cq = &m->node[n].cq.cq[cq1 - 1];
+	if (!cq->overrun && (cq->n >= cq->depth || cq->n >= M_CQE_MAX))
+		cq->overrun = 1; /* the provider may hold more than asked for: undefined from here */
+	m_chan_completion(m, n, cq1, st == M_WC_SUCCESS ? sol : M_SOL_UNKNOWN);
 	if (cq->overrun)
 		return;
-	if (cq->n >= cq->depth || cq->n >= M_CQE_MAX) {
-		cq->overrun = 1; /* the provider may hold more than asked for: undefined from here */
-		return;
-	}
 	e.status = (uint8_t)st;
 	cq->e[cq->n++] = e;
 	cq->pushes++;
@@ -165,7 +198,8 @@ static void flush_recvs(struct model *m, unsigned n, int qh, unsigned first)
 	if (q->state == M_QPS_ERR)
 		return; /* flushed when it entered ERR */
 	for (unsigned j = first; j < q->nrecv; j++)
-		cq_push(m, n, m->node[n].cq.rcq[qh], (struct m_cqe){ .wr_id = q->recv[j].wr_id }, M_WC_WR_FLUSH_ERR);
+		cq_push(m, n, m->node[n].cq.rcq[qh], (struct m_cqe){ .wr_id = q->recv[j].wr_id }, M_WC_WR_FLUSH_ERR,
+			M_SOL_UNKNOWN);
 }
 
 void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
@@ -178,18 +212,20 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 
 	if (qh < 0 || qh >= nd->nqp)
 		return;
+	for (unsigned n = 0; n < m->nnodes; n++)
+		m_chan_step_begin(m, n);
 	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC)
-		cq_push(m, op->node, nd->cq.scq[qh], send_cqe(op), (enum m_wc_status)a->out.code);
+		cq_push(m, op->node, nd->cq.scq[qh], send_cqe(op), (enum m_wc_status)a->out.code, M_SOL_NO);
 	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)
 		cq_push(m, op->node, nd->cq.rcq[qh], (struct m_cqe){ .wr_id = op->verbs.wr_id },
-			M_WC_WR_FLUSH_ERR); /* RA-ERR-5: flushed at once */
+			M_WC_WR_FLUSH_ERR, M_SOL_UNKNOWN); /* RA-ERR-5: flushed at once */
 	if (a->peer_recv >= 0 && r->peer_node >= 0 && r->peer_qp >= 0) {
 		const struct m_recv *rq = m_rq_head(&m->node[r->peer_node], r->peer_qp); /* its own or its SRQ's */
 
 		if (rq) {
 			cq_push(m, (unsigned)r->peer_node, m->node[r->peer_node].cq.rcq[r->peer_qp],
 				recv_cqe(op, &m->node[r->peer_node].qp[r->peer_qp], rq->wr_id),
-				(enum m_wc_status)a->peer_recv);
+				(enum m_wc_status)a->peer_recv, op->verbs.solicited ? M_SOL_YES : M_SOL_NO);
 			consumed = 1;
 		}
 	}
@@ -253,11 +289,19 @@ int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *create
 	case M_OP_CREATE_CQ:
 		if (c->ncq >= M_MAX_CQ)
 			return -ENOSPC;
-		c->cq[c->ncq] = (struct m_cq){ .live = 1, .ever = 1, .depth = op->verbs.cq_depth };
+		c->cq[c->ncq] = (struct m_cq){ .live = 1, .ever = 1, .depth = op->verbs.cq_depth,
+					       .chan1 = op->verbs.chan1 };
+		if (op->verbs.chan1)
+			c->ch[op->verbs.chan1 - 1].refs++;
 		*created = c->ncq++;
+		return 0;
+	case M_OP_RESIZE_CQ:
+		c->cq[op->obj].depth = op->verbs.cq_depth;
 		return 0;
 	case M_OP_DESTROY_CQ:
 		c->cq[op->obj].live = 0;
+		if (c->cq[op->obj].chan1)
+			c->ch[c->cq[op->obj].chan1 - 1].refs--;
 		return 0;
 	case M_OP_POLL_CQ: {
 		struct m_cq *cq = &c->cq[op->obj];
@@ -287,6 +331,10 @@ int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
 	if (op->obj < 0 || op->obj >= c->ncq)
 		return -EINVAL;
 	cq = &c->cq[op->obj];
+	if (op->kind == M_OP_RESIZE_CQ) {
+		m_qres_add(out, "cqe", M_Q_ATLEAST, cq->depth, M_RULE_CQ_RESIZE_1);
+		return 0;
+	}
 	mode = cq->overrun ? M_Q_ANY : M_Q_EXACT;
 	m_qres_add(out, "n", mode, cq->npolled, M_RULE_CQ_POLL_1);
 	for (unsigned j = 0; j < cq->npolled; j++) {

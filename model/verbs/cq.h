@@ -18,6 +18,18 @@
 #define M_SEND_DEPTH_MAX 16    /* the largest max_send_wr a QP may ask for */
 #define M_SEND_DEPTH_DEFAULT 32 /* create_qp without max_send_wr= */
 #define M_POLL_MAX 4      /* completions one poll_cq step takes and reports */
+#define M_MAX_CHAN 4      /* completion channels per node (handles are never reused) */
+#define M_CHAN_EV_MAX 8   /* events the model keeps per channel before it loses track */
+#define M_ACK_MAX 16      /* the most events one ack_cq_events step may acknowledge */
+
+/* What req_notify_cq armed a CQ for (ibv_req_notify_cq's solicited_only). */
+enum m_cq_arm { M_ARM_NONE, M_ARM_SOLICITED, M_ARM_NEXT };
+
+/* create_cq's comp_vector, as the scenario names it against the device's num_comp_vectors. */
+enum m_comp_vec { M_VEC_ZERO, M_VEC_LAST, M_VEC_PAST, M_VEC_MINUS1 };
+
+/* Whether a completion is a solicited one (what a solicited_only arm waits for). */
+enum m_chan_sol { M_SOL_NO, M_SOL_YES, M_SOL_UNKNOWN /* an error completion: not determined */ };
 
 /* What a work completion says was done (IBV_WC_*, ibv_poll_cq's wc.opcode). */
 enum m_wc_opcode {
@@ -57,13 +69,33 @@ struct m_cq {
 	uint32_t depth;          /* the cqe asked for at create_cq */
 	uint32_t usecnt;         /* QPs completing into it (send or receive side, each counted) */
 	uint32_t pushes;         /* completions that arrived, ever (but those of outstanding WRs) */
+	uint8_t chan1;           /* its completion channel's handle + 1 (0: none) */
+	uint8_t arm;             /* enum m_cq_arm: what the next event waits for */
+	uint8_t unacked;         /* events get_cq_event gave of it that ack_cq_events has not acknowledged */
 	struct m_cqe e[M_CQE_MAX];
 	struct m_cqe polled[M_POLL_MAX];
+};
+
+/*
+ * A completion channel (ibv_create_comp_channel): the events of its CQs,
+ * oldest first, each as its CQ's handle + 1 (CQ-NOTIFY-1, CQ-EVENT-1).
+ */
+struct m_chan {
+	uint8_t live, ever;
+	uint8_t refs;            /* live CQs created on it */
+	uint8_t n;               /* events waiting on it */
+	uint8_t vague;           /* an event may be there that the model does not know of, or missing */
+	uint8_t got;             /* the last get_cq_event's CQ handle + 1 (0: none came) */
+	uint8_t got_vague;       /* that answer could not be known */
+	uint8_t step_adds;       /* events the step being committed put on it */
+	uint8_t ev[M_CHAN_EV_MAX];
 };
 
 struct m_cq_node {
 	uint8_t ncq;
 	struct m_cq cq[M_MAX_CQ];
+	uint8_t nch;
+	struct m_chan ch[M_MAX_CHAN];
 	/* Per QP handle: its send and receive CQ (CQ handle + 1; 0: the QP's own, untracked) and
 	 * whether it was created with sq_sig_all (every send WR signaled). */
 	uint8_t scq[M_MAX_QP], rcq[M_MAX_QP], sig_all[M_MAX_QP];

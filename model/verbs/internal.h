@@ -149,7 +149,7 @@ int m_outst_on_qp(const struct model *m, unsigned n, int qp);
 int m_outst_names_mr(const struct model *m, unsigned n, int h);
 
 /* Completion queues (cq.c). */
-int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq */
+int m_cq_op(enum m_op_kind k);  /* create_cq, destroy_cq, poll_cq, resize_cq */
 /* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */
 int m_cq_check_qp(const struct model *m, const struct m_op *op);
 int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *out);
@@ -159,10 +159,24 @@ void m_cq_unsignaled(const struct model *m, struct m_pred *out);
 void m_cq_note(struct model *m, const struct m_pred *pred, size_t i);
 /* After it was committed (created: the new handle or -1): QP to CQ bindings and use counts. */
 void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int created);
-/* Commit a create_cq, destroy_cq or poll_cq. */
+/* Commit a create_cq, destroy_cq, poll_cq or resize_cq. */
 int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
-/* poll_cq's results: n, then wrJ and statusJ of what it took. */
+/* poll_cq's results: n, then wrJ and statusJ of what it took; resize_cq's: cqe. */
 int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+/* Completion channels and notification (chan.c): create_comp_channel, destroy_comp_channel,
+ * req_notify_cq, get_cq_event, ack_cq_events (m_chan_op); their predictions, commits and
+ * get_cq_event's results (n, cq). m_chan_live: is h a live channel of c. m_chan_completion: a
+ * completion arrived in CQ handle+1 cq1 of node n (sol: a solicited one?), the event it may put on
+ * the CQ's channel; m_chan_step_begin: a step's commit starts on node n (m_cq_note). */
+int m_chan_op(enum m_op_kind k);
+int m_chan_live(const struct m_cq_node *c, int h);
+int m_pred_chan(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_chan_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
+int m_chan_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+void m_chan_completion(struct model *m, unsigned n, uint8_t cq1, enum m_chan_sol sol);
+void m_chan_step_begin(struct model *m, unsigned n);
+/* A completion of CQ handle+1 cq1 of node n the model does not follow: its channel goes vague. */
+void m_chan_unfollowed(struct model *m, unsigned n, uint8_t cq1);
 /* query_qp's capabilities of QP qh of nd, each at least what create_qp asked for (qpcaps.c). */
 void m_qp_caps_query(const struct m_node *nd, int qh, struct m_qres *out);
 /* connect gave RC QPs a and b op's max_rd_atomic and max_dest_rd_atomic (qpcaps.c). */

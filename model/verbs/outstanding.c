@@ -411,6 +411,7 @@ static int hand_over(struct model *m, const struct m_pred *pred)
 					.seen = pred->wr_seen[M_OUTST_MAX], .seq = o->seq++ };
 		o->nlive++;
 		w->pushes = m->node[op->node].cq.cq[wr_cq(m, w) - 1].pushes;
+		m_chan_unfollowed(m, op->node, wr_cq(m, w)); /* its completion's event is not followed */
 		unknown_dest(m, w);
 		return 0;
 	}

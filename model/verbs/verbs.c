@@ -35,8 +35,11 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 		return rc;
 	case M_OP_WAIT:
 		return m_pred_wait(m, p, out);
-	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_POLL_CQ:
+	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_POLL_CQ: case M_OP_RESIZE_CQ:
 		return m_pred_cq(m, p, out);
+	case M_OP_CREATE_COMP_CHANNEL: case M_OP_DESTROY_COMP_CHANNEL: case M_OP_REQ_NOTIFY_CQ:
+	case M_OP_GET_CQ_EVENT: case M_OP_ACK_CQ_EVENTS:
+		return m_pred_chan(m, p, out);
 	case M_OP_CREATE_QP:
 		if ((rc = m_cq_check_qp(m, &out->op)))
 			return rc;
@@ -82,8 +85,10 @@ static int verbs_query(const struct model *m, const struct m_profile *p, const s
 		       struct m_qres *out)
 {
 	(void)p;
-	if (op->kind == M_OP_POLL_CQ)
+	if (op->kind == M_OP_POLL_CQ || op->kind == M_OP_RESIZE_CQ)
 		return m_cq_query(m, op, out);
+	if (op->kind == M_OP_GET_CQ_EVENT)
+		return m_chan_query(m, op, out);
 	return op->kind == M_OP_QUERY_QP ? query_qp(m, op, out) : -EINVAL;
 }
 

@@ -93,7 +93,11 @@ struct m_verbs_args {
 	uint8_t sig_all;    /* create_qp: sq_sig_all (every send WR signaled) */
 	uint8_t unsignaled; /* send posts: IBV_SEND_SIGNALED left out */
 	uint32_t wr_id;     /* posts and recv: the WR's wr_id, as its completion reports it */
-	uint32_t cq_depth;  /* create_cq: cqe */
+	uint32_t cq_depth;  /* create_cq, resize_cq: cqe */
+	uint8_t chan1;      /* create_cq: its completion channel's handle + 1 (0: none) */
+	uint8_t comp_vec;   /* create_cq: enum m_comp_vec */
+	uint8_t solicited;  /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
+	uint8_t nack;       /* ack_cq_events: nevents */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */
 	uint8_t no_sge;     /* write, write_imm, send, recv: num_sge 0 (len 0; lkey and laddr unused) */
 	int32_t chain_errno; /* send posts: chained after a WR its ibv_post_send refused with this

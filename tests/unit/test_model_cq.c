@@ -278,6 +278,36 @@ START_TEST(test_RA_ERR_4_error_completion_promises_no_opcode_or_length)
 }
 END_TEST
 
+START_TEST(test_CQ_RESIZE_1_at_least_what_it_holds)
+{
+	struct fx f;
+	struct cqpair c = fx_cqpair(&f, 3, 0);
+	struct m_op rs = op_obj(M_OP_RESIZE_CQ, 0, c.cqa);
+	struct m_qres q = { 0 };
+
+	rs.verbs.cq_depth = 1;
+	ck_assert(fx_rule(fx_predict(&f, rs), ok_(), M_RULE_CQ_RESIZE_1));
+	ck_assert(fx_only(fx_predict(&f, rs), ok_()));
+	fx_do(&f, rs, ok_());
+	ck_assert_int_eq(model_query(&f.m, &f.p, &rs, &q), 0);
+	ck_assert_int_eq(qmode(&q, "cqe"), M_Q_ATLEAST);
+	ck_assert_uint_eq(q.r[0].value, 1);
+	rs.verbs.cq_depth = 0;
+	ck_assert(fx_only(fx_predict(&f, rs), err_(EINVAL)));
+	rs.verbs.cq_depth = 7;
+	fx_do(&f, rs, ok_());
+	/* Two completions not polled: resizing to one is EINVAL, or taken when the harness took them. */
+	fx_do(&f, op_write(&f, &c.s, 1, 0), wc_(M_WC_SUCCESS));
+	fx_do(&f, op_write(&f, &c.s, 2, 0), wc_(M_WC_SUCCESS));
+	rs.verbs.cq_depth = 1;
+	ck_assert(fx_has(fx_predict(&f, rs), err_(EINVAL)));
+	ck_assert(fx_has(fx_predict(&f, rs), ok_()));
+	rs.verbs.cq_depth = 2;
+	ck_assert(fx_only(fx_predict(&f, rs), ok_()));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_cq(void)
 {
 	Suite *s = suite_create("model_cq");
@@ -287,6 +317,7 @@ Suite *suite_test_model_cq(void)
 	RTEST(tc, CQ_DESTROY_1, test_CQ_DESTROY_1_busy_while_a_qp_uses_it);
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_signaled_and_failing_wrs_in_order);
 	RTEST(tc, CQ_POLL_1, test_CQ_POLL_1_overrun_is_undefined);
+	RTEST(tc, CQ_RESIZE_1, test_CQ_RESIZE_1_at_least_what_it_holds);
 	RTEST(tc, RA_ERR_2, test_RA_ERR_2_receives_flushed_into_the_recv_cq);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_receive_posted_in_err);
 	RTEST(tc, RA_ERR_4, test_RA_ERR_4_error_completion_promises_no_opcode_or_length);

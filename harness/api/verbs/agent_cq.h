@@ -30,7 +30,18 @@ int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *
  */
 int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc *wc);
 
+/* create_cq id= depth= [chan=] [vec=]: chan= a completion channel object, vec= enum m_comp_vec. */
 int agent_do_create_cq(struct agent *a);
+/* create_comp_channel id=, destroy_comp_channel id=; req_notify_cq id= sol=0|1; get_cq_event id=:
+ * "ok n=0" when no event comes within a bounded wait, else "ok n=1 cq=ORD" (the CQ's place among
+ * those made since the reset); ack_cq_events id= n= (at most as many as were taken). */
+int agent_do_create_comp_channel(struct agent *a);
+/* resize_cq id= depth=: "ok cqe=N" (ibv_resize_cq, then the CQ's cqe). */
+int agent_do_resize_cq(struct agent *a);
+int agent_do_destroy_comp_channel(struct agent *a);
+int agent_do_req_notify_cq(struct agent *a);
+int agent_do_get_cq_event(struct agent *a);
+int agent_do_ack_cq_events(struct agent *a);
 int agent_do_destroy_cq(struct agent *a);
 int agent_do_poll_cq(struct agent *a);
 /* wait id wr: the completion of send WR wr of QP id (posted nowait=1), from its send CQ object: kept

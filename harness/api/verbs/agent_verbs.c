@@ -409,6 +409,8 @@ static int fill_wr(struct agent *a, const char *pfx, struct ibv_send_wr *wr, str
 	}
 	if (wr_num(a, pfx, "inline", 0))
 		wr->send_flags |= IBV_SEND_INLINE;
+	if (wr_num(a, pfx, "sol", 0))
+		wr->send_flags |= IBV_SEND_SOLICITED;
 	if (wr_num(a, pfx, "nosge", 0)) {
 		wr->num_sge = 0;
 		wr->sg_list = NULL;
@@ -681,5 +683,9 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
 	{ "poll_cq", agent_do_poll_cq }, { "wait", agent_do_wait },
 	{ "garble", agent_garble },
+	{ "create_comp_channel", agent_do_create_comp_channel },
+	{ "destroy_comp_channel", agent_do_destroy_comp_channel },
+	{ "req_notify_cq", agent_do_req_notify_cq }, { "get_cq_event", agent_do_get_cq_event },
+	{ "ack_cq_events", agent_do_ack_cq_events }, { "resize_cq", agent_do_resize_cq },
 	{ NULL, NULL },
 };

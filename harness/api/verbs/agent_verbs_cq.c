@@ -1,7 +1,13 @@
-/* agent_verbs_cq.c — the agent's CQ objects: create_cq, destroy_cq, poll_cq (agent_cq.h). */
+/*
+ * agent_verbs_cq.c — the agent's CQ objects: create_cq, destroy_cq, poll_cq;
+ * completion channels and their events: create_comp_channel,
+ * destroy_comp_channel, req_notify_cq, get_cq_event, ack_cq_events (agent_cq.h).
+ */
 #include "harness/api/verbs/agent_cq.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +17,8 @@
 #define POLL_SETTLE_MS 100 /* poll_cq: how long the CQ must stay quiet before fewer than max are taken */
 #define POLL_MAX 4
 #define TAKEN_MAX 64      /* completions poll_cq took, kept for a wait that comes after it */
+#define EVENT_WAIT_MS 200 /* get_cq_event: how long it waits for an event before it answers none */
+#define ACK_MAX 16        /* ack_cq_events: the most one request acknowledges */
 
 /* What a CQ object gave and the scenario has not polled yet, oldest first. */
 struct stash {
@@ -19,11 +27,18 @@ struct stash {
 	uint8_t seen[STASH_MAX];  /* a peer's observation looked at it (agent_cq_peek_recv) */
 	size_t ntaken;            /* completions poll_cq took, the last TAKEN_MAX in taken[i % TAKEN_MAX] */
 	struct ibv_wc taken[TAKEN_MAX];
+	unsigned ord;             /* its place among the CQs made since the reset, 1 the first */
+	unsigned unacked;         /* events get_cq_event took of it, not acknowledged yet */
 };
 
 static void release_cq(struct agent *a, struct aobj *o)
 {
+	struct stash *s = o->ext;
+
 	(void)a;
+	/* ibv_destroy_cq waits for every event taken to be acknowledged: acknowledge them first. */
+	if (s && s->unacked && o->live && o->scq)
+		ibv_ack_cq_events(o->scq, s->unacked);
 	free(o->ext);
 	o->ext = NULL;
 }
@@ -120,10 +135,37 @@ int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc 
 	return 1;
 }
 
+#define NO_CHANNEL ((struct ibv_comp_channel *)&no_channel)
+static const char no_channel;
+
+/*
+ * create_cq's chan= (a completion channel object, -1 none: NO_CHANNEL) and
+ * vec= (enum m_comp_vec: 0, the device's last, one past it, -1) into *vec.
+ * NULL: chan= names no live channel.
+ */
+static struct ibv_comp_channel *comp_channel(struct agent *a, int *vec)
+{
+	int64_t id = (int64_t)agent_num(a, "chan", UINT64_MAX);
+	struct aobj *c;
+
+	switch (agent_num(a, "vec", 0)) {
+	case 1: *vec = a->ctx->num_comp_vectors - 1; break;
+	case 2: *vec = a->ctx->num_comp_vectors; break;
+	case 3: *vec = -1; break;
+	default: *vec = 0; break;
+	}
+	if (id < 0)
+		return NO_CHANNEL;
+	c = agent_field_obj(a, "chan", AO_CHAN, 1);
+	return c ? c->ext : NULL;
+}
+
 int agent_do_create_cq(struct agent *a)
 {
 	struct aobj *o = agent_new_obj(a);
+	struct ibv_comp_channel *ch;
 	struct stash *s;
+	int vec;
 
 	if (!o)
 		return agent_reply_err(a, EINVAL, "bad create_cq request");
@@ -131,17 +173,32 @@ int agent_do_create_cq(struct agent *a)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return agent_reply_err(a, ENOMEM, "create_cq: no memory");
-	o->scq = ibv_create_cq(a->ctx, (int)agent_num(a, "depth", 16), NULL, NULL, 0);
+	if (!(ch = comp_channel(a, &vec))) {
+		free(s);
+		return agent_reply_err(a, EINVAL, "create_cq: no such live completion channel");
+	}
+	/* cq_context: the object itself, which get_cq_event checks the event's against */
+	o->scq = ibv_create_cq(a->ctx, (int)agent_num(a, "depth", 16), o, ch == NO_CHANNEL ? NULL : ch, vec);
 	if (!o->scq) {
 		int e = errno;
 
 		free(s);
 		return agent_reply_err(a, e, "ibv_create_cq: %s", strerror(e));
 	}
+	s->ord = ++a->cqs_made;
 	o->ext = s;
 	o->release = release_cq;
 	o->live = 1;
 	return proto_send(a->fd, "ok");
+}
+
+/* Does a live QP object complete into cq (its send or receive CQ)? */
+static int cq_in_use(struct agent *a, const struct ibv_cq *cq)
+{
+	for (int i = 0; i < AGENT_OBJS_MAX; i++)
+		if (a->obj[i].kind == AO_QP && a->obj[i].live && (a->obj[i].scq == cq || a->obj[i].rcq == cq))
+			return 1;
+	return 0;
 }
 
 int agent_do_destroy_cq(struct agent *a)
@@ -151,6 +208,10 @@ int agent_do_destroy_cq(struct agent *a)
 
 	if (!o)
 		return agent_reply_err(a, EINVAL, "no such live CQ");
+	/* Events not acknowledged: the kernel's refusal (a QP completes into it, EBUSY) comes before
+	 * libibverbs' wait for them; without one ibv_destroy_cq would wait for ever. */
+	if (((struct stash *)o->ext)->unacked && !cq_in_use(a, o->scq))
+		return agent_reply_err(a, EDEADLK, "destroy_cq: events not acknowledged, ibv_destroy_cq would wait for ever");
 	rc = ibv_destroy_cq(o->scq);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_destroy_cq: %s", strerror(rc));
@@ -221,4 +282,113 @@ int agent_do_wait(struct agent *a)
 	if (rc)
 		return agent_reply_err(a, -rc, "polling the CQ: %s", strerror(-rc));
 	return proto_send(a->fd, "ok status=%s vendor_err=%u", agent_wc_status_str(wc.status), wc.vendor_err);
+}
+
+int agent_do_resize_cq(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_CQ, 1);
+	int rc;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "no such live CQ");
+	rc = ibv_resize_cq(o->scq, (int)agent_num(a, "depth", 0));
+	if (rc)
+		return agent_reply_err(a, rc, "ibv_resize_cq: %s", strerror(rc));
+	return proto_send(a->fd, "ok cqe=%d", o->scq->cqe);
+}
+
+int agent_do_create_comp_channel(struct agent *a)
+{
+	struct aobj *o = agent_new_obj(a);
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "bad create_comp_channel request");
+	*o = (struct aobj){ .kind = AO_CHAN, .mem = o->mem, .buf = o->buf };
+	o->ext = ibv_create_comp_channel(a->ctx);
+	if (!o->ext) {
+		int e = errno;
+
+		return agent_reply_err(a, e, "ibv_create_comp_channel: %s", strerror(e));
+	}
+	o->live = 1;
+	return proto_send(a->fd, "ok");
+}
+
+int agent_do_destroy_comp_channel(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_CHAN, 1);
+	int rc;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "no such live completion channel");
+	rc = ibv_destroy_comp_channel(o->ext);
+	if (rc)
+		return agent_reply_err(a, rc, "ibv_destroy_comp_channel: %s", strerror(rc));
+	o->ext = NULL;
+	o->live = 0;
+	return proto_send(a->fd, "ok");
+}
+
+int agent_do_req_notify_cq(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_CQ, 1);
+	int rc;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "no such live CQ");
+	rc = ibv_req_notify_cq(o->scq, agent_num(a, "sol", 0) ? 1 : 0);
+	if (rc)
+		return agent_reply_err(a, rc, "ibv_req_notify_cq: %s", strerror(rc));
+	return proto_send(a->fd, "ok");
+}
+
+int agent_do_get_cq_event(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_CHAN, 1), *c;
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *cq;
+	void *ctx;
+	int wait_ms = a->step_ms < EVENT_WAIT_MS ? a->step_ms : EVENT_WAIT_MS;
+	struct pollfd pfd;
+	int k;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "no such live completion channel");
+	ch = o->ext;
+	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+	do
+		k = poll(&pfd, 1, wait_ms); /* bounded: ibv_get_cq_event itself would block for ever */
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		return agent_reply_err(a, errno, "poll on the channel: %s", strerror(errno));
+	if (k == 0 || !(pfd.revents & POLLIN))
+		return proto_send(a->fd, "ok n=0");
+	if (ibv_get_cq_event(ch, &cq, &ctx))
+		return agent_reply_err(a, EIO, "ibv_get_cq_event failed");
+	c = agent_cq_of(a, cq);
+	if (!c || ctx != c) {
+		if (c && c->ext)
+			((struct stash *)c->ext)->unacked++;
+		else
+			ibv_ack_cq_events(cq, 1); /* not one of ours: nothing will destroy it waiting */
+		return agent_reply_err(a, EPROTO, "ibv_get_cq_event: a CQ or cq_context that is not the CQ object's");
+	}
+	((struct stash *)c->ext)->unacked++;
+	return proto_send(a->fd, "ok n=1 cq=%u", ((struct stash *)c->ext)->ord);
+}
+
+int agent_do_ack_cq_events(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_CQ, 1);
+	unsigned n = (unsigned)agent_num(a, "n", 1);
+	struct stash *s;
+
+	if (!o || n < 1 || n > ACK_MAX)
+		return agent_reply_err(a, EINVAL, "bad ack_cq_events request");
+	s = o->ext;
+	if (n > s->unacked) /* the CQ's destroy would then wait for ever */
+		return agent_reply_err(a, EINVAL, "ack_cq_events: more events than were taken (%u)", s->unacked);
+	ibv_ack_cq_events(o->scq, n);
+	s->unacked -= n;
+	return proto_send(a->fd, "ok");
 }

@@ -42,6 +42,8 @@
 
 /* write_imm, send: the immediate data (send: SEND_WITH_IMM), as the receiver's completion gives it */
 #define IMM_ARG OPT("imm_data", RANGE(0, 0xffffffffu))
+/* write_imm, send: IBV_SEND_SOLICITED (the receive completion a solicited_only arm waits for) */
+#define SOLICITED_ARG OPT("solicited", WORD(SCN_T_YESNO))
 
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
@@ -83,7 +85,7 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("read", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("len", NUM), WAIT_ARG)),
 	/* RDMA WRITE with immediate (immediate data 0): consumes a receive of the peer */
 	CALL("write_imm", VERBS, POST, SCN_C_QP, 0, O_POST,
-	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS, IMM_ARG)),
+	     RDMA_ARGS_L(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), INLINE_ARGS, IMM_ARG, SOLICITED_ARG)),
 	CALL("cas", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     RDMA_ARGS(REQ("compare", NUM), REQ("swap", NUM), OPT("len", NUM), WAIT_ARG)),
 	CALL("fadd", VERBS, POST, SCN_C_QP, 0, O_POST, RDMA_ARGS(REQ("add", NUM), OPT("len", NUM), WAIT_ARG)),
@@ -97,18 +99,33 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("send", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(OPT("local", ADDR(SCN_C_MR)), REQ("len", NUM), OPT("inv", OBJ(SCN_C_MW | SCN_C_MR)), INLINE_ARGS,
 		  OPT("lkey", NUM), OPT("imm", BARE), IMM_ARG, WR_ARGS, CHAIN_ARG, OPT("ah", OBJ(SCN_C_AH)),
-		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM), SGE_LIST, GARBLE_ARG)),
+		  OPT("dest", OBJ(SCN_C_QP)), OPT("qpn", NUM), OPT("qkey", NUM), SGE_LIST, GARBLE_ARG, SOLICITED_ARG)),
 	CALL("local_inv", VERBS, POST, SCN_C_QP, 0, O_POST,
 	     ARGS(POS("mw", OBJ(SCN_C_MW)), OPT("rkey", NUM), WR_ARGS, CHAIN_ARG)),
 	QUERY("query_qp", VERBS, SCN_C_QP, O_QUERY, ARGS(GARBLE_ARG),
 	      ARGS(OPT("state", WORD(SCN_T_QPS)), OPT("access", FLAGS(SCN_T_ACCESS)), OPT("max_send_wr", NUM),
 		   OPT("max_recv_wr", NUM), OPT("max_send_sge", NUM), OPT("max_recv_sge", NUM), OPT("max_inline", NUM),
 		   OPT("max_rd_atomic", NUM), OPT("max_dest_rd_atomic", NUM))),
-	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB, ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)))),
+	/* channel= its completion channel; vector= comp_vector: 0, last (num_comp_vectors - 1), past
+	 * (num_comp_vectors), -1 */
+	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB,
+	     ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)), OPT("channel", OBJ(SCN_C_CHAN)),
+		  OPT("vector", WORD(SCN_T_COMP_VEC)))),
 	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, NOARGS),
 	/* takes up to max completions, oldest first: n, and the wr_id, status, opcode and byte_len of each */
 	QUERY("poll_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(OPT("max", RANGE(1, M_POLL_MAX))),
 	      ARGS(OPT("n", NUM), WC_RESULTS(1), WC_RESULTS(2), WC_RESULTS(3), WC_RESULTS(4))),
+	/* completion channels: create_cq channel= puts a CQ's events on one; req_notify_cq arms a CQ
+	 * (solicited=yes: solicited_only); get_cq_event waits a bounded time for the channel's oldest
+	 * event: n (1, or 0 when none came) and cq (the CQ's place among the node's CQs, 1 the first
+	 * made); ack_cq_events acknowledges n= of a CQ's events */
+	CALL("create_comp_channel", VERBS, CREATE, SCN_C_CHAN, 0, O_VERB, NOARGS),
+	CALL("destroy_comp_channel", VERBS, ACT, SCN_C_CHAN, 1, O_VERB, NOARGS),
+	CALL("req_notify_cq", VERBS, ACT, SCN_C_CQ, 0, O_VERB, ARGS(OPT("solicited", WORD(SCN_T_YESNO)))),
+	QUERY("get_cq_event", VERBS, SCN_C_CHAN, O_QUERY, NOARGS, ARGS(OPT("n", NUM), OPT("cq", NUM))),
+	CALL("ack_cq_events", VERBS, ACT, SCN_C_CQ, 0, O_VERB, ARGS(OPT("n", RANGE(1, M_ACK_MAX)))),
+	/* ibv_resize_cq to depth= entries: cqe, what the CQ then holds */
+	QUERY("resize_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(REQ("depth", RANGE(0, M_CQ_DEPTH_MAX))), ARGS(OPT("cqe", NUM))),
 	/* UD address handles: to= the node whose port the AH addresses */
 	CALL("create_ah", VERBS, CREATE, SCN_C_AH, 0, O_VERB, ARGS(REQ("pd", OBJ(SCN_C_PD)), REQ("to", NODE))),
 	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, NOARGS),

@@ -67,6 +67,14 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->nowait = v->nowait;
 	a->wr_id = v->wr_id;
 	a->cq_depth = v->cq_depth;
+	int16_t chan = -1;
+
+	if (bm_map(bm, v->chan, &chan))
+		return -ENOENT;
+	a->chan1 = (uint8_t)(chan + 1);
+	a->comp_vec = v->comp_vec;
+	a->solicited = v->solicited;
+	a->nack = v->nack;
 	a->max_wc = v->max_wc;
 	a->no_sge = v->no_sge;
 	a->chain_errno = c->refused_errno;

@@ -197,6 +197,10 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
 	c->verbs.no_sge = c->verbs.nsge_more = 0;
 	c->verbs.garble = (uint8_t)rsv_num(r, scn_step_arg(s, "garble"), M_GARBLE_NONE);
+	c->verbs.chan = rsv_obj(scn_step_arg(s, "channel"));
+	c->verbs.comp_vec = (uint8_t)rsv_num(r, scn_step_arg(s, "vector"), M_VEC_ZERO);
+	c->verbs.solicited = (uint8_t)rsv_num(r, scn_step_arg(s, "solicited"), 0);
+	c->verbs.nack = (uint8_t)rsv_num(r, scn_step_arg(s, "n"), 1);
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_REG_MR: reg_mr(r, s, c); break;
 	case M_OP_REREG_MR: rereg_mr(r, s, c); break;

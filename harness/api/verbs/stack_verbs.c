@@ -60,6 +60,8 @@ static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t 
 		off += (size_t)snprintf(buf + off, len - off, " %sinline=1", pfx);
 	if (off < len && c->verbs.with_imm)
 		off += (size_t)snprintf(buf + off, len - off, " %simm=1", pfx);
+	if (off < len && c->verbs.solicited && (c->op == M_OP_SEND || c->op == M_OP_WRITE_IMM))
+		off += (size_t)snprintf(buf + off, len - off, " %ssol=1", pfx);
 	if (off < len && (c->verbs.with_imm || c->op == M_OP_WRITE_IMM))
 		snprintf(buf + off, len - off, " %simm_data=%u", pfx, c->verbs.imm_data);
 }
@@ -113,7 +115,26 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			     c->verbs.max_send_wr, c->verbs.srq, c->verbs.max_send_sge, c->verbs.max_recv_sge);
 		break;
 	case M_OP_CREATE_CQ:
-		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
+		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u chan=%d vec=%u", c->obj, c->verbs.cq_depth,
+			  c->verbs.chan, c->verbs.comp_vec);
+		break;
+	case M_OP_CREATE_COMP_CHANNEL:
+		rc = stack_call(st, c->node, reply, "create_comp_channel id=%d", c->obj);
+		break;
+	case M_OP_DESTROY_COMP_CHANNEL:
+		rc = stack_call(st, c->node, reply, "destroy_comp_channel id=%d", c->obj);
+		break;
+	case M_OP_REQ_NOTIFY_CQ:
+		rc = stack_call(st, c->node, reply, "req_notify_cq id=%d sol=%u", c->obj, c->verbs.solicited);
+		break;
+	case M_OP_GET_CQ_EVENT:
+		rc = stack_call(st, c->node, reply, "get_cq_event id=%d", c->obj);
+		break;
+	case M_OP_RESIZE_CQ:
+		rc = stack_call(st, c->node, reply, "resize_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
+		break;
+	case M_OP_ACK_CQ_EVENTS:
+		rc = stack_call(st, c->node, reply, "ack_cq_events id=%d n=%u", c->obj, c->verbs.nack);
 		break;
 	case M_OP_DESTROY_CQ:
 		rc = stack_call(st, c->node, reply, "destroy_cq id=%d", c->obj);
@@ -185,6 +206,7 @@ static void keep(struct stack *st, const struct hcall *c, const char *reply, con
 	case M_OP_CREATE_AH:
 	case M_OP_CREATE_SRQ:
 	case M_OP_CREATE_CQ:
+	case M_OP_CREATE_COMP_CHANNEL:
 		o->made = 1;
 		break;
 	case M_OP_REG_MR:
