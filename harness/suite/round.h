@@ -40,8 +40,8 @@
  * registers more than ROUND_VM_PIN_MB (scn_registered_bytes: rxe pins every
  * page of an MR), when the guest gets the default plus that (the largest
  * ones its streams may run side by side, summed), in steps of
- * ROUND_VM_PIN_MB: verbs/450's 1 GiB MR runs in a guest of 2304 MiB, the
- * other rounds boot as they did.
+ * ROUND_VM_PIN_MB: a scenario with an MR of 1 GiB runs in a guest of
+ * 2304 MiB, the other rounds boot as they did.
  */
 #define ROUND_VM_MEM_MB 1024
 #define ROUND_VM_PIN_MB 256
