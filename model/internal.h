@@ -200,4 +200,50 @@ void m_qres_add_range(struct m_qres *q, const char *key, uint64_t lo, uint64_t h
 /* Where struct model's domain-wide state begins, after node[M_MAX_NODES] (model_clone). */
 #define M_TAIL_AT (offsetof(struct model, node) + M_MAX_NODES * sizeof(struct m_node))
 
+/* A page of a buffer's contents (mem.c): shared by the models that hold it (refs), copied on write. */
+struct m_page {
+	uint32_t refs;
+	uint8_t bytes[M_PAGE];
+	uint8_t unknown[M_PAGE]; /* 1 where unspecified */
+};
+struct m_pgref {
+	uint64_t idx; /* the page's index: its bytes are [idx * M_PAGE, (idx + 1) * M_PAGE) of the buffer */
+	struct m_page *p;
+};
+/* One buffer's contents: the pages written, sorted by idx; any other byte is 0, known. */
+struct m_mem {
+	uint64_t len;
+	uint32_t n, cap;
+	uint8_t full; /* a write went past M_MR_BYTES_MAX of pages, or found no memory: not all was written */
+	struct m_pgref *pg;
+};
+/* A new buffer's contents, len bytes, all 0 and known. 0 or -ENOMEM. */
+int m_mem_new(struct m_mem **out, uint64_t len);
+/* Release mem (NULL: nothing); its pages go when no other copy holds them. */
+void m_mem_drop(struct m_mem *mem);
+/* A copy of src sharing its pages (copied when either writes), or NULL (no memory). */
+struct m_mem *m_mem_clone(const struct m_mem *src);
+/* The writes: [off, off+len) of mem set to byte (known); marked unknown (1) or known (0), bytes kept;
+ * set to b[] with every byte's mark unknown; copied from src at soff with its marks (src may be mem,
+ * overlapping: as memmove). A buffer full (m_mem.full) takes no more. */
+void m_mem_fill(struct m_mem *mem, uint64_t off, int byte, uint64_t len);
+void m_mem_mark(struct m_mem *mem, uint64_t off, uint64_t len, int unknown);
+void m_mem_put(struct m_mem *mem, uint64_t off, const uint8_t *b, uint64_t len, int unknown);
+void m_mem_copy(struct m_mem *dst, uint64_t doff, const struct m_mem *src, uint64_t soff, uint64_t len);
+/* len bytes of mem from off into b; *unknown: 1 if any of them is unspecified. */
+void m_mem_get(const struct m_mem *mem, uint64_t off, uint8_t *b, uint64_t len, int *unknown);
+
+/* [off, off+len) of MR mr (its own offsets) becomes unspecified; an MR without memory: nothing. */
+static inline void m_mr_unknown(struct m_mr *mr, uint64_t off, uint64_t len)
+{
+	if (mr->mem)
+		m_mem_mark(mr->mem, mr->moff + off, len, 1);
+}
+/* len bytes b[] (all unspecified, or all known: unknown) at off of MR mr. */
+static inline void m_mr_put(struct m_mr *mr, uint64_t off, const uint8_t *b, uint64_t len, int unknown)
+{
+	if (mr->mem)
+		m_mem_put(mr->mem, mr->moff + off, b, len, unknown);
+}
+
 #endif

@@ -38,9 +38,12 @@
 #define M_RECV_DEPTH_DEFAULT 16
 #define M_ALT_MAX 8      /* alternatives in one prediction */
 #define M_RULES_MAX 10   /* rules named by one alternative (an API step: its rules and the verbs ones) */
-#define M_MR_LEN_MAX (1u << 20) /* model memory per MR */
-#define M_MR_BYTES_MAX (16u << 20) /* model memory of a scenario's registrations, all nodes, every one
-                                    made (a destroyed one's bytes are kept): their len summed */
+#define M_MR_LEN_MAX (1ull << 30) /* the longest registration the model holds (the agents' largest buffer) */
+#define M_MR_BYTES_MAX (16u << 20) /* model memory of a scenario: the pages its buffers hold where they were
+                                    written (model/mem.c), all nodes, every buffer made (a destroyed one's
+                                    pages are kept) */
+#define M_MEM_WHOLE (1u << 20) /* a buffer up to this long is compared whole with reality; a longer one
+                                  where the model holds pages (model_mem_held_from) */
 #define M_PAGE 4096u
 #define M_NO_PEER 0xff
 
@@ -310,8 +313,9 @@ struct m_mr {
 	                        the first registration of the buffer, which bytes and unknown
 	                        then point into (every registration over one buffer sees the
 	                        same bytes; model_clone and model_free know) */
-	uint8_t *bytes;      /* contents, len bytes (kept after dereg) */
-	uint8_t *unknown;    /* 1 where the contents are unspecified */
+	struct m_mem *mem;   /* the buffer's contents (kept after dereg; every registration of the buffer
+	                        points at its owner's, model/mem.c), or NULL */
+	uint64_t moff;       /* where this MR's first byte is in mem */
 };
 
 struct m_mw {
@@ -503,7 +507,8 @@ int model_apply(struct model *m, const struct m_pred *pred, size_t i, int *creat
 
 /*
  * Whether the model can hold a memory registration of len bytes at page
- * offset off: at most M_MR_LEN_MAX bytes, or a length no buffer can have
+ * offset off: at most M_MR_LEN_MAX bytes (held in pages where written: the
+ * limit on those is M_MR_BYTES_MAX, model_mem_check), or a length no buffer can have
  * (addr+len wraps: MR-LEN-2, predicted EINVAL). Every MR, librpma MR and DAT
  * LMR is one; the scenario parser refuses the others where they are written.
  */
@@ -587,5 +592,32 @@ long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
  * unspecified, len of each): -1 if real[] matches, else the first differing index.
  */
 long model_bytes_compare(const uint8_t *bytes, const uint8_t *unknown, const uint8_t *real, size_t len);
+
+/*
+ * A buffer's contents (struct m_mr.mem), held in M_PAGE-byte pages where
+ * written (model/mem.c); bytes outside them are 0 and known.
+ * model_mem_at: *bytes and *unknown (1 where unspecified) at offset off of
+ * mem, valid for the returned count (1..len: up to the end of off's page;
+ * len >= 1). Read-only views: the model's own storage, or zeros.
+ */
+struct m_mem;
+size_t model_mem_at(const struct m_mem *mem, uint64_t off, size_t len, const uint8_t **bytes,
+		    const uint8_t **unknown);
+/* The first offset >= off that lies in a page mem holds (off itself if its page is held), or UINT64_MAX. */
+uint64_t model_mem_held_from(const struct m_mem *mem, uint64_t off);
+/*
+ * Whether m holds its buffers' memory: 0, or -EFBIG when the pages held,
+ * all buffers together, pass M_MR_BYTES_MAX (or a write found no memory:
+ * the model then no longer knows what it wrote). *held (if not NULL): the
+ * bytes of the pages held.
+ */
+int model_mem_check(const struct model *m, uint64_t *held);
+/* Byte off of MR h on node n (its contents) and whether it is unspecified (1/0); -1 past its end. */
+int model_mr_byte(const struct model *m, unsigned n, int h, uint64_t off);
+int model_mr_unknown(const struct model *m, unsigned n, int h, uint64_t off);
+/* Whether MR h on node n holds the same contents (and marks) in a as in b. */
+int model_mr_same(const struct model *a, const struct model *b, unsigned n, int h);
+/* Set len bytes of MR h on node n from off to byte, known (what `fill` does). 0, -EINVAL, or -EFBIG (full). */
+int model_mr_set(struct model *m, unsigned n, int h, uint64_t off, int byte, uint64_t len);
 
 #endif

@@ -7,19 +7,15 @@
 
 void model_free(struct model *m)
 {
-	/* Most slots hold nothing: no free(NULL) for them (a sanitizer's free
-	 * records a stack trace even then, 1024 a model). */
 	for (unsigned n = 0; n < m->nnodes; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
 			struct m_mr *mr = &m->node[n].mr[i];
 
-			if (!mr->bytes && !mr->unknown)
+			if (!mr->mem)
 				continue;
-			if (mr->buf == (int16_t)i || !mr->ever) { /* the owner of its memory */
-				free(mr->bytes);
-				free(mr->unknown);
-			}
-			mr->bytes = mr->unknown = NULL;
+			if (mr->buf == (int16_t)i || !mr->ever) /* the owner of its memory */
+				m_mem_drop(mr->mem);
+			mr->mem = NULL;
 		}
 	m_families_free(m);
 }
@@ -32,39 +28,24 @@ int model_clone(struct model *dst, const struct model *src)
 	memcpy(dst, src, offsetof(struct model, node) + src->nnodes * sizeof(src->node[0]));
 	memcpy((char *)dst + M_TAIL_AT, (const char *)src + M_TAIL_AT, sizeof(*dst) - M_TAIL_AT);
 	rc = m_families_clone(dst, src);
-	/* After a failure the remaining MRs get no bytes (never src's), so model_free is safe. */
-	/* Two passes: the owners' bytes, then the other registrations', which point into them (an MR
-	 * moved by rereg_mr onto a later MR's buffer has its owner after it). */
-	for (unsigned pass = 0; pass < 2; pass++)
+	/* After a failure the remaining MRs get no memory (never src's), so model_free is safe.
+	 * A buffer's pages are shared (mem.c): its list of them is copied, by its owner;
+	 * then every other registration of the buffer points at the owner's copy. */
 	for (unsigned n = 0; n < src->nnodes; n++)
 		for (unsigned i = 0; i < M_MAX_MR; i++) {
 			struct m_mr *d = &dst->node[n].mr[i];
 			const struct m_mr *s = &src->node[n].mr[i];
 
-			if ((s->buf != (int16_t)i) != pass)
-				continue;
-			d->bytes = d->unknown = NULL;
-			if (!s->bytes || rc)
-				continue;
-			if (s->buf != (int16_t)i) {
-				/* Another registration of the buffer of MR s->buf (copied in the first pass). */
-				const struct m_mr *so = &src->node[n].mr[s->buf];
-				struct m_mr *dn = &dst->node[n].mr[s->buf];
-
-				if (dn->bytes) {
-					d->bytes = dn->bytes + (s->bytes - so->bytes);
-					d->unknown = dn->unknown + (s->unknown - so->unknown);
-				}
-				continue;
-			}
-			d->bytes = malloc(s->len ? s->len : 1);
-			d->unknown = malloc(s->len ? s->len : 1);
-			if (!d->bytes || !d->unknown) {
+			d->mem = NULL;
+			if (s->mem && !rc && s->buf == (int16_t)i && !(d->mem = m_mem_clone(s->mem)))
 				rc = -ENOMEM;
-				continue;
-			}
-			memcpy(d->bytes, s->bytes, s->len);
-			memcpy(d->unknown, s->unknown, s->len);
+		}
+	for (unsigned n = 0; n < src->nnodes && !rc; n++)
+		for (unsigned i = 0; i < M_MAX_MR; i++) {
+			const struct m_mr *s = &src->node[n].mr[i];
+
+			if (s->mem && s->buf != (int16_t)i)
+				dst->node[n].mr[i].mem = dst->node[n].mr[s->buf].mem;
 		}
 	if (rc)
 		model_free(dst);
@@ -236,7 +217,15 @@ long model_mr_compare(const struct model *m, unsigned n, int h, uint64_t off,
 {
 	const struct m_mr *mr = &m->node[n].mr[h];
 	size_t in = off >= mr->len ? 0 : mr->len - off < len ? (size_t)(mr->len - off) : len;
-	long d = model_bytes_compare(mr->bytes + off, mr->unknown + off, real, in);
 
-	return d >= 0 ? d : in < len ? (long)in : -1;
+	for (size_t done = 0; mr->mem && done < in;) {
+		const uint8_t *b, *u;
+		size_t k = model_mem_at(mr->mem, mr->moff + off + done, in - done, &b, &u);
+		long d = model_bytes_compare(b, u, real + done, k);
+
+		if (d >= 0)
+			return (long)done + d;
+		done += k;
+	}
+	return in < len ? (long)in : -1;
 }

@@ -127,7 +127,7 @@ enum scn_err {
 	SCN_E_WRONG_KIND, SCN_E_BAD_REF, SCN_E_UNKNOWN_ATTR, SCN_E_ATTR_CLASS, SCN_E_BAD_HEX,
 	SCN_E_EXPECT_EMPTY, SCN_E_UNKNOWN_OUTCOME, SCN_E_CANNOT_PRODUCE, SCN_E_UNEXPECTED,
 	SCN_E_UNKNOWN_RESULT, SCN_E_CONNECT_OPERANDS, SCN_E_SAME_NODE, SCN_E_OTHER_NODE,
-	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, SCN_E_MR_BYTES, /* what the model holds (scn_limits.c) */
+	SCN_E_MODEL_LIMIT, SCN_E_MR_TOO_LONG, /* what the model holds (scn_limits.c) */
 	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
 	SCN_E_SGE,                            /* a list of SGEs (scn_sge.c) */
 	SCN_E_DECL_NODE,                      /* a name a key declares on another node (scn_decl.c) */
@@ -338,6 +338,13 @@ int scn_parse_file(const char *path, struct scn_file **out, struct scn_diags *di
  * 1:1) and returns their number.
  */
 size_t scn_meta_check(const struct scn_file *f, struct scn_diags *d);
+/*
+ * The len of every registration f makes (reg_mr, rpma_mr_reg,
+ * dat_lmr_create; every node's, each at most M_MR_LEN_MAX: a longer one is
+ * refused by its call), summed: the memory a real stack pins for the file
+ * (the VM's guest must hold it, harness/suite/round.c).
+ */
+uint64_t scn_registered_bytes(const struct scn_file *f);
 
 /* What scn_append_step changed in a file, to take back with scn_unappend. */
 struct scn_mark {

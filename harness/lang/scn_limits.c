@@ -2,10 +2,10 @@
  * scn_limits.c — what the reference model can hold, checked where the
  * scenario says it (issue 16.8). The limits themselves are the model's
  * (model/model.h: M_MAX_PD, M_MAX_MR, M_MAX_MW, M_MAX_QP, M_MAX_CONN,
- * M_MAX_RREMOTE, M_MAX_CQ, M_MAX_AH, M_MAX_SRQ, M_MAX_CHAN per node, model_mr_len_holds per registration,
- * M_MR_BYTES_MAX for all of a scenario's registrations: the model keeps every
- * byte, in every copy of its state, so the counts alone would let a scenario
- * within them take gigabytes, issue 29.11); this file
+ * M_MAX_RREMOTE, M_MAX_CQ, M_MAX_AH, M_MAX_SRQ, M_MAX_CHAN per node, model_mr_len_holds per registration;
+ * the model's memory is bounded where it is written, not here: it holds a
+ * buffer's pages where written, at most M_MR_BYTES_MAX of them in a scenario,
+ * and the walk stops at the step that would pass that, model_mem_check); this file
  * only says which creations take which of them, so a scenario the model
  * cannot hold is refused by the parser with its position and the limit
  * named, instead of a model failure at run time. Every creation step counts
@@ -70,7 +70,6 @@ struct tally {
 	unsigned n[SCN_NODES_MAX][R_COUNT_];    /* every creation so far */
 	unsigned live[SCN_NODES_MAX][R_COUNT_]; /* less those destroyed since */
 	uint8_t rpma_peer[SCN_NODES_MAX]; /* the node's librpma peer (one PD) is made */
-	uint64_t bytes;                   /* the len of every registration so far */
 };
 
 /* Charge node one of r (k times) for a creation of class cls; 0, or -ENOSPC with the diagnostic at s. */
@@ -109,31 +108,19 @@ static int peer_node(const struct scn_step *s)
 	return v && (v->kind & (SCN_V_OBJ | SCN_V_NODE)) && v->node >= 0 && v->node != s->node ? v->node : -1;
 }
 
-/*
- * The step's registration length, if the model cannot hold it (more than
- * one registration may have, or past what all of them may have together,
- * t->bytes): diagnosed at len=.
- */
-static int check_len(struct scn_ctx *c, struct tally *t, const struct scn_step *s, unsigned cls)
+/* The step's registration length, if the model cannot hold it (more than one registration may have): diagnosed at len=. */
+static int check_len(struct scn_ctx *c, const struct scn_step *s, unsigned cls)
 {
 	const struct scn_value *len = scn_step_arg(s, "len"), *off = scn_step_arg(s, "offset");
 
 	if (!(cls & BUFFER_CLASSES) || !len)
 		return 0;
 	if (!model_mr_len_holds(len->num, off ? off->num : 0)) {
-		scn_diag(c, len->line, len->col, "the model keeps every byte of a registration: use a smaller len",
-			 SCN_E_MR_TOO_LONG, (unsigned long long)len->num, (unsigned)M_MR_LEN_MAX);
+		scn_diag(c, len->line, len->col, "the agents make no larger buffer: use a smaller len",
+			 SCN_E_MR_TOO_LONG, (unsigned long long)len->num, (unsigned long long)M_MR_LEN_MAX);
 		return -ENOSPC;
 	}
-	if (len->num > M_MR_LEN_MAX) /* a length no buffer can have: refused by the call, no bytes kept */
-		return 0;
-	if (t->bytes + len->num <= M_MR_BYTES_MAX) {
-		t->bytes += len->num;
-		return 0;
-	}
-	scn_diag(c, len->line, len->col, "the model keeps every byte of every registration: use smaller ones, or split the scenario",
-		 SCN_E_MR_BYTES, (unsigned long long)len->num, (unsigned)M_MR_BYTES_MAX, (unsigned long long)t->bytes);
-	return -ENOSPC;
+	return 0;
 }
 
 /* Charge one creation step. */
@@ -146,7 +133,7 @@ static int charge_step(struct scn_ctx *c, struct tally *t, const struct scn_step
 		credit(t, c->f, s);
 		return 0;
 	}
-	if (check_len(c, t, s, call->cls))
+	if (check_len(c, s, call->cls))
 		return -ENOSPC;
 	for (int side = 0; side < 2; side++) {
 		unsigned node = side ? (unsigned)pn : s->node;
@@ -171,6 +158,21 @@ static int charge_step(struct scn_ctx *c, struct tally *t, const struct scn_step
 		}
 	}
 	return 0;
+}
+
+uint64_t scn_registered_bytes(const struct scn_file *f)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < f->nsteps; i++) {
+		const struct scn_step *s = &f->steps[i];
+		const struct scn_call *call = scn_step_call(s);
+		const struct scn_value *len = scn_step_arg(s, "len");
+
+		if (call->kind == SCN_KIND_CREATE && (call->cls & BUFFER_CLASSES) && len && len->num <= M_MR_LEN_MAX)
+			sum += len->num;
+	}
+	return sum;
 }
 
 void scn_check_limits(struct scn_ctx *c)

@@ -128,6 +128,9 @@ int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p
 {
 	int created = -1, rc = model_apply(&bm->m, p, i, &created);
 
+	if (rc == 0)
+		rc = model_mem_check(&bm->m, NULL); /* the pages written, within the model's bound */
+
 	if (rc == 0 && created >= 0 && c->obj >= 0 && c->obj < (int32_t)SCN_OBJS_MAX) {
 		bm->h[c->obj] = (int16_t)created;
 		if ((size_t)c->obj < bm->f->nobjs)
@@ -172,12 +175,32 @@ int bm_buf(const struct be_model *bm, int32_t obj, struct bm_buf *out)
 	if (bm->f->objs[obj].cls & (SCN_C_MR | SCN_C_RPMA_MR | SCN_C_DAT_LMR)) {
 		const struct m_mr *mr = &bm->m.node[node].mr[h];
 
-		*out = (struct bm_buf){ mr->bytes, mr->unknown, mr->len };
+		*out = (struct bm_buf){ .mem = mr->mem, .moff = mr->moff, .len = mr->mem ? mr->len : 0 };
 		return 1;
 	}
 	const struct api_family *fam = class_family(bm->f->objs[obj].cls);
 
 	return fam && fam->model_buf ? fam->model_buf(bm, obj, h, out) : 0;
+}
+
+size_t bm_buf_at(const struct bm_buf *b, uint64_t off, size_t n, const uint8_t **bytes, const uint8_t **unknown)
+{
+	if (!b->mem) {
+		*bytes = b->bytes + off;
+		*unknown = b->unknown + off;
+		return n;
+	}
+	return model_mem_at(b->mem, b->moff + off, n, bytes, unknown);
+}
+
+uint64_t bm_buf_judged_from(const struct bm_buf *b, uint64_t off)
+{
+	uint64_t at;
+
+	if (!b->mem || b->len <= M_MEM_WHOLE || off >= b->len)
+		return off;
+	at = model_mem_held_from(b->mem, b->moff + off);
+	return at == UINT64_MAX || at - b->moff > b->len ? b->len : at - b->moff;
 }
 
 /* ------------------------------------------------- the backend table -- */
@@ -312,7 +335,13 @@ static int model_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 		return -ENOENT;
 	if (off > b.len || len > b.len - off)
 		return -ERANGE;
-	memcpy(buf, b.bytes + off, len);
+	for (size_t done = 0; done < len;) {
+		const uint8_t *bytes, *unknown;
+		size_t k = bm_buf_at(&b, off + done, len - done, &bytes, &unknown);
+
+		memcpy(buf + done, bytes, k);
+		done += k;
+	}
 	return 0;
 }
 

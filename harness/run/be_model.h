@@ -64,6 +64,8 @@ int bm_predict(const struct be_model *bm, const struct hcall *c, struct m_pred *
 /*
  * Commit alternative i of p (from bm_predict for c); creations record c->obj
  * (and forget the handle of a destroyed object whose slot it got: BM_STALE).
+ * Returns 0, model_apply's error, or -EFBIG when the memory the model holds
+ * passed its bound (model_mem_check: M_MR_BYTES_MAX of pages written).
  */
 int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p, size_t i);
 
@@ -79,11 +81,25 @@ int bm_map(const struct be_model *bm, int32_t o, int16_t *h);
 /* The scenario object of class cls on node whose model handle is h, or -1. */
 int32_t bm_object(const struct be_model *bm, unsigned node, uint32_t cls, int h);
 
-/* The bytes the model holds for a buffer: contents and where they are unspecified (1). */
+/*
+ * The bytes the model holds for a buffer: contents and where they are
+ * unspecified (1), len of them: flat (bytes, unknown: another family's
+ * buffer) or an MR's pages (mem from moff, model/mem.c). Read them with bm_buf_at.
+ */
 struct bm_buf {
 	const uint8_t *bytes, *unknown;
-	uint64_t len;
+	const struct m_mem *mem;
+	uint64_t moff, len;
 };
+/* The contents and marks at off (< b->len) of b, valid for the count returned (1..n, n >= 1). */
+size_t bm_buf_at(const struct bm_buf *b, uint64_t off, size_t n, const uint8_t **bytes, const uint8_t **unknown);
+/*
+ * The first offset >= off of b that is judged against reality: off itself
+ * for flat contents and for an MR up to M_MEM_WHOLE long (compared whole);
+ * in a longer MR the first byte >= off of a page the model holds (written
+ * there; any other byte is 0 by the model), or b->len when none.
+ */
+uint64_t bm_buf_judged_from(const struct bm_buf *b, uint64_t off);
 /*
  * Is scenario object obj a buffer the model holds bytes for (an MR, a
  * librpma MR, a DAT LMR: mr[] of the model; another family's buffer: what

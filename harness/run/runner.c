@@ -80,34 +80,34 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 		return 0;
 	if (len > mr.len - off)
 		len = mr.len - off;
-	for (uint64_t done = 0; done < len;) {
-		size_t n = len - done < MEM_CHUNK ? (size_t)(len - done) : MEM_CHUNK;
-		int rc = x->ops->read(x->be, obj, off + done, n, real);
+	for (uint64_t at = off, end = off + len; (at = bm_buf_judged_from(&mr, at)) < end;) {
+		const uint8_t *mb, *mu;
+		size_t n = bm_buf_at(&mr, at, end - at < MEM_CHUNK ? (size_t)(end - at) : MEM_CHUNK, &mb, &mu);
+		int rc = x->ops->read(x->be, obj, at, n, real);
 		long d;
 
 		if (rc == -ENOENT)
 			return 0; /* never registered on the engine: nothing to compare */
 		if (rc)
 			return rc;
-		d = model_bytes_compare(mr.bytes + off + done, mr.unknown + off + done, real, n);
+		d = model_bytes_compare(mb, mu, real, n);
 		if (d >= 0) {
 			char name[80], exp[3 * 8 + 1] = "", got[3 * 8 + 1] = "";
-			size_t at = (size_t)d;
+			size_t i0 = (size_t)d;
 
-			for (size_t i = at; i < n && i < at + 8; i++) {
-				snprintf(exp + 3 * (i - at), 4, "%02x ", mr.bytes[off + done + i]);
-				snprintf(got + 3 * (i - at), 4, "%02x ", real[i]);
+			for (size_t i = i0; i < n && i < i0 + 8; i++) {
+				snprintf(exp + 3 * (i - i0), 4, "%02x ", mb[i]);
+				snprintf(got + 3 * (i - i0), 4, "%02x ", real[i]);
 			}
 			run_say(x, V_FAIL, line, "%s: memory differs from the model at offset %llu",
-			    run_obj_name(x->f, obj, name, sizeof(name)), (unsigned long long)(off + done + at));
+			    run_obj_name(x->f, obj, name, sizeof(name)), (unsigned long long)(at + i0));
 			text_addf(&x->detail, "  %s, offset %llu: model %s| real %s\n", name,
-				  (unsigned long long)(off + done + at), exp, got);
+				  (unsigned long long)(at + i0), exp, got);
 			return 1;
 		}
 		for (size_t i = 0; want >= 0 && i < n; i++) {
-			uint64_t at = off + done + i;
 			char name[80];
-			int model_says = !mr.unknown[at] && mr.bytes[at] != want;
+			int model_says = !mu[i] && mb[i] != want;
 
 			if (!model_says && real[i] == want)
 				continue;
@@ -115,16 +115,16 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 			if (model_says && judges_file(x) && s)
 				return disagree(x, s, line, byte_col, NULL,
 						"check %s byte=0x%02x: the model says 0x%02x at offset %llu", name, want,
-						mr.bytes[at], (unsigned long long)at);
+						mb[i], (unsigned long long)(at + i));
 			if (model_says)
 				run_say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: the model says 0x%02x at offset %llu",
-				    line, name, want, mr.bytes[at], (unsigned long long)at);
+				    line, name, want, mb[i], (unsigned long long)(at + i));
 			else
 				run_say(x, V_FAIL, line, "line %u: check %s byte=0x%02x: real 0x%02x at offset %llu", line,
-				    name, want, real[i], (unsigned long long)at);
+				    name, want, real[i], (unsigned long long)(at + i));
 			return 1;
 		}
-		done += n;
+		at += n;
 	}
 	return 0;
 }
@@ -265,6 +265,15 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 	return 0;
 }
 
+/* Step s wrote past the memory the model holds (bm_commit's -EFBIG, on its own engine or alongside). Returns 1. */
+static int model_full(struct run *x, const struct scn_step *s)
+{
+	run_say(x, V_ERROR, s->line, "line %u: the model holds at most %u bytes of written memory in a scenario "
+		"(its buffers' pages of %u bytes where written): this step writes past them; write less, or "
+		"split the scenario", s->line, (unsigned)M_MR_BYTES_MAX, (unsigned)M_PAGE);
+	return 1;
+}
+
 /* Why the engine failed with rc: its own reason (which agent died) or rc's text. */
 static const char *engine_why(const struct run *x, int rc)
 {
@@ -365,6 +374,8 @@ static int exec_failed(struct run *x, const struct scn_step *s, const struct m_p
 		}
 		return 1;
 	}
+	if (rc == -EFBIG && judges_file(x)) /* the model as the engine */
+		return model_full(x, s);
 	if (rc)
 		run_say(x, V_ERROR, s->line, "line %u: %s: the %s engine failed: %s", s->line, cname, x->ops->name,
 		    engine_why(x, rc));
@@ -499,6 +510,8 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 	for (unsigned i = 0; i < from->alt[pick].nrules; i++)
 		result_rule_add(x->r, (enum m_rule)from->alt[pick].rules[i]);
 	rc = bm_commit(&x->bm, cm, from, (size_t)pick);
+	if (rc == -EFBIG)
+		return model_full(x, s);
 	if (rc) {
 		run_say(x, V_ERROR, s->line, "line %u: the model cannot hold this step (%s)", s->line, strerror(-rc));
 		return 1;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* setpgid, kill */
 #include "harness/suite/round.h"
 #include "harness/suite/careful.h"
+#include "harness/lang/scn.h"
 #include "harness/nodes/console.h"
 #include "harness/nodes/death.h"
 #include "harness/suite/interrupt.h"
@@ -107,11 +108,36 @@ static int write_list(struct outer *o, const struct round *r)
 	return 0;
 }
 
+/* The guest memory (MiB) r's scenarios [r->from, end) need, or 0 when ci/vm's default holds them (round.h). */
+static unsigned round_mem_mb(const struct outer *o, const struct round *r, size_t end)
+{
+	uint64_t top[JOBS_MAX] = { 0 }, most = 0, step = (uint64_t)ROUND_VM_PIN_MB << 20;
+	unsigned k = r->jobs < 1 ? 1 : r->jobs > JOBS_MAX ? JOBS_MAX : r->jobs;
+
+	/* its streams run k scenarios side by side: the k largest together */
+	for (size_t i = r->from; i < end; i++) {
+		uint64_t b = round_runs(o, r, i) && o->files[i] ? scn_registered_bytes(o->files[i]) : 0;
+
+		for (unsigned j = 0; j < k; j++)
+			if (b > top[j]) {
+				uint64_t t = top[j];
+
+				top[j] = b;
+				b = t;
+			}
+	}
+	for (unsigned j = 0; j < k; j++)
+		most += top[j];
+	if (most <= step)
+		return 0;
+	return ROUND_VM_MEM_MB + (unsigned)((most + step - 1) / step * ROUND_VM_PIN_MB);
+}
+
 int round_start(struct outer *o, struct round *r, size_t from, size_t only, int defer)
 {
 	char stack_opt[64], timeout_opt[32], base_opt[32], rec_opt[PATH_MAX + 80], list_opt[PATH_MAX + 80];
 	char profile_opt[96], console_opt[PATH_MAX + 96], exe[PATH_MAX], cistack[PATH_MAX + 16], jobs_opt[32];
-	char careful_opt[1024], smp_opt[48];
+	char careful_opt[1024], smp_opt[48], mem_opt[48];
 	size_t end;
 	int rc;
 	pid_t pid, self = getpid();
@@ -143,17 +169,35 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	/* a side round's guest runs one scenario: one CPU (ci/stack passes it to ci/vm only) */
 	snprintf(smp_opt, sizeof(smp_opt), "--vm-opt=--smp=%d",
 		 only == ROUND_ALL && o->a->vm_cpus ? o->a->vm_cpus : ROUND_VM_CPUS);
-	char *argv[] = { cistack, stack_opt, console_opt, smp_opt, "--", exe, "run", "--inner", rec_opt, list_opt,
-			 base_opt, timeout_opt, profile_opt, jobs_opt, "--trace", NULL, NULL, NULL, NULL };
-	/* the trace goes to the results directory */
-	size_t opt = 15;
+	unsigned mem_mb = round_mem_mb(o, r, end);
+	char *argv[24];
+	size_t opt = 0;
 
+	snprintf(mem_opt, sizeof(mem_opt), "--vm-opt=--mem=%u", mem_mb);
+	argv[opt++] = cistack;
+	argv[opt++] = stack_opt;
+	argv[opt++] = console_opt;
+	argv[opt++] = smp_opt;
+	if (mem_mb)
+		argv[opt++] = mem_opt;
+	argv[opt++] = "--";
+	argv[opt++] = exe;
+	argv[opt++] = "run";
+	argv[opt++] = "--inner";
+	argv[opt++] = rec_opt;
+	argv[opt++] = list_opt;
+	argv[opt++] = base_opt;
+	argv[opt++] = timeout_opt;
+	argv[opt++] = profile_opt;
+	argv[opt++] = jobs_opt;
+	argv[opt++] = "--trace"; /* the trace goes to the results directory */
 	if (o->careful && careful_option(o->careful, r->from, end, careful_opt, sizeof(careful_opt))[0])
 		argv[opt++] = careful_opt;
 	if (o->a->fresh_agents)
 		argv[opt++] = "--fresh-agents";
 	if (defer)
 		argv[opt++] = "--defer-crashes";
+	argv[opt] = NULL;
 
 	fflush(NULL);
 	pid = fork();

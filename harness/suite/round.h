@@ -42,6 +42,16 @@
  * 73.6 s and 68 CPU-s on one, 74.2 s and 83 CPU-s on two, the same verdicts.
  */
 #define ROUND_VM_CPUS 1
+/*
+ * The guest's memory: ci/vm's default (MiB) unless a scenario of the round
+ * registers more than ROUND_VM_PIN_MB (scn_registered_bytes: rxe pins every
+ * page of an MR), when the guest gets the default plus that (the largest
+ * ones its streams may run side by side, summed), in steps of
+ * ROUND_VM_PIN_MB: a scenario with an MR of 1 GiB runs in a guest of
+ * 2304 MiB, the other rounds boot as they did.
+ */
+#define ROUND_VM_MEM_MB 1024
+#define ROUND_VM_PIN_MB 256
 
 struct round {
 	char rec[PATH_MAX + 64], list[PATH_MAX + 64], console[PATH_MAX + 64], stacklog[PATH_MAX + 64];

@@ -309,8 +309,10 @@ int m_rpma_io_apply(struct model *m, const struct m_pred *pred, size_t i)
 		if (op->kind == M_OP_RPMA_ATOMIC_WRITE) {
 			struct m_mr *aux = &nd->mr[io.c->aux_mr];
 
-			m_rpma_le_put(aux->bytes, op->rpma.value, 8);
-			memset(aux->unknown, 0, 8);
+			uint8_t v[8];
+
+			m_rpma_le_put(v, op->rpma.value, 8);
+			m_mr_put(aux, 0, v, 8, 0);
 		}
 		break;
 	}

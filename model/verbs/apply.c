@@ -31,36 +31,41 @@ static void store64(uint8_t *b, uint64_t v)
  */
 static uint64_t atomic_at_target(const struct m_op *op, struct m_mr *t, uint64_t toff, int *unknown)
 {
-	uint64_t old = load64(t->bytes + toff), nv;
+	uint8_t b[8];
+	uint64_t old, nv;
 
 	*unknown = 0;
-	for (int i = 0; i < 8; i++)
-		*unknown |= t->unknown[toff + (uint64_t)i];
+	if (!t->mem)
+		return 0;
+	m_mem_get(t->mem, t->moff + toff, b, 8, unknown);
+	old = load64(b);
 	nv = op->kind == M_OP_FADD ? old + op->verbs.swap : (old == op->verbs.compare ? op->verbs.swap : old);
-	store64(t->bytes + toff, nv);
-	if (op->kind == M_OP_CAS && *unknown)
-		memset(t->unknown + toff, 1, 8); /* whether it swapped is unknown */
+	store64(b, nv);
+	/* the bytes written keep their marks; a CAS of unknown bytes: whether it swapped is unknown */
+	for (uint64_t i = 0; i < 8; i++) {
+		const uint8_t *pb, *pu;
+
+		model_mem_at(t->mem, t->moff + toff + i, 1, &pb, &pu);
+		m_mr_put(t, toff + i, b + i, 1, *pu || (op->kind == M_OP_CAS && *unknown));
+	}
 	return old;
 }
 
 /* Copy len bytes (with their known/unknown marks) between two MRs. */
 static void copy_bytes(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t soff, uint64_t len)
 {
-	memmove(dst->bytes + doff, src->bytes + soff, len);
-	memmove(dst->unknown + doff, src->unknown + soff, len);
+	if (dst->mem && src->mem)
+		m_mem_copy(dst->mem, dst->moff + doff, src->mem, src->moff + soff, len);
 }
 
 /* A new buffer of len bytes at page offset off for MR h: its memory and address. */
 static int new_buffer(struct m_node *nd, struct m_mr *mr, int h, uint64_t len, uint64_t off, uint8_t prot)
 {
-	mr->bytes = calloc(len ? len : 1, 1);
-	mr->unknown = calloc(len ? len : 1, 1);
-	if (!mr->bytes || !mr->unknown) {
-		free(mr->bytes);
-		free(mr->unknown);
-		mr->bytes = mr->unknown = NULL;
-		return -ENOMEM;
-	}
+	int rc = m_mem_new(&mr->mem, len);
+
+	if (rc)
+		return rc;
+	mr->moff = 0;
 	mr->buf = (int16_t)h;
 	mr->prot = prot;
 	mr->addr = nd->next_va + off;
@@ -77,8 +82,8 @@ static void same_buffer(struct m_node *nd, struct m_mr *mr, const struct m_mr *o
 	mr->buf = o->buf;
 	mr->prot = o->prot;
 	mr->addr = o->addr + off;
-	mr->bytes = own->bytes ? own->bytes + rel : NULL;
-	mr->unknown = own->unknown ? own->unknown + rel : NULL;
+	mr->mem = own->mem;
+	mr->moff = own->moff + rel;
 }
 
 /* rereg_mr buf= (MR-REREG-10): MR op->obj is len bytes of MR op->verbs.mr's buffer from buf_off now,
@@ -87,10 +92,8 @@ static void rereg_new_buffer(struct m_node *nd, const struct m_op *op)
 {
 	struct m_mr *mr = &nd->mr[op->obj];
 
-	if (mr->buf == op->obj) {
-		free(mr->bytes);
-		free(mr->unknown);
-	}
+	if (mr->buf == op->obj)
+		m_mem_drop(mr->mem);
 	same_buffer(nd, mr, &nd->mr[op->verbs.mr], op->verbs.buf_off);
 	mr->len = op->verbs.len;
 	mr->iova = mr->addr;
@@ -103,7 +106,7 @@ void m_land(struct m_mr *dst, uint64_t doff, const struct m_mr *src, uint64_t so
 	if (src)
 		copy_bytes(dst, doff, src, soff, len);
 	else
-		memset(dst->unknown + doff, 1, len);
+		m_mr_unknown(dst, doff, len);
 }
 
 static int apply_reg_mr(struct model *m, const struct m_op *op, int *created)
@@ -335,8 +338,8 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		struct m_mr *mr = &nd->mr[op->obj];
 		uint64_t len = op->verbs.len ? op->verbs.len : mr->len - op->verbs.offset;
 
-		memset(mr->bytes + op->verbs.offset, op->verbs.byte, len);
-		memset(mr->unknown + op->verbs.offset, 0, len);
+		if (mr->mem)
+			m_mem_fill(mr->mem, mr->moff + op->verbs.offset, op->verbs.byte, len);
 		return 0;
 	}
 	default:
@@ -372,7 +375,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 		uint64_t start = op->verbs.raddr > t->iova ? op->verbs.raddr - t->iova : 0;
 
 		if (start < t->len)
-			memset(t->unknown + start, 1, t->len - start < op->verbs.len ? t->len - start : op->verbs.len);
+			m_mr_unknown(t, start, t->len - start < op->verbs.len ? t->len - start : op->verbs.len);
 	}
 	if (op->kind == M_OP_SEND && (a->effect == M_EFF_DO || a->effect == M_EFF_PEER_ERR) &&
 	    m->node[op->node].qp[op->obj].type == M_QPT_UD) {
@@ -411,7 +414,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 
 		/* The payload may have landed before the responder failed. */
 		if (!m_recv_failed(pn, r->peer_qp, op->verbs.len) && r->rmr >= 0 && op->verbs.len)
-			memset(pn->mr[r->rmr].unknown + r->roff, 1, op->verbs.len);
+			m_mr_unknown(&pn->mr[r->rmr], r->roff, op->verbs.len);
 		m_qp_to_err(&pn->qp[r->peer_qp]);
 		return 0;
 	}

@@ -309,11 +309,11 @@ static void unknown_range(struct m_mr *mr, uint64_t base, uint64_t a, uint64_t l
 {
 	uint64_t lo, hi;
 
-	if (!mr->unknown || a >= base + mr->len || a + len <= base || a + len < a)
+	if (!mr->mem || a >= base + mr->len || a + len <= base || a + len < a)
 		return;
 	lo = a > base ? a - base : 0;
 	hi = a + len - base < mr->len ? a + len - base : mr->len;
-	memset(mr->unknown + lo, 1, hi - lo);
+	m_mr_unknown(mr, lo, hi - lo);
 }
 
 /* What w writes (a READ's and an atomic's local buffer, a WRITE's and an atomic's target) is unknown. */

@@ -282,7 +282,7 @@ int m_inline_data(const struct m_profile *p, const struct m_node *nd, const stru
 	}
 	out->res.lmr = -1;
 	for (int h = nd->nmr - 1; h >= 0; h--)
-		if (nd->mr[h].ever && nd->mr[h].bytes && m_range_ok(op->verbs.laddr, op->verbs.len, nd->mr[h].addr, nd->mr[h].len)) {
+		if (nd->mr[h].ever && nd->mr[h].mem && m_range_ok(op->verbs.laddr, op->verbs.len, nd->mr[h].addr, nd->mr[h].len)) {
 			out->res.lmr = (int16_t)h;
 			out->res.loff = op->verbs.laddr - nd->mr[h].addr;
 			break;

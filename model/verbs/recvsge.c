@@ -122,7 +122,7 @@ int m_recv_failed(struct m_node *pn, int qp, uint64_t msg)
 			continue;
 		uint64_t off = l[i].addr - pn->mr[h].addr;
 
-		memset(pn->mr[h].unknown + off, 1, k < pn->mr[h].len - off ? k : pn->mr[h].len - off);
+		m_mr_unknown(&pn->mr[h], off, k < pn->mr[h].len - off ? k : pn->mr[h].len - off);
 	}
 	return 1;
 }

@@ -251,8 +251,7 @@ void m_sge_scatter_bytes(struct m_node *nd, const struct m_pred *pr, const uint8
 	uint64_t at = 0;
 
 	if (n == 1) { /* one SGE: its 8 bytes (RA-ATOM-2 refused any other length) */
-		memcpy(nd->mr[pr->res.lmr].bytes + pr->res.loff, b, 8);
-		memset(nd->mr[pr->res.lmr].unknown + pr->res.loff, unknown, 8);
+		m_mr_put(&nd->mr[pr->res.lmr], pr->res.loff, b, 8, unknown);
 		return;
 	}
 	for (unsigned i = 0; i < n && at < 8; i++) {
@@ -260,8 +259,7 @@ void m_sge_scatter_bytes(struct m_node *nd, const struct m_pred *pr, const uint8
 		struct m_mr *dst = sge_mr(nd, &l[i], &off);
 
 		if (dst && k) {
-			memcpy(dst->bytes + off, b + at, k);
-			memset(dst->unknown + off, unknown, k);
+			m_mr_put(dst, off, b + at, k, unknown);
 		}
 		at += k;
 	}

@@ -51,11 +51,9 @@ int m_slot_mr(struct model *m, unsigned node, int keep)
 			used = nd->conn[i].aux_mr == s;
 		if (used)
 			continue;
-		if (mr->buf == s) { /* its own bytes go with it */
-			free(mr->bytes);
-			free(mr->unknown);
-		}
-		mr->bytes = mr->unknown = NULL;
+		if (mr->buf == s) /* its own bytes go with it */
+			m_mem_drop(mr->mem);
+		mr->mem = NULL;
 		return s;
 	}
 	return -ENOSPC;

@@ -195,7 +195,7 @@ static void recv_unknown(struct m_node *pn, const struct m_recv *rq)
 	uint64_t hi = rq->addr + rq->len < mr->addr + mr->len ? rq->addr + rq->len : mr->addr + mr->len;
 
 	if (lo < hi)
-		memset(mr->unknown + (lo - mr->addr), 1, hi - lo);
+		m_mr_unknown(mr, lo - mr->addr, hi - lo);
 }
 
 void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_alt *a)
@@ -218,7 +218,7 @@ void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_al
 			m_qp_to_err(pq);
 		return;
 	}
-	memset(pn->mr[r->rmr].unknown + r->roff, 1, M_UD_GRH);
+	m_mr_unknown(&pn->mr[r->rmr], r->roff, M_UD_GRH);
 	if (op->verbs.len)
 		m_land(&pn->mr[r->rmr], r->roff + M_UD_GRH, l, r->loff, op->verbs.len);
 	m_rq_consume(pn, r->peer_qp);

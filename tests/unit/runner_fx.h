@@ -24,7 +24,7 @@
 
 #define FK_STEPS 64
 #define FK_OBJS 64
-#define FK_LEN_MAX (1u << 20)
+#define FK_LEN_MAX (1ull << 30) /* calloc: pages only where the fake writes */
 #define FK_QUEUE 64
 #define FK_LOG 256
 
@@ -46,6 +46,7 @@ struct fk_step {
 struct fake {
 	struct fk_step step[FK_STEPS];
 	unsigned nexec, npeer, nread;
+	uint64_t read_bytes;     /* what read() was asked for, all of it */
 	unsigned paused_ms;      /* what the runner let pass between looks at a peer (pause(): no real sleep) */
 	struct hcall calls[FK_STEPS];
 	int peer_state;          /* peer() default */
@@ -199,6 +200,7 @@ static inline int fk_read(void *be, int32_t obj, uint64_t off, size_t len, uint8
 {
 	(void)be;
 	fk.nread++;
+	fk.read_bytes += len;
 	if (fk.read_rc)
 		return fk.read_rc;
 	if (obj < 0 || obj >= FK_OBJS || !fk.mem[obj])

@@ -280,7 +280,7 @@ START_TEST(test_DAT_LMR_7_lmr_over_lmr)
 	ck_assert_uint_eq(b->len, 8192);
 	ck_assert_int_eq(b->pd, z2);         /* its own PZ and privileges */
 	ck_assert_uint_eq(b->usage, PRIV_RW);
-	ck_assert_uint_eq(b->bytes[100], 0x3c);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, l2, 100), 0x3c);
 	ck_assert_uint_ne(b->lkey, a->lkey);
 	/* OFA does not implement it. */
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
@@ -380,11 +380,11 @@ START_TEST(test_dat_same_buffer_twice)
 	fx_do(&f, (struct m_op){ .kind = M_OP_FILL, .node = 0, .obj = (int16_t)s.src, .verbs.byte = 0x42, .verbs.len = 4096 },
 	      ok_());
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 128), dto_(M_DTO_SUCCESS));
-	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[127], 0x42);
-	ck_assert_uint_eq(f.m.node[1].mr[twin].bytes[128], 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, twin, 127), 0x42);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, twin, 128), 0);
 	/* And the other way: a write through the twin is in dst's bytes. */
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, twin, 2048, 64), dto_(M_DTO_SUCCESS));
-	ck_assert_uint_eq(f.m.node[1].mr[s.dst].bytes[2048 + 63], 0x42);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.dst, 2048 + 63), 0x42);
 	/* Longer than the buffer it names: malformed. */
 	struct m_pred pr;
 	op.dat.len = 8192;

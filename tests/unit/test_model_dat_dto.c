@@ -14,7 +14,7 @@ START_TEST(test_DAT_DTO_1_status_mapping)
 	ck_assert(fx_only(pr, dto_(M_DTO_SUCCESS)));
 	ck_assert(fx_rule(pr, dto_(M_DTO_SUCCESS), M_RULE_DAT_DTO_1));
 	fx_do(&f, op_dto(&f, M_OP_DAT_RDMA_WRITE, 0, s.ep, s.src, 0, 1, s.dst, 0, 4096), dto_(M_DTO_SUCCESS));
-	ck_assert_uint_eq(f.m.node[1].mr[s.dst].bytes[4095], 0x5a); /* the verbs WRITE moved the bytes */
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.dst, 4095), 0x5a); /* the verbs WRITE moved the bytes */
 	/* A read into an LMR without local write: LOC_PROT_ERR -> LOCAL_PROTECTION (LP-6). */
 	pr = fx_predict(&f, op_dto(&f, M_OP_DAT_RDMA_READ, 0, s.ep, nolw, 0, 1, s.dst, 0, 64));
 	ck_assert(dto_only(pr, dto_(M_DTO_ERR_LOCAL_PROTECTION)));

@@ -361,9 +361,9 @@ START_TEST(test_MR_KEY_1_two_registrations_one_buffer)
 	ck_assert_int_eq(model_mr_compare(&f.m, 1, v, 8, want, 16), -1);
 	/* A copy keeps them one buffer, apart from the original. */
 	ck_assert_int_eq(model_clone(&c, &f.m), 0);
-	c.node[1].mr[s.mb].bytes[1000] = 0x77;
-	ck_assert_uint_eq(c.node[1].mr[v].bytes[0], 0x77);
-	ck_assert_uint_eq(f.m.node[1].mr[v].bytes[0], 0);
+	model_mr_set(&c, 1, s.mb, 1000, 0x77, 1);
+	ck_assert_uint_eq(model_mr_byte(&c, 1, v, 0), 0x77);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, v, 0), 0);
 	model_free(&c);
 	/* Past the buffer's end; a buffer the node never had. */
 	reg.verbs.buf_off = 3500;

@@ -160,13 +160,13 @@ START_TEST(test_MR_REREG_10_translation_onto_new_buffer)
 	pr = fx_predict(&f, op);
 	ck_assert(fx_has(pr, ok_()) && fx_has(pr, err_(EOPNOTSUPP)));
 	ck_assert(fx_rule(pr, ok_(), M_RULE_MR_REREG_10));
-	f.m.node[0].mr[nb].bytes[4096] = 0x5a;
+	ck_assert_int_eq(model_mr_set(&f.m, 0, nb, 4096, 0x5a, 1), 0);
 	fx_do(&f, op, ok_());
 	ck_assert_uint_eq(m->addr, f.m.node[0].mr[nb].addr + 4096);
 	ck_assert_uint_eq(m->iova, m->addr);
 	ck_assert_uint_eq(m->len, 4096);
 	ck_assert_int_eq(m->buf, nb);
-	ck_assert_uint_eq(m->bytes[0], 0x5a);
+	ck_assert_int_eq(model_mr_byte(&f.m, 0, mr, 0), 0x5a);
 	/* A buffer another registration shares is not moved; nor past the new buffer's end. */
 	struct m_op view = op_reg(0, pd, 4096, M_ACC_LOCAL_WRITE);
 
@@ -190,7 +190,9 @@ START_TEST(test_MR_REREG_10_translation_onto_new_buffer)
 	struct model c;
 
 	ck_assert_int_eq(model_clone(&c, &f.m), 0);
-	ck_assert_ptr_eq(c.node[0].mr[mr].bytes, c.node[0].mr[nb].bytes + 4096);
+	ck_assert_ptr_eq(c.node[0].mr[mr].mem, c.node[0].mr[nb].mem);
+	ck_assert_uint_eq(c.node[0].mr[mr].moff, c.node[0].mr[nb].moff + 4096);
+	ck_assert_int_eq(model_mr_byte(&c, 0, mr, 0), 0x5a);
 	model_free(&c);
 	model_free(&f.m);
 }

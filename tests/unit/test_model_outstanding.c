@@ -53,7 +53,7 @@ static struct m_op op_wait(const struct opair *c, uint32_t id)
 static int has_unknown(const struct fx *f, int node, int mr, uint64_t off, uint64_t len)
 {
 	for (uint64_t i = off; i < off + len; i++)
-		if (f->m.node[node].mr[mr].unknown[i])
+		if (model_mr_unknown(&f->m, node, mr, i))
 			return 1;
 	return 0;
 }
@@ -83,7 +83,7 @@ START_TEST(test_CQ_POLL_1_nowait_post_then_wait)
 	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_CQ_POLL_1));
 	fx_do(&f, op_wait(&c, 7), wc_(M_WC_SUCCESS));
 	ck_assert(!has_unknown(&f, 0, c.s.ma, 0, 4096));
-	ck_assert_int_eq(f.m.node[0].mr[c.s.ma].bytes[4095], 0x5a);
+	ck_assert_int_eq(model_mr_byte(&f.m, 0, c.s.ma, 4095), 0x5a);
 	ck_assert(fx_einval(&f, op_wait(&c, 7))); /* taken */
 	model_free(&f.m);
 }

@@ -102,7 +102,7 @@ START_TEST(test_LP_9_inline_on_read)
 
 	op.verbs.send_inline = 1;
 	op.verbs.lkey = 0xdeadbeef;
-	f.m.node[1].mr[s.mb].bytes[0] = 0x42;
+	ck_assert_int_eq(model_mr_set(&f.m, 1, s.mb, 0, 0x42, 1), 0);
 	pr = fx_predict(&f, op);
 	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)) &&
 		  fx_has(pr, wc_(M_WC_LOC_PROT_ERR)) && !fx_has(pr, wc_(M_WC_SUCCESS)));
@@ -110,7 +110,7 @@ START_TEST(test_LP_9_inline_on_read)
 	fx_do(&f, op, wc_(M_WC_LOC_PROT_ERR));
 	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_ERR);
 	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
-	ck_assert_uint_eq(f.m.node[1].mr[s.mb].bytes[0], 0x42);
+	ck_assert_int_eq(model_mr_byte(&f.m, 1, s.mb, 0), 0x42);
 	model_free(&f.m);
 	/* Without the flag the same READ is LP-6's: its result into a bad lkey, no refusal at the post. */
 	s = fx_pair(&f, "generic", 2);
@@ -146,15 +146,15 @@ START_TEST(test_LP_6_atomic_result_into_read_only)
 	struct m_op c = op_rdma(&f, M_OP_FADD, 0, s.qa, ro, 0, 1, s.mb, 8, 8);
 
 	c.verbs.swap = 5;
-	f.m.node[0].mr[ro].bytes[0] = 0x77;
-	f.m.node[1].mr[s.mb].bytes[8] = 2;
+	model_mr_set(&f.m, 0, ro, 0, 0x77, 1);
+	model_mr_set(&f.m, 1, s.mb, 8, 2, 1);
 	struct m_pred pr = fx_predict(&f, c);
 	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_6));
 	ck_assert(pr.alt[0].remote_done);
 	fx_do(&f, c, wc_(M_WC_LOC_PROT_ERR));
-	ck_assert_uint_eq(f.m.node[1].mr[s.mb].bytes[8], 7);
-	ck_assert_uint_eq(f.m.node[0].mr[ro].bytes[0], 0x77);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 8), 7);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, ro, 0), 0x77);
 	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_ERR);
 	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
 	/* A READ into the same buffer leaves the responder's memory alone. */

@@ -450,8 +450,8 @@ START_TEST(test_MW_INV_4_invalidate_plain_mr)
 	fx_do(&f, si, wc_(M_WC_SUCCESS));
 	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_RTS);
 	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_ERR);
-	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[0], 1);
-	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[8], 0);
+	ck_assert_uint_eq(model_mr_unknown(&f.m, 1, s.mb, 0), 1);
+	ck_assert_uint_eq(model_mr_unknown(&f.m, 1, s.mb, 8), 0);
 	model_free(&f.m);
 }
 END_TEST

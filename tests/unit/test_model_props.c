@@ -127,7 +127,7 @@ static int same_state(const struct model *a, const struct model *b, int skip_nod
 
 			if (p->live != q->live || p->pd != q->pd || p->access != q->access || p->lkey != q->lkey ||
 			    p->rkey != q->rkey || p->nbound != q->nbound || p->len != q->len ||
-			    memcmp(p->bytes, q->bytes, p->len) || memcmp(p->unknown, q->unknown, p->len))
+			    !model_mr_same(a, b, n, i))
 				return 0;
 		}
 	}

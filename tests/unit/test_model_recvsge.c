@@ -13,7 +13,7 @@ static int mr_filled(struct fx *f, int n, int pd, uint32_t access, uint8_t b)
 {
 	int h = fx_mr(f, n, pd, 4096, access);
 
-	memset(f->m.node[n].mr[h].bytes, b, 4096);
+	model_mr_set(&f->m, n, h, 0, b, 4096);
 	return h;
 }
 
@@ -55,7 +55,7 @@ static struct pair rsge_pair(struct fx *f, int *m2)
 	s.mb = mr_filled(f, 1, s.pb, RW, 0xee);
 	*m2 = mr_filled(f, 1, s.pb, RW, 0xdd);
 	for (unsigned i = 0; i < 4096; i++)
-		f->m.node[0].mr[s.ma].bytes[i] = (uint8_t)i;
+		model_mr_set(&f->m, 0, s.ma, i, (uint8_t)i, 1);
 	s.qa = fx_qp(f, 0, s.pa, QP_ALL);
 	s.qb = fx_do(f, (struct m_op){ .kind = M_OP_CREATE_QP, .node = 1, .verbs.pd = (int16_t)s.pb,
 				       .verbs.access = QP_ALL, .verbs.max_recv_sge = 4 }, ok_());
@@ -78,21 +78,20 @@ START_TEST(test_LP_4_send_scatters_into_receive_sges_in_order)
 	struct fx f;
 	int m2;
 	struct pair s = rsge_pair(&f, &m2);
-	const uint8_t *b = f.m.node[1].mr[s.mb].bytes, *b2 = f.m.node[1].mr[m2].bytes;
 
 	fx_do(&f, three_sges(&f, &s, m2), ok_());
 	ck_assert(fx_only(fx_predict(&f, op_send(&f, s.qa, s.ma, 50)), wc_(M_WC_SUCCESS)));
 	fx_do(&f, op_send(&f, s.qa, s.ma, 50), wc_(M_WC_SUCCESS));
-	ck_assert_uint_eq(b[0], 0);
-	ck_assert_uint_eq(b[15], 15);
-	ck_assert_uint_eq(b[16], 0xee); /* not past the first SGE */
-	ck_assert_uint_eq(b2[99], 0xdd);
-	ck_assert_uint_eq(b2[100], 16);
-	ck_assert_uint_eq(b2[131], 47);
-	ck_assert_uint_eq(b2[132], 0xdd);
-	ck_assert_uint_eq(b[200], 48);
-	ck_assert_uint_eq(b[201], 49);
-	ck_assert_uint_eq(b[202], 0xee); /* the message ended: the rest of the last SGE is untouched */
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 0), 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 15), 15);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 16), 0xee); /* not past the first SGE */
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, m2, 99), 0xdd);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, m2, 100), 16);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, m2, 131), 47);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, m2, 132), 0xdd);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 200), 48);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 201), 49);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 202), 0xee); /* the message ended: the rest of the last SGE is untouched */
 	ck_assert_int_eq(f.m.node[1].qp[s.qb].nrecv, 0);
 	model_free(&f.m);
 }
@@ -133,9 +132,9 @@ START_TEST(test_LP_4_bad_receive_sge_the_message_reaches)
 	ck_assert(fx_has(pr, wc_(M_WC_SUCCESS)) && fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_4));
 	/* Failed after its first SGE took bytes: what the message reached is unspecified. */
 	fx_do(&f, op_send(&f, s.qa, s.ma, 20), wc_(M_WC_REM_OP_ERR));
-	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[15], 1);
-	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[16], 0);
-	ck_assert_uint_eq(f.m.node[1].mr[s.mb].unknown[200], 0); /* the third, not reached */
+	ck_assert_uint_eq(model_mr_unknown(&f.m, 1, s.mb, 15), 1);
+	ck_assert_uint_eq(model_mr_unknown(&f.m, 1, s.mb, 16), 0);
+	ck_assert_uint_eq(model_mr_unknown(&f.m, 1, s.mb, 200), 0); /* the third, not reached */
 	model_free(&f.m);
 }
 END_TEST
@@ -156,7 +155,7 @@ START_TEST(test_LP_4_receive_sge_without_local_write)
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_4));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_OP_ERR), M_RULE_LP_6)); /* why the SGE is refused */
 	fx_do(&f, op_send(&f, s.qa, s.ma, 12), wc_(M_WC_REM_OP_ERR));
-	ck_assert_uint_eq(f.m.node[1].mr[ro].bytes[0], 0x55);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, ro, 0), 0x55);
 	model_free(&f.m);
 }
 END_TEST
@@ -201,7 +200,7 @@ START_TEST(test_receive_sge_pool_slots_come_back)
 	for (unsigned i = 0; i < M_RSGE_SLOTS - 1; i++)
 		fx_do(&f, op_send(&f, s.qa, s.ma, 20), wc_(M_WC_SUCCESS));
 	fx_do(&f, op_send(&f, s.qa, s.ma, 20), wc_(M_WC_SUCCESS));
-	ck_assert_uint_eq(f.m.node[1].mr[m2].bytes[108], 16);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, m2, 108), 16);
 	/* Flushed receives free theirs too (RA-ERR-2). */
 	for (unsigned i = 0; i < M_RSGE_SLOTS; i++)
 		fx_do(&f, rv, ok_());

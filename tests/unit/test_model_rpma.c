@@ -385,10 +385,10 @@ START_TEST(test_RPMA_OP_2_verbs_decide_and_kill_the_connection)
 	struct m_pred pr;
 
 	/* Success: the bytes land (len is cut to 32 bits: 2^32 + 8 writes 8). */
-	memset(f.m.node[0].mr[x.c].bytes, 0x5a, 4096);
+	model_mr_set(&f.m, 0, x.c, 0, 0x5a, 4096);
 	fx_do(&f, op_io(M_OP_RPMA_WRITE, 0, x.conn, x.c, 0, x.r, 16, (1ull << 32) + 8, ALWAYS), wc_(M_WC_SUCCESS));
-	ck_assert_uint_eq(f.m.node[1].mr[x.s].bytes[16], 0x5a);
-	ck_assert_uint_eq(f.m.node[1].mr[x.s].bytes[24], 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, x.s, 16), 0x5a);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, x.s, 24), 0);
 	/* No bounds check in librpma: crossing the end is the responder's REM_ACCESS_ERR. */
 	pr = fx_predict(&f, op_io(M_OP_RPMA_WRITE, 0, x.conn, x.c, 0, x.r, 4092, 8, ALWAYS));
 	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
@@ -460,8 +460,8 @@ START_TEST(test_RPMA_AW_1_atomic_write)
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
 	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RPMA_AW_1));
 	fx_do(&f, op, wc_(M_WC_SUCCESS));
-	ck_assert_uint_eq(f.m.node[1].mr[x.s].bytes[8], 0x88); /* little-endian value */
-	ck_assert_uint_eq(f.m.node[1].mr[x.s].bytes[15], 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, x.s, 8), 0x88); /* little-endian value */
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, x.s, 15), 0x11);
 	model_free(&f.m);
 
 	/* Needs REMOTE_WRITE: WRITE_DST missing is REM_ACCESS_ERR. */
@@ -614,16 +614,16 @@ START_TEST(test_rpma_same_buffer_and_malformed)
 
 	fx_init(&f, 2, "generic");
 	a = rreg(&f, 0, 4096, M_RPMA_READ_SRC);
-	memset(f.m.node[0].mr[a].bytes, 7, 4096);
+	model_mr_set(&f.m, 0, a, 0, 7, 4096);
 	op = op_rreg(0, 4096, M_RPMA_WRITE_DST);
 	op.rpma.mr = (int16_t)a;
 	b = fx_do(&f, op, ok_());
 	ck_assert_uint_eq(f.m.node[0].mr[b].addr, f.m.node[0].mr[a].addr);
 	ck_assert_uint_ne(f.m.node[0].mr[b].rkey, f.m.node[0].mr[a].rkey);
-	ck_assert_uint_eq(f.m.node[0].mr[b].bytes[100], 7);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, b, 100), 7);
 	/* One buffer: later changes through either are seen through the other. */
-	f.m.node[0].mr[b].bytes[200] = 9;
-	ck_assert_uint_eq(f.m.node[0].mr[a].bytes[200], 9);
+	model_mr_set(&f.m, 0, b, 200, 9, 1);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, a, 200), 9);
 	op.rpma.len = 8192; /* longer than the buffer */
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	/* A verbs MR is no rpma MR. */

@@ -13,7 +13,7 @@ static int mr_filled(struct fx *f, int n, int pd, uint32_t access, uint8_t b)
 {
 	int h = fx_mr(f, n, pd, 4096, access);
 
-	memset(f->m.node[n].mr[h].bytes, b, 4096);
+	model_mr_set(&f->m, n, h, 0, b, 4096);
 	return h;
 }
 
@@ -51,20 +51,19 @@ START_TEST(test_LP_1_write_gathers_sges_in_order)
 	struct pair s = sge_pair(&f);
 	int m2 = mr_filled(&f, 0, s.pa, RW, 0x22);
 	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 100, 16);
-	const uint8_t *t = f.m.node[1].mr[s.mb].bytes;
 
 	add_sge(&f, &w, 0, m2, 8, 32);
 	add_sge(&f, &w, 0, s.ma, 200, 8);
 	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
 	fx_do(&f, w, wc_(M_WC_SUCCESS));
-	ck_assert_uint_eq(t[99], 0);
-	ck_assert_uint_eq(t[100], 0x11);
-	ck_assert_uint_eq(t[115], 0x11);
-	ck_assert_uint_eq(t[116], 0x22);
-	ck_assert_uint_eq(t[147], 0x22);
-	ck_assert_uint_eq(t[148], 0x11);
-	ck_assert_uint_eq(t[155], 0x11);
-	ck_assert_uint_eq(t[156], 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 99), 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 100), 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 115), 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 116), 0x22);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 147), 0x22);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 148), 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 155), 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 156), 0);
 	/* The second SGE with a key no MR has: the WR fails locally, nothing lands (LP-1). */
 	w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 1000, 16);
 	add_sge(&f, &w, 0, m2, 0, 16);
@@ -88,15 +87,14 @@ START_TEST(test_LP_6_read_scatters_and_checks_each_sge)
 	struct pair s = sge_pair(&f);
 	int ro = mr_filled(&f, 0, s.pa, 0, 0x33);
 	struct m_op r = op_rdma(&f, M_OP_READ, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8);
-	const uint8_t *a = f.m.node[0].mr[s.ma].bytes;
 
-	memset(f.m.node[1].mr[s.mb].bytes, 0x44, 16);
+	model_mr_set(&f.m, 1, s.mb, 0, 0x44, 16);
 	add_sge(&f, &r, 0, s.ma, 64, 8);
 	fx_do(&f, r, wc_(M_WC_SUCCESS));
-	ck_assert_uint_eq(a[7], 0x44);
-	ck_assert_uint_eq(a[8], 0x11);
-	ck_assert_uint_eq(a[64], 0x44);
-	ck_assert_uint_eq(a[72], 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 7), 0x44);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 8), 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 64), 0x44);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 72), 0x11);
 	/* A second SGE without LOCAL_WRITE: the response cannot land (LP-6). */
 	r = op_rdma(&f, M_OP_READ, 0, s.qa, s.ma, 0, 1, s.mb, 0, 8);
 	add_sge(&f, &r, 0, ro, 0, 8);
@@ -112,23 +110,22 @@ START_TEST(test_RA_ATOM_3_fetch_add_split_over_two_sges)
 	struct fx f;
 	struct pair s = sge_pair(&f);
 	struct m_op fa = op_rdma(&f, M_OP_FADD, 0, s.qa, s.ma, 8, 1, s.mb, 0, 4);
-	const uint8_t *a = f.m.node[0].mr[s.ma].bytes, *t = f.m.node[1].mr[s.mb].bytes;
 
-	memset(f.m.node[1].mr[s.mb].bytes, 0, 8);
-	f.m.node[1].mr[s.mb].bytes[0] = 2;
+	model_mr_set(&f.m, 1, s.mb, 0, 0, 8);
+	model_mr_set(&f.m, 1, s.mb, 0, 2, 1);
 	fa.verbs.swap = fa.verbs.compare = 15;
 	add_sge(&f, &fa, 0, s.ma, 16, 4);
 	fx_do(&f, fa, wc_(M_WC_SUCCESS));
-	ck_assert_uint_eq(t[0], 17);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 1, s.mb, 0), 17);
 	/* The original value, 2, little endian: its low half in the first SGE, its high half in the second. */
-	ck_assert_uint_eq(a[7], 0x11);
-	ck_assert_uint_eq(a[8], 2);
-	ck_assert_uint_eq(a[9], 0);
-	ck_assert_uint_eq(a[11], 0);
-	ck_assert_uint_eq(a[12], 0x11);
-	ck_assert_uint_eq(a[16], 0);
-	ck_assert_uint_eq(a[19], 0);
-	ck_assert_uint_eq(a[20], 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 7), 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 8), 2);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 9), 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 11), 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 12), 0x11);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 16), 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 19), 0);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, s.ma, 20), 0x11);
 	model_free(&f.m);
 }
 END_TEST

@@ -75,7 +75,7 @@ START_TEST(test_slot_mr_reg_dereg_without_bound_keeps_other_bytes)
 	fx_init(&f, 1, "rxe");
 	pd = fx_pd(&f, 0);
 	first = fx_mr(&f, 0, pd, 4096, M_ACC_LOCAL_WRITE);
-	memset(f.m.node[0].mr[first].bytes, 0x5a, 4096);
+	model_mr_set(&f.m, 0, first, 0, 0x5a, 4096);
 	for (int i = 1; i < M_MAX_MR; i++)
 		fx_mr(&f, 0, pd, 4096, M_ACC_LOCAL_WRITE);
 	for (int k = 0; k < 100; k++) { /* reg+dereg, more times than the table has slots */
@@ -85,7 +85,7 @@ START_TEST(test_slot_mr_reg_dereg_without_bound_keeps_other_bytes)
 		mr = fx_mr(&f, 0, pd, 4096, M_ACC_LOCAL_WRITE);
 		ck_assert_int_eq(mr, 7);
 	}
-	ck_assert_uint_eq(f.m.node[0].mr[first].bytes[4095], 0x5a);
+	ck_assert_uint_eq(model_mr_byte(&f.m, 0, first, 4095), 0x5a);
 	ck_assert_uint_eq(f.m.node[0].pd[pd].usecnt, M_MAX_MR);
 	model_free(&f.m); /* ASan: the reused slots' bytes freed once each */
 }

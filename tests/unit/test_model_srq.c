@@ -71,11 +71,11 @@ START_TEST(test_SRQ_2_receives_come_from_the_srq)
 	fx_do(&f, op_srq_recv(&f, srq, mb, 1024, 256), ok_());
 	/* Full at the depth asked for: ENOMEM, or a provider's rounding up (LP-7). */
 	ck_assert(fx_rule(fx_predict(&f, op_srq_recv(&f, srq, mb, 2048, 8)), err_(ENOMEM), M_RULE_LP_7));
-	memset(f.m.node[0].mr[ma].bytes, 0x61, 64);
+	model_mr_set(&f.m, 0, ma, 0, 0x61, 64);
 	fx_do(&f, op_send(&f, 0, qa2, ma, 64), wc_(M_WC_SUCCESS));
-	ck_assert_int_eq(f.m.node[1].mr[mb].bytes[63], 0x61);
+	ck_assert_int_eq(model_mr_byte(&f.m, 1, mb, 63), 0x61);
 	fx_do(&f, op_send(&f, 0, qa1, ma, 8), wc_(M_WC_SUCCESS));
-	ck_assert_int_eq(f.m.node[1].mr[mb].bytes[1024], 0x61);
+	ck_assert_int_eq(model_mr_byte(&f.m, 1, mb, 1024), 0x61);
 	/* The SRQ is empty: RNR; the QP's error does not flush the SRQ. */
 	fx_do(&f, op_srq_recv(&f, srq, mb, 2048, 256), ok_());
 	fx_do(&f, (struct m_op){ .kind = M_OP_MODIFY_QP, .node = 1, .obj = (int16_t)qb1, .verbs.qp_state = M_QPS_ERR },

@@ -181,9 +181,9 @@ START_TEST(test_QP_STATE_1_posts_in_init_and_rtr)
 	fx_do(&f, op_rtr(0, qa, 1, qb, 0), ok_());
 	fx_do(&f, op_to(0, qa, M_QPS_RTS, 0), ok_());
 	/* An RTS QP sends to a peer in RTR: the receive posted in INIT takes it. */
-	memset(f.m.node[0].mr[ma].bytes, 0x5a, 16);
+	model_mr_set(&f.m, 0, ma, 0, 0x5a, 16);
 	fx_do(&f, op_send(&f, 0, qa, ma, 16), wc_(M_WC_SUCCESS));
-	ck_assert_int_eq(f.m.node[1].mr[mb].bytes[15], 0x5a);
+	ck_assert_int_eq(model_mr_byte(&f.m, 1, mb, 15), 0x5a);
 	ck_assert_int_eq(f.m.node[1].qp[qb].nrecv, 0);
 	model_free(&f.m);
 }
@@ -195,18 +195,17 @@ START_TEST(test_UD_SEND_1_grh_then_payload)
 	struct ud u = ud_pair(&f, "generic");
 	struct m_pred pr;
 
-	memset(f.m.node[0].mr[u.ma].bytes, 0x42, 64);
+	model_mr_set(&f.m, 0, u.ma, 0, 0x42, 64);
 	fx_do(&f, op_recv_at(&f, u.qb, u.mb, 100, 1024), ok_());
 	pr = fx_predict(&f, op_ud(&f, u.qa, u.ma, u.ah, u.qb, 64, 7));
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)) && pr.alt[0].peer_recv == M_WC_SUCCESS);
 	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_UD_SEND_1));
 	fx_do(&f, op_ud(&f, u.qa, u.ma, u.ah, u.qb, 64, 7), wc_(M_WC_SUCCESS));
-	const struct m_mr *t = &f.m.node[1].mr[u.mb];
-
 	for (int i = 100; i < 140; i++)
-		ck_assert(t->unknown[i]); /* the GRH */
-	ck_assert(!t->unknown[99] && !t->unknown[140] && t->bytes[140] == 0x42 && t->bytes[203] == 0x42);
-	ck_assert(!t->unknown[204] && t->bytes[204] == 0);
+		ck_assert(model_mr_unknown(&f.m, 1, u.mb, i)); /* the GRH */
+	ck_assert(!model_mr_unknown(&f.m, 1, u.mb, 99) && !model_mr_unknown(&f.m, 1, u.mb, 140) &&
+		  model_mr_byte(&f.m, 1, u.mb, 140) == 0x42 && model_mr_byte(&f.m, 1, u.mb, 203) == 0x42);
+	ck_assert(!model_mr_unknown(&f.m, 1, u.mb, 204) && model_mr_byte(&f.m, 1, u.mb, 204) == 0);
 	ck_assert_int_eq(f.m.node[1].qp[u.qb].nrecv, 0);
 	/* UD QPs are not connected, and an AH holds its PD (PD-3). */
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)u.qa,
@@ -326,7 +325,7 @@ START_TEST(test_UD_SEND_3_what_ud_drops)
 	fx_do(&f, op_ud(&f, u.qa, u.ma, u.ah, rc, 64, 7), wc_(M_WC_SUCCESS));
 	fx_do(&f, op_ud(&f, u.qa, u.ma, u.ah, init, 64, 7), wc_(M_WC_SUCCESS));
 	ck_assert_int_eq(f.m.node[1].qp[u.qb].nrecv, 1);
-	ck_assert(!f.m.node[1].mr[u.mb].unknown[0]);
+	ck_assert(!model_mr_unknown(&f.m, 1, u.mb, 0));
 	/* A Q_Key with the high bit set: the sender's own (7) goes out, or the WR's as it is (rxe). */
 	pr = fx_predict(&f, op_ud(&f, u.qa, u.ma, u.ah, u.qb, 64, 0x80000000u));
 	ck_assert(pr.n == 2 && pr.alt[0].peer_recv == M_WC_SUCCESS && pr.alt[1].peer_recv < 0);
@@ -340,7 +339,7 @@ START_TEST(test_UD_SEND_3_what_ud_drops)
 	pr = fx_predict(&f, op_ud(&f, u.qa, u.ma, u.ah, u.qb, 64, 7));
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)) && pr.n == 2);
 	fx_do(&f, op_ud(&f, u.qa, u.ma, u.ah, u.qb, 64, 7), wc_(M_WC_SUCCESS));
-	ck_assert(f.m.node[1].mr[u.mb].unknown[99] && !f.m.node[1].mr[u.mb].unknown[100]);
+	ck_assert(model_mr_unknown(&f.m, 1, u.mb, 99) && !model_mr_unknown(&f.m, 1, u.mb, 100));
 	model_free(&f.m);
 	u = ud_pair(&f, "rxe");
 	fx_do(&f, op_recv_at(&f, u.qb, u.mb, 0, 100), ok_());
@@ -364,7 +363,7 @@ START_TEST(test_LP_4_malformed_receive_on_ud)
 	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)) && fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_LP_4));
 	ck_assert_int_eq(pr.alt[0].peer_state, M_QPS_ERR);
 	fx_do(&f, op_ud(&f, u.qa, u.ma, u.ah, u.qb, 64, 7), wc_(M_WC_SUCCESS));
-	ck_assert(f.m.node[1].mr[u.mb].unknown[8191] && !f.m.node[1].mr[u.mb].unknown[8099]);
+	ck_assert(model_mr_unknown(&f.m, 1, u.mb, 8191) && !model_mr_unknown(&f.m, 1, u.mb, 8099));
 	ck_assert_int_eq(fx_qps(&f, 0, u.qa), M_QPS_RTS);
 	model_free(&f.m);
 }
@@ -451,10 +450,10 @@ START_TEST(test_HANDLE_1_ud_send_garbled_ah)
 	u = ud_pair(&f, "generic");
 	snd = op_ud(&f, u.qa, u.ma, u.ah, u.qb, 1000, 7); /* longer than the smallest path MTU (UD-SEND-2) */
 	snd.verbs.garble = M_GARBLE_AH;
-	memset(f.m.node[0].mr[u.ma].bytes, 0x42, 1000);
+	model_mr_set(&f.m, 0, u.ma, 0, 0x42, 1000);
 	fx_do(&f, op_recv_at(&f, u.qb, u.mb, 0, 2048), ok_());
 	fx_do(&f, snd, wc_(M_WC_SUCCESS));
-	ck_assert_int_eq(f.m.node[1].mr[u.mb].bytes[40], 0x42);
+	ck_assert_int_eq(model_mr_byte(&f.m, 1, u.mb, 40), 0x42);
 	ck_assert_int_eq(f.m.node[1].qp[u.qb].nrecv, 0);
 	model_free(&f.m);
 }

@@ -91,6 +91,46 @@ START_TEST(test_check_step)
 }
 END_TEST
 
+/* A 1 GiB MR written at its start, middle and end: only the pages the model holds are read (model/mem.c). */
+START_TEST(test_memory_gib_mr_read_where_the_model_holds_pages)
+{
+	static const char text[] = "nodes a b\n"
+				   "a: alloc_pd pd\n"
+				   "a: reg_mr src pd=pd len=1G access=LOCAL_WRITE\n"
+				   "a: create_qp q pd=pd\n"
+				   "b: alloc_pd pd\n"
+				   "b: reg_mr dst pd=pd len=1G access=LOCAL_WRITE|REMOTE_WRITE\n"
+				   "b: create_qp q pd=pd\n"
+				   "connect a.q b.q\n"
+				   "a: fill src byte=0x11 off=0 len=64\n"
+				   "a: fill src byte=0x22 off=536870880 len=64\n"
+				   "a: fill src byte=0x33 off=1073741760 len=64\n"
+				   "a: write q local=src+0 remote=b.dst+0 len=64 expect SUCCESS\n"
+				   "a: write q local=src+536870880 remote=b.dst+536870880 len=64 expect SUCCESS\n"
+				   "a: write q local=src+1073741760 remote=b.dst+1073741760 len=64 expect SUCCESS\n"
+				   "b: check dst\n";
+	struct run_opts o = opts("rxe");
+	struct result r;
+	struct scn_file *f = parse(text);
+
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	ck_assert_int_eq(r.v, V_PASS);
+	/* 4 pages of each MR (the middle range spans two): the check's and the end's, no more */
+	ck_assert_uint_eq(fk.read_bytes, 3 * 4 * 4096);
+	done(f, &r);
+
+	/* a byte of a held page that reality holds otherwise is found, at its offset */
+	f = parse(text);
+	fk.flip_obj = 4; /* b.dst */
+	fk.flip_off = 1073741823;
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "b.dst: memory differs from the model at offset 1073741823");
+	ck_assert_uint_eq(r.line, 15); /* at the check */
+	done(f, &r);
+}
+END_TEST
+
 Suite *suite_test_runner_memory(void)
 {
 	Suite *s = suite_create("test_runner_memory");
@@ -99,6 +139,7 @@ Suite *suite_test_runner_memory(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_memory_mismatch_at_end);
 	tcase_add_test(tc, test_check_step);
+	tcase_add_test(tc, test_memory_gib_mr_read_where_the_model_holds_pages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -407,6 +407,24 @@ START_TEST(test_sixteen_nodes_and_long_names)
 }
 END_TEST
 
+/* What a file registers, all nodes (scn_registered_bytes: the guest memory a real run needs). */
+START_TEST(test_registered_bytes)
+{
+	struct scn_file *f = parse_ok("nodes a b\n"
+				      "a: alloc_pd pd\n"
+				      "a: reg_mr big pd=pd len=1G\n"
+				      "b: alloc_pd pd\n"
+				      "b: reg_mr m pd=pd len=4K\n"
+				      "b: dereg_mr m\n"
+				      "b: reg_mr m pd=pd len=8K\n"
+				      "b: rpma_mr_reg r len=64 usage=READ_SRC\n"
+				      "b: reg_mr w pd=pd len=0xffffffffffffffff\n");
+
+	ck_assert_uint_eq(scn_registered_bytes(f), (1ull << 30) + 4096 + 8192 + 64); /* w: refused by its call */
+	scn_free(f);
+}
+END_TEST
+
 Suite *suite_test_scn_parse(void)
 {
 	Suite *s = suite_create("test_scn_parse");
@@ -424,6 +442,7 @@ Suite *suite_test_scn_parse(void)
 	tcase_add_test(tc, test_format);
 	tcase_add_test(tc, test_mutations_never_crash);
 	tcase_add_test(tc, test_sixteen_nodes_and_long_names);
+	tcase_add_test(tc, test_registered_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }

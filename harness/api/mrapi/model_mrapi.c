@@ -72,6 +72,7 @@ int model_buf_mrapi(const struct be_model *bm, int32_t obj, int16_t h, struct bm
 	/* the buffer's memory is behind the creator's create handle only (a get gives none, on any node) */
 	if (o->cls != SCN_C_MRAPI_RMEM || g->owner != o->node || !made || strcmp(made->name, "mrapi_rmem_create") != 0)
 		return 0;
-	*out = (struct bm_buf){ g->bytes, g->unknown, g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
+	*out = (struct bm_buf){ .bytes = g->bytes, .unknown = g->unknown,
+				.len = g->size < M_MRAPI_BYTES ? g->size : M_MRAPI_BYTES };
 	return 1;
 }

@@ -26,6 +26,7 @@ int model_buf_rpmem(const struct be_model *bm, int32_t obj, int16_t h, struct bm
 	st = &s->target[hd->target].set[hd->set];
 	if (!st->exists || !st->data)
 		return 0; /* removed, or more than the model holds bytes for */
-	*out = (struct bm_buf){ st->data, st->unknown, st->span < hd->pool_size ? st->span : hd->pool_size };
+	*out = (struct bm_buf){ .bytes = st->data, .unknown = st->unknown,
+				.len = st->span < hd->pool_size ? st->span : hd->pool_size };
 	return 1;
 }
