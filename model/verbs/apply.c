@@ -361,7 +361,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 	const struct m_alt *a = &pred->alt[i];
 
 	if (send_post((enum m_op_kind)op->kind)) {
-		struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
+		struct m_qp *q = &m->node[op->node].qp[m_acting_qp(op)];
 
 		if (a->effect == M_EFF_SQ_KEPT)
 			q->sq_kept |= m_kept_kind(&m->node[op->node], op);
@@ -391,7 +391,7 @@ static int verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int
 		return apply_do(m, pred, created);
 	case M_EFF_QP_ERR:
 	case M_EFF_BOTH_ERR: {
-		int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+		int qh = m_acting_qp(op);
 		struct m_qp *q = &m->node[op->node].qp[qh];
 
 		m_qp_to_err(q);

@@ -12,7 +12,7 @@ int m_pred_unposted(const struct model *m, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
-	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+	int qh = m_acting_qp(op);
 	struct m_why why = { 0 };
 
 	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live || op->kind == M_OP_RECV || op->verbs.chain_errno < 0)
@@ -25,7 +25,7 @@ int m_pred_unposted(const struct model *m, struct m_pred *out)
 void m_pred_sq_full_any(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
-	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+	int qh = m_acting_qp(op);
 	uint32_t depth;
 	struct m_why why = { 0 };
 	struct m_set s;

@@ -10,12 +10,6 @@
 
 #include <string.h>
 
-/* The acting QP of a post (bind_mw names it apart from its MW). */
-static int acting_qp(const struct m_op *op)
-{
-	return op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
-}
-
 /* A post to the send queue: what completes on the send CQ. */
 static int send_wr(enum m_op_kind k)
 {
@@ -115,7 +109,7 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 void m_cq_unsignaled_any(const struct model *m, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
-	int qh = acting_qp(op);
+	int qh = m_acting_qp(op);
 
 	if (!send_wr((enum m_op_kind)op->kind) || !op->verbs.unsignaled || qh < 0 || qh >= M_MAX_QP ||
 	    m->node[op->node].cq.sig_all[qh])
@@ -202,7 +196,7 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 	const struct m_op *op = &pred->op;
 	const struct m_alt *a = &pred->alt[i];
 	const struct m_resolved *r = &pred->res;
-	int qh = acting_qp(op), consumed = 0;
+	int qh = m_acting_qp(op), consumed = 0;
 	struct m_node *nd = &m->node[op->node];
 
 	if (qh < 0 || qh >= nd->nqp)

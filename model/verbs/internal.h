@@ -142,6 +142,12 @@ struct m_set m_kept_outcomes(const struct m_profile *p);
 uint8_t m_kept_kind(const struct m_node *nd, const struct m_op *op);
 void m_kept_alts(const struct m_profile *p, const struct m_qp *q, struct m_pred *out);
 
+/* The QP a post acts on: bind_mw names it apart from its MW (verbs.qp), every other post's is op->obj. */
+static inline int m_acting_qp(const struct m_op *op)
+{
+	return op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+}
+
 /* A WR chained after one its post refused (chain.c, LP-7): not posted, that errno. */
 int m_pred_unposted(const struct model *m, struct m_pred *out);
 /* A send WR whose chain filled its send queue before it (chain.c, LP-7): ENOMEM, or (below twice
@@ -150,7 +156,7 @@ void m_pred_sq_full_any(const struct model *m, const struct m_profile *p, struct
 static inline void m_pred_sq_full(const struct model *m, const struct m_profile *p, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
-	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+	int qh = m_acting_qp(op);
 
 	/* The first WR of a post finds the queue empty, unless the QP asked for a depth of 0 */
 	if (op->verbs.chain_pos ||

@@ -35,11 +35,6 @@ static int post_kind(enum m_op_kind k)
 	       k == M_OP_BIND_MW;
 }
 
-static int acting_qp(const struct m_op *op)
-{
-	return op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
-}
-
 /* WR w as the post it was, one that waits. */
 static struct m_op wr_op(const struct m_wr_out *w)
 {
@@ -137,7 +132,7 @@ int m_outst_on_qp(const struct model *m, unsigned n, int qp)
 int m_outst_check_any(const struct model *m, const struct m_op *op)
 {
 	enum m_op_kind k = (enum m_op_kind)op->kind;
-	int qh = acting_qp(op);
+	int qh = m_acting_qp(op);
 
 	if (op->verbs.nowait) {
 		/* wait=no: an RDMA WRITE, READ or atomic, signaled, not chained, on a QP whose send CQ is a
@@ -192,7 +187,7 @@ void m_outst_nowait_any(const struct model *m, const struct m_profile *p, struct
 	struct m_why ok = { 0 };
 	unsigned n = out->n;
 	uint32_t bits = 0, depth;
-	int qh = acting_qp(op);
+	int qh = m_acting_qp(op);
 
 	memcpy(old, out->alt, sizeof(old[0]) * n);
 	out->n = 0;
@@ -417,7 +412,7 @@ static int hand_over(struct model *m, const struct m_pred *pred)
 /* A send WR refused below RTS (effect M_EFF_SQ_KEPT) on a QP with a send CQ object: kept. */
 static void keep(struct model *m, const struct m_op *op)
 {
-	int qh = acting_qp(op);
+	int qh = m_acting_qp(op);
 
 	if (qh < 0 || qh >= M_MAX_QP || !m->node[op->node].cq.scq[qh])
 		return;
@@ -488,7 +483,7 @@ static int unkept(struct model *m, const struct m_op *op, const struct m_alt *a,
 static int races(const struct m_op *op, const struct m_alt *a, const struct m_wr_out *w, const struct model *m)
 {
 	enum m_op_kind k = (enum m_op_kind)op->kind;
-	int qh = acting_qp(op), j;
+	int qh = m_acting_qp(op), j;
 
 	if (k == M_OP_FILL)
 		return 1;
@@ -532,7 +527,7 @@ int m_outst_apply_any(struct model *m, const struct m_pred *pred, size_t i, int 
 		}
 	}
 	if (post_kind((enum m_op_kind)op->kind) && op->kind != M_OP_RECV) {
-		int qh = acting_qp(op);
+		int qh = m_acting_qp(op);
 
 		if (a->effect == M_EFF_SQ_KEPT)
 			keep(m, op);

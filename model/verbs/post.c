@@ -423,7 +423,7 @@ int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred 
 
 	if (rc)
 		return rc;
-	const struct m_qp *q = &m->node[op->node].qp[op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj];
+	const struct m_qp *q = &m->node[op->node].qp[m_acting_qp(op)];
 
 	if (op->kind != M_OP_RECV && q->state == M_QPS_RTS && q->sq_kept)
 		m_kept_alts(p, q, out);
@@ -437,7 +437,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
-	int qh = op->kind == M_OP_BIND_MW ? op->verbs.qp : op->obj;
+	int qh = m_acting_qp(op);
 	struct m_set s;
 
 	if (qh < 0 || qh >= nd->nqp || !nd->qp[qh].live || (op->verbs.with_inv && op->verbs.with_imm))
