@@ -56,12 +56,19 @@ static inline size_t m_profile_dev_after(const struct m_profile *p, enum m_rule 
 	return chain ? chain[d] : m_profile_dev_next(p, rule, d + 1);
 }
 /* The set rule allows at decision part under profile p: generic outs[0..n),
- * then every matching deviation applied in table order. */
+ * then every matching deviation applied in table order. m_decide_into writes
+ * it into *s in place: for the decisions most steps make, as a set built in
+ * m_decide's frame and copied out is a stalled copy (its bytes just stored). */
 struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
 		      const struct m_outcome *outs, unsigned n);
+void m_decide_into(struct m_set *s, const struct m_profile *p, enum m_rule rule, unsigned part,
+		   const struct m_outcome *outs, unsigned n);
 #define DECIDE(p, rule, part, ...)                                                      \
 	m_decide(p, M_RULE_##rule, part, (const struct m_outcome[]){ __VA_ARGS__ },     \
 		 sizeof((const struct m_outcome[]){ __VA_ARGS__ }) / sizeof(struct m_outcome))
+#define DECIDE_INTO(s, p, rule, part, ...)                                                 \
+	m_decide_into(s, p, M_RULE_##rule, part, (const struct m_outcome[]){ __VA_ARGS__ },   \
+		      sizeof((const struct m_outcome[]){ __VA_ARGS__ }) / sizeof(struct m_outcome))
 
 /* Inline, as the few helpers below: every decision of every step calls them. */
 static inline int m_outcome_eq(struct m_outcome a, struct m_outcome b)

@@ -90,19 +90,18 @@ static inline void set_add(struct m_set *s, struct m_outcome o)
 		s->o[s->n++] = o;
 }
 
-struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
-		      const struct m_outcome *outs, unsigned n)
+void m_decide_into(struct m_set *s, const struct m_profile *p, enum m_rule rule, unsigned part,
+		   const struct m_outcome *outs, unsigned n)
 {
 	const uint16_t *chain = NULL;
 	size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0;
-	struct m_set s;
 
-	s.n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
-	s.dev = 0;
+	s->n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
+	s->dev = 0;
 	for (unsigned i = 0; i < n; i++)
-		set_add(&s, outs[i]);
+		set_add(s, outs[i]);
 	if (!p)
-		return s;
+		return;
 	/* Every deviation in place: s stays free of duplicates, so a narrowing keeps, in order, those
 	 * of its outcomes the deviation names. */
 	for (; d < p->ndev; d = m_profile_dev_after(p, rule, chain, d)) {
@@ -113,26 +112,34 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 			continue;
 		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))
 			continue;
-		s.dev = (uint8_t)(d < UINT8_MAX ? d + 1 : 0); /* this deviation decides the set now */
+		s->dev = (uint8_t)(d < UINT8_MAX ? d + 1 : 0); /* this deviation decides the set now */
 		switch (dv->kind) {
 		case M_DEV_REPLACE:
-			s.n = 0;
+			s->n = 0;
 			/* fall through */
 		case M_DEV_WIDEN:
 			for (unsigned i = 0; i < dv->n; i++)
-				set_add(&s, dv->outs[i]);
+				set_add(s, dv->outs[i]);
 			break;
 		case M_DEV_NARROW:
-			for (unsigned i = 0; i < s.n; i++)
+			for (unsigned i = 0; i < s->n; i++)
 				for (unsigned j = 0; j < dv->n; j++)
-					if (m_outcome_eq(s.o[i], dv->outs[j])) {
-						s.o[k++] = s.o[i];
+					if (m_outcome_eq(s->o[i], dv->outs[j])) {
+						s->o[k++] = s->o[i];
 						break;
 					}
-			s.n = (uint8_t)k;
+			s->n = (uint8_t)k;
 			break;
 		}
 	}
+}
+
+struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
+		      const struct m_outcome *outs, unsigned n)
+{
+	struct m_set s;
+
+	m_decide_into(&s, p, rule, part, outs, n);
 	return s;
 }
 

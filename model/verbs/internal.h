@@ -134,11 +134,11 @@ void m_local_after_remote_error(struct m_pred *out, unsigned local);
 
 /*
  * kept.c (QP-STATE-1, PART_KEPT): the outcomes p declares for the first post
- * on an RTS QP whose refused send WRs were kept; what keeping op adds to a
+ * on an RTS QP whose refused send WRs were kept (into *s); what keeping op adds to a
  * QP's sq_kept on nd (M_KEPT_* bits); the alternatives that first post on q
  * gains (added to out).
  */
-struct m_set m_kept_outcomes(const struct m_profile *p);
+void m_kept_outcomes(const struct m_profile *p, struct m_set *s);
 uint8_t m_kept_kind(const struct m_node *nd, const struct m_op *op);
 void m_kept_alts(const struct m_profile *p, const struct m_qp *q, struct m_pred *out);
 

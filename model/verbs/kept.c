@@ -5,9 +5,9 @@
  */
 #include "model/verbs/internal.h"
 
-struct m_set m_kept_outcomes(const struct m_profile *p)
+void m_kept_outcomes(const struct m_profile *p, struct m_set *s)
 {
-	return m_decide(p, M_RULE_QP_STATE_1, PART_KEPT, NULL, 0);
+	m_decide_into(s, p, M_RULE_QP_STATE_1, PART_KEPT, NULL, 0);
 }
 
 uint8_t m_kept_kind(const struct m_node *nd, const struct m_op *op)
@@ -19,9 +19,10 @@ uint8_t m_kept_kind(const struct m_node *nd, const struct m_op *op)
 
 void m_kept_alts(const struct m_profile *p, const struct m_qp *q, struct m_pred *out)
 {
-	struct m_set s = m_kept_outcomes(p);
+	struct m_set s;
 	struct m_why why = { 0 };
 
+	m_kept_outcomes(p, &s);
 	m_why_add(&why, M_RULE_QP_STATE_1);
 	m_why_add(&why, M_RULE_RA_ERR_2);
 	/* The kept WR failed locally (its QP to ERR) or at the responder (both). */

@@ -512,7 +512,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	if (!m_sge_count_ok(p, q, out, &why))
 		return 0; /* num_sge over max_send_sge: the library refuses it first (LP-7) */
 	if (q->state == M_QPS_ERR) {
-		s = DECIDE(p, RA_ERR_5, PART_STEP, WC_ERR(WR_FLUSH_ERR), O_ERR(EINVAL));
+		DECIDE_INTO(&s, p, RA_ERR_5, PART_STEP, WC_ERR(WR_FLUSH_ERR), O_ERR(EINVAL));
 		m_why_add(&why, M_RULE_RA_ERR_5);
 		m_why_add(&why, M_RULE_RA_ERR_2);
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
@@ -520,7 +520,8 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 	}
 	if (q->state != M_QPS_RTS) {
 		m_why_add(&why, M_RULE_QP_STATE_1);
-		m_alt_add(out, O_ERR(EINVAL), m_kept_outcomes(p).n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
+		m_kept_outcomes(p, &s);
+		m_alt_add(out, O_ERR(EINVAL), s.n ? M_EFF_SQ_KEPT : M_EFF_NONE, &why, -1);
 		return 0;
 	}
 	if (q->type == M_QPT_UD)
