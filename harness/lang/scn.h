@@ -38,6 +38,7 @@
 #define SCN_REQUIRES_MAX 16u
 #define SCN_STEPS_MAX 65536u
 #define SCN_REPEAT_MAX 1000u     /* iterations of one `repeat N { ... }` block */
+#define SCN_REPEAT_TEXT_MAX (8u << 20) /* bytes a block's body, run again, is parsed in all */
 #define SCN_OBJS_MAX 1024u       /* object instances (every creation is one) */
 #define SCN_ARGS_MAX 12u         /* KEY=VALUE arguments of one step */
 #define SCN_CHAIN_MAX 16u        /* steps one chain of WRs (`chain`) posts together */

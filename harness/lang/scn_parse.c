@@ -215,6 +215,11 @@ static void repeat_close(struct scn_ctx *c, struct scn_line *ln, struct repeat *
 		scn_diag_w(c, &ln->w[0], NULL, SCN_E_REPEAT, "the block has no step");
 		return;
 	}
+	if ((uint64_t)(close_pos - r->body_pos) * (r->times - 1) > SCN_REPEAT_TEXT_MAX) {
+		scn_diag_w(c, &ln->w[0], "a shorter body or fewer iterations", SCN_E_REPEAT,
+			   "the body, N times, is more than 8 MiB of text to parse");
+		return;
+	}
 	for (uint32_t k = 1; k < r->times && !c->oom && c->d->n == r->ndiags; k++) {
 		uint32_t no = r->body_no;
 

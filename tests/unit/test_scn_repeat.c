@@ -2,7 +2,8 @@
  * Unit tests of `repeat N { ... }` blocks (scn_parse.c): the body's steps
  * are in the file N times, in order, each with the body's line numbers; a
  * step that is wrong only from the second iteration on is refused at its
- * line; a body with errors is reported once; the step cap holds.
+ * line; a body with errors is reported once; the step cap and the bound
+ * on the text parsed again hold.
  */
 #include "harness/lang/scn.h"
 #include "tests/unit/scn_fx.h"
@@ -97,6 +98,24 @@ START_TEST(test_step_cap)
 }
 END_TEST
 
+START_TEST(test_text_bound)
+{
+	/* 1000 iterations of a body of 9 KiB of comments and one step: 9 MB to parse again, refused. */
+	size_t cap = 16 * 1024, n;
+	char *text = malloc(cap);
+
+	ck_assert_ptr_nonnull(text);
+	n = (size_t)snprintf(text, cap, "%srepeat 1000 {\n", SETUP);
+	for (int i = 0; i < 9 * 16; i++)
+		n += (size_t)snprintf(text + n, cap - n, "# %060d\n", i);
+	snprintf(text + n, cap - n, "b: fill s byte=1\n}\n");
+	ck_assert_int_eq(parse_err(text), SCN_E_REPEAT);
+	ck_assert_uint_eq(scn_fx_d.n, 1);
+	ck_assert_str_eq(scn_err_str(SCN_E_REPEAT), "repeat: %s");
+	free(text);
+}
+END_TEST
+
 START_TEST(test_not_in_one_step_append)
 {
 	struct scn_file *f = parse_ok(SETUP);
@@ -122,6 +141,7 @@ Suite *suite_test_scn_repeat(void)
 	tcase_add_test(tc, test_body_errors_once);
 	tcase_add_test(tc, test_blocks_in_sequence);
 	tcase_add_test(tc, test_step_cap);
+	tcase_add_test(tc, test_text_bound);
 	tcase_add_test(tc, test_not_in_one_step_append);
 	suite_add_tcase(s, tc);
 	return s;
