@@ -37,6 +37,8 @@
 #define SCN_CITES_MAX 32u
 #define SCN_REQUIRES_MAX 16u
 #define SCN_STEPS_MAX 65536u
+#define SCN_REPEAT_MAX 1000u     /* iterations of one `repeat N { ... }` block */
+#define SCN_REPEAT_TEXT_MAX (8u << 20) /* bytes a block's body, run again, is parsed in all */
 #define SCN_OBJS_MAX 1024u       /* object instances (every creation is one) */
 #define SCN_ARGS_MAX 12u         /* KEY=VALUE arguments of one step */
 #define SCN_CHAIN_MAX 16u        /* steps one chain of WRs (`chain`) posts together */
@@ -131,6 +133,7 @@ enum scn_err {
 	SCN_E_CHAIN,                          /* a chain of WRs (scn_chain.c) */
 	SCN_E_SGE,                            /* a list of SGEs (scn_sge.c) */
 	SCN_E_DECL_NODE,                      /* a name a key declares on another node (scn_decl.c) */
+	SCN_E_REPEAT,                         /* a `repeat N { ... }` block (scn_parse.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };

@@ -1,6 +1,7 @@
 /*
  * scn_parse.c — a scenario file: lines, header statements (title, cite,
- * require, nodes), dispatch of steps (scn_step.c), reading files, freeing.
+ * require, nodes), `repeat N { ... }` blocks, dispatch of steps
+ * (scn_step.c), reading files, freeing.
  */
 #include "harness/lang/scn_internal.h"
 
@@ -152,6 +153,112 @@ static void statement(struct scn_ctx *c)
 	}
 }
 
+/* An open `repeat N {` block: where its body starts, how often it runs. */
+struct repeat {
+	bool open;
+	uint32_t times;
+	uint32_t open_no, open_col; /* the `repeat` line */
+	uint32_t body_no;           /* the number of the line before the body's first */
+	size_t body_pos;            /* the offset of the body's first line in the text */
+	size_t nsteps;              /* the file's steps before the body */
+	size_t ndiags;              /* the diagnostics before the body */
+};
+
+static void parse_lines(struct scn_ctx *c, struct scn_line *ln, const char *text, size_t from, size_t to,
+			uint32_t *no, struct repeat *r);
+
+/* `repeat N {`: open a block whose body (the lines up to `}`) runs N times. */
+static void repeat_open(struct scn_ctx *c, struct repeat *r, size_t body_pos)
+{
+	const struct scn_line *ln = c->ln;
+	uint64_t n = 0;
+
+	if (r->open) {
+		scn_diag_w(c, &ln->w[0], "close the first block with '}' before opening another", SCN_E_REPEAT,
+			   "a block inside another");
+		return;
+	}
+	if (ln->nwords != 3 || !WORD_IS(&ln->w[2], "{")) {
+		scn_diag_w(c, &ln->w[0], "e.g. 'repeat 10 {', the body on the next lines, then '}'", SCN_E_REPEAT,
+			   "the line is 'repeat N {'");
+		return;
+	}
+	if (scn_int_parse(ln->w[1].p, ln->w[1].len, &n) != 0 || n < 1 || n > SCN_REPEAT_MAX) {
+		scn_diag_w(c, &ln->w[1], "at most 1000 iterations (SCN_REPEAT_MAX)", SCN_E_REPEAT,
+			   "N is a count from 1 to 1000");
+		return;
+	}
+	*r = (struct repeat){ .open = true, .times = (uint32_t)n, .open_no = ln->no, .open_col = ln->w[0].col,
+			      .body_no = ln->no, .body_pos = body_pos, .nsteps = c->f->nsteps, .ndiags = c->d->n };
+}
+
+/*
+ * `}`: close the open block and parse its body N-1 more times, each time
+ * with the body's own line numbers, so every iteration's steps are in the
+ * file (lint and the model judge each) and a diagnostic names the body's
+ * line. A body that had errors the first time is not parsed again.
+ */
+static void repeat_close(struct scn_ctx *c, struct scn_line *ln, struct repeat *r, const char *text, size_t close_pos)
+{
+	if (!r->open) {
+		scn_diag_w(c, &ln->w[0], "a block opens with 'repeat N {'", SCN_E_REPEAT, "'}' without a block");
+		return;
+	}
+	r->open = false;
+	if (ln->nwords != 1) {
+		scn_diag_w(c, &ln->w[1], NULL, SCN_E_REPEAT, "'}' stands alone on its line");
+		return;
+	}
+	if (c->d->n > r->ndiags)
+		return; /* the body's errors, given once */
+	if (c->f->nsteps == r->nsteps) {
+		scn_diag_w(c, &ln->w[0], NULL, SCN_E_REPEAT, "the block has no step");
+		return;
+	}
+	if ((uint64_t)(close_pos - r->body_pos) * (r->times - 1) > SCN_REPEAT_TEXT_MAX) {
+		scn_diag_w(c, &ln->w[0], "a shorter body or fewer iterations", SCN_E_REPEAT,
+			   "the body, N times, is more than 8 MiB of text to parse");
+		return;
+	}
+	for (uint32_t k = 1; k < r->times && !c->oom && c->d->n == r->ndiags; k++) {
+		uint32_t no = r->body_no;
+
+		parse_lines(c, ln, text, r->body_pos, close_pos, &no, NULL);
+	}
+}
+
+/*
+ * Lex and parse the lines of text[from, to), numbering them from *no + 1.
+ * With r, a `repeat N {` line opens a block and a `}` line closes it (and
+ * runs it again); without r (a block's body run again) neither appears.
+ */
+static void parse_lines(struct scn_ctx *c, struct scn_line *ln, const char *text, size_t from, size_t to,
+			uint32_t *no, struct repeat *r)
+{
+	size_t ndiags = c->d->n;
+
+	/* A body run again stops at its first error: one diagnostic, not one per iteration. */
+	for (size_t pos = from; pos < to && !c->oom && c->d->n < SCN_DIAG_MAX && (r || c->d->n == ndiags);) {
+		const char *nl = memchr(text + pos, '\n', to - pos);
+		size_t end = nl ? (size_t)(nl - text) : to, line_pos = pos;
+
+		*ln = (struct scn_line){ .p = text + pos, .len = end - pos, .no = ++*no };
+		if (ln->len && ln->p[ln->len - 1] == '\r')
+			ln->len--;
+		pos = end + 1;
+		c->ln = ln;
+		c->stmt_errs = 0;
+		if (scn_lex_line(c, ln) != 0 || ln->nwords == 0)
+			continue;
+		if (r && WORD_IS(&ln->w[0], "repeat"))
+			repeat_open(c, r, pos);
+		else if (r && WORD_IS(&ln->w[0], "}"))
+			repeat_close(c, ln, r, text, line_pos);
+		else
+			statement(c);
+	}
+}
+
 /* The checks of a whole file, once its lines parsed without errors. */
 static void file_checks(struct scn_ctx *c)
 {
@@ -172,6 +279,7 @@ int scn_parse_text(const char *text, size_t len, const char *filename, struct sc
 		   struct scn_diags *diags)
 {
 	struct scn_ctx c = { .d = diags };
+	struct repeat rep = { .open = false };
 	struct scn_line *ln;
 	uint32_t no = 0;
 
@@ -194,19 +302,10 @@ int scn_parse_text(const char *text, size_t len, const char *filename, struct sc
 	/* A UTF-8 byte order mark (editors on Windows write one) is not text. */
 	size_t start = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 
-	for (size_t pos = start; pos < len && !c.oom && diags->n < SCN_DIAG_MAX;) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - text) : len;
-
-		*ln = (struct scn_line){ .p = text + pos, .len = end - pos, .no = ++no };
-		if (ln->len && ln->p[ln->len - 1] == '\r')
-			ln->len--;
-		pos = end + 1;
-		c.ln = ln;
-		c.stmt_errs = 0;
-		if (scn_lex_line(&c, ln) == 0 && ln->nwords > 0)
-			statement(&c);
-	}
+	parse_lines(&c, ln, text, start, len, &no, &rep);
+	if (rep.open && diags->n < SCN_DIAG_MAX)
+		scn_diag(&c, rep.open_no, rep.open_col, "close it with a line holding only '}'", SCN_E_REPEAT,
+			 "the block is not closed");
 	c.ln = NULL;
 	if (diags->n >= SCN_DIAG_MAX)
 		diags->dropped++; /* parsing stopped at the cap: at least one more */

@@ -151,6 +151,21 @@ static const struct bad {
 	  "t.scn:3:23: len=1073741825: the model holds at most 1073741824 bytes per registration\n"
 	  "  hint: the agents make no larger buffer: use a smaller len\n" },
 	/* chains of WRs (scn_chain.c) */
+	/* a `repeat N { ... }` block (scn_parse.c) */
+	{ SCN_E_REPEAT, P "repeat 2 {\nrepeat 3 {\n", 0,
+	  "t.scn:4:1: repeat: a block inside another\n  hint: close the first block with '}' before opening another\n" },
+	{ SCN_E_REPEAT, P "repeat 2\n", 0,
+	  "t.scn:3:1: repeat: the line is 'repeat N {'\n  hint: e.g. 'repeat 10 {', the body on the next lines, then '}'\n" },
+	{ SCN_E_REPEAT, P "repeat 1001 {\n", 0,
+	  "t.scn:3:8: repeat: N is a count from 1 to 1000\n  hint: at most 1000 iterations (SCN_REPEAT_MAX)\n" },
+	{ SCN_E_REPEAT, P "repeat 0 {\n", 0,
+	  "t.scn:3:8: repeat: N is a count from 1 to 1000\n  hint: at most 1000 iterations (SCN_REPEAT_MAX)\n" },
+	{ SCN_E_REPEAT, P "}\n", 0, "t.scn:3:1: repeat: '}' without a block\n  hint: a block opens with 'repeat N {'\n" },
+	{ SCN_E_REPEAT, P "repeat 2 {\na: create_cq c\na: destroy_cq c\n} x\n", 0,
+	  "t.scn:6:3: repeat: '}' stands alone on its line\n" },
+	{ SCN_E_REPEAT, P "repeat 2 {\n# nothing\n}\n", 0, "t.scn:5:1: repeat: the block has no step\n" },
+	{ SCN_E_REPEAT, P "  repeat 2 {\na: create_cq c\na: destroy_cq c\n", 0,
+	  "t.scn:3:3: repeat: the block is not closed\n  hint: close it with a line holding only '}'\n" },
 	{ SCN_E_CHAIN, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 chain\n"
 	  "a: fill m byte=1\n", 0,
 	  "t.scn:5:35: chain: the next step must post a send WR on the same QP\n"
