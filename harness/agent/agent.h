@@ -32,8 +32,9 @@
  *   recvs id wait_ms                                  ok n=0 state=S | ok n=1 status=WC state=S
  *                                                     (state= absent if ibv_query_qp failed)
  *   query_qp id                                       ok state=S access=N
- *   create_cq id depth [chan vec]                     ok (chan: a completion channel object; vec:
- *                                                     0, 1 last, 2 past the last, 3 -1)
+ *   create_cq id depth [chan vec] [ex wc cqf]         ok (chan: a completion channel object; vec:
+ *                                                     0, 1 last, 2 past the last, 3 -1; ex=1:
+ *                                                     ibv_create_cq_ex with wc_flags wc, flags cqf)
  *   create_comp_channel id | destroy_comp_channel id  ok
  *   req_notify_cq id sol=0|1                          ok
  *   get_cq_event id                                   ok n=0 (none within 200 ms) | ok n=1 cq=N (the

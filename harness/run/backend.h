@@ -72,6 +72,9 @@ struct hc_verbs {
 	uint32_t cq_depth;        /* create_cq, resize_cq: cqe */
 	int32_t chan;             /* create_cq: its completion channel object (-1: none) */
 	uint8_t comp_vec;         /* create_cq: enum m_comp_vec */
+	uint8_t cq_ex;            /* create_cq: ex=yes, ibv_create_cq_ex */
+	uint16_t wc_flags;        /* create_cq ex: wc_flags= (M_WC_EX_*) */
+	uint8_t cq_flags;         /* create_cq ex: flags= (ibv_create_cq_attr_flags) */
 	uint8_t solicited;        /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;             /* ack_cq_events: nevents */
 	uint32_t max_wc;          /* poll_cq: num_entries */

@@ -99,6 +99,9 @@ struct m_verbs_args {
 	uint32_t cq_depth;  /* create_cq, resize_cq: cqe */
 	uint8_t chan1;      /* create_cq: its completion channel's handle + 1 (0: none) */
 	uint8_t comp_vec;   /* create_cq: enum m_comp_vec */
+	uint8_t cq_ex;      /* create_cq: ibv_create_cq_ex (ex=yes) */
+	uint16_t wc_flags;  /* create_cq ex: wc_flags (M_WC_EX_*) */
+	uint8_t cq_flags;   /* create_cq ex: flags (M_CQ_FLAGS_ALL's bits; comp_mask FLAGS when any) */
 	uint8_t solicited;  /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;       /* ack_cq_events: nevents */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */

@@ -73,6 +73,9 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 		return -ENOENT;
 	a->chan1 = (uint8_t)(chan + 1);
 	a->comp_vec = v->comp_vec;
+	a->cq_ex = v->cq_ex;
+	a->wc_flags = v->wc_flags;
+	a->cq_flags = v->cq_flags;
 	a->solicited = v->solicited;
 	a->nack = v->nack;
 	a->max_wc = v->max_wc;

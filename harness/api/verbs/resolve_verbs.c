@@ -207,6 +207,9 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.garble = (uint8_t)rsv_num(r, scn_step_arg(s, "garble"), M_GARBLE_NONE);
 	c->verbs.chan = rsv_obj(scn_step_arg(s, "channel"));
 	c->verbs.comp_vec = (uint8_t)rsv_num(r, scn_step_arg(s, "vector"), M_VEC_ZERO);
+	c->verbs.cq_ex = (uint8_t)rsv_num(r, scn_step_arg(s, "ex"), 0);
+	c->verbs.wc_flags = (uint16_t)rsv_num(r, scn_step_arg(s, "wc_flags"), 0);
+	c->verbs.cq_flags = (uint8_t)rsv_num(r, scn_step_arg(s, "flags"), 0);
 	c->verbs.solicited = (uint8_t)rsv_num(r, scn_step_arg(s, "solicited"), 0);
 	c->verbs.nack = (uint8_t)rsv_num(r, scn_step_arg(s, "n"), 1);
 	switch ((enum m_op_kind)c->op) {

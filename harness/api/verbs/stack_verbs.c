@@ -120,8 +120,9 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 			     c->verbs.max_send_wr, c->verbs.srq, c->verbs.max_send_sge, c->verbs.max_recv_sge);
 		break;
 	case M_OP_CREATE_CQ:
-		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u chan=%d vec=%u", c->obj, c->verbs.cq_depth,
-			  c->verbs.chan, c->verbs.comp_vec);
+		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u chan=%d vec=%u ex=%u wc=%u cqf=%u", c->obj,
+				c->verbs.cq_depth, c->verbs.chan, c->verbs.comp_vec, c->verbs.cq_ex, c->verbs.wc_flags,
+				c->verbs.cq_flags);
 		break;
 	case M_OP_CREATE_COMP_CHANNEL:
 		rc = stack_call(st, c->node, reply, "create_comp_channel id=%d", c->obj);
