@@ -18,7 +18,7 @@
  *   rereg_mr id flags access [pd]                     ok lkey=N rkey=N
  *   alloc_mw id pd type                               ok rkey=N
  *   bind_mw id qp mr addr len access zero_based call  ok status=WC rkey=N  (call=1: ibv_bind_mw() even for type 2)
- *   create_qp id pd access max_recv_wr                ok qpn=N
+ *   create_qp id pd access max_recv_wr [ex sops]      ok qpn=N (ex=1: ibv_create_qp_ex, send_ops_flags sops)
  *   connect id rqpn rgid [mtu timeout retry_cnt rnr_retry min_rnr_timer
  *           max_rd_atomic max_dest_rd_atomic]         ok
  *   modify_qp id state=ERR|RESET                      ok

@@ -48,6 +48,8 @@ struct hc_verbs {
 	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr (the same) */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
 	uint8_t qp_type;          /* create_qp: enum m_qp_type */
+	uint8_t qp_ex;            /* create_qp: ex=yes, ibv_create_qp_ex */
+	uint16_t send_ops;        /* create_qp ex: send_ops= (IBV_QP_EX_WITH_*) */
 	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */
 	uint64_t offset;          /* reg_mr: the buffer's page offset */
 	uint64_t start;           /* bind_mw: the window's start, in the MR's address space */

@@ -37,7 +37,7 @@ enum m_comp_vec { M_VEC_ZERO, M_VEC_LAST, M_VEC_PAST, M_VEC_MINUS1 };
 #define M_WC_EX_BYTE_LEN (1u << 0)
 #define M_WC_EX_RECV 0x7u               /* BYTE_LEN, IMM, QP_NUM: what a receive CQ's completions must give */
 #define M_WC_EX_STANDARD 0x7fu          /* BYTE_LEN, IMM, QP_NUM, SRC_QP, SLID, SL, DLID_PATH_BITS */
-#define M_WC_EX_ALL (0x3ffu | (1u << 11)) /* and COMPLETION_TIMESTAMP, CVLAN, FLOW_TAG, _WALLCLOCK */
+#define M_WC_EX_ALL 0xfffu              /* and COMPLETION_TIMESTAMP, CVLAN, FLOW_TAG, TM_INFO, _WALLCLOCK */
 /* ibv_create_cq_ex's flags (enum ibv_create_cq_attr_flags): SINGLE_THREADED, IGNORE_OVERRUN */
 #define M_CQ_FLAGS_ALL 0x3u
 

@@ -61,6 +61,8 @@ struct m_verbs_args {
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */
 	uint8_t max_rd_atomic, max_dest_rd_atomic; /* connect: the values both QPs get (default 1) */
 	uint8_t qp_type;    /* create_qp: enum m_qp_type */
+	uint8_t qp_ex;      /* create_qp: ibv_create_qp_ex (ex=yes), comp_mask PD (and SEND_OPS_FLAGS) */
+	uint16_t send_ops;  /* create_qp ex: send_ops_flags (M_SOPS_*, model/verbs/qpex.h) */
 	uint64_t len;       /* reg_mr/rereg_mr: length; bind_mw: window length; posts: the
 	                       SGE's length; fill: bytes (0: to the MR's end) */
 	uint64_t offset;    /* reg_mr: page offset of the buffer; bind_mw: window start (iova

@@ -31,8 +31,6 @@ START_TEST(test_CQ_EX_1_standard_flags_taken_others_may_be_eopnotsupp)
 	ck_assert(fx_rule(pr, ok_(), M_RULE_CQ_EX_1));
 	/* Each flag beyond the standard seven, and each create flag: taken or EOPNOTSUPP. */
 	for (unsigned bit = 7; bit <= 11; bit++) {
-		if (bit == 10)
-			continue;
 		op = op_cqex(10, (uint16_t)(1u << bit), 0);
 		pr = fx_predict(&f, op);
 		ck_assert_msg(fx_has(pr, ok_()) && fx_has(pr, err_(EOPNOTSUPP)) && pr.n == 2, "wc flag bit %u", bit);
@@ -49,7 +47,7 @@ START_TEST(test_CQ_EX_1_standard_flags_taken_others_may_be_eopnotsupp)
 	op.verbs.comp_vec = M_VEC_PAST;
 	ck_assert(fx_only(fx_predict(&f, op), err_(EINVAL)));
 	/* Bits that name no flag, and wc_flags or flags on a plain create_cq: malformed. */
-	op = op_cqex(10, 1u << 10, 0);
+	op = op_cqex(10, 1u << 12, 0);
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);
 	op = op_cqex(10, 0, 4);
 	ck_assert_int_eq(model_predict(&f.m, &f.p, &op, &pr), -EINVAL);

@@ -1,8 +1,8 @@
 /*
- * Unit tests of the scenario language's extended CQ keys (create_cq ex=yes
- * wc_flags= flags=): they parse and print back in canonical form, the
- * resolved call carries them to the model's and the stack's arguments, and
- * a flag no table names is refused with its code.
+ * Unit tests of the scenario language's extended CQ and QP keys (create_cq
+ * ex=yes wc_flags= flags=, create_qp ex=yes send_ops=): they parse and print
+ * back in canonical form with the values the model reads, and a flag no
+ * table names is refused with its code.
  */
 #include "harness/lang/scn.h"
 #include "tests/unit/scn_fx.h"
@@ -18,6 +18,8 @@ static const char *const canonical[] = {
 	"a: create_cq c3 ex=yes wc_flags=COMPLETION_TIMESTAMP_WALLCLOCK expect ok|EOPNOTSUPP",
 	"a: create_cq c4 ex=yes flags=SINGLE_THREADED|IGNORE_OVERRUN expect ok|EOPNOTSUPP",
 	"a: create_cq c5 ex=yes wc_flags=0",
+	"a: alloc_pd pd",
+	"a: create_qp q pd=pd ex=yes send_ops=RDMA_WRITE|SEND|FLUSH|ATOMIC_WRITE",
 };
 
 START_TEST(test_cq_ex_keys_parse_and_print)
@@ -31,6 +33,8 @@ START_TEST(test_cq_ex_keys_parse_and_print)
 	ck_assert_uint_eq(v->num, 1u << 11);
 	v = scn_step_arg(&f->steps[3], "flags");
 	ck_assert_uint_eq(v->num, 3);
+	v = scn_step_arg(&f->steps[6], "send_ops");
+	ck_assert_uint_eq(v->num, (1u << 0) | (1u << 2) | (1u << 11) | (1u << 12));
 	scn_free(f);
 }
 END_TEST
@@ -40,6 +44,8 @@ START_TEST(test_cq_ex_refusals)
 	ck_assert_int_eq(parse_err(BASE "a: create_cq c ex=yes wc_flags=TIMESTAMP\n"), SCN_E_UNKNOWN_FLAG);
 	ck_assert_int_eq(parse_err(BASE "a: create_cq c ex=yes flags=SINGLE\n"), SCN_E_UNKNOWN_FLAG);
 	ck_assert_int_eq(parse_err(BASE "a: create_cq c ex=maybe\n"), SCN_E_UNKNOWN_FLAG);
+	ck_assert_int_eq(parse_err(BASE "a: alloc_pd pd\na: create_qp q pd=pd ex=yes send_ops=WRITE\n"),
+			 SCN_E_UNKNOWN_FLAG);
 }
 END_TEST
 

@@ -68,7 +68,8 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("max_recv_wr", RANGE(0, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
 		  OPT("max_send_wr", RANGE(0, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
 		  OPT("max_recv_sge", RANGE(1, M_SGE_MAX)), OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
-		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG)),
+		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG,
+		  OPT("ex", WORD(SCN_T_YESNO)), OPT("send_ops", FLAGS(SCN_T_SEND_OPS)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
 	 * left out of the mask, qkey= a UD QP's Q_Key at INIT */
