@@ -18,7 +18,7 @@
  *   rereg_mr id flags access [pd]                     ok lkey=N rkey=N
  *   alloc_mw id pd type                               ok rkey=N
  *   bind_mw id qp mr addr len access zero_based call  ok status=WC rkey=N  (call=1: ibv_bind_mw() even for type 2)
- *   create_qp id pd access max_recv_wr                ok qpn=N
+ *   create_qp id pd access max_recv_wr [ex sops]      ok qpn=N (ex=1: ibv_create_qp_ex, send_ops_flags sops)
  *   connect id rqpn rgid [mtu timeout retry_cnt rnr_retry min_rnr_timer
  *           max_rd_atomic max_dest_rd_atomic]         ok
  *   modify_qp id state=ERR|RESET                      ok
@@ -32,8 +32,9 @@
  *   recvs id wait_ms                                  ok n=0 state=S | ok n=1 status=WC state=S
  *                                                     (state= absent if ibv_query_qp failed)
  *   query_qp id                                       ok state=S access=N
- *   create_cq id depth [chan vec]                     ok (chan: a completion channel object; vec:
- *                                                     0, 1 last, 2 past the last, 3 -1)
+ *   create_cq id depth [chan vec] [ex wc cqf]         ok (chan: a completion channel object; vec:
+ *                                                     0, 1 last, 2 past the last, 3 -1; ex=1:
+ *                                                     ibv_create_cq_ex with wc_flags wc, flags cqf)
  *   create_comp_channel id | destroy_comp_channel id  ok
  *   req_notify_cq id sol=0|1                          ok
  *   get_cq_event id                                   ok n=0 (none within 200 ms) | ok n=1 cq=N (the

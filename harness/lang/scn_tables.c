@@ -89,6 +89,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" }, { SCN_T_QP_ATTR, "qp_attr" }, { SCN_T_WC_OPCODE, "wc_opcode" },
 	{ SCN_T_GARBLE, "garble" },
 	{ SCN_T_COMP_VEC, "comp_vector" },
+	{ SCN_T_WC_EX, "wc_flags" }, { SCN_T_CQ_FLAGS, "cq_flags" }, { SCN_T_SEND_OPS, "send_ops" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -144,6 +145,22 @@ static const struct scn_name garble_t[] = {
 static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
 /* create_cq's comp_vector against the device's num_comp_vectors (the model's enum m_comp_vec) */
 static const struct scn_name comp_vec_t[] = { { 0, "0" }, { 1, "last" }, { 2, "past" }, { 3, "-1" } };
+/* IBV_WC_EX_WITH_* (ibv_create_cq_ex's wc_flags; the model's M_WC_EX_*), without the prefix */
+static const struct scn_name wc_ex_t[] = {
+	{ 1u << 0, "BYTE_LEN" }, { 1u << 1, "IMM" }, { 1u << 2, "QP_NUM" }, { 1u << 3, "SRC_QP" },
+	{ 1u << 4, "SLID" }, { 1u << 5, "SL" }, { 1u << 6, "DLID_PATH_BITS" },
+	{ 1u << 7, "COMPLETION_TIMESTAMP" }, { 1u << 8, "CVLAN" }, { 1u << 9, "FLOW_TAG" },
+	{ 1u << 10, "TM_INFO" }, { 1u << 11, "COMPLETION_TIMESTAMP_WALLCLOCK" },
+};
+/* IBV_CREATE_CQ_ATTR_* (ibv_create_cq_ex's flags) */
+static const struct scn_name cq_flags_t[] = { { 1u << 0, "SINGLE_THREADED" }, { 1u << 1, "IGNORE_OVERRUN" } };
+/* IBV_QP_EX_WITH_* (ibv_create_qp_ex's send_ops_flags; the model's M_SOPS_*), without the prefix */
+static const struct scn_name send_ops_t[] = {
+	{ 1u << 0, "RDMA_WRITE" }, { 1u << 1, "RDMA_WRITE_WITH_IMM" }, { 1u << 2, "SEND" },
+	{ 1u << 3, "SEND_WITH_IMM" }, { 1u << 4, "RDMA_READ" }, { 1u << 5, "ATOMIC_CMP_AND_SWP" },
+	{ 1u << 6, "ATOMIC_FETCH_AND_ADD" }, { 1u << 7, "LOCAL_INV" }, { 1u << 8, "BIND_MW" },
+	{ 1u << 9, "SEND_WITH_INV" }, { 1u << 10, "TSO" }, { 1u << 11, "FLUSH" }, { 1u << 12, "ATOMIC_WRITE" },
+};
 /* Protection of the pages under a registration (the model's enum m_prot). */
 static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" }, { 3, "UNMAPPED" } };
 /* RPMA_MR_USAGE_* (librpma.h) */
@@ -203,6 +220,9 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_WC_OPCODE] = { wc_opcode_t, SCN_N(wc_opcode_t) },
 	[SCN_T_GARBLE] = { garble_t, SCN_N(garble_t) },
 	[SCN_T_COMP_VEC] = { comp_vec_t, SCN_N(comp_vec_t) },
+	[SCN_T_WC_EX] = { wc_ex_t, SCN_N(wc_ex_t) },
+	[SCN_T_CQ_FLAGS] = { cq_flags_t, SCN_N(cq_flags_t) },
+	[SCN_T_SEND_OPS] = { send_ops_t, SCN_N(send_ops_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

@@ -48,6 +48,8 @@ struct hc_verbs {
 	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr (the same) */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
 	uint8_t qp_type;          /* create_qp: enum m_qp_type */
+	uint8_t qp_ex;            /* create_qp: ex=yes, ibv_create_qp_ex */
+	uint16_t send_ops;        /* create_qp ex: send_ops= (IBV_QP_EX_WITH_*) */
 	uint8_t send_inline;      /* write, write_imm, send: IBV_SEND_INLINE */
 	uint64_t offset;          /* reg_mr: the buffer's page offset */
 	uint64_t start;           /* bind_mw: the window's start, in the MR's address space */
@@ -72,6 +74,9 @@ struct hc_verbs {
 	uint32_t cq_depth;        /* create_cq, resize_cq: cqe */
 	int32_t chan;             /* create_cq: its completion channel object (-1: none) */
 	uint8_t comp_vec;         /* create_cq: enum m_comp_vec */
+	uint8_t cq_ex;            /* create_cq: ex=yes, ibv_create_cq_ex */
+	uint16_t wc_flags;        /* create_cq ex: wc_flags= (M_WC_EX_*) */
+	uint8_t cq_flags;         /* create_cq ex: flags= (ibv_create_cq_attr_flags) */
 	uint8_t solicited;        /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;             /* ack_cq_events: nevents */
 	uint32_t max_wc;          /* poll_cq: num_entries */

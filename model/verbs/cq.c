@@ -22,11 +22,39 @@ static int cq_live(const struct m_cq_node *c, int h)
 	return h >= 0 && h < c->ncq && c->cq[h].live;
 }
 
+/* wc_flags or flags on a plain create_cq, or bits that name no flag (CQ-EX-1): the model refuses it. */
+static int cq_ex_args_bad(const struct m_verbs_args *v)
+{
+	if (!v->cq_ex)
+		return v->wc_flags || v->cq_flags;
+	return (v->wc_flags & ~M_WC_EX_ALL) || (v->cq_flags & ~M_CQ_FLAGS_ALL);
+}
+
+/* An extended create asking for what a provider may not support: taken or EOPNOTSUPP (CQ-EX-1). */
+static int cq_ex_optional(const struct m_verbs_args *v)
+{
+	return v->cq_ex && ((v->wc_flags & ~M_WC_EX_STANDARD) || v->cq_flags);
+}
+
+/* An extended CQ whose completions give no byte_len (CQ-EX-2). */
+static int cq_no_len(const struct m_cq_node *c, int h)
+{
+	return c->cq[h].ex && !(c->cq[h].wc_flags & M_WC_EX_BYTE_LEN);
+}
+
+/* A CQ a QP may not take as its receive CQ: extended without BYTE_LEN, IMM and QP_NUM (CQ-EX-2). */
+static int cq_no_recv(const struct m_cq_node *c, int h)
+{
+	return c->cq[h].ex && (c->cq[h].wc_flags & M_WC_EX_RECV) != M_WC_EX_RECV;
+}
+
 int m_cq_check_qp(const struct model *m, const struct m_op *op)
 {
 	const struct m_cq_node *c = &m->node[op->node].cq;
 
 	if ((op->verbs.scq && !cq_live(c, op->verbs.scq - 1)) || (op->verbs.rcq && !cq_live(c, op->verbs.rcq - 1)))
+		return -EINVAL;
+	if (op->verbs.rcq && cq_no_recv(c, op->verbs.rcq - 1))
 		return -EINVAL;
 	return 0;
 }
@@ -40,11 +68,13 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_CREATE_CQ: {
 		if (op->verbs.cq_depth > M_CQ_DEPTH_MAX || op->verbs.comp_vec > M_VEC_MINUS1 ||
-		    (op->verbs.chan1 && !m_chan_live(c, op->verbs.chan1 - 1)))
+		    (op->verbs.chan1 && !m_chan_live(c, op->verbs.chan1 - 1)) || cq_ex_args_bad(&op->verbs))
 			return -EINVAL;
 		m_why_add(&why, M_RULE_CQ_CREATE_1);
 		if (op->verbs.chan1 || op->verbs.comp_vec != M_VEC_ZERO)
 			m_why_add(&why, M_RULE_CQ_CREATE_2);
+		if (op->verbs.cq_ex)
+			m_why_add(&why, M_RULE_CQ_EX_1);
 		if (op->verbs.comp_vec == M_VEC_PAST || op->verbs.comp_vec == M_VEC_MINUS1) {
 			struct m_set s = DECIDE(p, CQ_CREATE_2, PART_STEP, O_ERR(EINVAL));
 
@@ -56,6 +86,9 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 		} else {
 			m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		}
+		/* A flag the provider may not support: refused in user space before the kernel looks. */
+		if (cq_ex_optional(&op->verbs))
+			m_alt_add(out, O_ERR(EOPNOTSUPP), M_EFF_NONE, &why, -1);
 		return 0;
 	}
 	case M_OP_DESTROY_CQ:
@@ -281,7 +314,8 @@ int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *create
 		if (c->ncq >= M_MAX_CQ)
 			return -ENOSPC;
 		c->cq[c->ncq] = (struct m_cq){ .live = 1, .ever = 1, .depth = op->verbs.cq_depth,
-					       .chan1 = op->verbs.chan1 };
+					       .chan1 = op->verbs.chan1, .ex = op->verbs.cq_ex,
+					       .wc_flags = op->verbs.wc_flags };
 		if (op->verbs.chan1)
 			c->ch[op->verbs.chan1 - 1].refs++;
 		*created = c->ncq++;
@@ -336,7 +370,11 @@ int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
 		int ok = mode == M_Q_EXACT && e->status == M_WC_SUCCESS;
 
 		m_qres_add(out, op_key[j], ok ? M_Q_EXACT : M_Q_ANY, e->opcode, M_RULE_RA_ERR_4);
-		m_qres_add(out, len_key[j], ok && e->has_len ? M_Q_EXACT : M_Q_ANY, e->byte_len, M_RULE_RA_ERR_4);
+		if (cq_no_len(c, op->obj)) /* not asked for at create: not read (CQ-EX-2) */
+			m_qres_add(out, len_key[j], M_Q_ANY, 0, M_RULE_CQ_EX_2);
+		else
+			m_qres_add(out, len_key[j], ok && e->has_len ? M_Q_EXACT : M_Q_ANY, e->byte_len,
+				   M_RULE_RA_ERR_4);
 	}
 	return 0;
 }

@@ -29,6 +29,18 @@ enum m_cq_arm { M_ARM_NONE, M_ARM_SOLICITED, M_ARM_NEXT };
 /* create_cq's comp_vector, as the scenario names it against the device's num_comp_vectors. */
 enum m_comp_vec { M_VEC_ZERO, M_VEC_LAST, M_VEC_PAST, M_VEC_MINUS1 };
 
+/*
+ * ibv_create_cq_ex's wc_flags (enum ibv_wc_flags_ex, the same bits): what an
+ * extended CQ's completions may be read for beyond wr_id, status, opcode and
+ * vendor_err (CQ-EX-1, CQ-EX-2); the first seven are IBV_WC_STANDARD_FLAGS.
+ */
+#define M_WC_EX_BYTE_LEN (1u << 0)
+#define M_WC_EX_RECV 0x7u               /* BYTE_LEN, IMM, QP_NUM: what a receive CQ's completions must give */
+#define M_WC_EX_STANDARD 0x7fu          /* BYTE_LEN, IMM, QP_NUM, SRC_QP, SLID, SL, DLID_PATH_BITS */
+#define M_WC_EX_ALL 0xfffu              /* and COMPLETION_TIMESTAMP, CVLAN, FLOW_TAG, TM_INFO, _WALLCLOCK */
+/* ibv_create_cq_ex's flags (enum ibv_create_cq_attr_flags): SINGLE_THREADED, IGNORE_OVERRUN */
+#define M_CQ_FLAGS_ALL 0x3u
+
 /* Whether a completion is a solicited one (what a solicited_only arm waits for). */
 enum m_chan_sol { M_SOL_NO, M_SOL_YES, M_SOL_UNKNOWN /* an error completion: not determined */ };
 
@@ -73,6 +85,8 @@ struct m_cq {
 	uint8_t chan1;           /* its completion channel's handle + 1 (0: none) */
 	uint8_t arm;             /* enum m_cq_arm: what the next event waits for */
 	uint8_t unacked;         /* events get_cq_event gave of it that ack_cq_events has not acknowledged */
+	uint8_t ex;              /* made by ibv_create_cq_ex: polled with ibv_start_poll/next_poll/end_poll */
+	uint16_t wc_flags;       /* an extended CQ's wc_flags (M_WC_EX_*): the fields its completions give */
 	struct m_cqe e[M_CQE_MAX];
 	struct m_cqe polled[M_POLL_MAX];
 };

@@ -10,6 +10,9 @@ int m_verbs_apply(struct model *m, const struct m_pred *pred, size_t i, int *cre
 
 /* Predictors (obj.c: object calls and fill; post.c: posted work requests): out->op is the operation. */
 int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *out);
+/* create_qp: m_pred_obj's, with ex=yes's send_ops_flags checked against the QP type (qpex.c, QP-EX-1);
+ * send_ops= without ex=yes, or bits that name no operation: -EINVAL. */
+int m_pred_qpex(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
 /* sge.c: the local SGE checks that post.c and ud.c share (m_sge_valid: does lkey name a live MR of

@@ -43,7 +43,7 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 	case M_OP_CREATE_QP:
 		if ((rc = m_cq_check_qp(m, &out->op)))
 			return rc;
-		return m_pred_obj(m, p, out);
+		return m_pred_qpex(m, p, out);
 	default:
 		return m_pred_obj(m, p, out);
 	}

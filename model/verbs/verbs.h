@@ -61,6 +61,8 @@ struct m_verbs_args {
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */
 	uint8_t max_rd_atomic, max_dest_rd_atomic; /* connect: the values both QPs get (default 1) */
 	uint8_t qp_type;    /* create_qp: enum m_qp_type */
+	uint8_t qp_ex;      /* create_qp: ibv_create_qp_ex (ex=yes), comp_mask PD (and SEND_OPS_FLAGS) */
+	uint16_t send_ops;  /* create_qp ex: send_ops_flags (M_SOPS_*, model/verbs/qpex.h) */
 	uint64_t len;       /* reg_mr/rereg_mr: length; bind_mw: window length; posts: the
 	                       SGE's length; fill: bytes (0: to the MR's end) */
 	uint64_t offset;    /* reg_mr: page offset of the buffer; bind_mw: window start (iova
@@ -99,6 +101,9 @@ struct m_verbs_args {
 	uint32_t cq_depth;  /* create_cq, resize_cq: cqe */
 	uint8_t chan1;      /* create_cq: its completion channel's handle + 1 (0: none) */
 	uint8_t comp_vec;   /* create_cq: enum m_comp_vec */
+	uint8_t cq_ex;      /* create_cq: ibv_create_cq_ex (ex=yes) */
+	uint16_t wc_flags;  /* create_cq ex: wc_flags (M_WC_EX_*) */
+	uint8_t cq_flags;   /* create_cq ex: flags (M_CQ_FLAGS_ALL's bits; comp_mask FLAGS when any) */
 	uint8_t solicited;  /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;       /* ack_cq_events: nevents */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */

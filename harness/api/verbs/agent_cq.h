@@ -30,7 +30,9 @@ int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *
  */
 int agent_cq_peek_recv(struct aobj *c, uint32_t qpn, int wait_ms, struct ibv_wc *wc);
 
-/* create_cq id= depth= [chan=] [vec=]: chan= a completion channel object, vec= enum m_comp_vec. */
+/* create_cq id= depth= [chan=] [vec=] [ex= wc= cqf=]: chan= a completion channel object, vec= enum
+ * m_comp_vec; ex=1 ibv_create_cq_ex with wc_flags wc= and flags cqf=, its completions then taken with
+ * ibv_start_poll/ibv_end_poll (agent_cqex.h). */
 int agent_do_create_cq(struct agent *a);
 /* create_comp_channel id=, destroy_comp_channel id=; req_notify_cq id= sol=0|1; get_cq_event id=:
  * "ok n=0" when no event comes within a bounded wait, else "ok n=1 cq=ORD" (the CQ's place among

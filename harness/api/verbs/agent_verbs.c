@@ -3,6 +3,7 @@
 #include "harness/api/verbs/agent_qpstate.h"
 #include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/agent_handle.h"
+#include "harness/api/verbs/agent_qpex.h"
 #include "harness/api/verbs/agent_sge.h"
 #include "harness/api/verbs/api_verbs.h"
 
@@ -279,12 +280,12 @@ static int do_create_qp(struct agent *a)
 	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
 				       .max_send_sge = (uint32_t)agent_num(a, "max_send_sge", 1), .max_recv_sge = (uint32_t)agent_num(a, "max_recv_sge", 1),
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
-	o->qp = ibv_create_qp(pd->pd, &qia);
+	o->qp = agent_num(a, "ex", 0) ? agent_qpex_create(pd->pd, &qia, agent_num(a, "sops", 0)) : ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {
 		int e = errno;
 
 		own_cqs_destroy(o);
-		return agent_reply_err(a, e, "ibv_create_qp: %s", strerror(e));
+		return agent_reply_err(a, e, "ibv_create_qp%s: %s", agent_num(a, "ex", 0) ? "_ex" : "", strerror(e));
 	}
 	o->live = 1;
 	return proto_send(a->fd, "ok qpn=%u", o->qp->qp_num);

@@ -4,6 +4,7 @@
  * destroy_comp_channel, req_notify_cq, get_cq_event, ack_cq_events (agent_cq.h).
  */
 #include "harness/api/verbs/agent_cq.h"
+#include "harness/api/verbs/agent_cqex.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -29,7 +30,21 @@ struct stash {
 	struct ibv_wc taken[TAKEN_MAX];
 	unsigned ord;             /* its place among the CQs made since the reset, 1 the first */
 	unsigned unacked;         /* events get_cq_event took of it, not acknowledged yet */
+	struct ibv_cq_ex *ex;     /* made by ibv_create_cq_ex (ex=1): polled through it (agent_cqex.h) */
+	uint64_t wc_flags;        /* its wc_flags */
 };
+
+/* One completion of CQ object c into *wc: 1, 0 when it holds none, -EIO. */
+static int poll1(struct aobj *c, struct ibv_wc *wc)
+{
+	struct stash *s = c->ext;
+	int k;
+
+	if (s->ex)
+		return agent_cqex_poll1(s->ex, s->wc_flags, wc);
+	k = ibv_poll_cq(c->scq, 1, wc);
+	return k < 0 ? -EIO : k;
+}
 
 static void release_cq(struct agent *a, struct aobj *o)
 {
@@ -59,7 +74,7 @@ static int drain(struct aobj *c)
 
 	for (;;) {
 		struct ibv_wc wc;
-		int k = ibv_poll_cq(c->scq, 1, &wc);
+		int k = poll1(c, &wc);
 
 		if (k < 0)
 			return -EIO;
@@ -165,7 +180,7 @@ int agent_do_create_cq(struct agent *a)
 	struct aobj *o = agent_new_obj(a);
 	struct ibv_comp_channel *ch;
 	struct stash *s;
-	int vec;
+	int vec, ex = agent_num(a, "ex", 0) != 0;
 
 	if (!o)
 		return agent_reply_err(a, EINVAL, "bad create_cq request");
@@ -178,12 +193,19 @@ int agent_do_create_cq(struct agent *a)
 		return agent_reply_err(a, EINVAL, "create_cq: no such live completion channel");
 	}
 	/* cq_context: the object itself, which get_cq_event checks the event's against */
-	o->scq = ibv_create_cq(a->ctx, (int)agent_num(a, "depth", 16), o, ch == NO_CHANNEL ? NULL : ch, vec);
+	if (ex) {
+		s->wc_flags = agent_num(a, "wc", 0);
+		s->ex = agent_cqex_create(a->ctx, (int)agent_num(a, "depth", 16), o, ch == NO_CHANNEL ? NULL : ch, vec,
+					  s->wc_flags, (uint32_t)agent_num(a, "cqf", 0));
+		o->scq = s->ex ? ibv_cq_ex_to_cq(s->ex) : NULL;
+	} else {
+		o->scq = ibv_create_cq(a->ctx, (int)agent_num(a, "depth", 16), o, ch == NO_CHANNEL ? NULL : ch, vec);
+	}
 	if (!o->scq) {
 		int e = errno;
 
 		free(s);
-		return agent_reply_err(a, e, "ibv_create_cq: %s", strerror(e));
+		return agent_reply_err(a, e, "%s: %s", ex ? "ibv_create_cq_ex" : "ibv_create_cq", strerror(e));
 	}
 	s->ord = ++a->cqs_made;
 	o->ext = s;

@@ -68,7 +68,8 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("max_recv_wr", RANGE(0, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
 		  OPT("max_send_wr", RANGE(0, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
 		  OPT("max_recv_sge", RANGE(1, M_SGE_MAX)), OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
-		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG)),
+		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG,
+		  OPT("ex", WORD(SCN_T_YESNO)), OPT("send_ops", FLAGS(SCN_T_SEND_OPS)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* state=INIT|RTR|RTS one transition at a time: peer= the remote QP of an RC/UC RTR, omit= attributes
 	 * left out of the mask, qkey= a UD QP's Q_Key at INIT */
@@ -107,10 +108,11 @@ const struct scn_call api_verbs_calls[] = {
 		   OPT("max_recv_wr", NUM), OPT("max_send_sge", NUM), OPT("max_recv_sge", NUM), OPT("max_inline", NUM),
 		   OPT("max_rd_atomic", NUM), OPT("max_dest_rd_atomic", NUM))),
 	/* channel= its completion channel; vector= comp_vector: 0, last (num_comp_vectors - 1), past
-	 * (num_comp_vectors), -1 */
+	 * (num_comp_vectors), -1; ex=yes: ibv_create_cq_ex, with its wc_flags= and flags= */
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB,
 	     ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)), OPT("channel", OBJ(SCN_C_CHAN)),
-		  OPT("vector", WORD(SCN_T_COMP_VEC)))),
+		  OPT("vector", WORD(SCN_T_COMP_VEC)), OPT("ex", WORD(SCN_T_YESNO)),
+		  OPT("wc_flags", FLAGS(SCN_T_WC_EX)), OPT("flags", FLAGS(SCN_T_CQ_FLAGS)))),
 	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* takes up to max completions, oldest first: n, and the wr_id, status, opcode and byte_len of each */
 	QUERY("poll_cq", VERBS, SCN_C_CQ, O_QUERY, ARGS(OPT("max", RANGE(1, M_POLL_MAX))),

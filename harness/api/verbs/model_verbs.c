@@ -45,6 +45,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->max_recv_wr = v->max_recv_wr;
 	a->max_inline = v->max_inline;
 	a->qp_type = v->qp_type;
+	a->qp_ex = v->qp_ex;
+	a->send_ops = v->send_ops;
 	a->send_inline = v->send_inline;
 	a->len = v->len;
 	a->offset = c->op == M_OP_BIND_MW ? v->start : v->offset;
@@ -73,6 +75,9 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 		return -ENOENT;
 	a->chan1 = (uint8_t)(chan + 1);
 	a->comp_vec = v->comp_vec;
+	a->cq_ex = v->cq_ex;
+	a->wc_flags = v->wc_flags;
+	a->cq_flags = v->cq_flags;
 	a->solicited = v->solicited;
 	a->nack = v->nack;
 	a->max_wc = v->max_wc;

@@ -207,6 +207,9 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.garble = (uint8_t)rsv_num(r, scn_step_arg(s, "garble"), M_GARBLE_NONE);
 	c->verbs.chan = rsv_obj(scn_step_arg(s, "channel"));
 	c->verbs.comp_vec = (uint8_t)rsv_num(r, scn_step_arg(s, "vector"), M_VEC_ZERO);
+	c->verbs.cq_ex = (uint8_t)rsv_num(r, scn_step_arg(s, "ex"), 0);
+	c->verbs.wc_flags = (uint16_t)rsv_num(r, scn_step_arg(s, "wc_flags"), 0);
+	c->verbs.cq_flags = (uint8_t)rsv_num(r, scn_step_arg(s, "flags"), 0);
 	c->verbs.solicited = (uint8_t)rsv_num(r, scn_step_arg(s, "solicited"), 0);
 	c->verbs.nack = (uint8_t)rsv_num(r, scn_step_arg(s, "n"), 1);
 	switch ((enum m_op_kind)c->op) {
@@ -221,6 +224,8 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.max_send_sge = (uint8_t)rsv_num(r, scn_step_arg(s, "max_send_sge"), 1);
 		c->verbs.max_recv_sge = (uint8_t)rsv_num(r, scn_step_arg(s, "max_recv_sge"), 1);
 		c->verbs.max_inline = (uint32_t)rsv_num(r, scn_step_arg(s, "max_inline"), 0);
+		c->verbs.qp_ex = (uint8_t)rsv_num(r, scn_step_arg(s, "ex"), 0);
+		c->verbs.send_ops = (uint16_t)rsv_num(r, scn_step_arg(s, "send_ops"), 0);
 		c->verbs.qp_type = (uint8_t)rsv_num(r, scn_step_arg(s, "type"), M_QPT_RC);
 		qp_cqs(s, c);
 		break;

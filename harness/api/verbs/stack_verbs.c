@@ -114,14 +114,16 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply,
 			     "create_qp id=%d pd=%d access=%u max_recv_wr=%llu max_inline=%u type=%u scq=%d rcq=%d sig_all=%u "
-			     "max_send_wr=%u srq=%d max_send_sge=%u max_recv_sge=%u",
+			     "max_send_wr=%u srq=%d max_send_sge=%u max_recv_sge=%u ex=%u sops=%u",
 			     c->obj, c->verbs.pd, c->verbs.access, (unsigned long long)c->verbs.max_recv_wr,
 			     c->verbs.max_inline, c->verbs.qp_type, c->verbs.scq, c->verbs.rcq, c->verbs.sig_all,
-			     c->verbs.max_send_wr, c->verbs.srq, c->verbs.max_send_sge, c->verbs.max_recv_sge);
+			     c->verbs.max_send_wr, c->verbs.srq, c->verbs.max_send_sge, c->verbs.max_recv_sge,
+			     c->verbs.qp_ex, c->verbs.send_ops);
 		break;
 	case M_OP_CREATE_CQ:
-		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u chan=%d vec=%u", c->obj, c->verbs.cq_depth,
-			  c->verbs.chan, c->verbs.comp_vec);
+		rc = stack_call(st, c->node, reply, "create_cq id=%d depth=%u chan=%d vec=%u ex=%u wc=%u cqf=%u", c->obj,
+				c->verbs.cq_depth, c->verbs.chan, c->verbs.comp_vec, c->verbs.cq_ex, c->verbs.wc_flags,
+				c->verbs.cq_flags);
 		break;
 	case M_OP_CREATE_COMP_CHANNEL:
 		rc = stack_call(st, c->node, reply, "create_comp_channel id=%d", c->obj);
