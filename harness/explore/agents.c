@@ -2,6 +2,8 @@
 #include "harness/explore/agents.h"
 #include "harness/corpus/crash_pred.h"
 #include "harness/nodes/death.h"
+#include "harness/run/resolve.h"
+#include "harness/run/steptime.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -238,6 +240,20 @@ static void *share_main(void *arg)
 }
 
 /*
+ * The process's memos the runs fill as they first ask (the call table's
+ * lookups, each call's kind, whether steps are timed): filled here, before
+ * the lanes' threads, so that those only read them.
+ */
+static void memos_filled(void)
+{
+	for (size_t i = 0; i < scn_call_count(); i++) {
+		scn_call_get(i);
+		resolve_call_kind(i);
+	}
+	steptime_now();
+}
+
+/*
  * After the lanes: whether the guest still runs and every lane's agents
  * answer; if not, the guest is booted again and every lane dialled anew.
  * 0, or -EIO with a[0].err.
@@ -273,6 +289,7 @@ int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *
 		size_t started = 0;
 
 		par = 1;
+		memos_filled();
 		for (size_t l = 0; l < lanes; l++) {
 			sh[l] = (struct share){ .a = &a[l], .cases = cases, .rs = rs, .lo = n * l / lanes,
 						.hi = n * (l + 1) / lanes };
