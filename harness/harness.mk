@@ -21,7 +21,7 @@ STACK_LIBS := -libverbs -lrdmacm -lrpma -ldl -lpthread
 # The run's results.jsonl is written with Jansson (harness/report/results.c); the
 # agents' network handshake is HMAC-SHA256 from OpenSSL's libcrypto
 # (harness/run/remote.c): the coordinator's only libraries besides libc.
-HARNESS_LIBS := -ljansson -lcrypto
+HARNESS_LIBS := -ljansson -lcrypto -pthread # -pthread: explore's lanes (harness/explore/agents.c)
 
 # libstack.a: the real stack's coordinator side (the line protocol, the engine,
 # the transport to the agents, every family's stack_<family>.c): no stack library.

@@ -46,8 +46,9 @@ static const char usage_explore[] =
 	"  --out       where shrunk scenarios and the summary (summary.md, summary.html) go (default build/explore)\n"
 	"  --resume    keep the cases that reached a new rule or allowed-set alternative in DIR, and\n"
 	"              start from what DIR's files reach (a campaign resumed; same seed, same steps)\n"
-	"  --jobs      runs of a batch side by side (default 1; not on --stack=vm, one guest;\n"
-	"              run explore in the guest with --stack=host to use its CPUs)\n"
+	"  --jobs      runs of a batch side by side (default 1); on --stack=vm the batch's cases side\n"
+	"              by side on N sets of agents in the one guest (N at most 4, N x the largest\n"
+	"              node count at most 16), each case judged as alone\n"
 	"  --case-steps steps per generated scenario (default 24); --batch: scenarios per run (default\n"
 	"              1 on the model, 24 on a real stack: one guest boot each)\n"
 	"  --corpus    the scenarios whose coverage weights the generator (default scenarios/)\n"
@@ -302,7 +303,8 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 struct kept {
 	struct ex_guest g;
 	struct topo t;
-	struct ex_agents ag;
+	struct ex_agents ag[EX_GUEST_LANES_MAX]; /* a lane each (--jobs on the guest); ag[0] alone otherwise */
+	unsigned lanes;
 	int guest;
 };
 
@@ -322,7 +324,8 @@ static int kept_up(const struct xargs *a, const char *root, const struct m_profi
 		fprintf(stderr, "rdmacheck explore: booting one guest for %u nodes (ci/vm, ci/vm-agents)\n",
 			a->o.gen.nodes_max);
 		k->g.stop = interrupt_caught; /* Ctrl-C, SIGTERM: the guest stopped, its directory removed */
-		if (ex_guest_start(&k->g, root, a->o.gen.nodes_max, err, sizeof(err))) {
+		k->lanes = a->jobs > 1 ? a->jobs : 1;
+		if (ex_guest_start(&k->g, root, a->o.gen.nodes_max, k->lanes, err, sizeof(err))) {
 			fprintf(stderr, "rdmacheck explore: %s\n", err);
 			ex_guest_stop(&k->g);
 			return EXIT_INFRA;
@@ -335,10 +338,18 @@ static int kept_up(const struct xargs *a, const char *root, const struct m_profi
 			a->o.gen.nodes_max);
 		return EXIT_INFRA;
 	}
-	rc = ex_agents_open(&k->ag, t, k->guest ? &k->g : NULL, prof, a->step_s * 1000, k->guest);
-	if (rc) {
-		fprintf(stderr, "rdmacheck explore: the nodes' agents: %s\n", rc == -ENOMEM ? strerror(ENOMEM) : k->ag.err);
-		return EXIT_INFRA;
+	if (!k->lanes)
+		k->lanes = 1; /* --topology: its one set of agents */
+	for (unsigned l = 0; l < k->lanes; l++) {
+		rc = ex_agents_open(&k->ag[l], k->guest ? (l ? &k->g.lane[l] : &k->g.t) : t, k->guest ? &k->g : NULL,
+				    prof, a->step_s * 1000, k->guest);
+		if (rc) {
+			fprintf(stderr, "rdmacheck explore: the nodes' agents%s: %s\n", l ? " of a lane" : "",
+				rc == -ENOMEM ? strerror(ENOMEM) : k->ag[l].err);
+			while (l--)
+				ex_agents_close(&k->ag[l]);
+			return EXIT_INFRA;
+		}
 	}
 	return 0;
 }
@@ -415,19 +426,36 @@ int cmd_explore(int argc, char **argv)
 			free(sum);
 			return interrupt_caught() ? EXIT_INTERRUPTED : rc;
 		}
-		st.agents = &k->ag;
+		st.agents = k->ag;
+		st.lanes = k->lanes;
 	}
 	rc = ex_explore(&a.o, &st, &cov, sum);
 	if (k) {
 		if (k->guest)
 			printf("explore: one guest for %u nodes, booted %u time%s (%lu after it died)\n", k->g.nodes,
-			       k->g.boots, k->g.boots == 1 ? "" : "s", k->ag.reboots);
+			       k->g.boots, k->g.boots == 1 ? "" : "s", k->ag[0].reboots);
+		unsigned started = 0, kept = 0, dropped = 0; /* the lanes' figures summed */
+		double hello = 0, run = 0, reset = 0;
+		unsigned long waits = 0;
+
+		for (unsigned l = 0; l < k->lanes; l++) {
+			started += k->ag[l].pool.started;
+			kept += k->ag[l].pool.kept;
+			dropped += k->ag[l].pool.dropped;
+			hello += k->ag[l].secs_start;
+			run += k->ag[l].secs_run;
+			reset += k->ag[l].secs_stop;
+			waits += k->ag[l].waits;
+		}
 		printf("explore: agents started %u, kept across cases %u, stopped and started again %u\n",
-		       k->ag.pool.started, k->ag.pool.kept, k->ag.pool.dropped);
+		       started, kept, dropped);
 		printf("explore: the cases' time on the agents: %.2f s their hello, %.2f s the steps and the end judged, "
-		       "%.2f s their reset; %lu answers waited for\n", k->ag.secs_start, k->ag.secs_run, k->ag.secs_stop,
-		       k->ag.waits);
-		ex_agents_close(&k->ag);
+		       "%.2f s their reset; %lu answers waited for\n", hello, run, reset, waits);
+		if (k->lanes > 1)
+			printf("explore: %u lanes of agents in the guest, their times summed; %lu cases run again alone "
+			       "after an ERROR\n", k->lanes, k->ag[0].reruns);
+		for (unsigned l = 0; l < k->lanes; l++)
+			ex_agents_close(&k->ag[l]);
 		if (k->guest)
 			ex_guest_stop(&k->g);
 		free(k);

@@ -2,8 +2,11 @@
 #include "harness/explore/agents.h"
 #include "harness/corpus/crash_pred.h"
 #include "harness/nodes/death.h"
+#include "harness/run/resolve.h"
+#include "harness/run/steptime.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@ int ex_agents_open(struct ex_agents *a, const struct topo *t, struct ex_guest *g
 		return -ENOMEM;
 	stack_pool_init(&a->pool, t, step_ms);
 	a->pool.keep_remote = 1; /* one session per agent for the whole exploration */
+	a->boot = guest ? guest->boots : 0;
 	if (stack_pool_prestart(&a->pool, (unsigned)t->n)) {
 		snprintf(a->err, sizeof(a->err), "%s", a->pool.why);
 		stack_pool_close(&a->pool);
@@ -108,6 +112,8 @@ static int run_once(struct ex_agents *a, const struct scn_file *f, const struct 
  * the ERROR of an agent that died (as `run` judges one) and the guest is
  * booted again for fresh agents. 0, or -EIO (no new boot).
  */
+static int reopen(struct ex_agents *a);
+
 static int guest_died(struct ex_agents *a, const struct rec_state *s, struct result *r)
 {
 	int rc, agent_gone = 0;
@@ -139,16 +145,11 @@ static int guest_died(struct ex_agents *a, const struct rec_state *s, struct res
 	if (ex_guest_reboot(a->guest, a->err, sizeof(a->err)))
 		return -EIO;
 	a->reboots++;
-	stack_pool_init(&a->pool, a->t, a->step_ms);
-	a->pool.keep_remote = 1;
-	if (stack_pool_prestart(&a->pool, (unsigned)a->t->n)) {
-		snprintf(a->err, sizeof(a->err), "after the guest's boot %u: %.400s", a->guest->boots, a->pool.why);
-		return -EIO;
-	}
-	return 0;
+	return reopen(a);
 }
 
-int ex_agents_run(struct ex_agents *a, const struct ex_case *c, struct result *r)
+/* Run case c into *r; with judge_death, an ERROR with a guest is looked at as guest_died says. */
+static int run_case(struct ex_agents *a, const struct ex_case *c, struct result *r, int judge_death)
 {
 	struct track t = { .prof = &a->prof };
 	struct run_opts o = { .mode = RUN_REAL, .prof = a->prof, .allow_crash = a->allow_crash, .on_step = on_step,
@@ -179,9 +180,155 @@ int ex_agents_run(struct ex_agents *a, const struct ex_case *c, struct result *r
 			memset(&t.s, 0, sizeof(t.s));
 			rc = run_once(a, f, &o, r);
 		}
-		if (!rc && r->v == V_ERROR && a->guest)
+		if (!rc && r->v == V_ERROR && a->guest && judge_death)
 			rc = guest_died(a, &t.s, r);
 	}
 	scn_free(f);
+	return rc;
+}
+
+int ex_agents_run(struct ex_agents *a, const struct ex_case *c, struct result *r)
+{
+	return run_case(a, c, r, 1);
+}
+
+/* ------------------------------------------------------------- lanes -- */
+
+/* a's pool again, on the guest's current boot: every agent dialled. 0 or -EIO with a->err. */
+static int reopen(struct ex_agents *a)
+{
+	stack_pool_close(&a->pool);
+	stack_pool_init(&a->pool, a->t, a->step_ms);
+	a->pool.keep_remote = 1;
+	a->boot = a->guest ? a->guest->boots : 0;
+	if (stack_pool_prestart(&a->pool, (unsigned)a->t->n)) {
+		snprintf(a->err, sizeof(a->err), "after the guest's boot %u: %.400s", a->boot, a->pool.why);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* A case not run: the ERROR that says why. */
+static void not_run(struct result *r, const char *why)
+{
+	memset(r, 0, sizeof(*r));
+	r->v = V_ERROR;
+	snprintf(r->reason, sizeof(r->reason), "not run: %.480s", why);
+}
+
+/* One lane's share of a batch, run in a thread of its own. */
+struct share {
+	struct ex_agents *a;
+	const struct ex_case *cases;
+	struct result *rs;
+	size_t lo, hi;
+	int rc;
+	pthread_t tid;
+};
+
+static void *share_main(void *arg)
+{
+	struct share *sh = arg;
+
+	for (size_t i = sh->lo; i < sh->hi; i++) {
+		if (!sh->rc)
+			sh->rc = run_case(sh->a, &sh->cases[i], &sh->rs[i], 0);
+		if (sh->rc)
+			not_run(&sh->rs[i], strerror(-sh->rc));
+	}
+	return NULL;
+}
+
+/*
+ * The process's memos the runs fill as they first ask (the call table's
+ * lookups, each call's kind, whether steps are timed): filled here, before
+ * the lanes' threads, so that those only read them.
+ */
+static void memos_filled(void)
+{
+	for (size_t i = 0; i < scn_call_count(); i++) {
+		scn_call_get(i);
+		resolve_call_kind(i);
+	}
+	steptime_now();
+}
+
+/*
+ * After the lanes: whether the guest still runs and every lane's agents
+ * answer; if not, the guest is booted again and every lane dialled anew.
+ * 0, or -EIO with a[0].err.
+ */
+static int lanes_healthy(struct ex_agents *a, unsigned nl)
+{
+	int ok = !ex_guest_ended(a[0].guest, 0);
+
+	for (unsigned l = 0; l < nl && ok; l++)
+		ok = stack_pool_prestart(&a[l].pool, (unsigned)a[l].t->n) == 0;
+	if (ok)
+		return 0;
+	fprintf(stderr, "rdmacheck explore: the guest or an agent ended under the lanes (boot %u): booting it again, "
+		"the cases that ended in an ERROR run again alone\n", a[0].guest->boots);
+	if (ex_guest_reboot(a[0].guest, a[0].err, sizeof(a[0].err)))
+		return -EIO;
+	a[0].reboots++;
+	return 0;
+}
+
+int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *cases, size_t n, struct result *rs,
+			unsigned long *steps)
+{
+	struct share sh[EX_GUEST_LANES_MAX] = { 0 };
+	size_t lanes = nl < 1 ? 1 : nl > EX_GUEST_LANES_MAX ? EX_GUEST_LANES_MAX : nl, errors = 0;
+	int rc = 0, par = 0;
+
+	lanes = lanes > n ? (n ? n : 1) : lanes;
+	for (size_t l = 0; l < lanes && !rc; l++) /* a lane still on the agents of a boot gone: dialled anew */
+		if (a[l].guest && a[l].boot != a[l].guest->boots)
+			rc = reopen(&a[l]);
+	if (lanes > 1 && !rc) {
+		size_t started = 0;
+
+		par = 1;
+		memos_filled();
+		for (size_t l = 0; l < lanes; l++) {
+			sh[l] = (struct share){ .a = &a[l], .cases = cases, .rs = rs, .lo = n * l / lanes,
+						.hi = n * (l + 1) / lanes };
+			if (pthread_create(&sh[l].tid, NULL, share_main, &sh[l])) {
+				share_main(&sh[l]); /* no thread: its share runs here */
+				continue;
+			}
+			started |= (size_t)1 << l;
+		}
+		for (size_t l = 0; l < lanes; l++) {
+			if (started & ((size_t)1 << l))
+				pthread_join(sh[l].tid, NULL);
+			rc = rc ? rc : sh[l].rc;
+		}
+		for (size_t i = 0; i < n; i++)
+			errors += rs[i].v == V_ERROR;
+		if (!rc && errors && a[0].guest)
+			rc = lanes_healthy(a, (unsigned)lanes);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int again = par && rs[i].v == V_ERROR && a[0].guest;
+
+		if (par && !again) {
+			*steps += rs[i].steps_run;
+			continue;
+		}
+		if (again) {
+			result_clear(&rs[i]);
+			a[0].reruns++;
+		}
+		if (!rc && a[0].guest && a[0].boot != a[0].guest->boots)
+			rc = reopen(&a[0]);
+		if (!rc)
+			rc = run_case(&a[0], &cases[i], &rs[i], 1);
+		if (rc) { /* the stack cannot run: every case left is the harness's error */
+			not_run(&rs[i], a[0].err);
+			continue;
+		}
+		*steps += rs[i].steps_run;
+	}
 	return rc;
 }

@@ -13,6 +13,15 @@
  * it stopped answering (TIMEOUT), judged as `run` judges a VM that died
  * (death.h: a declared crash is an xfail), and the guest is booted again for
  * the next case.
+ *
+ * Lanes (explore --jobs=N on a VM, guest.h): N struct ex_agents on the one
+ * guest, each on its own agents of the same nodes; a batch's cases are
+ * shared out among them in contiguous shares and run side by side, one
+ * thread a lane, each case judged as alone. A case that ends in an ERROR
+ * there (an agent or the guest gone, whichever lane) is run again after
+ * them, alone, on lane 0 with the guest's death judged as above (the guest
+ * booted again first when it ended or an agent no longer answers), so that
+ * a death is the case's that causes it, as with one lane.
  */
 #ifndef RDMACHECK_EXPLORE_AGENTS_H
 #define RDMACHECK_EXPLORE_AGENTS_H
@@ -33,6 +42,8 @@ struct ex_agents {
 	double secs_start, secs_run, secs_stop; /* where a case's time went: its agents' hello, its
 	                                           steps and end judged (run_scenario), their reset */
 	unsigned long waits;        /* answers the steps waited for (stack.h: round trips to the agents) */
+	unsigned boot;              /* with a guest: the boot whose agents the pool holds */
+	unsigned long reruns;       /* lane 0: cases of the lanes run again alone after an ERROR */
 	char err[512];              /* the last infrastructure error */
 };
 
@@ -51,6 +62,17 @@ int ex_agents_open(struct ex_agents *a, const struct topo *t, struct ex_guest *g
  * could not be booted again (a->err says why).
  */
 int ex_agents_run(struct ex_agents *a, const struct ex_case *c, struct result *r);
+
+/*
+ * Run cases[0..n) on the nl lanes a[0..nl) (each opened by ex_agents_open on
+ * its own agents of the same nodes, a[0] with the guest, if any: the others
+ * with it too) side by side, one thread a lane, and judge each into rs[i]
+ * as ex_agents_run does; steps begun into *steps. nl 1: ex_agents_run case
+ * by case. Returns 0, or -ENOMEM, or -EIO as ex_agents_run (a[0].err); the
+ * cases not run then are ERRORs saying so.
+ */
+int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *cases, size_t n, struct result *rs,
+			unsigned long *steps);
 
 /* Stop the kept agents. */
 void ex_agents_close(struct ex_agents *a);

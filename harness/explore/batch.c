@@ -338,23 +338,10 @@ static int run_real(struct ex_stack *s, const struct ex_case *cases, size_t n, s
 	return rc;
 }
 
-/* The batch on the kept agents, case by case, judged here (agents.h). */
+/* The batch on the kept agents, judged here: case by case, or side by side on the lanes (agents.h). */
 static int run_agents(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)
 {
-	int rc = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!rc)
-			rc = ex_agents_run(s->agents, &cases[i], &rs[i]);
-		if (rc) { /* the stack cannot run: every case left is the harness's error */
-			memset(&rs[i], 0, sizeof(rs[i]));
-			rs[i].v = V_ERROR;
-			snprintf(rs[i].reason, sizeof(rs[i].reason), "not run: %.480s", s->agents->err);
-			continue;
-		}
-		s->steps += rs[i].steps_run;
-	}
-	return rc;
+	return ex_agents_run_lanes(s->agents, s->lanes ? s->lanes : 1, cases, n, rs, &s->steps);
 }
 
 int ex_stack_run(struct ex_stack *s, const struct ex_case *cases, size_t n, struct result *rs)

@@ -15,7 +15,8 @@
  *  - kept agents (EX_STACK_AGENTS, agents.h): each case parsed and judged in
  *    this process on the real stack's engine, over agents kept from one case
  *    to the next (a host's topology, agents on other kernels, or the one
- *    guest of --stack=vm, booted once and again only when it dies).
+ *    guest of --stack=vm, booted once and again only when it dies; with
+ *    --jobs=N there, N lanes of agents in it, a batch's cases side by side).
  */
 #ifndef RDMACHECK_EXPLORE_STACK_H
 #define RDMACHECK_EXPLORE_STACK_H
@@ -48,7 +49,8 @@ struct ex_stack {
 	int costly;                        /* each run costs much (a guest boot): fewer cases a round */
 	unsigned jobs;                     /* runs side by side over shares of a batch (not on a VM) */
 	/* EX_STACK_AGENTS */
-	struct ex_agents *agents;          /* the kept agents cases run on (agents.h) */
+	struct ex_agents *agents;          /* the kept agents cases run on (agents.h): lanes of them */
+	unsigned lanes;                    /* how many (0 or 1: one, case by case) */
 	/* counters */
 	unsigned long cases, steps, batches;
 	double secs;                       /* time spent running cases */

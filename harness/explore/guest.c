@@ -88,7 +88,7 @@ static int spawn(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 			 "--qemu=virtio-net-pci,netdev=mgmt,mac=52:54:00:bb:00:01", "--", agents, n, token, (char *)topo,
 			 ports, NULL };
 	size_t off;
-	int rc = free_ports(g->nodes, ports, sizeof(ports));
+	int rc = free_ports(g->nodes * g->lanes, ports, sizeof(ports));
 
 	if (rc) {
 		snprintf(err, errlen, "no free ports on 127.0.0.1 for the guest's agents: %s", strerror(-rc));
@@ -106,7 +106,7 @@ static int spawn(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 	off = (size_t)snprintf(nic, sizeof(nic), "--qemu=user,id=mgmt,restrict=on,net=10.0.2.0/24");
 	{
 		char tmp[sizeof(ports)], *save = NULL;
-		unsigned k = 0;
+		unsigned k = 0; /* guest port 7000 + k: lane k / nodes's agent of node k % nodes (ci/vm-agents) */
 
 		snprintf(tmp, sizeof(tmp), "%s", ports);
 		for (char *p = strtok_r(tmp, ",", &save); p && off < sizeof(nic); p = strtok_r(NULL, ",", &save), k++)
@@ -162,6 +162,15 @@ void ex_guest_kill(struct ex_guest *g)
 	}
 }
 
+/* Lane l's topology of the boot whose lane 0 is at topo: topo, or topo.L (ci/vm-agents). */
+static void lane_path(const char *topo, unsigned l, char *buf, size_t len)
+{
+	if (l)
+		snprintf(buf, len, "%s.%u", topo, l);
+	else
+		snprintf(buf, len, "%s", topo);
+}
+
 /* Wait for boot g->boots's topology at topo (its agents listening), or for the guest's end. */
 static int await(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 {
@@ -185,11 +194,17 @@ static int await(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 		}
 		tick();
 	}
-	if (topo_load(topo, &g->t, terr, sizeof(terr))) {
-		ex_guest_kill(g);
-		snprintf(err, errlen, "the guest's topology %s: %s", topo, terr);
-		return -EPROTO;
+	for (unsigned l = 0; l < g->lanes; l++) { /* lane 0's file is written last: all are there */
+		char path[PATH_MAX + 80];
+
+		lane_path(topo, l, path, sizeof(path));
+		if (topo_load(path, &g->lane[l], terr, sizeof(terr)) || g->lane[l].n != g->nodes) {
+			ex_guest_kill(g);
+			snprintf(err, errlen, "the guest's topology %s: %s", path, terr[0] ? terr : "not one node a node");
+			return -EPROTO;
+		}
 	}
+	g->t = g->lane[0];
 	return 0;
 }
 
@@ -204,7 +219,7 @@ static int boot(struct ex_guest *g, char *err, size_t errlen)
 	return rc ? rc : await(g, topo, err, errlen);
 }
 
-int ex_guest_start(struct ex_guest *g, const char *root, unsigned nodes, char *err, size_t errlen)
+int ex_guest_start(struct ex_guest *g, const char *root, unsigned nodes, unsigned lanes, char *err, size_t errlen)
 {
 	char token[PATH_MAX + 48];
 	int (*stop)(void) = g->stop;
@@ -217,7 +232,13 @@ int ex_guest_start(struct ex_guest *g, const char *root, unsigned nodes, char *e
 		snprintf(err, errlen, "the guest holds 1 to %d nodes, not %u", TOPO_MAX_NODES, nodes);
 		return -EINVAL;
 	}
+	if (lanes < 1 || lanes > EX_GUEST_LANES_MAX || nodes * lanes > TOPO_MAX_NODES) {
+		snprintf(err, errlen, "the guest serves 1 to %d lanes of %u nodes (%d agents at most), not %u",
+			 EX_GUEST_LANES_MAX, nodes, TOPO_MAX_NODES, lanes);
+		return -EINVAL;
+	}
 	g->nodes = nodes;
+	g->lanes = lanes;
 	snprintf(g->root, sizeof(g->root), "%s", root);
 	snprintf(g->dir, sizeof(g->dir), "%s/build/explore-vm-%ld", root, (long)getpid());
 	if (mkdir(g->dir, 0700) && errno != EEXIST) {
@@ -243,14 +264,19 @@ int ex_guest_reboot(struct ex_guest *g, char *err, size_t errlen)
 
 void ex_guest_stop(struct ex_guest *g)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 80];
 
 	ex_guest_kill(g);
 	if (!g->dir[0])
 		return;
 	for (unsigned b = 1; b <= g->boots; b++) {
-		snprintf(path, sizeof(path), "%s/hosts-%u.topo", g->dir, b);
-		unlink(path);
+		char topo[PATH_MAX + 64];
+
+		snprintf(topo, sizeof(topo), "%s/hosts-%u.topo", g->dir, b);
+		for (unsigned l = 0; l < g->lanes; l++) {
+			lane_path(topo, l, path, sizeof(path));
+			unlink(path);
+		}
 		snprintf(path, sizeof(path), "%s/console-%u", g->dir, b);
 		unlink(path);
 	}

@@ -157,6 +157,144 @@ START_TEST(test_an_agent_that_ends_while_the_guest_runs_is_no_guest_hang)
 }
 END_TEST
 
+/* A fake agent's session on fd that answers every request (lane_listener): each one's line into log. */
+static void serve_all(int fd, FILE *log)
+{
+	struct proto_rd rd = { 0 };
+	char msg[PROTO_LINE_MAX];
+
+	proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
+	while (proto_recv(fd, &rd, msg, sizeof(msg), 20000) >= 0) {
+		if (proto_is(msg, "hello"))
+			proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
+		else if (proto_is(msg, "reset"))
+			proto_send(fd, "ok objs=0 fams=0");
+		else
+			proto_send(fd, "ok");
+		fprintf(log, "%s\n", msg);
+		fflush(log);
+		if (proto_is(msg, "quit"))
+			break;
+	}
+}
+
+/* A fake listening agent with key k that serves one session (serve_all: a lane's), logging into path; its port. */
+static pid_t lane_listener(const struct remote_key *k, const char *path, unsigned *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sa);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	pid_t pid;
+
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &sl), 0);
+	*port = ntohs(sa.sin_port);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		FILE *log = fopen(path, "w");
+		char why[160];
+
+		int fd = log ? accept(lfd, NULL, NULL) : -1;
+
+		if (fd < 0 || remote_accept(fd, k, why, sizeof(why)))
+			_exit(2);
+		serve_all(fd, log);
+		close(fd);
+		_exit(0);
+	}
+	close(lfd);
+	return pid;
+}
+
+/*
+ * Two lanes, each its own agent: a batch of four cases goes to them in two
+ * contiguous shares (cases 0-1 on lane 0, 2-3 on lane 1), every case judged
+ * as alone (a PASS each), the steps begun counted once.
+ */
+START_TEST(test_lanes_share_a_batch_out_and_judge_each_case)
+{
+	static const char secret[] = "0123456789abcdef0123456789abcdef";
+	struct ex_agents *a = calloc(2, sizeof(*a));
+	struct topo *t = calloc(2, sizeof(*t));
+	struct ex_case c[4] = { { 0 } };
+	struct result r[4];
+	struct remote_key k;
+	struct m_profile prof;
+	char path[128], logs[2][128], err[256], line[64];
+	unsigned port[2];
+	unsigned long steps = 0;
+	pid_t agent[2];
+	FILE *f;
+	int st = 0;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(t);
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(dir, sizeof(dir), "/tmp/test-explore-lanes-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/token", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(secret, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(remote_key_read(path, &k, err, sizeof(err)), 0);
+	setenv("RDMACHECK_AGENT_TOKEN", path, 1);
+	ck_assert_int_eq(m_profile_get("rxe", 0, &prof), 0);
+	for (int l = 0; l < 2; l++) {
+		snprintf(logs[l], sizeof(logs[l]), "%s/lane%d.log", dir, l);
+		agent[l] = lane_listener(&k, logs[l], &port[l]);
+		t[l].n = 1;
+		t[l].mode = TOPO_MODE_HOSTS;
+		snprintf(t[l].node[0].name, sizeof(t[l].node[0].name), "a");
+		snprintf(t[l].node[0].agent, sizeof(t[l].node[0].agent), "127.0.0.1:%u", port[l]);
+		ck_assert_int_eq(ex_agents_open(&a[l], &t[l], NULL, &prof, 2000, 0), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		c[i].nnodes = 1;
+		snprintf(line, sizeof(line), "a: alloc_pd pd%d", i);
+		ck_assert_int_eq(ex_case_push(&c[i], line), 0);
+	}
+	ck_assert_int_eq(ex_agents_run_lanes(a, 2, c, 4, r, &steps), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_msg(r[i].v == V_PASS, "case %d: %s: %s", i, verdict_str(r[i].v), r[i].reason);
+	ck_assert_uint_eq(steps, 4);
+	for (int l = 0; l < 2; l++) {
+		ex_agents_close(&a[l]);
+		waitpid(agent[l], &st, 0);
+	}
+	{
+		unsigned n0 = 0, n1 = 0;
+		char buf[PROTO_LINE_MAX + 2];
+
+		for (int l = 0; l < 2; l++) {
+			f = fopen(logs[l], "r");
+			ck_assert_ptr_nonnull(f);
+			while (fgets(buf, sizeof(buf), f))
+				if (strncmp(buf, "alloc_pd", 8) == 0)
+					*(l ? &n1 : &n0) += 1;
+			fclose(f);
+		}
+		ck_assert_uint_eq(n0, 2); /* cases 0-1 */
+		ck_assert_uint_eq(n1, 2); /* cases 2-3 */
+	}
+	for (int i = 0; i < 4; i++) {
+		result_clear(&r[i]);
+		ex_case_free(&c[i]);
+	}
+	unsetenv("RDMACHECK_AGENT_TOKEN");
+	unlink(path);
+	unlink(logs[0]);
+	unlink(logs[1]);
+	rmdir(dir);
+	free(a);
+	free(t);
+}
+END_TEST
+
 Suite *suite_test_explore_agents(void)
 {
 	Suite *s = suite_create("test_explore_agents");
@@ -164,6 +302,7 @@ Suite *suite_test_explore_agents(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_an_agent_that_ends_while_the_guest_runs_is_no_guest_hang);
+	tcase_add_test(tc, test_lanes_share_a_batch_out_and_judge_each_case);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -29,8 +29,9 @@
  * comparison's many small reads cost one request per stretch. It holds the
  * bytes of one stack's object as they were after its last librpmem call:
  * every call (stack_exec_rpmem) forgets it, as does a read of another.
+ * One a thread: explore's lanes run a stack each in threads of their own.
  */
-static struct {
+static _Thread_local struct {
 	const struct stack *st;
 	int32_t obj;
 	uint64_t off, n;
@@ -169,7 +170,7 @@ static int runs_decode(const char *runs, uint8_t *out, uint64_t n)
 static int fetch(struct stack *st, int32_t obj, uint64_t pos, uint64_t want)
 {
 	const struct stack_obj *o = &st->o[obj];
-	static char reply[PROTO_LINE_MAX];
+	static _Thread_local char reply[PROTO_LINE_MAX]; /* one a thread, as seen */
 	char runs[PROTO_LINE_MAX];
 	uint64_t n;
 	int rc;
