@@ -286,6 +286,9 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 		       s->found[i].to, s->found[i].deviation[0] ? " (" : "", s->found[i].deviation[0] ? sim : "",
 		       s->found[i].deviation[0] ? ": declared deviation " : "", s->found[i].deviation,
 		       s->found[i].deviation[0] ? ")" : "");
+	if (s->over)
+		printf("explore: and %lu divergences of %zu%s further distinct signatures, not shrunk (the table of %zu is full)\n",
+		       s->over, s->nover, s->over_lost ? " or more" : "", s->nfound);
 	if (a->o.goal_devs) {
 		unsigned devs, fams;
 
