@@ -280,13 +280,18 @@ static void summary(const struct xargs *a, const struct ex_summary *s, unsigned 
 	printf("explore: elapsed %.1f s exploring: the stack %.1f s, the generator and the judging of what it ran %.1f s\n",
 	       s->secs, s->stack_secs, s->secs - s->stack_secs);
 	printf("explore: %u distinct rules exercised (the corpus: %u)\n", s->rules, corpus_rules);
-	printf("explore: %u divergences, %zu distinct, shrunk:\n", s->divergences, s->nfound);
+	printf("explore: %u divergences, %zu distinct signatures, each shrunk once (seen: its divergences):\n",
+	       s->divergences, s->nfound);
 	for (size_t i = 0; i < s->nfound; i++)
-		printf("  %s  %s gave %s [%s], %zu -> %zu steps%s%s%s%s%s\n", s->found[i].path[0] ? s->found[i].path : "-",
-		       s->found[i].sig.call, s->found[i].sig.real, s->found[i].sig.rules, s->found[i].from,
-		       s->found[i].to, s->found[i].deviation[0] ? " (" : "", s->found[i].deviation[0] ? sim : "",
+		printf("  %s  %s gave %s [%s], %zu -> %zu steps, seen %lu%s%s%s%s%s\n",
+		       s->found[i].path[0] ? s->found[i].path : "-", s->found[i].sig.call, s->found[i].sig.real,
+		       s->found[i].sig.rules, s->found[i].from, s->found[i].to, s->found[i].count,
+		       s->found[i].deviation[0] ? " (" : "", s->found[i].deviation[0] ? sim : "",
 		       s->found[i].deviation[0] ? ": declared deviation " : "", s->found[i].deviation,
 		       s->found[i].deviation[0] ? ")" : "");
+	if (s->over)
+		printf("explore: and %lu divergences of %zu%s further distinct signatures, not shrunk (the table of %zu is full)\n",
+		       s->over, s->nover, s->over_lost ? " or more" : "", s->nfound);
 	if (a->o.goal_devs) {
 		unsigned devs, fams;
 

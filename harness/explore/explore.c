@@ -96,6 +96,36 @@ static void rarest_rule(const char *ids, const struct ex_cov *cov, char *buf, si
 			}
 }
 
+/* FNV-1a over what makes two signatures the same (ex_sig_same). */
+static uint32_t sig_hash(const struct ex_sig *sig)
+{
+	const char *parts[] = { sig->call, sig->real, sig->rules };
+	uint32_t h = 2166136261u ^ (uint32_t)sig->cls;
+
+	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++)
+		for (const char *p = parts[k];; p++) {
+			h = (h ^ (uint8_t)*p) * 16777619u;
+			if (!*p)
+				break;
+		}
+	return h;
+}
+
+/* A divergence of signature sig that found[] has no room for: counted, its signature told apart. */
+static void count_over(struct ex_summary *sum, const struct ex_sig *sig)
+{
+	uint32_t h = sig_hash(sig);
+
+	sum->over++;
+	for (size_t i = 0; i < sum->nover; i++)
+		if (sum->over_sig[i] == h)
+			return;
+	if (sum->nover < EX_OVER_MAX)
+		sum->over_sig[sum->nover++] = h;
+	else
+		sum->over_lost++;
+}
+
 /* Write the shrunk case of a divergence out and add it to sum. */
 static int record(const struct ex_opts *o, const struct ex_stack *s, const struct ex_cov *cov,
 		  const struct ex_case *small, const struct ex_sig *sig, const struct ex_shrink_stats *st,
@@ -284,7 +314,7 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 {
 	struct ex_shrinker *sh = calloc(n, sizeof(*sh));
 	unsigned long *count = calloc(n, sizeof(*count)); /* how often each one being shrunk came */
-	size_t nsh = 0;
+	size_t nsh = 0, room = o->found_max && o->found_max < EX_FOUND_MAX ? o->found_max : EX_FOUND_MAX;
 	int rc = sh && count ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -307,9 +337,11 @@ static int judge_batch(const struct ex_opts *o, struct ex_stack *s, const struct
 			}
 		if (!dup && (seen = known(sum, &sig)) != NULL)
 			seen->count++;
-		else if (!dup && sum->nfound + nsh < EX_FOUND_MAX) {
+		else if (!dup && sum->nfound + nsh < room) {
 			count[nsh] = 1;
 			rc = ex_shrinker_init(s, &sh[nsh++], &cs[i], &sig, o->shrink_rounds);
+		} else if (!dup) {
+			count_over(sum, &sig);
 		}
 	}
 	if (!rc && s->costly && nsh)
@@ -358,7 +390,7 @@ int ex_explore(const struct ex_opts *o, struct ex_stack *s, struct ex_cov *cov, 
 	model_gen_seed(&g, o->seed);
 	int stopped = 0;
 
-	while (!rc && sum->nfound < EX_FOUND_MAX) {
+	while (!rc) {
 		if (o->steps && sum->steps >= o->steps)
 			break;
 		if (o->time_s > 0 && now_s() - t0 >= o->time_s)

@@ -17,7 +17,8 @@
 
 #include <stdio.h>
 
-#define EX_FOUND_MAX 64
+#define EX_FOUND_MAX 64  /* distinct signatures shrunk and kept (one file each) */
+#define EX_OVER_MAX 1024 /* further distinct signatures counted, not shrunk, once found[] is full */
 
 struct ex_opts {
 	uint64_t seed;
@@ -34,6 +35,7 @@ struct ex_opts {
 	                                * found to goal_devs, of goal_fams API families (0: no goal) */
 	unsigned goal_steps;       /* the goal counts only those shrunk to at most this many steps (0: any) */
 	const char *resume;        /* the campaign's kept corpus: resumed from, grown (campaign.h; NULL: none) */
+	unsigned found_max;        /* distinct signatures shrunk, 1..EX_FOUND_MAX (0: EX_FOUND_MAX) */
 	int (*stop)(void);         /* nonzero: stop before the next batch (Ctrl-C, SIGTERM); NULL never */
 };
 
@@ -53,11 +55,20 @@ struct ex_summary {
 	unsigned divergences;           /* results that diverged (also repeats) */
 	size_t nfound;                  /* distinct ones, shrunk */
 	struct ex_found found[EX_FOUND_MAX];
+	/* Once found[] is full (o->found_max) the exploration goes on: the divergences of
+	 * signatures not in it are counted here, their signatures told apart by a hash
+	 * (the first EX_OVER_MAX of them; any further one is counted in over_lost). */
+	unsigned long over;             /* divergences of signatures not shrunk for want of room */
+	size_t nover;                   /* their distinct signatures (hashes in over_sig) */
+	unsigned long over_lost;        /* divergences of distinct signatures beyond EX_OVER_MAX too */
+	uint32_t over_sig[EX_OVER_MAX];
 };
 
 /*
- * Explore on s until a budget of o runs out, its goal is met (--until) or
- * EX_FOUND_MAX divergences were shrunk. cov weights the generator (seed it with the corpus'
+ * Explore on s until a budget of o runs out or its goal is met (--until).
+ * Each distinct signature is shrunk once (into found[], up to o->found_max of
+ * them); when that is full the exploration goes on and counts the divergences
+ * of further signatures in over, nover (a campaign is not ended by it). cov weights the generator (seed it with the corpus'
  * coverage; it is updated, with o->resume's files first); *sum receives the figures; the
  * summary (summary.h) is written into o->out as it goes and at the end. Returns 0 or a
  * negative errno (the stack could not run, -ENOMEM, a file could not be

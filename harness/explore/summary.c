@@ -154,6 +154,9 @@ static void markdown(struct sbuf *b, const struct ex_opts *o, const struct ex_su
 	sb_add(b, "| rules exercised by this run | %u (the corpus reaches %u; with the resumed files %u) |\n", sum->rules,
 	       cp->corpus_rules, cp->resumed_rules);
 	sb_add(b, "| divergences | %u, %zu distinct signatures |\n", sum->divergences, sum->nfound);
+	if (sum->over)
+		sb_add(b, "| not shrunk (the table of %zu was full) | %lu divergences of %zu%s further signatures |\n",
+		       sum->nfound, sum->over, sum->nover, sum->over_lost ? " or more" : "");
 	if (cp->dir)
 		sb_add(b, "| corpus (`--resume=%s`) | %lu files resumed from, %lu kept by this run |\n", cp->dir,
 		       cp->resumed, cp->kept);
@@ -206,6 +209,9 @@ static void html(struct sbuf *b, const struct ex_opts *o, const struct ex_summar
 	sb_add(b, "<tr><td>rules exercised by this run</td><td>%u (the corpus reaches %u; with the resumed files %u)</td>"
 		  "</tr>\n<tr><td>divergences</td><td>%u, %zu distinct signatures</td></tr>\n", sum->rules,
 	       cp->corpus_rules, cp->resumed_rules, sum->divergences, sum->nfound);
+	if (sum->over)
+		sb_add(b, "<tr><td>not shrunk (the table of %zu was full)</td><td>%lu divergences of %zu%s further "
+			  "signatures</td></tr>\n", sum->nfound, sum->over, sum->nover, sum->over_lost ? " or more" : "");
 	if (cp->dir) {
 		sb_add(b, "<tr><td>corpus (--resume=");
 		sb_html(b, cp->dir);

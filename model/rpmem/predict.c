@@ -351,6 +351,10 @@ static void pred_tail(const struct m_rpmem_model *s, const struct m_profile *p, 
 	if (a->flags)
 		m_why_add(&w, M_RULE_RPMEM_PERSIST_2);
 	transfer(s, p, hd, out, w, M_RULE_RPMEM_PERSIST_1);
+	/* RPMEM-FLUSH-1: a flush only posts its writes, so over broken lanes it may still return 0
+	 * (nothing lands; the failure shows at the drain or a later call that waits) */
+	if (a->kind == M_RPMEM_FLUSH && !link_up(s, hd))
+		alt1(out, O_OK, M_EFF_NONE, w, M_RULE_RPMEM_FLUSH_1);
 }
 
 static int pred_persist(const struct m_rpmem_model *s, const struct m_profile *p, const struct m_rpmem_args *a,

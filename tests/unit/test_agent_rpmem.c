@@ -12,6 +12,7 @@
 #include "harness/agent/agent_internal.h"
 #include "harness/api/rpmem/api_rpmem.h"
 #include "lib/rpmem/rpmem_int.h"
+#include "lib/rpmem/rpmemd_config.h"
 
 #include <check.h>
 #include <errno.h>
@@ -362,6 +363,36 @@ START_TEST(test_serve_port_is_not_taken_by_strangers)
 }
 END_TEST
 
+/*
+ * The daemon both paths start (the client's RPMEM_CMD, rpmem_serve's child
+ * for a target on another kernel), read by the daemon's own option parser:
+ * it serves pool set names relative to the target's root, with the model's
+ * 64 lanes and no config file of the machine's. (issue 31: rpmem_serve ran
+ * `rpmemd-rpma -r ROOT`, which is PMDK's --remove: every librpmem call of an
+ * explore --stack=vm campaign, whose agents are remote, was ECONNABORTED.)
+ */
+START_TEST(test_served_daemon_serves_the_root)
+{
+	struct agent_rpmem_daemon d;
+	const char *argv[AGENT_RPMEM_ARGC + 1];
+	struct rpmemd_config c;
+	char err[512] = "", *args[AGENT_RPMEM_ARGC + 1];
+	int n = 0;
+
+	ck_assert_int_eq(agent_rpmem_daemon_argv("/opt/rdmacheck/build", tmp, &d, argv), 0);
+	ck_assert_str_eq(argv[0], "/opt/rdmacheck/build/rpmemd-rpma");
+	while (argv[n])
+		n++;
+	ck_assert_int_le(n, AGENT_RPMEM_ARGC);
+	memcpy(args, argv, sizeof(args));
+	ck_assert_msg(rpmemd_config_read(&c, n, args, "/nonexistent/rpmemd.conf", err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(c.run, RPMEMD_SERVE);
+	ck_assert_ptr_null(c.rm_poolset);
+	ck_assert_str_eq(c.poolset_dir, tmp);
+	ck_assert_uint_eq(c.max_lanes, 64);
+}
+END_TEST
+
 Suite *suite_test_agent_rpmem(void)
 {
 	Suite *s = suite_create("agent_rpmem");
@@ -375,6 +406,7 @@ Suite *suite_test_agent_rpmem(void)
 	tcase_add_test(tc, test_RPMEM_ARGS_1_client_errno_is_the_answer);
 	tcase_add_test(tc, test_end_leaves_no_pools_for_the_next_scenario);
 	tcase_add_test(tc, test_serve_port_is_not_taken_by_strangers);
+	tcase_add_test(tc, test_served_daemon_serves_the_root);
 	tcase_add_test(tc, test_root_planted_as_a_symlink_is_refused);
 	tcase_add_test(tc, test_root_of_others_is_refused);
 	tcase_add_test(tc, test_poolset_not_written_through_a_symlink);

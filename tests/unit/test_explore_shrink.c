@@ -274,6 +274,34 @@ START_TEST(test_costly_stack_preshrinks_on_its_profile)
 }
 END_TEST
 
+/*
+ * A full table of shrunk signatures does not end the exploration (issue 31:
+ * a campaign went no further than its 64th distinct divergence): with room
+ * for one, the budget of steps is spent and the divergences of the further
+ * signatures are counted, grouped by signature, not shrunk.
+ */
+START_TEST(test_full_table_does_not_end_exploration)
+{
+	struct ex_stack s = { .kind = EX_STACK_MODEL, .costly = 1 };
+	struct ex_opts o = { .seed = 1, .steps = 2000, .batch = 8, .out = NULL, .stack_name = "model", .found_max = 1 };
+	struct ex_summary *sum = calloc(1, sizeof(*sum));
+	struct ex_cov cov = { { 0 } };
+
+	ck_assert_int_eq(m_profile_get("generic", 0, &s.judge), 0);
+	ck_assert_int_eq(m_profile_get("rxe", 0, &s.sim), 0);
+	o.gen = (struct ex_gen_opts){ .nodes_min = 2, .nodes_max = 3, .steps = 24, .proposals = 6, .judge = s.judge };
+	ck_assert_ptr_nonnull(sum);
+	ck_assert_int_eq(ex_explore(&o, &s, &cov, sum), 0);
+	ck_assert_uint_eq(sum->nfound, 1);
+	ck_assert_uint_ge(sum->steps, o.steps);
+	ck_assert_uint_ge(sum->nover, 2); /* the test above finds at least 3 distinct ones */
+	ck_assert_uint_ge(sum->over, sum->nover);
+	ck_assert_uint_le(sum->found[0].count + sum->over, sum->divergences);
+	ck_assert_uint_eq(sum->over_lost, 0);
+	free(sum);
+}
+END_TEST
+
 /* A stand-in for rxe 6.1 that shows its kept send WRs failing (QP-STATE-1's WR_FLUSH_ERR). */
 static int flushing_exec(void *be, const struct hcall *c, struct hres *r)
 {
@@ -482,6 +510,7 @@ Suite *suite_test_explore_shrink(void)
 	tcase_add_test(tc, test_costly_stack_shrinks_in_few_cases);
 	tcase_add_test(tc, test_explore_finds_planted_bug);
 	tcase_add_test(tc, test_costly_stack_preshrinks_on_its_profile);
+	tcase_add_test(tc, test_full_table_does_not_end_exploration);
 	tcase_add_test(tc, test_costly_stack_preshrinks_widened_deviation);
 	tcase_add_test(tc, test_shrink_wr_phase_replaces_kept_request);
 	tcase_add_test(tc, test_shrink_merge_phase_joins_mrs);

@@ -504,6 +504,34 @@ START_TEST(test_RPMEM_FLUSH_1_unknown_until_drain_on_that_lane)
 }
 END_TEST
 
+/*
+ * A flush over broken lanes (the target gone) only posts its writes: it may
+ * return 0 or fail in the transport; nothing lands, and the drain after it
+ * fails (issue 31's campaign: rpmem_flush after rpmem_link_down gave ok on
+ * rxe 6.1 where the model allowed only ECONNABORTED or EIO). A persist,
+ * which waits, still fails.
+ */
+START_TEST(test_RPMEM_FLUSH_1_over_broken_lanes_may_return_0)
+{
+	struct rfx f;
+	struct m_pred pr;
+
+	rfx_init(&f, "generic");
+	int h = create(&f, "pool.set", 8192, 1);
+	rdo(&f, on(M_RPMEM_LINK_DOWN, h, 0, 0, 0, 0), ok_());
+	ck_assert(!fx_has(rpredict(&f, on(M_RPMEM_PERSIST, h, 4096, 8, 0, 0)), ok_()));
+	pr = rpredict(&f, on(M_RPMEM_FLUSH, h, 4096, 4096, 0, M_RPMEM_FLUSH_RELAXED));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_RPMEM_FLUSH_1));
+	ck_assert(fx_has(pr, err_(ECONNABORTED)) && fx_has(pr, err_(EIO)));
+	fill(&f, h, 4096, 8, 0x5a);
+	rdo(&f, on(M_RPMEM_FLUSH, h, 4096, 8, 0, 0), ok_());
+	pr = rpredict(&f, on(M_RPMEM_DRAIN, h, 0, 0, 0, 0));
+	ck_assert(!fx_has(pr, ok_()) && fx_has(pr, err_(ECONNABORTED)));
+	ck_assert(part_holds(&f, "pool.set", 0, 4096, 8, 0x00)); /* nothing landed */
+	m_rpmem_free(&f.s);
+}
+END_TEST
+
 START_TEST(test_RPMEM_DEEP_1_nohdrs_guard_man_page_vs_pmdk)
 {
 	struct rfx f, x;
@@ -703,6 +731,7 @@ Suite *suite_test_model_rpmem(void)
 	RTEST(tc, RPMEM_PERSIST_1, test_RPMEM_PERSIST_1_order_of_checks_and_bytes);
 	RTEST(tc, RPMEM_PERSIST_2, test_RPMEM_PERSIST_2_relaxed_same_guarantee);
 	RTEST(tc, RPMEM_FLUSH_1, test_RPMEM_FLUSH_1_unknown_until_drain_on_that_lane);
+	RTEST(tc, RPMEM_FLUSH_1, test_RPMEM_FLUSH_1_over_broken_lanes_may_return_0);
 	RTEST(tc, RPMEM_DEEP_1, test_RPMEM_DEEP_1_nohdrs_guard_man_page_vs_pmdk);
 	RTEST(tc, RPMEM_READ_1, test_RPMEM_READ_1_bounds_man_page_vs_pmdk);
 	RTEST(tc, RPMEM_ERR_1, test_RPMEM_ERR_1_sticky_after_a_transport_failure);

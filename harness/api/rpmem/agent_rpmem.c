@@ -206,19 +206,39 @@ static int exe_dir(char *dir, size_t cap)
 	return 0;
 }
 
+int agent_rpmem_daemon_argv(const char *dir, const char *root, struct agent_rpmem_daemon *d,
+			    const char *argv[AGENT_RPMEM_ARGC + 1])
+{
+	if ((size_t)snprintf(d->exe, sizeof(d->exe), "%s/rpmemd-rpma", dir) >= sizeof(d->exe) ||
+	    (size_t)snprintf(d->root, sizeof(d->root), "%s", root) >= sizeof(d->root))
+		return EINVAL;
+	snprintf(d->lanes, sizeof(d->lanes), "%u", DAEMON_LANES);
+	argv[0] = d->exe;
+	argv[1] = "-c";
+	argv[2] = "/dev/null"; /* no rpmemd.conf of the machine's or the user's (rpmemd_config.c) */
+	argv[3] = "--poolset-dir";
+	argv[4] = d->root;
+	argv[5] = "-n";
+	argv[6] = d->lanes;
+	argv[7] = NULL;
+	return 0;
+}
+
 /*
  * The child of rpmem_serve: wait for the client with the key on lfd
  * (SERVE_WAIT_MS in all; strangers without it are read side by side and
- * closed, rpmem_key_accept), and become the daemon on it (-r root -n 64),
- * its control channel on stdin/stdout. Never returns.
+ * closed, rpmem_key_accept), and become the daemon on it (as the client's
+ * RPMEM_CMD starts it: agent_rpmem_daemon_argv), its control channel on
+ * stdin/stdout. Never returns.
  */
 static void serve_child(int lfd, const char *key, const char *dir, const char *root, const char *node)
 {
-	char daemon[PATH_MAX + 16], lanes[16];
+	struct agent_rpmem_daemon d;
+	const char *argv[AGENT_RPMEM_ARGC + 1];
 	int c;
 
-	snprintf(daemon, sizeof(daemon), "%s/rpmemd-rpma", dir);
-	snprintf(lanes, sizeof(lanes), "%u", DAEMON_LANES);
+	if (agent_rpmem_daemon_argv(dir, root, &d, argv))
+		_exit(1);
 	c = rpmem_key_accept(lfd, key, SERVE_WAIT_MS);
 	close(lfd);
 	if (c < 0) {
@@ -228,7 +248,7 @@ static void serve_child(int lfd, const char *key, const char *dir, const char *r
 	if (dup2(c, 0) < 0 || dup2(c, 1) < 0)
 		_exit(1);
 	close(c);
-	execl(daemon, daemon, "-r", root, "-n", lanes, (char *)NULL);
+	execv(argv[0], (char *const *)argv);
 	_exit(127);
 }
 
@@ -373,6 +393,8 @@ static int do_pool_runs(struct agent *a)
 static int target_env(struct agent *a, char *ip, size_t cap)
 {
 	char root[PATH_MAX], ns[NAME_MAX + 1], exe[PATH_MAX], cmd[3 * PATH_MAX], port[16], key[2 * RPMEM_KEY_BYTES + 1];
+	struct agent_rpmem_daemon d;
+	const char *argv[AGENT_RPMEM_ARGC + 1];
 
 	if (proto_get(a->msg, "ip", ip, cap) || proto_get(a->msg, "root", root, sizeof(root)) ||
 	    proto_get(a->msg, "netns", ns, sizeof(ns)) || exe_dir(exe, sizeof(exe)) || strpbrk(root, " \t"))
@@ -383,10 +405,15 @@ static int target_env(struct agent *a, char *ip, size_t cap)
 		snprintf(cmd, sizeof(cmd), "%s/rpmem-connect %s %s", exe, ip, port);
 		setenv("RPMEM_CONNECT_KEY", key, 1);
 	} else {
-		/* -c /dev/null: no rpmemd.conf of the machine's or the user's (rpmemd_config.c) */
-		snprintf(cmd, sizeof(cmd), "%s%s%s%s/rpmemd-rpma -c /dev/null --poolset-dir %s -n %u",
-			 strcmp(ns, "-") ? "ip netns exec " : "", strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "",
-			 exe, root, DAEMON_LANES);
+		size_t off = (size_t)snprintf(cmd, sizeof(cmd), "%s%s%s", strcmp(ns, "-") ? "ip netns exec " : "",
+					      strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "");
+
+		if (agent_rpmem_daemon_argv(exe, root, &d, argv))
+			return EINVAL;
+		for (int i = 0; argv[i] && off < sizeof(cmd); i++)
+			off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%s", i ? " " : "", argv[i]);
+		if (off >= sizeof(cmd))
+			return EINVAL;
 	}
 	setenv("RPMEM_SSH", "", 1);
 	setenv("RPMEM_CMD", cmd, 1);

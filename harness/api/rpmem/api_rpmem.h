@@ -19,5 +19,18 @@ int stack_read_rpmem(struct stack *st, int32_t obj, uint64_t off, size_t len, ui
 /* The agent's librpmem requests and the release of its per-node state (family.h). */
 extern const struct agent_req agent_rpmem_reqs[];
 void agent_rpmem_end(struct agent *a);
+/*
+ * The command line of a target's daemon (agent_rpmem.c): DIR/rpmemd-rpma
+ * -c /dev/null --poolset-dir ROOT -n LANES (no rpmemd.conf of the machine's;
+ * pool set names relative to ROOT) into argv, AGENT_RPMEM_ARGC words and a
+ * NULL, pointing into d (which must outlive argv). The client's RPMEM_CMD
+ * and rpmem_serve's daemon both start it so. 0, or EINVAL when a path is too long.
+ */
+#define AGENT_RPMEM_ARGC 7
+struct agent_rpmem_daemon {
+	char exe[4096 + 16], root[4096], lanes[16];
+};
+int agent_rpmem_daemon_argv(const char *dir, const char *root, struct agent_rpmem_daemon *d,
+			    const char *argv[AGENT_RPMEM_ARGC + 1]);
 
 #endif
