@@ -340,6 +340,7 @@ const char *m_outcome_nth(size_t i, struct m_outcome *o)
 static const struct name qmode_names[] = {
 	{ M_Q_ANY, "any" }, { M_Q_EXACT, "exact" }, { M_Q_ZERO, "zero" }, { M_Q_NONZERO, "nonzero" },
 	{ M_Q_ATLEAST, "at least" }, { M_Q_RANGE, "in range" },
+	{ M_Q_ONEFLAG, "one flag of" },
 };
 NAMED_ENUM(m_qmode, enum m_qmode, qmode_names)
 

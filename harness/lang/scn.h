@@ -102,6 +102,7 @@ enum scn_table {
 	SCN_T_QP_ATTR, SCN_T_WC_OPCODE,
 	SCN_T_GARBLE,
 	SCN_T_COMP_VEC,
+	SCN_T_PORT,
 	SCN_T_COUNT_
 };
 

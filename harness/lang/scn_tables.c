@@ -89,6 +89,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_WC, "wc_status" }, { SCN_T_YESNO, "yes_no" }, { SCN_T_QP_ATTR, "qp_attr" }, { SCN_T_WC_OPCODE, "wc_opcode" },
 	{ SCN_T_GARBLE, "garble" },
 	{ SCN_T_COMP_VEC, "comp_vector" },
+	{ SCN_T_PORT, "port" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -144,6 +145,8 @@ static const struct scn_name garble_t[] = {
 static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
 /* create_cq's comp_vector against the device's num_comp_vectors (the model's enum m_comp_vec) */
 static const struct scn_name comp_vec_t[] = { { 0, "0" }, { 1, "last" }, { 2, "past" }, { 3, "-1" } };
+/* query_port's port_num: 1, 0, past (phys_port_cnt + 1) (the model's enum m_port_sel) */
+static const struct scn_name port_t[] = { { 0, "1" }, { 1, "0" }, { 2, "past" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
 static const struct scn_name prot_t[] = { { 0, "RW" }, { 1, "RO" }, { 2, "NONE" }, { 3, "UNMAPPED" } };
 /* RPMA_MR_USAGE_* (librpma.h) */
@@ -203,6 +206,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_WC_OPCODE] = { wc_opcode_t, SCN_N(wc_opcode_t) },
 	[SCN_T_GARBLE] = { garble_t, SCN_N(garble_t) },
 	[SCN_T_COMP_VEC] = { comp_vec_t, SCN_N(comp_vec_t) },
+	[SCN_T_PORT] = { port_t, SCN_N(port_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

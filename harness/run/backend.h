@@ -72,6 +72,8 @@ struct hc_verbs {
 	uint32_t cq_depth;        /* create_cq, resize_cq: cqe */
 	int32_t chan;             /* create_cq: its completion channel object (-1: none) */
 	uint8_t comp_vec;         /* create_cq: enum m_comp_vec */
+	uint8_t port;             /* query_port: enum m_port_sel */
+	uint8_t dev_ex;           /* query_device: ex (ibv_query_device_ex) */
 	uint8_t solicited;        /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;             /* ack_cq_events: nevents */
 	uint32_t max_wc;          /* poll_cq: num_entries */

@@ -30,6 +30,8 @@ enum m_garble {
 };
 /* struct m_verbs_args.zero_wr */
 enum { M_ZERO_SEND_WR = 1, M_ZERO_RECV_WR = 2 };
+/* query_port's port_num, as the scenario names it: 1, 0, past (phys_port_cnt + 1) */
+enum m_port_sel { M_PORT_ONE, M_PORT_ZERO, M_PORT_PAST };
 
 const char *m_garble_str(enum m_garble g);
 int m_garble_parse(const char *name, enum m_garble *out);
@@ -99,6 +101,8 @@ struct m_verbs_args {
 	uint32_t cq_depth;  /* create_cq, resize_cq: cqe */
 	uint8_t chan1;      /* create_cq: its completion channel's handle + 1 (0: none) */
 	uint8_t comp_vec;   /* create_cq: enum m_comp_vec */
+	uint8_t port;       /* query_port: enum m_port_sel */
+	uint8_t dev_ex;     /* query_device: ibv_query_device_ex (its orig_attr) */
 	uint8_t solicited;  /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;       /* ack_cq_events: nevents */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */

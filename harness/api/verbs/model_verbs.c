@@ -73,6 +73,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 		return -ENOENT;
 	a->chan1 = (uint8_t)(chan + 1);
 	a->comp_vec = v->comp_vec;
+	a->port = v->port;
+	a->dev_ex = v->dev_ex;
 	a->solicited = v->solicited;
 	a->nack = v->nack;
 	a->max_wc = v->max_wc;

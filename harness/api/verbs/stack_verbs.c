@@ -135,6 +135,12 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_GET_CQ_EVENT:
 		rc = stack_call(st, c->node, reply, "get_cq_event id=%d", c->obj);
 		break;
+	case M_OP_QUERY_DEVICE:
+		rc = stack_call(st, c->node, reply, "query_device id=%d ex=%u", c->obj, c->verbs.dev_ex);
+		break;
+	case M_OP_QUERY_PORT:
+		rc = stack_call(st, c->node, reply, "query_port id=%d port=%u", c->obj, c->verbs.port);
+		break;
 	case M_OP_RESIZE_CQ:
 		rc = stack_call(st, c->node, reply, "resize_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
 		break;
