@@ -108,6 +108,7 @@ static const struct name errno_names[] = {
 	{ EADDRINUSE, "EADDRINUSE" }, { EADDRNOTAVAIL, "EADDRNOTAVAIL" },
 	{ EFBIG, "EFBIG" }, { ECONNABORTED, "ECONNABORTED" }, { EREMOTEIO, "EREMOTEIO" },
 	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { EMEDIUMTYPE, "EMEDIUMTYPE" }, { ENOMEDIUM, "ENOMEDIUM" },
+	{ ENODATA, "ENODATA" },
 };
 const char *m_errno_str(int code) { return lookup_name(errno_names, N(errno_names), code); }
 int m_errno_parse(const char *s, int *out) { return lookup_value(errno_names, N(errno_names), s, out); }

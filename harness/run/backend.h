@@ -73,7 +73,9 @@ struct hc_verbs {
 	int32_t chan;             /* create_cq: its completion channel object (-1: none) */
 	uint8_t comp_vec;         /* create_cq: enum m_comp_vec */
 	uint8_t port;             /* query_port: enum m_port_sel */
-	uint8_t dev_ex;           /* query_device: ex (ibv_query_device_ex) */
+	uint8_t dev_ex;           /* query_device, query_gid: ex (the _ex call) */
+	uint8_t gid_empty;        /* query_gid: empty (an index the GID table does not hold) */
+	uint8_t gid_none;         /* query_gid_table: max=0 */
 	uint8_t solicited;        /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;             /* ack_cq_events: nevents */
 	uint32_t max_wc;          /* poll_cq: num_entries */

@@ -21,7 +21,27 @@
 
 int m_device_op(enum m_op_kind k)
 {
-	return k == M_OP_QUERY_DEVICE || k == M_OP_QUERY_PORT;
+	return k == M_OP_QUERY_DEVICE || k == M_OP_QUERY_PORT || k == M_OP_QUERY_GID || k == M_OP_QUERY_GID_TABLE ||
+	       k == M_OP_QUERY_PKEY || k == M_OP_GET_PKEY_INDEX;
+}
+
+/* The rule that decides query kind k, and the refusal it predicts (0: none) for op. */
+static enum m_rule device_rule(const struct m_op *op, int *refusal)
+{
+	*refusal = 0;
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_QUERY_DEVICE: return M_RULE_DEV_QUERY_1;
+	case M_OP_QUERY_PORT:
+		*refusal = op->verbs.port != M_PORT_ONE ? EINVAL : 0;
+		return M_RULE_PORT_QUERY_1;
+	case M_OP_QUERY_GID:
+		*refusal = op->verbs.gid_empty ? ENODATA : 0;
+		return M_RULE_GID_QUERY_1;
+	case M_OP_QUERY_GID_TABLE:
+		*refusal = op->verbs.gid_none ? EINVAL : 0;
+		return M_RULE_GID_QUERY_1;
+	default: return M_RULE_PKEY_QUERY_1;
+	}
 }
 
 int m_pred_device(const struct model *m, const struct m_profile *p, struct m_pred *out)
@@ -29,17 +49,18 @@ int m_pred_device(const struct model *m, const struct m_profile *p, struct m_pre
 	const struct m_op *op = &out->op;
 	const struct m_node *nd = &m->node[op->node];
 	struct m_why why = { 0 };
+	enum m_rule rule;
+	int refusal;
 
-	if (op->obj < 0 || op->obj >= nd->npd || !nd->pd[op->obj].live || op->verbs.port > M_PORT_PAST)
+	/* An empty GID index is asked of ibv_query_gid_ex only (ibv_query_gid reads it as a zero GID). */
+	if (op->obj < 0 || op->obj >= nd->npd || !nd->pd[op->obj].live || op->verbs.port > M_PORT_PAST ||
+	    (op->verbs.gid_empty && !op->verbs.dev_ex))
 		return -EINVAL;
-	if (op->kind == M_OP_QUERY_DEVICE) {
-		m_why_add(&why, M_RULE_DEV_QUERY_1);
-		m_alt_add(out, O_OK, M_EFF_NONE, &why, -1);
-		return 0;
-	}
-	m_why_add(&why, M_RULE_PORT_QUERY_1);
-	if (op->verbs.port != M_PORT_ONE) {
-		struct m_set s = DECIDE(p, PORT_QUERY_1, PART_STEP, O_ERR(EINVAL));
+	rule = device_rule(op, &refusal);
+	m_why_add(&why, rule);
+	if (refusal) {
+		const struct m_outcome o = O_ERR(refusal);
+		struct m_set s = m_decide(p, rule, PART_STEP, &o, 1);
 
 		m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 		return 0;
@@ -97,9 +118,19 @@ int m_device_query(const struct model *m, const struct m_op *op, struct m_qres *
 
 	if (op->obj < 0 || op->obj >= nd->npd || !m_device_op((enum m_op_kind)op->kind))
 		return -EINVAL;
-	if (op->kind == M_OP_QUERY_DEVICE)
-		device_results(out);
-	else if (op->verbs.port == M_PORT_ONE)
-		port_results(out);
+	switch ((enum m_op_kind)op->kind) {
+	case M_OP_QUERY_DEVICE: device_results(out); break;
+	case M_OP_QUERY_PORT:
+		if (op->verbs.port == M_PORT_ONE)
+			port_results(out);
+		break;
+	case M_OP_QUERY_GID_TABLE:
+		if (!op->verbs.gid_none)
+			m_qres_add(out, "n", M_Q_ATLEAST, 1, M_RULE_GID_QUERY_1); /* port 1's default GID at least */
+		break;
+	case M_OP_QUERY_PKEY: m_qres_add(out, "pkey", M_Q_NONZERO, 0, M_RULE_PKEY_QUERY_1); break;
+	case M_OP_GET_PKEY_INDEX: m_qres_add(out, "index", M_Q_EXACT, 0, M_RULE_PKEY_QUERY_1); break;
+	default: break; /* query_gid: its outcome alone */
+	}
 	return 0;
 }

@@ -40,7 +40,8 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 	case M_OP_CREATE_COMP_CHANNEL: case M_OP_DESTROY_COMP_CHANNEL: case M_OP_REQ_NOTIFY_CQ:
 	case M_OP_GET_CQ_EVENT: case M_OP_ACK_CQ_EVENTS:
 		return m_pred_chan(m, p, out);
-	case M_OP_QUERY_DEVICE: case M_OP_QUERY_PORT:
+	case M_OP_QUERY_DEVICE: case M_OP_QUERY_PORT: case M_OP_QUERY_GID: case M_OP_QUERY_GID_TABLE:
+	case M_OP_QUERY_PKEY: case M_OP_GET_PKEY_INDEX:
 		return m_pred_device(m, p, out);
 	case M_OP_CREATE_QP:
 		if ((rc = m_cq_check_qp(m, &out->op)))

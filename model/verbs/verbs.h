@@ -102,7 +102,9 @@ struct m_verbs_args {
 	uint8_t chan1;      /* create_cq: its completion channel's handle + 1 (0: none) */
 	uint8_t comp_vec;   /* create_cq: enum m_comp_vec */
 	uint8_t port;       /* query_port: enum m_port_sel */
-	uint8_t dev_ex;     /* query_device: ibv_query_device_ex (its orig_attr) */
+	uint8_t dev_ex;     /* query_device, query_gid: the _ex call (query_device_ex: its orig_attr) */
+	uint8_t gid_empty;  /* query_gid: an index within gid_tbl_len the GID table does not hold */
+	uint8_t gid_none;   /* query_gid_table: max_entries 0 */
 	uint8_t solicited;  /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;       /* ack_cq_events: nevents */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the model: the device and its port as queries answer them
- * (model/verbs/device.c; DEV-QUERY-1, PORT-QUERY-1) and the one-flag query
+ * (model/verbs/device.c; DEV-QUERY-1, PORT-QUERY-1, GID-QUERY-1, PKEY-QUERY-1) and the one-flag query
  * result (M_Q_ONEFLAG) they judge widths and speeds with.
  */
 #include "tests/unit/model_fx.h"
@@ -127,6 +127,52 @@ START_TEST(test_DEV_QUERY_1_needs_a_live_pd)
 }
 END_TEST
 
+START_TEST(test_GID_QUERY_1_index_zero_table_and_empty_index)
+{
+	struct fx f;
+	int pd;
+	struct m_op op;
+	struct m_qres q;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	op = op_obj(M_OP_QUERY_GID, 0, pd);
+	ck_assert(fx_rule(fx_predict(&f, op), ok_(), M_RULE_GID_QUERY_1));
+	ck_assert(fx_only(fx_predict(&f, op), ok_()));
+	op.verbs.dev_ex = 1;
+	ck_assert(fx_only(fx_predict(&f, op), ok_()));
+	op.verbs.gid_empty = 1; /* ibv_query_gid_ex of an index the table does not hold */
+	ck_assert(fx_rule(fx_predict(&f, op), err_(ENODATA), M_RULE_GID_QUERY_1));
+	ck_assert(fx_only(fx_predict(&f, op), err_(ENODATA)));
+	op = op_obj(M_OP_QUERY_GID_TABLE, 0, pd);
+	q = fx_query(&f, op);
+	ck_assert(!model_qres_ok(&q, qi(&q, "n"), 0));
+	ck_assert(model_qres_ok(&q, qi(&q, "n"), 2));
+	op.verbs.gid_none = 1;
+	ck_assert(fx_only(fx_predict(&f, op), err_(EINVAL)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_PKEY_QUERY_1_index_zero_and_its_index)
+{
+	struct fx f;
+	int pd;
+	struct m_qres q;
+
+	fx_init(&f, 1, "generic");
+	pd = fx_pd(&f, 0);
+	ck_assert(fx_rule(fx_predict(&f, op_obj(M_OP_QUERY_PKEY, 0, pd)), ok_(), M_RULE_PKEY_QUERY_1));
+	q = fx_query(&f, op_obj(M_OP_QUERY_PKEY, 0, pd));
+	ck_assert(!model_qres_ok(&q, qi(&q, "pkey"), 0));
+	ck_assert(model_qres_ok(&q, qi(&q, "pkey"), 0xffff));
+	q = fx_query(&f, op_obj(M_OP_GET_PKEY_INDEX, 0, pd));
+	ck_assert(model_qres_ok(&q, qi(&q, "index"), 0));
+	ck_assert(!model_qres_ok(&q, qi(&q, "index"), 1));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_device(void)
 {
 	Suite *s = suite_create("model_device");
@@ -135,6 +181,8 @@ Suite *suite_test_model_device(void)
 	RTEST(tc, DEV_QUERY_1, test_DEV_QUERY_1_attributes_a_correct_device_reports);
 	RTEST(tc, DEV_QUERY_1, test_DEV_QUERY_1_needs_a_live_pd);
 	RTEST(tc, PORT_QUERY_1, test_PORT_QUERY_1_port_one_active_others_einval);
+	RTEST(tc, GID_QUERY_1, test_GID_QUERY_1_index_zero_table_and_empty_index);
+	RTEST(tc, PKEY_QUERY_1, test_PKEY_QUERY_1_index_zero_and_its_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,8 +5,10 @@
  */
 #include "harness/api/verbs/agent_device.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* PD object id's context, or NULL (the reply sent). */
@@ -74,4 +76,141 @@ int agent_do_query_port(struct agent *a)
 			  "max_msg_sz=%u gid_tbl_len=%d pkey_tbl_len=%u",
 			  (unsigned)pa.state, (unsigned)pa.max_mtu, (unsigned)pa.active_mtu, pa.active_width,
 			  pa.active_speed, pa.link_layer, pa.max_msg_sz, pa.gid_tbl_len, pa.pkey_tbl_len);
+}
+
+/* The GID table entries of every port (room for the sum of their gid_tbl_len), its length in *n; NULL
+ * with the errno in *err. */
+static struct ibv_gid_entry *gid_room(struct ibv_context *ctx, size_t *n, int *err)
+{
+	struct ibv_device_attr d;
+	struct ibv_port_attr pa;
+	struct ibv_gid_entry *e;
+
+	*n = 0;
+	if ((*err = ibv_query_device(ctx, &d)))
+		return NULL;
+	for (unsigned p = 1; p <= d.phys_port_cnt; p++) {
+		if ((*err = ibv_query_port(ctx, (uint8_t)p, &pa)))
+			return NULL;
+		*n += (size_t)(pa.gid_tbl_len > 0 ? pa.gid_tbl_len : 0);
+	}
+	if (!(e = calloc(*n ? *n : 1, sizeof(*e))))
+		*err = ENOMEM;
+	return e;
+}
+
+/* The first index of port 1 below its gid_tbl_len that the GID table does not hold, or -errno. */
+static int empty_gid_index(struct ibv_context *ctx)
+{
+	struct ibv_port_attr pa;
+	struct ibv_gid_entry *e;
+	size_t n;
+	ssize_t got;
+	int err, idx = -ENOSPC;
+
+	if ((err = ibv_query_port(ctx, 1, &pa)))
+		return -err;
+	if (!(e = gid_room(ctx, &n, &err)))
+		return -err;
+	got = n ? ibv_query_gid_table(ctx, e, n, 0) : 0;
+	if (got < 0) {
+		free(e);
+		return (int)got;
+	}
+	for (int i = 0; i < pa.gid_tbl_len && idx < 0; i++) {
+		int held = 0;
+
+		for (ssize_t k = 0; k < got && !held; k++)
+			held = e[k].port_num == 1 && e[k].gid_index == (uint32_t)i;
+		if (!held)
+			idx = i;
+	}
+	free(e);
+	return idx;
+}
+
+int agent_do_query_gid(struct agent *a)
+{
+	struct ibv_context *ctx = pd_context(a);
+	struct ibv_gid_entry entry;
+	union ibv_gid gid;
+	int idx = 0, rc;
+
+	if (!ctx)
+		return 0;
+	if (agent_num(a, "empty", 0) && (idx = empty_gid_index(ctx)) < 0)
+		return agent_reply_err(a, EIO, "no empty GID index to query: %s", strerror(-idx));
+	if (agent_num(a, "ex", 0))
+		rc = ibv_query_gid_ex(ctx, 1, (uint32_t)idx, &entry, 0);
+	else
+		rc = ibv_query_gid(ctx, 1, idx, &gid) ? (errno ? errno : EIO) : 0;
+	if (rc)
+		return agent_reply_err(a, rc, "ibv_query_gid%s index %d: %s", agent_num(a, "ex", 0) ? "_ex" : "", idx,
+				       strerror(rc));
+	return proto_send(a->fd, "ok");
+}
+
+int agent_do_query_gid_table(struct agent *a)
+{
+	struct ibv_context *ctx = pd_context(a);
+	struct ibv_gid_entry *e;
+	size_t n;
+	ssize_t got;
+	int err;
+
+	if (!ctx)
+		return 0;
+	if (!(e = gid_room(ctx, &n, &err)))
+		return agent_reply_err(a, err, "the GID table's size: %s", strerror(err));
+	got = ibv_query_gid_table(ctx, e, agent_num(a, "none", 0) ? 0 : n, 0);
+	free(e);
+	if (got < 0)
+		return agent_reply_err(a, (int)-got, "ibv_query_gid_table: %s", strerror((int)-got));
+	return proto_send(a->fd, "ok n=%zd", got);
+}
+
+int agent_do_query_pkey(struct agent *a)
+{
+	struct ibv_context *ctx = pd_context(a);
+	__be16 pkey = 0;
+	int rc;
+
+	if (!ctx)
+		return 0;
+	if (ibv_query_pkey(ctx, 1, 0, &pkey)) {
+		rc = errno ? errno : EIO;
+		return agent_reply_err(a, rc, "ibv_query_pkey: %s", strerror(rc));
+	}
+	return proto_send(a->fd, "ok pkey=%u", (unsigned)ntohs(pkey));
+}
+
+/* The P_Key the kernel lists for port 1 at index 0 (sysfs, as pyverbs' get_pkey_from_kernel): 0 or -errno. */
+static int kernel_pkey(struct ibv_context *ctx, unsigned *pkey)
+{
+	char path[256], text[32];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/pkeys/0", ibv_get_device_name(ctx->device));
+	if (!(f = fopen(path, "r")))
+		return -errno;
+	if (!fgets(text, sizeof(text), f) || sscanf(text, "%x", pkey) != 1 || *pkey > 0xffff)
+		rc = -EPROTO;
+	fclose(f);
+	return rc;
+}
+
+int agent_do_get_pkey_index(struct agent *a)
+{
+	struct ibv_context *ctx = pd_context(a);
+	unsigned pkey;
+	int rc, idx;
+
+	if (!ctx)
+		return 0;
+	if ((rc = kernel_pkey(ctx, &pkey)))
+		return agent_reply_err(a, EIO, "sysfs ports/1/pkeys/0: %s", strerror(-rc));
+	if ((idx = ibv_get_pkey_index(ctx, 1, htons((uint16_t)pkey))) < 0)
+		return agent_reply_err(a, errno ? errno : EIO, "ibv_get_pkey_index 0x%x: %s", pkey, strerror(errno));
+	return proto_send(a->fd, "ok index=%d", idx);
 }

@@ -698,5 +698,7 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "req_notify_cq", agent_do_req_notify_cq }, { "get_cq_event", agent_do_get_cq_event },
 	{ "ack_cq_events", agent_do_ack_cq_events }, { "resize_cq", agent_do_resize_cq },
 	{ "query_device", agent_do_query_device }, { "query_port", agent_do_query_port },
+	{ "query_gid", agent_do_query_gid }, { "query_gid_table", agent_do_query_gid_table },
+	{ "query_pkey", agent_do_query_pkey }, { "get_pkey_index", agent_do_get_pkey_index },
 	{ NULL, NULL },
 };

@@ -146,6 +146,13 @@ const struct scn_call api_verbs_calls[] = {
 	      ARGS(OPT("state", NUM), OPT("max_mtu", NUM), OPT("active_mtu", NUM), OPT("active_width", NUM),
 		   OPT("active_speed", NUM), OPT("link_layer", NUM), OPT("max_msg_sz", NUM), OPT("gid_tbl_len", NUM),
 		   OPT("pkey_tbl_len", NUM))),
+	/* port 1's GID table and P_Key table: query_gid (index 0; ex: ibv_query_gid_ex, empty: an index within
+	 * gid_tbl_len the table does not hold), query_gid_table (room for every entry; max=0: none), query_pkey
+	 * (index 0), get_pkey_index (of the P_Key the kernel lists at index 0) */
+	CALL("query_gid", VERBS, ACT, SCN_C_PD, 0, O_VERB, ARGS(OPT("ex", BARE), OPT("empty", BARE))),
+	QUERY("query_gid_table", VERBS, SCN_C_PD, O_QUERY, ARGS(OPT("max", RANGE(0, 0))), ARGS(OPT("n", NUM))),
+	QUERY("query_pkey", VERBS, SCN_C_PD, O_QUERY, NOARGS, ARGS(OPT("pkey", NUM))),
+	QUERY("get_pkey_index", VERBS, SCN_C_PD, O_QUERY, NOARGS, ARGS(OPT("index", NUM))),
 	{ 0 },
 };
 CALLS_COUNT(api_verbs_calls);

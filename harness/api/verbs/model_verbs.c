@@ -75,6 +75,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->comp_vec = v->comp_vec;
 	a->port = v->port;
 	a->dev_ex = v->dev_ex;
+	a->gid_empty = v->gid_empty;
+	a->gid_none = v->gid_none;
 	a->solicited = v->solicited;
 	a->nack = v->nack;
 	a->max_wc = v->max_wc;

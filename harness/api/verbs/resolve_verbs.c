@@ -209,6 +209,8 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.comp_vec = (uint8_t)rsv_num(r, scn_step_arg(s, "vector"), M_VEC_ZERO);
 	c->verbs.port = (uint8_t)rsv_num(r, scn_step_arg(s, "port"), M_PORT_ONE);
 	c->verbs.dev_ex = (uint8_t)rsv_bare(s, "ex");
+	c->verbs.gid_empty = (uint8_t)rsv_bare(s, "empty");
+	c->verbs.gid_none = scn_step_arg(s, "max") && c->op == M_OP_QUERY_GID_TABLE;
 	c->verbs.solicited = (uint8_t)rsv_num(r, scn_step_arg(s, "solicited"), 0);
 	c->verbs.nack = (uint8_t)rsv_num(r, scn_step_arg(s, "n"), 1);
 	switch ((enum m_op_kind)c->op) {
