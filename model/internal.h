@@ -203,6 +203,8 @@ int m_verbs_step_apply(struct model *m, const struct m_op *vop, const struct m_r
 void m_qres_add(struct m_qres *q, const char *key, enum m_qmode mode, uint64_t value, enum m_rule rule);
 /* A result allowed from lo to hi (M_Q_RANGE). */
 void m_qres_add_range(struct m_qres *q, const char *key, uint64_t lo, uint64_t hi, enum m_rule rule);
+/* A result that is one of the flags of mask, a single bit (M_Q_ONEFLAG). */
+void m_qres_add_flag(struct m_qres *q, const char *key, uint64_t mask, enum m_rule rule);
 
 /* Where struct model's domain-wide state begins, after node[M_MAX_NODES] (model_clone). */
 #define M_TAIL_AT (offsetof(struct model, node) + M_MAX_NODES * sizeof(struct m_node))

@@ -540,6 +540,8 @@ enum m_qmode {
 	M_Q_NONZERO,  /* anything but 0 */
 	M_Q_ATLEAST,  /* value or more (a capability a provider may round up) */
 	M_Q_RANGE,    /* from value to hi (rpmem_open's *nlanes: 1 to what was allowed) */
+	M_Q_ONEFLAG,  /* one of the flags of hi (a single bit hi has: query_port's active_width);
+	                 value: the lowest of them, the model's own report */
 };
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);

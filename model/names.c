@@ -108,6 +108,7 @@ static const struct name errno_names[] = {
 	{ EADDRINUSE, "EADDRINUSE" }, { EADDRNOTAVAIL, "EADDRNOTAVAIL" },
 	{ EFBIG, "EFBIG" }, { ECONNABORTED, "ECONNABORTED" }, { EREMOTEIO, "EREMOTEIO" },
 	{ EPROTONOSUPPORT, "EPROTONOSUPPORT" }, { EMEDIUMTYPE, "EMEDIUMTYPE" }, { ENOMEDIUM, "ENOMEDIUM" },
+	{ ENODATA, "ENODATA" },
 };
 const char *m_errno_str(int code) { return lookup_name(errno_names, N(errno_names), code); }
 int m_errno_parse(const char *s, int *out) { return lookup_value(errno_names, N(errno_names), s, out); }
@@ -340,6 +341,7 @@ const char *m_outcome_nth(size_t i, struct m_outcome *o)
 static const struct name qmode_names[] = {
 	{ M_Q_ANY, "any" }, { M_Q_EXACT, "exact" }, { M_Q_ZERO, "zero" }, { M_Q_NONZERO, "nonzero" },
 	{ M_Q_ATLEAST, "at least" }, { M_Q_RANGE, "in range" },
+	{ M_Q_ONEFLAG, "one flag of" },
 };
 NAMED_ENUM(m_qmode, enum m_qmode, qmode_names)
 

@@ -20,6 +20,13 @@ void m_qres_add_range(struct m_qres *q, const char *key, uint64_t lo, uint64_t h
 		q->r[q->n - 1].hi = hi;
 }
 
+void m_qres_add_flag(struct m_qres *q, const char *key, uint64_t mask, enum m_rule rule)
+{
+	m_qres_add(q, key, M_Q_ONEFLAG, mask & (~mask + 1), rule);
+	if (q->n && q->r[q->n - 1].key == key)
+		q->r[q->n - 1].hi = mask;
+}
+
 int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v)
 {
 	if (i >= q->n)
@@ -31,6 +38,7 @@ int model_qres_ok(const struct m_qres *q, size_t i, uint64_t v)
 	case M_Q_NONZERO: return v != 0;
 	case M_Q_ATLEAST: return v >= q->r[i].value;
 	case M_Q_RANGE: return v >= q->r[i].value && v <= q->r[i].hi;
+	case M_Q_ONEFLAG: return v != 0 && (v & (v - 1)) == 0 && (v & q->r[i].hi) != 0;
 	}
 	return 0;
 }

@@ -41,6 +41,13 @@
  *                                                     CQ's place among those made since the reset)
  *   ack_cq_events id n                                ok (n at most the events taken of CQ id)
  *   resize_cq id depth                                ok cqe=N
+ *   query_device id ex=0|1                            ok node_guid=N ... phys_port_cnt=N (agent_device.h)
+ *   query_port id port=0|1|2                          ok state=N ... pkey_tbl_len=N (1: port 1, 0:
+ *                                                     port 0, 2: phys_port_cnt + 1)
+ *   query_gid id ex=0|1 empty=0|1                     ok (port 1, index 0; empty: an index without a GID)
+ *   query_gid_table id none=0|1                       ok n=N (none: max_entries 0)
+ *   query_pkey id                                     ok pkey=N (port 1, index 0)
+ *   get_pkey_index id                                 ok index=N (of sysfs ports/1/pkeys/0's P_Key)
  *   fill id byte off len                              ok
  *   read id off len (len <= AGENT_READ_MAX)           ok bytes=N, then the N raw bytes (proto.h)
  *   quit                                              ok (then the agent exits)

@@ -77,6 +77,10 @@ struct hc_verbs {
 	uint8_t cq_ex;            /* create_cq: ex=yes, ibv_create_cq_ex */
 	uint16_t wc_flags;        /* create_cq ex: wc_flags= (M_WC_EX_*) */
 	uint8_t cq_flags;         /* create_cq ex: flags= (ibv_create_cq_attr_flags) */
+	uint8_t port;             /* query_port: enum m_port_sel */
+	uint8_t dev_ex;           /* query_device, query_gid: ex (the _ex call) */
+	uint8_t gid_empty;        /* query_gid: empty (an index the GID table does not hold) */
+	uint8_t gid_none;         /* query_gid_table: max=0 */
 	uint8_t solicited;        /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;             /* ack_cq_events: nevents */
 	uint32_t max_wc;          /* poll_cq: num_entries */

@@ -153,6 +153,8 @@ static const char *qmodel(const struct run *x, const struct scn_arg_spec *sp, co
 	else if (q->r[j].mode == M_Q_RANGE)
 		snprintf(buf, len, "%s in %llu..%llu", sp->key, (unsigned long long)q->r[j].value,
 			 (unsigned long long)q->r[j].hi);
+	else if (q->r[j].mode == M_Q_ONEFLAG)
+		snprintf(buf, len, "%s one flag of 0x%llx", sp->key, (unsigned long long)q->r[j].hi);
 	else
 		snprintf(buf, len, "%s %s", sp->key, m_qmode_str((enum m_qmode)q->r[j].mode));
 	return buf;

@@ -210,6 +210,13 @@ static inline int m_outst_apply(struct model *m, const struct m_pred *pred, size
 int m_outst_on_qp(const struct model *m, unsigned n, int qp);
 int m_outst_names_mr(const struct model *m, unsigned n, int h);
 
+/* The device and its port (device.c): query_device, query_port, query_gid, query_gid_table, query_pkey,
+ * get_pkey_index (m_device_op); their predictions (no effect: a query changes nothing) and results
+ * (DEV-QUERY-1, PORT-QUERY-1, GID-QUERY-1, PKEY-QUERY-1). */
+int m_device_op(enum m_op_kind k);
+int m_pred_device(const struct model *m, const struct m_profile *p, struct m_pred *out);
+int m_device_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+
 /* Completion queues (cq.c). */
 /* create_cq, destroy_cq, poll_cq, resize_cq (inline: every step asks) */
 static inline int m_cq_op(enum m_op_kind k)

@@ -40,6 +40,9 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 	case M_OP_CREATE_COMP_CHANNEL: case M_OP_DESTROY_COMP_CHANNEL: case M_OP_REQ_NOTIFY_CQ:
 	case M_OP_GET_CQ_EVENT: case M_OP_ACK_CQ_EVENTS:
 		return m_pred_chan(m, p, out);
+	case M_OP_QUERY_DEVICE: case M_OP_QUERY_PORT: case M_OP_QUERY_GID: case M_OP_QUERY_GID_TABLE:
+	case M_OP_QUERY_PKEY: case M_OP_GET_PKEY_INDEX:
+		return m_pred_device(m, p, out);
 	case M_OP_CREATE_QP:
 		if ((rc = m_cq_check_qp(m, &out->op)))
 			return rc;
@@ -89,6 +92,8 @@ static int verbs_query(const struct model *m, const struct m_profile *p, const s
 		return m_cq_query(m, op, out);
 	if (op->kind == M_OP_GET_CQ_EVENT)
 		return m_chan_query(m, op, out);
+	if (m_device_op((enum m_op_kind)op->kind))
+		return m_device_query(m, op, out);
 	return op->kind == M_OP_QUERY_QP ? query_qp(m, op, out) : -EINVAL;
 }
 

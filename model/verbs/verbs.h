@@ -30,6 +30,8 @@ enum m_garble {
 };
 /* struct m_verbs_args.zero_wr */
 enum { M_ZERO_SEND_WR = 1, M_ZERO_RECV_WR = 2 };
+/* query_port's port_num, as the scenario names it: 1, 0, past (phys_port_cnt + 1) */
+enum m_port_sel { M_PORT_ONE, M_PORT_ZERO, M_PORT_PAST };
 
 const char *m_garble_str(enum m_garble g);
 int m_garble_parse(const char *name, enum m_garble *out);
@@ -104,6 +106,10 @@ struct m_verbs_args {
 	uint8_t cq_ex;      /* create_cq: ibv_create_cq_ex (ex=yes) */
 	uint16_t wc_flags;  /* create_cq ex: wc_flags (M_WC_EX_*) */
 	uint8_t cq_flags;   /* create_cq ex: flags (M_CQ_FLAGS_ALL's bits; comp_mask FLAGS when any) */
+	uint8_t port;       /* query_port: enum m_port_sel */
+	uint8_t dev_ex;     /* query_device, query_gid: the _ex call (query_device_ex: its orig_attr) */
+	uint8_t gid_empty;  /* query_gid: an index within gid_tbl_len the GID table does not hold */
+	uint8_t gid_none;   /* query_gid_table: max_entries 0 */
 	uint8_t solicited;  /* req_notify_cq: solicited_only; send, write_imm: IBV_SEND_SOLICITED */
 	uint8_t nack;       /* ack_cq_events: nevents */
 	uint32_t max_wc;    /* poll_cq: num_entries (1..M_POLL_MAX) */

@@ -86,10 +86,12 @@ START_TEST(test_op_kinds)
 			ck_assert_msg(k == -1, "%s: %d", c->name, k);
 		}
 	}
-	ck_assert_uint_eq(verbs, 22 + 3 + 5 + 1 + 6); /* + create_cq, destroy_cq, poll_cq; create_ah, destroy_ah, create_srq,
-						       destroy_srq, post_srq_recv; wait; create_comp_channel,
-						       destroy_comp_channel, req_notify_cq, get_cq_event, ack_cq_events,
-						       resize_cq */
+	ck_assert_uint_eq(verbs, 22 + 3 + 5 + 1 + 6 + 6); /* + create_cq, destroy_cq, poll_cq; create_ah, destroy_ah,
+							   create_srq, destroy_srq, post_srq_recv; wait;
+							   create_comp_channel, destroy_comp_channel, req_notify_cq,
+							   get_cq_event, ack_cq_events, resize_cq; query_device,
+							   query_port, query_gid, query_gid_table, query_pkey,
+							   get_pkey_index */
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("reg_mr"))), M_OP_REG_MR);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("connect"))), M_OP_CONNECT);
 	ck_assert_int_eq(resolve_op_kind(scn_call_get((size_t)scn_call_find("check"))), -1);

@@ -2,6 +2,7 @@
 #include "harness/agent/agent_internal.h"
 #include "harness/api/verbs/agent_qpstate.h"
 #include "harness/api/verbs/agent_cq.h"
+#include "harness/api/verbs/agent_device.h"
 #include "harness/api/verbs/agent_handle.h"
 #include "harness/api/verbs/agent_qpex.h"
 #include "harness/api/verbs/agent_sge.h"
@@ -697,5 +698,8 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "destroy_comp_channel", agent_do_destroy_comp_channel },
 	{ "req_notify_cq", agent_do_req_notify_cq }, { "get_cq_event", agent_do_get_cq_event },
 	{ "ack_cq_events", agent_do_ack_cq_events }, { "resize_cq", agent_do_resize_cq },
+	{ "query_device", agent_do_query_device }, { "query_port", agent_do_query_port },
+	{ "query_gid", agent_do_query_gid }, { "query_gid_table", agent_do_query_gid_table },
+	{ "query_pkey", agent_do_query_pkey }, { "get_pkey_index", agent_do_get_pkey_index },
 	{ NULL, NULL },
 };

@@ -136,6 +136,25 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("max_wr", RANGE(1, M_RECV_DEPTH_MAX)), GARBLE_ARG)),
 	CALL("destroy_srq", VERBS, ACT, SCN_C_SRQ, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("post_srq_recv", VERBS, POST, SCN_C_SRQ, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
+	/* the device the harness opened on the node, named by one of its PDs (DEV-QUERY-1, PORT-QUERY-1):
+	 * ibv_query_device (ex: ibv_query_device_ex, its orig_attr) and ibv_query_port (port= 1, 0, past) */
+	QUERY("query_device", VERBS, SCN_C_PD, O_QUERY, ARGS(OPT("ex", BARE)),
+	      ARGS(OPT("node_guid", NUM), OPT("sys_image_guid", NUM), OPT("max_mr_size", NUM), OPT("page_size_cap", NUM),
+		   OPT("vendor_id", NUM), OPT("max_qp", NUM), OPT("max_qp_wr", NUM), OPT("max_sge", NUM),
+		   OPT("max_sge_rd", NUM), OPT("max_cq", NUM), OPT("max_cqe", NUM), OPT("max_mr", NUM), OPT("max_pd", NUM),
+		   OPT("max_mw", NUM), OPT("max_ah", NUM), OPT("max_srq", NUM), OPT("max_srq_wr", NUM),
+		   OPT("max_pkeys", NUM), OPT("phys_port_cnt", NUM))),
+	QUERY("query_port", VERBS, SCN_C_PD, O_QUERY, ARGS(OPT("port", WORD(SCN_T_PORT))),
+	      ARGS(OPT("state", NUM), OPT("max_mtu", NUM), OPT("active_mtu", NUM), OPT("active_width", NUM),
+		   OPT("active_speed", NUM), OPT("link_layer", NUM), OPT("max_msg_sz", NUM), OPT("gid_tbl_len", NUM),
+		   OPT("pkey_tbl_len", NUM))),
+	/* port 1's GID table and P_Key table: query_gid (index 0; ex: ibv_query_gid_ex, empty: an index within
+	 * gid_tbl_len the table does not hold), query_gid_table (room for every entry; max=0: none), query_pkey
+	 * (index 0), get_pkey_index (of the P_Key the kernel lists at index 0) */
+	CALL("query_gid", VERBS, ACT, SCN_C_PD, 0, O_VERB, ARGS(OPT("ex", BARE), OPT("empty", BARE))),
+	QUERY("query_gid_table", VERBS, SCN_C_PD, O_QUERY, ARGS(OPT("max", RANGE(0, 0))), ARGS(OPT("n", NUM))),
+	QUERY("query_pkey", VERBS, SCN_C_PD, O_QUERY, NOARGS, ARGS(OPT("pkey", NUM))),
+	QUERY("get_pkey_index", VERBS, SCN_C_PD, O_QUERY, NOARGS, ARGS(OPT("index", NUM))),
 	{ 0 },
 };
 CALLS_COUNT(api_verbs_calls);

@@ -78,6 +78,10 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->cq_ex = v->cq_ex;
 	a->wc_flags = v->wc_flags;
 	a->cq_flags = v->cq_flags;
+	a->port = v->port;
+	a->dev_ex = v->dev_ex;
+	a->gid_empty = v->gid_empty;
+	a->gid_none = v->gid_none;
 	a->solicited = v->solicited;
 	a->nack = v->nack;
 	a->max_wc = v->max_wc;

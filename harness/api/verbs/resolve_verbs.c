@@ -210,6 +210,10 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.cq_ex = (uint8_t)rsv_num(r, scn_step_arg(s, "ex"), 0);
 	c->verbs.wc_flags = (uint16_t)rsv_num(r, scn_step_arg(s, "wc_flags"), 0);
 	c->verbs.cq_flags = (uint8_t)rsv_num(r, scn_step_arg(s, "flags"), 0);
+	c->verbs.port = (uint8_t)rsv_num(r, scn_step_arg(s, "port"), M_PORT_ONE);
+	c->verbs.dev_ex = (uint8_t)rsv_bare(s, "ex");
+	c->verbs.gid_empty = (uint8_t)rsv_bare(s, "empty");
+	c->verbs.gid_none = scn_step_arg(s, "max") && c->op == M_OP_QUERY_GID_TABLE;
 	c->verbs.solicited = (uint8_t)rsv_num(r, scn_step_arg(s, "solicited"), 0);
 	c->verbs.nack = (uint8_t)rsv_num(r, scn_step_arg(s, "n"), 1);
 	switch ((enum m_op_kind)c->op) {

@@ -137,6 +137,24 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	case M_OP_GET_CQ_EVENT:
 		rc = stack_call(st, c->node, reply, "get_cq_event id=%d", c->obj);
 		break;
+	case M_OP_QUERY_DEVICE:
+		rc = stack_call(st, c->node, reply, "query_device id=%d ex=%u", c->obj, c->verbs.dev_ex);
+		break;
+	case M_OP_QUERY_PORT:
+		rc = stack_call(st, c->node, reply, "query_port id=%d port=%u", c->obj, c->verbs.port);
+		break;
+	case M_OP_QUERY_GID:
+		rc = stack_call(st, c->node, reply, "query_gid id=%d ex=%u empty=%u", c->obj, c->verbs.dev_ex, c->verbs.gid_empty);
+		break;
+	case M_OP_QUERY_GID_TABLE:
+		rc = stack_call(st, c->node, reply, "query_gid_table id=%d none=%u", c->obj, c->verbs.gid_none);
+		break;
+	case M_OP_QUERY_PKEY:
+		rc = stack_call(st, c->node, reply, "query_pkey id=%d", c->obj);
+		break;
+	case M_OP_GET_PKEY_INDEX:
+		rc = stack_call(st, c->node, reply, "get_pkey_index id=%d", c->obj);
+		break;
 	case M_OP_RESIZE_CQ:
 		rc = stack_call(st, c->node, reply, "resize_cq id=%d depth=%u", c->obj, c->verbs.cq_depth);
 		break;
