@@ -28,6 +28,7 @@
 #include "harness/corpus/held.h"
 #include "harness/corpus/history.h"
 #include "harness/corpus/load.h"
+#include "harness/lang/scn.h"
 #include "harness/suite/careful.h"
 #include "harness/suite/inner.h"
 #include "harness/nodes/console.h"
@@ -159,19 +160,22 @@ static void stage_files(struct outer *o, struct stage *sg)
 
 /*
  * The scenarios the kernel holds (held.h), by the durations --times names
- * (else the checkout's record; none when it is not there) into o->held, when
- * a run on the real stack may give them guests of their own (--jobs above 1,
- * not --stack=host, not on nodes that exist). 0, or EXIT_USAGE (said on
- * stderr) when --times cannot be read.
+ * (else the checkout's record; none when it is not there) and by the memory
+ * each file registers (scn_registered_bytes), into o->held, when a run on the
+ * real stack may give them guests of their own (--jobs above 1, not
+ * --stack=host, not on nodes that exist). 0, or EXIT_USAGE (said on stderr)
+ * when --times cannot be read; EXIT_INFRA when out of memory.
  */
 static int outer_held(struct outer *o)
 {
 	char root[PATH_MAX], path[PATH_MAX + 64], err[PATH_MAX + 128];
-	struct shard_times t;
+	struct shard_times t = { 0 };
 	const char *stack = o->a->stack ? o->a->stack : "auto";
+	uint64_t *pinned;
 
 	if (o->jobs < 2 || o->a->device || o->a->topology || (strcmp(stack, "vm") != 0 && strcmp(stack, "auto") != 0))
 		return 0;
+	path[0] = '\0';
 	if (o->a->times) {
 		if (hist_path(o->a->times, path, sizeof(path)) != 0) {
 			fprintf(stderr, "rdmacheck: --times: %s: the name is too long\n", o->a->times);
@@ -180,19 +184,26 @@ static int outer_held(struct outer *o)
 	} else if (cli_find_root(root, sizeof(root)) == 0) {
 		snprintf(path, sizeof(path), "%s/%s", root, HELD_RECORD);
 		if (access(path, R_OK) != 0)
-			return 0; /* a checkout without its record: nothing is known to be held */
-	} else {
-		return 0;
+			path[0] = '\0'; /* a checkout without its record: no duration is known */
 	}
-	if (shard_times_read(path, &t, err, sizeof(err)) != 0) {
+	if (path[0] && shard_times_read(path, &t, err, sizeof(err)) != 0) {
 		fprintf(stderr, "rdmacheck: --times: %s\n", err);
 		return EXIT_USAGE;
 	}
+	pinned = calloc(o->fl.n ? o->fl.n : 1, sizeof(*pinned));
 	o->held = calloc(o->fl.n ? o->fl.n : 1, 1);
-	if (o->held && held_pick(o->fl.n, o->fl.v, &t, o->held) == 0) {
+	if (!pinned || !o->held) {
+		free(pinned);
+		shard_times_free(&t);
+		return EXIT_INFRA;
+	}
+	for (size_t i = 0; i < o->fl.n; i++)
+		pinned[i] = o->files[i] ? scn_registered_bytes(o->files[i]) : 0;
+	if (held_pick(o->fl.n, o->fl.v, path[0] ? &t : NULL, pinned, o->held) == 0) {
 		free(o->held);
 		o->held = NULL;
 	}
+	free(pinned);
 	shard_times_free(&t);
 	return 0;
 }
@@ -479,11 +490,11 @@ static int suite_run_all(const struct run_args *a, int npaths, char **paths)
 		cli_unload(&o.fl, o.files);
 		return 0;
 	}
-	if (outer_held(&o) || outer_results(&o)) {
+	if ((rc = outer_held(&o)) != 0 || outer_results(&o)) {
 		free(o.held);
 		cli_unload_diags(o.fl.n, o.diags);
 		cli_unload(&o.fl, o.files);
-		return EXIT_USAGE;
+		return rc ? rc : EXIT_USAGE;
 	}
 	o.rs = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.rs));
 	o.st = calloc(o.fl.n ? o.fl.n : 1, sizeof(*o.st));

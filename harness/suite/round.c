@@ -159,7 +159,11 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 			o->st[i].started = 0;
 	snprintf(cistack, sizeof(cistack), "%s/ci/stack", o->root);
 	snprintf(stack_opt, sizeof(stack_opt), "--stack=%s", o->a->stack);
-	snprintf(timeout_opt, sizeof(timeout_opt), "--timeout=%d", o->a->step_s);
+	unsigned mem_mb = round_mem_mb(o, r, end);
+	/* one step timeout more per ROUND_VM_PIN_MB the guest holds beyond its default (round.h) */
+	unsigned pin_steps = mem_mb ? (mem_mb - ROUND_VM_MEM_MB) / ROUND_VM_PIN_MB : 0;
+
+	snprintf(timeout_opt, sizeof(timeout_opt), "--timeout=%d", o->a->step_s * (int)(1 + pin_steps));
 	snprintf(base_opt, sizeof(base_opt), "--base=%zu", r->from);
 	snprintf(rec_opt, sizeof(rec_opt), "--records=%s", r->rec);
 	snprintf(list_opt, sizeof(list_opt), "--inner-list=%s", r->list);
@@ -169,7 +173,6 @@ int round_start(struct outer *o, struct round *r, size_t from, size_t only, int 
 	/* a side round's guest runs one scenario: one CPU (ci/stack passes it to ci/vm only) */
 	snprintf(smp_opt, sizeof(smp_opt), "--vm-opt=--smp=%d",
 		 only == ROUND_ALL && o->a->vm_cpus ? o->a->vm_cpus : ROUND_VM_CPUS);
-	unsigned mem_mb = round_mem_mb(o, r, end);
 	char *argv[24];
 	size_t opt = 0;
 

@@ -1,11 +1,13 @@
 /*
  * Unit tests of the scenarios the kernel holds (harness/corpus/held.c): the
  * ones an earlier run recorded at HELD_MIN_S or more, which the VM run starts
- * first in a guest of their own (issue 32).
+ * first in a guest of their own (issue 32), and the ones that register more
+ * than HELD_PIN_MB (issue 30: verbs/450's 1 GiB MR).
  */
 #include "harness/corpus/held.h"
 
 #include <check.h>
+#include <stdint.h>
 #include <string.h>
 
 START_TEST(test_held_by_recorded_seconds)
@@ -17,15 +19,37 @@ START_TEST(test_held_by_recorded_seconds)
 	char *paths[] = { "s/b.scn", "s/new.scn", "s/long.scn", "s/edge.scn", "s/a.scn" };
 	unsigned char held[5];
 
-	ck_assert_uint_eq(held_pick(5, paths, &t, held), 2);
+	ck_assert_uint_eq(held_pick(5, paths, &t, NULL, held), 2);
 	ck_assert_uint_eq(held[0], 0);
 	ck_assert_uint_eq(held[1], 0); /* not recorded: nothing says it is long */
 	ck_assert_uint_eq(held[2], 1);
 	ck_assert_uint_eq(held[3], 1); /* at the bound */
 	ck_assert_uint_eq(held[4], 0);
-	ck_assert_uint_eq(held_pick(5, paths, NULL, held), 0);
+	ck_assert_uint_eq(held_pick(5, paths, NULL, NULL, held), 0);
 	for (size_t i = 0; i < 5; i++)
 		ck_assert_uint_eq(held[i], 0);
+}
+END_TEST
+
+/* A file whose registrations pass HELD_PIN_MB is held, recorded or not; one at the bound is not. */
+START_TEST(test_held_by_pinned_memory)
+{
+	char *file[] = { "s/long.scn" };
+	double secs[] = { 52.2 };
+	unsigned count[] = { 1 };
+	struct shard_times t = { .n = 1, .file = file, .secs = secs, .count = count };
+	char *paths[] = { "s/a.scn", "s/big.scn", "s/edge.scn", "s/long.scn" };
+	uint64_t pinned[] = { 4096, (uint64_t)1 << 30, (uint64_t)HELD_PIN_MB << 20, 0 };
+	unsigned char held[4];
+
+	ck_assert_uint_eq(held_pick(4, paths, &t, pinned, held), 2);
+	ck_assert_uint_eq(held[0], 0);
+	ck_assert_uint_eq(held[1], 1); /* not recorded: its memory says so */
+	ck_assert_uint_eq(held[2], 0); /* at the bound: the default guest holds it */
+	ck_assert_uint_eq(held[3], 1);
+	ck_assert_uint_eq(held_pick(4, paths, NULL, pinned, held), 1);
+	ck_assert_uint_eq(held[1], 1);
+	ck_assert_uint_eq(held[3], 0);
 }
 END_TEST
 
@@ -39,7 +63,7 @@ START_TEST(test_held_in_the_record)
 	unsigned char held[3];
 
 	ck_assert_int_eq(shard_times_read(HELD_RECORD, &t, err, sizeof(err)), 0);
-	ck_assert_uint_eq(held_pick(3, paths, &t, held), 1);
+	ck_assert_uint_eq(held_pick(3, paths, &t, NULL, held), 1);
 	ck_assert_uint_eq(held[0], 1);
 	ck_assert_uint_eq(held[1], 0);
 	ck_assert_uint_eq(held[2], 0);
@@ -53,6 +77,7 @@ Suite *suite_test_held(void)
 	TCase *tc = tcase_create("held");
 
 	tcase_add_test(tc, test_held_by_recorded_seconds);
+	tcase_add_test(tc, test_held_by_pinned_memory);
 	tcase_add_test(tc, test_held_in_the_record);
 	suite_add_tcase(s, tc);
 	return s;
