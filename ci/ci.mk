@@ -117,8 +117,9 @@ bench: $(BENCH_BINS)
 # Raw libibverbs loops against the same operations as scenario steps, per-scenario
 # fixed cost and the verbs corpus' wall time, in one boot of the real stack (issue 18).
 # The BENCH_REAL_* variables given to make reach the script inside the VM too (ci/vm
-# passes only RDMACHECK_*, CK_* and GCOV_* of its environment).
-BENCH_REAL_VARS := BENCH_REAL_CORPUS BENCH_REAL_ITERS BENCH_REAL_FIXED BENCH_REAL_FANIN BENCH_REAL_RUNS BENCH_REAL_K
+# passes only RDMACHECK_*, CK_* and GCOV_* of its environment). BENCH_REAL_HOG=1: all of it
+# beside one busy process in the guest (tests/bench/hog), the loaded figures.
+BENCH_REAL_VARS := BENCH_REAL_CORPUS BENCH_REAL_ITERS BENCH_REAL_FIXED BENCH_REAL_FANIN BENCH_REAL_RUNS BENCH_REAL_K BENCH_REAL_HOG
 bench-real: all
 	ci/stack --stack=$(STACK) -- env $(foreach v,$(BENCH_REAL_VARS),$(if $(filter undefined,$(origin $(v))),,'$(v)=$($(v))')) tests/bench/real
 
