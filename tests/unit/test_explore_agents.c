@@ -27,22 +27,67 @@
 
 static char dir[64];
 
+#define HELLO "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1"
+
+/* A fake agent's answer to the request msg on fd: hello and reset as an agent answers them, ok to the rest. */
+static void answer(int fd, const char *msg)
+{
+	if (proto_is(msg, "hello"))
+		proto_send(fd, HELLO);
+	else if (proto_is(msg, "reset"))
+		proto_send(fd, "ok objs=0 fams=0");
+	else
+		proto_send(fd, "ok");
+}
+
+/* A socket listening on 127.0.0.1 at a port of the kernel's choice, that port into *port. */
+static int listen_loopback(unsigned *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sa);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &sl), 0);
+	*port = ntohs(sa.sin_port);
+	return lfd;
+}
+
+/*
+ * A fresh directory from the mkdtemp template tmpl into dir, the run's secret
+ * in its file token (path into path, mode 0600, RDMACHECK_AGENT_TOKEN naming
+ * it), read back into *k as the coordinator reads it.
+ */
+static void token_setup(const char *tmpl, const char *secret, char *path, size_t size, struct remote_key *k)
+{
+	char err[256];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", tmpl);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, size, "%s/token", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(secret, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(remote_key_read(path, k, err, sizeof(err)), 0);
+	setenv("RDMACHECK_AGENT_TOKEN", path, 1);
+}
+
 /* The fake agent's session on fd: 1 when it must end (at alloc_pd), 0 when the coordinator quit. */
 static int serve(int fd)
 {
 	struct proto_rd rd = { 0 };
 	char msg[PROTO_LINE_MAX];
 
-	proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
+	proto_send(fd, HELLO);
 	while (proto_recv(fd, &rd, msg, sizeof(msg), 20000) >= 0) {
 		if (proto_is(msg, "alloc_pd"))
 			return 1;
-		if (proto_is(msg, "hello"))
-			proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
-		else if (proto_is(msg, "reset"))
-			proto_send(fd, "ok objs=0 fams=0");
-		else
-			proto_send(fd, "ok");
+		answer(fd, msg);
 		if (proto_is(msg, "quit"))
 			break;
 	}
@@ -52,17 +97,9 @@ static int serve(int fd)
 /* A fake listening agent with key k; its port into *port. Its pid. */
 static pid_t fake_listener(const struct remote_key *k, unsigned *port)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t sl = sizeof(sa);
-	int lfd = socket(AF_INET, SOCK_STREAM, 0);
-	pid_t pid;
+	int lfd = listen_loopback(port);
+	pid_t pid = fork();
 
-	ck_assert_int_ge(lfd, 0);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(lfd, 4), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &sl), 0);
-	*port = ntohs(sa.sin_port);
-	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		char why[160];
@@ -91,25 +128,15 @@ START_TEST(test_an_agent_that_ends_while_the_guest_runs_is_no_guest_hang)
 	struct result r;
 	struct remote_key k;
 	struct m_profile prof;
-	char path[128], err[256];
+	char path[128];
 	unsigned port;
 	pid_t agent;
-	FILE *f;
 	int st = 0;
 
 	ck_assert_ptr_nonnull(g);
 	ck_assert_ptr_nonnull(a);
 	signal(SIGPIPE, SIG_IGN);
-	snprintf(dir, sizeof(dir), "/tmp/test-explore-agents-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/token", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(secret, f);
-	fclose(f);
-	ck_assert_int_eq(chmod(path, 0600), 0);
-	ck_assert_int_eq(remote_key_read(path, &k, err, sizeof(err)), 0);
-	setenv("RDMACHECK_AGENT_TOKEN", path, 1);
+	token_setup("/tmp/test-explore-agents-XXXXXX", secret, path, sizeof(path), &k);
 	agent = fake_listener(&k, &port);
 
 	/* The guest: it runs (a sleeping process of its own group); its next boot cannot start. */
@@ -163,14 +190,9 @@ static void serve_all(int fd, FILE *log)
 	struct proto_rd rd = { 0 };
 	char msg[PROTO_LINE_MAX];
 
-	proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
+	proto_send(fd, HELLO);
 	while (proto_recv(fd, &rd, msg, sizeof(msg), 20000) >= 0) {
-		if (proto_is(msg, "hello"))
-			proto_send(fd, "ok hello node=a gid=fe800000000000000000000000000001 driver=rxe kernel=6.1");
-		else if (proto_is(msg, "reset"))
-			proto_send(fd, "ok objs=0 fams=0");
-		else
-			proto_send(fd, "ok");
+		answer(fd, msg);
 		fprintf(log, "%s\n", msg);
 		fflush(log);
 		if (proto_is(msg, "quit"))
@@ -181,17 +203,9 @@ static void serve_all(int fd, FILE *log)
 /* A fake listening agent with key k that serves one session (serve_all: a lane's), logging into path; its port. */
 static pid_t lane_listener(const struct remote_key *k, const char *path, unsigned *port)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t sl = sizeof(sa);
-	int lfd = socket(AF_INET, SOCK_STREAM, 0);
-	pid_t pid;
+	int lfd = listen_loopback(port);
+	pid_t pid = fork();
 
-	ck_assert_int_ge(lfd, 0);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(lfd, 4), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &sl), 0);
-	*port = ntohs(sa.sin_port);
-	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		FILE *log = fopen(path, "w");
@@ -223,7 +237,7 @@ START_TEST(test_lanes_share_a_batch_out_and_judge_each_case)
 	struct result r[4];
 	struct remote_key k;
 	struct m_profile prof;
-	char path[128], logs[2][128], err[256], line[64];
+	char path[128], logs[2][128], line[64];
 	unsigned port[2];
 	unsigned long steps = 0;
 	pid_t agent[2];
@@ -233,16 +247,7 @@ START_TEST(test_lanes_share_a_batch_out_and_judge_each_case)
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(t);
 	signal(SIGPIPE, SIG_IGN);
-	snprintf(dir, sizeof(dir), "/tmp/test-explore-lanes-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/token", dir);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(secret, f);
-	fclose(f);
-	ck_assert_int_eq(chmod(path, 0600), 0);
-	ck_assert_int_eq(remote_key_read(path, &k, err, sizeof(err)), 0);
-	setenv("RDMACHECK_AGENT_TOKEN", path, 1);
+	token_setup("/tmp/test-explore-lanes-XXXXXX", secret, path, sizeof(path), &k);
 	ck_assert_int_eq(m_profile_get("rxe", 0, &prof), 0);
 	for (int l = 0; l < 2; l++) {
 		snprintf(logs[l], sizeof(logs[l]), "%s/lane%d.log", dir, l);
