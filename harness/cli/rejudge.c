@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 static const char usage_rejudge[] =
-	"usage: rdmacheck rejudge [--verbose] [--root=DIR] [--no-record-ok] RESULTS...\n"
+	"usage: rdmacheck rejudge [--verbose] [--root=DIR] [--profile=NAME] [--no-record-ok] RESULTS...\n"
 	"Judge a recorded run again against the model of today, without the stack: each\n"
 	"scenario of RESULTS (a results directory or its results.jsonl) that holds a record\n"
 	"of reality (its \"tape\") runs on an engine answering from that record, with the live\n"
@@ -16,6 +16,9 @@ static const char usage_rejudge[] =
 	"has no record (no-record: a machine died under it), then the counts.\n"
 	"  --verbose       a line for every file\n"
 	"  --root=DIR      the record's scenario paths are relative to DIR\n"
+	"  --profile=NAME  judge the recorded reality against profile NAME (generic, rxe, ...)\n"
+	"                  at the record's kernel version instead of the live run's: a file\n"
+	"                  whose verdict that changes is listed as a flip\n"
 	"  --no-record-ok  files without a record are listed, not a failure\n"
 	"Exit: 0 every file judged as live, 1 one was not, 2 usage or unreadable input.\n";
 
@@ -24,6 +27,7 @@ int cmd_rejudge(int argc, char **argv)
 	static const struct option lopts[] = { { "verbose", no_argument, NULL, 'v' },
 					       { "root", required_argument, NULL, 'r' },
 					       { "no-record-ok", no_argument, NULL, 'n' },
+					       { "profile", required_argument, NULL, 'p' },
 					       { "help", no_argument, NULL, 'h' },
 					       { 0, 0, 0, 0 } };
 	struct rj_opts o = { 0 };
@@ -36,6 +40,7 @@ int cmd_rejudge(int argc, char **argv)
 		case 'v': o.verbose = 1; break;
 		case 'r': o.root = optarg; break;
 		case 'n': no_record_ok = 1; break;
+		case 'p': o.profile = optarg; break;
 		case 'h': fputs(usage_rejudge, stdout); return 0;
 		default: fputs(usage_rejudge, stderr); return EXIT_USAGE;
 		}

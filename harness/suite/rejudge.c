@@ -60,8 +60,8 @@ static int source_and_caret(const char *detail)
 	return nl ? (int)(nl - detail + 1) : (int)strlen(detail);
 }
 
-enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kernel, const struct result *live,
-			  struct result *r, char *note, size_t notelen)
+enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kernel, const char *as_profile,
+			  const struct result *live, struct result *r, char *note, size_t notelen)
 {
 	struct tape_play tp;
 	struct m_profile prof;
@@ -75,8 +75,9 @@ enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kern
 	note[0] = '\0';
 	if (tape_play_init_json(&tp, tape, note, notelen))
 		return RJ_MISMATCH;
-	if (m_profile_get(tp.head.profile, tp.head.kver, &prof)) {
-		snprintf(note, notelen, "the record's profile %s is not one this rdmacheck knows", tp.head.profile);
+	if (m_profile_get(as_profile ? as_profile : tp.head.profile, tp.head.kver, &prof)) {
+		snprintf(note, notelen, "the %s profile %s is not one this rdmacheck knows", as_profile ? "asked" : "record's",
+			 as_profile ? as_profile : tp.head.profile);
 		tape_play_free(&tp);
 		return RJ_MISMATCH;
 	}
@@ -196,7 +197,7 @@ static void one(const struct rj_opts *o, const struct rj_entry *e, FILE *out, st
 		k = RJ_UNREADABLE;
 		snprintf(note, sizeof(note), "%.480s does not parse", path);
 	} else {
-		k = rejudge_file(files[0], e->tape, e->kernel, &e->live, &r, note, sizeof(note));
+		k = rejudge_file(files[0], e->tape, e->kernel, o->profile, &e->live, &r, note, sizeof(note));
 		if (k == RJ_SAME && strcmp(r.reason, e->live.reason) != 0)
 			sum->reason_differs++;
 	}

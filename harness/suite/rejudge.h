@@ -28,6 +28,8 @@ const char *rj_kind_str(enum rj_kind k);
 struct rj_opts {
 	int verbose;     /* a line for every file, not only the ones that are not the same */
 	const char *root; /* scenario paths of the record are relative to it (NULL: as they are) */
+	const char *profile; /* judge against this profile (at the record's kernel version), not the
+	                        live run's (NULL): the same reality under another reading */
 };
 
 /* What rejudge found, in counts. */
@@ -47,7 +49,9 @@ int rejudge(size_t npaths, char *const *paths, const struct rj_opts *o, FILE *ou
 
 /*
  * One file: f judged on the record tape (its JSON array, head first; kernel
- * its kernel lines or NULL) into *r (release with result_clear). Returns
+ * its kernel lines or NULL) into *r (release with result_clear), against
+ * profile as_profile at the record's kernel version (NULL: the record's own
+ * profile; an unknown name is RJ_MISMATCH, why in note). Returns
  * RJ_SAME when r's verdict and line are live's, RJ_FLIP when not, RJ_SHORT or
  * RJ_MISMATCH (why, into note) when the record does not hold this run. A
  * record of a run on the model engine (--stack=model) is judged as that run
@@ -55,7 +59,7 @@ int rejudge(size_t npaths, char *const *paths, const struct rj_opts *o, FILE *ou
  * says it (r's reason "FILE:LINE:COL: expect X, but the model allows only: ...",
  * the source line and caret into note, for a flip).
  */
-enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kernel, const struct result *live,
-			  struct result *r, char *note, size_t notelen);
+enum rj_kind rejudge_file(const struct scn_file *f, void *tape, const char *kernel, const char *as_profile,
+			  const struct result *live, struct result *r, char *note, size_t notelen);
 
 #endif

@@ -313,14 +313,14 @@ START_TEST(test_rejudge_flips_on_an_expect_the_record_contradicts)
 
 	ck_assert_int_eq(live.v, V_PASS);
 	fk_reset();
-	ck_assert_int_eq(rejudge_file(f, a, NULL, &live, &again, note, sizeof(note)), RJ_SAME);
+	ck_assert_int_eq(rejudge_file(f, a, NULL, NULL, &live, &again, note, sizeof(note)), RJ_SAME);
 	ck_assert_int_eq(again.v, V_PASS);
 	result_clear(&again);
-	ck_assert_int_eq(rejudge_file(g, a, NULL, &live, &again, note, sizeof(note)), RJ_FLIP);
+	ck_assert_int_eq(rejudge_file(g, a, NULL, NULL, &live, &again, note, sizeof(note)), RJ_FLIP);
 	ck_assert_int_eq(again.v, V_FAIL);
 	ck_assert_str_eq(again.reason, "line 11: write gave SUCCESS, outside the allowed set");
 	result_clear(&again);
-	ck_assert_int_eq(rejudge_file(h, a, NULL, &live, &again, note, sizeof(note)), RJ_MISMATCH);
+	ck_assert_int_eq(rejudge_file(h, a, NULL, NULL, &live, &again, note, sizeof(note)), RJ_MISMATCH);
 	ck_assert_msg(strstr(note, "line 11 is 'b: write q local=src+0 remote=a.dst+0 len=32"), "%s", note);
 	result_clear(&again);
 	json_decref(a);
