@@ -43,6 +43,7 @@
 #define SCN_ARGS_MAX 12u         /* KEY=VALUE arguments of one step */
 #define SCN_CHAIN_MAX 16u        /* steps one chain of WRs (`chain`) posts together */
 #define SCN_OUTCOMES_MAX 8u      /* alternatives after expect */
+#define SCN_SEEN_MAX 4u          /* `seen` groups of one step (each: outcomes one iteration at least gave) */
 #define SCN_DIAG_MAX 32u         /* diagnostics kept per file */
 
 /* ------------------------------------------------------------- enums -- */
@@ -136,6 +137,7 @@ enum scn_err {
 	SCN_E_SGE,                            /* a list of SGEs (scn_sge.c) */
 	SCN_E_DECL_NODE,                      /* a name a key declares on another node (scn_decl.c) */
 	SCN_E_REPEAT,                         /* a `repeat N { ... }` block (scn_parse.c) */
+	SCN_E_SEEN,                           /* a `seen` group after expect (scn_step.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
 	SCN_E_COUNT_
 };
@@ -255,6 +257,11 @@ struct scn_step {
 	uint8_t nexpect;         /* 0: no expect clause (the harness takes the model's) */
 	uint32_t expect_col;
 	struct m_outcome expect[SCN_OUTCOMES_MAX];
+	uint8_t nseen;           /* `seen` groups after the outcomes (in a repeat block only): each a
+	                            set of the expect list's outcomes (bit i: expect[i]) of which the
+	                            block's iterations of this step must have given one at least */
+	uint8_t seen[SCN_SEEN_MAX];
+	uint32_t seen_col[SCN_SEEN_MAX];
 	uint8_t nconds;          /* query: expect KEY=VALUE conditions (all must hold; they name the
 	                            call's success, model_outcome_success, as its outcome) */
 	struct scn_arg conds[SCN_ARGS_MAX];

@@ -68,6 +68,7 @@ static const char *const formats[SCN_E_COUNT_] = {
 	[SCN_E_SGE] = "SGE list: %s",
 	[SCN_E_DECL_NODE] = "%s= makes '%s' on node %s (the peer's), not on node %s",
 	[SCN_E_REPEAT] = "repeat: %s",
+	[SCN_E_SEEN] = "seen: %s",
 	[SCN_E_NO_TITLE] = "no 'title' line",
 	[SCN_E_NO_RULE_CITE] = "no 'cite rule ID' line",
 	[SCN_E_UNKNOWN_RULE] = "unknown rule '%s'",

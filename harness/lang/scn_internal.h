@@ -48,6 +48,7 @@ struct scn_ctx {
 	bool nodes_refused;         /* the nodes line refused a name (too many, bad) */
 	uint32_t nodes_line;
 	uint32_t stmt_errs;         /* errors on the current line */
+	bool in_block;              /* the line is in a `repeat N {` block's body */
 	int oom;
 };
 

@@ -190,6 +190,7 @@ static void repeat_open(struct scn_ctx *c, struct repeat *r, size_t body_pos)
 	}
 	*r = (struct repeat){ .open = true, .times = (uint32_t)n, .open_no = ln->no, .open_col = ln->w[0].col,
 			      .body_no = ln->no, .body_pos = body_pos, .nsteps = c->f->nsteps, .ndiags = c->d->n };
+	c->in_block = true;
 }
 
 /*
@@ -205,6 +206,7 @@ static void repeat_close(struct scn_ctx *c, struct scn_line *ln, struct repeat *
 		return;
 	}
 	r->open = false;
+	c->in_block = false;
 	if (ln->nwords != 1) {
 		scn_diag_w(c, &ln->w[1], NULL, SCN_E_REPEAT, "'}' stands alone on its line");
 		return;
@@ -220,11 +222,13 @@ static void repeat_close(struct scn_ctx *c, struct scn_line *ln, struct repeat *
 			   "the body, N times, is more than 8 MiB of text to parse");
 		return;
 	}
+	c->in_block = true;
 	for (uint32_t k = 1; k < r->times && !c->oom && c->d->n == r->ndiags; k++) {
 		uint32_t no = r->body_no;
 
 		parse_lines(c, ln, text, r->body_pos, close_pos, &no, NULL);
 	}
+	c->in_block = false;
 }
 
 /*

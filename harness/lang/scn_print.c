@@ -138,6 +138,12 @@ size_t scn_step_format(const struct scn_file *f, const struct scn_step *s, char 
 		put(&o, " expect");
 	for (size_t i = 0; i < s->nexpect; i++)
 		put(&o, "%s%s", i ? "|" : " ", m_outcome_name(s->expect[i]));
+	for (size_t g = 0; s->nexpect && g < s->nseen; g++) { /* groups of the outcome list */
+		put(&o, " seen");
+		for (size_t i = 0, k = 0; i < s->nexpect; i++)
+			if (s->seen[g] & (1u << i))
+				put(&o, "%s%s", k++ ? "|" : " ", m_outcome_name(s->expect[i]));
+	}
 	for (size_t i = 0; i < s->nconds; i++) {
 		put(&o, " %s=", s->conds[i].spec->key);
 		put_value(&o, f, &s->conds[i], s->node);

@@ -90,6 +90,59 @@ static void parse_outcomes(struct scn_ctx *c, const struct scn_call *call, const
 	}
 }
 
+/*
+ * `seen A|B` (word kw, its group g: NULL when the line ends) after the outcome
+ * list: the iterations of the repeat block this step is in gave A or B at
+ * least once. Each outcome of the group is one the expect list allows (the
+ * list says what every iteration may give, the groups what some did).
+ */
+static void parse_seen(struct scn_ctx *c, const struct scn_word *kw, const struct scn_word *g, struct scn_step *st)
+{
+	char s[SCN_LINE_MAX + 1], hint[224];
+	uint8_t mask = 0;
+
+	if (!c->in_block) {
+		scn_diag_w(c, kw, "put the step in a 'repeat N {' block; one run of a step is judged by expect alone",
+			   SCN_E_SEEN, "a group over the iterations of a repeat block, and this step is in none");
+		return;
+	}
+	if (!g) {
+		scn_diag_w(c, kw, "e.g. 'seen SUCCESS' or 'seen REM_ACCESS_ERR|WR_FLUSH_ERR'", SCN_E_SEEN,
+			   "the outcomes some iteration gave, after the word");
+		return;
+	}
+	if (st->nseen == SCN_SEEN_MAX) {
+		scn_diag_w(c, kw, NULL, SCN_E_TOO_MANY, "seen groups", SCN_SEEN_MAX);
+		return;
+	}
+	scn_copy(s, sizeof(s), g->p, g->len);
+	for (char *part = s; part;) {
+		char *bar = strchr(part, '|');
+		struct m_outcome o;
+		size_t i;
+
+		if (bar)
+			*bar++ = '\0';
+		if (m_outcome_parse(part, &o) < 0) {
+			scn_hint_best(part, scn_cand_outcome, NULL, true, hint, sizeof(hint));
+			scn_diag_w(c, g, hint, SCN_E_UNKNOWN_OUTCOME, part);
+			return;
+		}
+		for (i = 0; i < st->nexpect; i++)
+			if (st->expect[i].kind == o.kind && st->expect[i].code == o.code)
+				break;
+		if (i == st->nexpect) {
+			snprintf(hint, sizeof(hint), "add %.64s to the expect list: every iteration may give it", part);
+			scn_diag_w(c, g, hint, SCN_E_SEEN, "an outcome the expect list does not allow");
+			return;
+		}
+		mask |= (uint8_t)(1u << i);
+		part = bar;
+	}
+	st->seen_col[st->nseen] = g->col;
+	st->seen[st->nseen++] = mask;
+}
+
 /* Has st an argument (or condition, in list a) for spec? */
 static bool has_spec(const struct scn_arg *a, size_t n, const struct scn_arg_spec *spec)
 {
@@ -165,9 +218,14 @@ static void parse_expect(struct scn_ctx *c, const struct scn_call *call, size_t 
 		return;
 	}
 	parse_outcomes(c, call, w, st);
-	if (i + 2 < ln->nwords) {
-		scn_copy(word, sizeof(word), w[1].p, w[1].len);
-		scn_diag_w(c, &w[1], "join alternatives with '|' and no blanks", SCN_E_UNEXPECTED, word);
+	for (size_t k = i + 2; k < ln->nwords && !c->stmt_errs; k += 2) {
+		scn_copy(word, sizeof(word), ln->w[k].p, ln->w[k].len);
+		if (!WORD_IS(&ln->w[k], "seen")) {
+			scn_diag_w(c, &ln->w[k], "join alternatives with '|' and no blanks; over a repeat block's "
+				   "iterations, 'seen A|B' after them", SCN_E_UNEXPECTED, word);
+			return;
+		}
+		parse_seen(c, &ln->w[k], k + 1 < ln->nwords ? &ln->w[k + 1] : NULL, st);
 	}
 }
 

@@ -28,17 +28,21 @@ int run_fork(struct run *dst, const struct run *src, const struct scn_file *f, v
 	if (src->detail.s)
 		text_addf(&dst->detail, "%s", src->detail.s);
 	dst->detail.oom |= src->detail.oom;
-	rc = bm_clone(&dst->bm, &src->bm, f);
+	rc = run_seen_copy(dst, src);
+	if (rc == 0)
+		rc = bm_clone(&dst->bm, &src->bm, f);
 	if (rc == 0 && !dst->detail.oom)
 		return 0;
 	if (rc == 0)
 		bm_free(&dst->bm);
+	run_seen_free(dst);
 	text_free(&dst->detail);
 	return -ENOMEM;
 }
 
 void run_drop(struct run *x)
 {
+	run_seen_free(x);
 	bm_free(&x->bm);
 	text_free(&x->detail);
 }

@@ -38,16 +38,8 @@ static int judges_file(const struct run *x)
 	return x->o->mode == RUN_LINT || x->o->model_engine;
 }
 
-static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint32_t col, const char *word,
-		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-/*
- * A disagreement between the file and the model at step s (line, col): the
- * scenario's FAIL and, when lint goes on, reported to on_disagree. Returns 1
- * when the walk must stop here, 0 when it goes on.
- */
-static int disagree(struct run *x, const struct scn_step *s, uint32_t line, uint32_t col, const char *word,
-		    const char *fmt, ...)
+int run_disagree(struct run *x, const struct scn_step *s, uint32_t line, uint32_t col, const char *word,
+		 const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
@@ -113,7 +105,7 @@ static int compare_mem(struct run *x, const struct scn_step *s, int32_t obj, uin
 				continue;
 			run_obj_name(x->f, obj, name, sizeof(name));
 			if (model_says && judges_file(x) && s)
-				return disagree(x, s, line, byte_col, NULL,
+				return run_disagree(x, s, line, byte_col, NULL,
 						"check %s byte=0x%02x: the model says 0x%02x at offset %llu", name, want,
 						mb[i], (unsigned long long)(at + i));
 			if (model_says)
@@ -212,12 +204,12 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 			want = cd->v.neg ? v - cd->v.num : v + cd->v.num;
 		}
 		if (judges_file(x)) {
-			if (j < 0 && disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s reports "
+			if (j < 0 && run_disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s reports "
 					      "no %s here", cd->spec->key, qval(x, cd->spec, want, a1, sizeof(a1)),
 					      call->name, cd->spec->key))
 				return;
 			if (j >= 0 && !model_qres_ok(&q, (size_t)j, want) &&
-			    disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s", cd->spec->key,
+			    run_disagree(x, s, s->line, cd->v.col, NULL, "expect %s=%s, but the model says %s", cd->spec->key,
 				     qval(x, cd->spec, want, a1, sizeof(a1)), qmodel(x, cd->spec, &q, j, a2, sizeof(a2))))
 				return;
 			if (x->o->mode == RUN_LINT)
@@ -245,13 +237,19 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 			if (model_outcome_success(gen->alt[i].out))
 				return 0;
 		run_format_set(gen, NULL, set, sizeof(set));
-		if (disagree(x, s, s->line, s->expect_col, NULL,
+		if (run_disagree(x, s, s->line, s->expect_col, NULL,
 			     "expect %s=: the results of a call that succeeds, but the model allows only: %s",
 			     s->conds[0].spec->key, set))
 			return 1;
 		x->loose = 1;
 		return 0;
 	}
+	/* Over a block's iterations (`seen`, run_seen.c) the list bounds what each may give: one of
+	 * it allowed here will do (that each is allowed at some iteration is judged at the end);
+	 * none allowed, each is said as for any step. */
+	for (size_t i = 0; s->nseen && i < s->nexpect; i++)
+		if (model_pred_find(gen, s->expect[i]) >= 0)
+			return 0;
 	for (size_t i = 0; i < s->nexpect; i++) {
 		struct m_outcome o = s->expect[i];
 		char set[512];
@@ -259,7 +257,7 @@ static int lint_expect(struct run *x, const struct scn_step *s, const struct m_p
 		if (model_pred_find(gen, o) >= 0)
 			continue;
 		run_format_set(gen, NULL, set, sizeof(set));
-		if (disagree(x, s, s->line, s->expect_col, m_outcome_name(o), "expect %s, but the model allows only: %s",
+		if (run_disagree(x, s, s->line, s->expect_col, m_outcome_name(o), "expect %s, but the model allows only: %s",
 			     m_outcome_name(o), set))
 			return 1;
 		x->loose = 1; /* said: the walk follows the model from here */
@@ -354,8 +352,11 @@ static int engine_call(struct run *x, const struct scn_step *s, struct hcall *cr
 	char name[80];
 	int32_t missing;
 
-	if (resolve_step(x->f, s, x->ops, x->be, cr, &missing) == 0)
+	if (resolve_step(x->f, s, x->ops, x->be, cr, &missing) == 0) {
+		if (judges_file(x))
+			run_seen_prefer(x, s, cr);
 		return 0;
+	}
 	run_say(x, V_ERROR, s->line, "line %u: %s: %s does not exist on the %s engine", s->line, scn_step_call(s)->name,
 	    run_obj_name(x->f, missing, name, sizeof(name)), x->ops->name);
 	return 1;
@@ -471,6 +472,11 @@ static int step_judge(struct run *x, const struct scn_step *s, const struct m_pr
 	int ip = model_pred_find(pp, real->out);
 
 	m_outcome_str(real->out, got, sizeof(got));
+	if (((in_gen && in_exp) || (ip >= 0 && !in_gen)) &&
+	    run_seen_note(x, s, judges_file(x) ? pg : NULL, real->out)) {
+		run_say(x, V_ERROR, s->line, "line %u: out of memory", s->line);
+		return 1;
+	}
 	if (in_gen && in_exp) {
 		/* Follow the profile's alternative where it has one (reality is the
 		 * profile's stack); lint's engine simulates the generic reading. */
@@ -665,6 +671,9 @@ int run_end(struct run *x)
 	int rc;
 
 	run_peer_settle(x, NULL);
+	if (x->si == f->nsteps && r->v != V_FAIL)
+		run_seen_judge(x);
+	run_seen_free(x);
 	if (x->si == f->nsteps) {
 		/* Every buffer, at the end, against the model. */
 		for (size_t i = 0; i < f->nobjs && r->v != V_FAIL; i++) {

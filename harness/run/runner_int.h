@@ -24,6 +24,23 @@ struct run_pend {
 	size_t next;    /* the step that may carry it on */
 };
 
+/* One outcome an iteration's expect list names (run_seen.c). */
+struct run_seen_out {
+	struct m_outcome o;
+	size_t step;       /* the first iteration that names it */
+	unsigned given;    /* iterations that gave it (the real stack; the model's own walk: took it) */
+	uint8_t allowed;   /* the model's own walk: allowed at some iteration */
+};
+
+/* What the iterations of one step line of a repeat block gave, for its `seen` groups (run_seen.c). */
+struct run_seen {
+	uint32_t line;     /* the body's line */
+	unsigned n;        /* iterations judged */
+	unsigned other;    /* of them, those that gave an outcome their list does not name (a deviation) */
+	unsigned nout;
+	struct run_seen_out out[2 * SCN_OUTCOMES_MAX]; /* the outcomes the lists name, each once */
+};
+
 /* One scenario's run (runner.c: run_scenario). */
 struct run {
 	const struct scn_file *f;
@@ -42,12 +59,43 @@ struct run {
 	struct run_pend pend; /* run-ahead: a peer check waiting for a later look */
 	size_t si;       /* the next step to run */
 	int stopped;     /* a step ended the scenario (at step si) */
+	struct run_seen *seen; /* the `seen` groups' lines, nseen of them (run_seen.c; owned) */
+	size_t nseen;
 	double t0;       /* when it began */
 	struct be_model bm; /* the oracle; last: run_scenario zeroes the members before it (bm_init sets it) */
 };
 
 /* Record the deciding verdict v at line (the first fail/error wins over xfail), its reason from fmt. */
 void run_say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * A disagreement between the file and the model at step s (line, col): the
+ * scenario's FAIL and, when lint goes on, reported to on_disagree (word: the
+ * word it is about, or NULL). Returns 1 when the walk must stop here, 0 when
+ * it goes on.
+ */
+int run_disagree(struct run *x, const struct scn_step *s, uint32_t line, uint32_t col, const char *word,
+		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/*
+ * Step s was judged (out: what it gave). With `seen` groups, note out for
+ * its line (allowed non-NULL: the model's own walk, lint or --stack=model:
+ * every expect outcome allowed notes as given, the walk showing what the
+ * iterations may give). 0, or -ENOMEM.
+ */
+int run_seen_note(struct run *x, const struct scn_step *s, const struct m_pred *allowed, struct m_outcome out);
+/*
+ * The model's own walk (a simulating engine's call c for step s): the
+ * outcomes of s's expect list no iteration has given yet preferred first,
+ * so the walk goes where the groups and the list need an iteration to go.
+ */
+void run_seen_prefer(const struct run *x, const struct scn_step *s, struct hcall *c);
+/* Every step ran: each `seen` group some iteration gave, or a FAIL at its line (lint: a disagreement). */
+void run_seen_judge(struct run *x);
+/* dst's own copy of src's notes (run_fork). 0 or -ENOMEM. */
+int run_seen_copy(struct run *dst, const struct run *src);
+/* Release x's notes. */
+void run_seen_free(struct run *x);
 
 /* "node.name" of object o of f into buf (len bytes; "?" for no such object). Returns buf. */
 const char *run_obj_name(const struct scn_file *f, int32_t o, char *buf, size_t len);

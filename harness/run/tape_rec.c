@@ -316,6 +316,7 @@ const char *tape_step_text(const struct scn_file *f, const struct scn_step *s, c
 
 	bare.nexpect = 0;
 	bare.nconds = 0;
+	bare.nseen = 0;
 	scn_step_format(f, &bare, buf, len);
 	return buf;
 }

@@ -174,7 +174,8 @@ static void batch(struct counts *n, const struct judges *j, const struct scn_fil
 
 	o.on_disagree = note_named;
 	o.ctx = &nm;
-	walk_from(f, j->lint, j->lint_eng, &o, si + 1);
+	/* a step with `seen` groups has its list judged over its iterations at the end (run_seen.c) */
+	walk_from(f, j->lint, j->lint_eng, &o, s->nseen ? f->nsteps : si + 1);
 	n->walks++;
 	for (unsigned k = from; k < s->nexpect; k++) {
 		int said = 0;

@@ -120,7 +120,7 @@ static const struct bad {
 	  "t.scn:2:22: 'REM_ACCESS_ERR' is not an outcome of alloc_pd\n"
 	  "  hint: alloc_pd gives ok, errno, KERNEL_CRASH\n" },
 	{ SCN_E_UNEXPECTED, H "a: alloc_pd p expect ok EINVAL\n", 0,
-	  "t.scn:2:25: unexpected 'EINVAL'\n  hint: join alternatives with '|' and no blanks\n" },
+	  "t.scn:2:25: unexpected 'EINVAL'\n  hint: join alternatives with '|' and no blanks; over a repeat block's iterations, 'seen A|B' after them\n" },
 	{ SCN_E_UNKNOWN_RESULT, P "a: create_qp q pd=pd\na: query_qp q expect stat=ERR\n", 0,
 	  "t.scn:4:22: query_qp reports no 'stat'\n  hint: did you mean 'state'?\n" },
 	{ SCN_E_CONNECT_OPERANDS, H "connect a.q\n", 0,
@@ -161,6 +161,9 @@ static const struct bad {
 	{ SCN_E_REPEAT, P "repeat 0 {\n", 0,
 	  "t.scn:3:8: repeat: N is a count from 1 to 1000\n  hint: at most 1000 iterations (SCN_REPEAT_MAX)\n" },
 	{ SCN_E_REPEAT, P "}\n", 0, "t.scn:3:1: repeat: '}' without a block\n  hint: a block opens with 'repeat N {'\n" },
+	{ SCN_E_SEEN, P "a: alloc_pd p2 expect ok seen ok\n", 0,
+	  "t.scn:3:26: seen: a group over the iterations of a repeat block, and this step is in none\n"
+	  "  hint: put the step in a 'repeat N {' block; one run of a step is judged by expect alone\n" },
 	{ SCN_E_REPEAT, P "repeat 2 {\na: create_cq c\na: destroy_cq c\n} x\n", 0,
 	  "t.scn:6:3: repeat: '}' stands alone on its line\n" },
 	{ SCN_E_REPEAT, P "repeat 2 {\n# nothing\n}\n", 0, "t.scn:5:1: repeat: the block has no step\n" },

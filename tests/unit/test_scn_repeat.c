@@ -130,6 +130,59 @@ START_TEST(test_not_in_one_step_append)
 }
 END_TEST
 
+/* `seen` groups over a block's iterations: each a set of the expect list's outcomes, printed back. */
+#define STREAM                                                                              \
+	"nodes a b\na: alloc_pd pd\na: create_cq cq\na: reg_mr dst pd=pd len=4K access=LOCAL_WRITE\n" \
+	"a: create_qp q pd=pd cq=cq\nb: alloc_pd pd\n"                                          \
+	"b: reg_mr src pd=pd len=4K access=LOCAL_WRITE|REMOTE_READ\nb: create_qp q pd=pd\n"      \
+	"connect a.q b.q\n" /* lines 1-9 */
+
+START_TEST(test_seen_groups_parsed)
+{
+	struct scn_file *f = parse_ok(STREAM "repeat 2 {\n"
+					     "a: read q local=dst+0 remote=b.src+0 len=4K id=1 wait=no expect ok\n"
+					     "}\na: dereg_mr dst\nrepeat 2 {\n"
+					     "a: wait q id=1 expect SUCCESS|LOC_PROT_ERR|WR_FLUSH_ERR seen LOC_PROT_ERR "
+					     "seen WR_FLUSH_ERR|SUCCESS\n"
+					     "}\n");
+	const struct scn_step *w = &f->steps[f->nsteps - 1];
+
+	ck_assert_uint_eq(w->line, 15);
+	ck_assert_uint_eq(w->nseen, 2);
+	ck_assert_uint_eq(w->seen[0], 1u << 1);
+	ck_assert_uint_eq(w->seen[1], (1u << 0) | (1u << 2));
+	ck_assert_uint_eq(w->seen_col[0], 62);
+	ck_assert_str_eq(fmt(f, f->nsteps - 1),
+			 "a: wait q id=1 expect SUCCESS|LOC_PROT_ERR|WR_FLUSH_ERR seen LOC_PROT_ERR seen SUCCESS|WR_FLUSH_ERR");
+	ck_assert_uint_eq(f->steps[f->nsteps - 2].nseen, 2); /* every iteration */
+	ck_assert_uint_eq(f->steps[8].nseen, 0);
+	scn_free(f);
+}
+END_TEST
+
+START_TEST(test_seen_refusals)
+{
+	/* outside a block: one run of a step is judged by its expect alone */
+	ck_assert_int_eq(parse_err(STREAM "a: read q local=dst+0 remote=b.src+0 len=4K expect SUCCESS seen SUCCESS\n"),
+			 SCN_E_SEEN);
+	ck_assert_uint_eq(scn_fx_d.d[0].line, 10);
+	ck_assert_uint_eq(scn_fx_d.d[0].col, 60);
+	/* an outcome the list does not allow */
+	ck_assert_int_eq(parse_err(STREAM "repeat 2 {\na: read q local=dst+0 remote=b.src+0 len=4K "
+					  "expect SUCCESS seen REM_ACCESS_ERR\n}\n"), SCN_E_SEEN);
+	ck_assert_str_eq(scn_fx_d.d[0].hint, "add REM_ACCESS_ERR to the expect list: every iteration may give it");
+	/* the word alone, an unknown outcome, too many groups, words after the list that are not groups */
+	ck_assert_int_eq(parse_err(STREAM "repeat 2 {\na: read q local=dst+0 remote=b.src+0 len=4K expect SUCCESS seen\n}\n"),
+			 SCN_E_SEEN);
+	ck_assert_int_eq(parse_err(STREAM "repeat 2 {\na: read q local=dst+0 remote=b.src+0 len=4K expect SUCCESS seen SUCESS\n}\n"),
+			 SCN_E_UNKNOWN_OUTCOME);
+	ck_assert_int_eq(parse_err(STREAM "repeat 2 {\na: read q local=dst+0 remote=b.src+0 len=4K expect SUCCESS "
+					  "seen SUCCESS seen SUCCESS seen SUCCESS seen SUCCESS seen SUCCESS\n}\n"), SCN_E_TOO_MANY);
+	ck_assert_int_eq(parse_err(STREAM "repeat 2 {\na: read q local=dst+0 remote=b.src+0 len=4K expect SUCCESS "
+					  "LOC_PROT_ERR\n}\n"), SCN_E_UNEXPECTED);
+}
+END_TEST
+
 Suite *suite_test_scn_repeat(void)
 {
 	Suite *s = suite_create("test_scn_repeat");
@@ -143,6 +196,8 @@ Suite *suite_test_scn_repeat(void)
 	tcase_add_test(tc, test_step_cap);
 	tcase_add_test(tc, test_text_bound);
 	tcase_add_test(tc, test_not_in_one_step_append);
+	tcase_add_test(tc, test_seen_groups_parsed);
+	tcase_add_test(tc, test_seen_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }
