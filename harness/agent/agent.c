@@ -67,11 +67,14 @@ void agent_poll_pause(int64_t since_ms)
 {
 	long ns = agent_poll_pause_ns(since_ms, proto_now_ms());
 
-	proto_release(); /* answers held back (agent_serve) wait for nothing */
-	if (ns == 0)
+	if (ns == 0) {
+		/* Answers held back (agent_serve) stay held: a run of posts sent ahead is answered in one
+		 * write, one wake-up of the runner instead of one a post (on a loaded CPU each waits for it) */
 		sched_yield(); /* rxe's kernel side may need this CPU to complete the request */
-	else
-		nanosleep(&(struct timespec){ 0, ns }, NULL);
+		return;
+	}
+	proto_release(); /* a long wait: the answers held back wait for nothing */
+	nanosleep(&(struct timespec){ 0, ns }, NULL);
 }
 
 uint64_t agent_num(struct agent *a, const char *key, uint64_t dflt)
@@ -405,7 +408,7 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 		if (proto_recv(fd, &a->rd, a->msg, sizeof(a->msg), -1) < 0)
 			break;
 		/* requests sent ahead come together: their answers go together, unless one waits
-		 * (agent_poll_pause releases them) */
+		 * longer than AGENT_SPIN_MS (agent_poll_pause releases them) */
 		if (proto_rd_ready(&a->rd))
 			proto_hold(fd);
 		if (proto_is(a->msg, "quit")) {

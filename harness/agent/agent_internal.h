@@ -114,7 +114,9 @@ struct aobj *agent_new_obj(struct agent *a);
  * Between two polls of a completion (or any state the kernel will change)
  * that started at since_ms (proto_now_ms): for the first AGENT_SPIN_MS only a
  * yield of the CPU — rxe completes a small request in tens of µs, where a
- * 200 µs sleep costs far more under TCG — then 200 µs sleeps.
+ * 200 µs sleep costs far more under TCG — then 200 µs sleeps. The answers
+ * held back (proto_hold) stay held while it yields and are written before
+ * its first sleep.
  */
 void agent_poll_pause(int64_t since_ms);
 /* What agent_poll_pause does at now_ms for a poll that started at since_ms: 0 (a yield), or a sleep of that many ns. */

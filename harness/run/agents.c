@@ -105,10 +105,10 @@ static int send_line(struct stack *st, unsigned node, const char *req)
 static int ahead_queue(struct stack *st, unsigned node, const char *req)
 {
 	char *slot = st->ahead[(st->ahead_head + st->nahead) % STACK_AHEAD_MAX];
-	size_t n = strnlen(req, PROTO_LINE_MAX - 1);
+	size_t n = strnlen(req, STACK_AHEAD_LINE);
 
-	if (st->nahead == STACK_AHEAD_MAX || (st->nahead && node != st->ahead_node))
-		return -EAGAIN;
+	if (st->nahead == STACK_AHEAD_MAX || (st->nahead && node != st->ahead_node) || n == STACK_AHEAD_LINE)
+		return -EAGAIN; /* a full queue, another node, or longer than a slot: it goes in its turn */
 	if (node >= st->n || st->ag[node].fd < 0)
 		return -EPIPE;
 	memcpy(slot, req, n); /* a copy, not a format: this runs for every step sent ahead */

@@ -13,12 +13,14 @@
 
 /*
  * Steps sent ahead of their answers, at most. Topped up by halves, a node's
- * agent gets 16 requests in one write and answers them in one (agent.h):
- * per 16 steps one write, one wake-up of the agent and one read of the
- * answers (on 2 TCG vCPUs a PD pair's 20-odd µs of runner work per step
- * paid ~5 µs a step for them with 8).
+ * agent gets 64 requests in one write and answers them in one (agent.h):
+ * per 64 steps one write, one wake-up of the agent and one read of the
+ * answers. On a loaded machine each wake-up waits for a free CPU: in the
+ * TCG guest on a host at load 10, a step of bench-real's query_qp cost
+ * ~440 µs over the raw call with 16 a write, where the runner's own work
+ * is tens of µs (issue 32).
  */
-#define RUN_AHEAD 32
+#define RUN_AHEAD 128
 
 /* How many steps from si one post takes: si and the steps after it while the one before says `chain`
  * (the parser checked them: send WRs on one QP, at most SCN_CHAIN_MAX; scn_chain.c). */

@@ -41,7 +41,8 @@ struct stack_agent {
 	                              reached over TCP (remote.h); NULL for a forked one */
 };
 
-#define STACK_AHEAD_MAX 32 /* requests in flight ahead of their answers (run_ahead.h: RUN_AHEAD) */
+#define STACK_AHEAD_MAX 128 /* requests in flight ahead of their answers (run_ahead.h: RUN_AHEAD) */
+#define STACK_AHEAD_LINE 512 /* bytes of one of them and its NUL: a longer request waits for its turn */
 
 struct stack {
 	const struct scn_file *f;
@@ -56,7 +57,7 @@ struct stack {
 	 * answered, oldest first at ahead_head; the next stack_call must be the oldest.
 	 * The newest unsent of them are queued, not written yet: all go in one write
 	 * before the next wait for an answer (stack_recv). */
-	char ahead[STACK_AHEAD_MAX][PROTO_LINE_MAX];
+	char ahead[STACK_AHEAD_MAX][STACK_AHEAD_LINE];
 	unsigned nahead, ahead_head, ahead_node, unsent;
 	uint8_t capture;           /* stack_call sends and queues, and answers -EINPROGRESS */
 	unsigned long waits;       /* answers stack_recv waited for, none of it read yet: round trips (a figure) */

@@ -23,10 +23,10 @@
 /* ------------------------------------------------------- the fake -- */
 
 #define FK_STEPS 64
-#define FK_OBJS 64
+#define FK_OBJS 128
 #define FK_LEN_MAX (1ull << 30) /* calloc: pages only where the fake writes */
-#define FK_QUEUE 64
-#define FK_LOG 256
+#define FK_QUEUE 128
+#define FK_LOG 1024
 
 /* What reality does at one executed step (by execution order). */
 struct fk_step {

@@ -16,6 +16,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 static struct scn_file f;
@@ -422,6 +424,39 @@ START_TEST(test_agent_poll_pause_spins_first_then_sleeps)
 }
 END_TEST
 
+/* Bytes waiting to be read on fd. */
+static int unread(int fd)
+{
+	int n = -1;
+
+	ck_assert_int_eq(ioctl(fd, FIONREAD, &n), 0);
+	return n;
+}
+
+/*
+ * Answers held back (proto_hold: requests sent ahead, answered together)
+ * stay held while a completion is polled in the spin phase, so that a run of
+ * posts sent ahead is answered in one write (one wake-up of the runner, not
+ * one a post); a wait past AGENT_SPIN_MS writes them before it sleeps.
+ */
+START_TEST(test_agent_poll_pause_holds_answers_while_it_spins)
+{
+	int sv[2];
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	proto_hold(sv[0]);
+	ck_assert_int_eq(proto_send(sv[0], "ok status=SUCCESS"), 0);
+	agent_poll_pause(proto_now_ms());
+	ck_assert_int_eq(unread(sv[1]), 0);
+	agent_poll_pause(proto_now_ms() - AGENT_SPIN_MS);
+	ck_assert_int_eq(unread(sv[1]), 18);
+	ck_assert_int_eq(proto_send(sv[0], "ok"), 0); /* held no more: written at once */
+	ck_assert_int_eq(unread(sv[1]), 21);
+	close(sv[0]);
+	close(sv[1]);
+}
+END_TEST
+
 Suite *suite_test_pool(void)
 {
 	Suite *s = suite_create("pool");
@@ -447,6 +482,7 @@ Suite *suite_test_pool(void)
 	tcase_add_test(tc, test_agent_reset_releases_everything_and_says_nothing_is_left);
 	tcase_add_test(tc, test_agent_reset_counts_what_a_release_left);
 	tcase_add_test(tc, test_agent_poll_pause_spins_first_then_sleeps);
+	tcase_add_test(tc, test_agent_poll_pause_holds_answers_while_it_spins);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -95,11 +95,11 @@ END_TEST
 
 START_TEST(test_ahead_tops_the_window_up_by_halves)
 {
-	char text[2048] = "title many\nnodes a\n";
+	char text[8192] = "title many\nnodes a\n";
 	unsigned runs = 0, len = 0, sent = 0;
 	struct result r;
 
-	for (int i = 0; i < 20; i++) /* 40 steps, objects 0..19 */
+	for (int i = 0; i < 80; i++) /* 160 steps, objects 0..79 */
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), "a: alloc_pd p%d\na: dealloc_pd p%d\n", i, i);
 	run(text, 1, -1, &r);
 	ck_assert_msg(r.v == V_PASS, "%s", r.reason);
@@ -111,14 +111,14 @@ START_TEST(test_ahead_tops_the_window_up_by_halves)
 		if (len) {
 			runs++;
 			sent += len;
-			/* the first fills the window (32); the others top it up by at least half, but for the last */
-			ck_assert_msg(runs == 1 ? len == RUN_AHEAD : len >= RUN_AHEAD / 2 || sent == 40,
+			/* the first fills the window (128); the others top it up by at least half, but for the last */
+			ck_assert_msg(runs == 1 ? len == RUN_AHEAD : len >= RUN_AHEAD / 2 || sent == 160,
 				      "run %u of %u requests", runs, len);
 		}
 		len = 0;
 	}
-	ck_assert_uint_eq(sent, 40);
-	ck_assert_uint_le(runs, 2); /* 32, then the last 8 (a window of 16: 16, 8, 8, 8; one a step: 25) */
+	ck_assert_uint_eq(sent, 160);
+	ck_assert_uint_le(runs, 2); /* 128, then the last 32 (a window of 32: 32, 16, 16, ...; one a step: 160) */
 	result_clear(&r);
 }
 END_TEST

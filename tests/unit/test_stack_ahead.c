@@ -5,6 +5,7 @@
  * the answer of the oldest. The agent here is this test, on a socketpair.
  */
 #include "harness/run/proto.h"
+#include "harness/run/run_ahead.h"
 #include "harness/run/stack.h"
 
 #include <check.h>
@@ -95,6 +96,33 @@ START_TEST(test_ahead_to_a_closed_agent_is_its_steps_failure)
 }
 END_TEST
 
+/*
+ * A window of 64 requests goes in one write (RUN_AHEAD tops the window up
+ * by halves; on a loaded machine each write is a wake-up of the agent that
+ * waits for a free CPU); a request longer than a queue slot
+ * (STACK_AHEAD_LINE) is refused for run-ahead, queueing nothing: its step
+ * is sent when its turn comes.
+ */
+START_TEST(test_ahead_queues_half_a_window_of_64)
+{
+	char reply[PROTO_LINE_MAX], big[STACK_AHEAD_LINE + 16];
+
+	ck_assert_uint_ge(STACK_AHEAD_MAX, RUN_AHEAD);
+	ck_assert_uint_ge(RUN_AHEAD, 128);
+	st.capture = 1;
+	for (int i = 0; i < 64; i++)
+		ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=%d", i), -EINPROGRESS);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ck_assert_int_eq(stack_call(&st, 0, reply, "post id=0 %s", big), -EAGAIN);
+	st.capture = 0;
+	ck_assert_uint_eq(st.nahead, 64);
+	ck_assert_int_eq(write(peer, "ok\n", 3), 3);
+	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=0"), 0);
+	ck_assert_int_eq(pending(peer), 10 * 14 + 54 * 15); /* all 64 in one write before the wait */
+}
+END_TEST
+
 Suite *suite_test_stack_ahead(void)
 {
 	Suite *s = suite_create("test_stack_ahead");
@@ -103,6 +131,7 @@ Suite *suite_test_stack_ahead(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_ahead_requests_go_in_one_write_at_the_next_wait);
 	tcase_add_test(tc, test_ahead_to_a_closed_agent_is_its_steps_failure);
+	tcase_add_test(tc, test_ahead_queues_half_a_window_of_64);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -331,6 +331,125 @@ START_TEST(test_rejudge_flips_on_an_expect_the_record_contradicts)
 }
 END_TEST
 
+/* The inner engine of test_tape_lines_as_jansson_writes_them: each call's answer scripted here. */
+struct line_fx {
+	int rc;
+	struct hres r;
+	uint64_t addr;
+	uint32_t key;
+};
+static struct line_fx line_fx;
+
+static int lfx_exec(void *be, const struct hcall *c, struct hres *r)
+{
+	(void)be;
+	(void)c;
+	*r = line_fx.r;
+	return line_fx.rc;
+}
+
+static int lfx_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *addr, uint32_t *key)
+{
+	(void)be;
+	(void)obj;
+	(void)off;
+	(void)remote;
+	*addr = line_fx.addr;
+	*key = line_fx.key;
+	return line_fx.rc;
+}
+
+static int lfx_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
+{
+	(void)be;
+	(void)obj;
+	(void)a;
+	*v = line_fx.addr;
+	return line_fx.rc;
+}
+
+static int lfx_ahead(void *be, const struct hcall *c)
+{
+	(void)be;
+	(void)c;
+	return line_fx.rc;
+}
+
+/* The last line of the record so far, mark removed, against jansson's compact dump of want (stolen). */
+static void last_line_is(const struct tape_rec *tr, json_t *want)
+{
+	const char *t = text_str(&tr->t), *end = t + strlen(t) - 1, *start = end;
+	char *w = json_dumps(want, JSON_COMPACT);
+
+	while (start > t && start[-1] != '\n')
+		start--;
+	ck_assert_ptr_nonnull(w);
+	ck_assert(strncmp(start, TAPE_MARK, strlen(TAPE_MARK)) == 0);
+	start += strlen(TAPE_MARK);
+	ck_assert_msg((size_t)(end - start) == strlen(w) && strncmp(start, w, strlen(w)) == 0, "%.*s != %s",
+		      (int)(end - start), start, w);
+	free(w);
+	json_decref(want);
+}
+
+/*
+ * The events of every step (exec, ahead, ref, attr) are written without
+ * jansson (tape_rec.c: struct jline): each line is what json_dumps writes of
+ * the same value, negative numbers, a uint64_t above 2^63, an answer's query
+ * values, a failed call's null, and a string jansson escapes included.
+ */
+START_TEST(test_tape_lines_as_jansson_writes_them)
+{
+	struct backend_ops in = { .name = "lines", .exec = lfx_exec, .ref = lfx_ref, .attr = lfx_attr, .ahead = lfx_ahead };
+	struct run_opts o = opts("rxe");
+	struct tape_rec tr;
+	struct hcall c = { .op = M_OP_QUERY_QP, .node = 1, .obj = 7, .chain_pos = 2, .refused_errno = 22 };
+	struct hres r;
+	uint64_t v;
+	uint32_t key;
+	const struct scn_call *qq;
+
+	c.call = (uint16_t)scn_call_find("query_qp");
+	qq = scn_call_get(c.call);
+	ck_assert_ptr_nonnull(qq->query[0].key);
+	ck_assert_ptr_nonnull(qq->query[1].key);
+	tape_rec_init(&tr, &in, NULL, &o, NULL);
+	line_fx = (struct line_fx){ .rc = 0, .r = { .out = { M_OUT_OK, 0 }, .qset = 3, .q = { 3, UINT64_MAX } } };
+	ck_assert_int_eq(tr.ops.exec(&tr, &c, &r), 0);
+	last_line_is(&tr, json_pack("[s,s,i,i,i,i,i,[s,n,{s:i,s:i}]]", "x", "query_qp", 1, 7, 2, 22, 0, "ok",
+				    qq->query[0].key, 3, qq->query[1].key, -1));
+	c.op = M_OP_WRITE;
+	c.call = (uint16_t)scn_call_find("write");
+	line_fx.r = (struct hres){ .out = { M_OUT_WC, M_WC_REM_ACCESS_ERR }, .has_opcode = 1, .wc_opcode = M_WCO_RDMA_WRITE };
+	ck_assert_int_eq(tr.ops.exec(&tr, &c, &r), 0);
+	last_line_is(&tr, json_pack("[s,s,i,i,i,i,i,[s,s,{}]]", "x", "write", 1, 7, 2, 22, 0, "REM_ACCESS_ERR",
+				    "RDMA_WRITE"));
+	line_fx.rc = -ETIMEDOUT;
+	ck_assert_int_eq(tr.ops.exec(&tr, &c, &r), -ETIMEDOUT);
+	last_line_is(&tr, json_pack("[s,s,i,i,i,i,i,n]", "x", "write", 1, 7, 2, 22, -ETIMEDOUT));
+	ck_assert_int_eq(tr.ops.ahead(&tr, &c), -ETIMEDOUT);
+	last_line_is(&tr, json_pack("[s,s,i,i,i]", "h", "write", 1, 7, -ETIMEDOUT));
+	line_fx = (struct line_fx){ .rc = 0, .addr = 0x8000000000000010ull, .key = 0xfffffff0u };
+	ck_assert_int_eq(tr.ops.ref(&tr, 5, 4096, 1, &v, &key), 0);
+	last_line_is(&tr, json_pack("[s,i,I,i,i,I,I]", "r", 5, (json_int_t)4096, 1, 0,
+				    (json_int_t)(int64_t)0x8000000000000010ull, (json_int_t)0xfffffff0u));
+	ck_assert_int_eq(tr.ops.attr(&tr, 5, SCN_ATTR_LKEY, &v), 0);
+	last_line_is(&tr, json_pack("[s,i,s,i,I]", "a", 5, scn_attr_str(SCN_ATTR_LKEY), 0,
+				    (json_int_t)(int64_t)0x8000000000000010ull));
+	line_fx.rc = -ENOENT;
+	ck_assert_int_eq(tr.ops.ref(&tr, -1, 0, 0, &v, &key), -ENOENT);
+	last_line_is(&tr, json_pack("[s,i,I,i,i,I,I]", "r", -1, (json_int_t)0, 0, -ENOENT, (json_int_t)0,
+				    (json_int_t)0));
+	line_fx = (struct line_fx){ .rc = 0, .r = { .out = { M_OUT_ERRNO, 12 } } };
+	c.op = M_OP_COUNT_ + 5; /* no name: "?" */
+	ck_assert_int_eq(tr.ops.exec(&tr, &c, &r), 0);
+	last_line_is(&tr, json_pack("[s,s,i,i,i,i,i,[s,n,{}]]", "x", m_op_kind_str((enum m_op_kind)c.op), 1, 7, 2, 22, 0,
+				    m_outcome_str(line_fx.r.out, (char[48]){ 0 }, 48)));
+	ck_assert(!tr.oom);
+	tape_rec_drop(&tr);
+}
+END_TEST
+
 Suite *suite_test_tape(void)
 {
 	Suite *s = suite_create("tape");
@@ -350,6 +469,7 @@ Suite *suite_test_tape(void)
 	tcase_add_test(tc, test_tape_mismatch_on_another_call);
 	tcase_add_test(tc, test_tape_head_says_the_run);
 	tcase_add_test(tc, test_rejudge_flips_on_an_expect_the_record_contradicts);
+	tcase_add_test(tc, test_tape_lines_as_jansson_writes_them);
 	suite_add_tcase(s, tc);
 	return s;
 }
