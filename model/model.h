@@ -383,6 +383,8 @@ struct m_node {
 struct model {
 	uint8_t nnodes;
 	uint8_t crashed;            /* a kernel died: nothing more is predicted */
+	uint16_t chan_nodes;        /* bit n: node n has created a completion channel (verbs/chan.c):
+	                               the nodes whose channels each step starts (m_cq_note) */
 	/* node[nnodes..] are not part of the model: never read; model_init and
 	 * model_clone leave them as they were (a model of a few nodes is made
 	 * and copied in a fraction of the struct's 0.5 MB). */
