@@ -100,7 +100,7 @@ void m_rpmem_free(struct m_rpmem_model *s)
 		for (unsigned i = 0; i < M_RPMEM_SETS; i++)
 			if (s->target[t].set[i].data || s->target[t].set[i].unknown)
 				m_rpmem_set_bytes_free(&s->target[t].set[i]);
-	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++)
+	for (unsigned h = 0; h < s->nh; h++)
 		if (s->h[h].local) {
 			m_rpmem_bytes_drop(s->h[h].local);
 			s->h[h].local = NULL;
@@ -124,7 +124,7 @@ void m_rpmem_share_bytes(struct m_rpmem_model *dst)
 			d->data = m_rpmem_bytes_share(d->data);
 			d->unknown = m_rpmem_bytes_share(d->unknown);
 		}
-	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++)
+	for (unsigned h = 0; h < dst->nh; h++)
 		dst->h[h].local = m_rpmem_bytes_share(dst->h[h].local);
 }
 
@@ -327,7 +327,7 @@ static int pred_create_open(const struct m_rpmem_model *s, const struct m_rpmem_
 
 static const struct m_rpmem_handle *handle(const struct m_rpmem_model *s, int h)
 {
-	return h >= 0 && h < M_RPMEM_HANDLES && s->h[h].live ? &s->h[h] : NULL;
+	return h >= 0 && h < s->nh && s->h[h].live ? &s->h[h] : NULL;
 }
 
 /* Is the pool of handle hd reachable (its lanes not broken)? */
