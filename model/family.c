@@ -39,7 +39,9 @@ int model_init(struct model *m, unsigned nnodes)
 	unsigned own = nnodes >= 1 && nnodes <= M_MAX_NODES ? nnodes : 0;
 
 	memset(m, 0, offsetof(struct model, node) + own * sizeof(m->node[0]));
-	memset((char *)m + M_TAIL_AT, 0, sizeof(*m) - M_TAIL_AT);
+	/* Each family's domain-wide state: its fixed part (the entries past a count are no part of it). */
+#define MODEL_STATE(name) memset(&m->name, 0, m_##name##_model_fixed());
+#include "model/state.def"
 	if (!own)
 		return -EINVAL;
 	m->nnodes = (uint8_t)nnodes;

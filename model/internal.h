@@ -207,7 +207,6 @@ void m_qres_add_range(struct m_qres *q, const char *key, uint64_t lo, uint64_t h
 void m_qres_add_flag(struct m_qres *q, const char *key, uint64_t mask, enum m_rule rule);
 
 /* Where struct model's domain-wide state begins, after node[M_MAX_NODES] (model_clone). */
-#define M_TAIL_AT (offsetof(struct model, node) + M_MAX_NODES * sizeof(struct m_node))
 
 /* A page of a buffer's contents (mem.c): shared by the models that hold it (refs), copied on write. */
 struct m_page {

@@ -383,9 +383,13 @@ struct m_node {
 struct model {
 	uint8_t nnodes;
 	uint8_t crashed;            /* a kernel died: nothing more is predicted */
+	uint16_t chan_nodes;        /* bit n: node n has created a completion channel (verbs/chan.c):
+	                               the nodes whose channels each step starts (m_cq_note) */
 	/* node[nnodes..] are not part of the model: never read; model_init and
 	 * model_clone leave them as they were (a model of a few nodes is made
-	 * and copied in a fraction of the struct's 0.5 MB). */
+	 * and copied in a fraction of the struct's 0.5 MB). So are the entries of
+	 * a domain-wide state past its count (m_<name>_model_used: librpmem's
+	 * handles, MRAPI's segments). */
 	struct m_node node[M_MAX_NODES];
 	/* Each family's domain-wide state (model/state.def). */
 #define MODEL_STATE(name) struct m_##name##_model name;

@@ -26,7 +26,8 @@ int model_clone(struct model *dst, const struct model *src)
 
 	/* The header and src's nodes, then the domain-wide state (model.h: no more). */
 	memcpy(dst, src, offsetof(struct model, node) + src->nnodes * sizeof(src->node[0]));
-	memcpy((char *)dst + M_TAIL_AT, (const char *)src + M_TAIL_AT, sizeof(*dst) - M_TAIL_AT);
+#define MODEL_STATE(name) memcpy(&dst->name, &src->name, m_##name##_model_used(&src->name));
+#include "model/state.def"
 	rc = m_families_clone(dst, src);
 	/* After a failure the remaining MRs get no memory (never src's), so model_free is safe.
 	 * A buffer's pages are shared (mem.c): its list of them is copied, by its owner;

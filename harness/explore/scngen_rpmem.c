@@ -55,7 +55,7 @@ static int32_t live_pool(struct gctx *x, unsigned node, int *h)
 {
 	int32_t o = pick(x, node, SCN_C_RPMEM_POOL, W_LIVE, h);
 
-	return o >= 0 && *h < M_RPMEM_HANDLES && x->m->rpmem.h[*h].live ? o : -1;
+	return o >= 0 && *h < x->m->rpmem.nh && x->m->rpmem.h[*h].live ? o : -1;
 }
 
 void rpmem_draw(struct gctx *x, unsigned *node, unsigned *kind)

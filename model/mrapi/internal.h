@@ -14,6 +14,8 @@
  * ANY bit is ignored: ANY is a mode, not a type). Returns 0 or -EINVAL.
  */
 int m_mrapi_init(struct m_mrapi_model *st, unsigned nnodes, uint32_t atypes);
+/* m_mrapi_init on a state already all zero (model_init's): the same without zeroing its 35 KB again. */
+int m_mrapi_init_zeroed(struct m_mrapi_model *st, unsigned nnodes, uint32_t atypes);
 
 /*
  * Every allowed outcome of call a on st under profile p, into out (out->op is

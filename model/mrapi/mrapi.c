@@ -20,7 +20,7 @@ static void mrapi_init(struct model *m)
 {
 	unsigned n = m->nnodes < M_MRAPI_NODES ? m->nnodes : M_MRAPI_NODES;
 
-	m_mrapi_init(&m->mrapi, n, ATYPES);
+	m_mrapi_init_zeroed(&m->mrapi, n, ATYPES); /* model_init zeroed it */
 }
 
 /* The first attribute struct never initialised: the one init_attributes makes (-1: none left). */

@@ -111,11 +111,23 @@ uint64_t m_mrapi_literal_end(const struct m_mrapi_args *a)
 
 /* ------------------------------------------------------------ state -- */
 
+static int init_args_ok(unsigned nnodes, uint32_t atypes)
+{
+	return nnodes >= 1 && nnodes <= M_MRAPI_NODES && (atypes & 1u << M_MRAPI_ATYPE_DEFAULT);
+}
+
 int m_mrapi_init(struct m_mrapi_model *st, unsigned nnodes, uint32_t atypes)
 {
-	if (nnodes < 1 || nnodes > M_MRAPI_NODES || !(atypes & 1u << M_MRAPI_ATYPE_DEFAULT))
+	if (!init_args_ok(nnodes, atypes))
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
+	return m_mrapi_init_zeroed(st, nnodes, atypes);
+}
+
+int m_mrapi_init_zeroed(struct m_mrapi_model *st, unsigned nnodes, uint32_t atypes)
+{
+	if (!init_args_ok(nnodes, atypes))
+		return -EINVAL;
 	st->nnodes = (uint8_t)nnodes;
 	st->atypes = atypes & ~(1u << M_MRAPI_ATYPE_ANY);
 	st->next_any_id = M_MRAPI_ANY_FIRST;

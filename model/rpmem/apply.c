@@ -129,7 +129,7 @@ static int do_remove(struct m_rpmem_model *s, const struct m_rpmem_args *a)
 int m_rpmem_apply(struct m_rpmem_model *s, const struct m_rpmem_args *a, const struct m_pred *pred, size_t i,
 		  int *created)
 {
-	struct m_rpmem_handle *hd = a->h >= 0 && a->h < M_RPMEM_HANDLES ? &s->h[a->h] : NULL;
+	struct m_rpmem_handle *hd = a->h >= 0 && a->h < s->nh ? &s->h[a->h] : NULL;
 	const struct m_alt *alt;
 	int dummy;
 

@@ -12,6 +12,12 @@ const struct m_rpmem_set *m_rpmem_set_cfind(const struct m_rpmem_model *s, unsig
 int m_rpmem_attr_zero(const struct m_rpmem_attr *a);
 /* Part i's first addressable byte in the pool, and the part-file offset it comes from. */
 uint64_t m_rpmem_part_start(const struct m_rpmem_set *st, unsigned i, uint64_t *file_off);
+/* m_rpmem_init on a state already all zero (model_init's, which zeroes the domain-wide state):
+ * the same result without zeroing its 42 KB again. */
+int m_rpmem_init_zeroed(struct m_rpmem_model *s, unsigned ntargets);
+/* dst, a byte copy of a state (model_clone's), becomes one more owner of each of its buffers:
+ * m_rpmem_clone without copying the struct again. */
+void m_rpmem_share_bytes(struct m_rpmem_model *dst);
 /* Release a pool's bytes. */
 void m_rpmem_set_bytes_free(struct m_rpmem_set *st);
 

@@ -71,6 +71,13 @@ int m_rpmem_init(struct m_rpmem_model *s, unsigned ntargets)
 	if (ntargets < 1 || ntargets > M_RPMEM_TARGETS)
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
+	return m_rpmem_init_zeroed(s, ntargets);
+}
+
+int m_rpmem_init_zeroed(struct m_rpmem_model *s, unsigned ntargets)
+{
+	if (ntargets < 1 || ntargets > M_RPMEM_TARGETS)
+		return -EINVAL; /* (s unchanged, as m_rpmem_init leaves it) */
 	s->ntargets = (uint8_t)ntargets;
 	for (unsigned t = 0; t < ntargets; t++) {
 		s->target[t].used = 1;
@@ -93,7 +100,7 @@ void m_rpmem_free(struct m_rpmem_model *s)
 		for (unsigned i = 0; i < M_RPMEM_SETS; i++)
 			if (s->target[t].set[i].data || s->target[t].set[i].unknown)
 				m_rpmem_set_bytes_free(&s->target[t].set[i]);
-	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++)
+	for (unsigned h = 0; h < s->nh; h++)
 		if (s->h[h].local) {
 			m_rpmem_bytes_drop(s->h[h].local);
 			s->h[h].local = NULL;
@@ -102,8 +109,14 @@ void m_rpmem_free(struct m_rpmem_model *s)
 
 int m_rpmem_clone(struct m_rpmem_model *dst, const struct m_rpmem_model *src)
 {
-	/* Every buffer shared, copied by the first write of either side (bytes.c). */
 	memcpy(dst, src, sizeof(*dst));
+	m_rpmem_share_bytes(dst);
+	return 0;
+}
+
+void m_rpmem_share_bytes(struct m_rpmem_model *dst)
+{
+	/* Every buffer shared, copied by the first write of either side (bytes.c). */
 	for (unsigned t = 0; t < M_RPMEM_TARGETS; t++)
 		for (unsigned i = 0; i < M_RPMEM_SETS; i++) {
 			struct m_rpmem_set *d = &dst->target[t].set[i];
@@ -111,9 +124,8 @@ int m_rpmem_clone(struct m_rpmem_model *dst, const struct m_rpmem_model *src)
 			d->data = m_rpmem_bytes_share(d->data);
 			d->unknown = m_rpmem_bytes_share(d->unknown);
 		}
-	for (unsigned h = 0; h < M_RPMEM_HANDLES; h++)
+	for (unsigned h = 0; h < dst->nh; h++)
 		dst->h[h].local = m_rpmem_bytes_share(dst->h[h].local);
-	return 0;
 }
 
 struct m_rpmem_set *m_rpmem_set_find(struct m_rpmem_model *s, unsigned t, const char *name)
@@ -315,7 +327,7 @@ static int pred_create_open(const struct m_rpmem_model *s, const struct m_rpmem_
 
 static const struct m_rpmem_handle *handle(const struct m_rpmem_model *s, int h)
 {
-	return h >= 0 && h < M_RPMEM_HANDLES && s->h[h].live ? &s->h[h] : NULL;
+	return h >= 0 && h < s->nh && s->h[h].live ? &s->h[h] : NULL;
 }
 
 /* Is the pool of handle hd reachable (its lanes not broken)? */

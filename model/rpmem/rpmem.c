@@ -27,7 +27,8 @@ static struct m_rpmem_args op_args(const struct m_op *op)
 
 static void rpmem_init(struct model *m)
 {
-	m_rpmem_init(&m->rpmem, m->nnodes < M_RPMEM_TARGETS ? m->nnodes : M_RPMEM_TARGETS);
+	/* model_init zeroed the domain-wide state: only the targets to set up. */
+	m_rpmem_init_zeroed(&m->rpmem, m->nnodes < M_RPMEM_TARGETS ? m->nnodes : M_RPMEM_TARGETS);
 }
 
 static int rpmem_predict(const struct model *m, const struct m_profile *p, struct m_pred *out)
@@ -57,7 +58,10 @@ static int rpmem_query(const struct model *m, const struct m_profile *p, const s
 
 static int rpmem_clone(struct model *dst, const struct model *src)
 {
-	return m_rpmem_clone(&dst->rpmem, &src->rpmem);
+	/* model_clone copied the domain-wide state: only the buffers to share. */
+	(void)src;
+	m_rpmem_share_bytes(&dst->rpmem);
+	return 0;
 }
 
 static void rpmem_free(struct model *m)

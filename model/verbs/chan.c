@@ -153,6 +153,7 @@ int m_chan_apply(struct model *m, const struct m_pred *pred, size_t i, int *crea
 			return -ENOSPC;
 		c->ch[c->nch] = (struct m_chan){ .live = 1, .ever = 1 };
 		*created = c->nch++;
+		m->chan_nodes |= (uint16_t)(1u << op->node);
 		return 0;
 	case M_OP_DESTROY_COMP_CHANNEL:
 		c->ch[op->obj].live = 0;

@@ -234,9 +234,9 @@ void m_cq_note(struct model *m, const struct m_pred *pred, size_t i)
 
 	if (qh < 0 || qh >= nd->nqp)
 		return;
-	for (unsigned n = 0; n < m->nnodes; n++)
-		if (m->node[n].cq.nch) /* (a node without channels has nothing to start) */
-			m_chan_step_begin(m, n);
+	/* The nodes with channels, in order (a node without any has nothing to start). */
+	for (unsigned bits = m->chan_nodes; bits; bits &= bits - 1)
+		m_chan_step_begin(m, (unsigned)__builtin_ctz(bits));
 	if (send_wr((enum m_op_kind)op->kind) && a->out.kind == M_OUT_WC && nd->cq.scq[qh]) /* (else untracked) */
 		cq_push(m, op->node, nd->cq.scq[qh], send_cqe(op), (enum m_wc_status)a->out.code, M_SOL_NO);
 	if (op->kind == M_OP_RECV && a->out.kind == M_OUT_OK && a->effect == M_EFF_NONE && nd->qp[qh].state == M_QPS_ERR)

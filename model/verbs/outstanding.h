@@ -39,4 +39,14 @@ struct m_outst_model {
 	struct m_wr_out w[M_OUTST_MAX];
 };
 
+/* All of it is in use (model_init, model_clone: as m_rpmem_model_used). */
+static inline size_t m_outst_model_used(const struct m_outst_model *s)
+{
+	return sizeof(*s);
+}
+static inline size_t m_outst_model_fixed(void)
+{
+	return sizeof(struct m_outst_model);
+}
+
 #endif

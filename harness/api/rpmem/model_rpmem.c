@@ -21,7 +21,7 @@ int model_buf_rpmem(const struct be_model *bm, int32_t obj, int16_t h, struct bm
 	const struct m_rpmem_set *st;
 
 	(void)obj;
-	if (h < 0 || h >= M_RPMEM_HANDLES || !(hd = &s->h[h])->ever || hd->target >= M_RPMEM_TARGETS)
+	if (h < 0 || h >= s->nh || !(hd = &s->h[h])->ever || hd->target >= M_RPMEM_TARGETS)
 		return 0;
 	st = &s->target[hd->target].set[hd->set];
 	if (!st->exists || !st->data)
