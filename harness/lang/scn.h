@@ -137,6 +137,7 @@ enum scn_err {
 	SCN_E_DECL_NODE,                      /* a name a key declares on another node (scn_decl.c) */
 	SCN_E_REPEAT,                         /* a `repeat N { ... }` block (scn_parse.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
+	SCN_E_WR_POST,                        /* a post through the ibv_wr_* API (scn_wrpost.c) */
 	SCN_E_COUNT_
 };
 

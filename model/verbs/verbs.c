@@ -31,6 +31,8 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 			m_cq_unsignaled(m, out);
 			m_pred_sq_full(m, p, out);
 			m_outst_nowait(m, p, out);
+			if (out->op.verbs.wr_api)
+				m_wr_post_alts(p, out); /* through the ibv_wr_* API (wrpost.c) */
 		}
 		return rc;
 	case M_OP_WAIT:

@@ -122,6 +122,7 @@ struct m_verbs_args {
 	uint8_t nowait;     /* write, read, cas, fadd: wait=no, handed over and not waited for
 	                       (model/verbs/outstanding.h); its completion is a later wait step's */
 	uint8_t garble;     /* enum m_garble: the handle given garbled (HANDLE-1), 0 none */
+	uint8_t wr_api;     /* send posts: through the ibv_wr_* API (wr=yes, WR-POST-1), not ibv_post_send */
 	/* write, write_imm, send, read, cas, fadd, recv: the SGEs after the first (lkey, laddr above),
 	 * num_sge = 1 + nsge_more; len above is then the WR's length, the sum of every SGE's, and
 	 * the first SGE's own length is len minus theirs (model/verbs/sge.c) */

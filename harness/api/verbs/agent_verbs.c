@@ -6,6 +6,7 @@
 #include "harness/api/verbs/agent_handle.h"
 #include "harness/api/verbs/agent_qpex.h"
 #include "harness/api/verbs/agent_sge.h"
+#include "harness/api/verbs/agent_wrpost.h"
 #include "harness/api/verbs/api_verbs.h"
 
 #include <arpa/inet.h>
@@ -199,7 +200,7 @@ static int do_bind_mw(struct agent *a)
 		wr.bind_mw.mw = o->mw;
 		wr.bind_mw.rkey = rkey;
 		wr.bind_mw.bind_info = bi;
-		rc = ibv_post_send(q->qp, &wr, &bad);
+		rc = agent_num(a, "wrx", 0) ? agent_wr_post(q->qp, &wr) : ibv_post_send(q->qp, &wr, &bad);
 	}
 	if (rc)
 		return agent_reply_err(a, rc, "bind post: %s", strerror(rc));
@@ -446,10 +447,11 @@ static int do_post(struct agent *a)
 		free(list);
 		return agent_reply_err(a, EINVAL, "nowait: the QP's send CQ is no CQ object");
 	}
-	rc = ibv_post_send(q->qp, &wr, &bad);
+	rc = agent_num(a, "wrx", 0) ? agent_wr_post(q->qp, &wr) : ibv_post_send(q->qp, &wr, &bad);
 	free(list); /* the caller's SGE list is needed only until the post returns */
 	if (rc)
-		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
+		return agent_reply_err(a, rc, "%s: %s", agent_num(a, "wrx", 0) ? "ibv_wr_complete" : "ibv_post_send",
+				       strerror(rc));
 	if (agent_num(a, "nowait", 0))
 		return proto_send(a->fd, "ok"); /* its completion is a wait request's */
 	return answer_send(a, q, wr.wr_id, (wr.send_flags & IBV_SEND_SIGNALED) != 0,
