@@ -4,7 +4,10 @@
  * operation's IBV_QP_EX_WITH_* bit in its send_ops= (rdma-core leaves the
  * builder of an operation not asked for a NULL function pointer: calling it
  * crashes the program), and each is one WR between one ibv_wr_start and one
- * ibv_wr_complete (no chain, no garbled handle, no inline data). Checked once the file parsed.
+ * ibv_wr_complete (no chain, no garbled handle, no inline data; a bind of a
+ * type-2 window only); wr=abort
+ * the same, ended by ibv_wr_abort (and so not waited for: no wait=).
+ * Checked once the file parsed.
  */
 #include "harness/lang/scn_internal.h"
 
@@ -38,7 +41,16 @@ static int32_t post_qp(const struct scn_step *s)
 	return q ? q->obj : s->obj;
 }
 
-/* Diagnose what keeps wr=yes step s (its wr= value v) from the ibv_wr_* path. */
+/* Whether object o of f is a window alloc_mw type=2 made. */
+static int type2_window(const struct scn_file *f, int32_t o)
+{
+	const struct scn_step *cr = &f->steps[f->objs[o].step];
+	const struct scn_value *t = scn_step_arg(cr, "type");
+
+	return strcmp(scn_step_call(cr)->name, "alloc_mw") == 0 && t && t->num == 2;
+}
+
+/* Diagnose what keeps wr=yes (or wr=abort) step s (its wr= value v) from the ibv_wr_* path. */
 static void check_one(struct scn_ctx *c, size_t si, const struct scn_value *v)
 {
 	const struct scn_step *s = &c->f->steps[si];
@@ -65,6 +77,12 @@ static void check_one(struct scn_ctx *c, size_t si, const struct scn_value *v)
 	if (scn_step_arg(s, "chain") || (si > 0 && scn_step_arg(&c->f->steps[si - 1], "chain")))
 		scn_diag(c, v->line, v->col, "post it on its own", SCN_E_WR_POST,
 			 "a WR posted with wr=yes is one WR between ibv_wr_start and ibv_wr_complete: no chain");
+	else if (strcmp(scn_step_call(s)->name, "bind_mw") == 0 && s->obj >= 0 && !type2_window(c->f, s->obj))
+		scn_diag(c, v->line, v->col, "bind a window alloc_mw type=2 made", SCN_E_WR_POST,
+			 "ibv_wr_bind_mw binds a type-2 window (a type-1 window is bound by ibv_bind_mw)");
+	else if (v->num == 2 && scn_step_arg(s, "wait"))
+		scn_diag(c, v->line, v->col, "an aborted WR is never posted: nothing to wait for", SCN_E_WR_POST,
+			 "wr=abort takes no wait=");
 	else if (scn_step_arg(s, "garble") || scn_step_arg(s, "call") || scn_step_arg(s, "inline"))
 		scn_diag(c, v->line, v->col, "post it without wr=yes", SCN_E_WR_POST,
 			 "wr=yes takes no garble=, call (ibv_bind_mw) or inline (ibv_wr_set_inline_data)");
@@ -75,7 +93,7 @@ void scn_check_wr_posts(struct scn_ctx *c)
 	for (size_t i = 0; i < c->f->nsteps; i++) {
 		const struct scn_value *v = scn_step_arg(&c->f->steps[i], "wr");
 
-		if (v && v->num == 1)
+		if (v && v->num != 0)
 			check_one(c, i, v);
 	}
 }

@@ -7,7 +7,9 @@
  * ibv_wr_complete the errno ibv_post_send gives (WR-POST-1). What the library
  * refuses for the WR itself (more SGEs than max_send_sge, a full send queue)
  * the builders and setters record, and ibv_wr_complete returns the
- * provider's errno for it, the WR not posted (WR-POST-2).
+ * provider's errno for it, the WR not posted (WR-POST-2). A WR built and
+ * then abandoned with ibv_wr_abort (wr=abort) is never posted: no
+ * completion, no effect at either end (WR-POST-3).
  */
 #include "model/verbs/internal.h"
 
@@ -48,4 +50,17 @@ void m_wr_post_alts(const struct m_profile *p, struct m_pred *out)
 		for (unsigned k = 1; k < s.n; k++)
 			m_alt_add(out, s.o[k], (enum m_effect)a->effect, &why, a->peer_recv);
 	}
+}
+
+int m_pred_wr_abort(const struct model *m, const struct m_profile *p, struct m_pred *out)
+{
+	struct m_why why = { 0 };
+	int rc = m_pred_post(m, p, out); /* the WR as the builders make it: a malformed one stays malformed */
+
+	if (rc)
+		return rc;
+	out->n = 0;
+	m_why_add(&why, M_RULE_WR_POST_3);
+	m_alt_add(out, O_OK, M_EFF_NONE, &why, -1);
+	return 0;
 }

@@ -2,9 +2,10 @@
  * Unit tests of the model: send WRs posted through the ibv_wr_* API
  * (wr=yes, model/verbs/wrpost.c) — predicted as ibv_post_send's, a QP not
  * in RTS refused with ibv_post_send's errno (WR-POST-1); what the library
- * refuses for the WR itself is ibv_wr_complete's ENOSPC or ENOMEM (WR-POST-2).
+ * refuses for the WR itself is ibv_wr_complete's ENOSPC or ENOMEM (WR-POST-2);
+ * a WR ended by ibv_wr_abort posts nothing (WR-POST-3).
  */
-#include "tests/unit/model_fx.h"
+#include "tests/unit/post_fx.h"
 
 /* op through the ibv_wr_* API. */
 static struct m_op wr_api(struct m_op op)
@@ -67,6 +68,35 @@ START_TEST(test_WR_POST_2_over_max_send_sge)
 }
 END_TEST
 
+START_TEST(test_WR_POST_3_abort_posts_nothing)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 64), bad = w;
+	struct m_pred pr;
+
+	w.verbs.wr_api = M_WR_ABORT;
+	pr = fx_predict(&f, w);
+	ck_assert(fx_only(pr, ok_()));
+	ck_assert(fx_rule(pr, ok_(), M_RULE_WR_POST_3));
+	ck_assert_uint_eq(pr.alt[0].effect, M_EFF_NONE);
+	ck_assert_int_eq(pr.alt[0].peer_recv, -1);
+	/* A SEND abandoned consumes no receive: the next SEND takes the receive posted. */
+	fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 64), ok_());
+	struct m_op snd = op_send(&f, 0, s.qa, s.ma, 8);
+
+	snd.verbs.wr_api = M_WR_ABORT;
+	ck_assert(fx_only(fx_predict(&f, snd), ok_()));
+	fx_do(&f, snd, ok_());
+	ck_assert_uint_eq(f.m.node[1].qp[s.qb].nrecv, 1);
+	/* A malformed WR stays malformed: the builders take what the post would. */
+	bad.obj = 40;
+	bad.verbs.wr_api = M_WR_ABORT;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &bad, &pr), -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_wrpost(void)
 {
 	Suite *s = suite_create("model_wrpost");
@@ -74,6 +104,7 @@ Suite *suite_test_model_wrpost(void)
 
 	RTEST(tc, WR_POST_1, test_WR_POST_1_as_post_send);
 	RTEST(tc, WR_POST_2, test_WR_POST_2_over_max_send_sge);
+	RTEST(tc, WR_POST_3, test_WR_POST_3_abort_posts_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,8 +2,8 @@
  * Unit tests of posts through the ibv_wr_* API (wr=yes, WR-POST-1) in the
  * harness: the resolution carries wr= into the call (harness/api/verbs/
  * resolve_verbs.c), and the real stack's post and bind requests ask the
- * agent for the ibv_wr_* path (wrx=1, stack_verbs.c); without wr=yes they
- * do not.
+ * agent for the ibv_wr_* path (wrx=1; wr=abort: wrx=2, stack_verbs.c);
+ * without wr= they do not.
  */
 #include "tests/unit/resolve_fx.h"
 #include "harness/run/proto.h"
@@ -26,7 +26,8 @@ static const char text[] =
 	"a: write q local=m remote=m len=8 wr=no\n"                                            /* 6 */
 	"a: send q local=m len=8\n"                                                            /* 7 */
 	"a: alloc_mw w pd=pd type=2\n"                                                         /* 8 */
-	"a: bind_mw w qp=q mr=m len=8 access=REMOTE_WRITE wr=yes\n";                           /* 9 */
+	"a: bind_mw w qp=q mr=m len=8 access=REMOTE_WRITE wr=yes\n"                            /* 9 */
+	"a: send q local=m len=8 wr=abort\n";                                                 /* 10 */
 
 static void setup(void)
 {
@@ -44,6 +45,7 @@ START_TEST(test_WR_POST_1_wr_key_resolves)
 	ck_assert_uint_eq(fx_ok(6).verbs.wr_api, 0);
 	ck_assert_uint_eq(fx_ok(7).verbs.wr_api, 0);
 	ck_assert_uint_eq(fx_ok(9).verbs.wr_api, 1);
+	ck_assert_uint_eq(fx_ok(10).verbs.wr_api, 2);
 }
 END_TEST
 
@@ -87,6 +89,9 @@ START_TEST(test_WR_POST_1_requests_ask_for_the_wr_api)
 	c = fx_ok(9);
 	request_of(&c, "ok status=SUCCESS rkey=1 vendor_err=0", req, sizeof(req));
 	ck_assert_ptr_nonnull(strstr(req, " wrx=1"));
+	c = fx_ok(10); /* ended by ibv_wr_abort */
+	request_of(&c, "ok", req, sizeof(req));
+	ck_assert_ptr_nonnull(strstr(req, " wrx=2"));
 }
 END_TEST
 

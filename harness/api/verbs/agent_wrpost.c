@@ -59,7 +59,7 @@ static void payload(struct ibv_qp_ex *qx, const struct ibv_send_wr *wr)
 		ibv_wr_set_sge_list(qx, (size_t)wr->num_sge, sg);
 }
 
-int agent_wr_post(struct ibv_qp *qp, const struct ibv_send_wr *wr)
+int agent_wr_post(struct ibv_qp *qp, const struct ibv_send_wr *wr, int abandon)
 {
 	struct ibv_qp_ex *qx = ibv_qp_to_qp_ex(qp);
 
@@ -73,5 +73,9 @@ int agent_wr_post(struct ibv_qp *qp, const struct ibv_send_wr *wr)
 	if (qp->qp_type == IBV_QPT_UD)
 		ibv_wr_set_ud_addr(qx, wr->wr.ud.ah, wr->wr.ud.remote_qpn, wr->wr.ud.remote_qkey);
 	payload(qx, wr);
+	if (abandon) {
+		ibv_wr_abort(qx);
+		return 0;
+	}
 	return ibv_wr_complete(qx);
 }

@@ -15,11 +15,12 @@
  * ibv_wr_set_ud_addr for a UD QP, ibv_wr_set_sge for one SGE or
  * ibv_wr_set_sge_list for more (none without SGEs, nor for a bind or a
  * local invalidation; the language posts no inline WR this way) and
- * ibv_wr_complete. Returns what ibv_wr_complete
- * returned (0 or an errno), or EOPNOTSUPP without starting when qp is no
- * extended QP or its provider left that builder NULL (it was not in the
- * QP's send_ops_flags).
+ * ibv_wr_complete, or, when abandon is set, ibv_wr_abort (nothing posted).
+ * Returns what ibv_wr_complete returned (0 or an errno; 0 after
+ * ibv_wr_abort), or EOPNOTSUPP without starting when qp is no extended QP
+ * or its provider left that builder NULL (it was not in the QP's
+ * send_ops_flags).
  */
-int agent_wr_post(struct ibv_qp *qp, const struct ibv_send_wr *wr);
+int agent_wr_post(struct ibv_qp *qp, const struct ibv_send_wr *wr, int abandon);
 
 #endif

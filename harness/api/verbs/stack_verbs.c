@@ -57,7 +57,7 @@ static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t 
 	if (off < len && (c->verbs.with_inv || c->op == M_OP_LOCAL_INV))
 		off += (size_t)snprintf(buf + off, len - off, " %sinv=%u", pfx, c->verbs.inv_rkey);
 	if (off < len && c->verbs.wr_api)
-		off += (size_t)snprintf(buf + off, len - off, " %swrx=1", pfx);
+		off += (size_t)snprintf(buf + off, len - off, " %swrx=%u", pfx, c->verbs.wr_api);
 	if (off < len && c->verbs.send_inline)
 		off += (size_t)snprintf(buf + off, len - off, " %sinline=1", pfx);
 	if (off < len && c->verbs.with_imm)
