@@ -17,13 +17,17 @@
  *   reg_mr id pd len access offset prot [iova]        ok addr=0xA iova=0xI lkey=N rkey=N
  *   rereg_mr id flags access [pd]                     ok lkey=N rkey=N
  *   alloc_mw id pd type                               ok rkey=N
- *   bind_mw id qp mr addr len access zero_based call  ok status=WC rkey=N  (call=1: ibv_bind_mw() even for type 2)
+ *   bind_mw id qp mr addr len access zero_based call  ok status=WC rkey=N  (call=1: ibv_bind_mw() even for type 2;
+ *           [wrx]                                     wrx=1: a type-2 bind through ibv_wr_bind_mw; 2: then
+ *                                                     ibv_wr_abort, ok rkey=N unchanged)
  *   create_qp id pd access max_recv_wr [ex sops]      ok qpn=N (ex=1: ibv_create_qp_ex, send_ops_flags sops)
  *   connect id rqpn rgid [mtu timeout retry_cnt rnr_retry min_rnr_timer
  *           max_rd_atomic max_dest_rd_atomic]         ok
  *   modify_qp id state=ERR|RESET                      ok
  *   post id op=write|read|cas|fadd|send|local_inv laddr lkey len raddr rkey
- *           [compare swap inv]                        ok status=WC vendor_err=N
+ *           [compare swap inv] [wrx]                  ok status=WC vendor_err=N (wrx=1: through the ibv_wr_*
+ *                                                     API, its errno ibv_wr_complete's; wrx=2: ended by
+ *                                                     ibv_wr_abort, a plain ok)
  *           [nowait=1]                                ok (handed over: its completion waits in its
  *                                                     send CQ object for wait)
  *   wait id wr                                        ok status=WC vendor_err=N (the completion of

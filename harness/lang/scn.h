@@ -107,6 +107,7 @@ enum scn_table {
 	SCN_T_COMP_VEC,
 	SCN_T_WC_EX, SCN_T_CQ_FLAGS, SCN_T_SEND_OPS,
 	SCN_T_PORT,
+	SCN_T_WR_API,
 	SCN_T_COUNT_
 };
 
@@ -139,6 +140,7 @@ enum scn_err {
 	SCN_E_REPEAT,                         /* a `repeat N { ... }` block (scn_parse.c) */
 	SCN_E_SEEN,                           /* a `seen` group after expect (scn_step.c) */
 	SCN_E_NO_TITLE, SCN_E_NO_RULE_CITE, SCN_E_UNKNOWN_RULE, /* corpus conventions (scn_meta_check) */
+	SCN_E_WR_POST,                        /* a post through the ibv_wr_* API (scn_wrpost.c) */
 	SCN_E_COUNT_
 };
 

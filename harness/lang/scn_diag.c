@@ -72,6 +72,7 @@ static const char *const formats[SCN_E_COUNT_] = {
 	[SCN_E_NO_TITLE] = "no 'title' line",
 	[SCN_E_NO_RULE_CITE] = "no 'cite rule ID' line",
 	[SCN_E_UNKNOWN_RULE] = "unknown rule '%s'",
+	[SCN_E_WR_POST] = "wr=yes: %s",
 };
 
 const char *scn_err_str(enum scn_err e)

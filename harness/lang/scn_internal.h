@@ -59,6 +59,9 @@ void scn_check_chains(struct scn_ctx *c);
 /* scn_sge.c: every post's SGE list (local2= len2= ...) has no gap, a length for every SGE, and no
  * SGE with chain or inline (the run does not post those). */
 void scn_check_sges(struct scn_ctx *c);
+/* scn_wrpost.c: every wr=yes (wr=abort) post is on a QP create_qp ex=yes made with its operation in send_ops=,
+ * alone (wr=abort: not waited for). */
+void scn_check_wr_posts(struct scn_ctx *c);
 
 /* Character column (1-based) of byte p of line ln. */
 uint32_t scn_col(const struct scn_line *ln, const char *p);

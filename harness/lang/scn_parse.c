@@ -269,6 +269,7 @@ static void file_checks(struct scn_ctx *c)
 	scn_check_limits(c);
 	scn_check_chains(c);
 	scn_check_sges(c);
+	scn_check_wr_posts(c);
 }
 
 static void default_title(struct scn_file *f, const char *filename)

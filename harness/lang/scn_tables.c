@@ -91,6 +91,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_COMP_VEC, "comp_vector" },
 	{ SCN_T_WC_EX, "wc_flags" }, { SCN_T_CQ_FLAGS, "cq_flags" }, { SCN_T_SEND_OPS, "send_ops" },
 	{ SCN_T_PORT, "port" },
+	{ SCN_T_WR_API, "wr_api" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -162,6 +163,8 @@ static const struct scn_name send_ops_t[] = {
 	{ 1u << 6, "ATOMIC_FETCH_AND_ADD" }, { 1u << 7, "LOCAL_INV" }, { 1u << 8, "BIND_MW" },
 	{ 1u << 9, "SEND_WITH_INV" }, { 1u << 10, "TSO" }, { 1u << 11, "FLUSH" }, { 1u << 12, "ATOMIC_WRITE" },
 };
+/* a send post's wr=: ibv_post_send, the ibv_wr_* API ending in ibv_wr_complete, or in ibv_wr_abort */
+static const struct scn_name wr_api_t[] = { { 0, "no" }, { 1, "yes" }, { 2, "abort" } };
 /* query_port's port_num: 1, 0, past (phys_port_cnt + 1) (the model's enum m_port_sel) */
 static const struct scn_name port_t[] = { { 0, "1" }, { 1, "0" }, { 2, "past" } };
 /* Protection of the pages under a registration (the model's enum m_prot). */
@@ -227,6 +230,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_CQ_FLAGS] = { cq_flags_t, SCN_N(cq_flags_t) },
 	[SCN_T_SEND_OPS] = { send_ops_t, SCN_N(send_ops_t) },
 	[SCN_T_PORT] = { port_t, SCN_N(port_t) },
+	[SCN_T_WR_API] = { wr_api_t, SCN_N(wr_api_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

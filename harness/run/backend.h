@@ -70,6 +70,8 @@ struct hc_verbs {
 	uint8_t sig_all;          /* create_qp: sq_sig_all */
 	uint8_t unsignaled;       /* send posts: signaled=no */
 	uint8_t nowait;           /* write, read, cas, fadd: wait=no (its completion is a wait step's) */
+	uint8_t wr_api;           /* send posts: wr=yes 1, through the ibv_wr_* API (ibv_wr_start .. ibv_wr_complete);
+	                             wr=abort 2, ended by ibv_wr_abort */
 	uint32_t wr_id;           /* posts, recv: the WR's wr_id (id=, else the step's line) */
 	uint32_t cq_depth;        /* create_cq, resize_cq: cqe */
 	int32_t chan;             /* create_cq: its completion channel object (-1: none) */

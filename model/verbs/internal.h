@@ -14,6 +14,13 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
  * send_ops= without ex=yes, or bits that name no operation: -EINVAL. */
 int m_pred_qpex(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_pred_post(const struct model *m, const struct m_profile *p, struct m_pred *out);
+/* A send post's alternatives (out, predicted as ibv_post_send's) as the ibv_wr_* API gives them (wr=yes,
+ * wrpost.c): WR-POST-1 on each; an errno the library gives for the WR itself (LP-7: num_sge over
+ * max_send_sge, a full send queue) ibv_wr_complete's instead, ENOSPC or ENOMEM (WR-POST-2). */
+void m_wr_post_alts(const struct m_profile *p, struct m_pred *out);
+/* A send post built with the ibv_wr_* API and ended by ibv_wr_abort (wr=abort, wrpost.c): m_pred_post's
+ * refusal of a malformed op, else ok with no effect and no completion (WR-POST-3). */
+int m_pred_wr_abort(const struct model *m, const struct m_profile *p, struct m_pred *out);
 
 /* sge.c: the local SGE checks that post.c and ud.c share (m_sge_valid: does lkey name a live MR of
  * PD pd covering [addr, addr+len), writable if need_write; m_sge_check: the same for op's SGEs in

@@ -27,10 +27,14 @@ static int predict_op(const struct model *m, const struct m_profile *p, struct m
 	case M_OP_SEND: case M_OP_RECV: case M_OP_LOCAL_INV: case M_OP_BIND_MW:
 		if (out->op.verbs.chain_errno)
 			return m_pred_unposted(m, out);
+		if (out->op.verbs.wr_api == M_WR_ABORT)
+			return m_pred_wr_abort(m, p, out); /* ibv_wr_abort: never posted (wrpost.c) */
 		if ((rc = m_pred_post(m, p, out)) == 0) {
 			m_cq_unsignaled(m, out);
 			m_pred_sq_full(m, p, out);
 			m_outst_nowait(m, p, out);
+			if (out->op.verbs.wr_api)
+				m_wr_post_alts(p, out); /* through the ibv_wr_* API (wrpost.c) */
 		}
 		return rc;
 	case M_OP_WAIT:

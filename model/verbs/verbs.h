@@ -17,6 +17,9 @@ struct m_sge {
 	uint64_t addr, len;
 };
 #define M_SGE_MAX 4 /* SGEs in one send WR a scenario may give (sge.c) */
+/* m_verbs_args.wr_api: how a send WR is posted (the language's wr=yes, wr=abort; wrpost.c) */
+#define M_WR_COMPLETE 1
+#define M_WR_ABORT 2
 
 /*
  * The handle a call is given garbled (rdma-unit-test's HandleGarble: the
@@ -122,6 +125,8 @@ struct m_verbs_args {
 	uint8_t nowait;     /* write, read, cas, fadd: wait=no, handed over and not waited for
 	                       (model/verbs/outstanding.h); its completion is a later wait step's */
 	uint8_t garble;     /* enum m_garble: the handle given garbled (HANDLE-1), 0 none */
+	uint8_t wr_api;     /* send posts: 0 ibv_post_send, M_WR_COMPLETE through the ibv_wr_* API (wr=yes,
+	                       WR-POST-1), M_WR_ABORT built so and abandoned by ibv_wr_abort (wr=abort, WR-POST-3) */
 	/* write, write_imm, send, read, cas, fadd, recv: the SGEs after the first (lkey, laddr above),
 	 * num_sge = 1 + nsge_more; len above is then the WR's length, the sum of every SGE's, and
 	 * the first SGE's own length is len minus theirs (model/verbs/sge.c) */

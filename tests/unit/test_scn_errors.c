@@ -188,6 +188,32 @@ static const struct bad {
 	{ SCN_E_SGE, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 local2=m len2=8 inline\n",
 	  0, "t.scn:5:42: SGE list: several SGEs are not posted in a chain or inline\n"
 	  "  hint: post it alone, without inline\n" },
+	/* posts through the ibv_wr_* API (scn_wrpost.c) */
+	{ SCN_E_WR_POST, P "a: create_qp q pd=pd\na: reg_mr m pd=pd len=4K\na: write q local=m remote=m len=8 wr=yes\n", 0,
+	  "t.scn:5:38: wr=yes: QP 'q' is not made by create_qp ex=yes\n"
+	  "  hint: make the QP with create_qp ex=yes send_ops=...\n" },
+	{ SCN_E_WR_POST,
+	  P "a: create_qp q pd=pd ex=yes send_ops=SEND\na: reg_mr m pd=pd len=4K\na: send q local=m len=8 imm wr=yes\n", 0,
+	  "t.scn:5:32: wr=yes: QP 'q' was made without SEND_WITH_IMM in send_ops= (line 3): its ibv_wr_* builder is NULL\n"
+	  "  hint: add the operation to the QP's send_ops=\n" },
+	{ SCN_E_WR_POST,
+	  P "a: create_qp q pd=pd ex=yes send_ops=RDMA_WRITE\na: reg_mr m pd=pd len=4K\n"
+	    "a: write q local=m remote=m len=8 chain\na: write q local=m remote=m len=8 wr=yes\n", 0,
+	  "t.scn:6:38: wr=yes: a WR posted with wr=yes is one WR between ibv_wr_start and ibv_wr_complete: no chain\n"
+	  "  hint: post it on its own\n" },
+	{ SCN_E_WR_POST,
+	  P "a: create_qp q pd=pd ex=yes send_ops=SEND\na: reg_mr m pd=pd len=4K\na: send q local=m len=8 inline wr=yes\n", 0,
+	  "t.scn:5:35: wr=yes: wr=yes takes no garble=, call (ibv_bind_mw) or inline (ibv_wr_set_inline_data)\n"
+	  "  hint: post it without wr=yes\n" },
+	{ SCN_E_WR_POST,
+	  P "a: create_qp q pd=pd ex=yes send_ops=RDMA_WRITE\na: reg_mr m pd=pd len=4K\n"
+	    "a: write q local=m remote=m len=8 wr=abort wait=no\n", 0,
+	  "t.scn:5:38: wr=yes: wr=abort takes no wait=\n  hint: an aborted WR is never posted: nothing to wait for\n" },
+	{ SCN_E_WR_POST,
+	  P "a: create_qp q pd=pd ex=yes send_ops=BIND_MW\na: reg_mr m pd=pd len=4K access=MW_BIND\na: alloc_mw w pd=pd type=1\n"
+	    "a: bind_mw w qp=q mr=m len=8 access=REMOTE_READ wr=yes\n", 0,
+	  "t.scn:6:52: wr=yes: ibv_wr_bind_mw binds a type-2 window (a type-1 window is bound by ibv_bind_mw)\n"
+	  "  hint: bind a window alloc_mw type=2 made\n" },
 };
 
 START_TEST(test_each_message)

@@ -6,6 +6,7 @@
 #include "harness/api/verbs/agent_handle.h"
 #include "harness/api/verbs/agent_qpex.h"
 #include "harness/api/verbs/agent_sge.h"
+#include "harness/api/verbs/agent_wrpost.h"
 #include "harness/api/verbs/api_verbs.h"
 
 #include <arpa/inet.h>
@@ -179,6 +180,7 @@ static int do_bind_mw(struct agent *a)
 	struct ibv_wc wc;
 	uint64_t wr_id = agent_num(a, "wr", ++a->next_wr);
 	unsigned sig = agent_num(a, "sig", 1) ? IBV_SEND_SIGNALED : 0;
+	uint64_t wrx = agent_num(a, "wrx", 0);
 	uint32_t rkey;
 	int rc;
 
@@ -199,10 +201,12 @@ static int do_bind_mw(struct agent *a)
 		wr.bind_mw.mw = o->mw;
 		wr.bind_mw.rkey = rkey;
 		wr.bind_mw.bind_info = bi;
-		rc = ibv_post_send(q->qp, &wr, &bad);
+		rc = wrx ? agent_wr_post(q->qp, &wr, wrx == 2) : ibv_post_send(q->qp, &wr, &bad);
 	}
 	if (rc)
 		return agent_reply_err(a, rc, "bind post: %s", strerror(rc));
+	if (wrx == 2)
+		return proto_send(a->fd, "ok rkey=%u", o->mw_rkey); /* ibv_wr_abort: not bound */
 	rc = wait_send(a, q, wr_id, sig != 0, a->step_ms, &wc);
 	if (rc == 1)
 		wc = (struct ibv_wc){ .status = IBV_WC_SUCCESS }; /* unsignaled: no completion, it succeeded */
@@ -434,6 +438,7 @@ static int do_post(struct agent *a)
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 1);
 	struct ibv_sge sge, *list = NULL;
 	struct ibv_send_wr wr, *bad = NULL;
+	uint64_t wrx;
 	int rc;
 
 	if (!q || fill_wr(a, "", &wr, &sge) || agent_sge_list(a, &wr, &list))
@@ -446,10 +451,13 @@ static int do_post(struct agent *a)
 		free(list);
 		return agent_reply_err(a, EINVAL, "nowait: the QP's send CQ is no CQ object");
 	}
-	rc = ibv_post_send(q->qp, &wr, &bad);
+	wrx = agent_num(a, "wrx", 0);
+	rc = wrx ? agent_wr_post(q->qp, &wr, wrx == 2) : ibv_post_send(q->qp, &wr, &bad);
 	free(list); /* the caller's SGE list is needed only until the post returns */
 	if (rc)
-		return agent_reply_err(a, rc, "ibv_post_send: %s", strerror(rc));
+		return agent_reply_err(a, rc, "%s: %s", wrx ? "ibv_wr_complete" : "ibv_post_send", strerror(rc));
+	if (wrx == 2)
+		return proto_send(a->fd, "ok"); /* ibv_wr_abort: nothing posted, no completion */
 	if (agent_num(a, "nowait", 0))
 		return proto_send(a->fd, "ok"); /* its completion is a wait request's */
 	return answer_send(a, q, wr.wr_id, (wr.send_flags & IBV_SEND_SIGNALED) != 0,

@@ -25,8 +25,10 @@
 /* a send WR posted in one ibv_post_send with the next step's (LP-7) */
 #define CHAIN_ARG OPT("chain", BARE)
 
-/* every post: the WR's wr_id (default: the step's line) and, on the send queue, signaled=no */
-#define WR_ARGS OPT("id", RANGE(0, 0xffffffffu)), OPT("signaled", WORD(SCN_T_YESNO))
+/* every post: the WR's wr_id (default: the step's line) and, on the send queue, signaled=no; wr=yes posts
+ * it through the ibv_wr_* API of a QP create_qp ex=yes made (ibv_wr_start, the operation's builder, its
+ * setters, ibv_wr_complete: WR-POST-1); wr=abort builds it so and ends in ibv_wr_abort (WR-POST-3) */
+#define WR_ARGS OPT("id", RANGE(0, 0xffffffffu)), OPT("signaled", WORD(SCN_T_YESNO)), OPT("wr", WORD(SCN_T_WR_API))
 
 /* write, read, cas, fadd: wait=no hands the WR over without waiting for its completion (a later wait step's) */
 #define WAIT_ARG OPT("wait", WORD(SCN_T_YESNO))

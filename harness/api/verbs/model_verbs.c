@@ -67,6 +67,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->sig_all = v->sig_all;
 	a->unsignaled = v->unsignaled;
 	a->nowait = v->nowait;
+	a->wr_api = v->wr_api;
 	a->wr_id = v->wr_id;
 	a->cq_depth = v->cq_depth;
 	int16_t chan = -1;

@@ -201,6 +201,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	c->verbs.wr_id = (uint32_t)rsv_num(r, scn_step_arg(s, "id"), s->line);
 	c->verbs.unsignaled = sig && sig->num == 0;
 	c->verbs.nowait = wait && wait->num == 0;
+	c->verbs.wr_api = (uint8_t)rsv_num(r, scn_step_arg(s, "wr"), 0);
 	c->verbs.cq_depth = (uint32_t)rsv_num(r, scn_step_arg(s, "depth"), M_CQ_DEPTH_DEFAULT);
 	c->verbs.max_wc = (uint32_t)rsv_num(r, scn_step_arg(s, "max"), M_POLL_MAX);
 	c->verbs.no_sge = c->verbs.nsge_more = 0;

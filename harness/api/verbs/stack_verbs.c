@@ -56,6 +56,8 @@ static void wr_fields(const struct hcall *c, const char *pfx, char *buf, size_t 
 
 	if (off < len && (c->verbs.with_inv || c->op == M_OP_LOCAL_INV))
 		off += (size_t)snprintf(buf + off, len - off, " %sinv=%u", pfx, c->verbs.inv_rkey);
+	if (off < len && c->verbs.wr_api)
+		off += (size_t)snprintf(buf + off, len - off, " %swrx=%u", pfx, c->verbs.wr_api);
 	if (off < len && c->verbs.send_inline)
 		off += (size_t)snprintf(buf + off, len - off, " %sinline=1", pfx);
 	if (off < len && c->verbs.with_imm)
@@ -106,10 +108,10 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		break;
 	case M_OP_BIND_MW:
 		rc = stack_call(st, c->node, reply,
-			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u wr=%u sig=%u",
+			     "bind_mw id=%d qp=%d mr=%d addr=0x%llx len=%llu access=%u zero_based=%u call=%u wr=%u sig=%u wrx=%u",
 			     c->obj, c->verbs.qp, c->verbs.mr, (unsigned long long)c->verbs.start,
 			     (unsigned long long)c->verbs.len, c->verbs.access, c->verbs.zero_based, c->verbs.bind_call,
-			     c->verbs.wr_id, !c->verbs.unsignaled);
+			     c->verbs.wr_id, !c->verbs.unsignaled, c->verbs.wr_api);
 		break;
 	case M_OP_CREATE_QP:
 		rc = stack_call(st, c->node, reply,
