@@ -2,7 +2,7 @@
  * qpex.c — create_qp ex=yes (ibv_create_qp_ex, model/verbs/qpex.h): the
  * QP create_qp makes, with the send_ops_flags asked for checked against
  * what its type carries (QP-EX-1). Posts on it are ibv_post_send's, as on
- * any QP: the ibv_wr_* post API is not in the language.
+ * any QP, or through the ibv_wr_* API with wr=yes (wrpost.c, WR-POST-1).
  */
 #include "model/verbs/internal.h"
 #include "model/verbs/qpex.h"

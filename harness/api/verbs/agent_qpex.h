@@ -1,6 +1,7 @@
 /*
  * agent_qpex.h — the agent's extended QPs (create_qp ex=1): made by
- * ibv_create_qp_ex; their posts are ibv_post_send's, as any QP's.
+ * ibv_create_qp_ex; their posts are ibv_post_send's, as any QP's, or with
+ * wr=yes the ibv_wr_* API's (agent_wrpost.h).
  */
 #ifndef RDMACHECK_API_VERBS_AGENT_QPEX_H
 #define RDMACHECK_API_VERBS_AGENT_QPEX_H
