@@ -170,7 +170,7 @@ size_t jobs_take(struct jobs_board *b, unsigned s, size_t *cursor)
 		first = claim_first(b, JOBS_NONE, JOBS_AGAIN); /* a panic then ends none of them */
 		if (first == b->n)
 			first = claim_first(b, JOBS_WARN, JOBS_FREE);
-	} else if (s != 0 || b->streams <= 1) /* stream 0 is busiest with the families' ones */
+	} else if (s != 0 || b->streams <= 1) /* stream 0 ending lets the side rounds boot (inner.c): not after a wait */
 		first = claim_first(b, JOBS_LEAD, JOBS_FREE);
 	if (first < b->n)
 		return first; /* the cursor stays: what it passed by is still to take */
