@@ -96,13 +96,13 @@ explore-selftest: all
 explore-vm: all
 	tests/explore/vm
 
-# make check: the build at -j2, then every part (ci/check): the host lane
-# (unit tests under ASan+UBSan, fuzz, shellcheck, shell tests, lint, the
-# explore self-test on the model and on the real stack, tests/shell/test-vm)
-# side by side with the real-stack lane (the corpus, then smoke + MRAPI +
-# librpmem + libpmemobj + oracle in one session of the real stack); each part's time and
-# verdict in a table at the end, every failure named. CHECK_LANES=1: one
-# lane after the other.
+# make check: the build at -j2, then every part (ci/check: unit tests under
+# ASan+UBSan, the corpus, smoke + MRAPI + librpmem + libpmemobj + oracle +
+# faults in one session of the real stack, shell tests, the explore self-test
+# on the real stack and on the model, tests/shell/test-vm, fuzz, shellcheck,
+# lint) in two lanes that take them from one queue, most costly first; each
+# part's time and verdict in a table at the end, every failure named.
+# CHECK_LANES=1: one part after the other.
 check: deps
 	$(MAKE) -j2 all
 	MAKE='$(MAKE)' STACK=$(STACK) ci/check
