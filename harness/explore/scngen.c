@@ -441,7 +441,7 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	struct ex_hold *h = ex_hold_new(); /* the prefix, held: the proposals go on from it */
 	struct ex_eval *e = malloc(sizeof(*e)); /* reused by every run of the case */
 	unsigned span = o->nodes_max > o->nodes_min ? o->nodes_max - o->nodes_min + 1 : 1;
-	enum m_family fams[M_FAM_COUNT_], fam = M_FAM_VERBS;
+	enum m_family fams[M_FAM_COUNT_ * 3], fam = M_FAM_VERBS;
 	unsigned nf = 0;
 	int rc = 0;
 
@@ -453,10 +453,11 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	memset(out, 0, sizeof(*out));
 	out->nnodes = o->nodes_min + model_gen_below(g, span);
 	for (unsigned a = 0; a < M_FAM_COUNT_; a++)
-		if (o->apis & (1u << a))
+		/* verbs has most of the rules (area A: 114 of 198) and the cheapest steps: three times a share */
+		for (unsigned k = 0; (o->apis & (1u << a)) && k < (a == M_FAM_VERBS ? 3u : 1u); k++)
 			fams[nf++] = (enum m_family)a;
 	if (nf)
-		fam = fams[nf > 1 ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
+		fam = fams[fams[nf - 1] != fams[0] ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
 	rc = api_opening(fam, out); /* the empty prefix has no steps to parse: a first step */
 	if (!rc)
 		rc = ex_hold_run(h, out, &o->judge, &o->judge, NULL);

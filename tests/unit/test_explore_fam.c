@@ -151,6 +151,23 @@ START_TEST(test_verbs_new_steps_drawn_well_formed)
 }
 END_TEST
 
+START_TEST(test_rpma_dat_new_steps_drawn_well_formed)
+{
+	/* scngen_api.c's descriptor steps, refused registrations, RMR binds, LMR queries and refusals */
+	static const char *const rpma[] = { ": rpma_mr_get_descriptor ", ": rpma_mr_get_descriptor_size ",
+					    ": rpma_mr_remote_get_size ", " size=", " null=", "|0x100", " prot=RO", NULL };
+	static const char *const rpma_io[] = { ": rpma_write ", ": rpma_read ", ": rpma_flush ", ": rpma_atomic_write ",
+					       NULL };
+	static const char *const dat[] = { ": dat_lmr_query ", ": dat_rmr_create ", ": dat_rmr_bind ", " private_data=",
+					   " prot=UNMAPPED", " prot=RO", " len=0 ", NULL };
+	static const char *const dat_io[] = { ": dat_ep_post_rdma_write ", ": dat_ep_post_rdma_read ",
+					      ": dat_rmr_bind ", NULL };
+
+	check_family(M_FAM_RPMA, 40, rpma, rpma_io, 10, "RPMA-", "require rpma\n", 10);
+	check_family(M_FAM_DAT, 40, dat, dat_io, 10, "DAT-", "require dapl\n", 14);
+}
+END_TEST
+
 /* The same seed gives the same text (of the family's calls), case by case; another seed other text. */
 static void same_seed_same_text(enum m_family fam, int ncases)
 {
@@ -289,6 +306,7 @@ Suite *suite_test_explore_fam(void)
 	 * with every proposal (about 80 ms of CPU a step on this machine) */
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_verbs_new_steps_drawn_well_formed);
+	tcase_add_test(tc, test_rpma_dat_new_steps_drawn_well_formed);
 	tcase_add_test(tc, test_mrapi_cases_well_formed);
 	tcase_add_test(tc, test_rpmem_cases_well_formed);
 	tcase_add_test(tc, test_mrapi_same_seed_same_text);
