@@ -112,7 +112,9 @@ START_TEST(test_mrapi_cases_well_formed)
 	static const char *const calls[] = { ": mrapi_rmem_create ", " id=ANY", ": mrapi_rmem_get ",
 					     ": mrapi_rmem_attach ", ": mrapi_rmem_detach ", ": mrapi_rmem_delete ",
 					     ": mrapi_rmem_read ", ": mrapi_rmem_write ", " strides=", "_i q",
-					     ": mrapi_wait ", ": mrapi_finalize", ": mrapi_local_store ", NULL };
+					     ": mrapi_wait ", ": mrapi_finalize", ": mrapi_local_store ",
+					     ": mrapi_rmem_init_attributes ", ": mrapi_rmem_set_attribute ",
+					     ": mrapi_rmem_get_attribute ", " attrs=", " over=", " null=MEM", " size=0", NULL };
 
 	static const char *const traffic[] = { ": mrapi_rmem_read", ": mrapi_rmem_write", ": mrapi_local_store ", NULL };
 
