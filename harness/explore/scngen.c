@@ -197,12 +197,18 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 static int propose_bind(struct gctx *x, unsigned node, char *line, size_t len)
 {
 	char acc[96], mref[64];
-	int hm;
-	int32_t w = pick(x, node, SCN_C_MW, W_ANY, NULL), q = pick(x, node, SCN_C_QP, W_LIVE, NULL);
+	int hm, hq;
+	int32_t w = pick(x, node, SCN_C_MW, W_ANY, NULL), q = pick(x, node, SCN_C_QP, W_LIVE, &hq);
 	int32_t m = pick(x, node, SCN_C_MR, below(x, 5) ? W_LIVE : W_ANY, &hm);
 	uint64_t mlen, off;
 
 	if (w < 0 || q < 0 || m < 0)
+		return -EAGAIN;
+	for (int t = 0; t < 3 && !(x->m->node[node].mr[hm].access & M_ACC_MW_BIND); t++)
+		m = pick(x, node, SCN_C_MR, W_LIVE, &hm); /* mostly an MR that allows binding */
+	for (int t = 0; t < 3 && x->m->node[node].qp[hq].state != M_QPS_RTS; t++)
+		q = pick(x, node, SCN_C_QP, W_LIVE, &hq); /* and a QP that can post it */
+	if (q < 0 || m < 0)
 		return -EAGAIN;
 	mlen = x->m->node[node].mr[hm].len;
 	off = edge_off(x, mlen, 0);
@@ -303,10 +309,11 @@ static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line
 		snprintf(line, len, "%s: alloc_mw w%u pd=%s type=%u", nn, x->step, oname(x, pd), 1 + (unsigned)below(x, 2));
 		return 0;
 	default: /* K_CREATE_QP */
-		if (!live_n(x, node, SCN_C_QP) || below(x, 2)) /* the node's first QP a plain RC one */
-			qtail[0] = '\0';
+		/* the node's first QP a plain RC one (dead CQs fail it, and the score likes failures) */
+		if (live_n(x, node, SCN_C_QP) && below(x, 2))
+			vx_qp_tail(x, node, 1, qtail, sizeof(qtail));
 		else
-			vx_qp_tail(x, node, qtail, sizeof(qtail));
+			qtail[0] = '\0';
 		if (below(x, 3)) {
 			snprintf(line, len, "%s: create_qp q%u pd=%s%s", nn, x->step, oname(x, pd), qtail);
 		} else {
@@ -368,7 +375,8 @@ static int propose(struct gctx *x, unsigned node, unsigned k, char *line, size_t
 /* ------------------------------------------------------------ scoring -- */
 
 /* Rules the exploration has seen least, and steps with several outcomes, score higher. */
-static double score(const struct ex_eval *e, const struct ex_cov *cov, const struct result *prefix)
+static double score(const struct ex_eval *e, const struct ex_cov *cov, const struct ex_cov *run,
+		    const struct result *prefix)
 {
 	const struct m_pred *p = &e->last_gen;
 	double s = 0;
@@ -384,6 +392,8 @@ static double score(const struct ex_eval *e, const struct ex_cov *cov, const str
 			unsigned id = p->alt[i].rules[r];
 
 			s += 1.0 / (1.0 + cov->hits[id] + (result_rule_has(prefix, (enum m_rule)id) ? 4 : 0));
+			if (run && !run->hits[id])
+				s += 2.0; /* not generated yet (ex_gen_opts.run) */
 		}
 	}
 	return s + (kinds > 1 ? 1.0 : 0.0);
@@ -419,7 +429,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum m_fa
 		if (rc)
 			break;
 		if (e->r.v == V_PASS && e->nseen == c->n + 1 && !(o->no_crash && e->last_crash)) {
-			double s = score(e, cov, &prefix->r);
+			double s = score(e, cov, o->run, &prefix->r);
 
 			if (s > best_s) {
 				best_s = s;
@@ -468,8 +478,11 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 		misses = rc ? 0 : misses + 1;
 		rc = rc ? ex_hold_grow(h, out) : 0; /* the prefix with its new step, held */
 	}
-	if (!rc && ex_hold_end(h) == 0)
+	if (!rc && ex_hold_end(h) == 0) {
 		ex_cov_add(cov, &h->e.r); /* the case's whole run */
+		if (o->run)
+			ex_cov_add(o->run, &h->e.r);
+	}
 	ex_hold_release(h);
 	ex_hold_delete(h);
 	free(e);

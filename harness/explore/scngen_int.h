@@ -80,7 +80,7 @@ int api_opening(enum m_family fam, struct ex_case *c);
 enum vx_kind { VX_CQ, VX_CQ_ACT, VX_CHAN, VX_SRQ, VX_AH, VX_UD_SEND, VX_QUERY, VX_REREG, VX_STATE, VX_COUNT_ };
 unsigned vx_weight(const struct gctx *x, unsigned node, enum vx_kind k);
 int vx_propose(struct gctx *x, unsigned node, enum vx_kind k, char *line, size_t len);
-void vx_qp_tail(struct gctx *x, unsigned node, char *tail, size_t len);
+void vx_qp_tail(struct gctx *x, unsigned node, int all, char *tail, size_t len); /* all 0: the type alone */
 
 /* MRAPI (scngen_mrapi.c), as api_draw / api_propose; its opening: mrapi_initialize on every node. */
 void mrapi_draw(struct gctx *x, unsigned *node, unsigned *kind);

@@ -69,7 +69,7 @@ unsigned vx_weight(const struct gctx *x, unsigned node, enum vx_kind k)
 	case VX_SRQ:
 		return pd ? (live_n(x, node, SCN_C_SRQ) ? 2 : 1) : 0;
 	case VX_AH:
-		return pd && ud_qp(x, node) ? (live_n(x, node, SCN_C_AH) ? 1 : 3) : 0; /* for a UD QP's sends */
+		return pd && ud_qp(x, node) ? (live_n(x, node, SCN_C_AH) ? 1 : 8) : 0; /* for a UD QP's sends */
 	case VX_UD_SEND:
 		return qp && live_n(x, node, SCN_C_AH) ? (ud_qp(x, node) ? 10 : 1) : 0;
 	case VX_QUERY:
@@ -321,15 +321,17 @@ int vx_propose(struct gctx *x, unsigned node, enum vx_kind k, char *line, size_t
 }
 
 /* scngen_int.h */
-void vx_qp_tail(struct gctx *x, unsigned node, char *tail, size_t len)
+void vx_qp_tail(struct gctx *x, unsigned node, int all, char *tail, size_t len)
 {
-	static const char *const types[] = { "", "", " type=UC", " type=UD" };
+	static const char *const types[] = { "", "", "", "", "", "", " type=UC", " type=UD" };
 	size_t off = 0;
 	int32_t cq = below(x, 2) ? pick(x, node, SCN_C_CQ, below(x, 8) ? W_LIVE : W_ANY, NULL) : -1;
-	int32_t srq = below(x, 3) ? -1 : pick(x, node, SCN_C_SRQ, below(x, 8) ? W_LIVE : W_ANY, NULL);
+	int32_t srq = below(x, 2) ? -1 : pick(x, node, SCN_C_SRQ, below(x, 8) ? W_LIVE : W_ANY, NULL);
 
 	tail[0] = '\0';
-	off += (size_t)snprintf(tail + off, len - off, "%s", types[below(x, 4)]);
+	off += (size_t)snprintf(tail + off, len - off, "%s", types[below(x, 8)]);
+	if (!all)
+		return;
 	if (cq >= 0)
 		off += (size_t)snprintf(tail + off, len - off, " %s=%s", below(x, 3) ? "cq" : below(x, 2) ? "send_cq" : "recv_cq",
 					oname(x, cq));

@@ -140,8 +140,8 @@ START_TEST(test_verbs_new_steps_drawn_well_formed)
 	/* scngen_verbs.c's kinds and the arguments scngen.c draws for the corpus' rarer rules */
 	static const char *const calls[] = { ": create_cq ", ": poll_cq ", ": resize_cq ", ": req_notify_cq ",
 					     ": destroy_cq ", ": create_comp_channel ", ": get_cq_event ",
-					     ": create_srq ", ": post_srq_recv ", " srq=", ": create_ah ", " ah=",
-					     " dest=", ": query_device ", ": query_port ", ": query_gid", ": query_pkey",
+					     ": create_srq ", ": post_srq_recv ", ": create_ah ",
+					     ": query_device ", ": query_port ", ": query_gid", ": query_pkey",
 					     ": rereg_mr ", " state=INIT", " state=RTR", " state=RTS", " type=UD",
 					     " type=UC", ": write_imm ", " inline", " garble=self", " iova=", " call",
 					     "rd_atomic=0", " ex=yes", NULL };
@@ -149,7 +149,7 @@ START_TEST(test_verbs_new_steps_drawn_well_formed)
 					       ": write_imm ", ": post_srq_recv ", ": bind_mw ", NULL };
 
 	/* verbs cases build more (PDs, MRs, CQs, QPs and their connections) before they move bytes */
-	check_family(M_FAM_VERBS, 120, calls, traffic, 10, "", "nodes ", 60);
+	check_family(M_FAM_VERBS, 160, calls, traffic, 12, "", "nodes ", 60);
 }
 END_TEST
 
@@ -167,6 +167,42 @@ START_TEST(test_rpma_dat_new_steps_drawn_well_formed)
 
 	check_family(M_FAM_RPMA, 40, rpma, rpma_io, 10, "RPMA-", "require rpma\n", 10);
 	check_family(M_FAM_DAT, 40, dat, dat_io, 10, "DAT-", "require dapl\n", 14);
+}
+END_TEST
+
+/* Rules reached by ncases verbs cases drawn with seed 5 against a corpus that reached every rule often. */
+static unsigned reached_under_full_corpus(int with_run, int ncases)
+{
+	struct ex_gen_opts o = fam_opts(M_FAM_VERBS);
+	struct ex_cov cov, run = { { 0 } };
+	struct model_gen g;
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < M_RULE_COUNT_; r++)
+		cov.hits[r] = 1000;
+	o.run = with_run ? &run : NULL;
+	model_gen_seed(&g, 5);
+	for (int k = 0; k < ncases; k++) {
+		struct ex_case c;
+
+		ck_assert_int_eq(ex_gen_case(&g, &o, &cov, &c), 0);
+		ex_case_free(&c);
+	}
+	for (unsigned r = 0; r < M_RULE_COUNT_; r++) {
+		n += cov.hits[r] > 1000;
+		if (with_run) /* run counts the generated cases alone */
+			ck_assert_uint_eq(run.hits[r], cov.hits[r] - 1000);
+	}
+	return n;
+}
+
+START_TEST(test_rules_not_generated_yet_score_as_new)
+{
+	/* the corpus' counts say nothing is rare; ex_gen_opts.run still tells the generator what it has not reached */
+	unsigned without = reached_under_full_corpus(0, 40), with = reached_under_full_corpus(1, 40);
+
+	fprintf(stderr, "rules reached by 40 verbs cases: %u without ex_gen_opts.run, %u with it\n", without, with);
+	ck_assert_uint_ge(with, without + 3);
 }
 END_TEST
 
@@ -309,6 +345,7 @@ Suite *suite_test_explore_fam(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_verbs_new_steps_drawn_well_formed);
 	tcase_add_test(tc, test_rpma_dat_new_steps_drawn_well_formed);
+	tcase_add_test(tc, test_rules_not_generated_yet_score_as_new);
 	tcase_add_test(tc, test_mrapi_cases_well_formed);
 	tcase_add_test(tc, test_rpmem_cases_well_formed);
 	tcase_add_test(tc, test_mrapi_same_seed_same_text);
