@@ -370,7 +370,7 @@ int cmd_explore(int argc, char **argv)
 	struct ex_stack st = { 0 };
 	struct kept *k = NULL;
 	struct ex_summary *sum;
-	struct ex_cov cov, corpus_only;
+	struct ex_cov cov, corpus_only, run = { { 0 } }; /* run: the generated cases' rules alone (ex_gen_opts.run) */
 	unsigned corpus_rules;
 	int rc = parse_args(argc, argv, &a);
 
@@ -434,6 +434,7 @@ int cmd_explore(int argc, char **argv)
 		st.agents = k->ag;
 		st.lanes = k->lanes;
 	}
+	a.o.gen.run = &run;
 	rc = ex_explore(&a.o, &st, &cov, sum);
 	if (k) {
 		if (k->guest)

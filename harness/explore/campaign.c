@@ -114,6 +114,8 @@ int ex_campaign_start(struct ex_campaign *cp, const char *dir, unsigned corpus_r
 	cp->corpus_rules = cp->resumed_rules = corpus_rules;
 	cp->every = 1;
 	cp->next = 1;
+	cp->cov = cov;
+	cp->base = *cov;
 	if (!dir)
 		return 0;
 	rc = ex_mkdirs(dir);
@@ -153,7 +155,28 @@ int ex_campaign_start(struct ex_campaign *cp, const char *dir, unsigned corpus_r
 	}
 	free(ents);
 	cp->resumed_rules = ex_cov_reached(cov);
+	cp->base = *cov;
 	return rc;
+}
+
+unsigned ex_campaign_unreached(const struct ex_campaign *cp, char *buf, size_t len)
+{
+	unsigned n = 0;
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; cp->cov && i < M_RULE_COUNT_; i++) {
+		if (!cp->base.hits[i] || cp->cov->hits[i] > cp->base.hits[i])
+			continue;
+		n++;
+		if (off < len) {
+			int w = snprintf(buf + off, len - off, "%s%s", off ? " " : "", m_rule_info((enum m_rule)i)->id);
+
+			off = w > 0 && (size_t)w < len - off ? off + (size_t)w : len;
+		}
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------ keep -- */

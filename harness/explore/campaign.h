@@ -38,6 +38,8 @@ struct ex_campaign {
 	unsigned long every;               /* a sample every this many batches (doubled when full) */
 	unsigned long batches;
 	struct ex_camp_point pts[EX_CAMP_POINTS];
+	const struct ex_cov *cov;          /* the generator's coverage, as it grows (ex_campaign_start's) */
+	struct ex_cov base;                /* and as it was when the campaign started (corpus, resumed files) */
 };
 
 /*
@@ -57,6 +59,13 @@ int ex_campaign_start(struct ex_campaign *cp, const char *dir, unsigned corpus_r
  */
 int ex_campaign_case(struct ex_campaign *cp, const struct ex_case *c, const struct ex_cov *before,
 		     const struct ex_cov *after, uint64_t seed);
+
+/*
+ * The rules the coverage reached when cp started (the corpus', the resumed
+ * files') that this run has not exercised since: their IDs, space separated,
+ * into buf (cut short at len; "" for none). Returns how many there are.
+ */
+unsigned ex_campaign_unreached(const struct ex_campaign *cp, char *buf, size_t len);
 
 /* Make directory dir and the ones above it that do not exist. 0 or -errno. */
 int ex_mkdirs(const char *dir);

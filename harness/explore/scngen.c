@@ -27,7 +27,7 @@ unsigned ex_cov_reached(const struct ex_cov *c)
 
 enum kind { K_ALLOC_PD, K_DEALLOC_PD, K_REG_MR, K_DEREG_MR, K_ALLOC_MW, K_DEALLOC_MW, K_BIND_MW, K_CREATE_QP,
 	    K_DESTROY_QP, K_MODIFY_QP, K_CONNECT, K_WRITE, K_READ, K_CAS, K_FADD, K_SEND, K_RECV, K_LOCAL_INV,
-	    K_FILL, K_COUNT_ };
+	    K_FILL, K_VX, K_COUNT_ = K_VX + VX_COUNT_ }; /* K_VX + enum vx_kind: scngen_verbs.c's */
 
 /* Per node: how many live objects of each class, and QPs ready to send (RTS). */
 struct counts { unsigned pd, mr, mw, qp, rts, reset; };
@@ -54,7 +54,7 @@ static void count(const struct gctx *x, unsigned node, struct counts *c)
 }
 
 /* Weights of the kinds on a node in state c: build up first, then act and tear down. */
-static enum kind draw_kind(struct gctx *x, const struct counts *c)
+static enum kind draw_kind(struct gctx *x, unsigned node, const struct counts *c)
 {
 	unsigned w[K_COUNT_] = { 0 }, total = 0;
 
@@ -74,6 +74,8 @@ static enum kind draw_kind(struct gctx *x, const struct counts *c)
 	w[K_SEND] = w[K_RECV] = c->rts ? 6 : 0;
 	w[K_LOCAL_INV] = c->mw && c->qp ? 3 : 0;
 	w[K_FILL] = c->mr ? 1 : 0;
+	for (unsigned v = 0; v < VX_COUNT_; v++)
+		w[K_VX + v] = vx_weight(x, node, (enum vx_kind)v);
 	for (unsigned k = 0; k < K_COUNT_; k++)
 		total += w[k];
 	uint32_t r = below(x, total);
@@ -122,6 +124,19 @@ static int post_qp(struct gctx *x, unsigned node, int32_t *q, unsigned *peer)
 	return 0;
 }
 
+/* A SEND or WRITE's flags appended to tail, now and then: inline, unsignaled, solicited. */
+static void post_flags(struct gctx *x, char *tail, size_t len)
+{
+	size_t off = strlen(tail);
+
+	if (below(x, 6) == 0)
+		off += (size_t)snprintf(tail + off, len - off, " inline");
+	if (below(x, 8) == 0)
+		off += (size_t)snprintf(tail + off, len - off, " signaled=no");
+	if (below(x, 10) == 0)
+		snprintf(tail + off, len - off, " solicited=yes");
+}
+
 static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
 {
 	static const char *const names[] = { [K_WRITE] = "write", [K_READ] = "read", [K_CAS] = "cas",
@@ -131,6 +146,7 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 	unsigned peer, lnode;
 	int h, n, atomic = k == K_CAS || k == K_FADD;
 	uint64_t loff, plen;
+	const char *name = names[k];
 
 	if (post_qp(x, node, &q, &peer))
 		return -EAGAIN;
@@ -151,6 +167,8 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 		if (k == K_SEND && below(x, 3) == 0 &&
 		    (w = pick(x, peer, below(x, 3) ? SCN_C_MW : SCN_C_MR, W_ANY, NULL)) >= 0)
 			snprintf(tail, sizeof(tail), " inv=%s.%s", ex_node_name(peer), oname(x, w));
+		if (k == K_SEND)
+			post_flags(x, tail, sizeof(tail));
 		snprintf(line, len, "%s: %s %s local=%s+%llu len=%llu%s", ex_node_name(node), names[k], oname(x, q),
 			 lref, (unsigned long long)loff, (unsigned long long)(plen >> 31 ? 64 : plen), tail);
 		return 0;
@@ -163,28 +181,43 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 		snprintf(tail, sizeof(tail), " add=%u", 1 + (unsigned)below(x, 16));
 	else
 		snprintf(tail, sizeof(tail), " len=%llu", (unsigned long long)plen);
-	n = snprintf(line, len, "%s: %s %s local=%s+%llu remote=%s%s%s", ex_node_name(node), names[k], oname(x, q),
+	if (atomic && below(x, 8) == 0)
+		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " len=4"); /* not 8 (RA-ATOM-2) */
+	if (k == K_WRITE && below(x, 4) == 0)
+		name = "write_imm"; /* consumes a receive of the peer */
+	if (!atomic && k != K_READ)
+		post_flags(x, tail, sizeof(tail));
+	else if (k == K_READ && below(x, 12) == 0)
+		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " inline"); /* a READ cannot carry it */
+	n = snprintf(line, len, "%s: %s %s local=%s+%llu remote=%s%s%s", ex_node_name(node), name, oname(x, q),
 		     lref, (unsigned long long)(atomic ? loff & ~7ull : loff), remote, tail, rkey);
 	return n > 0 && (size_t)n < len ? 0 : -EAGAIN;
 }
 
 static int propose_bind(struct gctx *x, unsigned node, char *line, size_t len)
 {
-	char acc[96];
-	int hm;
-	int32_t w = pick(x, node, SCN_C_MW, W_ANY, NULL), q = pick(x, node, SCN_C_QP, W_LIVE, NULL);
+	char acc[96], mref[64];
+	int hm, hq;
+	int32_t w = pick(x, node, SCN_C_MW, W_ANY, NULL), q = pick(x, node, SCN_C_QP, W_LIVE, &hq);
 	int32_t m = pick(x, node, SCN_C_MR, below(x, 5) ? W_LIVE : W_ANY, &hm);
 	uint64_t mlen, off;
 
 	if (w < 0 || q < 0 || m < 0)
 		return -EAGAIN;
+	for (int t = 0; t < 3 && !(x->m->node[node].mr[hm].access & M_ACC_MW_BIND); t++)
+		m = pick(x, node, SCN_C_MR, W_LIVE, &hm); /* mostly an MR that allows binding */
+	for (int t = 0; t < 3 && x->m->node[node].qp[hq].state != M_QPS_RTS; t++)
+		q = pick(x, node, SCN_C_QP, W_LIVE, &hq); /* and a QP that can post it */
+	if (q < 0 || m < 0)
+		return -EAGAIN;
 	mlen = x->m->node[node].mr[hm].len;
 	off = edge_off(x, mlen, 0);
 	flags_str(SCN_T_ACCESS, some_of(x, M_ACC_REMOTE_ANY) | (below(x, 8) ? 0 : M_ACC_LOCAL_WRITE), acc,
 		  sizeof(acc));
-	snprintf(line, len, "%s: bind_mw %s qp=%s mr=%s+%llu len=%llu access=%s%s", ex_node_name(node), oname(x, w),
-		 oname(x, q), oname(x, m), (unsigned long long)off, (unsigned long long)edge_len(x, mlen, off), acc,
-		 below(x, 8) ? "" : " zero_based");
+	snprintf(mref, sizeof(mref), " mr=%s+%llu", oname(x, m), (unsigned long long)off);
+	snprintf(line, len, "%s: bind_mw %s qp=%s%s len=%llu access=%s%s%s", ex_node_name(node), oname(x, w),
+		 oname(x, q), below(x, 16) ? mref : "", (unsigned long long)edge_len(x, mlen, off), acc,
+		 below(x, 8) ? "" : " zero_based", below(x, 4) ? "" : " call"); /* call: ibv_bind_mw, not a post */
 	return 0;
 }
 
@@ -200,7 +233,8 @@ static int propose_connect(struct gctx *x, unsigned node, char *line, size_t len
 	if ((x->m->node[node].qp[h].state != M_QPS_RESET || x->m->node[peer].qp[hp].state != M_QPS_RESET) &&
 	    below(x, 8))
 		return -EAGAIN;
-	snprintf(line, len, "connect %s.%s %s.%s", ex_node_name(node), oname(x, q), ex_node_name(peer), oname(x, p));
+	snprintf(line, len, "connect %s.%s %s.%s%s", ex_node_name(node), oname(x, q), ex_node_name(peer), oname(x, p),
+		 below(x, 10) ? "" : below(x, 2) ? " max_dest_rd_atomic=0" : " max_rd_atomic=0");
 	return 0;
 }
 
@@ -208,17 +242,18 @@ static int propose_connect(struct gctx *x, unsigned node, char *line, size_t len
 static int propose_act(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
 {
 	const char *nn = ex_node_name(node);
+	const char *garble = below(x, 12) ? "" : " garble=self"; /* a garbled handle (HANDLE-1) */
 	int32_t o, q;
 
 	switch (k) {
 	case K_DEALLOC_PD:
-		return act_on(x, node, SCN_C_PD, below(x, 4) ? W_LIVE : W_ANY, "dealloc_pd", "", line, len);
+		return act_on(x, node, SCN_C_PD, below(x, 4) ? W_LIVE : W_ANY, "dealloc_pd", garble, line, len);
 	case K_DEREG_MR:
-		return act_on(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, "dereg_mr", "", line, len);
+		return act_on(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, "dereg_mr", garble, line, len);
 	case K_DEALLOC_MW:
-		return act_on(x, node, SCN_C_MW, below(x, 6) ? W_LIVE : W_ANY, "dealloc_mw", "", line, len);
+		return act_on(x, node, SCN_C_MW, below(x, 6) ? W_LIVE : W_ANY, "dealloc_mw", garble, line, len);
 	case K_DESTROY_QP:
-		return act_on(x, node, SCN_C_QP, W_LIVE, "destroy_qp", "", line, len);
+		return act_on(x, node, SCN_C_QP, W_LIVE, "destroy_qp", garble, line, len);
 	case K_MODIFY_QP:
 		o = pick(x, node, SCN_C_QP, W_LIVE, NULL);
 		return o < 0 ? -EAGAIN :
@@ -237,8 +272,13 @@ static int propose_act(struct gctx *x, unsigned node, enum kind k, char *line, s
 static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line, size_t len)
 {
 	static const uint64_t mlens[] = { 4096, 4096, 8192, 4096, 64, 1 };
+	static const uint32_t rare_access[] = { M_ACC_ZERO_BASED, 64 /* ON_DEMAND */, 128 /* HUGETLB */,
+						256 /* FLUSH_GLOBAL */, 512 /* FLUSH_PERSISTENT */,
+						1u << 20 /* RELAXED_ORDERING */ };
 	const char *nn = ex_node_name(node);
-	char acc[128];
+	char acc[160], iova[32], qtail[160];
+	uint64_t mlen;
+	int rare;
 	int32_t pd = pick(x, node, SCN_C_PD, below(x, 10) ? W_LIVE : W_ANY, NULL);
 
 	if (k == K_ALLOC_PD) {
@@ -249,21 +289,36 @@ static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line
 		return -EAGAIN;
 	switch (k) {
 	case K_REG_MR:
+		/* Rare flags, lengths and IOVAs (failures, mostly) once the node has an MR: the score prefers rare
+		 * rules, and a node whose every reg_mr fails never moves a byte. */
+		rare = live_n(x, node, SCN_C_MR) > 0;
 		flags_str(SCN_T_ACCESS, (below(x, 4) ? M_ACC_LOCAL_WRITE : 0) | some_of(x, M_ACC_REMOTE_ANY) |
-			  (below(x, 3) ? 0 : M_ACC_MW_BIND), acc, sizeof(acc));
-		snprintf(line, len, "%s: reg_mr m%u pd=%s len=%llu access=%s%s%s", nn, x->step, oname(x, pd),
-			 (unsigned long long)mlens[below(x, 6)], acc, below(x, 8) ? "" : " offset=100",
-			 below(x, 10) ? "" : below(x, 2) ? " prot=RO" : " prot=NONE");
+			  (below(x, 3) ? 0 : M_ACC_MW_BIND) | (rare && below(x, 6) == 0 ? rare_access[below(x, 6)] : 0),
+			  acc, sizeof(acc));
+		if (rare && below(x, 16) == 0) /* bits no IBV_ACCESS_* names */
+			snprintf(acc + strlen(acc), sizeof(acc) - strlen(acc), "|0x80000000");
+		mlen = !rare || below(x, 20) ? mlens[below(x, 6)] : below(x, 2) ? 0 : 0xfffffffffffff000ull; /* empty, wrapping */
+		iova[0] = '\0';
+		if (rare && below(x, 8) == 0) /* zero based, page aligned, or at another offset in its page than the buffer */
+			snprintf(iova, sizeof(iova), " iova=%s", below(x, 3) == 0 ? "0" : below(x, 2) ? "0x200000" : "0x200010");
+		snprintf(line, len, "%s: reg_mr m%u pd=%s len=%llu access=%s%s%s%s", nn, x->step, oname(x, pd),
+			 (unsigned long long)mlen, acc, below(x, 8) ? "" : " offset=100",
+			 below(x, 10) ? "" : below(x, 2) ? " prot=RO" : " prot=NONE", iova);
 		return 0;
 	case K_ALLOC_MW:
 		snprintf(line, len, "%s: alloc_mw w%u pd=%s type=%u", nn, x->step, oname(x, pd), 1 + (unsigned)below(x, 2));
 		return 0;
 	default: /* K_CREATE_QP */
+		/* the node's first QP a plain RC one (dead CQs fail it, and the score likes failures) */
+		if (live_n(x, node, SCN_C_QP) && below(x, 2))
+			vx_qp_tail(x, node, 1, qtail, sizeof(qtail));
+		else
+			qtail[0] = '\0';
 		if (below(x, 3)) {
-			snprintf(line, len, "%s: create_qp q%u pd=%s", nn, x->step, oname(x, pd));
+			snprintf(line, len, "%s: create_qp q%u pd=%s%s", nn, x->step, oname(x, pd), qtail);
 		} else {
 			flags_str(SCN_T_ACCESS, some_of(x, M_ACC_REMOTE_ANY), acc, sizeof(acc));
-			snprintf(line, len, "%s: create_qp q%u pd=%s access=%s", nn, x->step, oname(x, pd), acc);
+			snprintf(line, len, "%s: create_qp q%u pd=%s access=%s%s", nn, x->step, oname(x, pd), acc, qtail);
 		}
 		return 0;
 	}
@@ -286,7 +341,7 @@ static void draw(struct gctx *x, unsigned *node, unsigned *k)
 	}
 	/* Half the steps on a node that can post: traffic is where most rules are. */
 	*node = nready && below(x, 2) ? ready[below(x, nready)] : below(x, x->nnodes);
-	*k = draw_kind(x, &c[*node]);
+	*k = draw_kind(x, *node, &c[*node]);
 }
 
 /* One proposal of kind k on node after the prefix x->e ran. 0 or -EAGAIN (draw again). */
@@ -312,14 +367,16 @@ static int propose(struct gctx *x, unsigned node, unsigned k, char *line, size_t
 	case K_RECV:
 		return propose_post(x, node, k, line, len);
 	default:
-		return propose_act(x, node, k, line, len);
+		return k >= K_VX ? vx_propose(x, node, (enum vx_kind)(k - K_VX), line, len) :
+				   propose_act(x, node, k, line, len);
 	}
 }
 
 /* ------------------------------------------------------------ scoring -- */
 
 /* Rules the exploration has seen least, and steps with several outcomes, score higher. */
-static double score(const struct ex_eval *e, const struct ex_cov *cov, const struct result *prefix)
+static double score(const struct ex_eval *e, const struct ex_cov *cov, const struct ex_cov *run,
+		    const struct result *prefix)
 {
 	const struct m_pred *p = &e->last_gen;
 	double s = 0;
@@ -335,6 +392,8 @@ static double score(const struct ex_eval *e, const struct ex_cov *cov, const str
 			unsigned id = p->alt[i].rules[r];
 
 			s += 1.0 / (1.0 + cov->hits[id] + (result_rule_has(prefix, (enum m_rule)id) ? 4 : 0));
+			if (run && !run->hits[id])
+				s += 2.0; /* not generated yet (ex_gen_opts.run) */
 		}
 	}
 	return s + (kinds > 1 ? 1.0 : 0.0);
@@ -370,7 +429,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum m_fa
 		if (rc)
 			break;
 		if (e->r.v == V_PASS && e->nseen == c->n + 1 && !(o->no_crash && e->last_crash)) {
-			double s = score(e, cov, &prefix->r);
+			double s = score(e, cov, o->run, &prefix->r);
 
 			if (s > best_s) {
 				best_s = s;
@@ -392,7 +451,7 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	struct ex_hold *h = ex_hold_new(); /* the prefix, held: the proposals go on from it */
 	struct ex_eval *e = malloc(sizeof(*e)); /* reused by every run of the case */
 	unsigned span = o->nodes_max > o->nodes_min ? o->nodes_max - o->nodes_min + 1 : 1;
-	enum m_family fams[M_FAM_COUNT_], fam = M_FAM_VERBS;
+	enum m_family fams[M_FAM_COUNT_ * 3], fam = M_FAM_VERBS;
 	unsigned nf = 0;
 	int rc = 0;
 
@@ -404,10 +463,11 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 	memset(out, 0, sizeof(*out));
 	out->nnodes = o->nodes_min + model_gen_below(g, span);
 	for (unsigned a = 0; a < M_FAM_COUNT_; a++)
-		if (o->apis & (1u << a))
+		/* verbs has most of the rules (area A: 114 of 198) and the cheapest steps: three times a share */
+		for (unsigned k = 0; (o->apis & (1u << a)) && k < (a == M_FAM_VERBS ? 3u : 1u); k++)
 			fams[nf++] = (enum m_family)a;
 	if (nf)
-		fam = fams[nf > 1 ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
+		fam = fams[fams[nf - 1] != fams[0] ? model_gen_below(g, nf) : 0]; /* one family a case; none drawn for one */
 	rc = api_opening(fam, out); /* the empty prefix has no steps to parse: a first step */
 	if (!rc)
 		rc = ex_hold_run(h, out, &o->judge, &o->judge, NULL);
@@ -418,8 +478,11 @@ int ex_gen_case(struct model_gen *g, const struct ex_gen_opts *o, struct ex_cov 
 		misses = rc ? 0 : misses + 1;
 		rc = rc ? ex_hold_grow(h, out) : 0; /* the prefix with its new step, held */
 	}
-	if (!rc && ex_hold_end(h) == 0)
+	if (!rc && ex_hold_end(h) == 0) {
 		ex_cov_add(cov, &h->e.r); /* the case's whole run */
+		if (o->run)
+			ex_cov_add(o->run, &h->e.r);
+	}
 	ex_hold_release(h);
 	ex_hold_delete(h);
 	free(e);

@@ -40,6 +40,9 @@ struct ex_gen_opts {
 	                                 * (VERBS, RPMA, DAT, MRAPI, RPMEM); each case draws one; 0: verbs */
 	struct m_profile judge;         /* the profile steps are checked against */
 	int no_crash;                   /* drop proposals judge says may kill the kernel (a host stack) */
+	struct ex_cov *run;             /* NULL, or the rules of the generated cases alone (not the corpus'),
+	                                 * counted here: a rule it lacks scores as new however often the
+	                                 * corpus reached it, so success paths compete with rarer failures */
 };
 
 /*

@@ -28,7 +28,8 @@ static uint64_t buf_len(struct gctx *x)
 
 /* ------------------------------------------------------------ librpma -- */
 
-enum rk { R_REG, R_DEREG, R_REMOTE, R_CONNECT, R_DISCONNECT, R_WRITE, R_READ, R_ATOMIC, R_FLUSH, R_FILL, R_COUNT_ };
+enum rk { R_REG, R_DEREG, R_REMOTE, R_CONNECT, R_DISCONNECT, R_WRITE, R_READ, R_ATOMIC, R_FLUSH, R_FILL, R_DESC,
+	  R_COUNT_ };
 
 /* Bits of the usage table (scn_tables.c usage_t). */
 #define USAGE_ALL 0x3fu
@@ -50,6 +51,7 @@ static void rpma_draw(struct gctx *x, unsigned *node, unsigned *kind)
 	w[R_WRITE] = w[R_READ] = conn >= 0 && rem >= 0 ? 10 : 0;
 	w[R_ATOMIC] = w[R_FLUSH] = conn >= 0 && rem >= 0 ? 4 : 0;
 	w[R_FILL] = mr < 0 ? 0 : 1;
+	w[R_DESC] = mr < 0 && rem < 0 ? 0 : 2;
 	*kind = weighted(x, w, R_COUNT_);
 }
 
@@ -111,19 +113,38 @@ static int rpma_post(struct gctx *x, unsigned node, unsigned kind, char *line, s
 		       0 : -EAGAIN;
 }
 
+/* A descriptor step: an MR's descriptor and its size, a remote MR's size and flush type (a NULL argument now and then). */
+static int rpma_desc(struct gctx *x, unsigned node, char *line, size_t len)
+{
+	static const char *const mr_calls[] = { "rpma_mr_get_descriptor", "rpma_mr_get_descriptor_size" };
+	static const char *const rem_calls[] = { "rpma_mr_remote_get_size", "rpma_mr_remote_get_flush_type" };
+	unsigned k = below(x, 2), c = below(x, 2);
+	const char *null = below(x, 5) ? "" : below(x, 2) ? " null=MR" : c ? " null=DESC_SIZE" : " null=DESC";
+
+	if (k == 0)
+		return act_on(x, node, SCN_C_RPMA_MR, below(x, 6) ? W_LIVE : W_ANY, mr_calls[c], null, line, len);
+	return act_on(x, node, SCN_C_RPMA_REMOTE, W_ANY, rem_calls[c], below(x, 5) ? "" : " null=MR", line, len);
+}
+
 static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
 	const char *nn = ex_node_name(node);
 	char usage[128], tail[160];
 	int32_t o;
 	unsigned peer;
+	int rare;
 
 	switch ((enum rk)kind) {
-	case R_REG:
-		flags_str(SCN_T_USAGE, some_of(x, USAGE_ALL), usage, sizeof(usage));
-		snprintf(line, len, "%s: rpma_mr_reg m%u len=%llu usage=%s%s", nn, x->step,
-			 (unsigned long long)buf_len(x), usage, below(x, 8) ? "" : " offset=100");
+	case R_REG: /* once the node has an MR, now and then one the library or the provider refuses */
+		rare = live_n(x, node, SCN_C_RPMA_MR) && below(x, 4) == 0;
+		flags_str(SCN_T_USAGE, rare && below(x, 4) == 0 ? 0 : some_of(x, USAGE_ALL), usage, sizeof(usage));
+		snprintf(line, len, "%s: rpma_mr_reg m%u len=%llu usage=%s%s%s%s", nn, x->step,
+			 (unsigned long long)(rare && below(x, 3) == 0 ? 0 : buf_len(x)), usage,
+			 rare && below(x, 3) == 0 ? "|0x100" : "", below(x, 8) ? "" : " offset=100",
+			 rare && below(x, 3) == 0 ? " prot=RO" : "");
 		return 0;
+	case R_DESC:
+		return rpma_desc(x, node, line, len);
 	case R_DEREG:
 		return act_on(x, node, SCN_C_RPMA_MR, below(x, 5) ? W_LIVE : W_ANY, "rpma_mr_dereg", "", line, len);
 	case R_REMOTE:
@@ -132,6 +153,8 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 		if (o < 0)
 			return -EAGAIN;
 		tamper(x, tail, sizeof(tail));
+		if (!tail[0] && below(x, 5) == 0) /* a descriptor longer (or shorter) than the library's */
+			snprintf(tail, sizeof(tail), " size=%u", below(x, 4) ? (below(x, 2) ? 22u : 196u) : 8u);
 		snprintf(line, len, "%s: rpma_mr_remote_from_descriptor x%u from=%s.%s%s", nn, x->step,
 			 ex_node_name(peer), oname(x, o), tail);
 		return 0;
@@ -149,8 +172,9 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 
 /* ------------------------------------------------------------- uDAPL -- */
 
+
 enum dk { D_PZ, D_PZ_FREE, D_LMR, D_LMR_FREE, D_CONNECT, D_DISCONNECT, D_EP_FREE, D_WRITE, D_READ, D_FILL, D_RMR,
-	  D_COUNT_ };
+	  D_QUERY, D_BIND, D_RMR_FREE, D_COUNT_ };
 
 /* Bits of the dat_priv table (scn_tables.c dat_priv_t): LOCAL_READ REMOTE_READ LOCAL_WRITE REMOTE_WRITE. */
 #define DAT_PRIV_BITS 0x33u
@@ -172,7 +196,10 @@ static void dat_draw(struct gctx *x, unsigned *node, unsigned *kind)
 	w[D_DISCONNECT] = w[D_EP_FREE] = ep < 0 ? 0 : 1;
 	w[D_WRITE] = w[D_READ] = ep >= 0 && lmr >= 0 ? 12 : 0;
 	w[D_FILL] = lmr < 0 ? 0 : 1;
-	w[D_RMR] = pz < 0 ? 0 : 1;
+	w[D_RMR] = pz < 0 ? 0 : pick(x, *node, SCN_C_DAT_RMR, W_LIVE, NULL) < 0 ? 3 : 1;
+	w[D_QUERY] = lmr < 0 ? 0 : 2;
+	w[D_BIND] = lmr >= 0 && ep >= 0 ? 6 : 0;
+	w[D_RMR_FREE] = pz < 0 ? 0 : 1;
 	*kind = weighted(x, w, D_COUNT_);
 }
 
@@ -182,7 +209,9 @@ static int dat_post(struct gctx *x, unsigned node, unsigned kind, char *line, si
 	unsigned peer = other(x, node);
 	uint64_t tlen, toff;
 
-	t = pick(x, peer, SCN_C_DAT_LMR, W_ANY, NULL);
+	t = below(x, 3) ? -1 : pick(x, peer, SCN_C_DAT_RMR, W_ANY, NULL); /* an RMR: its bound window */
+	if (t < 0)
+		t = pick(x, peer, SCN_C_DAT_LMR, W_ANY, NULL);
 	if (e < 0 || l < 0 || t < 0)
 		return -EAGAIN;
 	tlen = obj_len(x, t);
@@ -216,12 +245,32 @@ static const char *mem_type(struct gctx *x, unsigned node, char *buf, size_t len
 	return buf;
 }
 
+/* dat_rmr_bind: an RMR of the node over one of its LMRs (an edge offset and length, a privilege) through an EP. */
+static int dat_bind(struct gctx *x, unsigned node, char *line, size_t len)
+{
+	char priv[128];
+	int32_t r = pick(x, node, SCN_C_DAT_RMR, W_ANY, NULL);
+	int32_t l = pick(x, node, SCN_C_DAT_LMR, below(x, 6) ? W_LIVE : W_ANY, NULL);
+	int32_t e = pick(x, node, SCN_C_DAT_EP, W_ANY, NULL);
+	uint64_t llen, off;
+
+	if (r < 0 || l < 0 || e < 0)
+		return -EAGAIN;
+	llen = obj_len(x, l);
+	off = edge_off(x, llen, 0);
+	flags_str(SCN_T_DAT_PRIV, below(x, 8) ? some_of(x, 0x62u) : 0, priv, sizeof(priv)); /* REMOTE_* bits, or none */
+	return snprintf(line, len, "%s: dat_rmr_bind %s lmr=%s+%llu len=%llu priv=%s ep=%s", ex_node_name(node),
+			oname(x, r), oname(x, l), (unsigned long long)off, (unsigned long long)edge_len(x, llen, off),
+			priv, oname(x, e)) < (int)len ? 0 : -EAGAIN;
+}
+
 static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
 	const char *nn = ex_node_name(node);
 	char priv[128], tail[96];
 	int32_t o, p;
 	unsigned peer;
+	int rare;
 
 	switch ((enum dk)kind) {
 	case D_PZ:
@@ -234,12 +283,23 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 		if (o < 0)
 			return -EAGAIN;
 		flags_str(SCN_T_DAT_PRIV, (below(x, 4) ? 0x10u : 0) | some_of(x, DAT_PRIV_BITS), priv, sizeof(priv));
-		snprintf(line, len, "%s: dat_lmr_create l%u pz=%s len=%llu priv=%s%s", nn, x->step, oname(x, o),
-			 (unsigned long long)buf_len(x), priv, mem_type(x, node, tail, sizeof(tail)));
+		/* once the node has an LMR, now and then an empty one or one over read-only or unmapped pages */
+		rare = pick(x, node, SCN_C_DAT_LMR, W_LIVE, NULL) >= 0 && below(x, 5) == 0;
+		snprintf(line, len, "%s: dat_lmr_create l%u pz=%s len=%llu priv=%s%s%s", nn, x->step, oname(x, o),
+			 (unsigned long long)(rare && below(x, 3) == 0 ? 0 : buf_len(x)), priv,
+			 mem_type(x, node, tail, sizeof(tail)),
+			 rare ? (below(x, 2) ? " prot=RO" : " prot=UNMAPPED") : below(x, 10) ? "" : " offset=12");
 		return 0;
+	case D_QUERY:
+		return act_on(x, node, SCN_C_DAT_LMR, below(x, 6) ? W_LIVE : W_ANY, "dat_lmr_query", "", line, len);
+	case D_BIND:
+		return dat_bind(x, node, line, len);
+	case D_RMR_FREE:
+		o = pick(x, node, SCN_C_DAT_RMR, W_ANY, NULL);
+		return o < 0 ? -EAGAIN : (snprintf(line, len, "%s: dat_rmr_free %s", nn, oname(x, o)), 0);
 	case D_RMR:
 		snprintf(tail, sizeof(tail), "r%u pz=", x->step);
-		o = pick(x, node, SCN_C_DAT_PZ, W_LIVE, NULL);
+		o = pick(x, node, SCN_C_DAT_PZ, below(x, 6) ? W_LIVE : W_ANY, NULL);
 		return o < 0 ? -EAGAIN :
 			       (snprintf(line, len, "%s: dat_rmr_create %s%s", nn, tail, oname(x, o)), 0);
 	case D_LMR_FREE:
@@ -250,8 +310,8 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 		p = pick(x, peer, SCN_C_DAT_PZ, W_ANY, NULL);
 		if (o < 0 || p < 0)
 			return -EAGAIN;
-		snprintf(line, len, "%s: dat_ep_connect e%u pz=%s peer=%s.%s", nn, x->step, oname(x, o), ex_node_name(peer),
-			 oname(x, p));
+		snprintf(line, len, "%s: dat_ep_connect e%u pz=%s peer=%s.%s%s", nn, x->step, oname(x, o), ex_node_name(peer),
+			 oname(x, p), below(x, 6) ? "" : below(x, 2) ? " private_data=56" : " private_data=1024");
 		return 0;
 	case D_DISCONNECT:
 	case D_EP_FREE:

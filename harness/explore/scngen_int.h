@@ -26,6 +26,8 @@ enum want { W_ANY, W_LIVE };
 
 /* Is object o (created in the model, handle h) live there? */
 int obj_live(const struct gctx *x, const struct scn_obj *o, int h);
+/* How many objects of class cls live on node (nothing drawn). */
+unsigned live_n(const struct gctx *x, unsigned node, uint32_t cls);
 /* A uniformly drawn integer in [0, n) (0 when n is 0). */
 uint32_t below(struct gctx *x, uint32_t n);
 /* Another node than node, uniformly (x->nnodes >= 2). */
@@ -53,10 +55,10 @@ uint64_t edge_len(struct gctx *x, uint64_t len, uint64_t off);
  * "NODE: CALL NAME[TAIL]" into line, NAME an object of class cls on node
  * picked as pick() does. 0, or -EAGAIN (none).
  */
-int act_on(struct gctx *x, unsigned node, uint16_t cls, enum want w, const char *call, const char *tail, char *line,
+int act_on(struct gctx *x, unsigned node, uint32_t cls, enum want w, const char *call, const char *tail, char *line,
 	   size_t len);
 /* "NODE: fill NAME byte=B" for a live object of class cls on node (B random, 1..254). 0 or -EAGAIN. */
-int fill_one(struct gctx *x, unsigned node, uint16_t cls, char *line, size_t len);
+int fill_one(struct gctx *x, unsigned node, uint32_t cls, char *line, size_t len);
 
 /*
  * The families but verbs (scngen_api.c dispatches): a node and a kind of
@@ -67,6 +69,18 @@ void api_draw(struct gctx *x, unsigned *node, unsigned *kind);
 int api_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len);
 /* The steps a case of family fam begins with (uDAPL: dat_ia_open on every node). 0 or -ENOMEM. */
 int api_opening(enum m_family fam, struct ex_case *c);
+
+/*
+ * The verbs steps beyond PDs, MRs, windows and RC posts (scngen_verbs.c): CQs and their
+ * actions, completion channels, SRQs, UD address handles and sends through them, device and
+ * port queries, rereg_mr, modify_qp one transition at a time. vx_weight: the kind's weight on
+ * node in the prefix's state (0: nothing to act on); vx_propose: one proposal (0 or -EAGAIN);
+ * vx_qp_tail: create_qp's extra arguments (type, CQs, SRQ, queue depths, inline, ex=yes) or "".
+ */
+enum vx_kind { VX_CQ, VX_CQ_ACT, VX_CHAN, VX_SRQ, VX_AH, VX_UD_SEND, VX_QUERY, VX_REREG, VX_STATE, VX_COUNT_ };
+unsigned vx_weight(const struct gctx *x, unsigned node, enum vx_kind k);
+int vx_propose(struct gctx *x, unsigned node, enum vx_kind k, char *line, size_t len);
+void vx_qp_tail(struct gctx *x, unsigned node, int all, char *tail, size_t len); /* all 0: the type alone */
 
 /* MRAPI (scngen_mrapi.c), as api_draw / api_propose; its opening: mrapi_initialize on every node. */
 void mrapi_draw(struct gctx *x, unsigned *node, unsigned *kind);

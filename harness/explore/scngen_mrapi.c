@@ -14,7 +14,7 @@
 #include <string.h>
 
 enum mk { M_CREATE, M_GET, M_ATTACH, M_DETACH, M_DELETE, M_READ, M_WRITE, M_RW_I, M_WAIT, M_STORE, M_SYNC,
-	  M_FINALIZE, M_INIT, M_COUNT_ };
+	  M_FINALIZE, M_INIT, M_ATTR, M_COUNT_ };
 
 /* The model's segment of rmem object o (handle h), NULL when it names none. */
 static const struct m_mrapi_seg *seg_of(const struct gctx *x, int h)
@@ -70,6 +70,7 @@ void mrapi_draw(struct gctx *x, unsigned *node, unsigned *kind)
 	w[M_SYNC] = r >= 0 ? 1 : 0;
 	w[M_FINALIZE] = mm->node[*node].init ? 1 : 0;
 	w[M_INIT] = mm->node[*node].init ? 0 : 1;
+	w[M_ATTR] = mm->node[*node].init ? 3 : 0;
 	*kind = weighted(x, w, M_COUNT_);
 }
 
@@ -95,15 +96,76 @@ static const char *atype(struct gctx *x)
 	return below(x, 5) ? "" : t[below(x, 4)];
 }
 
+/* An attributes object node made (init_attributes: the parser's objects, the model keeps no handle), or -1. */
+static int32_t pick_attrs(struct gctx *x, unsigned node)
+{
+	const struct scn_file *f = x->e->f;
+	int32_t cand[32];
+	unsigned n = 0;
+
+	for (size_t i = 0; i < f->nobjs && n < 32; i++)
+		if (f->objs[i].node == node && f->objs[i].cls == SCN_C_MRAPI_ATTRS && f->objs[i].step < x->e->nseen)
+			cand[n++] = (int32_t)i;
+	return n ? cand[below(x, n)] : -1;
+}
+
+/*
+ * A creation: a fresh id mostly, the node's attributes now and then; once the node has a buffer of its
+ * own, now and then size 0, no buffer (NULL) or over a part of that buffer (a conflict).
+ */
 static int propose_create(struct gctx *x, unsigned node, char *line, size_t len)
 {
 	static const unsigned sizes[] = { 4096, 4096, 256, 1024, 64, 1 };
-	char id[24];
+	char id[24], tail[80] = "";
+	int32_t a = below(x, 4) ? -1 : pick_attrs(x, node);
+	int hl;
+	int32_t l = own_buffer(x, node, &hl);
+	unsigned size = sizes[below(x, sizeof(sizes) / sizeof(sizes[0]))];
 
 	rmem_id(x, 1, id, sizeof(id));
-	snprintf(line, len, "%s: mrapi_rmem_create r%u id=%s size=%u%s", ex_node_name(node), x->step, id,
-		 sizes[below(x, sizeof(sizes) / sizeof(sizes[0]))], atype(x));
+	if (a >= 0)
+		snprintf(tail, sizeof(tail), " attrs=%s", oname(x, a));
+	if (l >= 0 && below(x, 5) == 0) {
+		switch (below(x, 3)) {
+		case 0:
+			size = 0;
+			break;
+		case 1:
+			snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " null=MEM");
+			break;
+		default:
+			size = 64;
+			snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " over=%s+0", oname(x, l));
+			break;
+		}
+	}
+	snprintf(line, len, "%s: mrapi_rmem_create r%u id=%s size=%u%s%s", ex_node_name(node), x->step, id, size,
+		 atype(x), tail);
 	return 0;
+}
+
+/* Attributes: init (NULL now and then), set one (domain sharing off, extended errors, the size), get one. */
+static int propose_attr(struct gctx *x, unsigned node, char *line, size_t len)
+{
+	static const char *const set[] = { " attr=DOMAIN_SHARED value=0", " attr=ERROR_EXT value=1",
+					   " attr=RMEM_SIZE value=64", " attr=DOMAIN_SHARED value=1", " attr=9 value=1" };
+	static const char *const get[] = { " attr=DOMAIN_SHARED", " attr=ERROR_EXT", " attr=RMEM_SIZE",
+					   " attr=RMEM_ATYPE", " attr=9" };
+	int32_t a = pick_attrs(x, node);
+	int n;
+
+	switch (a < 0 ? 0 : below(x, 4)) {
+	case 0:
+		snprintf(line, len, "%s: mrapi_rmem_init_attributes t%u%s", ex_node_name(node), x->step,
+			 below(x, 8) ? "" : " null=ATTRIBUTES");
+		return 0;
+	case 1:
+	case 2:
+		n = snprintf(line, len, "%s: mrapi_rmem_set_attribute %s%s", ex_node_name(node), oname(x, a), set[below(x, 5)]);
+		return n > 0 && (size_t)n < len ? 0 : -EAGAIN;
+	default:
+		return act_on(x, node, SCN_C_MRAPI_RMEM, W_ANY, "mrapi_rmem_get_attribute", get[below(x, 5)], line, len);
+	}
 }
 
 /*
@@ -229,8 +291,10 @@ int mrapi_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size
 	case M_FINALIZE:
 		snprintf(line, len, "%s: mrapi_finalize", nn);
 		return 0;
-	default: /* M_INIT */
-		snprintf(line, len, "%s: mrapi_initialize", nn);
+	case M_ATTR:
+		return propose_attr(x, node, line, len);
+	default: /* M_INIT: now and then in another domain (its rmems not shared with the others') */
+		snprintf(line, len, "%s: mrapi_initialize%s", nn, below(x, 4) ? "" : " domain=2");
 		return 0;
 	}
 }

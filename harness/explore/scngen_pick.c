@@ -99,7 +99,7 @@ int32_t pick(struct gctx *x, unsigned node, uint32_t cls, enum want w, int *h)
 	return o;
 }
 
-int act_on(struct gctx *x, unsigned node, uint16_t cls, enum want w, const char *call, const char *tail, char *line,
+int act_on(struct gctx *x, unsigned node, uint32_t cls, enum want w, const char *call, const char *tail, char *line,
 	   size_t len)
 {
 	int32_t o = pick(x, node, cls, w, NULL);
@@ -111,7 +111,7 @@ int act_on(struct gctx *x, unsigned node, uint16_t cls, enum want w, const char 
 	return n > 0 && (size_t)n < len ? 0 : -EAGAIN;
 }
 
-int fill_one(struct gctx *x, unsigned node, uint16_t cls, char *line, size_t len)
+int fill_one(struct gctx *x, unsigned node, uint32_t cls, char *line, size_t len)
 {
 	int32_t o = pick(x, node, cls, W_LIVE, NULL);
 

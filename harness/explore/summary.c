@@ -140,6 +140,15 @@ static const char *state_word(int final)
 
 /* ------------------------------------------------------------- md -- */
 
+/* The rules the corpus (and the resumed files) reach that this run has not: what the generator misses. */
+static void unreached_md(struct sbuf *b, const struct ex_campaign *cp)
+{
+	char ids[M_RULE_COUNT_ * 16];
+	unsigned n = ex_campaign_unreached(cp, ids, sizeof(ids));
+
+	sb_add(b, "## Rules the corpus reaches that this run did not (%u)\n\n%s\n\n", n, n ? ids : "None.");
+}
+
 static void markdown(struct sbuf *b, const struct ex_opts *o, const struct ex_summary *sum,
 		     const struct ex_campaign *cp, int final)
 {
@@ -160,7 +169,9 @@ static void markdown(struct sbuf *b, const struct ex_opts *o, const struct ex_su
 	if (cp->dir)
 		sb_add(b, "| corpus (`--resume=%s`) | %lu files resumed from, %lu kept by this run |\n", cp->dir,
 		       cp->resumed, cp->kept);
-	sb_add(b, "\n![rules reached over time](summary-rules.svg)\n\n## Divergences by signature\n\n");
+	sb_add(b, "\n![rules reached over time](summary-rules.svg)\n\n");
+	unreached_md(b, cp);
+	sb_add(b, "## Divergences by signature\n\n");
 	if (!sum->nfound)
 		sb_add(b, "None.\n");
 	else

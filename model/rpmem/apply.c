@@ -121,8 +121,10 @@ static int do_remove(struct m_rpmem_model *s, const struct m_rpmem_args *a)
 	m_rpmem_set_bytes_free(st);
 	st->exists = st->consistent = st->has_hdr = 0;
 	memset(&st->attr, 0, sizeof(st->attr));
-	if (a->flags & M_RPMEM_REMOVE_POOL_SET)
+	if (a->flags & M_RPMEM_REMOVE_POOL_SET) {
 		memset(st, 0, sizeof(*st));
+		st->owner = -1; /* no pool open on it: a cleared 0 would name handle 0 (its link up again) */
+	}
 	return 0;
 }
 

@@ -3,12 +3,14 @@
  * 31): the samples of the rules reached over time stay within
  * EX_CAMP_POINTS however long the campaign runs, thinned evenly and in time
  * order from its start; a campaign without a directory keeps nothing; a kept
- * corpus directory is made with its parents.
+ * corpus directory is made with its parents; the rules the corpus reached
+ * that the run has not are listed by ID, and leave the list once the run hits them.
  */
 #include "harness/explore/campaign.h"
 
 #include <check.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +34,32 @@ START_TEST(test_points_stay_bounded_and_in_order)
 	}
 	/* the last sample is within one sampling interval of the end */
 	ck_assert(cp->pts[cp->npoints - 1].t >= 100000.0 - 2.0 * (double)cp->every);
+	free(cp);
+}
+END_TEST
+
+START_TEST(test_unreached_lists_the_corpus_rules_not_hit)
+{
+	struct ex_campaign *cp = calloc(1, sizeof(*cp));
+	struct ex_cov cov = { { 0 } };
+	char ids[64], want[64];
+
+	ck_assert_ptr_nonnull(cp);
+	cov.hits[M_RULE_PD_2] = 3;  /* the corpus reached two rules */
+	cov.hits[M_RULE_MR_KEY_1] = 5;
+	ck_assert_int_eq(ex_campaign_start(cp, NULL, 2, &cov), 0);
+	ck_assert_uint_eq(ex_campaign_unreached(cp, ids, sizeof(ids)), 2);
+	snprintf(want, sizeof(want), "%s %s", m_rule_info(M_RULE_PD_2)->id, m_rule_info(M_RULE_MR_KEY_1)->id);
+	ck_assert_str_eq(ids, want);
+	cov.hits[M_RULE_MR_KEY_1]++; /* the run hit one of them, and a rule the corpus did not reach */
+	cov.hits[M_RULE_PD_3]++;
+	ck_assert_uint_eq(ex_campaign_unreached(cp, ids, sizeof(ids)), 1);
+	ck_assert_str_eq(ids, m_rule_info(M_RULE_PD_2)->id);
+	ck_assert_uint_eq(ex_campaign_unreached(cp, ids, 3), 1); /* cut short, still a string */
+	ck_assert_uint_le(strlen(ids), 2);
+	cov.hits[M_RULE_PD_2]++;
+	ck_assert_uint_eq(ex_campaign_unreached(cp, ids, sizeof(ids)), 0);
+	ck_assert_str_eq(ids, "");
 	free(cp);
 }
 END_TEST
@@ -73,6 +101,7 @@ Suite *suite_test_explore_campaign(void)
 
 	tcase_add_test(tc, test_points_stay_bounded_and_in_order);
 	tcase_add_test(tc, test_no_directory_keeps_nothing_and_dirs_are_made);
+	tcase_add_test(tc, test_unreached_lists_the_corpus_rules_not_hit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,7 @@
 /*
  * Unit tests of `rdmacheck explore --api=mrapi` and `--api=rpmem`
- * (harness/explore/scngen_mrapi.c, scngen_rpmem.c), on the model alone.
+ * (harness/explore/scngen_mrapi.c, scngen_rpmem.c), and of the verbs steps of
+ * scngen_verbs.c (CQs, channels, SRQs, UD, queries, rereg, QP transitions), on the model alone.
  * Each family's cases must be well formed (parse, pass on the model they were
  * drawn from, and lint clean as a file: lint's own walk, with a title and a
  * rule cited), reach the family's own rules and the calls its brief names,
@@ -56,17 +57,17 @@ static int lint_text(const char *text, const char *what)
 
 /*
  * Draw ncases cases of family fam (seed 3): each passes on the model and lints clean; count the steps that
- * call each of calls[] (each must be drawn), the traffic (steps that call one of traffic[]: at least a
- * quarter of the steps) and the family's rules reached (at least min_rules).
+ * call each of calls[] (each must be drawn), the traffic (steps that call one of traffic[]: at least one
+ * in traffic_div of the steps) and the family's rules reached (at least min_rules).
  */
 static void check_family(enum m_family fam, int ncases, const char *const *calls, const char *const *traffic,
-			 const char *rule_prefix, const char *require, unsigned min_rules)
+			 unsigned traffic_div, const char *rule_prefix, const char *require, unsigned min_rules)
 {
 	struct ex_gen_opts o = fam_opts(fam);
 	struct ex_cov cov = { { 0 } };
 	struct model_gen g;
 	struct ex_eval *e = malloc(sizeof(*e));
-	unsigned seen[16] = { 0 }, fam_rules = 0, steps = 0, moves = 0;
+	unsigned seen[40] = { 0 }, fam_rules = 0, steps = 0, moves = 0;
 
 	ck_assert_ptr_nonnull(e);
 	model_gen_seed(&g, 3);
@@ -99,7 +100,7 @@ static void check_family(enum m_family fam, int ncases, const char *const *calls
 	}
 	for (unsigned j = 0; calls[j]; j++)
 		ck_assert_msg(seen[j] > 0, "%s never drawn", calls[j]);
-	ck_assert_msg(moves >= steps / 4, "%u of %u steps move bytes", moves, steps);
+	ck_assert_msg(moves >= steps / traffic_div, "%u of %u steps move bytes", moves, steps);
 	for (unsigned r = 0; r < M_RULE_COUNT_; r++)
 		fam_rules += cov.hits[r] && strncmp(m_rule_info((enum m_rule)r)->id, rule_prefix, strlen(rule_prefix)) == 0;
 	ck_assert_uint_ge(fam_rules, min_rules);
@@ -111,11 +112,13 @@ START_TEST(test_mrapi_cases_well_formed)
 	static const char *const calls[] = { ": mrapi_rmem_create ", " id=ANY", ": mrapi_rmem_get ",
 					     ": mrapi_rmem_attach ", ": mrapi_rmem_detach ", ": mrapi_rmem_delete ",
 					     ": mrapi_rmem_read ", ": mrapi_rmem_write ", " strides=", "_i q",
-					     ": mrapi_wait ", ": mrapi_finalize", ": mrapi_local_store ", NULL };
+					     ": mrapi_wait ", ": mrapi_finalize", ": mrapi_local_store ",
+					     ": mrapi_rmem_init_attributes ", ": mrapi_rmem_set_attribute ",
+					     ": mrapi_rmem_get_attribute ", " attrs=", " over=", " null=MEM", " size=0", NULL };
 
 	static const char *const traffic[] = { ": mrapi_rmem_read", ": mrapi_rmem_write", ": mrapi_local_store ", NULL };
 
-	check_family(M_FAM_MRAPI, 30, calls, traffic, "RMEM-", "require mrapi\n", 12);
+	check_family(M_FAM_MRAPI, 30, calls, traffic, 4, "RMEM-", "require mrapi\n", 12);
 }
 END_TEST
 
@@ -128,7 +131,78 @@ START_TEST(test_rpmem_cases_well_formed)
 	static const char *const traffic[] = { ": rpmem_persist ", ": rpmem_deep_persist ", ": rpmem_flush ",
 					       ": rpmem_drain ", ": rpmem_read ", ": rpmem_fill ", NULL };
 
-	check_family(M_FAM_RPMEM, 8, calls, traffic, "RPMEM-", "require rpmem\n", 10);
+	check_family(M_FAM_RPMEM, 8, calls, traffic, 4, "RPMEM-", "require rpmem\n", 10);
+}
+END_TEST
+
+START_TEST(test_verbs_new_steps_drawn_well_formed)
+{
+	/* scngen_verbs.c's kinds and the arguments scngen.c draws for the corpus' rarer rules */
+	static const char *const calls[] = { ": create_cq ", ": poll_cq ", ": resize_cq ", ": req_notify_cq ",
+					     ": destroy_cq ", ": create_comp_channel ", ": get_cq_event ",
+					     ": create_srq ", ": post_srq_recv ", ": create_ah ",
+					     ": query_device ", ": query_port ", ": query_gid", ": query_pkey",
+					     ": rereg_mr ", " state=INIT", " state=RTR", " state=RTS", " type=UD",
+					     " type=UC", ": write_imm ", " inline", " garble=self", " iova=", " call",
+					     "rd_atomic=0", " ex=yes", NULL };
+	static const char *const traffic[] = { ": write ", ": read ", ": send ", ": recv ", ": cas ", ": fadd ",
+					       ": write_imm ", ": post_srq_recv ", ": bind_mw ", NULL };
+
+	/* verbs cases build more (PDs, MRs, CQs, QPs and their connections) before they move bytes */
+	check_family(M_FAM_VERBS, 160, calls, traffic, 12, "", "nodes ", 60);
+}
+END_TEST
+
+START_TEST(test_rpma_dat_new_steps_drawn_well_formed)
+{
+	/* scngen_api.c's descriptor steps, refused registrations, RMR binds, LMR queries and refusals */
+	static const char *const rpma[] = { ": rpma_mr_get_descriptor ", ": rpma_mr_get_descriptor_size ",
+					    ": rpma_mr_remote_get_size ", " size=", " null=", "|0x100", " prot=RO", NULL };
+	static const char *const rpma_io[] = { ": rpma_write ", ": rpma_read ", ": rpma_flush ", ": rpma_atomic_write ",
+					       NULL };
+	static const char *const dat[] = { ": dat_lmr_query ", ": dat_rmr_create ", ": dat_rmr_bind ", " private_data=",
+					   " prot=UNMAPPED", " prot=RO", " len=0 ", NULL };
+	static const char *const dat_io[] = { ": dat_ep_post_rdma_write ", ": dat_ep_post_rdma_read ",
+					      ": dat_rmr_bind ", NULL };
+
+	check_family(M_FAM_RPMA, 40, rpma, rpma_io, 10, "RPMA-", "require rpma\n", 10);
+	check_family(M_FAM_DAT, 40, dat, dat_io, 10, "DAT-", "require dapl\n", 14);
+}
+END_TEST
+
+/* Rules reached by ncases verbs cases drawn with seed 5 against a corpus that reached every rule often. */
+static unsigned reached_under_full_corpus(int with_run, int ncases)
+{
+	struct ex_gen_opts o = fam_opts(M_FAM_VERBS);
+	struct ex_cov cov, run = { { 0 } };
+	struct model_gen g;
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < M_RULE_COUNT_; r++)
+		cov.hits[r] = 1000;
+	o.run = with_run ? &run : NULL;
+	model_gen_seed(&g, 5);
+	for (int k = 0; k < ncases; k++) {
+		struct ex_case c;
+
+		ck_assert_int_eq(ex_gen_case(&g, &o, &cov, &c), 0);
+		ex_case_free(&c);
+	}
+	for (unsigned r = 0; r < M_RULE_COUNT_; r++) {
+		n += cov.hits[r] > 1000;
+		if (with_run) /* run counts the generated cases alone */
+			ck_assert_uint_eq(run.hits[r], cov.hits[r] - 1000);
+	}
+	return n;
+}
+
+START_TEST(test_rules_not_generated_yet_score_as_new)
+{
+	/* the corpus' counts say nothing is rare; ex_gen_opts.run still tells the generator what it has not reached */
+	unsigned without = reached_under_full_corpus(0, 40), with = reached_under_full_corpus(1, 40);
+
+	fprintf(stderr, "rules reached by 40 verbs cases: %u without ex_gen_opts.run, %u with it\n", without, with);
+	ck_assert_uint_ge(with, without + 3);
 }
 END_TEST
 
@@ -269,6 +343,9 @@ Suite *suite_test_explore_fam(void)
 	/* librpmem's cases are slow to draw: the model holds each pool's bytes (2 MiB parts) and copies them
 	 * with every proposal (about 80 ms of CPU a step on this machine) */
 	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_verbs_new_steps_drawn_well_formed);
+	tcase_add_test(tc, test_rpma_dat_new_steps_drawn_well_formed);
+	tcase_add_test(tc, test_rules_not_generated_yet_score_as_new);
 	tcase_add_test(tc, test_mrapi_cases_well_formed);
 	tcase_add_test(tc, test_rpmem_cases_well_formed);
 	tcase_add_test(tc, test_mrapi_same_seed_same_text);

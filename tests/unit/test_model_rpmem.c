@@ -532,6 +532,30 @@ START_TEST(test_RPMEM_FLUSH_1_over_broken_lanes_may_return_0)
 }
 END_TEST
 
+/*
+ * Explore's signature 014 (the one-hour campaign of 2026-12-02): after the link of pool handle 0 went
+ * down, a forced remove of its pool set file (POOL_SET|FORCE) cleared the set, owner and all, and the
+ * cleared owner (0) named handle 0 again: the model took the link for up and allowed only ok for the
+ * drain that reality answered ECONNABORTED.
+ */
+START_TEST(test_RPMEM_ERR_1_link_stays_down_after_forced_remove)
+{
+	struct rfx f;
+	struct m_rpmem_args r = args(M_RPMEM_REMOVE, "pool.set", 0);
+	struct m_pred pr;
+
+	rfx_init(&f, "generic");
+	int h = create(&f, "pool.set", 131072, 1);
+	ck_assert_int_eq(h, 0); /* the first handle: the one a cleared owner field names */
+	rdo(&f, on(M_RPMEM_LINK_DOWN, h, 0, 0, 0, 0), ok_());
+	r.flags = M_RPMEM_REMOVE_POOL_SET | M_RPMEM_REMOVE_FORCE;
+	rdo(&f, r, ok_());
+	pr = rpredict(&f, on(M_RPMEM_DRAIN, h, 0, 0, 0, 0));
+	ck_assert(!fx_has(pr, ok_()) && fx_has(pr, err_(ECONNABORTED)));
+	m_rpmem_free(&f.s);
+}
+END_TEST
+
 START_TEST(test_RPMEM_DEEP_1_nohdrs_guard_man_page_vs_pmdk)
 {
 	struct rfx f, x;
@@ -735,6 +759,7 @@ Suite *suite_test_model_rpmem(void)
 	RTEST(tc, RPMEM_DEEP_1, test_RPMEM_DEEP_1_nohdrs_guard_man_page_vs_pmdk);
 	RTEST(tc, RPMEM_READ_1, test_RPMEM_READ_1_bounds_man_page_vs_pmdk);
 	RTEST(tc, RPMEM_ERR_1, test_RPMEM_ERR_1_sticky_after_a_transport_failure);
+	RTEST(tc, RPMEM_ERR_1, test_RPMEM_ERR_1_link_stays_down_after_forced_remove);
 	tcase_add_test(tc, test_rpmem_parts_layout_and_names);
 	tcase_add_test(tc, test_rpmem_header_page_is_not_the_models);
 	tcase_add_test(tc, test_rpmem_clone_shares_bytes_until_written);
