@@ -356,6 +356,11 @@ static int kept_up(const struct xargs *a, const char *root, const struct m_profi
 			return EXIT_INFRA;
 		}
 	}
+	if (k->guest && k->lanes == 1 && ex_agents_exec(&k->ag[0])) { /* whole cases to the guest's executor */
+		fprintf(stderr, "rdmacheck explore: %s\n", k->ag[0].err);
+		ex_agents_close(&k->ag[0]);
+		return EXIT_INFRA;
+	}
 	return 0;
 }
 
@@ -456,6 +461,11 @@ int cmd_explore(int argc, char **argv)
 		       started, kept, dropped);
 		printf("explore: the cases' time on the agents: %.2f s their hello, %.2f s the steps and the end judged, "
 		       "%.2f s their reset; %lu answers waited for\n", hello, run, reset, waits);
+		if (k->ag[0].exec)
+			printf("explore: the executor in the guest answered %lu cases (%.2f s waiting for its answers, "
+			       "%.2f s judging its records here); %lu cases ran on the agents instead (%lu of them lost by "
+			       "the executor)\n", k->ag[0].x.cases, k->ag[0].x.secs_wait, k->ag[0].x.secs_judge,
+			       k->ag[0].xagents, k->ag[0].x.lost);
 		if (k->lanes > 1)
 			printf("explore: %u lanes of agents in the guest, their times summed; %lu cases run again alone "
 			       "after an ERROR\n", k->lanes, k->ag[0].reruns);
