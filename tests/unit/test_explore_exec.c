@@ -261,6 +261,43 @@ START_TEST(test_an_executor_that_stops_answering_loses_the_cases_in_flight)
 }
 END_TEST
 
+START_TEST(test_a_record_of_another_file_or_a_short_one_is_an_error_not_a_verdict)
+{
+	struct run_opts o = { .mode = RUN_REAL, .ahead = 1 };
+	struct scn_file *f, *g;
+	struct scn_diags d;
+	struct result live = { 0 }, r;
+	char *text = read_011(&f), *lines, *cut;
+	const char *other = "nodes a\na: alloc_pd pd\na: dealloc_pd pd\n";
+
+	ck_assert_int_eq(m_profile_get("rxe", 6001, &o.prof), 0);
+	ck_assert_int_eq(run_model(NULL, f, &o, &live, &lines), 0);
+	ck_assert_int_eq(ex_exec_judge(f, &o.prof, lines, &r), 0); /* its own file: the live verdict */
+	ck_assert_int_eq(r.v, live.v);
+	result_clear(&r);
+	ck_assert_int_eq(scn_parse_text(other, strlen(other), "other.scn", &g, &d), 0);
+	ck_assert_int_eq(ex_exec_judge(g, &o.prof, lines, &r), 0); /* another file's steps */
+	ck_assert_int_eq(r.v, V_ERROR);
+	ck_assert_msg(strstr(r.reason, "the executor's record is not of this case"), "%s", r.reason);
+	result_clear(&r);
+	cut = strrchr(lines, '\n'); /* the record without its last calls: the run asks what it never saw */
+	ck_assert_ptr_nonnull(cut);
+	*cut = '\0';
+	cut = strrchr(lines, '\n');
+	ck_assert_ptr_nonnull(cut);
+	cut[1] = '\0';
+	ck_assert_int_eq(ex_exec_judge(f, &o.prof, lines, &r), 0);
+	ck_assert_int_eq(r.v, V_ERROR);
+	ck_assert_msg(strstr(r.reason, "the executor's record does not answer this run"), "%s", r.reason);
+	result_clear(&r);
+	result_clear(&live);
+	free(lines);
+	scn_free(f);
+	scn_free(g);
+	free(text);
+}
+END_TEST
+
 Suite *suite_test_explore_exec(void)
 {
 	Suite *s = suite_create("test_explore_exec");
@@ -273,6 +310,7 @@ Suite *suite_test_explore_exec(void)
 	tcase_add_test(tc, test_a_case_comes_back_as_the_record_of_a_run_of_its_file_judged_alike);
 	tcase_add_test(tc, test_a_case_that_does_not_parse_is_an_error_with_its_place);
 	tcase_add_test(tc, test_an_executor_that_stops_answering_loses_the_cases_in_flight);
+	tcase_add_test(tc, test_a_record_of_another_file_or_a_short_one_is_an_error_not_a_verdict);
 	suite_add_tcase(s, tc);
 	return s;
 }
