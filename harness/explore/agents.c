@@ -313,17 +313,15 @@ int ex_agents_exec(struct ex_agents *a)
 static int exec_recover(struct ex_agents *a)
 {
 	fprintf(stderr, "rdmacheck explore: %s (boot %u)\n", a->x.err, a->guest->boots);
-	if (ex_guest_ended(a->guest, 5000) || stack_pool_prestart(&a->pool, (unsigned)a->t->n)) {
-		fprintf(stderr, "rdmacheck explore: the guest ended or hung (ci/vm exit %d): booting it again; the cases "
-			"in flight run on its agents\n", a->guest->status);
-		stack_pool_close(&a->pool);
-		if (ex_guest_reboot(a->guest, a->err, sizeof(a->err)))
-			return -EIO;
-		a->reboots++;
-		if (reopen(a))
-			return -EIO;
-	}
-	return exec_dial(a);
+	if (!ex_guest_ended(a->guest, 5000) && !stack_pool_prestart(&a->pool, (unsigned)a->t->n) && !exec_dial(a))
+		return 0; /* the guest and its agents answer, the executor again: the cases run on the agents */
+	fprintf(stderr, "rdmacheck explore: the guest ended, hung or lost its executor (ci/vm exit %d): booting it "
+		"again; the cases in flight run on its agents\n", a->guest->status);
+	stack_pool_close(&a->pool);
+	if (ex_guest_reboot(a->guest, a->err, sizeof(a->err)))
+		return -EIO;
+	a->reboots++;
+	return reopen(a) ? -EIO : exec_dial(a);
 }
 
 /* Whether case c goes to the executor: 1 with its text and file, 0 judged here or for the agents (*r set: judged). */
