@@ -10,7 +10,10 @@
 #include "harness/run/be_model.h"
 #include "harness/run/tape.h"
 
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -298,6 +301,57 @@ START_TEST(test_a_record_of_another_file_or_a_short_one_is_an_error_not_a_verdic
 }
 END_TEST
 
+/* secret into a fresh file of mode 0600 under dir (path into path). */
+static void token_file(const char *dir, const char *name, const char *secret, char *path, size_t size)
+{
+	FILE *f;
+
+	snprintf(path, size, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(secret, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+}
+
+START_TEST(test_only_a_host_with_the_runs_secret_is_served)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sa);
+	char dir[] = "/tmp/test-exec-XXXXXX", good[64], bad[64], at[32], err[300];
+	struct ex_exec_link l = { .fd = -1 };
+	struct remote_key key;
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), st;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	token_file(dir, "good", "0123456789abcdef0123456789abcdef", good, sizeof(good));
+	token_file(dir, "bad", "fedcba9876543210fedcba9876543210", bad, sizeof(bad));
+	ck_assert_int_eq(remote_key_read(good, &key, err, sizeof(err)), 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &sl), 0);
+	snprintf(at, sizeof(at), "127.0.0.1:%u", ntohs(sa.sin_port));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		alarm(30);
+		_exit(ex_exec_serve(lfd, &key, run_model, NULL) ? 1 : 0);
+	}
+	close(lfd);
+	ck_assert_int_lt(ex_exec_link_open(&l, at, bad), 0); /* another secret: refused */
+	ck_assert_int_eq(l.fd, -1);
+	ck_assert_int_eq(ex_exec_link_open(&l, at, good), 0); /* the run's: greeted */
+	ck_assert_int_ge(l.fd, 0);
+	ex_exec_link_close(&l);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	unlink(good);
+	unlink(bad);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *suite_test_explore_exec(void)
 {
 	Suite *s = suite_create("test_explore_exec");
@@ -311,6 +365,7 @@ Suite *suite_test_explore_exec(void)
 	tcase_add_test(tc, test_a_case_that_does_not_parse_is_an_error_with_its_place);
 	tcase_add_test(tc, test_an_executor_that_stops_answering_loses_the_cases_in_flight);
 	tcase_add_test(tc, test_a_record_of_another_file_or_a_short_one_is_an_error_not_a_verdict);
+	tcase_add_test(tc, test_only_a_host_with_the_runs_secret_is_served);
 	suite_add_tcase(s, tc);
 	return s;
 }
