@@ -14,6 +14,8 @@
 int cli_run(int argc, char **argv);
 /* `rdmacheck explore` (cmd_explore.c): argv[0] is "explore". Returns an exit status. */
 int cmd_explore(int argc, char **argv);
+/* `rdmacheck exec` (cmd_exec.c): explore's in-guest executor (harness/explore/exec.h). Returns an exit status. */
+int cmd_exec(int argc, char **argv);
 /* `rdmacheck merge RESULTS...` (merge.c): several runs' results as one report. */
 int cmd_merge(int argc, char **argv);
 /* `rdmacheck rejudge RESULTS...` (rejudge.c): a recorded run judged again (harness/suite/rejudge.h). */

@@ -37,8 +37,9 @@ static const char usage_explore[] =
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
 	"              may kill the kernel is generated); vm: one guest booted for the whole run,\n"
-	"              running only the nodes' agents, the cases judged here (a guest that dies\n"
-	"              is booted again); model: the model in this process,\n"
+	"              running only the nodes' agents and an executor the cases are sent to whole\n"
+	"              (with --jobs=1), their records judged here (a guest that dies is booted\n"
+	"              again); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
 	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
@@ -356,6 +357,11 @@ static int kept_up(const struct xargs *a, const char *root, const struct m_profi
 			return EXIT_INFRA;
 		}
 	}
+	if (k->guest && k->lanes == 1 && ex_agents_exec(&k->ag[0])) { /* whole cases to the guest's executor */
+		fprintf(stderr, "rdmacheck explore: %s\n", k->ag[0].err);
+		ex_agents_close(&k->ag[0]);
+		return EXIT_INFRA;
+	}
 	return 0;
 }
 
@@ -457,6 +463,11 @@ int cmd_explore(int argc, char **argv)
 		       started, kept, dropped);
 		printf("explore: the cases' time on the agents: %.2f s their hello, %.2f s the steps and the end judged, "
 		       "%.2f s their reset; %lu answers waited for\n", hello, run, reset, waits);
+		if (k->ag[0].exec)
+			printf("explore: the executor in the guest answered %lu cases (%.2f s waiting for its answers, "
+			       "%.2f s judging its records here); %lu cases ran on the agents instead (%lu of them lost by "
+			       "the executor)\n", k->ag[0].x.cases, k->ag[0].x.secs_wait, k->ag[0].x.secs_judge,
+			       k->ag[0].xagents, k->ag[0].x.lost);
 		if (k->lanes > 1)
 			printf("explore: %u lanes of agents in the guest, their times summed; %lu cases run again alone "
 			       "after an ERROR\n", k->lanes, k->ag[0].reruns);

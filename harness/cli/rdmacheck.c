@@ -24,6 +24,7 @@ static const char usage_main[] =
 	"  coverage  which rules of the model the scenarios exercise (semantic coverage)\n"
 	"  explain   a rule: what it says, its citation, its deviations, the scenarios exercising it\n"
 	"  explore   random scenarios judged by the model; divergences shrunk to .scn files\n"
+	"  exec      explore --stack=vm's executor in the guest (started by ci/vm-agents)\n"
 	"  merge     join the results of several runs (run --shard=I/N) into one report\n"
 	"  rejudge   judge a recorded real run again against today's model, without the stack\n"
 	"rdmacheck COMMAND --help for the command's options; rdmacheck --version.\n"
@@ -355,6 +356,7 @@ static const struct command {
 	{ "coverage", cmd_coverage },
 	{ "explain", cmd_explain },
 	{ "explore", cmd_explore },
+	{ "exec", cmd_exec },
 	{ "merge", cmd_merge },
 	{ "rejudge", cmd_rejudge },
 };

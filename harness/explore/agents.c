@@ -6,6 +6,7 @@
 #include "harness/run/steptime.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,8 @@ void ex_agents_close(struct ex_agents *a)
 {
 	if (!a->st)
 		return;
+	if (a->exec)
+		ex_exec_link_close(&a->x);
 	stack_pool_close(&a->pool);
 	free(a->st);
 	a->st = NULL;
@@ -274,6 +277,162 @@ static int lanes_healthy(struct ex_agents *a, unsigned nl)
 	return 0;
 }
 
+/* ------------------------------------------------------ the executor -- */
+
+/* The executor of the guest's current boot, dialled. 0 or -EIO with a->err. */
+static int exec_dial(struct ex_agents *a)
+{
+	char token[PATH_MAX + 48];
+
+	ex_exec_link_close(&a->x);
+	snprintf(token, sizeof(token), "%s/token", a->guest->dir);
+	a->xboot = a->guest->boots;
+	if (ex_exec_link_open(&a->x, a->guest->exec, token)) {
+		snprintf(a->err, sizeof(a->err), "%s", a->x.err);
+		return -EIO;
+	}
+	return 0;
+}
+
+int ex_agents_exec(struct ex_agents *a)
+{
+	if (!a->guest || !a->guest->exec[0]) {
+		snprintf(a->err, sizeof(a->err), "no executor in this guest");
+		return -EINVAL;
+	}
+	a->x.fd = -1;
+	a->exec = 1;
+	return exec_dial(a);
+}
+
+/*
+ * After the executor was lost: the guest booted again when it ended or
+ * hung (its agents do not answer), the pool and the executor dialled anew.
+ * 0 or -EIO with a->err.
+ */
+static int exec_recover(struct ex_agents *a)
+{
+	fprintf(stderr, "rdmacheck explore: %s (boot %u)\n", a->x.err, a->guest->boots);
+	if (!ex_guest_ended(a->guest, 5000) && !stack_pool_prestart(&a->pool, (unsigned)a->t->n) && !exec_dial(a))
+		return 0; /* the guest and its agents answer, the executor again: the cases run on the agents */
+	fprintf(stderr, "rdmacheck explore: the guest ended, hung or lost its executor (ci/vm exit %d): booting it "
+		"again; the cases in flight run on its agents\n", a->guest->status);
+	stack_pool_close(&a->pool);
+	if (ex_guest_reboot(a->guest, a->err, sizeof(a->err)))
+		return -EIO;
+	a->reboots++;
+	return reopen(a) ? -EIO : exec_dial(a);
+}
+
+/* Whether case c goes to the executor: 1 with its text and file, 0 judged here or for the agents (*r set: judged). */
+static int exec_route(struct ex_agents *a, const struct ex_case *c, struct result *r, char **text, struct scn_file **f,
+		      int *agents)
+{
+	struct scn_diags d;
+	struct cli_pred pred;
+	int rc;
+
+	*agents = 0;
+	*f = NULL;
+	memset(r, 0, sizeof(*r));
+	rc = ex_case_text(c, NULL, text);
+	if (rc)
+		return rc;
+	rc = scn_parse_text(*text, strlen(*text), "explore.scn", f, &d);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof(r->reason), "the generated case does not parse");
+		return 0;
+	}
+	cli_predict(*f, &a->prof, NULL, &pred);
+	if (run_unsupported(*f, a->prof.caps, r->reason, sizeof(r->reason)))
+		r->v = V_SKIP;
+	else if (!a->allow_crash && cli_crash_reason(*f, &pred, r->reason, sizeof(r->reason)))
+		r->v = V_SKIP; /* a kernel that must survive: not one step of it runs */
+	else if (pred.crash_si >= 0)
+		*agents = 1; /* a death under it is judged step by step on the agents */
+	else
+		return 1;
+	return 0;
+}
+
+/* The batch cases[0..n) on the executor and the agents (ex_agents_exec). */
+static int run_exec(struct ex_agents *a, const struct ex_case *cases, size_t n, struct result *rs, unsigned long *steps)
+{
+	char **texts = calloc(n ? n : 1, sizeof(*texts));
+	struct scn_file **files = calloc(n ? n : 1, sizeof(*files));
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx)), m = 0, routed = 0;
+	uint8_t *agents = calloc(n ? n : 1, 1), *lost = calloc(n ? n : 1, 1);
+	struct result *xr = calloc(n ? n : 1, sizeof(*xr));
+	int rc = texts && files && idx && agents && lost && xr ? 0 : -ENOMEM;
+
+	for (; routed < n && !rc; routed++) {
+		char *text = NULL;
+		struct scn_file *f = NULL;
+		int ag = 0, to = exec_route(a, &cases[routed], &rs[routed], &text, &f, &ag);
+
+		if (to < 0) {
+			rc = to;
+			break;
+		}
+		if (to) {
+			texts[m] = text;
+			files[m] = f;
+			idx[m++] = routed;
+			continue;
+		}
+		agents[routed] = (uint8_t)ag;
+		free(text);
+		scn_free(f);
+	}
+	if (!rc && m && a->xboot != a->guest->boots)
+		rc = exec_dial(a);
+	if (!rc && m) {
+		double t0 = now_s();
+
+		rc = ex_exec_run(&a->x, &a->prof, a->allow_crash, a->step_ms, texts, files, m, xr, lost);
+		a->secs_run += now_s() - t0;
+	}
+	for (size_t k = 0; k < m; k++) {
+		if (rc)
+			not_run(&rs[idx[k]], a->err[0] ? a->err : strerror(-rc));
+		else if (lost[k])
+			agents[idx[k]] = 1; /* run again on the agents, where a death under it is judged */
+		else
+			rs[idx[k]] = xr[k];
+	}
+	if (!rc && m && lost[m - 1])
+		rc = exec_recover(a);
+	for (size_t i = 0; i < n; i++) {
+		if (i >= routed) {
+			not_run(&rs[i], strerror(-rc));
+		} else if (agents[i]) {
+			if (!rc && a->boot != a->guest->boots)
+				rc = reopen(a);
+			if (!rc) {
+				rc = run_case(a, &cases[i], &rs[i], 1);
+				a->xagents++;
+			}
+			if (rc)
+				not_run(&rs[i], a->err[0] ? a->err : strerror(-rc));
+		}
+		*steps += rs[i].steps_run;
+	}
+	for (size_t k = 0; k < m; k++) {
+		free(texts[k]);
+		scn_free(files[k]);
+	}
+	free(texts);
+	free(files);
+	free(idx);
+	free(agents);
+	free(lost);
+	free(xr);
+	return rc;
+}
+
 int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *cases, size_t n, struct result *rs,
 			unsigned long *steps)
 {
@@ -282,6 +441,8 @@ int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *
 	int rc = 0, par = 0;
 
 	lanes = lanes > n ? (n ? n : 1) : lanes;
+	if (lanes == 1 && a[0].exec)
+		return run_exec(&a[0], cases, n, rs, steps);
 	for (size_t l = 0; l < lanes && !rc; l++) /* a lane still on the agents of a boot gone: dialled anew */
 		if (a[l].guest && a[l].boot != a[l].guest->boots)
 			rc = reopen(&a[l]);

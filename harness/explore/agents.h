@@ -27,6 +27,7 @@
 #define RDMACHECK_EXPLORE_AGENTS_H
 
 #include "harness/explore/case.h"
+#include "harness/explore/exec.h"
 #include "harness/explore/guest.h"
 #include "harness/run/pool.h"
 
@@ -44,6 +45,11 @@ struct ex_agents {
 	unsigned long waits;        /* answers the steps waited for (stack.h: round trips to the agents) */
 	unsigned boot;              /* with a guest: the boot whose agents the pool holds */
 	unsigned long reruns;       /* lane 0: cases of the lanes run again alone after an ERROR */
+	struct ex_exec_link x;      /* with a guest that runs one (ex_agents_exec): its executor */
+	int exec;                   /* 1: one lane's cases go to the executor, not step by step to the agents */
+	unsigned xboot;             /* the boot the executor was dialled on */
+	unsigned long xagents;      /* cases run on the agents instead: a step may kill the kernel, or the
+	                               executor was lost under them */
 	char err[512];              /* the last infrastructure error */
 };
 
@@ -73,6 +79,17 @@ int ex_agents_run(struct ex_agents *a, const struct ex_case *c, struct result *r
  */
 int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *cases, size_t n, struct result *rs,
 			unsigned long *steps);
+
+/*
+ * Run a's cases (one lane) on the guest's executor (exec.h: the guest's
+ * g->exec), dialled now and again after each boot: a batch's cases that no
+ * step of may kill the kernel go to it, several in flight, each record
+ * judged here; the others, and those whose answer never came (the executor
+ * or the guest lost under them: the guest checked, booted again if it
+ * ended or hung), run on the agents as ex_agents_run runs them, a death
+ * judged there. 0 or -errno with a->err (the executor cannot be dialled).
+ */
+int ex_agents_exec(struct ex_agents *a);
 
 /* Stop the kept agents. */
 void ex_agents_close(struct ex_agents *a);

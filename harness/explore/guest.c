@@ -28,7 +28,7 @@ static void tick(void)
 /* n free TCP ports of 127.0.0.1, as the kernel picks them, as "P0,P1,..." into buf. 0 or -errno. */
 static int free_ports(unsigned n, char *buf, size_t len)
 {
-	int fds[TOPO_MAX_NODES], rc = 0;
+	int fds[TOPO_MAX_NODES + 1], rc = 0;
 	size_t off = 0;
 	unsigned k;
 
@@ -79,21 +79,24 @@ static int make_token(const char *path)
 /* Start boot g->boots + 1: ci/vm with a management NIC forwarding ports, running ci/vm-agents. */
 static int spawn(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 {
-	char civm[PATH_MAX + 16], agents[PATH_MAX + 32], n[16], ports[TOPO_MAX_NODES * 7], tmo[40], cons[PATH_MAX + 96];
-	char nic[TOPO_MAX_NODES * 48 + 96], token[PATH_MAX + 48], log[PATH_MAX + 48];
+	char civm[PATH_MAX + 16], agents[PATH_MAX + 32], n[16], ports[(TOPO_MAX_NODES + 1) * 7], tmo[40], cons[PATH_MAX + 96];
+	char nic[(TOPO_MAX_NODES + 1) * 48 + 96], token[PATH_MAX + 48], log[PATH_MAX + 48];
 	/* tsc=reliable: the guest's clock is the TSC, read in user space, not the HPET (a trap
 	 * into QEMU for every clock read, every TCP segment's timestamps among them; under
 	 * TCG the vCPUs' TSCs are one clock). Without it an answer's write cost 1.5-4 ms. */
 	char *argv[] = { civm, "-q", tmo, cons, "--kernel-arg=tsc=reliable", "--qemu=-netdev", nic, "--qemu=-device",
 			 "--qemu=virtio-net-pci,netdev=mgmt,mac=52:54:00:bb:00:01", "--", agents, n, token, (char *)topo,
-			 ports, NULL };
+			 ports, "--exec", NULL };
 	size_t off;
-	int rc = free_ports(g->nodes * g->lanes, ports, sizeof(ports));
+	int rc = free_ports(g->nodes * g->lanes + 1, ports, sizeof(ports)); /* the last: the executor's */
+	const char *last;
 
 	if (rc) {
 		snprintf(err, errlen, "no free ports on 127.0.0.1 for the guest's agents: %s", strerror(-rc));
 		return rc;
 	}
+	last = strrchr(ports, ',');
+	snprintf(g->exec, sizeof(g->exec), "127.0.0.1:%s", last ? last + 1 : ports);
 	g->boots++;
 	snprintf(civm, sizeof(civm), "%s/ci/vm", g->root);
 	snprintf(agents, sizeof(agents), "%s/ci/vm-agents", g->root);
@@ -106,7 +109,8 @@ static int spawn(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 	off = (size_t)snprintf(nic, sizeof(nic), "--qemu=user,id=mgmt,restrict=on,net=10.0.2.0/24");
 	{
 		char tmp[sizeof(ports)], *save = NULL;
-		unsigned k = 0; /* guest port 7000 + k: lane k / nodes's agent of node k % nodes (ci/vm-agents) */
+		unsigned k = 0; /* guest port 7000 + k: lane k / nodes's agent of node k % nodes (ci/vm-agents); the
+		                   last, 7000 + nodes x lanes: the executor's */
 
 		snprintf(tmp, sizeof(tmp), "%s", ports);
 		for (char *p = strtok_r(tmp, ",", &save); p && off < sizeof(nic); p = strtok_r(NULL, ",", &save), k++)

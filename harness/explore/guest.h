@@ -13,6 +13,9 @@
  * so that N cases run side by side on agents of their own (agents.h). Lane
  * 0's nodes are g->t, lane L's g->lane[L] (lane[0] is a copy of t).
  *
+ * Beside the agents the guest runs the executor (exec.h: `rdmacheck exec`
+ * over agents of its own on the same devices), reached at g->exec.
+ *
  * Errors follow HACKING.md: 0 or a negative errno, the reason in err.
  */
 #ifndef RDMACHECK_EXPLORE_GUEST_H
@@ -36,6 +39,7 @@ struct ex_guest {
 	int status;                 /* the last ended boot's ci/vm exit status (120 panic, 121 hung), -1 none */
 	struct topo t;              /* the current boot's nodes, mode hosts (agents on 127.0.0.1) */
 	struct topo lane[EX_GUEST_LANES_MAX]; /* the same nodes, lane L's agents (lane[0] == t) */
+	char exec[32];              /* the current boot's executor (exec.h), "127.0.0.1:PORT" */
 	char console[PATH_MAX + 64]; /* the current (or last ended) boot's console log */
 	int (*stop)(void);          /* nonzero: give up waiting for a boot (Ctrl-C, SIGTERM); NULL never.
 	                               Set before ex_guest_start, which keeps it */
