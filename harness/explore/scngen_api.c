@@ -209,9 +209,7 @@ static int dat_post(struct gctx *x, unsigned node, unsigned kind, char *line, si
 	unsigned peer = other(x, node);
 	uint64_t tlen, toff;
 
-	t = below(x, 3) ? -1 : pick(x, peer, SCN_C_DAT_RMR, W_ANY, NULL); /* an RMR: its bound window */
-	if (t < 0)
-		t = pick(x, peer, SCN_C_DAT_LMR, W_ANY, NULL);
+	t = pick(x, peer, SCN_C_DAT_LMR, W_ANY, NULL);
 	if (e < 0 || l < 0 || t < 0)
 		return -EAGAIN;
 	tlen = obj_len(x, t);
