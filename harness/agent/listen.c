@@ -33,32 +33,18 @@ static void name_of(const struct sockaddr *sa, socklen_t len, char *out, size_t 
 
 int agent_bind(const char *hostport, char *bound, size_t boundlen, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV }, *ai = NULL;
-	char host[NI_MAXHOST], port[16];
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	int fd, one = 1, rc;
+	int fd = remote_listen(hostport, AGENT_HANDSHAKES_MAX, err, errlen), rc;
 
-	if (remote_split(hostport, host, sizeof(host), port, sizeof(port))) {
-		snprintf(err, errlen, "--listen takes HOST:PORT, not '%s'", hostport);
-		return -EINVAL;
-	}
-	rc = getaddrinfo(host, port, &hints, &ai);
-	if (rc) {
-		snprintf(err, errlen, "cannot listen on %s: %s", hostport, gai_strerror(rc));
-		return -EINVAL;
-	}
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, AGENT_HANDSHAKES_MAX) || getsockname(fd, (struct sockaddr *)&ss, &sl)) {
+	if (fd < 0)
+		return fd;
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot listen on %s: %s", hostport, strerror(-rc));
-		if (fd >= 0)
-			close(fd);
-		freeaddrinfo(ai);
+		close(fd);
 		return rc;
 	}
-	freeaddrinfo(ai);
 	name_of((struct sockaddr *)&ss, sl, bound, boundlen);
 	return fd;
 }

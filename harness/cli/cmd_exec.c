@@ -8,51 +8,20 @@
  * exit 2 on bad arguments, an unusable token, topology or address, 3 when
  * the listener fails.
  */
-#define _GNU_SOURCE /* NI_MAXHOST */
 #include "harness/base/opts.h"
 #include "harness/cli/cli.h"
 #include "harness/explore/exec.h"
 #include "harness/run/pool.h"
+#include "harness/run/remote.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 static const char usage_exec[] =
 	"usage: rdmacheck exec --listen=HOST:PORT --token-file=F --topology=FILE [--step-ms=MS]\n";
-
-/* A listening socket on hostport: its fd, or -errno with err. */
-static int bind_at(const char *hostport, char *err, size_t errlen)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV }, *ai = NULL;
-	char host[NI_MAXHOST], port[16];
-	int fd, one = 1, rc;
-
-	if (remote_split(hostport, host, sizeof(host), port, sizeof(port))) {
-		snprintf(err, errlen, "--listen takes HOST:PORT, not '%s'", hostport);
-		return -EINVAL;
-	}
-	rc = getaddrinfo(host, port, &hints, &ai);
-	if (rc) {
-		snprintf(err, errlen, "cannot listen on %s: %s", hostport, gai_strerror(rc));
-		return -EINVAL;
-	}
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) || bind(fd, ai->ai_addr, ai->ai_addrlen) ||
-	    listen(fd, 4)) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot listen on %s: %s", hostport, strerror(-rc));
-		if (fd >= 0)
-			close(fd);
-		fd = rc;
-	}
-	freeaddrinfo(ai);
-	return fd;
-}
 
 int cmd_exec(int argc, char **argv)
 {
@@ -88,7 +57,7 @@ int cmd_exec(int argc, char **argv)
 		fprintf(stderr, "rdmacheck exec: %s\n", err);
 		return EXIT_USAGE;
 	}
-	lfd = bind_at(at, err, sizeof(err));
+	lfd = remote_listen(at, 4, err, sizeof(err));
 	if (lfd < 0) {
 		fprintf(stderr, "rdmacheck exec: %s\n", err);
 		return EXIT_USAGE;

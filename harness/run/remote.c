@@ -293,3 +293,31 @@ int remote_dial(const char *hostport, const struct remote_key *key, int timeout_
 	}
 	return fd;
 }
+
+int remote_listen(const char *hostport, int backlog, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV }, *ai = NULL;
+	char host[NI_MAXHOST], port[16];
+	int fd, one = 1, rc;
+
+	if (remote_split(hostport, host, sizeof(host), port, sizeof(port))) {
+		snprintf(err, errlen, "--listen takes HOST:PORT, not '%s'", hostport);
+		return -EINVAL;
+	}
+	rc = getaddrinfo(host, port, &hints, &ai);
+	if (rc) {
+		snprintf(err, errlen, "cannot listen on %s: %s", hostport, gai_strerror(rc));
+		return -EINVAL;
+	}
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) || bind(fd, ai->ai_addr, ai->ai_addrlen) ||
+	    listen(fd, backlog)) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot listen on %s: %s", hostport, strerror(-rc));
+		if (fd >= 0)
+			close(fd);
+		fd = rc;
+	}
+	freeaddrinfo(ai);
+	return fd;
+}

@@ -94,4 +94,12 @@ void remote_nodelay(int fd);
 /* "HOST:PORT" into host (brackets of "[V6]" dropped) and port. 0 or -EINVAL. */
 int remote_split(const char *hostport, char *host, size_t hostlen, char *port, size_t portlen);
 
+/*
+ * A TCP socket listening on "HOST:PORT" (remote_split's form; port 0: one the
+ * kernel picks), SO_REUSEADDR, close-on-exec, with a backlog of backlog: its
+ * fd, or -errno with why (naming hostport) in err. The agents' listener and
+ * explore's in-guest executor both open theirs here.
+ */
+int remote_listen(const char *hostport, int backlog, char *err, size_t errlen);
+
 #endif
