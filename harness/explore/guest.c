@@ -96,7 +96,7 @@ static int spawn(struct ex_guest *g, const char *topo, char *err, size_t errlen)
 		return rc;
 	}
 	last = strrchr(ports, ',');
-	snprintf(g->exec, sizeof(g->exec), "127.0.0.1:%s", last ? last + 1 : ports);
+	snprintf(g->exec, sizeof(g->exec), "127.0.0.1:%.5s", last ? last + 1 : ports); /* a port: 5 digits */
 	g->boots++;
 	snprintf(civm, sizeof(civm), "%s/ci/vm", g->root);
 	snprintf(agents, sizeof(agents), "%s/ci/vm-agents", g->root);
