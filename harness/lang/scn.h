@@ -288,6 +288,12 @@ struct scn_file {
 	struct scn_step *steps;
 	size_t nobjs;
 	struct scn_obj *objs;
+	size_t nblocks;                   /* the `repeat N { ... }` blocks, in the file's order */
+	struct scn_block {
+		uint32_t line;            /* of the `repeat` line */
+		uint32_t first, nbody;    /* steps[first, first + nbody): the body's first iteration; */
+		uint32_t times;           /* the N iterations follow one another from first */
+	} *blocks;
 	size_t cap_steps, cap_objs;       /* allocated sizes (internal) */
 };
 

@@ -193,6 +193,22 @@ static void repeat_open(struct scn_ctx *c, struct repeat *r, size_t body_pos)
 	c->in_block = true;
 }
 
+/* Keep the block r in the file (the canonical printer gives it back as a block). */
+static int block_add(struct scn_ctx *c, const struct repeat *r)
+{
+	struct scn_file *f = c->f;
+	struct scn_block *b = realloc(f->blocks, (f->nblocks + 1) * sizeof(*b));
+
+	if (!b) {
+		c->oom = 1;
+		return -ENOMEM;
+	}
+	f->blocks = b;
+	f->blocks[f->nblocks++] = (struct scn_block){ .line = r->open_no, .first = (uint32_t)r->nsteps,
+						      .nbody = (uint32_t)(f->nsteps - r->nsteps), .times = r->times };
+	return 0;
+}
+
 /*
  * `}`: close the open block and parse its body N-1 more times, each time
  * with the body's own line numbers, so every iteration's steps are in the
@@ -222,6 +238,8 @@ static void repeat_close(struct scn_ctx *c, struct scn_line *ln, struct repeat *
 			   "the body, N times, is more than 8 MiB of text to parse");
 		return;
 	}
+	if (block_add(c, r) != 0)
+		return;
 	c->in_block = true;
 	for (uint32_t k = 1; k < r->times && !c->oom && c->d->n == r->ndiags; k++) {
 		uint32_t no = r->body_no;
@@ -458,5 +476,6 @@ void scn_free(struct scn_file *f)
 		step_strings_free(&f->steps[i]);
 	free(f->steps);
 	free(f->objs);
+	free(f->blocks);
 	free(f);
 }

@@ -21,11 +21,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define TEXT_MAX (1u << 20)
 
-/* f as canonical text (the nodes line and every step) into a new buffer; its length in *len. */
+/* Step i of f, formatted, and a newline at text + *n. */
+static void print_step(const struct scn_file *f, size_t i, char *text, size_t *n)
+{
+	size_t w = scn_step_format(f, &f->steps[i], text + *n, TEXT_MAX - *n);
+
+	if (w >= TEXT_MAX - *n)
+		abort(); /* a printed step longer than the buffer */
+	*n += w;
+	text[(*n)++] = '\n';
+}
+
+/*
+ * f as canonical text (the nodes line, every step, a repeat block as its
+ * block with its body once) into a new buffer; its length in *len.
+ */
 static char *print_file(const struct scn_file *f, size_t *len)
 {
 	char *text = malloc(TEXT_MAX);
-	size_t n;
+	size_t n, b = 0;
 
 	if (!text)
 		abort();
@@ -33,13 +47,18 @@ static char *print_file(const struct scn_file *f, size_t *len)
 	for (size_t i = 0; i < f->nnodes; i++)
 		n += (size_t)snprintf(text + n, TEXT_MAX - n, " %s", f->nodes[i]);
 	text[n++] = '\n';
-	for (size_t i = 0; i < f->nsteps && n < TEXT_MAX - SCN_LINE_MAX - 2; i++) {
-		size_t w = scn_step_format(f, &f->steps[i], text + n, TEXT_MAX - n);
+	for (size_t i = 0; i < f->nsteps && n < TEXT_MAX - SCN_LINE_MAX - 16;) {
+		const struct scn_block *k = b < f->nblocks && f->blocks[b].first == i ? &f->blocks[b++] : NULL;
 
-		if (w >= TEXT_MAX - n)
-			abort(); /* a printed step longer than the buffer */
-		n += w;
-		text[n++] = '\n';
+		if (!k) {
+			print_step(f, i++, text, &n);
+			continue;
+		}
+		n += (size_t)snprintf(text + n, TEXT_MAX - n, "repeat %u {\n", k->times);
+		for (size_t j = i; j < i + k->nbody && n < TEXT_MAX - SCN_LINE_MAX - 4; j++)
+			print_step(f, j, text, &n);
+		n += (size_t)snprintf(text + n, TEXT_MAX - n, "}\n");
+		i += (size_t)k->nbody * k->times;
 	}
 	text[n] = '\0';
 	*len = n;

@@ -77,6 +77,15 @@ START_TEST(test_blocks_in_sequence)
 	ck_assert_uint_eq(f->steps[8].line, 10);
 	ck_assert_uint_eq(f->steps[9].line, 13);
 	ck_assert_uint_eq(f->steps[12].line, 13);
+	/* The blocks are kept: where each starts, its body's length, N (the canonical printer's). */
+	ck_assert_uint_eq(f->nblocks, 2);
+	ck_assert_uint_eq(f->blocks[0].line, 9);
+	ck_assert_uint_eq(f->blocks[0].first, 7);
+	ck_assert_uint_eq(f->blocks[0].nbody, 1);
+	ck_assert_uint_eq(f->blocks[0].times, 2);
+	ck_assert_uint_eq(f->blocks[1].line, 12);
+	ck_assert_uint_eq(f->blocks[1].first, 9);
+	ck_assert_uint_eq(f->blocks[1].times, 4);
 	scn_free(f);
 }
 END_TEST
