@@ -296,28 +296,13 @@ static int propose_state(struct gctx *x, unsigned node, char *line, size_t len)
 /* scngen_int.h */
 int vx_propose(struct gctx *x, unsigned node, enum vx_kind k, char *line, size_t len)
 {
-	switch (k) {
-	case VX_CQ:
-		return propose_cq(x, node, line, len);
-	case VX_CQ_ACT:
-		return propose_cq_act(x, node, line, len);
-	case VX_CHAN:
-		return propose_chan(x, node, line, len);
-	case VX_SRQ:
-		return propose_srq(x, node, line, len);
-	case VX_AH:
-		return propose_ah(x, node, line, len);
-	case VX_UD_SEND:
-		return propose_ud_send(x, node, line, len);
-	case VX_QUERY:
-		return propose_query(x, node, line, len);
-	case VX_REREG:
-		return propose_rereg(x, node, line, len);
-	case VX_STATE:
-		return propose_state(x, node, line, len);
-	default:
-		return -EAGAIN;
-	}
+	static int (*const propose[VX_COUNT_])(struct gctx *, unsigned, char *, size_t) = {
+		[VX_CQ] = propose_cq,         [VX_CQ_ACT] = propose_cq_act, [VX_CHAN] = propose_chan,
+		[VX_SRQ] = propose_srq,       [VX_AH] = propose_ah,         [VX_UD_SEND] = propose_ud_send,
+		[VX_QUERY] = propose_query,   [VX_REREG] = propose_rereg,   [VX_STATE] = propose_state,
+	};
+
+	return (unsigned)k < VX_COUNT_ ? propose[k](x, node, line, len) : -EAGAIN;
 }
 
 /* scngen_int.h */
