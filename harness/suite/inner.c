@@ -365,6 +365,8 @@ static void inner_all(const struct run_args *a, const struct m_profile *prof, co
 	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash, n > 1);
 	inner_announce(a, b, rec);
 	inner_reap(b, pids, n, rec, a->base);
+	jobs_streams_ended(b); /* a stream that died held its families: what of them it left, stream 0 runs */
+	inner_stream(a, prof, &pool, rec, b, 0, files, allow_crash, 0);
 	/*
 	 * In the VM, the scenarios the profile says may kill the kernel run after
 	 * all the others: a panic ends the guest, and then only them (the outer
@@ -423,6 +425,7 @@ int cli_run_inner(const struct run_args *a)
 		b.pred[i] = (struct cli_pred){ .crash_si = -1 };
 		if (files[i]) /* one walk of the model per profile, for the kind and for cli_inner_one */
 			cli_predict(files[i], &prof, stack, &b.pred[i]);
+		b.fams[i] = jobs_families(files[i]);
 		b.kind[i] = (uint8_t)(!paths[i]			       ? JOBS_NONE
 				      : careful_has(a->careful, a->base + i) ? JOBS_ALONE /* careful.h: with the last */
 									      : jobs_kind_of(files[i], &b.pred[i], allow_crash));

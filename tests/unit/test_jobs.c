@@ -52,32 +52,41 @@ START_TEST(test_kind_of_verbs_rpma_and_crash)
 }
 END_TEST
 
-/* A board of the kinds in k (a string of N, A, F, L, S, W for none, any, first, alone, lead: slow, warn). */
+/*
+ * A board of the kinds in k (a string of N, A, F, D, M, L, S, W for none, any,
+ * first: librpma's, uDAPL's, MRAPI's, alone, lead: slow, warn).
+ */
 static void board(struct jobs_board *b, const char *k)
 {
 	ck_assert_int_eq(jobs_board_init(b, strlen(k)), 0);
-	for (size_t i = 0; k[i]; i++)
-		b->kind[i] = (uint8_t)(k[i] == 'A'   ? JOBS_ANY
-				       : k[i] == 'F' ? JOBS_FIRST
+	for (size_t i = 0; k[i]; i++) {
+		b->fams[i] = k[i] == 'F'   ? 1u << M_FAM_RPMA
+			     : k[i] == 'D' ? 1u << M_FAM_DAT
+			     : k[i] == 'M' ? 1u << M_FAM_MRAPI
+					   : 0;
+		b->kind[i] = (uint8_t)(b->fams[i]    ? JOBS_FIRST
+				       : k[i] == 'A' ? JOBS_ANY
 				       : k[i] == 'L' ? JOBS_ALONE
 				       : k[i] == 'S' ? JOBS_LEAD
 				       : k[i] == 'W' ? JOBS_WARN
 						     : JOBS_NONE);
+	}
 }
 
-START_TEST(test_take_in_list_order_first_only_in_stream_0_alone_last)
+START_TEST(test_take_in_list_order_alone_last)
 {
 	struct jobs_board b;
 	size_t c0 = 0, c1 = 0, cl = 0;
 
 	board(&b, "FAALNAF");
-	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 1); /* stream 1 passes the librpma one by */
-	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 0);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 0); /* a librpma one: any stream's */
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 1);
 	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 2);
-	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 5); /* 2 taken, 3 alone, 4 nothing */
-	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 7); /* none left for it */
-	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 6);
-	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 7);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 5); /* 2 taken, 3 alone, 4 nothing */
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 7); /* 6: stream 1 runs a librpma one */
+	jobs_done(&b, 0);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 6);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 7);
 	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 3);
 	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 7);
 	ck_assert_int_eq(b.state[3], JOBS_TAKEN);
@@ -187,6 +196,66 @@ START_TEST(test_warn_runs_alone_before_the_crash_predicted)
 }
 END_TEST
 
+/*
+ * The library families' scenarios spread over the streams (all in stream 0,
+ * they made it the corpus's critical path), never two of one family at once
+ * (librpma's fixed port 7471): one passed by for its family is taken next by
+ * the stream that holds it, or by this one once it is let go.
+ */
+START_TEST(test_families_spread_one_of_each_at_once)
+{
+	struct jobs_board b;
+	size_t c0 = 0, c1 = 0, cl = 0;
+
+	board(&b, "FFDDMA");
+	ck_assert_uint_eq(jobs_streams(&b, 2), 2);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 0);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 2); /* not 1: stream 0 runs a librpma one; uDAPL beside it */
+	jobs_done(&b, 0);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 1); /* 1's family let go */
+	jobs_done(&b, 2);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 3);
+	jobs_done(&b, 1);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 4);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 5);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 6);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 6);
+	ck_assert_uint_eq(jobs_take(&b, JOBS_STREAM_ALONE, &cl), 6);
+	jobs_board_free(&b);
+	/* passed by while held, then the holder (its cursor before it) runs it; the other stream ends */
+	board(&b, "FAF");
+	c0 = c1 = 0;
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 0);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 1);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 3);
+	jobs_done(&b, 0);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 2);
+	jobs_done(&b, 2);
+	jobs_board_free(&b);
+	/* a stream that passed one by for its family takes it once the family is let go */
+	board(&b, "FFA");
+	c0 = c1 = 0;
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 0);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 2);
+	jobs_done(&b, 0);
+	jobs_done(&b, 2);
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 1);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 3);
+	jobs_board_free(&b);
+	/* a stream died holding librpma: once the streams ended, stream 0 runs what that kept from it */
+	board(&b, "FF");
+	c0 = c1 = 0;
+	ck_assert_uint_eq(jobs_streams(&b, 2), 1); /* one family: nothing to run at once */
+	b.streams = 2;
+	ck_assert_uint_eq(jobs_take(&b, 1, &c1), 0);
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 2);
+	jobs_streams_ended(&b);
+	c0 = 0;
+	ck_assert_uint_eq(jobs_take(&b, 0, &c0), 1);
+	jobs_board_free(&b);
+}
+END_TEST
+
 START_TEST(test_streams_only_when_two_can_share)
 {
 	struct jobs_board b;
@@ -196,8 +265,12 @@ START_TEST(test_streams_only_when_two_can_share)
 	ck_assert_uint_eq(jobs_streams(&b, 2), 2);
 	ck_assert_uint_eq(jobs_streams(&b, 8), 3); /* no more streams than scenarios to share */
 	jobs_board_free(&b);
-	board(&b, "FFFL"); /* all stream 0's */
+	board(&b, "FFFL"); /* one family's: one at a time */
 	ck_assert_uint_eq(jobs_streams(&b, 2), 1);
+	jobs_board_free(&b);
+	board(&b, "FFDML"); /* three families: up to three at once */
+	ck_assert_uint_eq(jobs_streams(&b, 2), 2);
+	ck_assert_uint_eq(jobs_streams(&b, 8), 3);
 	jobs_board_free(&b);
 	board(&b, "ALLN");
 	ck_assert_uint_eq(jobs_streams(&b, 2), 1);
@@ -223,7 +296,8 @@ Suite *suite_test_jobs(void)
 	TCase *tc = tcase_create("jobs");
 
 	tcase_add_test(tc, test_kind_of_verbs_rpma_and_crash);
-	tcase_add_test(tc, test_take_in_list_order_first_only_in_stream_0_alone_last);
+	tcase_add_test(tc, test_take_in_list_order_alone_last);
+	tcase_add_test(tc, test_families_spread_one_of_each_at_once);
 	tcase_add_test(tc, test_streams_only_when_two_can_share);
 	tcase_add_test(tc, test_slow_taken_first_not_by_stream_0);
 	tcase_add_test(tc, test_warn_runs_alone_before_the_crash_predicted);
