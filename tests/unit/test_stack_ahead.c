@@ -7,6 +7,7 @@
 #include "harness/run/proto.h"
 #include "harness/run/run_ahead.h"
 #include "harness/run/stack.h"
+#include "tests/unit/agent_fx.h"
 
 #include <check.h>
 #include <errno.h>
@@ -23,19 +24,7 @@ static int peer; /* the agent's end */
 
 static void setup(void)
 {
-	int sv[2];
-
-	signal(SIGPIPE, SIG_IGN);
-	memset(&f, 0, sizeof(f));
-	memset(&st, 0, sizeof(st));
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	f.nnodes = 1;
-	snprintf(f.nodes[0], sizeof(f.nodes[0]), "a");
-	st.f = &f;
-	st.n = 1;
-	st.step_ms = 1000;
-	st.ag[0].fd = sv[0];
-	peer = sv[1];
+	peer = agent_fx_one_node(&st, &f);
 }
 
 static void teardown(void)

@@ -8,6 +8,7 @@
 #include "harness/api/verbs/api_verbs.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
+#include "tests/unit/agent_fx.h"
 
 #include <check.h>
 #include <errno.h>
@@ -152,38 +153,29 @@ END_TEST
 START_TEST(test_query_qp_is_one_request)
 {
 	static struct scn_file f;
-	struct stack st = { 0 };
+	struct stack st;
 	struct hcall c = { 0 };
 	struct hres r;
 	struct proto_rd rd = { 0 };
 	char req[PROTO_LINE_MAX], line[PROTO_LINE_MAX];
-	int sv[2], n = -1;
+	int peer = agent_fx_one_node(&st, &f), n = -1;
 
-	signal(SIGPIPE, SIG_IGN);
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	memset(&f, 0, sizeof(f));
-	f.nnodes = 1;
-	snprintf(f.nodes[0], sizeof(f.nodes[0]), "a");
-	st.f = &f;
-	st.n = 1;
-	st.step_ms = 1000;
-	st.ag[0].fd = sv[0];
 	c.call = (uint16_t)scn_call_find("query_qp");
 	c.op = M_OP_QUERY_QP;
 	c.obj = 2;
 	snprintf(line, sizeof(line), "%s\n", answer);
-	ck_assert_int_eq(write(sv[1], line, strlen(line)), (int)strlen(line)); /* answered before it is asked */
+	ck_assert_int_eq(write(peer, line, strlen(line)), (int)strlen(line)); /* answered before it is asked */
 	ck_assert_int_eq(stack_exec_verbs(&st, &c, &r), 0);
 	ck_assert_int_eq(r.out.kind, M_OUT_OK);
 	ck_assert_uint_eq(result(query_qp(), &r, "state"), M_QPS_RTS);
 	ck_assert_uint_eq(result(query_qp(), &r, "max_rd_atomic"), 1);
-	ck_assert_int_ge(proto_recv(sv[1], &rd, req, sizeof(req), 1000), 0);
+	ck_assert_int_ge(proto_recv(peer, &rd, req, sizeof(req), 1000), 0);
 	ck_assert_str_eq(req, "query_qp id=2");
 	ck_assert_int_eq(proto_rd_ready(&rd), 0);
-	ck_assert_int_eq(ioctl(sv[1], FIONREAD, &n), 0);
+	ck_assert_int_eq(ioctl(peer, FIONREAD, &n), 0);
 	ck_assert_int_eq(n, 0); /* no second request */
-	close(sv[0]);
-	close(sv[1]);
+	close(st.ag[0].fd);
+	close(peer);
 }
 END_TEST
 

@@ -5,6 +5,7 @@
  * agent for the ibv_wr_* path (wrx=1; wr=abort: wrx=2, stack_verbs.c);
  * without wr= they do not.
  */
+#include "tests/unit/agent_fx.h"
 #include "tests/unit/resolve_fx.h"
 #include "harness/run/proto.h"
 #include "harness/run/stack.h"
@@ -53,27 +54,18 @@ END_TEST
 static void request_of(const struct hcall *c, const char *reply, char *req, size_t len)
 {
 	static struct scn_file f;
-	struct stack st = { 0 };
+	struct stack st;
 	struct hres r;
 	struct proto_rd rd = { 0 };
 	char line[PROTO_LINE_MAX];
-	int sv[2];
+	int peer = agent_fx_one_node(&st, &f);
 
-	signal(SIGPIPE, SIG_IGN);
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	memset(&f, 0, sizeof(f));
-	f.nnodes = 1;
-	snprintf(f.nodes[0], sizeof(f.nodes[0]), "a");
-	st.f = &f;
-	st.n = 1;
-	st.step_ms = 1000;
-	st.ag[0].fd = sv[0];
 	snprintf(line, sizeof(line), "%s\n", reply);
-	ck_assert_int_eq(write(sv[1], line, strlen(line)), (int)strlen(line));
+	ck_assert_int_eq(write(peer, line, strlen(line)), (int)strlen(line));
 	ck_assert_int_eq(stack_exec_verbs(&st, c, &r), 0);
-	ck_assert_int_ge(proto_recv(sv[1], &rd, req, len, 1000), 0);
-	close(sv[0]);
-	close(sv[1]);
+	ck_assert_int_ge(proto_recv(peer, &rd, req, len, 1000), 0);
+	close(st.ag[0].fd);
+	close(peer);
 }
 
 START_TEST(test_WR_POST_1_requests_ask_for_the_wr_api)
