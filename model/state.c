@@ -95,7 +95,7 @@ void m_decide_into(struct m_set *s, const struct m_profile *p, enum m_rule rule,
 		   const struct m_outcome *outs, unsigned n)
 {
 	const uint16_t *chain = NULL;
-	size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0;
+	size_t d = p ? m_profile_dev_part_first(p, rule, part, &chain) : 0;
 
 	s->n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
 	s->dev = 0;
