@@ -108,13 +108,13 @@ void m_decide_into(struct m_set *s, const struct m_profile *p, enum m_rule rule,
 	const struct m_deviation *const devs = p ? p->dev : NULL;
 	const uint32_t kernel = p ? p->kernel : 0;
 	struct m_outcome *o = s->o;
-	unsigned k = 0, dev = 0;
+	unsigned k = 0, dev = 0, generic = 1;
 
-	/* A set is its first n outcomes: no more is written (a decision per step). */
-	for (unsigned i = 0; i < n; i++)
-		k = set_put(o, k, outs[i]);
-	/* Every deviation in place: the set stays free of duplicates, so a narrowing keeps, in order,
-	 * those of its outcomes the deviation names. */
+	/* A set is its first n outcomes: no more is written (a decision per step). The generic outcomes
+	 * are put in when a deviation widens or narrows them, or at the end: not at all when a deviation
+	 * replaces them (the decisions most steps make: RA-ERR-5 of a post on an ERR QP). Every deviation
+	 * in place: the set stays free of duplicates, so a narrowing keeps, in order, those of its
+	 * outcomes the deviation names. */
 	for (; d < ndev; d = m_profile_dev_after(p, rule, chain, d)) {
 		const struct m_deviation *dv = &devs[d];
 		unsigned kept = 0;
@@ -124,10 +124,15 @@ void m_decide_into(struct m_set *s, const struct m_profile *p, enum m_rule rule,
 		if (kernel && (kernel < dv->kernel_min || kernel > dv->kernel_max))
 			continue;
 		dev = d < UINT8_MAX ? (unsigned)d + 1 : 0; /* this deviation decides the set now */
+		if (dv->kind == M_DEV_REPLACE) {
+			k = 0;
+			generic = 0;
+		}
+		for (unsigned i = 0; generic && i < n; i++)
+			k = set_put(o, k, outs[i]);
+		generic = 0;
 		switch (dv->kind) {
 		case M_DEV_REPLACE:
-			k = 0;
-			/* fall through */
 		case M_DEV_WIDEN:
 			for (unsigned i = 0; i < dv->n; i++)
 				k = set_put(o, k, dv->outs[i]);
@@ -143,6 +148,8 @@ void m_decide_into(struct m_set *s, const struct m_profile *p, enum m_rule rule,
 			break;
 		}
 	}
+	for (unsigned i = 0; generic && i < n; i++)
+		k = set_put(o, k, outs[i]);
 	s->n = (uint8_t)k;
 	s->dev = (uint8_t)dev;
 }
