@@ -37,6 +37,10 @@ enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 
 #define O_DAT(e) ((struct m_outcome){ M_OUT_DAT, (int32_t)(e) })
 #define O_DTO(e) ((struct m_outcome){ M_OUT_DTO, (int32_t)(e) })
 
+/* Decision parts chained apart in a built-in profile's table (profile.c); a deviation of a later
+ * part is found along its rule's chain. */
+#define M_DEV_PARTS 4
+
 /*
  * The index of p's first deviation on rule at or after index d, or p->ndev if
  * none: a walk along a built-in profile's deviations of one rule (profile.c
@@ -50,6 +54,38 @@ size_t m_profile_dev_next(const struct m_profile *p, enum m_rule rule, size_t d)
  * next is m_profile_dev_after's.
  */
 size_t m_profile_dev_first(const struct m_profile *p, enum m_rule rule, const uint16_t **chain);
+/* A built-in profile's deviations chained (profile.c builds them once; m_profile_get's hint in
+ * struct m_profile.walks). */
+#define CHAIN_DEV_MAX 1024
+struct m_dev_walks {
+	const struct m_deviation *dev; /* the table these chains are of, and its length */
+	size_t ndev;
+	uint16_t first[M_RULE_COUNT_]; /* the rule's first deviation; ndev: none */
+	uint16_t next[CHAIN_DEV_MAX];  /* the next of deviation d's rule after d; ndev: none */
+	uint16_t part_first[M_RULE_COUNT_][M_DEV_PARTS]; /* the first of the rule's at that part; ndev: none */
+	uint16_t part_next[CHAIN_DEV_MAX]; /* the next of deviation d's rule and part after d; ndev: none */
+};
+/* Are w the chains of p's table (a copy of a profile may have been given another table or length)? */
+static inline int m_dev_walks_hold(const struct m_dev_walks *w, const struct m_profile *p)
+{
+	return w && w->dev == p->dev && w->ndev == p->ndev;
+}
+/* The same walk for the deviations of rule at decision part only (m_decide's: *chain then the
+ * built-in table's chain of that rule and part); the walk may visit others (a table scanned).
+ * Inline, as every decision of every step asks: the hint's check and two loads; else
+ * m_profile_dev_part_scan (profile.c) looks. */
+size_t m_profile_dev_part_scan(const struct m_profile *p, enum m_rule rule, unsigned part, const uint16_t **chain);
+static inline size_t m_profile_dev_part_first(const struct m_profile *p, enum m_rule rule, unsigned part,
+					      const uint16_t **chain)
+{
+	const struct m_dev_walks *w = p->walks;
+
+	if (m_dev_walks_hold(w, p) && (unsigned)rule < M_RULE_COUNT_ && part < M_DEV_PARTS) {
+		*chain = w->part_next;
+		return w->part_first[rule][part];
+	}
+	return m_profile_dev_part_scan(p, rule, part, chain);
+}
 static inline size_t m_profile_dev_after(const struct m_profile *p, enum m_rule rule, const uint16_t *chain,
 					 size_t d)
 {

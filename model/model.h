@@ -252,12 +252,16 @@ struct m_deviation {
 const char *m_dev_kind_str(enum m_dev_kind k);
 int m_dev_kind_parse(const char *name, enum m_dev_kind *out);
 
+struct m_dev_walks;
 struct m_profile {
 	const char *name;        /* "generic", "rxe" */
 	uint32_t kernel;         /* KVER of the stack under test (0: any) */
 	uint32_t caps;           /* enum m_cap bits */
 	size_t ndev;
 	const struct m_deviation *dev;
+	/* m_profile_get's: its built-in table's deviations chained by rule and decision (model/profile.c),
+	 * used while dev and ndev are still that table's; NULL (a profile built by hand): dev is scanned */
+	const struct m_dev_walks *walks;
 };
 
 /*

@@ -309,12 +309,10 @@ static const struct {
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
 /* Each built-in profile's deviations chained by rule, in table order (m_profile_dev_next): every decision
- * asks for its rule's, and a table holds tens of other rules'. Built once; the tables never change. */
-#define CHAIN_DEV_MAX 1024
-static struct {
-	uint16_t first[M_RULE_COUNT_]; /* the rule's first deviation; ndev: none */
-	uint16_t next[CHAIN_DEV_MAX];  /* the next of deviation d's rule after d; ndev: none */
-} chains[NPROFILES];
+ * asks for its rule's, and a table holds tens of other rules'. Chained by rule and decision part too
+ * (m_profile_dev_part_first: m_decide's walk, which visits no deviation of the rule's other decisions).
+ * Built once; the tables never change. */
+static struct m_dev_walks chains[NPROFILES];
 static once_flag chains_once = ONCE_FLAG_INIT;
 
 static void chains_build(void)
@@ -322,16 +320,24 @@ static void chains_build(void)
 	for (size_t i = 0; i < NPROFILES; i++) {
 		size_t n = profiles[i].ndev;
 
-		for (size_t r = 0; r < M_RULE_COUNT_; r++)
+		chains[i].dev = profiles[i].dev;
+		chains[i].ndev = n;
+		for (size_t r = 0; r < M_RULE_COUNT_; r++) {
 			chains[i].first[r] = (uint16_t)n;
+			for (size_t k = 0; k < M_DEV_PARTS; k++)
+				chains[i].part_first[r][k] = (uint16_t)n;
+		}
 		for (size_t d = n; d-- > 0;) {
-			unsigned r = (unsigned)profiles[i].dev[d].rule;
+			unsigned r = (unsigned)profiles[i].dev[d].rule, k = profiles[i].dev[d].part;
 
-			if (r < M_RULE_COUNT_) {
-				chains[i].next[d] = chains[i].first[r];
-				chains[i].first[r] = (uint16_t)d;
-			} else {
-				chains[i].next[d] = (uint16_t)n;
+			chains[i].next[d] = chains[i].part_next[d] = (uint16_t)n;
+			if (r >= M_RULE_COUNT_)
+				continue;
+			chains[i].next[d] = chains[i].first[r];
+			chains[i].first[r] = (uint16_t)d;
+			if (k < M_DEV_PARTS) { /* a part past them: found by its rule's chain (m_profile_dev_part_first) */
+				chains[i].part_next[d] = chains[i].part_first[r][k];
+				chains[i].part_first[r][k] = (uint16_t)d;
 			}
 		}
 	}
@@ -349,34 +355,53 @@ int m_profile_get(const char *name, uint32_t kernel, struct m_profile *out)
 			out->caps = profiles[i].caps;
 			out->dev = profiles[i].dev;
 			out->ndev = profiles[i].ndev;
+			out->walks = profiles[i].ndev <= CHAIN_DEV_MAX ? &chains[i] : NULL;
 			return 0;
 		}
 	return -ENOENT;
 }
 
+/* The chains of p's table if it is a built-in one (m_profile_get's hint, checked: a copy may have
+ * been given another table or length since), else NULL. */
+static const struct m_dev_walks *walks_of(const struct m_profile *p)
+{
+	const struct m_dev_walks *w = p->walks;
+
+	if (m_dev_walks_hold(w, p))
+		return w;
+	for (size_t i = 0; p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++)
+		if (p->dev && p->dev == profiles[i].dev && p->ndev == profiles[i].ndev)
+			return &chains[i]; /* built: p is m_profile_get's (or a copy) */
+	return NULL;
+}
+
 size_t m_profile_dev_first(const struct m_profile *p, enum m_rule rule, const uint16_t **chain)
 {
-	*chain = NULL;
-	for (size_t i = 0; rule < M_RULE_COUNT_ && p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++) {
-		if (!p->dev || p->dev != profiles[i].dev || p->ndev != profiles[i].ndev)
-			continue;
-		*chain = chains[i].next; /* built: p is m_profile_get's (or a copy) */
-		return chains[i].first[rule];
-	}
-	return m_profile_dev_next(p, rule, 0);
+	const struct m_dev_walks *w = rule < M_RULE_COUNT_ ? walks_of(p) : NULL;
+
+	*chain = w ? w->next : NULL;
+	return w ? w->first[rule] : m_profile_dev_next(p, rule, 0);
+}
+
+size_t m_profile_dev_part_scan(const struct m_profile *p, enum m_rule rule, unsigned part, const uint16_t **chain)
+{
+	const struct m_dev_walks *w = rule < M_RULE_COUNT_ && part < M_DEV_PARTS ? walks_of(p) : NULL;
+
+	if (!w)
+		return m_profile_dev_first(p, rule, chain);
+	*chain = w->part_next;
+	return w->part_first[rule][part];
 }
 
 size_t m_profile_dev_next(const struct m_profile *p, enum m_rule rule, size_t d)
 {
-	for (size_t i = 0; rule < M_RULE_COUNT_ && p->ndev <= CHAIN_DEV_MAX && i < NPROFILES; i++) {
-		if (!p->dev || p->dev != profiles[i].dev || p->ndev != profiles[i].ndev)
-			continue;
-		if (d == 0)
-			return chains[i].first[rule];
-		if (d <= p->ndev && p->dev[d - 1].rule == rule)
-			return chains[i].next[d - 1];
-		break; /* not where a walk along the chain is: look */
-	}
+	const struct m_dev_walks *w = rule < M_RULE_COUNT_ ? walks_of(p) : NULL;
+
+	if (w && d == 0)
+		return w->first[rule];
+	if (w && d <= p->ndev && p->dev[d - 1].rule == rule)
+		return w->next[d - 1];
+	/* not where a walk along the chain is: look */
 	while (d < p->ndev && p->dev[d].rule != rule)
 		d++;
 	return d < p->ndev ? d : p->ndev;

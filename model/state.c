@@ -85,54 +85,73 @@ int m_mw_by_rkey(const struct m_node *nd, uint32_t rkey)
 	return -1;
 }
 
-static inline void set_add(struct m_set *s, struct m_outcome o)
+/* Outcome x added to the k outcomes o[0..k) unless there; the new count. A count in a register: the
+ * outcomes' byte-wide stores may alias anything (a set's n, the profile), so a loop counting in
+ * memory would read back the set and the profile after each. */
+static inline unsigned set_put(struct m_outcome *o, unsigned k, struct m_outcome x)
 {
-	if (!m_set_has(s, o) && s->n < M_SET_MAX)
-		s->o[s->n++] = o;
+	for (unsigned i = 0; i < k; i++)
+		if (m_outcome_eq(o[i], x))
+			return k;
+	if (k < M_SET_MAX)
+		o[k++] = x;
+	return k;
 }
 
 void m_decide_into(struct m_set *s, const struct m_profile *p, enum m_rule rule, unsigned part,
 		   const struct m_outcome *outs, unsigned n)
 {
 	const uint16_t *chain = NULL;
-	size_t d = p ? m_profile_dev_first(p, rule, &chain) : 0;
+	size_t d = p ? m_profile_dev_part_first(p, rule, part, &chain) : 0;
+	/* The profile read once (as the count: the stores below may alias it). */
+	const size_t ndev = p ? p->ndev : 0;
+	const struct m_deviation *const devs = p ? p->dev : NULL;
+	const uint32_t kernel = p ? p->kernel : 0;
+	struct m_outcome *o = s->o;
+	unsigned k = 0, dev = 0, generic = 1;
 
-	s->n = 0; /* a set is its first n outcomes: no more is written (a decision per step) */
-	s->dev = 0;
-	for (unsigned i = 0; i < n; i++)
-		set_add(s, outs[i]);
-	if (!p)
-		return;
-	/* Every deviation in place: s stays free of duplicates, so a narrowing keeps, in order, those
-	 * of its outcomes the deviation names. */
-	for (; d < p->ndev; d = m_profile_dev_after(p, rule, chain, d)) {
-		const struct m_deviation *dv = &p->dev[d];
-		unsigned k = 0;
+	/* A set is its first n outcomes: no more is written (a decision per step). The generic outcomes
+	 * are put in when a deviation widens or narrows them, or at the end: not at all when a deviation
+	 * replaces them (the decisions most steps make: RA-ERR-5 of a post on an ERR QP). Every deviation
+	 * in place: the set stays free of duplicates, so a narrowing keeps, in order, those of its
+	 * outcomes the deviation names. */
+	for (; d < ndev; d = m_profile_dev_after(p, rule, chain, d)) {
+		const struct m_deviation *dv = &devs[d];
+		unsigned kept = 0;
 
 		if (dv->rule != rule || dv->part != part)
 			continue;
-		if (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max))
+		if (kernel && (kernel < dv->kernel_min || kernel > dv->kernel_max))
 			continue;
-		s->dev = (uint8_t)(d < UINT8_MAX ? d + 1 : 0); /* this deviation decides the set now */
+		dev = d < UINT8_MAX ? (unsigned)d + 1 : 0; /* this deviation decides the set now */
+		if (dv->kind == M_DEV_REPLACE) {
+			k = 0;
+			generic = 0;
+		}
+		for (unsigned i = 0; generic && i < n; i++)
+			k = set_put(o, k, outs[i]);
+		generic = 0;
 		switch (dv->kind) {
 		case M_DEV_REPLACE:
-			s->n = 0;
-			/* fall through */
 		case M_DEV_WIDEN:
 			for (unsigned i = 0; i < dv->n; i++)
-				set_add(s, dv->outs[i]);
+				k = set_put(o, k, dv->outs[i]);
 			break;
 		case M_DEV_NARROW:
-			for (unsigned i = 0; i < s->n; i++)
+			for (unsigned i = 0; i < k; i++)
 				for (unsigned j = 0; j < dv->n; j++)
-					if (m_outcome_eq(s->o[i], dv->outs[j])) {
-						s->o[k++] = s->o[i];
+					if (m_outcome_eq(o[i], dv->outs[j])) {
+						o[kept++] = o[i];
 						break;
 					}
-			s->n = (uint8_t)k;
+			k = kept;
 			break;
 		}
 	}
+	for (unsigned i = 0; generic && i < n; i++)
+		k = set_put(o, k, outs[i]);
+	s->n = (uint8_t)k;
+	s->dev = (uint8_t)dev;
 }
 
 struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part,
@@ -144,43 +163,51 @@ struct m_set m_decide(const struct m_profile *p, enum m_rule rule, unsigned part
 	return s;
 }
 
-static inline void alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect, const struct m_why *why,
-		    int peer_recv, int detail)
+/* Alternative o added to the k of alts[0..k) unless there (same outcome, effect, peer receive and
+ * detail); the new count, kept in a register (the alternatives' byte-wide stores may alias anything:
+ * pred->n, the set, the rules, which a count in memory would have read back after each). */
+static inline unsigned alt_put(struct m_alt *alts, unsigned k, struct m_outcome o, enum m_effect effect,
+			       const struct m_why *why, int peer_recv, int detail)
 {
 	struct m_alt *a;
 
-	for (unsigned i = 0; i < pred->n; i++) {
-		a = &pred->alt[i];
+	for (unsigned i = 0; i < k; i++) {
+		a = &alts[i];
 		if (m_outcome_eq(a->out, o) && a->effect == effect && a->peer_recv == peer_recv &&
 		    a->detail == detail)
-			return;
+			return k;
 	}
-	if (pred->n >= M_ALT_MAX)
-		return;
-	a = &pred->alt[pred->n++];
+	if (k >= M_ALT_MAX)
+		return k;
+	a = &alts[k];
 	*a = (struct m_alt){ .out = o, .effect = (uint8_t)(o.kind == M_OUT_CRASH ? M_EFF_CRASH : effect),
 			     .peer_recv = (int8_t)peer_recv, .detail = (int8_t)detail, .nrules = why->n,
 			     .dev = why->dev };
 	memcpy(a->rules, why->r, sizeof(a->rules));
+	return k + 1;
 }
 
 void m_alt_add(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
 	       const struct m_why *why, int peer_recv)
 {
-	alt_add(pred, o, effect, why, peer_recv, -1);
+	pred->n = (uint8_t)alt_put(pred->alt, pred->n, o, effect, why, peer_recv, -1);
 }
 
 void m_alt_add_detail(struct m_pred *pred, struct m_outcome o, enum m_effect effect,
 		      const struct m_why *why, int detail)
 {
-	alt_add(pred, o, effect, why, -1, detail);
+	pred->n = (uint8_t)alt_put(pred->alt, pred->n, o, effect, why, -1, detail);
 }
 
 void m_alts_add(struct m_pred *pred, const struct m_set *set, enum m_effect effect,
 		const struct m_why *why, int peer_recv)
 {
-	for (unsigned i = 0; i < set->n; i++)
-		alt_add(pred, set->o[i], effect, why, peer_recv, -1);
+	const unsigned n = set->n;
+	unsigned k = pred->n;
+
+	for (unsigned i = 0; i < n; i++)
+		k = alt_put(pred->alt, k, set->o[i], effect, why, peer_recv, -1);
+	pred->n = (uint8_t)k;
 }
 
 int model_pred_find(const struct m_pred *pred, struct m_outcome o)

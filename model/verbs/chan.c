@@ -11,12 +11,6 @@
 
 #include <string.h>
 
-int m_chan_op(enum m_op_kind k)
-{
-	return k == M_OP_CREATE_COMP_CHANNEL || k == M_OP_DESTROY_COMP_CHANNEL || k == M_OP_REQ_NOTIFY_CQ ||
-	       k == M_OP_GET_CQ_EVENT || k == M_OP_ACK_CQ_EVENTS;
-}
-
 int m_chan_live(const struct m_cq_node *c, int h)
 {
 	return h >= 0 && h < c->nch && c->ch[h].live;

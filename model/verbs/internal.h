@@ -253,7 +253,11 @@ int m_cq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
  * get_cq_event's results (n, cq). m_chan_live: is h a live channel of c. m_chan_completion: a
  * completion arrived in CQ handle+1 cq1 of node n (sol: a solicited one?), the event it may put on
  * the CQ's channel; m_chan_step_begin: a step's commit starts on node n (m_cq_note). */
-int m_chan_op(enum m_op_kind k);
+static inline int m_chan_op(enum m_op_kind k) /* inline: every step's commit asks */
+{
+	return k == M_OP_CREATE_COMP_CHANNEL || k == M_OP_DESTROY_COMP_CHANNEL || k == M_OP_REQ_NOTIFY_CQ ||
+	       k == M_OP_GET_CQ_EVENT || k == M_OP_ACK_CQ_EVENTS;
+}
 int m_chan_live(const struct m_cq_node *c, int h);
 int m_pred_chan(const struct model *m, const struct m_profile *p, struct m_pred *out);
 int m_chan_apply(struct model *m, const struct m_pred *pred, size_t i, int *created);
