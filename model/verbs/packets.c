@@ -51,3 +51,19 @@ void m_local_after_remote_error(struct m_pred *out, unsigned local)
 		m_alt_add(out, a.out, M_EFF_BOTH_ERR, &w, a.peer_recv);
 	}
 }
+
+void m_later_packet_rnr(const struct model *m, const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+			struct m_why why)
+{
+	const struct m_qp *pq;
+	struct m_set s;
+
+	if (out->op.kind != M_OP_SEND || q->type != M_QPT_RC || q->peer_node < 0)
+		return;
+	pq = &m->node[q->peer_node].qp[q->peer_qp];
+	if (!pq->live || pq->state < M_QPS_RTR || pq->state == M_QPS_ERR || m_rq_head(&m->node[q->peer_node], q->peer_qp))
+		return;
+	s = m_decide(p, M_RULE_LP_8, PART_LATER_RNR, NULL, 0);
+	why.dev = s.dev;
+	m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+}
