@@ -91,6 +91,9 @@ START_TEST(test_LP_8_send_overrun_into_rnr_may_hang_on_rxe_6_1)
 	first.verbs.laddr += 4000; /* bad in the first packet: the local error only */
 	first.verbs.len = 200;
 	ck_assert(!fx_has(fx_predict(&f, first), hang));
+	first.verbs.laddr -= 1000; /* from byte 3000, 2000 bytes: bad at byte 1096, past the first packet */
+	first.verbs.len = 2000;    /* on a small MTU only (not seen to hang) */
+	ck_assert(fx_has(fx_predict(&f, first), wc_(M_WC_RNR_RETRY_EXC_ERR)) && !fx_has(fx_predict(&f, first), hang));
 	ck_assert(!fx_has(fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 4096)), hang)); /* inside its MR */
 	f.p.kernel = KVER(6, 8);
 	ck_assert(!fx_has(fx_predict(&f, snd), hang));
