@@ -100,6 +100,8 @@ enum m_outcome_kind {
 	                 value, e.g. 0x00060000 DAT_INVALID_PARAMETER; subtypes are not compared) */
 	M_OUT_DTO,    /* a uDAPL DTO completed with code = DAT_DTO_COMPLETION_STATUS (dat.h) */
 	M_OUT_MRAPI,  /* an MRAPI call gave code = index of the status name (no header here) */
+	M_OUT_HANG,   /* the step never ended: no answer within the step's budget (a known provider
+	                 defect a profile declares; the runner's TIMEOUT, "TIMEOUT"; code 0) */
 	M_OUT_COUNT_
 };
 

@@ -90,7 +90,7 @@ NAMED_ENUM(m_wc_opcode, enum m_wc_opcode, wc_opcode_names)
 static const struct name kind_names[] = {
 	{ M_OUT_OK, "ok" }, { M_OUT_ERRNO, "errno" }, { M_OUT_WC, "completion status" },
 	{ M_OUT_CRASH, "KERNEL_CRASH" }, { M_OUT_RPMA, "RPMA status" }, { M_OUT_DAT, "DAT status" },
-	{ M_OUT_DTO, "DAT DTO status" }, { M_OUT_MRAPI, "MRAPI status" },
+	{ M_OUT_DTO, "DAT DTO status" }, { M_OUT_MRAPI, "MRAPI status" }, { M_OUT_HANG, "TIMEOUT" },
 };
 NAMED_ENUM(m_outcome_kind, enum m_outcome_kind, kind_names)
 
@@ -280,6 +280,8 @@ const char *m_outcome_name(struct m_outcome o)
 		return "ok";
 	if (o.kind == M_OUT_CRASH)
 		return "KERNEL_CRASH";
+	if (o.kind == M_OUT_HANG)
+		return "TIMEOUT";
 	for (size_t g = 0; g < N(outcome_groups); g++)
 		if (outcome_groups[g].kind == o.kind)
 			return lookup_name(outcome_groups[g].t, outcome_groups[g].n, o.code);
@@ -303,6 +305,10 @@ int m_outcome_parse(const char *name, struct m_outcome *out)
 	}
 	if (strcasecmp(name, "KERNEL_CRASH") == 0) {
 		*out = (struct m_outcome){ M_OUT_CRASH, 0 };
+		return 0;
+	}
+	if (strcasecmp(name, "TIMEOUT") == 0) {
+		*out = (struct m_outcome){ M_OUT_HANG, 0 };
 		return 0;
 	}
 	for (size_t g = 0; g < N(outcome_groups); g++)
@@ -334,6 +340,10 @@ const char *m_outcome_nth(size_t i, struct m_outcome *o)
 			return outcome_groups[g].t[i].name;
 		}
 		i -= outcome_groups[g].n;
+	}
+	if (i == 0) {
+		*o = (struct m_outcome){ M_OUT_HANG, 0 };
+		return "TIMEOUT";
 	}
 	return NULL;
 }

@@ -15,6 +15,7 @@
 #define ERRNO(e) { M_OUT_ERRNO, e }
 #define OK_ { M_OUT_OK, 0 }
 #define CRASH_ { M_OUT_CRASH, 0 }
+#define HANG_ { M_OUT_HANG, 0 }
 #define DATR(e) { M_OUT_DAT, M_DAT_##e }
 #define DTOS(e) { M_OUT_DTO, M_DTO_##e }
 #define ANY_KERNEL 0, KVER(99, 0)
@@ -136,6 +137,14 @@ static const struct m_deviation rxe_dev[] = {
 	  "ib_modify_qp_is_ok, whose qp_state_table has no RESET to ERR entry (KCORE verbs.c)", KERNEL_RXE },
 	{ M_RULE_RA_WRITE_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
 	  "G/F: write crossing the end: REM_ACCESS_ERR, no byte written (checked once for the whole length; OK = target unchanged)", KERNEL_RXE },
+	{ M_RULE_LP_8, PART_LATER_RNR, KVER(6, 1), KVER(6, 1), M_DEV_WIDEN, 1, { HANG_ },
+	  "observed (rdmacheck explore and its triage, verbs/199 and verbs/200, 6.1.0-57, 2026-12-02): an RC SEND "
+	  "whose local SGE runs past its MR only after the first packet (8 KiB from a 4 KiB MR), to a peer with no "
+	  "receive posted, never completes (rnr_retry 2): no completion in 30 s, three files of three, nor in verbs/200's "
+	  "10 s; with rnr_retry 0, "
+	  "an SGE inside its MR, a posted receive or a peer in ERR the same SEND ends at once. The RNR NAK's retry "
+	  "after the requester failed the later packet (KRXE rxe_requester, rxe_completer: need_retry) is where it "
+	  "stays (read, not traced)", KERNEL_RXE },
 	{ M_RULE_UD_SEND_2, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
 	  "observed (rdmacheck verbs/156, 6.1.0-56): a 5000-byte UD SEND completes SUCCESS and nothing arrives: "
 	  "KRXE rxe_requester fakes a successful send of a UD payload over get_mtu (for UD the port's mtu_cap, "

@@ -1,9 +1,13 @@
 /*
  * kwarn_steps.c — the kernel WARNs a profile declares (struct m_kwarn, model.h),
  * as the runner scopes them: to a step whose prediction under the profile
- * names the WARN's rule (runner.h: run_kwarn_ms, run_kwarn_add).
+ * names the WARN's rule (runner.h: run_kwarn_ms, run_kwarn_add); and the
+ * hangs a profile declares (M_OUT_HANG: run_declared_hang).
  */
 #include "harness/run/runner.h"
+
+#include <errno.h>
+#include <string.h>
 
 /* Call fn for every WARN p declares for a rule of an alternative of pp. */
 static void each_kwarn(const struct m_profile *p, const struct m_pred *pp,
@@ -32,6 +36,17 @@ uint32_t run_kwarn_ms(const struct m_profile *p, const struct m_pred *pp)
 
 	each_kwarn(p, pp, longest, &ms);
 	return ms;
+}
+
+int run_declared_hang(const struct m_pred *pp, int rc, struct hres *real)
+{
+	const struct m_outcome hang = { M_OUT_HANG, 0 };
+
+	if (rc != -ETIMEDOUT || !pp || model_pred_find(pp, hang) < 0)
+		return 0;
+	memset(real, 0, sizeof(*real));
+	real->out = hang;
+	return 1;
 }
 
 struct kwarn_list {

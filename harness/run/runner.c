@@ -398,9 +398,10 @@ static void trace_step(struct run *x, const struct scn_step *s, const struct m_p
 		  m_outcome_str(real->out, got, sizeof(got)), set);
 }
 
-/* Phase 2: run the step on the engine (extra_ms beyond its budget: run_kwarn_ms); *real what it did.
+/* Phase 2: run the step on the engine (its budget widened by run_kwarn_ms of pp, the profile's set); *real what it did
+ * (a declared hang: M_OUT_HANG).
  * Returns 1 to stop the scenario. */
-static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, uint32_t extra_ms,
+static int step_exec(struct run *x, const struct scn_step *s, const struct m_pred *pg, const struct m_pred *pp,
 		     struct hres *real)
 {
 	struct hcall cr;
@@ -408,9 +409,11 @@ static int step_exec(struct run *x, const struct scn_step *s, const struct m_pre
 
 	if (engine_call(x, s, &cr))
 		return 1;
-	cr.extra_ms = extra_ms;
+	cr.extra_ms = run_kwarn_ms(&x->o->prof, pp);
 	rc = x->ops->exec(x->be, &cr, real);
 	x->r->steps_run++;
+	if (run_declared_hang(pp, rc, real))
+		rc = 0;
 	if (exec_failed(x, s, pg, rc))
 		return 1;
 	trace_step(x, s, pg, real);
@@ -510,8 +513,8 @@ static int step_commit(struct run *x, const struct scn_step *s, const struct hca
 {
 	int rc;
 
-	if (real->out.kind == M_OUT_CRASH)
-		return 1;
+	if (real->out.kind == M_OUT_CRASH || real->out.kind == M_OUT_HANG)
+		return 1; /* the kernel died, or the step never ended: nothing after it can be judged */
 	pick = run_match_peer(x, s, from, pick);
 	if (pick < 0 || !run_send_wc_judged(x, s, from, real))
 		return 1;
@@ -601,7 +604,7 @@ static int run_step(struct run *x, size_t si)
 		return 1;
 	steptime_add(ST_PREDICT, t0);
 	t0 = steptime_now();
-	if (step_exec(x, s, &pg, run_kwarn_ms(&x->o->prof, &pp), &real))
+	if (step_exec(x, s, &pg, &pp, &real))
 		return 1;
 	steptime_add(ST_EXEC, t0);
 	t0 = steptime_now();

@@ -218,5 +218,12 @@ void run_crash_note(const struct m_profile *p, const struct m_pred *pred, char *
 uint32_t run_kwarn_ms(const struct m_profile *p, const struct m_pred *pp);
 size_t run_kwarn_add(const struct m_profile *p, const struct m_pred *pp, const struct m_kwarn **list, size_t n,
 		     size_t cap);
+/*
+ * A step the engine gave no answer to within its budget (rc -ETIMEDOUT) whose
+ * prediction pp under the profile has the hang alternative (M_OUT_HANG, a
+ * declared deviation): *real is that outcome, judged as any other (an xfail),
+ * and the scenario stops at it. Returns 1 then, else 0 (*real untouched).
+ */
+int run_declared_hang(const struct m_pred *pp, int rc, struct hres *real);
 
 #endif

@@ -72,7 +72,7 @@ void mrapi_rmem_get_attribute(mrapi_rmem_hndl_t rmem, mrapi_uint_t attribute_num
 	h = h_find(rmem);
 	if (!attribute)
 		*status = MRAPI_ERR_PARAMETER;
-	else if (h < 0 || lib_state.h[h].dead)
+	else if (h < 0 || h_withdrawn(h)) /* the directory: another node's buffer may be gone (RMEM-DELETE-2) */
 		*status = MRAPI_ERR_RMEM_INVALID;
 	else if (!attr_size(attribute_num))
 		*status = MRAPI_ERR_ATTR_NUM;

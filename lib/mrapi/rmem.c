@@ -224,7 +224,7 @@ int h_withdrawn(int h)
 	struct dir_seg d;
 	int rc;
 
-	if (x->dead || x->kind != H_REMOTE || x->attached)
+	if (x->dead || x->kind != H_REMOTE)
 		return x->dead;
 	rc = dir_get(lib_state.dir_fd, x->id, &d);
 	if (rc == MRAPI_ERR_RMEM_ID_INVALID || (rc == MRAPI_SUCCESS && d.gen != x->gen))
@@ -267,10 +267,12 @@ void mrapi_rmem_attach(mrapi_rmem_hndl_t rmem, mrapi_rmem_atype_t access_type, m
 	if ((h = live_handle(rmem, status)) < 0)
 		goto out;
 	x = &lib_state.h[h];
-	if (x->attached) {
-		*status = MRAPI_ERR_RMEM_ATTACHED;
-		goto out;
-	}
+	/*
+	 * The directory first, attached or not: it answers INVALID for a buffer
+	 * deleted or whose creator finalized, before ATTACHED (the reference's
+	 * order: mrapi_impl_valid_rmem_hndl, then the attachment; RMEM-NODE-1,
+	 * RMEM-DELETE-2). This node's own flag would answer ATTACHED for both.
+	 */
 	rc = dir_op(lib_state.dir_fd, "ATTACH", x->id, x->gen);
 	if (rc != MRAPI_SUCCESS) {
 		x->dead = rc == MRAPI_ERR_RMEM_INVALID;
@@ -341,9 +343,9 @@ static void sync_call(mrapi_rmem_hndl_t rmem, mrapi_status_t *status, const char
 	if (!lib_enter_call(status, call))
 		return;
 	if ((h = live_handle(rmem, status)) >= 0)
-		*status = lib_state.h[h].attached ? MRAPI_SUCCESS
-			  : h_withdrawn(h)        ? MRAPI_ERR_RMEM_INVALID
-						  : MRAPI_ERR_RMEM_NOTATTACHED;
+		*status = h_withdrawn(h)            ? MRAPI_ERR_RMEM_INVALID
+			  : lib_state.h[h].attached ? MRAPI_SUCCESS
+						    : MRAPI_ERR_RMEM_NOTATTACHED;
 	lib_leave();
 }
 

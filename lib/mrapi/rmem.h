@@ -12,9 +12,11 @@
 int h_find(mrapi_rmem_hndl_t v);
 mrapi_rmem_hndl_t h_value(int slot);
 /*
- * A handle of another node's buffer that this node is not attached to (so no
- * connection tells it) may have been deleted: ask the directory. Returns 1
- * (the handle is marked dead) if its (id, gen) is gone, else 0.
+ * A handle of another node's buffer may have been deleted, or its creator
+ * finalized, and no transfer told this node yet (attached or not): ask the
+ * directory. Returns 1 (the handle is marked dead) if its (id, gen) is gone,
+ * else 0. A call checks this before any other error of the handle, as the
+ * reference implementation checks the handle first.
  */
 int h_withdrawn(int h);
 /* Release handle slot h's resources (connection, registration) and end its requests. */

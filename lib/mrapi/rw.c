@@ -26,14 +26,14 @@ struct rw_args {
  * tests/rmem1.c expects it with one stride). The spec's text names the error
  * for num_strides > 1 only: a deviation declared in the rxe profile.
  */
-static mrapi_status_t rw_checks(int h, const struct rw_args *a)
+static mrapi_status_t rw_arg_checks(int h, const struct rw_args *a)
 {
 	const struct handle *x = &lib_state.h[h];
 
 	if (a->rmem_stride < a->bytes || a->local_stride < a->bytes)
 		return MRAPI_ERR_RMEM_STRIDE;
 	if (!x->attached)
-		return h_withdrawn(h) ? MRAPI_ERR_RMEM_INVALID : MRAPI_ERR_RMEM_NOTATTACHED;
+		return MRAPI_ERR_RMEM_NOTATTACHED;
 	if ((a->write ? !a->wsrc : !a->local) || a->bytes == 0 || (a->sized && a->local_size == 0))
 		return MRAPI_ERR_PARAMETER;
 	if (a->nstrides && m_mrapi_last_byte(a->rmem_offset, a->bytes, a->nstrides, a->rmem_stride) >= x->size)
@@ -44,6 +44,20 @@ static mrapi_status_t rw_checks(int h, const struct rw_args *a)
 	if (x->busy)
 		return MRAPI_ERR_RMEM_BLOCKED;
 	return MRAPI_SUCCESS;
+}
+
+/*
+ * The handle first, as the reference checks it (mrapi_impl_valid_rmem_hndl
+ * before the stride and the attachment): a call one of whose checks fails
+ * on a buffer deleted, or whose creator finalized, is RMEM_INVALID
+ * (RMEM-DELETE-2, RMEM-NODE-1). Only a failing call asks the directory: one
+ * that passes finds it out from its transfer, which fails (request.c).
+ */
+static mrapi_status_t rw_checks(int h, const struct rw_args *a)
+{
+	mrapi_status_t st = rw_arg_checks(h, a);
+
+	return st != MRAPI_SUCCESS && h_withdrawn(h) ? MRAPI_ERR_RMEM_INVALID : st;
 }
 
 /* The owner's own copy (RMEM-RW-2 with local pointers). */

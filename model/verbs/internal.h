@@ -141,6 +141,15 @@ void m_keep_remote_errors(struct m_pred *out, unsigned from);
  * with both QPs in ERR.
  */
 void m_local_after_remote_error(struct m_pred *out, unsigned local);
+/*
+ * LP-8 on an RC SEND whose peer QP (live, RTR or RTS) has no receive posted,
+ * so that RNR NAKs answer the packets before the bad one, which is at byte
+ * 4096 or later (past the first packet on any path MTU): the outcomes a
+ * profile adds at PART_LATER_RNR (rxe 6.1: the step never ends, M_OUT_HANG),
+ * with why's rules. Nothing for another op, peer or bad byte.
+ */
+void m_later_packet_rnr(const struct model *m, const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+			struct m_why why);
 
 /*
  * kept.c (QP-STATE-1, PART_KEPT): the outcomes p declares for the first post

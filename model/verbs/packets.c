@@ -12,6 +12,8 @@
 
 /* The smallest path MTU (IBTA 256): the first packet is at most this long. */
 #define MIN_PMTU 256u
+/* The largest (IBTA 4096): a byte from here on is past the first packet whatever the path MTU. */
+#define MAX_PMTU 4096u
 
 int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op)
 {
@@ -50,4 +52,22 @@ void m_local_after_remote_error(struct m_pred *out, unsigned local)
 		m_why_add(&w, M_RULE_LP_8);
 		m_alt_add(out, a.out, M_EFF_BOTH_ERR, &w, a.peer_recv);
 	}
+}
+
+void m_later_packet_rnr(const struct model *m, const struct m_profile *p, const struct m_qp *q, struct m_pred *out,
+			struct m_why why)
+{
+	const struct m_qp *pq;
+	struct m_set s;
+
+	/* the bad byte past the first packet on any path MTU (the model knows no port's MTU): as seen */
+	if (out->op.kind != M_OP_SEND || q->type != M_QPT_RC || q->peer_node < 0 ||
+	    m_sge_first_bad(&m->node[out->op.node], q->pd, &out->op) < MAX_PMTU)
+		return;
+	pq = &m->node[q->peer_node].qp[q->peer_qp];
+	if (!pq->live || pq->state < M_QPS_RTR || pq->state == M_QPS_ERR || m_rq_head(&m->node[q->peer_node], q->peer_qp))
+		return;
+	s = m_decide(p, M_RULE_LP_8, PART_LATER_RNR, NULL, 0);
+	why.dev = s.dev;
+	m_alts_add(out, &s, M_EFF_NONE, &why, -1);
 }

@@ -563,6 +563,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		post_remote(m, p, q, out, why);
 		m_keep_remote_errors(out, local);
 		m_local_after_remote_error(out, local);
+		m_later_packet_rnr(m, p, q, out, why);
 		return 0;
 	}
 	return post_remote(m, p, q, out, why);

@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE
 #include "lib/mrapi/dir.h"
 #include "lib/mrapi/mrapi.h"
+#include "lib/mrapi/rmem.h" /* attached(): an attachment without an RDMA device */
 
 #include <check.h>
 #include <errno.h>
@@ -466,6 +467,118 @@ START_TEST(test_api_bad_handles_and_requests)
 }
 END_TEST
 
+/*
+ * Node 1 attached to handle v as mrapi_rmem_attach leaves it (the directory
+ * counts the attachment, the handle says attached), without the RDMA
+ * connection attach would open: there is no RDMA device here. Only calls
+ * that answer before a transfer may then be made on v.
+ */
+static void attached(mrapi_rmem_hndl_t v)
+{
+	mrapi_status_t st;
+	int h;
+
+	ck_assert(lib_enter(&st));
+	h = h_find(v);
+	ck_assert_int_ge(h, 0);
+	ck_assert_int_eq(dir_op(lib_state.dir_fd, "ATTACH", lib_state.h[h].id, lib_state.h[h].gen), MRAPI_SUCCESS);
+	lib_state.h[h].attached = 1;
+	lib_leave();
+}
+
+/*
+ * The handle first, as the reference implementation checks it
+ * (ke4harper/MxAPI mca-2.0.3 mrapi_rmem.c: mrapi_impl_valid_rmem_hndl before
+ * anything else of the handle) and the model (RMEM-NODE-1, RMEM-DELETE-2):
+ * once the buffer's creator finalized, every call on a handle of it is
+ * MRAPI_ERR_RMEM_INVALID, attached or not, whatever else is wrong with the
+ * call. Before, the node's own state answered first: attach ATTACHED, flush
+ * and get_attribute SUCCESS, a read past the end BUFF_OVERRUN (docs/explore.md, 012).
+ */
+START_TEST(test_api_handle_checked_first_after_creator_left)
+{
+	int owner = dir(1, 50);
+	uint32_t id, gen, size = 0;
+	mrapi_status_t st;
+	mrapi_rmem_hndl_t h[5];
+	char b[16];
+
+	init_node(1);
+	for (uint32_t i = 0; i < 5; i++) {
+		ck_assert_int_eq(dir_create(owner, 80 + i, MRAPI_RMEM_ATYPE_DEFAULT, 1, 0x1000, 64, 9, 4791, "127.0.0.1",
+					    &id, &gen),
+				 0);
+		h[i] = mrapi_rmem_get(80 + i, MRAPI_RMEM_ATYPE_DEFAULT, &st);
+		ck_assert_int_eq(st, MRAPI_SUCCESS);
+		if (i < 4)
+			attached(h[i]);
+	}
+	/* while the creator is there, the node's own state answers */
+	mrapi_rmem_attach(h[0], MRAPI_RMEM_DEFAULT, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_ATTACHED);
+	mrapi_rmem_read(h[1], 60, b, 0, 8, 1, 8, 8, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_BUFF_OVERRUN);
+	mrapi_rmem_flush(h[2], &st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
+	mrapi_rmem_get_attribute(h[3], MRAPI_RMEM_SIZE, &size, sizeof(size), &st);
+	ck_assert(st == MRAPI_SUCCESS && size == 64);
+	close(owner); /* the creator finalizes: the directory drops its buffers and the attachments to them */
+	usleep(100000);
+	mrapi_rmem_attach(h[0], MRAPI_RMEM_DEFAULT, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_read(h[1], 60, b, 0, 8, 1, 8, 8, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_write(h[1], 60, b, 0, 8, 1, 4, 8, &st); /* a stride below the access too */
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_flush(h[2], &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_get_attribute(h[3], MRAPI_RMEM_SIZE, &size, sizeof(size), &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_get_attribute(h[4], MRAPI_RMEM_SIZE, &size, sizeof(size), &st); /* never attached */
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_read(h[4], 0, b, 0, 8, 1, 4, 8, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	/* the directory dropped the attachment with the buffer: nothing is left to detach or delete */
+	mrapi_rmem_detach(h[0], &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_delete(h[2], &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+}
+END_TEST
+
+/* Deleted by its creator while node 1 is attached: the same, and the attachment is still node 1's to end. */
+START_TEST(test_api_handle_checked_first_after_delete)
+{
+	int owner = dir(1, 50);
+	uint32_t id, gen[2];
+	mrapi_status_t st;
+	mrapi_rmem_hndl_t h[2];
+
+	init_node(1);
+	for (uint32_t i = 0; i < 2; i++) {
+		ck_assert_int_eq(dir_create(owner, 90 + i, MRAPI_RMEM_ATYPE_DEFAULT, 1, 0x1000, 64, 9, 4791, "127.0.0.1",
+					    &id, &gen[i]),
+				 0);
+		h[i] = mrapi_rmem_get(90 + i, MRAPI_RMEM_ATYPE_DEFAULT, &st);
+		ck_assert_int_eq(st, MRAPI_SUCCESS);
+		attached(h[i]);
+	}
+	for (uint32_t i = 0; i < 2; i++)
+		ck_assert_int_eq(dir_op(owner, "DELETE", 90 + i, gen[i]), MRAPI_SUCCESS);
+	mrapi_rmem_attach(h[0], MRAPI_RMEM_DEFAULT, &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_detach(h[0], &st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
+	mrapi_rmem_sync(h[1], &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	mrapi_rmem_detach(h[1], &st);
+	ck_assert_int_eq(st, MRAPI_SUCCESS);
+	mrapi_rmem_detach(h[1], &st);
+	ck_assert_int_eq(st, MRAPI_ERR_RMEM_INVALID);
+	close(owner);
+}
+END_TEST
+
 Suite *suite_test_lib_mrapi(void)
 {
 	Suite *s = suite_create("lib_mrapi");
@@ -485,6 +598,8 @@ Suite *suite_test_lib_mrapi(void)
 	tcase_add_test(tc, test_api_get_checks_and_handles);
 	tcase_add_test(tc, test_api_domain_not_shared);
 	tcase_add_test(tc, test_api_bad_handles_and_requests);
+	tcase_add_test(tc, test_api_handle_checked_first_after_creator_left);
+	tcase_add_test(tc, test_api_handle_checked_first_after_delete);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -75,6 +75,38 @@ START_TEST(test_LP_8_later_packet_overrun_after_remote_error)
 }
 END_TEST
 
+START_TEST(test_LP_8_send_overrun_into_rnr_may_hang_on_rxe_6_1)
+{
+	/* An 8 KiB SEND from a 4 KiB MR (bad only after the first packet) to a peer
+	 * with no receive: rxe 6.1 never completes it (verbs/199's triage), a hang
+	 * its profile declares beside what the specification allows. */
+	const struct m_outcome hang = { M_OUT_HANG, 0 };
+	struct fx f;
+	struct pair s = fx_pair(&f, "rxe", 2);
+	struct m_op snd = op_send(&f, 0, s.qa, s.ma, 8192), first = snd;
+	struct m_pred pr = fx_predict(&f, snd);
+
+	ck_assert(fx_has(pr, hang) && fx_rule(pr, hang, M_RULE_LP_8));
+	ck_assert(fx_has(pr, wc_(M_WC_RNR_RETRY_EXC_ERR)) && fx_has(pr, wc_(M_WC_LOC_PROT_ERR)));
+	first.verbs.laddr += 4000; /* bad in the first packet: the local error only */
+	first.verbs.len = 200;
+	ck_assert(!fx_has(fx_predict(&f, first), hang));
+	first.verbs.laddr -= 1000; /* from byte 3000, 2000 bytes: bad at byte 1096, past the first packet */
+	first.verbs.len = 2000;    /* on a small MTU only (not seen to hang) */
+	ck_assert(fx_has(fx_predict(&f, first), wc_(M_WC_RNR_RETRY_EXC_ERR)) && !fx_has(fx_predict(&f, first), hang));
+	ck_assert(!fx_has(fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 4096)), hang)); /* inside its MR */
+	f.p.kernel = KVER(6, 8);
+	ck_assert(!fx_has(fx_predict(&f, snd), hang));
+	f.p.kernel = KVER(6, 1);
+	fx_do(&f, op_recv(&f, 1, s.qb, s.mb, 4096), ok_()); /* a receive posted: no RNR NAK */
+	ck_assert(!fx_has(fx_predict(&f, snd), hang));
+	model_free(&f.m);
+	s = fx_pair(&f, "generic", 2);
+	ck_assert(!fx_has(fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 8192)), hang));
+	model_free(&f.m);
+}
+END_TEST
+
 START_TEST(test_LP_2_zero_length_sge)
 {
 	struct fx f;
@@ -280,6 +312,7 @@ Suite *suite_test_model_post_local(void)
 	RTEST(tc, LP_5, test_LP_5_send_longer_than_receive);
 	RTEST(tc, LP_7, test_LP_7_receive_queue_full);
 	RTEST(tc, LP_8, test_LP_8_later_packet_overrun_after_remote_error);
+	RTEST(tc, LP_8, test_LP_8_send_overrun_into_rnr_may_hang_on_rxe_6_1);
 	RTEST(tc, LP_9, test_LP_9_inline_on_read);
 	suite_add_tcase(s, tc);
 	return s;

@@ -300,16 +300,24 @@ START_TEST(test_skip_requires)
 }
 END_TEST
 
+/* text run under profile with the engine answering step (its first line's text) with rc. */
+static struct scn_file *run_rc(const char *text, const char *step, int rc, const char *profile, struct result *r)
+{
+	struct run_opts o = opts(profile);
+	struct scn_file *f = parse(text);
+
+	at(f, text, step)->rc = rc;
+	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, r), 0);
+	return f;
+}
+
 START_TEST(test_engine_error_is_error)
 {
 	static const char text[] = TWO "b: write q local=src+0 remote=a.dst+0 len=64 expect SUCCESS\n"
 				       "a: check dst\n";
-	struct run_opts o = opts("rxe");
 	struct result r;
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_rc(text, "b: write", -EPIPE, "rxe", &r);
 
-	at(f, text, "b: write")->rc = -EPIPE;
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_int_eq(r.v, V_ERROR);
 	ck_assert_uint_eq(r.line, 11);
 	ck_assert_str_eq(r.reason, "line 11: write: the fake engine failed: Broken pipe");
@@ -322,12 +330,9 @@ END_TEST
 START_TEST(test_timeout_is_fail)
 {
 	static const char text[] = TWO "b: write q local=src+0 remote=a.dst+0 len=64 expect SUCCESS\n";
-	struct run_opts o = opts("rxe");
 	struct result r;
-	struct scn_file *f = parse(text);
+	struct scn_file *f = run_rc(text, "b: write", -ETIMEDOUT, "rxe", &r);
 
-	at(f, text, "b: write")->rc = -ETIMEDOUT;
-	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, &r), 0);
 	ck_assert_int_eq(r.v, V_FAIL);
 	ck_assert_uint_eq(r.line, 11);
 	ck_assert_str_eq(r.reason, "line 11: write: TIMEOUT (no answer within the step timeout)");
@@ -337,6 +342,35 @@ START_TEST(test_timeout_is_fail)
 }
 END_TEST
 
+
+/*
+ * A step without an answer whose prediction under the profile has the hang a
+ * deviation declares (rxe 6.1, LP-8: a SEND overrunning its MR after the first
+ * packet, the peer without a receive): an xfail, and nothing after it runs or
+ * is compared; under a profile without it, the timeout is a FAIL as before.
+ */
+START_TEST(test_declared_hang_is_xfail)
+{
+	static const char text[] = TWO "b: send q local=src+0 len=8K expect LOC_PROT_ERR|LOC_QP_OP_ERR|RNR_RETRY_EXC_ERR\n"
+				       "b: query_qp q\n";
+	struct result r;
+	struct scn_file *f = run_rc(text, "b: send", -ETIMEDOUT, "rxe", &r);
+
+	ck_assert_msg(r.v == V_XFAIL, "%s: %s", verdict_str(r.v), r.reason);
+	ck_assert_uint_eq(r.line, 11);
+	ck_assert_str_eq(r.reason, "line 11: send gave TIMEOUT: declared deviation LP-8 of profile rxe");
+	ck_assert_has(r.detail, "never completes");
+	ck_assert_uint_eq(r.steps_run, 10);
+	ck_assert_uint_eq(fk.nexec, 10); /* query_qp not run */
+	ck_assert_uint_eq(fk.nread, 0);  /* and no memory compared at the end */
+	done(f, &r);
+
+	f = run_rc(text, "b: send", -ETIMEDOUT, "generic", &r);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason, "line 11: send: TIMEOUT (no answer within the step timeout)");
+	done(f, &r);
+}
+END_TEST
 
 START_TEST(test_trace_and_rules)
 {
@@ -407,6 +441,7 @@ Suite *suite_test_runner_verdict(void)
 	tcase_add_test(tc, test_skip_requires);
 	tcase_add_test(tc, test_engine_error_is_error);
 	tcase_add_test(tc, test_timeout_is_fail);
+	tcase_add_test(tc, test_declared_hang_is_xfail);
 	tcase_add_test(tc, test_trace_and_rules);
 	tcase_add_test(tc, test_object_missing_in_model_or_engine);
 	suite_add_tcase(s, tc);
