@@ -132,6 +132,15 @@ static const struct m_deviation rxe_dev[] = {
 	  "KRXE rxe_post_send refuses below RTS; the WQE stays and runs at the first doorbell once the QP is "
 	  "RTS, so a kept WR that fails moves the QP to ERR and that post completes WR_FLUSH_ERR (a kept WR "
 	  "that succeeds takes effect unseen by the model)", KERNEL_RXE },
+	{ M_RULE_LIM_1, PART_STEP, ANY_KERNEL, M_DEV_NARROW, 1, { ERRNO(EINVAL) },
+	  "KRXE rxe_qp_chk_cap, rxe_srq_chk_init, rxe_cq_chk_attr: a cap, max_wr, max_sge or cqe past the "
+	  "device's attr (max_qp_wr, max_send_sge, max_recv_sge, max_srq_wr, max_srq_sge, max_cqe) returns -EINVAL", KERNEL_RXE },
+	{ M_RULE_LIM_2, PART_LIM_SRQ, ANY_KERNEL, M_DEV_WIDEN, 1, { ERRNO(ENOMEM) },
+	  "observed (rdmacheck verbs/556, 6.1.0-57 under QEMU, 1 GiB guest, 2026-12-02): create_srq at "
+	  "max_srq_wr (1048576) and max_srq_sge (27) is ENOMEM, 'vmalloc error: size 1073742208, exceeds total "
+	  "pages' from rxe_queue_init (KRXE rxe_srq_from_init): the queue of max_srq_wr WQEs of max_srq_sge SGEs "
+	  "is one vmalloc of 1 GiB, which a machine with less memory cannot give (either limit alone is made: "
+	  "verbs/559)", KERNEL_RXE },
 	{ M_RULE_QP_STATE_2, PART_STEP, ANY_KERNEL, M_DEV_NARROW, 1, { ERRNO(EINVAL) },
 	  "observed (rdmacheck explore, 6.1.0-56): modify_qp RESET to ERR gives EINVAL; KRXE rxe_qp_chk_attr calls "
 	  "ib_modify_qp_is_ok, whose qp_state_table has no RESET to ERR entry (KCORE verbs.c)", KERNEL_RXE },

@@ -108,6 +108,7 @@ enum scn_table {
 	SCN_T_WC_EX, SCN_T_CQ_FLAGS, SCN_T_SEND_OPS,
 	SCN_T_PORT,
 	SCN_T_WR_API,
+	SCN_T_LIMIT,
 	SCN_T_COUNT_
 };
 

@@ -18,6 +18,8 @@
 /* Value shapes. */
 #define NUM .kinds = SCN_V_INT | SCN_V_ATTR                  /* a number or NAME.ATTR */
 #define RANGE(a, b) NUM, .lo = (a), .hi = (b)
+/* a number in a..b, or the device's own limit: max, max+1 (a create's size, LIM-1, LIM-2) */
+#define LIMIT(a, b) .kinds = SCN_V_INT | SCN_V_WORD, .table = SCN_T_LIMIT, .lo = (a), .hi = (b)
 #define FLAGS(t) .kinds = SCN_V_FLAGS, .table = (t)
 #define WORD(t) .kinds = SCN_V_WORD, .table = (t)
 #define OBJ(c) .kinds = SCN_V_OBJ, .cls = (c)

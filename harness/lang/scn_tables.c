@@ -92,6 +92,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_WC_EX, "wc_flags" }, { SCN_T_CQ_FLAGS, "cq_flags" }, { SCN_T_SEND_OPS, "send_ops" },
 	{ SCN_T_PORT, "port" },
 	{ SCN_T_WR_API, "wr_api" },
+	{ SCN_T_LIMIT, "device_limit" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -145,6 +146,8 @@ static const struct scn_name garble_t[] = {
 	{ 1, "self" }, { 2, "pd" }, { 3, "mr" }, { 5, "send_cq" }, { 6, "recv_cq" }, { 7, "srq" }, { 8, "ah" },
 };
 static const struct scn_name yesno_t[] = { { 0, "no" }, { 1, "yes" } };
+/* a create key at the device's own limit or one past it (the model's M_LIM_MAX, M_LIM_PAST) */
+static const struct scn_name limit_t[] = { { 0xffffffffu, "max" }, { 0xfffffffeu, "max+1" } };
 /* create_cq's comp_vector against the device's num_comp_vectors (the model's enum m_comp_vec) */
 static const struct scn_name comp_vec_t[] = { { 0, "0" }, { 1, "last" }, { 2, "past" }, { 3, "-1" } };
 /* IBV_WC_EX_WITH_* (ibv_create_cq_ex's wc_flags; the model's M_WC_EX_*), without the prefix */
@@ -226,6 +229,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_WC_OPCODE] = { wc_opcode_t, SCN_N(wc_opcode_t) },
 	[SCN_T_GARBLE] = { garble_t, SCN_N(garble_t) },
 	[SCN_T_COMP_VEC] = { comp_vec_t, SCN_N(comp_vec_t) },
+	[SCN_T_LIMIT] = { limit_t, SCN_N(limit_t) },
 	[SCN_T_WC_EX] = { wc_ex_t, SCN_N(wc_ex_t) },
 	[SCN_T_CQ_FLAGS] = { cq_flags_t, SCN_N(cq_flags_t) },
 	[SCN_T_SEND_OPS] = { send_ops_t, SCN_N(send_ops_t) },

@@ -154,7 +154,9 @@ static int int_value(struct scn_ctx *c, const struct scn_word *w, const char *s,
 		return -EINVAL;
 	}
 	if (spec && spec->hi && (*out < spec->lo || *out > spec->hi)) {
-		scn_diag_w(c, w, NULL, SCN_E_RANGE, spec->key, (unsigned long long)*out,
+		/* a create's size also takes the device's own limit (LIM-1, LIM-2) */
+		scn_diag_w(c, w, spec->table == SCN_T_LIMIT ? "or max (the device's own limit) or max+1" : NULL,
+			   SCN_E_RANGE, spec->key, (unsigned long long)*out,
 			   (unsigned long long)spec->lo, (unsigned long long)spec->hi);
 		return -EINVAL;
 	}

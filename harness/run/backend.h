@@ -46,6 +46,8 @@ struct hc_verbs {
 	uint64_t len;             /* reg/rereg/bind: length; post: the SGE's length */
 	uint64_t max_recv_wr;     /* create_qp (0: asked as 0; the resolver gives the default) */
 	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr (the same) */
+	uint32_t srq_max_sge;     /* create_srq: max_sge; it, the two above and cq_depth may be M_LIM_MAX
+	                             or M_LIM_PAST, the device's own limit or one past it (the agent resolves) */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */
 	uint8_t qp_type;          /* create_qp: enum m_qp_type */
 	uint8_t qp_ex;            /* create_qp: ex=yes, ibv_create_qp_ex */
@@ -98,8 +100,8 @@ struct hc_verbs {
 	uint8_t garble;           /* enum m_garble: the handle given garbled (garble=), 0 none */
 	uint8_t nsge_more;        /* post, recv: SGEs after the first (local2=, len2=, lkey2=, ...); len is the WR's */
 	struct m_sge sge_more[M_SGE_MAX - 1];
-	uint8_t max_send_sge;     /* create_qp: cap.max_send_sge */
-	uint8_t max_recv_sge;     /* create_qp: cap.max_recv_sge */
+	uint32_t max_send_sge;    /* create_qp: cap.max_send_sge (or M_LIM_MAX, M_LIM_PAST) */
+	uint32_t max_recv_sge;    /* create_qp: cap.max_recv_sge (the same) */
 };
 
 /* The harness's fill (harness/api/mem/). */

@@ -294,11 +294,14 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 		if ((s = m_slot_qp(m, op->node)) < 0)
 			return s;
 		nd->qp[s] = (struct m_qp){ .live = 1, .ever = 1, .state = M_QPS_RESET, .pd = op->verbs.pd,
-						 .max_recv = (op->verbs.zero_wr & M_ZERO_RECV_WR) ? 0
+						 .max_recv = (op->verbs.lim_max & M_LIMK_RECV_WR) ? M_MAX_RECV
+							: (op->verbs.zero_wr & M_ZERO_RECV_WR) ? 0
 							: (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT),
 						 .max_inline = (uint16_t)op->verbs.max_inline, .type = op->verbs.qp_type,
-						 .max_send_sge = op->verbs.max_send_sge ? op->verbs.max_send_sge : 1,
-						 .max_recv_sge = op->verbs.max_recv_sge ? op->verbs.max_recv_sge : 1,
+						 .max_send_sge = (op->verbs.lim_max & M_LIMK_SEND_SGE) ? M_SGE_MAX /* all a WR may give */
+							: op->verbs.max_send_sge ? op->verbs.max_send_sge : 1,
+						 .max_recv_sge = (op->verbs.lim_max & M_LIMK_RECV_SGE) ? M_SGE_MAX
+							: op->verbs.max_recv_sge ? op->verbs.max_recv_sge : 1,
 						 .access = op->verbs.access, .peer_node = -1, .peer_qp = -1,
 						 .qpn = 0x11 + (uint32_t)s };
 		nd->pd[op->verbs.pd].usecnt++;

@@ -68,18 +68,21 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_CREATE_CQ: {
 		if (op->verbs.cq_depth > M_CQ_DEPTH_MAX || op->verbs.comp_vec > M_VEC_MINUS1 ||
-		    (op->verbs.chan1 && !m_chan_live(c, op->verbs.chan1 - 1)) || cq_ex_args_bad(&op->verbs))
+		    (op->verbs.chan1 && !m_chan_live(c, op->verbs.chan1 - 1)) || cq_ex_args_bad(&op->verbs) ||
+		    (op->verbs.lim_max & op->verbs.lim_past) || ((op->verbs.lim_max | op->verbs.lim_past) & ~M_LIMK_CQE))
 			return -EINVAL;
 		m_why_add(&why, M_RULE_CQ_CREATE_1);
 		if (op->verbs.chan1 || op->verbs.comp_vec != M_VEC_ZERO)
 			m_why_add(&why, M_RULE_CQ_CREATE_2);
 		if (op->verbs.cq_ex)
 			m_why_add(&why, M_RULE_CQ_EX_1);
-		if (op->verbs.comp_vec == M_VEC_PAST || op->verbs.comp_vec == M_VEC_MINUS1) {
+		if (m_lim_pred(p, op, &why, out)) {
+			/* refused at the limit (LIM-1) */
+		} else if (op->verbs.comp_vec == M_VEC_PAST || op->verbs.comp_vec == M_VEC_MINUS1) {
 			struct m_set s = DECIDE(p, CQ_CREATE_2, PART_STEP, O_ERR(EINVAL));
 
 			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
-		} else if (op->verbs.cq_depth == 0) {
+		} else if (op->verbs.cq_depth == 0 && !(op->verbs.lim_max & M_LIMK_CQE)) {
 			struct m_set s = DECIDE(p, CQ_CREATE_1, PART_STEP, O_ERR(EINVAL));
 
 			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
@@ -288,7 +291,8 @@ void m_cq_after(struct model *m, const struct m_pred *pred, size_t i, int create
 		c->scq[created] = (uint8_t)op->verbs.scq;
 		c->rcq[created] = (uint8_t)op->verbs.rcq;
 		c->sig_all[created] = op->verbs.sig_all;
-		c->max_send[created] = (op->verbs.zero_wr & M_ZERO_SEND_WR) ? M_SEND_DEPTH_ZERO
+		c->max_send[created] = (op->verbs.lim_max & M_LIMK_SEND_WR) ? 0 /* deeper than the model tracks */
+					: (op->verbs.zero_wr & M_ZERO_SEND_WR) ? M_SEND_DEPTH_ZERO
 					: (uint8_t)(op->verbs.max_send_wr ? op->verbs.max_send_wr : M_SEND_DEPTH_DEFAULT);
 		if (op->verbs.scq)
 			c->cq[op->verbs.scq - 1].usecnt++;
@@ -313,7 +317,8 @@ int m_cq_apply(struct model *m, const struct m_pred *pred, size_t i, int *create
 	case M_OP_CREATE_CQ:
 		if (c->ncq >= M_MAX_CQ)
 			return -ENOSPC;
-		c->cq[c->ncq] = (struct m_cq){ .live = 1, .ever = 1, .depth = op->verbs.cq_depth,
+		c->cq[c->ncq] = (struct m_cq){ .live = 1, .ever = 1,
+					       .depth = (op->verbs.lim_max & M_LIMK_CQE) ? M_LIM_MAX : op->verbs.cq_depth,
 					       .chan1 = op->verbs.chan1, .ex = op->verbs.cq_ex,
 					       .wc_flags = op->verbs.wc_flags };
 		if (op->verbs.chan1)

@@ -117,6 +117,10 @@ void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_al
  * SRQ srq1 - 1 (0: stops using its SRQ); the receive a SEND to QP qp of nd takes (its SRQ's or its
  * own first; NULL: none posted) and its consumption. */
 int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *out);
+/* lim.c: a create with keys asked at the device's max (LIM-2 into why) or past it: 1 when lim.c
+ * decided it (refused by LIM-1, or an SRQ at both SRQ limits: its alternatives added to out), else 0
+ * (the caller adds its success). */
+int m_lim_pred(const struct m_profile *p, const struct m_op *op, struct m_why *why, struct m_pred *out);
 int m_apply_srq(struct model *m, const struct m_op *op, int *created);
 int m_srq_usable(const struct m_node *nd, const struct m_op *op);
 void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1);

@@ -320,8 +320,13 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 		return 0;
 	case M_OP_CREATE_QP:
 		if (!VALID(nd->pd, nd->npd, op->verbs.pd, 1) || op->verbs.max_recv_wr > M_RECV_DEPTH_MAX ||
-		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UD || !m_srq_usable(nd, op))
+		    op->verbs.max_inline > M_INLINE_MAX || op->verbs.qp_type > M_QPT_UD || !m_srq_usable(nd, op) ||
+		    (op->verbs.lim_max & op->verbs.lim_past) ||
+		    ((op->verbs.lim_max | op->verbs.lim_past) &
+		     ~(M_LIMK_SEND_WR | M_LIMK_RECV_WR | M_LIMK_SEND_SGE | M_LIMK_RECV_SGE)))
 			return -EINVAL;
+		if (m_lim_pred(p, op, &why, out))
+			return 0;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_CONNECT: {

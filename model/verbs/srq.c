@@ -111,8 +111,11 @@ int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *
 	switch ((enum m_op_kind)op->kind) {
 	case M_OP_CREATE_SRQ:
 		if (op->verbs.pd < 0 || op->verbs.pd >= nd->npd || !nd->pd[op->verbs.pd].live ||
-		    op->verbs.max_recv_wr > M_RECV_DEPTH_MAX)
+		    op->verbs.max_recv_wr > M_RECV_DEPTH_MAX || (op->verbs.lim_max & op->verbs.lim_past) ||
+		    ((op->verbs.lim_max | op->verbs.lim_past) & ~(M_LIMK_RECV_WR | M_LIMK_SGE)))
 			return -EINVAL;
+		if (m_lim_pred(p, op, &why, out)) /* refused, or made at both SRQ limits */
+			return 0;
 		m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
 		return 0;
 	case M_OP_DESTROY_SRQ:
@@ -151,7 +154,8 @@ int m_apply_srq(struct model *m, const struct m_op *op, int *created)
 			return -ENOSPC;
 		nd->ud.srq[nd->ud.nsrq] = (struct m_srq){
 			.live = 1, .ever = 1, .pd = op->verbs.pd,
-			.max_recv = (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT) };
+			.max_recv = (op->verbs.lim_max & M_LIMK_RECV_WR) ? M_MAX_RECV /* deeper than the model tracks */
+				    : (uint8_t)(op->verbs.max_recv_wr ? op->verbs.max_recv_wr : M_RECV_DEPTH_DEFAULT) };
 		nd->pd[op->verbs.pd].usecnt++;
 		*created = nd->ud.nsrq++;
 		return 0;

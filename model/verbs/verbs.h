@@ -17,6 +17,20 @@ struct m_sge {
 	uint64_t addr, len;
 };
 #define M_SGE_MAX 4 /* SGEs in one send WR a scenario may give (sge.c) */
+/*
+ * A create key asked at the device's own limit (the language's `max`: ibv_query_device's
+ * max_qp_wr, max_sge, max_cqe, max_srq_wr, max_srq_sge) or one past it (`max+1`), as the value the
+ * harness carries for the key; the agent resolves it on the device, the model needs no number
+ * (lim.c, LIM-1, LIM-2). struct m_verbs_args.lim_max and lim_past say which keys were so asked.
+ */
+#define M_LIM_MAX 0xffffffffu
+#define M_LIM_PAST 0xfffffffeu
+#define M_LIMK_SEND_WR 1u  /* create_qp max_send_wr= */
+#define M_LIMK_RECV_WR 2u  /* create_qp max_recv_wr=, create_srq max_wr= */
+#define M_LIMK_SGE 4u      /* create_srq max_sge= */
+#define M_LIMK_CQE 8u      /* create_cq depth= */
+#define M_LIMK_SEND_SGE 16u /* create_qp max_send_sge= (the device's max_sge) */
+#define M_LIMK_RECV_SGE 32u /* create_qp max_recv_sge= (the same) */
 /* m_verbs_args.wr_api: how a send WR is posted (the language's wr=yes, wr=abort; wrpost.c) */
 #define M_WR_COMPLETE 1
 #define M_WR_ABORT 2
@@ -134,6 +148,8 @@ struct m_verbs_args {
 	struct m_sge sge_more[M_SGE_MAX - 1];
 	uint8_t max_send_sge; /* create_qp: cap.max_send_sge (0: 1) */
 	uint8_t max_recv_sge; /* create_qp: cap.max_recv_sge (0: 1) */
+	uint8_t lim_max;    /* create_qp, create_cq, create_srq: the keys (M_LIMK_*) asked at the device's max */
+	uint8_t lim_past;   /* the same: the keys asked one past it (their values above are then 0) */
 	uint8_t zero_wr;    /* create_qp: M_ZERO_SEND_WR, M_ZERO_RECV_WR: cap.max_send_wr, max_recv_wr asked
 	                       as 0 (QpTest.ZeroSendWr); without them a 0 above is the default */
 	/* Set only by another family's translation of its step (model/internal.h,

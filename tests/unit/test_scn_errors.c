@@ -48,6 +48,15 @@ static const struct bad {
 	const char *want;    /* the formatted diagnostic, hint line included */
 } bad[] = {
 	{ SCN_E_NUL, "nodes a\0b\n", 10, "t.scn:1:8: NUL byte in the text\n" },
+	/* a create's size at the device's own limit: max, max+1 (LIM-1, LIM-2) */
+	{ SCN_E_UNKNOWN_FLAG, P "a: create_cq c depth=maxx\n", 0,
+	  "t.scn:3:22: unknown device_limit name 'maxx'\n  hint: did you mean 'max'?\n" },
+	{ SCN_E_UNKNOWN_FLAG, P "a: create_srq s pd=pd max_sge=max+2\n", 0,
+	  "t.scn:3:31: unknown device_limit name 'max+2'\n  hint: did you mean 'max+1'?\n" },
+	{ SCN_E_RANGE, P "a: create_srq s pd=pd max_sge=2\n", 0,
+	  "t.scn:3:31: max_sge=2 is out of range 1..1\n  hint: or max (the device's own limit) or max+1\n" },
+	{ SCN_E_RANGE, P "a: create_qp q pd=pd max_send_wr=17\n", 0,
+	  "t.scn:3:34: max_send_wr=17 is out of range 0..16\n  hint: or max (the device's own limit) or max+1\n" },
 	{ SCN_E_UTF8, "nodes a\n# \xff\n", 0, "t.scn:2:3: invalid UTF-8\n  hint: save the file as UTF-8\n" },
 	{ SCN_E_NON_ASCII, H "a: alloc_pd p\xc3\xa9\n", 0,
 	  "t.scn:2:14: non-ASCII character outside a string or comment\n"

@@ -214,3 +214,24 @@ int agent_do_get_pkey_index(struct agent *a)
 		return agent_reply_err(a, errno ? errno : EIO, "ibv_get_pkey_index 0x%x: %s", pkey, strerror(errno));
 	return proto_send(a->fd, "ok index=%d", idx);
 }
+
+uint32_t agent_limit(struct agent *a, const char *key, uint32_t dflt, enum agent_lim lim)
+{
+	uint64_t v = agent_num(a, key, dflt);
+	struct ibv_device_attr d;
+	uint32_t max;
+
+	if (v != M_LIM_MAX && v != M_LIM_PAST)
+		return (uint32_t)v;
+	memset(&d, 0, sizeof(d));
+	if (ibv_query_device(a->ctx, &d))
+		return (uint32_t)v; /* the create then asks for 2^32 - 1 or - 2, past any device's limit */
+	switch (lim) {
+	case AGENT_LIM_QP_WR: max = (uint32_t)d.max_qp_wr; break;
+	case AGENT_LIM_SGE: max = (uint32_t)d.max_sge; break;
+	case AGENT_LIM_CQE: max = (uint32_t)d.max_cqe; break;
+	case AGENT_LIM_SRQ_WR: max = (uint32_t)d.max_srq_wr; break;
+	default: max = (uint32_t)d.max_srq_sge; break;
+	}
+	return v == M_LIM_MAX ? max : max + 1;
+}

@@ -25,4 +25,11 @@ int agent_do_query_pkey(struct agent *a);
  * /sys/class/infiniband/DEV/ports/1/pkeys/0; "ok index=N". */
 int agent_do_get_pkey_index(struct agent *a);
 
+/* The device limits a create key may be asked at (LIM-1, LIM-2): ibv_query_device's max_qp_wr, max_sge, max_cqe,
+ * max_srq_wr, max_srq_sge. */
+enum agent_lim { AGENT_LIM_QP_WR, AGENT_LIM_SGE, AGENT_LIM_CQE, AGENT_LIM_SRQ_WR, AGENT_LIM_SRQ_SGE };
+/* The request's key (dflt when absent): M_LIM_MAX is the device's limit lim, M_LIM_PAST one
+ * more, from ibv_query_device on the agent's context; any other value as it is. */
+uint32_t agent_limit(struct agent *a, const char *key, uint32_t dflt, enum agent_lim lim);
+
 #endif

@@ -3,6 +3,7 @@
  * an SRQ is an object whose ext is the ibv_srq, released at the agent's end.
  */
 #include "harness/api/verbs/agent_cq.h"
+#include "harness/api/verbs/agent_device.h"
 #include "harness/api/verbs/agent_qpstate.h"
 
 #include <errno.h>
@@ -37,8 +38,8 @@ int agent_create_srq(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad create_srq request");
 	*o = (struct aobj){ .kind = AO_SRQ, .mem = o->mem, .buf = o->buf };
 	memset(&at, 0, sizeof(at));
-	at.attr.max_wr = (uint32_t)agent_num(a, "max_wr", 16);
-	at.attr.max_sge = 1;
+	at.attr.max_wr = agent_limit(a, "max_wr", 16, AGENT_LIM_SRQ_WR);
+	at.attr.max_sge = agent_limit(a, "max_sge", 1, AGENT_LIM_SRQ_SGE);
 	o->ext = ibv_create_srq(pd->pd, &at);
 	if (!o->ext)
 		return agent_reply_err(a, errno, "ibv_create_srq: %s", strerror(errno));

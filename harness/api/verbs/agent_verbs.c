@@ -282,8 +282,8 @@ static int do_create_qp(struct agent *a)
 	qia.qp_type = o->qp_ud ? IBV_QPT_UD : o->qp_uc ? IBV_QPT_UC : IBV_QPT_RC;
 	qia.srq = agent_srq(a);
 	qia.sq_sig_all = (int)agent_num(a, "sig_all", 0); /* posts ask for a completion themselves */
-	qia.cap = (struct ibv_qp_cap){ .max_send_wr = (uint32_t)agent_num(a, "max_send_wr", 32), .max_recv_wr = (uint32_t)agent_num(a, "max_recv_wr", 16),
-				       .max_send_sge = (uint32_t)agent_num(a, "max_send_sge", 1), .max_recv_sge = (uint32_t)agent_num(a, "max_recv_sge", 1),
+	qia.cap = (struct ibv_qp_cap){ .max_send_wr = agent_limit(a, "max_send_wr", 32, AGENT_LIM_QP_WR), .max_recv_wr = agent_limit(a, "max_recv_wr", 16, AGENT_LIM_QP_WR),
+				       .max_send_sge = agent_limit(a, "max_send_sge", 1, AGENT_LIM_SGE), .max_recv_sge = agent_limit(a, "max_recv_sge", 1, AGENT_LIM_SGE),
 				       .max_inline_data = (uint32_t)agent_num(a, "max_inline", 0) };
 	o->qp = agent_num(a, "ex", 0) ? agent_qpex_create(pd->pd, &qia, agent_num(a, "sops", 0)) : ibv_create_qp(pd->pd, &qia);
 	if (!o->qp) {

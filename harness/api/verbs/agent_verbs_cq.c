@@ -5,6 +5,7 @@
  */
 #include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/agent_cqex.h"
+#include "harness/api/verbs/agent_device.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -195,11 +196,11 @@ int agent_do_create_cq(struct agent *a)
 	/* cq_context: the object itself, which get_cq_event checks the event's against */
 	if (ex) {
 		s->wc_flags = agent_num(a, "wc", 0);
-		s->ex = agent_cqex_create(a->ctx, (int)agent_num(a, "depth", 16), o, ch == NO_CHANNEL ? NULL : ch, vec,
+		s->ex = agent_cqex_create(a->ctx, (int)agent_limit(a, "depth", 16, AGENT_LIM_CQE), o, ch == NO_CHANNEL ? NULL : ch, vec,
 					  s->wc_flags, (uint32_t)agent_num(a, "cqf", 0));
 		o->scq = s->ex ? ibv_cq_ex_to_cq(s->ex) : NULL;
 	} else {
-		o->scq = ibv_create_cq(a->ctx, (int)agent_num(a, "depth", 16), o, ch == NO_CHANNEL ? NULL : ch, vec);
+		o->scq = ibv_create_cq(a->ctx, (int)agent_limit(a, "depth", 16, AGENT_LIM_CQE), o, ch == NO_CHANNEL ? NULL : ch, vec);
 	}
 	if (!o->scq) {
 		int e = errno;

@@ -67,9 +67,9 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("dealloc_mw", VERBS, ACT, SCN_C_MW, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("create_qp", VERBS, CREATE, SCN_C_QP, 0, O_VERB,
 	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("access", FLAGS(SCN_T_ACCESS)),
-		  OPT("max_recv_wr", RANGE(0, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
-		  OPT("max_send_wr", RANGE(0, M_SEND_DEPTH_MAX)), OPT("max_send_sge", RANGE(1, M_SGE_MAX)),
-		  OPT("max_recv_sge", RANGE(1, M_SGE_MAX)), OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
+		  OPT("max_recv_wr", LIMIT(0, M_RECV_DEPTH_MAX)), OPT("max_inline", RANGE(0, M_INLINE_MAX)),
+		  OPT("max_send_wr", LIMIT(0, M_SEND_DEPTH_MAX)), OPT("max_send_sge", LIMIT(1, M_SGE_MAX)),
+		  OPT("max_recv_sge", LIMIT(1, M_SGE_MAX)), OPT("type", WORD(SCN_T_QPT)), OPT("cq", OBJ(SCN_C_CQ)), OPT("send_cq", OBJ(SCN_C_CQ)),
 		  OPT("recv_cq", OBJ(SCN_C_CQ)), OPT("sig_all", BARE), OPT("srq", OBJ(SCN_C_SRQ)), GARBLE_ARG,
 		  OPT("ex", WORD(SCN_T_YESNO)), OPT("send_ops", FLAGS(SCN_T_SEND_OPS)))),
 	CALL("destroy_qp", VERBS, ACT, SCN_C_QP, 1, O_VERB, ARGS(GARBLE_ARG)),
@@ -112,7 +112,7 @@ const struct scn_call api_verbs_calls[] = {
 	/* channel= its completion channel; vector= comp_vector: 0, last (num_comp_vectors - 1), past
 	 * (num_comp_vectors), -1; ex=yes: ibv_create_cq_ex, with its wc_flags= and flags= */
 	CALL("create_cq", VERBS, CREATE, SCN_C_CQ, 0, O_VERB,
-	     ARGS(OPT("depth", RANGE(0, M_CQ_DEPTH_MAX)), OPT("channel", OBJ(SCN_C_CHAN)),
+	     ARGS(OPT("depth", LIMIT(0, M_CQ_DEPTH_MAX)), OPT("channel", OBJ(SCN_C_CHAN)),
 		  OPT("vector", WORD(SCN_T_COMP_VEC)), OPT("ex", WORD(SCN_T_YESNO)),
 		  OPT("wc_flags", FLAGS(SCN_T_WC_EX)), OPT("flags", FLAGS(SCN_T_CQ_FLAGS)))),
 	CALL("destroy_cq", VERBS, ACT, SCN_C_CQ, 1, O_VERB, ARGS(GARBLE_ARG)),
@@ -135,7 +135,8 @@ const struct scn_call api_verbs_calls[] = {
 	CALL("destroy_ah", VERBS, ACT, SCN_C_AH, 1, O_VERB, ARGS(GARBLE_ARG)),
 	/* shared receive queues: create_qp srq= takes its receives from one */
 	CALL("create_srq", VERBS, CREATE, SCN_C_SRQ, 0, O_VERB,
-	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("max_wr", RANGE(1, M_RECV_DEPTH_MAX)), GARBLE_ARG)),
+	     ARGS(REQ("pd", OBJ(SCN_C_PD)), OPT("max_wr", LIMIT(1, M_RECV_DEPTH_MAX)),
+		  OPT("max_sge", LIMIT(1, 1)), GARBLE_ARG)),
 	CALL("destroy_srq", VERBS, ACT, SCN_C_SRQ, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("post_srq_recv", VERBS, POST, SCN_C_SRQ, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
 	/* the device the harness opened on the node, named by one of its PDs (DEV-QUERY-1, PORT-QUERY-1):

@@ -5,6 +5,15 @@
 #include <errno.h>
 #include <string.h>
 
+/* A create key's value: M_LIM_MAX or M_LIM_PAST set its bit k in *max or *past and give 0. */
+static uint64_t lim_key(uint64_t v, uint8_t k, uint8_t *max, uint8_t *past)
+{
+	if (v != M_LIM_MAX && v != M_LIM_PAST)
+		return v;
+	*(v == M_LIM_MAX ? max : past) |= k;
+	return 0;
+}
+
 int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op *op)
 {
 	const struct hc_verbs *v = &c->verbs;
@@ -42,7 +51,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->bind_call = v->bind_call;
 	a->mw_type = v->mw_type;
 	a->qp_state = v->qp_state;
-	a->max_recv_wr = v->max_recv_wr;
+	a->max_recv_wr = lim_key(v->max_recv_wr, M_LIMK_RECV_WR, &a->lim_max, &a->lim_past);
 	a->max_inline = v->max_inline;
 	a->qp_type = v->qp_type;
 	a->qp_ex = v->qp_ex;
@@ -69,7 +78,10 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->nowait = v->nowait;
 	a->wr_api = v->wr_api;
 	a->wr_id = v->wr_id;
-	a->cq_depth = v->cq_depth;
+	a->cq_depth = c->op == M_OP_CREATE_CQ ? (uint32_t)lim_key(v->cq_depth, M_LIMK_CQE, &a->lim_max, &a->lim_past)
+					       : v->cq_depth;
+	if (c->op == M_OP_CREATE_SRQ)
+		(void)lim_key(v->srq_max_sge, M_LIMK_SGE, &a->lim_max, &a->lim_past);
 	int16_t chan = -1;
 
 	if (bm_map(bm, v->chan, &chan))
@@ -89,14 +101,14 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->no_sge = v->no_sge;
 	a->chain_errno = c->refused_errno;
 	a->chain_pos = c->chain_pos;
-	a->max_send_wr = v->max_send_wr;
+	a->max_send_wr = (uint32_t)lim_key(v->max_send_wr, M_LIMK_SEND_WR, &a->lim_max, &a->lim_past);
 	if (c->op == M_OP_CREATE_QP) /* the resolver gives the defaults: a 0 here was asked for */
 		a->zero_wr = (uint8_t)((v->max_send_wr ? 0 : M_ZERO_SEND_WR) | (v->max_recv_wr ? 0 : M_ZERO_RECV_WR));
 	a->garble = v->garble;
 	a->nsge_more = v->nsge_more;
 	memcpy(a->sge_more, v->sge_more, sizeof(a->sge_more));
-	a->max_send_sge = v->max_send_sge;
-	a->max_recv_sge = v->max_recv_sge;
+	a->max_send_sge = (uint8_t)lim_key(v->max_send_sge, M_LIMK_SEND_SGE, &a->lim_max, &a->lim_past);
+	a->max_recv_sge = (uint8_t)lim_key(v->max_recv_sge, M_LIMK_RECV_SGE, &a->lim_max, &a->lim_past);
 	/* create_qp's CQs as handle + 1 (0: the QP's own) */
 	if (bm_map(bm, v->scq, &a->scq) || bm_map(bm, v->rcq, &a->rcq))
 		return -ENOENT;

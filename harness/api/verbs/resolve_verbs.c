@@ -226,8 +226,8 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.access = (uint32_t)rsv_num(r, scn_step_arg(s, "access"), M_ACC_REMOTE_ANY);
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_recv_wr"), M_RECV_DEPTH_DEFAULT);
 		c->verbs.max_send_wr = (uint32_t)rsv_num(r, scn_step_arg(s, "max_send_wr"), M_SEND_DEPTH_DEFAULT);
-		c->verbs.max_send_sge = (uint8_t)rsv_num(r, scn_step_arg(s, "max_send_sge"), 1);
-		c->verbs.max_recv_sge = (uint8_t)rsv_num(r, scn_step_arg(s, "max_recv_sge"), 1);
+		c->verbs.max_send_sge = (uint32_t)rsv_num(r, scn_step_arg(s, "max_send_sge"), 1);
+		c->verbs.max_recv_sge = (uint32_t)rsv_num(r, scn_step_arg(s, "max_recv_sge"), 1);
 		c->verbs.max_inline = (uint32_t)rsv_num(r, scn_step_arg(s, "max_inline"), 0);
 		c->verbs.qp_ex = (uint8_t)rsv_num(r, scn_step_arg(s, "ex"), 0);
 		c->verbs.send_ops = (uint16_t)rsv_num(r, scn_step_arg(s, "send_ops"), 0);
@@ -241,6 +241,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 	case M_OP_RECV: case M_OP_SEND: case M_OP_POST_SRQ_RECV: sendrecv(r, s, c); break;
 	case M_OP_CREATE_SRQ:
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_wr"), M_RECV_DEPTH_DEFAULT);
+		c->verbs.srq_max_sge = (uint32_t)rsv_num(r, scn_step_arg(s, "max_sge"), 1);
 		break;
 	case M_OP_LOCAL_INV: local_inv(r, s, c); break;
 	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp: the object alone */

@@ -173,8 +173,8 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 		rc = stack_call(st, c->node, reply, "wait id=%d wr=%u", c->obj, c->verbs.wr_id);
 		break;
 	case M_OP_CREATE_SRQ:
-		rc = stack_call(st, c->node, reply, "create_srq id=%d pd=%d max_wr=%llu", c->obj, c->verbs.pd,
-			  (unsigned long long)c->verbs.max_recv_wr);
+		rc = stack_call(st, c->node, reply, "create_srq id=%d pd=%d max_wr=%llu max_sge=%u", c->obj, c->verbs.pd,
+			  (unsigned long long)c->verbs.max_recv_wr, c->verbs.srq_max_sge);
 		break;
 	case M_OP_DESTROY_SRQ:
 		rc = stack_call(st, c->node, reply, "destroy_srq id=%d", c->obj);
