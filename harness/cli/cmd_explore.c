@@ -37,9 +37,8 @@ static const char usage_explore[] =
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
 	"              may kill the kernel is generated); vm: one guest booted for the whole run,\n"
-	"              running only the nodes' agents and an executor the cases are sent to whole\n"
-	"              (with --jobs=1), their records judged here (a guest that dies is booted\n"
-	"              again); model: the model in this process,\n"
+	"              running only the nodes' agents (and the executor of --exec=yes), the cases\n"
+	"              judged here (a guest that dies is booted again); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
 	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
@@ -63,7 +62,8 @@ static const char usage_explore[] =
 	"              each shrunk to at most S steps (default: any); the budget (--steps,\n"
 	"              --time) still bounds the run\n"
 	"  --exec      on --stack=vm with --jobs=1: send whole cases to the guest's executor (yes), or\n"
-	"              run every case from here on the guest's agents, step by step (no; default yes)\n"
+	"              run them from here on the guest's agents, step by step (no, the default:\n"
+	"              faster under TCG, docs/explore.md)\n"
 	"  --print     print every generated scenario; --progress: a progress line per batch even\n"
 	"              when stderr is no terminal\n"
 	"Exit: 0 no divergence, 1 divergences found, 2 usage, 3 infrastructure.\n";
@@ -376,7 +376,7 @@ int cmd_explore(int argc, char **argv)
 								   .proposals = 6,
 								   .apis = 1u << M_FAM_VERBS | 1u << M_FAM_RPMA |
 									   1u << M_FAM_DAT } },
-			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10, .exec = 1 };
+			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10, .exec = 0 };
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };
 	struct kept *k = NULL;
