@@ -3,8 +3,10 @@
  * --stack=vm (harness/explore/exec.h), started by ci/vm-agents:
  *   rdmacheck exec --listen=HOST:PORT --token-file=F --topology=FILE [--step-ms=MS]
  * Serves the host that proves it holds the secret in F, one at a time,
- * running its cases over agents of its own on the nodes of FILE (a topology
- * of netns/topology up), kept from one case to the next. Runs until killed;
+ * running its cases over the agents of the nodes of FILE (a topology of
+ * netns/topology up: agents of its own; or mode hosts, as ci/vm-agents gives
+ * it: sessions of the guest's listening agents, the secret in the file
+ * RDMACHECK_AGENT_TOKEN names), kept from one case to the next. Runs until killed;
  * exit 2 on bad arguments, an unusable token, topology or address, 3 when
  * the listener fails.
  */
@@ -63,6 +65,7 @@ int cmd_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	stack_pool_init(&pool, &t, xp.step_ms);
+	pool.keep_remote = 1; /* the guest's listening agents (mode hosts): their sessions kept from case to case */
 	fprintf(stderr, "rdmacheck exec: %zu nodes, listening on %s\n", (size_t)t.n, at);
 	rc = ex_exec_serve(lfd, &key, ex_exec_pool_run, &xp);
 	fprintf(stderr, "rdmacheck exec: the listener failed: %s\n", strerror(-rc));

@@ -25,7 +25,7 @@ static const char usage_explore[] =
 	"                         [--profile=NAME[:MAJ.MIN]] [--stack=auto|host|vm|model] [--sim=NAME]\n"
 	"                         [--out=DIR] [--jobs=N] [--case-steps=N] [--batch=N] [--timeout=S]\n"
 	"                         [--corpus=DIR] [--shrink-rounds=N] [--topology=FILE] [--until=N[:F[:S]]] [--print] [--progress]\n"
-	"                         [--resume=DIR]\n"
+	"                         [--resume=DIR] [--exec=yes|no]\n"
 	"Generate random multi-node scenarios from the model's state, run them on the stack judged\n"
 	"as `run` judges, and shrink every divergence to the smallest scenario that still shows it,\n"
 	"written to DIR/NNN-<rule>-<outcome>.scn.\n"
@@ -37,9 +37,8 @@ static const char usage_explore[] =
 	"  --profile   the profile results are judged against (default rxe)\n"
 	"  --stack     where to run: as for `run` (default auto; host: no step the --profile says\n"
 	"              may kill the kernel is generated); vm: one guest booted for the whole run,\n"
-	"              running only the nodes' agents and an executor the cases are sent to whole\n"
-	"              (with --jobs=1), their records judged here (a guest that dies is booted\n"
-	"              again); model: the model in this process,\n"
+	"              running only the nodes' agents (and the executor of --exec=yes), the cases\n"
+	"              judged here (a guest that dies is booted again); model: the model in this process,\n"
 	"              simulating --sim (default: the --profile) with its declared deviations shown\n"
 	"              wherever they apply, so it diverges only where the two profiles differ\n"
 	"  --sim       on a real stack: the profile (default rxe) whose model shrinks a divergence\n"
@@ -62,6 +61,9 @@ static const char usage_explore[] =
 	"              model shows them) were found, in cases of at least F families (default 1),\n"
 	"              each shrunk to at most S steps (default: any); the budget (--steps,\n"
 	"              --time) still bounds the run\n"
+	"  --exec      on --stack=vm with --jobs=1: send whole cases to the guest's executor (yes), or\n"
+	"              run them from here on the guest's agents, step by step (no, the default:\n"
+	"              faster under TCG, docs/explore.md)\n"
 	"  --print     print every generated scenario; --progress: a progress line per batch even\n"
 	"              when stderr is no terminal\n"
 	"Exit: 0 no divergence, 1 divergences found, 2 usage, 3 infrastructure.\n";
@@ -69,7 +71,7 @@ static const char usage_explore[] =
 struct xargs {
 	struct ex_opts o;
 	const char *stack, *profile, *sim, *corpus, *api, *topology;
-	int step_s, progress;
+	int step_s, progress, exec;
 	unsigned jobs;
 	unsigned long batch;
 };
@@ -203,6 +205,9 @@ static int parse_args(int argc, char **argv, struct xargs *a)
 			a->o.shrink_rounds = (unsigned)n;
 		} else if (strncmp(argv[i], "--until=", 8) == 0) {
 			bad = parse_until(v, &a->o);
+		} else if (strncmp(argv[i], "--exec=", 7) == 0) {
+			bad = strcmp(v, "yes") && strcmp(v, "no");
+			a->exec = strcmp(v, "yes") == 0;
 		} else if (strcmp(argv[i], "--progress") == 0) {
 			a->progress = 1;
 		} else if (strcmp(argv[i], "--print") == 0) {
@@ -357,7 +362,7 @@ static int kept_up(const struct xargs *a, const char *root, const struct m_profi
 			return EXIT_INFRA;
 		}
 	}
-	if (k->guest && k->lanes == 1 && ex_agents_exec(&k->ag[0])) { /* whole cases to the guest's executor */
+	if (k->guest && k->lanes == 1 && a->exec && ex_agents_exec(&k->ag[0])) { /* whole cases to the guest's executor */
 		fprintf(stderr, "rdmacheck explore: %s\n", k->ag[0].err);
 		ex_agents_close(&k->ag[0]);
 		return EXIT_INFRA;
@@ -371,7 +376,7 @@ int cmd_explore(int argc, char **argv)
 								   .proposals = 6,
 								   .apis = 1u << M_FAM_VERBS | 1u << M_FAM_RPMA |
 									   1u << M_FAM_DAT } },
-			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10 };
+			   .stack = "auto", .profile = "rxe", .api = "verbs,rpma,dat", .step_s = 10, .exec = 0 };
 	char root[PATH_MAX], exe[PATH_MAX], work[PATH_MAX + 64], out[PATH_MAX + 32], corpus[PATH_MAX + 32];
 	struct ex_stack st = { 0 };
 	struct kept *k = NULL;

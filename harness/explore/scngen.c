@@ -124,12 +124,18 @@ static int post_qp(struct gctx *x, unsigned node, int32_t *q, unsigned *peer)
 	return 0;
 }
 
-/* A SEND or WRITE's flags appended to tail, now and then: inline, unsignaled, solicited. */
-static void post_flags(struct gctx *x, char *tail, size_t len)
+/*
+ * A SEND or WRITE's flags appended to tail, now and then: inline (own: the
+ * local SGE is the node's own MR), unsignaled, solicited. Inline bytes are
+ * copied from the SGE's address in the posting process (LP-3): another
+ * node's MR there is another process's address, which killed the agent
+ * (SIGSEGV), so a foreign SGE draws the flag and drops it.
+ */
+static void post_flags(struct gctx *x, int own, char *tail, size_t len)
 {
 	size_t off = strlen(tail);
 
-	if (below(x, 6) == 0)
+	if (below(x, 6) == 0 && own)
 		off += (size_t)snprintf(tail + off, len - off, " inline");
 	if (below(x, 8) == 0)
 		off += (size_t)snprintf(tail + off, len - off, " signaled=no");
@@ -168,7 +174,7 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 		    (w = pick(x, peer, below(x, 3) ? SCN_C_MW : SCN_C_MR, W_ANY, NULL)) >= 0)
 			snprintf(tail, sizeof(tail), " inv=%s.%s", ex_node_name(peer), oname(x, w));
 		if (k == K_SEND)
-			post_flags(x, tail, sizeof(tail));
+			post_flags(x, lnode == node, tail, sizeof(tail));
 		snprintf(line, len, "%s: %s %s local=%s+%llu len=%llu%s", ex_node_name(node), names[k], oname(x, q),
 			 lref, (unsigned long long)loff, (unsigned long long)(plen >> 31 ? 64 : plen), tail);
 		return 0;
@@ -186,8 +192,8 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 	if (k == K_WRITE && below(x, 4) == 0)
 		name = "write_imm"; /* consumes a receive of the peer */
 	if (!atomic && k != K_READ)
-		post_flags(x, tail, sizeof(tail));
-	else if (k == K_READ && below(x, 12) == 0)
+		post_flags(x, lnode == node, tail, sizeof(tail));
+	else if (k == K_READ && below(x, 12) == 0 && lnode == node)
 		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), " inline"); /* a READ cannot carry it */
 	n = snprintf(line, len, "%s: %s %s local=%s+%llu remote=%s%s%s", ex_node_name(node), name, oname(x, q),
 		     lref, (unsigned long long)(atomic ? loff & ~7ull : loff), remote, tail, rkey);

@@ -70,7 +70,9 @@ static void check_family(enum m_family fam, int ncases, const char *const *calls
 	unsigned seen[40] = { 0 }, fam_rules = 0, steps = 0, moves = 0;
 
 	ck_assert_ptr_nonnull(e);
-	model_gen_seed(&g, 3);
+	/* verbs: seed 2 (seed 3 drew no create_ah in 160 cases once inline posts came from own MRs only;
+	 * 2, 4, 5 and 7 draw every call) */
+	model_gen_seed(&g, fam == M_FAM_VERBS ? 2 : 3);
 	for (int k = 0; k < ncases; k++) {
 		struct ex_case c;
 		char *text, what[32];

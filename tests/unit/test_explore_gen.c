@@ -81,6 +81,48 @@ START_TEST(test_cases_are_well_formed)
 }
 END_TEST
 
+/*
+ * An inline post copies its bytes from the local SGE's address in the
+ * posting process, lkey unread (LP-3): another node's MR there is an address
+ * of another process, and the agent died of SIGSEGV under it (rxe 6.1,
+ * explore --seed=1 --api=verbs: cases 10 and 27 could not be judged). The
+ * generator sends inline only from the node's own MRs.
+ */
+START_TEST(test_inline_only_from_own_mrs)
+{
+	struct ex_gen_opts o = gen_opts();
+	struct ex_cov cov = { { 0 } };
+	unsigned inl = 0, foreign = 0;
+
+	o.apis = 1u << M_FAM_VERBS;
+	for (int seed = 1; seed <= 4; seed++) {
+		struct model_gen g;
+
+		model_gen_seed(&g, (uint64_t)seed);
+		for (int k = 0; k < 30; k++) {
+			struct ex_case c;
+
+			ck_assert_int_eq(ex_gen_case(&g, &o, &cov, &c), 0);
+			for (size_t i = 0; i < c.n; i++) {
+				const char *l = c.lines[i], *lr = strstr(l, " local=");
+
+				if (!strstr(l, " inline") || !lr)
+					continue;
+				inl++;
+				lr += 7;
+				if (strcspn(lr, ". +") < strlen(lr) && lr[strcspn(lr, ". +")] == '.') {
+					foreign++;
+					ck_assert_msg(0, "seed %d case %d: %s", seed, k, l);
+				}
+			}
+			ex_case_free(&c);
+		}
+	}
+	ck_assert_uint_gt(inl, 10); /* inline posts are still drawn */
+	ck_assert_uint_eq(foreign, 0);
+}
+END_TEST
+
 /* What a run left in e: equal in a and b. */
 static void same_eval(const struct ex_eval *a, const struct ex_eval *b)
 {
@@ -414,6 +456,7 @@ Suite *suite_test_explore_gen(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_same_seed_same_steps);
 	tcase_add_test(tc, test_cases_are_well_formed);
+	tcase_add_test(tc, test_inline_only_from_own_mrs);
 	tcase_add_test(tc, test_eval_in_a_used_buffer);
 	tcase_add_test(tc, test_sig_of_fail_and_crash);
 	tcase_add_test(tc, test_written_file_lints);
