@@ -50,6 +50,18 @@ struct dat_obj {
 struct dat_state *adat_state(struct agent *a);
 /* Load libdat2 for this node (once). Returns the state or NULL after answering err. */
 struct dat_state *adat_ready(struct agent *a);
+/*
+ * Load the providers the node's dat.conf names, never to be unmapped
+ * (RTLD_NODELETE): libdat2 dlcloses a provider at its last dat_ia_close,
+ * while the provider's own thread may still run its code (an agent of
+ * dat/029 died of SIGSEGV at the scenario's end, its instruction pointer in
+ * an unmapped page). libdat2 must be loaded (RTLD_GLOBAL) first: the
+ * providers resolve its dat_registry_* functions. Returns how many loaded.
+ */
+int adat_pin_providers(void);
+/* The provider libraries the node's dat.conf names: the cma one (its first IA), the scm one. */
+#define ADAT_PROVIDERS 2
+extern const char *const adat_providers[ADAT_PROVIDERS];
 /* Answer a DAT_RETURN: "ok EXTRA" for success, else "ok outcome=DAT_*". Returns 0. */
 int adat_answer(struct agent *a, DAT_RETURN r, const char *extra);
 /* Answer a DTO completion status ("ok outcome=DAT_DTO_* EXTRA"). Returns 0. */

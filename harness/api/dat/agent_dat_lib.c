@@ -38,9 +38,9 @@ static int write_conf(struct agent *a, struct dat_state *d)
 
 	if (!f)
 		return -errno;
-	if (fprintf(f, "%s u2.0 nonthreadsafe default libdaplofa.so.2 dapl.2.0 \"%s 0\" \"\"\n", AGENT_DAT_IA_CMA,
+	if (fprintf(f, "%s u2.0 nonthreadsafe default %s dapl.2.0 \"%s 0\" \"\"\n", AGENT_DAT_IA_CMA, adat_providers[0],
 		    a->node->netdev) < 0 ||
-	    fprintf(f, "%s u2.0 nonthreadsafe default libdaploscm.so.2 dapl.2.0 \"%s 1\" \"\"\n", AGENT_DAT_IA_SCM,
+	    fprintf(f, "%s u2.0 nonthreadsafe default %s dapl.2.0 \"%s 1\" \"\"\n", AGENT_DAT_IA_SCM, adat_providers[1],
 		    a->node->ibdev) < 0)
 		rc = -EIO;
 	if (fclose(f) && !rc)
@@ -112,6 +112,7 @@ struct dat_state *adat_ready(struct agent *a)
 	}
 	DAT_FNS(X)
 #undef X
+	adat_pin_providers(); /* one that does not load: its IA's open says why */
 	a->state[M_FAM_DAT] = d;
 	return d;
 fail:
