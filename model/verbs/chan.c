@@ -4,8 +4,9 @@
  * destroy_comp_channel (CHAN-1), req_notify_cq and the events completions put
  * on a channel (CQ-NOTIFY-1), get_cq_event and ack_cq_events (CQ-EVENT-1).
  * An event the model cannot be sure of (an error completion under a
- * solicited-only arm, a WR still outstanding, more events than it keeps)
- * makes the channel vague: its get_cq_event answers are then anything.
+ * solicited-only arm, a WR still outstanding, or, once the events it kept
+ * are taken, more events than it keeps) makes the channel vague: its
+ * get_cq_event answers are then anything.
  */
 #include "model/verbs/internal.h"
 
@@ -83,11 +84,12 @@ int m_pred_chan(const struct model *m, const struct m_profile *p, struct m_pred 
 	}
 }
 
-/* Event of CQ handle+1 cq1 arrives on channel ch. */
+/* Event of CQ handle+1 cq1 arrives on channel ch. Past the M_CHAN_EV_MAX events it keeps, an event
+ * is lost (and so is every later one, which the stack gives after it): the kept ones stay known. */
 static void chan_push(struct m_chan *ch, uint8_t cq1)
 {
-	if (ch->n >= M_CHAN_EV_MAX) {
-		ch->vague = 1; /* more than the model keeps */
+	if (ch->lost || ch->n >= M_CHAN_EV_MAX) {
+		ch->lost = 1; /* more than the model keeps */
 		return;
 	}
 	ch->ev[ch->n++] = cq1;
@@ -169,6 +171,8 @@ int m_chan_apply(struct model *m, const struct m_pred *pred, size_t i, int *crea
 		for (unsigned j = 0; j < c->ncq; j++)
 			if (c->cq[j].chan1 == op->obj + 1 && c->cq[j].overrun)
 				ch->vague = 1; /* a CQ whose completions the model lost track of */
+		if (ch->lost && !ch->n)
+			ch->vague = 1; /* the kept events are taken: the lost ones come next */
 		ch->got_vague = ch->vague;
 		ch->got = ch->n ? ch->ev[0] : 0;
 		if (ch->n) {

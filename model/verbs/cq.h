@@ -100,6 +100,7 @@ struct m_chan {
 	uint8_t refs;            /* live CQs created on it */
 	uint8_t n;               /* events waiting on it */
 	uint8_t vague;           /* an event may be there that the model does not know of, or missing */
+	uint8_t lost;            /* events arrived past the M_CHAN_EV_MAX in ev[]: they follow those */
 	uint8_t got;             /* the last get_cq_event's CQ handle + 1 (0: none came) */
 	uint8_t got_vague;       /* that answer could not be known */
 	uint8_t step_adds;       /* events the step being committed put on it */

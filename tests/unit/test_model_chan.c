@@ -252,6 +252,38 @@ START_TEST(test_CQ_EVENT_1_outstanding_wr_makes_it_open)
 }
 END_TEST
 
+/* More events than the model keeps (M_CHAN_EV_MAX): the oldest it kept are still known, in order,
+ * each exactly; only once they are taken is the channel open (the ones it lost follow). */
+START_TEST(test_CQ_EVENT_1_more_events_than_kept)
+{
+	struct fx f;
+	struct chpair c = fx_chpair(&f);
+	int cq32 = fx_do(&f, (struct m_op){ .kind = M_OP_CREATE_CQ, .node = 0, .obj = -1, .verbs.cq_depth = 32,
+					     .verbs.chan1 = (uint8_t)(c.cha + 1) }, ok_());
+	int q = fx_qp_cq(&f, 0, c.s.pa, cq32, 0);
+	int qb = fx_qp_cq(&f, 1, c.s.pb, c.cqb, 0);
+	unsigned cq;
+	enum m_qmode mode;
+
+	fx_connect(&f, 0, q, 1, qb);
+	for (int i = 0; i < M_CHAN_EV_MAX + 4; i++) {
+		fx_arm(&f, 0, cq32, 0);
+		fx_do(&f, op_rdma(&f, M_OP_WRITE, 0, q, c.s.ma, 0, 1, c.s.mb, 0, 8), wc_(M_WC_SUCCESS));
+	}
+	for (int i = 0; i < M_CHAN_EV_MAX; i++) {
+		ck_assert_uint_eq(fx_get(&f, 0, c.cha, &cq, &mode), 1);
+		ck_assert_int_eq(mode, M_Q_EXACT);
+		ck_assert_uint_eq(cq, (unsigned)cq32 + 1);
+	}
+	/* An event after the lost ones is not put in front of them. */
+	fx_arm(&f, 0, cq32, 0);
+	fx_do(&f, op_rdma(&f, M_OP_WRITE, 0, q, c.s.ma, 0, 1, c.s.mb, 0, 8), wc_(M_WC_SUCCESS));
+	fx_get(&f, 0, c.cha, &cq, &mode);
+	ck_assert_int_eq(mode, M_Q_ANY);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_chan(void)
 {
 	Suite *s = suite_create("test_model_chan");
@@ -264,6 +296,7 @@ Suite *suite_test_model_chan(void)
 	RTEST(tc, CQ_NOTIFY_1, test_CQ_NOTIFY_1_error_under_solicited_is_open);
 	RTEST(tc, CQ_EVENT_1, test_CQ_EVENT_1_ack_before_destroy);
 	RTEST(tc, CQ_EVENT_1, test_CQ_EVENT_1_outstanding_wr_makes_it_open);
+	RTEST(tc, CQ_EVENT_1, test_CQ_EVENT_1_more_events_than_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }
