@@ -111,6 +111,7 @@ help:
 	@echo "make bench-explore  explore's real steps/s next to raw C loops of the same calls (tests/bench/explore)"
 	@echo "make fuzz       the scenario-language fuzz target (FUZZ_SECS=$(FUZZ_SECS); FUZZ_QUICK_SECS=$(FUZZ_QUICK_SECS) s of it in make check)"
 	@echo "make faults     fault reproducers on the real stack (tests/faults)"
+	@echo "make stress     the peers' stress tests at their own counts (tests/stress), minutes each on the real stack"
 	@echo "make soak       the corpus until SOAK_MIN=1000 scenarios ran in one guest; fails on growth"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

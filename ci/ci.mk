@@ -45,13 +45,20 @@ mrapi-check: all
 # stack (corpus; RUN_OPTS e.g. --junit=FILE --format=tap).
 CORPUS   ?= scenarios
 RUN_OPTS ?=
+# The peers' stress tests at their own counts (tests/stress/README.md): minutes each on
+# rxe under TCG, so not in the corpus; linted and mutated with it, run by make stress,
+# recorded with it (make record-corpus) and so re-judged by every make check.
+STRESS   ?= tests/stress
 lint: all
 	ci/layers
-	$(BUILD)/rdmacheck lint $(CORPUS)
-	$(MUTANTS_BIN) $(CORPUS)
+	$(BUILD)/rdmacheck lint $(CORPUS) $(STRESS)
+	$(MUTANTS_BIN) $(CORPUS) $(STRESS)
 
 corpus: all
 	$(BUILD)/rdmacheck run --stack=$(STACK) $(RUN_OPTS) $(CORPUS)
+
+stress: all
+	$(BUILD)/rdmacheck run --stack=$(STACK) $(RUN_OPTS) $(STRESS)
 
 # The committed record of the corpus on the real stack (issue 30): the run's
 # results.jsonl without its step lines (the record of reality is in its "tape"
@@ -61,7 +68,7 @@ corpus: all
 RECORD ?= tests/record/corpus-rxe-6.1.jsonl
 record-corpus: all
 	rm -rf build/results/record-corpus
-	$(BUILD)/rdmacheck run --stack=$(STACK) --results=build/results/record-corpus $(CORPUS) > /dev/null; \
+	$(BUILD)/rdmacheck run --stack=$(STACK) --results=build/results/record-corpus $(CORPUS) $(STRESS) > /dev/null; \
 	  st=$$?; [ $$st -le 3 ] || { echo "make record-corpus: the run ended with $$st"; exit $$st; }
 	@mkdir -p $(dir $(RECORD))
 	grep -v '^{"type":"step"' build/results/record-corpus/results.jsonl > $(RECORD).tmp
@@ -153,7 +160,7 @@ coverage: deps
 	@st=$$(cat $(COV)/corpus.status); if [ "$$st" -ne 0 ]; then \
 	  echo "make coverage: the corpus run failed (exit $$st): $(COV)/corpus.txt"; exit "$$st"; fi
 
-.PHONY: explore-vm bench-real bench-explore unit-asan shell-tests lint corpus record-corpus oracle new-scenario faults mrapi-check
+.PHONY: stress explore-vm bench-real bench-explore unit-asan shell-tests lint corpus record-corpus oracle new-scenario faults mrapi-check
 
 # docs/rules.md: the rule catalog, generated from model/rules.def and the profiles
 # (tests/shell/test-explain fails when the committed file is not current).
