@@ -18,9 +18,10 @@
 /* The live CQ object whose CQ is cq, or NULL. */
 struct aobj *agent_cq_of(struct agent *a, struct ibv_cq *cq);
 /*
- * Wait until CQ object c has given the completion of wr_id (kept, with every
- * other it gave, for poll_cq), at most budget_ms. Returns 0 and *wc,
- * -ETIMEDOUT, or -EIO if polling fails.
+ * Wait until CQ object c has given a completion of wr_id that no earlier
+ * call answered with (WRs of one wr_id are answered oldest first; each stays
+ * kept, with every other the CQ gave, for poll_cq), at most budget_ms.
+ * Returns 0 and *wc, -ETIMEDOUT, or -EIO if polling fails.
  */
 int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *wc);
 /*

@@ -27,8 +27,10 @@ struct stash {
 	size_t n;
 	struct ibv_wc wc[STASH_MAX];
 	uint8_t seen[STASH_MAX];  /* a peer's observation looked at it (agent_cq_peek_recv) */
+	uint8_t waited[STASH_MAX]; /* a wait (or a post that waits) answered with it (agent_cq_wait) */
 	size_t ntaken;            /* completions poll_cq took, the last TAKEN_MAX in taken[i % TAKEN_MAX] */
 	struct ibv_wc taken[TAKEN_MAX];
+	uint8_t twaited[TAKEN_MAX]; /* waited[] of each, carried over */
 	unsigned ord;             /* its place among the CQs made since the reset, 1 the first */
 	unsigned unacked;         /* events get_cq_event took of it, not acknowledged yet */
 	struct ibv_cq_ex *ex;     /* made by ibv_create_cq_ex (ex=1): polled through it (agent_cqex.h) */
@@ -84,6 +86,7 @@ static int drain(struct aobj *c)
 		got++;
 		if (s->n < STASH_MAX) {
 			s->seen[s->n] = 0;
+			s->waited[s->n] = 0;
 			s->wc[s->n++] = wc;
 		}
 	}
@@ -116,9 +119,10 @@ static int find(struct aobj *c, int wait_ms, int (*match)(const struct stash *s,
 	}
 }
 
+/* A completion of send WR *wr_id that no wait has answered with yet: WRs of one wr_id are waited for oldest first. */
 static int is_wr(const struct stash *s, size_t i, const void *wr_id)
 {
-	return s->wc[i].wr_id == *(const uint64_t *)wr_id;
+	return !s->waited[i] && s->wc[i].wr_id == *(const uint64_t *)wr_id;
 }
 
 /* A receive completion of QP *qpn not observed yet. */
@@ -133,6 +137,7 @@ int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *
 
 	if (i < 0)
 		return i;
+	((struct stash *)c->ext)->waited[i] = 1;
 	*wc = ((struct stash *)c->ext)->wc[i];
 	return 0;
 }
@@ -274,10 +279,13 @@ int agent_do_poll_cq(struct agent *a)
 					agent_wc_status_str(s->wc[i].status), i + 1,
 					agent_wc_opcode_str(s->wc[i].opcode), i + 1, s->wc[i].byte_len);
 	}
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < k; i++) {
+		s->twaited[s->ntaken % TAKEN_MAX] = s->waited[i];
 		s->taken[s->ntaken++ % TAKEN_MAX] = s->wc[i];
+	}
 	memmove(s->wc, s->wc + k, sizeof(s->wc[0]) * (s->n - k));
 	memmove(s->seen, s->seen + k, s->n - k);
+	memmove(s->waited, s->waited + k, s->n - k);
 	s->n -= k;
 	return proto_send(a->fd, "%s", line);
 }
@@ -293,8 +301,10 @@ int agent_do_wait(struct agent *a)
 	if (!q || !(q->cq_given & AGENT_CQ_SEND) || !(c = agent_cq_of(a, q->scq)))
 		return agent_reply_err(a, EINVAL, "bad wait request: no QP with a send CQ object");
 	s = c->ext;
-	for (size_t i = s->ntaken > TAKEN_MAX ? s->ntaken - TAKEN_MAX : 0; i < s->ntaken; i++)
-		if (s->taken[i % TAKEN_MAX].wr_id == wr_id) {
+	/* the oldest completion of wr_id no wait answered with yet: among those poll_cq took, then the CQ's */
+	for (size_t i = s->ntaken > TAKEN_MAX ? s->ntaken - TAKEN_MAX : 0; rc && i < s->ntaken; i++)
+		if (s->taken[i % TAKEN_MAX].wr_id == wr_id && !s->twaited[i % TAKEN_MAX]) {
+			s->twaited[i % TAKEN_MAX] = 1;
 			wc = s->taken[i % TAKEN_MAX];
 			rc = 0;
 		}
