@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE
 #include "lib/mrapi/dir.h"
 #include "lib/mrapi/mrapi.h"
+#include "tests/unit/port_fx.h"
 #include "lib/mrapi/rmem.h" /* attached(): an attachment without an RDMA device */
 
 #include <check.h>
@@ -24,7 +25,7 @@
  * per test process (fork mode) and per test (CK_FORK=no, e.g. valgrind);
  * the test's own forked children inherit it.
  */
-static unsigned port_, tests_run_;
+static unsigned port_;
 
 static unsigned test_port(void)
 {
@@ -33,7 +34,7 @@ static unsigned test_port(void)
 
 static void setup(void)
 {
-	port_ = 20000u + ((unsigned)getpid() * 37u + tests_run_++ * 101u) % 30000u;
+	port_ = fx_free_port();
 }
 
 /* A test that initialized the library leaves it (its directory connection closes). */

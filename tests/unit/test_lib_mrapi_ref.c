@@ -12,6 +12,7 @@
 #define _DEFAULT_SOURCE
 #include "lib/mrapi/dir.h"
 #include "lib/mrapi/mrapi.h"
+#include "tests/unit/port_fx.h"
 
 #include <check.h>
 #include <pthread.h>
@@ -20,13 +21,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static unsigned port_, runs_;
+static unsigned port_;
 
 static void setup(void)
 {
 	char v[32];
 
-	port_ = 21000u + ((unsigned)getpid() * 41u + runs_++ * 103u) % 29000u;
+	port_ = fx_free_port();
 	snprintf(v, sizeof(v), "127.0.0.1:%u", port_);
 	setenv("MRAPI_RDMA_DIR", v, 1);
 }

@@ -13,6 +13,7 @@
 #define _DEFAULT_SOURCE
 #include "lib/mrapi/dir.h"
 #include "lib/mrapi/mrapi.h"
+#include "tests/unit/port_fx.h"
 
 #include <arpa/inet.h>
 #include <check.h>
@@ -34,7 +35,7 @@
 #define SECRET2 "two-secret-of-domain-2-0123456789"
 #define SECRET7 "seven-secret-of-domain-7-01234567"
 
-static unsigned port_, tests_run_;
+static unsigned port_;
 static char keys_path_[64];
 
 static int64_t ms_now(void)
@@ -61,7 +62,7 @@ static void use_keys(const char *text)
 static void setup(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	port_ = 20000u + ((unsigned)getpid() * 41u + tests_run_++ * 103u) % 30000u;
+	port_ = fx_free_port();
 	use_keys("1 " SECRET1 "\n2 " SECRET2 "\n7 " SECRET7 "\n");
 }
 
@@ -336,7 +337,7 @@ START_TEST(test_node_refuses_a_directory_without_the_secret)
 
 		ck_assert_int_eq(dir_open("127.0.0.1", port_, 1, 1, 3000, &fd), -EACCES);
 		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-		port_++;
+		port_ = fx_free_port();
 	}
 }
 END_TEST
