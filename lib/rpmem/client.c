@@ -21,6 +21,14 @@
 extern char **environ;
 
 static _Thread_local char last_msg[256];
+static _Thread_local int (*chan_dial)(void *);
+static _Thread_local void *chan_arg;
+
+void rpmem_set_channel(int (*dial)(void *arg), void *arg)
+{
+	chan_dial = dial;
+	chan_arg = dial ? arg : NULL;
+}
 
 void rpmem_msg_set(const char *fmt, ...)
 {
@@ -71,6 +79,14 @@ static int spawn(const char *target, pid_t *pid, int *fd, char *host, size_t hos
 	if (rpmem_command(target, getenv("RPMEM_SSH"), getenv("RPMEM_CMD"), atomic_fetch_add(&starts, 1), buf,
 			  sizeof(buf), argv, host, hostlen) < 1)
 		return fail(EINVAL, "bad target '%s' (or RPMEM_SSH/RPMEM_CMD too long)", target);
+	if (chan_dial) { /* rpmem_set_channel: no command; the target (its host part) as a command's */
+		rc = chan_dial(chan_arg);
+		if (rc < 0)
+			return fail(ECONNREFUSED, "cannot reach the target daemon: %s", strerror(-rc));
+		*pid = 0;
+		*fd = rc;
+		return 0;
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return fail(errno, "socketpair: %s", strerror(errno));
 	posix_spawn_file_actions_init(&fa);
