@@ -34,8 +34,9 @@
  *   rpmem_persist|rpmem_deep_persist|rpmem_flush|rpmem_read id off len lane flags
  *   rpmem_drain id lane flags
  *   rpmem_link_down id                             ok (the pool's daemon killed and reaped)
- *   rpmem_serve                                    ok port=N key=HEX (a target on another kernel:
- *                                                  its daemon for one client that dials N with the key)
+ *   rpmem_serve                                    ok port=N key=HEX ip=A.B.C.D root=DIR netns=NS|-
+ *                                                  (a target on another kernel: its daemon for one client
+ *                                                  that dials N with the key; and rpmem_target's fields)
  *
  * A target on another kernel than its client (topology mode hosts: a node
  * per VM, real hosts) starts the daemon itself, as ssh would there
@@ -286,6 +287,7 @@ static int do_serve(struct agent *a)
 	char key[2 * RPMEM_KEY_BYTES + 1], dir[PATH_MAX];
 	struct agent_rpmem_daemon d;
 	const char *argv[AGENT_RPMEM_ARGC + 1];
+	char ns[NAME_MAX + 1];
 	int lfd = -1, slot, rc;
 	pid_t pid, self = getpid();
 
@@ -304,7 +306,7 @@ static int do_serve(struct agent *a)
 	    (rc = agent_rpmem_zygote_serve(dir, lfd, key, SERVE_WAIT_MS, argv)) > 0) {
 		close(lfd);
 		s->served_fd[slot] = rc;
-		return proto_send(a->fd, "ok port=%u key=%s", ntohs(sin.sin_port), key);
+		goto served;
 	}
 	if ((pid = fork()) < 0) /* no zygote: a fork of this agent that execs the daemon */
 		goto fail;
@@ -315,7 +317,10 @@ static int do_serve(struct agent *a)
 	}
 	close(lfd);
 	s->served[slot] = pid;
-	return proto_send(a->fd, "ok port=%u key=%s", ntohs(sin.sin_port), key);
+served:
+	own_netns(ns, sizeof(ns));
+	return proto_send(a->fd, "ok port=%u key=%s ip=%s root=%s netns=%s", ntohs(sin.sin_port), key, a->node->ipv4,
+			  s->root, ns);
 fail:
 	rc = errno;
 	if (lfd >= 0)
