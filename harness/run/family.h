@@ -80,6 +80,10 @@ struct api_family {
 	 * release of its per-node state after every object (NULL: none). */
 	const struct agent_req *agent_reqs;
 	void (*agent_end)(struct agent *a);
+	/* 1 when agent_end leaves the agent as a fresh one (no state of the family's library
+	 * outlives it, nothing a later scenario could see): an agent that used the family may
+	 * then be kept for the next scenario; 0: it is not (its reset answers fams=1). */
+	int agent_end_fresh;
 	/* The real stack, run-ahead (backend_ops.ahead): 1 when stack_exec of c makes exactly one
 	 * request (stack_call), written from c alone, whose effect stays on c's node and its own
 	 * objects and that no peer observation follows; 0 else (NULL: never). */

@@ -21,6 +21,14 @@
 extern char **environ;
 
 static _Thread_local char last_msg[256];
+static _Thread_local int (*chan_dial)(void *);
+static _Thread_local void *chan_arg;
+
+void rpmem_set_channel(int (*dial)(void *arg), void *arg)
+{
+	chan_dial = dial;
+	chan_arg = dial ? arg : NULL;
+}
 
 void rpmem_msg_set(const char *fmt, ...)
 {
@@ -71,6 +79,14 @@ static int spawn(const char *target, pid_t *pid, int *fd, char *host, size_t hos
 	if (rpmem_command(target, getenv("RPMEM_SSH"), getenv("RPMEM_CMD"), atomic_fetch_add(&starts, 1), buf,
 			  sizeof(buf), argv, host, hostlen) < 1)
 		return fail(EINVAL, "bad target '%s' (or RPMEM_SSH/RPMEM_CMD too long)", target);
+	if (chan_dial) { /* rpmem_set_channel: no command; the target (its host part) as a command's */
+		rc = chan_dial(chan_arg);
+		if (rc < 0)
+			return fail(ECONNREFUSED, "cannot reach the target daemon: %s", strerror(-rc));
+		*pid = 0;
+		*fd = rc;
+		return 0;
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return fail(errno, "socketpair: %s", strerror(errno));
 	posix_spawn_file_actions_init(&fa);
@@ -126,21 +142,42 @@ static unsigned env_max_lanes(void)
 	return *end || errno || v == 0 || v > UINT_MAX ? UINT_MAX : (unsigned)v;
 }
 
-/* The target's answer to create/open, then the lanes. Returns 0 or -1 with errno. */
+/*
+ * The target's answer to create/open, then the lanes. The client's own side of
+ * them (device, peer, the pool registered: rpmem_lanes_prepare) is made while
+ * the daemon makes its pool (each is tens of milliseconds under TCG); what the
+ * caller is told is as if it came after the answer: the daemon's refusal
+ * first, then a failure of that side. Returns 0 or -1 with errno.
+ */
 static int attach(struct rpmem_pool *p, struct rpmem_msg *req, const char *host, struct rpmem_pool_attr *attr_out,
 		  unsigned *nlanes)
 {
 	struct rpmem_msg resp;
-	char err[256] = "";
-	int rc = rpmem_ctl(p, req, &resp);
+	char err[256] = "", perr[256] = "";
+	int rc, prc = 0;
 
-	if (rc)
-		return fail(ECONNABORTED, "the target daemon did not answer (%s)", strerror(-rc));
-	if (resp.status != RPMEM_ST_OK)
-		return fail(rpmem_status_errno(resp.status), "target: %s", resp.name);
-	if (resp.nlanes < 1 || resp.nlanes > req->nlanes || resp.desc_len == 0 || resp.pool_size < p->size)
-		return fail(ECONNABORTED, "malformed answer from the target%s", "");
-	rc = rpmem_lanes_open(&p->lanes, &resp, host, p->addr, p->size, resp.nlanes, err, sizeof(err));
+	pthread_mutex_lock(&p->ctl);
+	rc = rpmem_msg_send(p->fd, req);
+	if (rc == 0)
+		prc = rpmem_lanes_prepare(&p->lanes, host, p->addr, p->size, perr, sizeof(perr));
+	if (rc == 0)
+		rc = rpmem_msg_recv(p->fd, &resp);
+	if (rc == 0 && resp.type != RPMEM_MSG_RESP)
+		rc = -EPROTO;
+	pthread_mutex_unlock(&p->ctl);
+	if (rc || resp.status != RPMEM_ST_OK || prc ||
+	    resp.nlanes < 1 || resp.nlanes > req->nlanes || resp.desc_len == 0 || resp.pool_size < p->size) {
+		if (prc == 0)
+			rpmem_lanes_close(&p->lanes, 0); /* prepared, not to be connected */
+		if (rc)
+			return fail(ECONNABORTED, "the target daemon did not answer (%s)", strerror(-rc));
+		if (resp.status != RPMEM_ST_OK)
+			return fail(rpmem_status_errno(resp.status), "target: %s", resp.name);
+		if (resp.nlanes < 1 || resp.nlanes > req->nlanes || resp.desc_len == 0 || resp.pool_size < p->size)
+			return fail(ECONNABORTED, "malformed answer from the target%s", "");
+		return fail(-prc, "%s", perr);
+	}
+	rc = rpmem_lanes_connect(&p->lanes, &resp, host, resp.nlanes, err, sizeof(err));
 	if (rc)
 		return fail(-rc, "%s", err);
 	p->nlanes = resp.nlanes;

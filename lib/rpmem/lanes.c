@@ -68,25 +68,40 @@ static int lane_connect(struct rpmem_lanes *ls, struct rpmem_lane *l, const char
 	return 0;
 }
 
-int rpmem_lanes_open(struct rpmem_lanes *ls, const struct rpmem_msg *resp, const char *host, void *addr,
-		     size_t size, unsigned nlanes, char *err, size_t errlen)
+int rpmem_lanes_prepare(struct rpmem_lanes *ls, const char *host, void *addr, size_t size, char *err, size_t errlen)
 {
-	struct rpma_peer_cfg *pcfg = NULL;
 	int rc;
 
 	memset(ls, 0, sizeof(*ls));
-	ls->flush_type = resp->flush_type == RPMA_FLUSH_TYPE_PERSISTENT ? RPMA_FLUSH_TYPE_PERSISTENT
-									 : RPMA_FLUSH_TYPE_VISIBILITY;
-	ls->l = calloc(nlanes, sizeof(*ls->l));
-	if (!ls->l)
-		return -ENOMEM;
 	if ((rc = rpma_utils_get_ibv_context(host, RPMA_UTIL_IBV_CONTEXT_REMOTE, &ls->ctx)) != 0 ||
 	    (rc = rpma_peer_new(ls->ctx, &ls->peer)) != 0) {
 		rc = rerr(err, errlen, "no RDMA device routes to the target", rc);
 		goto fail;
 	}
-	if ((rc = rpma_mr_reg(ls->peer, addr, size, RPMA_MR_USAGE_WRITE_SRC, &ls->mr)) != 0 ||
-	    (rc = rpma_mr_remote_from_descriptor(resp->desc, resp->desc_len, &ls->rmr)) != 0) {
+	if ((rc = rpma_mr_reg(ls->peer, addr, size, RPMA_MR_USAGE_WRITE_SRC, &ls->mr)) != 0) {
+		rc = rerr(err, errlen, "registering the pool", rc);
+		goto fail;
+	}
+	return 0;
+fail:
+	rpmem_lanes_close(ls, 0);
+	return rc;
+}
+
+int rpmem_lanes_connect(struct rpmem_lanes *ls, const struct rpmem_msg *resp, const char *host, unsigned nlanes,
+			char *err, size_t errlen)
+{
+	struct rpma_peer_cfg *pcfg = NULL;
+	int rc;
+
+	ls->flush_type = resp->flush_type == RPMA_FLUSH_TYPE_PERSISTENT ? RPMA_FLUSH_TYPE_PERSISTENT
+									 : RPMA_FLUSH_TYPE_VISIBILITY;
+	ls->l = calloc(nlanes, sizeof(*ls->l));
+	if (!ls->l) {
+		rpmem_lanes_close(ls, 0);
+		return -ENOMEM;
+	}
+	if ((rc = rpma_mr_remote_from_descriptor(resp->desc, resp->desc_len, &ls->rmr)) != 0) {
 		rc = rerr(err, errlen, "registering the pool", rc);
 		goto fail;
 	}

@@ -25,12 +25,18 @@ struct rpmem_lanes {
 };
 
 /*
- * Register addr[0..size) and connect nlanes lanes to host:resp->port, with
- * the target's region, flush type and peer cfg from resp. 0 or -errno
+ * The client's side alone, before the target's answer: the device that routes
+ * to host, its peer, addr[0..size) registered. 0 or -errno (-ECONNABORTED
+ * with the reason in err); on failure nothing is left.
+ */
+int rpmem_lanes_prepare(struct rpmem_lanes *ls, const char *host, void *addr, size_t size, char *err, size_t errlen);
+/*
+ * On prepared lanes: connect nlanes lanes to host:resp->port, with the
+ * target's region, flush type and peer cfg from resp. 0 or -errno
  * (-ECONNABORTED with the reason in err); on failure nothing is left.
  */
-int rpmem_lanes_open(struct rpmem_lanes *ls, const struct rpmem_msg *resp, const char *host, void *addr,
-		     size_t size, unsigned nlanes, char *err, size_t errlen);
+int rpmem_lanes_connect(struct rpmem_lanes *ls, const struct rpmem_msg *resp, const char *host, unsigned nlanes,
+			char *err, size_t errlen);
 /* Disconnect every lane (graceful: wait for the target to confirm) and release everything. */
 void rpmem_lanes_close(struct rpmem_lanes *ls, int graceful);
 /* Post the writes of pool bytes [off, off+len) on lane (no wait beyond an internal drain). */

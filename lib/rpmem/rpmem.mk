@@ -2,7 +2,7 @@
 # daemon rpmemd-rpma. See lib/rpmem/README.md.
 RPMEM_LIB_SRCS := lib/rpmem/poolset.c lib/rpmem/hdr.c lib/rpmem/pool.c lib/rpmem/proto.c \
                   lib/rpmem/command.c lib/rpmem/lanes.c lib/rpmem/client.c lib/rpmem/persist.c \
-                  lib/rpmem/serve.c lib/rpmem/rpmemd_config.c
+                  lib/rpmem/serve.c lib/rpmem/rpmemd_config.c lib/rpmem/zygote.c
 RPMEM_LIB_OBJS := $(RPMEM_LIB_SRCS:%.c=$(BUILD)/%.o)
 RPMEM_LIB      := $(BUILD)/librpmem-rpma.a
 # PMDK's names: the shared object librpmem.so.1 (soname librpmem.so.1, symbol
@@ -18,11 +18,12 @@ RPMEM_PUB_LIB  := $(BUILD)/lib/rpmem/librpmem.a
 RPMEMD_BIN     := $(BUILD)/rpmemd-rpma
 RPMEM_EXAMPLE  := $(BUILD)/rpmem-example
 RPMEM_CONNECT  := $(BUILD)/rpmem-connect
+RPMEM_ZYGOTE   := $(BUILD)/rpmemd-zygote
 RPMEM_TEST_BIN := $(BUILD)/tests/rpmem-test
 RPMEM_LIBS     := -lrpma -libverbs -lrdmacm -lpthread
 
 # Position-independent, so the same objects make the static and the shared library.
-$(RPMEM_LIB_OBJS) $(BUILD)/lib/rpmem/rpmemd.o: CFLAGS += -fPIC -pthread
+$(RPMEM_LIB_OBJS) $(BUILD)/lib/rpmem/rpmemd.o $(BUILD)/lib/rpmem/rpmemd_main.o: CFLAGS += -fPIC -pthread
 # rpmemd -V: the version of the PMDK API it serves, and this project's.
 $(BUILD)/lib/rpmem/rpmemd.o: CPPFLAGS += -DRPMEMD_VERSION_STR='"1.12.1 (rdmacheck $(shell cat VERSION), librpma)"'
 
@@ -47,7 +48,11 @@ $(RPMEM_PUB_LIB): $(RPMEM_LIB_OBJS) $(RPMEM_SYMS)
 	objcopy --keep-global-symbols=$(RPMEM_SYMS) $(@:.a=.o)
 	rm -f $@ && $(AR) rcs $@ $(@:.a=.o)
 
-$(RPMEMD_BIN): $(BUILD)/lib/rpmem/rpmemd.o $(RPMEM_LIB)
+$(RPMEMD_BIN): $(BUILD)/lib/rpmem/rpmemd_main.o $(BUILD)/lib/rpmem/rpmemd.o $(RPMEM_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RPMEM_LIBS)
+
+# The daemon forked per session instead of exec'd (rpmem_serve's; rpmem_int.h).
+$(RPMEM_ZYGOTE): $(BUILD)/lib/rpmem/zygote_main.o $(BUILD)/lib/rpmem/rpmemd.o $(RPMEM_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RPMEM_LIBS)
 
 $(RPMEM_CONNECT): $(BUILD)/lib/rpmem/connect.o $(RPMEM_LIB)
@@ -63,7 +68,7 @@ $(RPMEM_TEST_BIN): $(BUILD)/tests/rpmem/rpmem_test.o $(RPMEM_LIB)
 # The unit tests (tests/unit/test_lib_rpmem.c) and the agent link the static
 # library; build/rdmacheck does not (it needs no stack library).
 FAMILY_LIBS += $(RPMEM_LIB)
-BINS_ALL += $(RPMEM_SO) $(RPMEM_SO_LINK) $(RPMEMD_BIN) $(RPMEM_CONNECT) $(RPMEM_EXAMPLE) $(RPMEM_TEST_BIN)
+BINS_ALL += $(RPMEM_SO) $(RPMEM_SO_LINK) $(RPMEMD_BIN) $(RPMEM_CONNECT) $(RPMEM_ZYGOTE) $(RPMEM_EXAMPLE) $(RPMEM_TEST_BIN)
 
 # The real-stack test and the per-call figures (a 2-node rxe topology; VM
 # when the host has no rxe).
@@ -120,3 +125,6 @@ $(PMEMOBJ_TEST_BIN): $(BUILD)/tests/rpmem/pmemobj_test.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs libpmemobj)
 BINS_ALL += $(PMEMOBJ_TEST_BIN)
 endif
+
+# tests/unit/test_lib_rpmem_zygote.c starts the zygote next to the unit tests' directory.
+unit: $(RPMEM_ZYGOTE)

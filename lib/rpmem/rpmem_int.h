@@ -179,6 +179,45 @@ int rpmem_command(const char *target, const char *ssh, const char *cmd, unsigned
 		  char **argv, char *host, size_t hostlen);
 
 
+/* ------------------------------------------------------- rpmemd.c -- */
+
+/*
+ * The daemon (rpmemd(1)'s command line, rpmemd_config.c): its control channel
+ * on stdin/stdout. Returns its exit status. The main of rpmemd-rpma
+ * (rpmemd_main.c) and of each session of rpmemd-zygote (zygote.c).
+ */
+int rpmemd_main(int argc, char **argv);
+
+/* -------------------------------------------------------- zygote.c -- */
+
+/*
+ * rpmemd-zygote: the daemon started without an exec per session, for a
+ * target whose own side starts it (rpmem_serve; an exec under TCG cost about
+ * 40 ms a session, 2026-12-03). Its starter runs it once, its socket as fd 3
+ * (a SOCK_SEQPACKET pair); for each session it sends one message: the
+ * listening socket (SCM_RIGHTS) and "KEY\0TIMEOUT_MS\0ARGV0\0ARGV1\0...";
+ * the zygote hands it to a session it forked ahead (a spare: no fork while
+ * the client waits), which takes the first connection on it bringing the key
+ * (rpmem_key_accept) and runs rpmemd_main(ARGV) with that connection as
+ * stdin/stdout, as `rpmemd ARGV` exec'd on it would, and answers the
+ * session's pid (an int32, or -errno). Sessions die with the zygote, the
+ * zygote with its starter (PR_SET_PDEATHSIG) or at EOF of its socket.
+ */
+#define RPMEM_ZYGOTE_FD 3
+#define RPMEM_ZYGOTE_ARGS_MAX 16
+/*
+ * Start the zygote at path exe: *pid its process (the caller's child), *sock
+ * the caller's end of its socket (close-on-exec). 0 or -errno.
+ */
+int rpmem_zygote_start(const char *exe, pid_t *pid, int *sock);
+/*
+ * Ask the zygote on sock for a session on listening socket lfd with key key
+ * (within timeout_ms), the daemon's argv (NULL-terminated, at most
+ * RPMEM_ZYGOTE_ARGS_MAX words). The session's pid (not the caller's child:
+ * the zygote's), or -errno (-EPIPE: the zygote is gone).
+ */
+pid_t rpmem_zygote_serve(int sock, int lfd, const char *key, int timeout_ms, const char *const *argv);
+
 /* -------------------------------------------------------- serve.c -- */
 
 #define RPMEM_KEY_BYTES 16 /* a one-time key: 32 hex digits */

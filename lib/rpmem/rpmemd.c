@@ -295,7 +295,7 @@ static int remove_pool(struct daemon *d)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int rpmemd_main(int argc, char **argv)
 {
 	struct daemon d = { 0 };
 	struct rpmem_msg req;

@@ -16,6 +16,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,7 +329,8 @@ static int silent_peer(const char *port)
  * ones, more than it reads at once, one sending a byte of a key and no more,
  * one with a wrong key) do not take it; the client with the key still gets
  * the daemon at once (its child got past the key and tried to exec the
- * daemon, which this test's directory has not: exit 127).
+ * daemon, which this test's directory has not: exit 127). Its answer has
+ * rpmem_target's fields too (ip, root, netns).
  */
 START_TEST(test_serve_port_is_not_taken_by_strangers)
 {
@@ -344,6 +346,15 @@ START_TEST(test_serve_port_is_not_taken_by_strangers)
 	ck_assert_msg(proto_is(r, "ok"), "%s", r);
 	ck_assert_int_eq(proto_get(r, "port", port, sizeof(port)), 0);
 	ck_assert_int_eq(proto_get(r, "key", key, sizeof(key)), 0);
+	{ /* rpmem_target's fields too: the coordinator asks a served target once a call */
+		char ip[64], root[PATH_MAX], ns[64];
+
+		ck_assert_int_eq(proto_get(r, "ip", ip, sizeof(ip)), 0);
+		ck_assert_str_eq(ip, "127.0.0.1");
+		ck_assert_int_eq(proto_get(r, "root", root, sizeof(root)), 0);
+		ck_assert_ptr_nonnull(strstr(root, "/rpmem-t"));
+		ck_assert_int_eq(proto_get(r, "netns", ns, sizeof(ns)), 0);
+	}
 	for (int i = 0; i < RPMEM_KEY_PEERS_MAX; i++)
 		strangers[i] = silent_peer(port);
 	strangers[RPMEM_KEY_PEERS_MAX] = silent_peer(port);

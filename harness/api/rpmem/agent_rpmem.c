@@ -34,8 +34,9 @@
  *   rpmem_persist|rpmem_deep_persist|rpmem_flush|rpmem_read id off len lane flags
  *   rpmem_drain id lane flags
  *   rpmem_link_down id                             ok (the pool's daemon killed and reaped)
- *   rpmem_serve                                    ok port=N key=HEX (a target on another kernel:
- *                                                  its daemon for one client that dials N with the key)
+ *   rpmem_serve                                    ok port=N key=HEX ip=A.B.C.D root=DIR netns=NS|-
+ *                                                  (a target on another kernel: its daemon for one client
+ *                                                  that dials N with the key; and rpmem_target's fields)
  *
  * A target on another kernel than its client (topology mode hosts: a node
  * per VM, real hosts) starts the daemon itself, as ssh would there
@@ -56,6 +57,7 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +79,7 @@ struct rpmem_state {
 	char root[PATH_MAX];
 	int dirfd;                /* root, opened once it was found to be ours (private_dir) */
 	pid_t served[SERVED_MAX]; /* daemons started by rpmem_serve (0: none, or reaped) */
+	int served_fd[SERVED_MAX]; /* or, > 0, a pidfd of one a zygote forked (agent_rpmem_zygote_serve) */
 };
 
 /* A pool handle (o->ext of an AO_RPMEM_POOL). */
@@ -96,6 +99,7 @@ static void release(struct agent *a, struct aobj *o)
 	free(p);
 	o->ext = NULL;
 	o->release = NULL;
+	o->live = 0; /* released: a kept agent's reset finds nothing */
 }
 
 /*
@@ -260,7 +264,11 @@ static int served_slot(struct rpmem_state *s)
 	for (int i = 0; i < SERVED_MAX; i++) {
 		if (s->served[i] > 0 && waitpid(s->served[i], NULL, WNOHANG) == s->served[i])
 			s->served[i] = 0;
-		if (!s->served[i] && free_at < 0)
+		if (s->served_fd[i] > 0 && agent_rpmem_session_ended(s->served_fd[i], 0)) {
+			close(s->served_fd[i]);
+			s->served_fd[i] = 0;
+		}
+		if (!s->served[i] && !s->served_fd[i] && free_at < 0)
 			free_at = i;
 	}
 	return free_at;
@@ -277,6 +285,9 @@ static int do_serve(struct agent *a)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	socklen_t sl = sizeof(sin);
 	char key[2 * RPMEM_KEY_BYTES + 1], dir[PATH_MAX];
+	struct agent_rpmem_daemon d;
+	const char *argv[AGENT_RPMEM_ARGC + 1];
+	char ns[NAME_MAX + 1];
 	int lfd = -1, slot, rc;
 	pid_t pid, self = getpid();
 
@@ -291,7 +302,13 @@ static int do_serve(struct agent *a)
 	if ((lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
 	    listen(lfd, RPMEM_KEY_PEERS_MAX) || getsockname(lfd, (struct sockaddr *)&sin, &sl))
 		goto fail;
-	if ((pid = fork()) < 0)
+	if (agent_rpmem_daemon_argv(dir, s->root, &d, argv) == 0 &&
+	    (rc = agent_rpmem_zygote_serve(dir, lfd, key, SERVE_WAIT_MS, argv)) > 0) {
+		close(lfd);
+		s->served_fd[slot] = rc;
+		goto served;
+	}
+	if ((pid = fork()) < 0) /* no zygote: a fork of this agent that execs the daemon */
 		goto fail;
 	if (pid == 0) {
 		if (proc_die_with(self, SIGKILL) == -ESRCH) /* a killed agent's daemon goes with it */
@@ -300,7 +317,10 @@ static int do_serve(struct agent *a)
 	}
 	close(lfd);
 	s->served[slot] = pid;
-	return proto_send(a->fd, "ok port=%u key=%s", ntohs(sin.sin_port), key);
+served:
+	own_netns(ns, sizeof(ns));
+	return proto_send(a->fd, "ok port=%u key=%s ip=%s root=%s netns=%s", ntohs(sin.sin_port), key, a->node->ipv4,
+			  s->root, ns);
 fail:
 	rc = errno;
 	if (lfd >= 0)
@@ -383,12 +403,26 @@ static int do_pool_runs(struct agent *a)
 	return rc;
 }
 
+/* Where the daemon rpmem_serve started listens (target_env), for the library's dial. */
+static struct {
+	char ip[64], port[16], key[2 * RPMEM_KEY_BYTES + 1];
+} served_at;
+
+/* rpmem_set_channel's dial: what rpmem-connect IP PORT does, in this process. */
+static int dial_served(void *arg)
+{
+	(void)arg;
+	return rpmem_dial(served_at.ip, served_at.port, served_at.key);
+}
+
 /*
  * Point the library at the request's target (ip, root, netns, [port key]):
  * RPMEM_SSH empty; RPMEM_CMD the daemon next to this program, entered into
  * the target's namespace, or, with port and key (a target on another kernel
  * whose agent started the daemon: rpmem_serve), rpmem-connect IP PORT with
- * the key in RPMEM_CONNECT_KEY. *ip receives the target. 0 or a positive errno.
+ * the key in RPMEM_CONNECT_KEY — which the library does itself, no process
+ * started (rpmem_set_channel: dial_served; the command is still set, and
+ * parsed as before). *ip receives the target. 0 or a positive errno.
  */
 static int target_env(struct agent *a, char *ip, size_t cap)
 {
@@ -404,7 +438,12 @@ static int target_env(struct agent *a, char *ip, size_t cap)
 			return EINVAL;
 		snprintf(cmd, sizeof(cmd), "%s/rpmem-connect %s %s", exe, ip, port);
 		setenv("RPMEM_CONNECT_KEY", key, 1);
+		snprintf(served_at.ip, sizeof(served_at.ip), "%s", ip);
+		snprintf(served_at.port, sizeof(served_at.port), "%s", port);
+		snprintf(served_at.key, sizeof(served_at.key), "%s", key);
+		rpmem_set_channel(dial_served, NULL);
 	} else {
+		rpmem_set_channel(NULL, NULL);
 		size_t off = (size_t)snprintf(cmd, sizeof(cmd), "%s%s%s", strcmp(ns, "-") ? "ip netns exec " : "",
 					      strcmp(ns, "-") ? ns : "", strcmp(ns, "-") ? " " : "");
 
@@ -583,7 +622,20 @@ static int do_link_down(struct agent *a)
 
 	if (!p)
 		return 0;
-	if (p->rpp->pid > 0) {
+	if (p->relayed && p->rpp->pid == 0 && p->rpp->fd >= 0) {
+		/* dialed in process (dial_served): end the channel as rpmem-connect's SIGTERM does, and
+		 * wait for the daemon's end (its side closes) */
+		char sink[256];
+		struct pollfd pf = { .fd = p->rpp->fd, .events = POLLIN };
+
+		shutdown(p->rpp->fd, SHUT_WR);
+		while (poll(&pf, 1, SERVE_WAIT_MS) > 0 || errno == EINTR) {
+			ssize_t n = read(p->rpp->fd, sink, sizeof(sink));
+
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				break;
+		}
+	} else if (p->rpp->pid > 0) {
 		/* a relay is told to end the channel and waits for the daemon's end (connect.c) */
 		kill(p->rpp->pid, p->relayed ? SIGTERM : SIGKILL);
 		while (waitpid(p->rpp->pid, NULL, 0) < 0 && errno == EINTR)
@@ -629,12 +681,17 @@ void agent_rpmem_end(struct agent *a)
 {
 	struct rpmem_state *s = a->state[M_FAM_RPMEM];
 
-	for (int i = 0; s && i < SERVED_MAX; i++)
+	for (int i = 0; s && i < SERVED_MAX; i++) {
 		if (s->served[i] > 0) { /* its client is gone with the scenario */
 			kill(s->served[i], SIGKILL);
 			while (waitpid(s->served[i], NULL, 0) < 0 && errno == EINTR)
 				;
 		}
+		if (s->served_fd[i] > 0) {
+			agent_rpmem_session_ended(s->served_fd[i], 1);
+			close(s->served_fd[i]);
+		}
+	}
 	if (s) {
 		root_remove(s);
 		close(s->dirfd);

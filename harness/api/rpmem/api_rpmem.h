@@ -27,6 +27,17 @@ void agent_rpmem_end(struct agent *a);
  * and rpmem_serve's daemon both start it so. 0, or EINVAL when a path is too long.
  */
 #define AGENT_RPMEM_ARGC 7
+/*
+ * rpmem_serve's daemon as a session of this agent's rpmemd-zygote (DIR/
+ * rpmemd-zygote, started at the first call and kept; agent_rpmem_zygote.c):
+ * on listening socket lfd, for the client with key, with the daemon's argv.
+ * A pidfd of the session (the zygote's child, not this process's), or -errno:
+ * -ENOENT no zygote there (not tried again), others (the zygote died: started
+ * again next time); the caller then starts the daemon itself.
+ */
+int agent_rpmem_zygote_serve(const char *dir, int lfd, const char *key, int timeout_ms, const char *const *argv);
+/* Whether the session of pidfd has ended; kill_it: SIGKILL it and wait until it has (1). */
+int agent_rpmem_session_ended(int pidfd, int kill_it);
 struct agent_rpmem_daemon {
 	char exe[4096 + 16], root[4096], lanes[16];
 };

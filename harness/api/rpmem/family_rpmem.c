@@ -17,4 +17,7 @@ const struct api_family api_family_rpmem = {
 	.model_op = model_op_rpmem, .model_buf = model_buf_rpmem, .stack_exec = stack_exec_rpmem,
 	.stack_read = stack_read_rpmem, .read_classes = SCN_C_RPMEM_POOL, .agent_reqs = agent_rpmem_reqs,
 	.agent_end = agent_rpmem_end,
+	/* agent_rpmem_end kills the served daemons and removes the root; librpmem keeps no state
+	 * of a call past it (the target's fields, RPMEM_* and the channel are set at each call) */
+	.agent_end_fresh = 1,
 };

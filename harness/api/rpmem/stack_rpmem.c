@@ -42,7 +42,8 @@ static _Thread_local struct {
  * " ip=A root=DIR netns=NS" of target node t (its agent's rpmem_target
  * answer) into out; for a target on another kernel (a remote agent) also
  * " port=N key=HEX": its agent starts the daemon for this one call
- * (rpmem_serve), as the client could not there.
+ * (rpmem_serve, as the client could not there), whose answer has the
+ * target's fields too: one round trip.
  */
 static int target_fields(struct stack *st, unsigned t, char *out, size_t cap)
 {
@@ -51,18 +52,14 @@ static int target_fields(struct stack *st, unsigned t, char *out, size_t cap)
 
 	if (t >= st->n)
 		return -EINVAL;
-	if ((rc = stack_call(st, t, reply, "rpmem_target")) != 0)
+	if ((rc = stack_call(st, t, reply, st->ag[t].remote ? "rpmem_serve" : "rpmem_target")) != 0)
 		return rc;
 	if (!proto_is(reply, "ok") || proto_get(reply, "ip", ip, sizeof(ip)) ||
 	    proto_get(reply, "root", root, sizeof(root)) || proto_get(reply, "netns", ns, sizeof(ns)))
 		goto bad;
-	if (st->ag[t].remote) {
-		if ((rc = stack_call(st, t, reply, "rpmem_serve")) != 0)
-			return rc;
-		if (!proto_is(reply, "ok") || proto_get(reply, "port", port, sizeof(port)) ||
-		    proto_get(reply, "key", key, sizeof(key)))
-			goto bad;
-	}
+	if (st->ag[t].remote &&
+	    (proto_get(reply, "port", port, sizeof(port)) || proto_get(reply, "key", key, sizeof(key))))
+		goto bad;
 	snprintf(out, cap, " ip=%s root=%s netns=%s%s%s%s%s", ip, root, ns, *port ? " port=" : "", port,
 		 *key ? " key=" : "", key);
 	return 0;
