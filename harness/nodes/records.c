@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* Print s with TABs and newlines as blanks. */
@@ -153,25 +154,57 @@ static int parse_idx(const char *s, size_t n, size_t *idx)
 	return 0;
 }
 
-int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n)
+void rec_cursor_reset(struct rec_cursor *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		text_free(&c->det[i]);
+		text_free(&c->kern[i]);
+	}
+	free(c->det);
+	free(c->kern);
+	*c = (struct rec_cursor){ 0 };
+}
+
+/* f open at c's place (c sized for n scenarios): reset to the start when f is shorter or n changed. 0 or -errno. */
+static int cursor_seek(struct rec_cursor *c, FILE *f, size_t n)
+{
+	struct stat sb;
+
+	if (fstat(fileno(f), &sb) < 0)
+		return -errno;
+	if (sb.st_size < c->off || c->n != n)
+		rec_cursor_reset(c);
+	if (!c->det) {
+		c->det = calloc(n ? n : 1, sizeof(*c->det));
+		c->kern = calloc(n ? n : 1, sizeof(*c->kern));
+		c->n = n;
+		if (!c->det || !c->kern) {
+			rec_cursor_reset(c);
+			return -ENOMEM;
+		}
+	}
+	return fseeko(f, c->off, SEEK_SET) < 0 ? -errno : 0;
+}
+
+int rec_read_more(struct rec_cursor *c, const char *path, struct result *rs, struct rec_state *st, size_t n)
 {
 	FILE *f = fopen(path, "r");
 	int ferr = f ? 0 : errno; /* before anything else can change errno */
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	struct text *det = calloc(n ? n : 1, sizeof(*det)), *kern = calloc(n ? n : 1, sizeof(*kern));
+	struct text *det, *kern;
 	char *done = calloc(n ? n : 1, 1); /* finished before this read: left alone */
 	int rc = ferr == ENOENT ? 0 : -ferr;
 
-	if (!det || !kern || !done || !f) {
+	if (!done || !f || (rc = cursor_seek(c, f, n)) < 0) {
 		if (f)
 			fclose(f);
-		free(det);
-		free(kern);
 		free(done);
-		return f ? -ENOMEM : rc;
+		return !done ? -ENOMEM : rc;
 	}
+	det = c->det;
+	kern = c->kern;
 	for (size_t i = 0; i < n; i++)
 		done[i] = (char)st[i].finished;
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -179,7 +212,8 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 		size_t nf, idx;
 
 		if (line[len - 1] != '\n')
-			break; /* a torn last line: the machine died while writing it */
+			break; /* a torn last line: the machine died while writing it, or is writing it */
+		c->off += len;
 		line[len - 1] = '\0';
 		nf = split(line, fld, 8);
 		if (nf < 2)
@@ -229,12 +263,15 @@ int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n
 	}
 	free(line);
 	fclose(f);
-	for (size_t i = 0; i < n; i++) {
-		text_free(&det[i]);
-		text_free(&kern[i]);
-	}
-	free(det);
-	free(kern);
 	free(done);
 	return 0;
+}
+
+int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n)
+{
+	struct rec_cursor c = { 0 };
+	int rc = rec_read_more(&c, path, rs, st, n);
+
+	rec_cursor_reset(&c);
+	return rc;
 }

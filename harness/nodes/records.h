@@ -22,6 +22,9 @@
 #include "harness/run/runner.h"
 
 #include <stdio.h>
+#include <sys/types.h>
+
+struct text;
 
 void rec_start(FILE *f, size_t idx);
 void rec_step(FILE *f, size_t idx, uint32_t line, int crash, const char *note);
@@ -59,6 +62,24 @@ struct rec_state {
 	char *kernel;           /* the kernel log lines of the scenario (malloc'd), NULL none */
 };
 
+/*
+ * Where a reader of a growing records file got to (rec_read_more): the bytes
+ * of whole lines it has taken, and the detail and kernel lines of scenarios
+ * whose result line it has not read yet. Zeroed (or rec_cursor_reset): the
+ * file's start. The outer runner reads its rounds' files every 200 ms while
+ * they grow by every scenario's detail (a scenario's record of reality among
+ * it): reading each from its start again was a cost that grew with the run.
+ */
+struct rec_cursor {
+	off_t off;          /* whole lines taken */
+	size_t n;           /* scenarios det and kern hold */
+	struct text *det;   /* [n]: detail lines of a scenario not finished in the file yet */
+	struct text *kern;  /* [n]: its kernel lines */
+};
+
+/* Back to the file's start, what c held released (the file was removed or is another). */
+void rec_cursor_reset(struct rec_cursor *c);
+
 /* Release what st holds (its kernel lines). */
 void rec_state_clear(struct rec_state *st);
 
@@ -71,5 +92,12 @@ void rec_state_clear(struct rec_state *st);
  * Returns 0 or -errno (a missing file is not an error: nothing happened).
  */
 int rec_read(const char *path, struct result *rs, struct rec_state *st, size_t n);
+
+/*
+ * As rec_read, from where c got to: the same results and states as reading
+ * the whole file again (a file shorter than c's place is read from its start,
+ * c reset). A torn last line is left for the next read. 0 or -errno.
+ */
+int rec_read_more(struct rec_cursor *c, const char *path, struct result *rs, struct rec_state *st, size_t n);
 
 #endif

@@ -37,6 +37,7 @@ int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, 
 	FILE *rec = fopen(o->rec, "w");
 	char err[512];
 	struct stack_pool pool;
+	struct rec_cursor cur = { 0 }; /* the records read after each scenario: only what it added */
 
 	if (!rec) {
 		fprintf(stderr, "rdmacheck: cannot write %s: %s\n", o->rec, strerror(errno));
@@ -72,7 +73,7 @@ int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, 
 			cli_predict(o->files[i], prof, o->dev_stack.name ? &o->dev_stack : NULL, &pred);
 			cli_inner_one(o->a, prof, &pred, &pool, rec, i, o->files[i], vm != NULL, 0);
 			fflush(rec);
-			rec_read(o->rec, o->rs, o->st, o->fl.n);
+			rec_read_more(&cur, o->rec, o->rs, o->st, o->fl.n);
 			if (vm)
 				vms_after(vm, o->files[i]->nnodes, VMS_DEATH_MS, &o->rs[i], &o->st[i], &o->console_txt[i]);
 		}
@@ -81,6 +82,7 @@ int outer_device(struct outer *o, const struct m_profile *prof, struct topo *t, 
 	outer_mark_interrupted(o);
 	outer_print_ready(o);
 	stack_pool_close(&pool);
+	rec_cursor_reset(&cur);
 	fclose(rec);
 	unlink(o->rec);
 	return 0;

@@ -35,14 +35,14 @@ void round_init(struct round *r, const char *dir, long pid, const char *suffix, 
 	r->only = ROUND_ALL;
 }
 
-/* Read the records of every stream of r's inner run (jobs.h). */
-static void read_records(struct outer *o, const struct round *r)
+/* Read what is new in the records of every stream of r's inner run (jobs.h). */
+static void read_records(struct outer *o, struct round *r)
 {
 	char path[sizeof(r->rec) + 16];
 
-	for (unsigned s = 0; s < r->jobs; s++)
+	for (unsigned s = 0; s < r->jobs && s < JOBS_MAX; s++)
 		if (jobs_records_path(r->rec, s, path, sizeof(path)) == 0)
-			rec_read(path, o->rs, o->st, o->fl.n);
+			rec_read_more(&r->cur[s], path, o->rs, o->st, o->fl.n);
 }
 
 /* The bytes r's streams' records files hold together: a growing sum means the inner run lives. */
@@ -58,13 +58,15 @@ static off_t records_size(const struct round *r)
 	return sum;
 }
 
-void round_remove(const struct round *r)
+void round_remove(struct round *r)
 {
 	char path[sizeof(r->rec) + 16];
 
-	for (unsigned s = 0; s < JOBS_MAX; s++)
+	for (unsigned s = 0; s < JOBS_MAX; s++) {
 		if (jobs_records_path(r->rec, s, path, sizeof(path)) == 0)
 			unlink(path);
+		rec_cursor_reset(&r->cur[s]); /* a next start writes the files anew */
+	}
 	unlink(r->list);
 	unlink(r->console);
 }

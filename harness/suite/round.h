@@ -19,6 +19,8 @@
 #define RDMACHECK_ROUND_H
 
 #include "harness/corpus/held.h"
+#include "harness/nodes/records.h"
+#include "harness/suite/jobs.h"
 #include "harness/suite/suite.h"
 
 #include <limits.h>
@@ -68,6 +70,7 @@ struct round {
 	size_t only;        /* a side round's one scenario; ROUND_ALL: the main round */
 	pid_t pid;          /* its ci/stack (a process group) while it runs, else 0 */
 	off_t last;         /* the size of its records at their last change */
+	struct rec_cursor cur[JOBS_MAX]; /* where reading each stream's records got to (rec_read_more) */
 	double last_change; /* when that was (its hang watch) */
 };
 
@@ -115,7 +118,7 @@ int round_probe(const struct outer *o, const char *log, char *where, size_t len)
 void round_stop(struct outer *o, struct round *r);
 
 /* Remove r's records files (every stream's), list and console. */
-void round_remove(const struct round *r);
+void round_remove(struct round *r);
 
 /*
  * The scenario r was running when its machine died: record KERNEL_CRASH or

@@ -453,6 +453,58 @@ START_TEST(test_kernel_lines)
 }
 END_TEST
 
+/* Read piece by piece with a cursor (rec_read_more) as it grows, the file gives what reading it whole gives. */
+START_TEST(test_read_more_as_whole)
+{
+	struct result rs[2], ws[2];
+	struct rec_state st[2], wst[2];
+	struct rec_cursor c = { 0 };
+
+	prepare(rs, st, 2);
+	rec_start(f, 0);
+	rec_kernel(f, 0, "[    1.5] WARNING: at rxe_qp.c:1\n");
+	raw("detail\t0\t  first\n");
+	ck_assert_int_eq(rec_read_more(&c, path, rs, st, 2), 0);
+	ck_assert_int_eq(st[0].started, 1);
+	ck_assert_int_eq(st[0].finished, 0);
+	raw("detail\t0\t  sec"); /* torn: left for the next read */
+	ck_assert_int_eq(rec_read_more(&c, path, rs, st, 2), 0);
+	ck_assert_int_eq(st[0].finished, 0);
+	raw("ond\nresult\t0\tfail\t9\t0.500\t3\t5\tline 9: wrong\n");
+	rec_start(f, 1);
+	ck_assert_int_eq(rec_read_more(&c, path, rs, st, 2), 0);
+	ck_assert_int_eq(st[0].finished, 1);
+	ck_assert_int_eq(rs[0].v, V_FAIL);
+	ck_assert_str_eq(rs[0].detail, "  first\n  second\n");
+	ck_assert_str_eq(st[0].kernel, "[    1.5] WARNING: at rxe_qp.c:1\n");
+	ck_assert_int_eq(st[1].started, 1);
+	prepare(ws, wst, 2);
+	ck_assert_int_eq(rec_read(path, ws, wst, 2), 0);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(ws[i].v, rs[i].v);
+		ck_assert_str_eq(ws[i].reason, rs[i].reason);
+		ck_assert_int_eq(wst[i].finished, st[i].finished);
+		ck_assert_int_eq(wst[i].started, st[i].started);
+	}
+	ck_assert_str_eq(ws[0].detail, rs[0].detail);
+	ck_assert_str_eq(wst[0].kernel, st[0].kernel);
+	/* the file written anew, shorter: read from its start */
+	ck_assert_ptr_nonnull(freopen(path, "w", f));
+	raw("result\t1\tpass\t0\t0.100\t1\t1\t\n");
+	ck_assert_int_eq(rec_read_more(&c, path, rs, st, 2), 0);
+	ck_assert_int_eq(st[1].finished, 1);
+	ck_assert_int_eq(rs[1].v, V_PASS);
+	rec_cursor_reset(&c);
+	ck_assert_ptr_null(c.det);
+	for (int i = 0; i < 2; i++) {
+		rec_state_clear(&st[i]);
+		rec_state_clear(&wst[i]);
+	}
+	clear(rs, 2);
+	clear(ws, 2);
+}
+END_TEST
+
 /* The lines of the records file so far. */
 static int lines(void)
 {
@@ -559,6 +611,7 @@ Suite *suite_test_records(void)
 	tcase_add_test(tc, test_batched_start_and_beat);
 	tcase_add_test(tc, test_careful_start_replaces_the_batched_run);
 	tcase_add_test(tc, test_deferred_kept_over_starts);
+	tcase_add_test(tc, test_read_more_as_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }
