@@ -18,12 +18,13 @@
 /* The live CQ object whose CQ is cq, or NULL. */
 struct aobj *agent_cq_of(struct agent *a, struct ibv_cq *cq);
 /*
- * Wait until CQ object c has given a completion of wr_id that no earlier
- * call answered with (WRs of one wr_id are answered oldest first; each stays
- * kept, with every other the CQ gave, for poll_cq), at most budget_ms.
- * Returns 0 and *wc, -ETIMEDOUT, or -EIO if polling fails.
+ * Wait until CQ object c has given a completion of send WR wr_id of the QP
+ * numbered qpn (other QPs may share c) that no earlier call answered with
+ * (WRs of one wr_id are answered oldest first; each stays kept, with every
+ * other the CQ gave, for poll_cq), at most budget_ms. Returns 0 and *wc,
+ * -ETIMEDOUT, or -EIO if polling fails.
  */
-int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *wc);
+int agent_cq_wait(struct aobj *c, uint32_t qpn, uint64_t wr_id, int budget_ms, struct ibv_wc *wc);
 /*
  * The first receive completion of QP qpn in CQ object c not yet observed,
  * waiting up to wait_ms: 1 and *wc (now observed; still there for poll_cq),

@@ -53,7 +53,7 @@ static int wait_send(struct agent *a, struct aobj *q, uint64_t wr_id, int sig, i
 
 	if (!sig)
 		budget_ms = UNSIGNALED_WAIT_MS;
-	rc = c ? agent_cq_wait(c, wr_id, budget_ms, wc) : wait_wc(q->scq, wr_id, budget_ms, wc);
+	rc = c ? agent_cq_wait(c, q->qp->qp_num, wr_id, budget_ms, wc) : wait_wc(q->scq, wr_id, budget_ms, wc);
 	return rc == -ETIMEDOUT && !sig ? 1 : rc;
 }
 

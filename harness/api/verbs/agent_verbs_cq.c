@@ -119,10 +119,21 @@ static int find(struct aobj *c, int wait_ms, int (*match)(const struct stash *s,
 	}
 }
 
-/* A completion of send WR *wr_id that no wait has answered with yet: WRs of one wr_id are waited for oldest first. */
-static int is_wr(const struct stash *s, size_t i, const void *wr_id)
+/* A send WR: its QP's number and its wr_id. */
+struct wr_key {
+	uint32_t qpn;
+	uint64_t wr_id;
+};
+
+/*
+ * A completion of send WR *key (its QP's: a CQ object may be shared) that no
+ * wait has answered with yet: WRs of one wr_id are waited for oldest first.
+ */
+static int is_wr(const struct stash *s, size_t i, const void *key)
 {
-	return !s->waited[i] && s->wc[i].wr_id == *(const uint64_t *)wr_id;
+	const struct wr_key *k = key;
+
+	return !s->waited[i] && s->wc[i].wr_id == k->wr_id && s->wc[i].qp_num == k->qpn;
 }
 
 /* A receive completion of QP *qpn not observed yet. */
@@ -131,9 +142,10 @@ static int is_new_recv(const struct stash *s, size_t i, const void *qpn)
 	return !s->seen[i] && s->wc[i].qp_num == *(const uint32_t *)qpn && (s->wc[i].wr_id & AGENT_WR_RECV);
 }
 
-int agent_cq_wait(struct aobj *c, uint64_t wr_id, int budget_ms, struct ibv_wc *wc)
+int agent_cq_wait(struct aobj *c, uint32_t qpn, uint64_t wr_id, int budget_ms, struct ibv_wc *wc)
 {
-	int i = find(c, budget_ms, is_wr, &wr_id);
+	const struct wr_key key = { .qpn = qpn, .wr_id = wr_id };
+	int i = find(c, budget_ms, is_wr, &key);
 
 	if (i < 0)
 		return i;
@@ -303,13 +315,14 @@ int agent_do_wait(struct agent *a)
 	s = c->ext;
 	/* the oldest completion of wr_id no wait answered with yet: among those poll_cq took, then the CQ's */
 	for (size_t i = s->ntaken > TAKEN_MAX ? s->ntaken - TAKEN_MAX : 0; rc && i < s->ntaken; i++)
-		if (s->taken[i % TAKEN_MAX].wr_id == wr_id && !s->twaited[i % TAKEN_MAX]) {
+		if (s->taken[i % TAKEN_MAX].wr_id == wr_id && s->taken[i % TAKEN_MAX].qp_num == q->qp->qp_num &&
+		    !s->twaited[i % TAKEN_MAX]) {
 			s->twaited[i % TAKEN_MAX] = 1;
 			wc = s->taken[i % TAKEN_MAX];
 			rc = 0;
 		}
 	if (rc)
-		rc = agent_cq_wait(c, wr_id, a->step_ms, &wc);
+		rc = agent_cq_wait(c, q->qp->qp_num, wr_id, a->step_ms, &wc);
 	if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
 	if (rc)
