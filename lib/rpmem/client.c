@@ -114,18 +114,27 @@ static void reap(struct rpmem_pool *p)
 	p->pid = 0;
 }
 
-int rpmem_ctl(struct rpmem_pool *p, struct rpmem_msg *req, struct rpmem_msg *resp)
+/* rpmem_ctl, with meanwhile(arg) run after the request went and before its answer is awaited (NULL: nothing). */
+static int ctl_meanwhile(struct rpmem_pool *p, struct rpmem_msg *req, struct rpmem_msg *resp, void (*meanwhile)(void *),
+			 void *arg)
 {
 	int rc;
 
 	pthread_mutex_lock(&p->ctl);
 	rc = rpmem_msg_send(p->fd, req);
+	if (rc == 0 && meanwhile)
+		meanwhile(arg);
 	if (rc == 0)
 		rc = rpmem_msg_recv(p->fd, resp);
 	if (rc == 0 && resp->type != RPMEM_MSG_RESP)
 		rc = -EPROTO;
 	pthread_mutex_unlock(&p->ctl);
 	return rc;
+}
+
+int rpmem_ctl(struct rpmem_pool *p, struct rpmem_msg *req, struct rpmem_msg *resp)
+{
+	return ctl_meanwhile(p, req, resp, NULL, NULL);
 }
 
 /* RPMEM_MAX_NLANES, or UINT_MAX when unset or not a positive number. */
@@ -142,6 +151,28 @@ static unsigned env_max_lanes(void)
 	return *end || errno || v == 0 || v > UINT_MAX ? UINT_MAX : (unsigned)v;
 }
 
+/* The client's side of the lanes (rpmem_lanes_prepare), made while the daemon makes its pool (attach). */
+struct prepare {
+	struct rpmem_pool *p;
+	const char *host;
+	int done, rc;
+	char err[256];
+};
+
+static void prepare_lanes(void *arg)
+{
+	struct prepare *w = arg;
+
+	w->rc = rpmem_lanes_prepare(&w->p->lanes, w->host, w->p->addr, w->p->size, w->err, sizeof(w->err));
+	w->done = 1;
+}
+
+/* An answer to create/open (req) that lanes cannot be made from for pool p. */
+static int answer_malformed(const struct rpmem_msg *resp, const struct rpmem_msg *req, const struct rpmem_pool *p)
+{
+	return resp->nlanes < 1 || resp->nlanes > req->nlanes || resp->desc_len == 0 || resp->pool_size < p->size;
+}
+
 /*
  * The target's answer to create/open, then the lanes. The client's own side of
  * them (device, peer, the pool registered: rpmem_lanes_prepare) is made while
@@ -153,29 +184,20 @@ static int attach(struct rpmem_pool *p, struct rpmem_msg *req, const char *host,
 		  unsigned *nlanes)
 {
 	struct rpmem_msg resp;
-	char err[256] = "", perr[256] = "";
-	int rc, prc = 0;
+	struct prepare w = { .p = p, .host = host };
+	char err[256] = "";
+	int rc = ctl_meanwhile(p, req, &resp, prepare_lanes, &w);
 
-	pthread_mutex_lock(&p->ctl);
-	rc = rpmem_msg_send(p->fd, req);
-	if (rc == 0)
-		prc = rpmem_lanes_prepare(&p->lanes, host, p->addr, p->size, perr, sizeof(perr));
-	if (rc == 0)
-		rc = rpmem_msg_recv(p->fd, &resp);
-	if (rc == 0 && resp.type != RPMEM_MSG_RESP)
-		rc = -EPROTO;
-	pthread_mutex_unlock(&p->ctl);
-	if (rc || resp.status != RPMEM_ST_OK || prc ||
-	    resp.nlanes < 1 || resp.nlanes > req->nlanes || resp.desc_len == 0 || resp.pool_size < p->size) {
-		if (prc == 0)
+	if (rc || resp.status != RPMEM_ST_OK || answer_malformed(&resp, req, p) || w.rc) {
+		if (w.done && w.rc == 0)
 			rpmem_lanes_close(&p->lanes, 0); /* prepared, not to be connected */
 		if (rc)
 			return fail(ECONNABORTED, "the target daemon did not answer (%s)", strerror(-rc));
 		if (resp.status != RPMEM_ST_OK)
 			return fail(rpmem_status_errno(resp.status), "target: %s", resp.name);
-		if (resp.nlanes < 1 || resp.nlanes > req->nlanes || resp.desc_len == 0 || resp.pool_size < p->size)
+		if (answer_malformed(&resp, req, p))
 			return fail(ECONNABORTED, "malformed answer from the target%s", "");
-		return fail(-prc, "%s", perr);
+		return fail(-w.rc, "%s", w.err);
 	}
 	rc = rpmem_lanes_connect(&p->lanes, &resp, host, resp.nlanes, err, sizeof(err));
 	if (rc)

@@ -217,6 +217,8 @@ int rpmem_zygote_start(const char *exe, pid_t *pid, int *sock);
  * the zygote's), or -errno (-EPIPE: the zygote is gone).
  */
 pid_t rpmem_zygote_serve(int sock, int lfd, const char *key, int timeout_ms, const char *const *argv);
+/* data[0..n) and fd (SCM_RIGHTS) in one message on sock: what sendmsg returns (EINTR retried). */
+ssize_t rpmem_send_fd(int sock, const void *data, size_t n, int fd);
 
 /* -------------------------------------------------------- serve.c -- */
 

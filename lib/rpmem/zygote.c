@@ -39,15 +39,30 @@ int rpmem_zygote_start(const char *exe, pid_t *pid, int *sock)
 	return 0;
 }
 
+ssize_t rpmem_send_fd(int sock, const void *data, size_t n, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = n };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	ssize_t r;
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	do
+		r = sendmsg(sock, &m, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
 pid_t rpmem_zygote_serve(int sock, int lfd, const char *key, int timeout_ms, const char *const *argv)
 {
-	char data[4096], cbuf[CMSG_SPACE(sizeof(int))];
+	char data[4096];
 	size_t n = 0;
 	int32_t pid;
 	int argc = 0, len;
-	struct iovec iov = { .iov_base = data };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c;
 	ssize_t r;
 
 	len = snprintf(data, sizeof(data), "%s%c%d", key, 0, timeout_ms);
@@ -62,16 +77,7 @@ pid_t rpmem_zygote_serve(int sock, int lfd, const char *key, int timeout_ms, con
 		memcpy(data + n, argv[argc], l);
 		n += l;
 	}
-	iov.iov_len = n;
-	memset(cbuf, 0, sizeof(cbuf));
-	c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &lfd, sizeof(int));
-	do
-		r = sendmsg(sock, &m, MSG_NOSIGNAL);
-	while (r < 0 && errno == EINTR);
+	r = rpmem_send_fd(sock, data, n, lfd);
 	if (r != (ssize_t)n)
 		return r < 0 ? (errno == ECONNRESET ? -EPIPE : -errno) : -EPIPE;
 	do

@@ -69,16 +69,26 @@ static ssize_t take(int fd, char *data, size_t cap, int *lfd)
 /* Pass data[0..n) and lfd on to fd (a spare's socket). 0 or -1. */
 static int pass(int fd, const char *data, size_t n, int lfd)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)data, .iov_len = n };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	return rpmem_send_fd(fd, data, n, lfd) == (ssize_t)n ? 0 : -1;
+}
 
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &lfd, sizeof(int));
-	return sendmsg(fd, &m, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -1;
+/*
+ * The words of a request data[0..n) (NUL-separated; data[n] a NUL): the key
+ * (data itself), a timeout above 0 into *timeout_ms, then 1 to
+ * RPMEM_ZYGOTE_ARGS_MAX words of the daemon's argv into argv (NULL-terminated).
+ * Their count, or -1 when the request is not so.
+ */
+static int request_words(char *data, size_t n, int *timeout_ms, char **argv)
+{
+	char *at = data + strlen(data) + 1, *end = data + n;
+	int argc = 0;
+
+	if (at >= end || (*timeout_ms = atoi(at)) <= 0)
+		return -1;
+	for (at += strlen(at) + 1; at < end && argc < RPMEM_ZYGOTE_ARGS_MAX; at += strlen(at) + 1)
+		argv[argc++] = at;
+	argv[argc] = NULL;
+	return argc >= 1 && at == end ? argc : -1;
 }
 
 /*
@@ -88,8 +98,8 @@ static int pass(int fd, const char *data, size_t n, int lfd)
  */
 static void spare(int sock, pid_t zygote)
 {
-	char data[4096], *argv[RPMEM_ZYGOTE_ARGS_MAX + 1], *at, *end;
-	int lfd, argc = 0, timeout_ms;
+	char data[4096], *argv[RPMEM_ZYGOTE_ARGS_MAX + 1];
+	int lfd, argc, timeout_ms;
 	ssize_t n;
 
 	close(RPMEM_ZYGOTE_FD);
@@ -98,13 +108,7 @@ static void spare(int sock, pid_t zygote)
 	close(sock);
 	if (n <= 0 || lfd < 0)
 		_exit(0);
-	end = data + n;
-	at = data + strlen(data) + 1; /* after the key */
-	timeout_ms = at < end ? atoi(at) : 0;
-	for (at += at < end ? strlen(at) + 1 : 0; at < end && argc < RPMEM_ZYGOTE_ARGS_MAX; at += strlen(at) + 1)
-		argv[argc++] = at;
-	argv[argc] = NULL;
-	if (argc == 0 || timeout_ms <= 0 || at < end)
+	if ((argc = request_words(data, (size_t)n, &timeout_ms, argv)) < 0)
 		_exit(1); /* the zygote checked it: not reached */
 	session(lfd, data, timeout_ms, argv, argc);
 }
@@ -129,17 +133,13 @@ static pid_t spare_new(int *sock, pid_t self)
 	return pid;
 }
 
-/* A request's words well formed: key, a timeout above 0, 1..RPMEM_ZYGOTE_ARGS_MAX words. */
-static int well_formed(const char *data, size_t n)
+/* A request's words well formed (request_words). */
+static int well_formed(char *data, size_t n)
 {
-	const char *at = data + strlen(data) + 1, *end = data + n;
-	int words = 0;
+	char *argv[RPMEM_ZYGOTE_ARGS_MAX + 1];
+	int timeout_ms;
 
-	if (at >= end || atoi(at) <= 0)
-		return 0;
-	for (at += strlen(at) + 1; at < end; at += strlen(at) + 1)
-		words++;
-	return words >= 1 && words <= RPMEM_ZYGOTE_ARGS_MAX && at == end;
+	return request_words(data, n, &timeout_ms, argv) > 0;
 }
 
 int main(void)
