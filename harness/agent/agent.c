@@ -420,7 +420,9 @@ int agent_serve(int fd, const struct agent_node *node, int step_ms)
 			agent_reply_err(a, EINVAL, "unknown request");
 			continue;
 		}
-		if (fam >= 0 && api_family_get((size_t)fam)->agent_end && !api_family_get((size_t)fam)->agent_end_fresh)
+		const struct api_family *af = fam >= 0 ? api_family_get((size_t)fam) : NULL;
+
+		if (af && af->agent_end && !af->agent_end_fresh)
 			a->fams |= 1u << fam;
 		r->fn(a);
 	}

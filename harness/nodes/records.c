@@ -201,7 +201,7 @@ int rec_read_more(struct rec_cursor *c, const char *path, struct result *rs, str
 		if (f)
 			fclose(f);
 		free(done);
-		return !done ? -ENOMEM : rc;
+		return f && !done ? -ENOMEM : rc;
 	}
 	det = c->det;
 	kern = c->kern;

@@ -70,8 +70,8 @@ struct round {
 	size_t only;        /* a side round's one scenario; ROUND_ALL: the main round */
 	pid_t pid;          /* its ci/stack (a process group) while it runs, else 0 */
 	off_t last;         /* the size of its records at their last change */
-	struct rec_cursor cur[JOBS_MAX]; /* where reading each stream's records got to (rec_read_more) */
 	double last_change; /* when that was (its hang watch) */
+	struct rec_cursor cur[JOBS_MAX]; /* where reading each stream's records got to (rec_read_more) */
 };
 
 /*

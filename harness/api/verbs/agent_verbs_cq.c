@@ -126,14 +126,19 @@ struct wr_key {
 };
 
 /*
- * A completion of send WR *key (its QP's: a CQ object may be shared) that no
- * wait has answered with yet: WRs of one wr_id are waited for oldest first.
+ * Completion wc (waited: a wait answered with it already) is one of send WR k
+ * (its QP's: a CQ object may be shared) that no wait has answered with yet:
+ * WRs of one wr_id are waited for oldest first.
  */
+static int wc_of_wr(const struct ibv_wc *wc, uint8_t waited, const struct wr_key *k)
+{
+	return !waited && wc->wr_id == k->wr_id && wc->qp_num == k->qpn;
+}
+
+/* find's match: the stash's completion i is one of send WR *key not waited for yet (wc_of_wr). */
 static int is_wr(const struct stash *s, size_t i, const void *key)
 {
-	const struct wr_key *k = key;
-
-	return !s->waited[i] && s->wc[i].wr_id == k->wr_id && s->wc[i].qp_num == k->qpn;
+	return wc_of_wr(&s->wc[i], s->waited[i], key);
 }
 
 /* A receive completion of QP *qpn not observed yet. */
@@ -307,22 +312,23 @@ int agent_do_wait(struct agent *a)
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0), *c;
 	uint64_t wr_id = agent_num(a, "wr", 0);
 	struct ibv_wc wc;
+	struct wr_key key;
 	struct stash *s;
 	int rc = -ETIMEDOUT;
 
 	if (!q || !(q->cq_given & AGENT_CQ_SEND) || !(c = agent_cq_of(a, q->scq)))
 		return agent_reply_err(a, EINVAL, "bad wait request: no QP with a send CQ object");
+	key = (struct wr_key){ .qpn = q->qp->qp_num, .wr_id = wr_id };
 	s = c->ext;
 	/* the oldest completion of wr_id no wait answered with yet: among those poll_cq took, then the CQ's */
 	for (size_t i = s->ntaken > TAKEN_MAX ? s->ntaken - TAKEN_MAX : 0; rc && i < s->ntaken; i++)
-		if (s->taken[i % TAKEN_MAX].wr_id == wr_id && s->taken[i % TAKEN_MAX].qp_num == q->qp->qp_num &&
-		    !s->twaited[i % TAKEN_MAX]) {
+		if (wc_of_wr(&s->taken[i % TAKEN_MAX], s->twaited[i % TAKEN_MAX], &key)) {
 			s->twaited[i % TAKEN_MAX] = 1;
 			wc = s->taken[i % TAKEN_MAX];
 			rc = 0;
 		}
 	if (rc)
-		rc = agent_cq_wait(c, q->qp->qp_num, wr_id, a->step_ms, &wc);
+		rc = agent_cq_wait(c, key.qpn, key.wr_id, a->step_ms, &wc);
 	if (rc == -ETIMEDOUT)
 		return proto_send(a->fd, "err errno=%d timeout=1 msg=no completion in time", ETIMEDOUT);
 	if (rc)
