@@ -13,9 +13,22 @@
 
 /*
  * Write the "tape" object of file: tape is what tape_take gave (one JSON
- * text a line; NULL or "": nothing is written), kernel the scenario's kernel
- * lines (NULL none). 0 or -errno (also kept in rd->werr).
+ * text a line, as the recorder tape_rec.c wrote it; NULL or "": nothing is
+ * written), kernel the scenario's kernel lines (NULL none). The lines go in
+ * as they are, not parsed and written again (in the TCG guest that was
+ * ~50 µs a line, two lines a step); one that is not whole (tape_line_whole)
+ * is left out. 0 or -errno (also kept in rd->werr).
  */
 int results_tape(struct results *rd, const char *file, const char *tape, const char *kernel);
+
+/*
+ * 1 when the len bytes at p are one whole array or object as the recorder
+ * writes its head and events: '[' or '{' first, printable ASCII, its strings
+ * closed, its brackets and braces matched (16 deep at most), nothing after
+ * the first value's end; 0 otherwise (a line cut
+ * short when a runner died while writing it). A check that a line arrived
+ * whole, not a JSON parser: the recorder's lines are JSON by construction.
+ */
+int tape_line_whole(const char *p, size_t len);
 
 #endif

@@ -3,9 +3,11 @@
  * taken out of a result's detail, results.jsonl read back with Jansson (one
  * scenario object and its steps, verdict names, rule IDs, file names that are
  * not UTF-8), the per-scenario directory and its files, the default directory
- * and the latest link.
+ * and the latest link; the "tape" object, its lines as the recorder wrote
+ * them, a line cut short left out.
  */
 #include "harness/report/results.h"
+#include "harness/report/tape_out.h"
 
 #include <check.h>
 #include <errno.h>
@@ -178,6 +180,61 @@ START_TEST(test_jsonl_and_files)
 }
 END_TEST
 
+/* The recorder's lines go in as they are; one cut short (a runner died writing it) is left out. */
+START_TEST(test_tape_lines_as_written)
+{
+	static const char *const whole[] = {
+		"{\"tape\":1,\"engine\":\"stack\",\"steps\":[\"a: fill m byte=0x5a\",\"b: x \\\"q\\\" \\\\ ]\"]}",
+		"[\"x\",\"query_qp\",0,3,0,0,0,[\"ok\",null,{\"state\":3}]]",
+		"[\"m\",5,0,4096,0,\"5a*4096\"]",
+	};
+	static const char *const cut[] = {
+		"[\"x\",\"query_qp\",0,3,0,0,0,[\"ok\",null,{\"state\":3}]", /* its last ']' lost */
+		"[\"m\",5,0,4096,0,\"5a*40", "", "[\"a\"]]", "[1][2]", "[\"caf\xc3\xa9\"]", "[\"a\tb\"]", "{\"a\":1}}", "\"s\"", "[\"a\"}",
+		"[\"ends in an escape \\",
+	};
+	struct results rd;
+	char dir[PATH_MAX], err[256], tape[1024] = "", *s, *nl;
+	json_t *o, *rec;
+	size_t off = 0;
+
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		ck_assert_msg(tape_line_whole(whole[i], strlen(whole[i])), "%s", whole[i]);
+		off += (size_t)snprintf(tape + off, sizeof(tape) - off, "%s\n%s", whole[i], i == 1 ? cut[0] : "");
+		if (i == 1)
+			off += (size_t)snprintf(tape + off, sizeof(tape) - off, "\n");
+	}
+	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
+		ck_assert_msg(!tape_line_whole(cut[i], strlen(cut[i])), "%s", cut[i]);
+	snprintf(dir, sizeof(dir), "%s/run", tmp);
+	ck_assert_int_eq(results_open(&rd, dir, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(results_tape(&rd, "odd/caf\xe9.scn", tape, "[ 1.0] rxe: \x01ok\n"), 0);
+	ck_assert_int_eq(results_tape(&rd, "none.scn", "", NULL), 0); /* nothing for no tape */
+	ck_assert_int_eq(results_close(&rd), 0);
+	s = slurp(dir, "results.jsonl");
+	ck_assert_ptr_nonnull(s);
+	nl = strchr(s, '\n');
+	ck_assert_ptr_nonnull(nl);
+	ck_assert_str_eq(nl + 1, ""); /* one line */
+	o = json_loadb(s, (size_t)(nl - s), 0, NULL);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "type")), "tape");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "file")), "odd/caf?.scn");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "kernel")), "[ 1.0] rxe: ?ok\n");
+	rec = json_object_get(o, "record");
+	ck_assert_int_eq(json_array_size(rec), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *e = json_loads(whole[i], 0, NULL);
+
+		ck_assert_ptr_nonnull(e);
+		ck_assert_msg(json_equal(e, json_array_get(rec, i)), "record[%zu] is not %s", i, whole[i]);
+		json_decref(e);
+	}
+	json_decref(o);
+	free(s);
+}
+END_TEST
+
 START_TEST(test_default_and_latest)
 {
 	struct results rd;
@@ -213,6 +270,7 @@ Suite *suite_test_results(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_take_trace);
 	tcase_add_test(tc, test_jsonl_and_files);
+	tcase_add_test(tc, test_tape_lines_as_written);
 	tcase_add_test(tc, test_default_and_latest);
 	suite_add_tcase(s, tc);
 	return s;

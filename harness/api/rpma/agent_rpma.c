@@ -102,12 +102,14 @@ static void release_mr(struct agent *a, struct aobj *o)
 {
 	(void)a;
 	rpma_mr_dereg((struct rpma_mr_local **)&o->ext);
+	o->live = o->ext != NULL; /* deregistered: not held (agent.h: reset counts what is live) */
 }
 
 static void release_remote(struct agent *a, struct aobj *o)
 {
 	(void)a;
 	rpma_mr_remote_delete((struct rpma_mr_remote **)&o->ext);
+	o->live = o->ext != NULL;
 }
 
 /* rpma_reg id len usage offset prot nulls [buf] */
@@ -574,4 +576,5 @@ void agent_rpma_end(struct agent *a)
 	rpma_peer_delete(&s->peer);
 	free(s);
 	a->state[M_FAM_RPMA] = NULL;
+	last_log[0] = '\0'; /* no message of this scenario's in a later one's error */
 }
