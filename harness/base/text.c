@@ -9,15 +9,24 @@
 void text_addf(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room = t->cap - t->len; /* t->cap is 0 or above t->len (the NUL's byte) */
 	int n;
 
 	if (t->oom)
 		return;
+	/* Into the room there is first: the sizing pass (vsnprintf of NULL) only when it does not fit. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? room : 0, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		if (t->s)
+			t->s[t->len] = '\0'; /* as it was */
 		return;
+	}
+	if (t->s && (size_t)n < room) {
+		t->len += (size_t)n;
+		return;
+	}
 	if (t->len + (size_t)n + 1 > t->cap) {
 		size_t cap = (t->cap ? t->cap * 2 : 256);
 		char *s;
@@ -26,6 +35,8 @@ void text_addf(struct text *t, const char *fmt, ...)
 			cap *= 2;
 		s = realloc(t->s, cap);
 		if (!s) {
+			if (t->s)
+				t->s[t->len] = '\0';
 			t->oom = 1;
 			return;
 		}

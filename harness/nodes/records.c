@@ -4,17 +4,36 @@
 #include "harness/run/proto.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+/* Print the n bytes of s (up to a NUL) with TABs and newlines as blanks: runs of the others written whole. */
+static void put_clean_n(FILE *f, const char *s, size_t n)
+{
+	while (s && n && *s) {
+		size_t run = strcspn(s, "\t\n\r");
+
+		if (run > n)
+			run = n;
+		fwrite(s, 1, run, f);
+		s += run;
+		n -= run;
+		if (!n || !*s)
+			break;
+		fputc(' ', f);
+		s++;
+		n--;
+	}
+}
+
 /* Print s with TABs and newlines as blanks. */
 static void put_clean(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	put_clean_n(f, s, SIZE_MAX);
 }
 
 /*
@@ -89,11 +108,9 @@ static void put_lines(FILE *f, const char *kind, size_t idx, const char *p)
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = strndup(p, len);
 
 		fprintf(f, "%s\t%zu\t", kind, idx);
-		put_clean(f, line);
-		free(line);
+		put_clean_n(f, p, len);
 		fputc('\n', f);
 		p += len + (nl ? 1 : 0);
 	}

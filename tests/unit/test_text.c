@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 START_TEST(test_empty)
@@ -57,6 +58,41 @@ START_TEST(test_grows)
 }
 END_TEST
 
+/* An append that fills the room to its last byte stays; one byte more grows it: the text is the same either way. */
+START_TEST(test_fills_the_room_to_the_byte)
+{
+	struct text t = { 0 };
+	char ref[2048] = "", fill[600];
+	size_t room, cap;
+
+	text_addf(&t, "%s", "start:");
+	strcat(ref, "start:");
+	cap = t.cap;
+	room = cap - t.len;
+	memset(fill, 'f', room - 1);
+	fill[room - 1] = '\0';
+	text_addf(&t, "%s", fill); /* room - 1 bytes and the NUL: the room exactly */
+	strcat(ref, fill);
+	ck_assert_uint_eq(t.cap, cap);
+	ck_assert_uint_eq(t.len, cap - 1);
+	ck_assert_str_eq(text_str(&t), ref);
+	text_addf(&t, "%c", 'x'); /* no room for it and its NUL */
+	strcat(ref, "x");
+	ck_assert_uint_gt(t.cap, cap);
+	ck_assert_str_eq(text_str(&t), ref);
+	for (int i = 0; i < 40; i++) { /* lengths across the next boundaries */
+		char part[64];
+
+		snprintf(part, sizeof(part), "%0*d|", i % 17 + 1, i);
+		text_addf(&t, "%0*d|", i % 17 + 1, i);
+		strcat(ref, part);
+		ck_assert_str_eq(text_str(&t), ref);
+		ck_assert_uint_eq(t.len, strlen(ref));
+	}
+	text_free(&t);
+}
+END_TEST
+
 START_TEST(test_take)
 {
 	struct text t = { 0 };
@@ -99,6 +135,7 @@ Suite *suite_test_text(void)
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_appends);
 	tcase_add_test(tc, test_grows);
+	tcase_add_test(tc, test_fills_the_room_to_the_byte);
 	tcase_add_test(tc, test_take);
 	tcase_add_test(tc, test_oom_stops_appends);
 	suite_add_tcase(s, tc);
