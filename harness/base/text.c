@@ -27,22 +27,21 @@ void text_addf(struct text *t, const char *fmt, ...)
 		t->len += (size_t)n;
 		return;
 	}
-	if (t->len + (size_t)n + 1 > t->cap) {
-		size_t cap = (t->cap ? t->cap * 2 : 256);
-		char *s;
+	/* it did not fit (or there was no buffer): grow, and format again */
+	size_t cap = t->cap ? t->cap * 2 : 256;
+	char *s;
 
-		while (cap < t->len + (size_t)n + 1)
-			cap *= 2;
-		s = realloc(t->s, cap);
-		if (!s) {
-			if (t->s)
-				t->s[t->len] = '\0';
-			t->oom = 1;
-			return;
-		}
-		t->s = s;
-		t->cap = cap;
+	while (cap < t->len + (size_t)n + 1)
+		cap *= 2;
+	s = realloc(t->s, cap);
+	if (!s) {
+		if (t->s)
+			t->s[t->len] = '\0';
+		t->oom = 1;
+		return;
 	}
+	t->s = s;
+	t->cap = cap;
 	va_start(ap, fmt);
 	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
