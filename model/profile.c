@@ -154,6 +154,12 @@ static const struct m_deviation rxe_dev[] = {
 	  "an SGE inside its MR, a posted receive or a peer in ERR the same SEND ends at once. The RNR NAK's retry "
 	  "after the requester failed the later packet (KRXE rxe_requester, rxe_completer: need_retry) is where it "
 	  "stays (read, not traced)", KERNEL_RXE },
+	{ M_RULE_RA_RES_2, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { HANG_ },
+	  "observed (rdmacheck explore --seed=1 and its triage, verbs/630, 6.1.0-57, 2026-12-04): a READ on an RC QP "
+	  "connected with max_rd_atomic=0 never completes (explore's: zero bytes into a 1-byte MR; verbs/630's: 64 "
+	  "bytes between valid MRs, a WRITE before it landing): KRXE rxe_qp_from_attr sets the requester's rd_atomic "
+	  "credits to max_rd_atomic, and check_init_depth in rxe_requester holds a READ or an atomic until a credit is "
+	  "free (the atomic read in the source, not run)", KERNEL_RXE },
 	{ M_RULE_UD_SEND_2, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { WC(SUCCESS) },
 	  "observed (rdmacheck verbs/156, 6.1.0-56): a 5000-byte UD SEND completes SUCCESS and nothing arrives: "
 	  "KRXE rxe_requester fakes a successful send of a UD payload over get_mtu (for UD the port's mtu_cap, "

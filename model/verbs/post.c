@@ -602,6 +602,19 @@ static int post_remote(const struct model *m, const struct m_profile *p, const s
 				return 0;
 		}
 	}
+	if ((atomic || op->kind == M_OP_READ) && (q->rd_known & M_RD_KNOWN_RD) && q->rd_atomic == 0) {
+		/* RA-RES-2: an initiator depth of 0 leaves the request no credit, before it is
+		 * sent (whatever the peer): a profile says what comes of it (rxe: nothing ever). */
+		if (op->verbs.nowait || (op->verbs.unsignaled && !nd->cq.sig_all[m_acting_qp(op)]))
+			return -EOPNOTSUPP; /* a WR left outstanding there: not modelled */
+		s = m_decide(p, M_RULE_RA_RES_2, PART_STEP, NULL, 0);
+		m_why_add(&why, M_RULE_RA_RES_2);
+		if (s.n) {
+			why.dev = s.dev;
+			m_alts_add(out, &s, M_EFF_NONE, &why, -1);
+			return 0;
+		}
+	}
 	/* Remote operations need a live peer that still listens. */
 	if (q->peer_node < 0 || !m->node[q->peer_node].qp[q->peer_qp].live ||
 	    m->node[q->peer_node].qp[q->peer_qp].state < M_QPS_RTR ||

@@ -127,12 +127,12 @@ static int mode_of(const struct m_qres *r, const char *key)
 START_TEST(test_RA_RES_1_query_qp_rd_atomic_at_least_asked)
 {
 	struct fx f;
-	struct pair s = fx_pair(&f, "rxe", 2); /* connected with both 0 (the harness gives 1 when none is asked) */
+	struct pair s = fx_pair(&f, "rxe", 2); /* connected with both 1, what the harness gives when none is asked */
 	int pd = fx_pd(&f, 0), q = fx_qp(&f, 0, pd, QP_ALL), p1 = fx_qp(&f, 1, s.pb, QP_ALL);
 	struct m_qres r = query(&f, s.qa);
 
 	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ATLEAST);
-	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_rd_atomic")].value, 0);
+	ck_assert_uint_eq(r.r[fx_qres_index(&r, "max_rd_atomic")].value, 1);
 	ck_assert_int_eq(mode_of(&r, "max_dest_rd_atomic"), M_Q_ATLEAST);
 	r = query(&f, q);
 	ck_assert_int_eq(mode_of(&r, "max_rd_atomic"), M_Q_ANY); /* RESET: not set yet */
@@ -164,6 +164,38 @@ START_TEST(test_RA_RES_1_query_qp_rd_atomic_at_least_asked)
 }
 END_TEST
 
+/* A READ or an atomic with an initiator depth of 0 (connect max_rd_atomic=0): the generic reading runs it
+ * as any other; rxe 6.1 never sends it (the step never ends); a WRITE needs no credit; a READ left
+ * outstanding (wait=no) or unsignaled is not modelled. */
+START_TEST(test_RA_RES_2_read_with_initiator_depth_zero)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int cq = fx_cq(&f, 0, 16), qa = fx_qp_cq(&f, 0, s.pa, cq, 0), qb = fx_qp(&f, 1, s.pb, QP_ALL);
+
+	fx_do(&f, (struct m_op){ .kind = M_OP_CONNECT, .node = 0, .obj = (int16_t)qa, .verbs.peer_node = 1,
+				 .verbs.peer_qp = (int16_t)qb, .verbs.max_rd_atomic = 0, .verbs.max_dest_rd_atomic = 1 },
+	      ok_());
+	struct m_op rd = op_rdma(&f, M_OP_READ, 0, qa, s.ma, 0, 1, s.mb, 0, 64);
+	struct m_op cas = op_rdma(&f, M_OP_CAS, 0, qa, s.ma, 0, 1, s.mb, 0, 8);
+	struct m_pred pr = fx_predict(&f, rd);
+
+	ck_assert(fx_only(pr, wc_(M_WC_SUCCESS)));
+	ck_assert(fx_rule(pr, wc_(M_WC_SUCCESS), M_RULE_RA_RES_2));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	ck_assert(fx_only(fx_predict(&f, rd), (struct m_outcome){ M_OUT_HANG, 0 }));
+	ck_assert(fx_only(fx_predict(&f, cas), (struct m_outcome){ M_OUT_HANG, 0 }));
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_WRITE, 0, qa, s.ma, 0, 1, s.mb, 0, 64)), wc_(M_WC_SUCCESS)));
+	ck_assert(fx_only(fx_predict(&f, op_rdma(&f, M_OP_READ, 0, s.qa, s.ma, 0, 1, s.mb, 0, 64)), wc_(M_WC_SUCCESS)));
+	rd.verbs.nowait = 1;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &rd, &pr), -EOPNOTSUPP);
+	rd.verbs.nowait = 0;
+	rd.verbs.unsignaled = 1;
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &rd, &pr), -EOPNOTSUPP);
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_qpcaps(void)
 {
 	Suite *s = suite_create("model_qpcaps");
@@ -173,6 +205,7 @@ Suite *suite_test_model_qpcaps(void)
 	tcase_add_test(tc, test_LP_7_query_qp_on_srq_has_no_receive_queue);
 	tcase_add_test(tc, test_LP_7_zero_send_and_recv_wr);
 	tcase_add_test(tc, test_RA_RES_1_query_qp_rd_atomic_at_least_asked);
+	RTEST(tc, RA_RES_2, test_RA_RES_2_read_with_initiator_depth_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -306,12 +306,20 @@ err_cq:
 static int do_connect(struct agent *a)
 {
 	struct aobj *o = agent_field_obj(a, "id", AO_QP, 1);
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr qi;
 	char hex[64];
 	uint64_t rqpn;
 	int rc;
 
 	if (!o || proto_get_u64(a->msg, "rqpn", &rqpn) || proto_get(a->msg, "rgid", hex, sizeof(hex)))
 		return agent_reply_err(a, EINVAL, "bad connect request");
+	/* connect starts from RESET (QP-CONN-1): INIT to INIT is a transition ibv_modify_qp allows,
+	 * so walking them would connect a QP that modify_qp took to INIT. */
+	if ((rc = ibv_query_qp(o->qp, &qa, IBV_QP_STATE, &qi)))
+		return agent_reply_err(a, rc, "ibv_query_qp: %s", strerror(rc));
+	if (qa.qp_state != IBV_QPS_RESET)
+		return agent_reply_err(a, EINVAL, "connect: the QP is in state %d, not RESET", (int)qa.qp_state);
 	if ((rc = agent_qp_modify(a, o, IBV_QPS_INIT, 0)))
 		return agent_reply_err(a, rc, "modify INIT: %s", strerror(rc));
 	if ((rc = agent_qp_modify(a, o, IBV_QPS_RTR, 0)))
