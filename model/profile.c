@@ -46,7 +46,8 @@ static const struct m_deviation rxe_dev[] = {
 	{ M_RULE_RA_QP_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(REM_INV_REQ_ERR) },
 	  "F: responder QP lacking the qp_access_flags bit gives REM_INV_REQ_ERR; KRXE check_op_valid", KERNEL_RXE },
 	{ M_RULE_LP_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WC(LOC_QP_OP_ERR) },
-	  "F: bad lkey on the requester gives LOC_QP_OP_ERR (not LOC_PROT_ERR); KRXE copy_data -EINVAL", KERNEL_RXE },
+	  "F: bad lkey on the requester gives LOC_QP_OP_ERR (not LOC_PROT_ERR); KRXE copy_data -EINVAL (a bad, stale "
+	  "or other PD's lkey: lookup_mr fails); seen on 6.1.0-57 in verbs/021, 082, 129, 133 (2026-12-04)", KERNEL_RXE },
 	{ M_RULE_LP_1, PART_RANGE, 0, KVER(6, 1), M_DEV_REPLACE, 1, { WC(LOC_PROT_ERR) },
 	  "observed (rdmacheck oracle self-test, 6.1.0-56): a send SGE reaching past its MR completes "
 	  "LOC_PROT_ERR (old mr_check_range returns -EFAULT; newer rxe returns -EINVAL: LOC_QP_OP_ERR)",

@@ -69,11 +69,12 @@ static int sge_fail(const struct m_profile *p, uint64_t len, enum m_rule r, enum
 		m_why_add(why, M_RULE_LP_2);
 		return m_set_has(&s, WC_ERR(SUCCESS));
 	}
-	/* LP-1 decides apart for a bad key and for a range outside the MR. */
-	struct m_set s = fail_rule == M_RULE_LP_6
-				 ? DECIDE(p, LP_6, PART_STEP, WC_ERR(LOC_PROT_ERR))
-				 : DECIDE(p, LP_1, r == M_RULE_MR_ADDR_1 ? PART_RANGE : PART_STEP,
-					  WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
+	/* LP-1 decides apart for a bad key (unknown, stale or another PD's: the SGE references no MR
+	 * valid for the operation, LOC_PROT_ERR) and for a range outside the MR (either status). */
+	struct m_set s = fail_rule == M_RULE_LP_6 ? DECIDE(p, LP_6, PART_STEP, WC_ERR(LOC_PROT_ERR))
+			 : r == M_RULE_MR_ADDR_1
+				 ? DECIDE(p, LP_1, PART_RANGE, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR))
+				 : DECIDE(p, LP_1, PART_STEP, WC_ERR(LOC_PROT_ERR));
 	m_alts_add(out, &s, M_EFF_QP_ERR, &w, -1);
 	return 0;
 }

@@ -266,8 +266,11 @@ START_TEST(test_costly_stack_preshrinks_on_its_profile)
 	ck_assert_ptr_nonnull(sum);
 	ck_assert_int_eq(ex_explore(&o, &s, &cov, sum), 0);
 	ck_assert_uint_ge(sum->nfound, 3);
+	/* At most 9 steps (8 before LP-1's bad-key set was narrowed, which gives seed 1 another
+	 * divergence: rxe's LOC_QP_OP_ERR against generic's LOC_PROT_ERR; a stale key takes its
+	 * MR's dereg as a ninth step, as in the test above). */
 	for (size_t i = 0; i < sum->nfound; i++)
-		ck_assert_uint_le(sum->found[i].to, 8);
+		ck_assert_uint_le(sum->found[i].to, 9);
 	explored = (sum->cases + o.batch - 1) / o.batch;
 	ck_assert_uint_le(s.batches, 2 * explored); /* no shrinking round ran on the stack */
 	free(sum);

@@ -9,11 +9,14 @@ START_TEST(test_LP_1_bad_lkey_and_range)
 
 	w.verbs.lkey ^= 0x77;
 	struct m_pred pr = fx_predict(&f, w);
-	ck_assert(fx_has(pr, wc_(M_WC_LOC_PROT_ERR)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)));
-	ck_assert(fx_rule(pr, wc_(M_WC_LOC_QP_OP_ERR), M_RULE_LP_1));
+	/* A key no MR has: the SGE references no MR valid for the operation, LOC_PROT_ERR only. */
+	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_1));
 	w = W(0, 8);
-	w.verbs.laddr += 4092; /* the SGE runs off the local MR */
-	ck_assert(!fx_has(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	w.verbs.laddr += 4092; /* the SGE runs off the local MR: either status */
+	pr = fx_predict(&f, w);
+	ck_assert(fx_has(pr, wc_(M_WC_LOC_PROT_ERR)) && fx_has(pr, wc_(M_WC_LOC_QP_OP_ERR)));
+	ck_assert(!fx_has(pr, wc_(M_WC_SUCCESS)));
 	ck_assert_int_eq(m_profile_get("rxe", 0, &f.p), 0);
 	w = W(0, 8);
 	w.verbs.lkey ^= 0x77;
@@ -24,6 +27,28 @@ START_TEST(test_LP_1_bad_lkey_and_range)
 	f.p.kernel = KVER(6, 8); /* newer kernels: no declared deviation for the range */
 	ck_assert(fx_has(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR)));
 	ck_assert(fx_only(fx_predict(&f, W(0, 8)), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_LP_1_foreign_pd_lkey_is_loc_prot_err)
+{
+	/* A live MR of another PD than the QP's as a WRITE's or SEND's source: LOC_PROT_ERR (no MR valid
+	 * for the operation), the QP to ERR; rxe completes it LOC_QP_OP_ERR (its declared LP-1). */
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int other = fx_mr(&f, 0, fx_pd(&f, 0), 4096, RW);
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, other, 0, 1, s.mb, 0, 64);
+	struct m_op snd = w;
+
+	snd.kind = M_OP_SEND;
+	struct m_pred pr = fx_predict(&f, w);
+	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_PD_4) && fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_1));
+	ck_assert(fx_only(fx_predict(&f, snd), wc_(M_WC_LOC_PROT_ERR)));
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &f.p), 0);
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_LOC_QP_OP_ERR)));
+	ck_assert(fx_only(fx_predict(&f, snd), wc_(M_WC_LOC_QP_OP_ERR)));
 	model_free(&f.m);
 }
 END_TEST
@@ -304,6 +329,7 @@ Suite *suite_test_model_post_local(void)
 	TCase *tc = tcase_create("local");
 
 	RTEST(tc, LP_1, test_LP_1_bad_lkey_and_range);
+	RTEST(tc, LP_1, test_LP_1_foreign_pd_lkey_is_loc_prot_err);
 	RTEST(tc, LP_2, test_LP_2_zero_length_sge);
 	RTEST(tc, LP_6, test_LP_6_read_into_read_only);
 	RTEST(tc, LP_6, test_LP_6_atomic_result_into_read_only);
