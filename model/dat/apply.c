@@ -50,7 +50,8 @@ static int apply_ep_connect(struct model *m, const struct m_op *op, int *created
 	if (rc)
 		return rc;
 	v = (struct m_op){ .kind = M_OP_CONNECT, .node = op->node, .obj = (int16_t)qa, .verbs.peer_node = op->dat.peer_node,
-			   .verbs.peer_qp = (int16_t)qb, .verbs.max_rd_atomic = 1, .verbs.max_dest_rd_atomic = 1 };
+			   .verbs.peer_qp = (int16_t)qb, .verbs.max_rd_atomic = M_RD_ATOMIC_DEFAULT,
+			   .verbs.max_dest_rd_atomic = M_RD_ATOMIC_DEFAULT };
 	/* (uDAPL connects with the endpoint's READ depths, at least one each: RA-RES-1, RA-RES-2) */
 	rc = m_verbs_step_apply(m, &v, NULL, NULL, &dummy);
 	if (rc)

@@ -42,7 +42,8 @@ int m_rpma_apply_connect(struct model *m, const struct m_op *op, int *created)
 		return rc;
 	struct m_op con = { .kind = M_OP_CONNECT, .node = (uint8_t)cn, .obj = (int16_t)cq,
 			    .verbs = { .pd = -1, .mr = -1, .qp = -1, .peer_node = (int16_t)sn,
-				       .peer_qp = (int16_t)sq, .max_rd_atomic = 1, .max_dest_rd_atomic = 1 } };
+				       .peer_qp = (int16_t)sq, .max_rd_atomic = M_RD_ATOMIC_DEFAULT,
+				       .max_dest_rd_atomic = M_RD_ATOMIC_DEFAULT } };
 	/* (librpma asks rdma_cm for the device's READ depths, at least one each: RA-RES-1, RA-RES-2) */
 	struct m_op reg = { .kind = M_OP_REG_MR, .node = (uint8_t)cn, .obj = -1,
 			    .verbs = { .pd = c->rpma.pd, .mr = -1, .qp = -1, .peer_node = -1, .peer_qp = -1,

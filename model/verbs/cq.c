@@ -145,10 +145,8 @@ int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *o
 void m_cq_unsignaled_any(const struct model *m, struct m_pred *out)
 {
 	const struct m_op *op = &out->op;
-	int qh = m_acting_qp(op);
 
-	if (!send_wr((enum m_op_kind)op->kind) || !op->verbs.unsignaled || qh < 0 || qh >= M_MAX_QP ||
-	    m->node[op->node].cq.sig_all[qh])
+	if (!send_wr((enum m_op_kind)op->kind) || !m_post_unsignaled(&m->node[op->node], op))
 		return;
 	for (unsigned i = 0; i < out->n; i++) {
 		struct m_alt *a = &out->alt[i];

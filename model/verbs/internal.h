@@ -246,6 +246,13 @@ static inline int m_cq_op(enum m_op_kind k)
 /* create_qp's CQs (scq, rcq) are live CQs of its node (or -1): 0, else -EINVAL. */
 int m_cq_check_qp(const struct model *m, const struct m_op *op);
 int m_pred_cq(const struct model *m, const struct m_profile *p, struct m_pred *out);
+/* Whether op, a send WR, asks for no completion: posted unsignaled on a QP without sq_sig_all. */
+static inline int m_post_unsignaled(const struct m_node *nd, const struct m_op *op)
+{
+	int qh = m_acting_qp(op);
+
+	return op->verbs.unsignaled && qh >= 0 && qh < M_MAX_QP && !nd->cq.sig_all[qh];
+}
 /* A send WR posted unsignaled on a QP without sq_sig_all: its SUCCESS becomes ok (no completion). */
 void m_cq_unsignaled_any(const struct model *m, struct m_pred *out);
 static inline void m_cq_unsignaled(const struct model *m, struct m_pred *out)

@@ -605,7 +605,7 @@ static int post_remote(const struct model *m, const struct m_profile *p, const s
 	if ((atomic || op->kind == M_OP_READ) && (q->rd_known & M_RD_KNOWN_RD) && q->rd_atomic == 0) {
 		/* RA-RES-2: an initiator depth of 0 leaves the request no credit, before it is
 		 * sent (whatever the peer): a profile says what comes of it (rxe: nothing ever). */
-		if (op->verbs.nowait || (op->verbs.unsignaled && !nd->cq.sig_all[m_acting_qp(op)]))
+		if (op->verbs.nowait || m_post_unsignaled(nd, op))
 			return -EOPNOTSUPP; /* a WR left outstanding there: not modelled */
 		s = m_decide(p, M_RULE_RA_RES_2, PART_STEP, NULL, 0);
 		m_why_add(&why, M_RULE_RA_RES_2);

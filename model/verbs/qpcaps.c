@@ -50,10 +50,10 @@ void m_qp_rd_atomic_moved(struct m_qp *q, enum m_qp_state to)
 	if (q->type != M_QPT_RC)
 		return;
 	if (to == M_QPS_RTR && q->state == M_QPS_INIT) {
-		q->dest_rd_atomic = 1;
+		q->dest_rd_atomic = M_RD_ATOMIC_DEFAULT;
 		q->rd_known |= M_RD_KNOWN_DEST;
 	} else if (to == M_QPS_RTS && q->state == M_QPS_RTR) {
-		q->rd_atomic = 1;
+		q->rd_atomic = M_RD_ATOMIC_DEFAULT;
 		q->rd_known |= M_RD_KNOWN_RD;
 	}
 }

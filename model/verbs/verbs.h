@@ -17,6 +17,10 @@ struct m_sge {
 	uint64_t addr, len;
 };
 #define M_SGE_MAX 4 /* SGEs in one send WR a scenario may give (sge.c) */
+/* The READ/atomic depths (max_rd_atomic, max_dest_rd_atomic) a connection gets when nothing names
+ * them: what the harness's connect and modify_qp ask, and the least librpma's and uDAPL's
+ * connections carry (RA-RES-1, RA-RES-2). */
+#define M_RD_ATOMIC_DEFAULT 1
 /*
  * A create key asked at the device's own limit (the language's `max`: ibv_query_device's
  * max_qp_wr, max_sge, max_cqe, max_srq_wr, max_srq_sge) or one past it (`max+1`), as the value the
@@ -78,7 +82,7 @@ struct m_verbs_args {
 	uint32_t max_inline; /* create_qp: cap.max_inline_data asked for (at most M_INLINE_MAX) */
 	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */
-	uint8_t max_rd_atomic, max_dest_rd_atomic; /* connect: the values both QPs get (default 1) */
+	uint8_t max_rd_atomic, max_dest_rd_atomic; /* connect: the values both QPs get (M_RD_ATOMIC_DEFAULT) */
 	uint8_t qp_type;    /* create_qp: enum m_qp_type */
 	uint8_t qp_ex;      /* create_qp: ibv_create_qp_ex (ex=yes), comp_mask PD (and SEND_OPS_FLAGS) */
 	uint16_t send_ops;  /* create_qp ex: send_ops_flags (M_SOPS_*, model/verbs/qpex.h) */

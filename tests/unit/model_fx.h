@@ -109,8 +109,8 @@ static inline int fx_qp(struct fx *f, int node, int pd, uint32_t access)
 static inline void fx_connect(struct fx *f, int na, int qa, int nb, int qb)
 {
 	fx_do(f, (struct m_op){ .kind = M_OP_CONNECT, .node = (uint8_t)na, .obj = (int16_t)qa,
-				.verbs.peer_node = (int16_t)nb, .verbs.peer_qp = (int16_t)qb, .verbs.max_rd_atomic = 1,
-				.verbs.max_dest_rd_atomic = 1 }, ok_()); /* what the harness gives when none is asked */
+				.verbs.peer_node = (int16_t)nb, .verbs.peer_qp = (int16_t)qb, .verbs.max_rd_atomic = M_RD_ATOMIC_DEFAULT,
+				.verbs.max_dest_rd_atomic = M_RD_ATOMIC_DEFAULT }, ok_()); /* as the harness's connect */
 }
 
 static inline struct m_op op_obj(enum m_op_kind k, int node, int obj)

@@ -303,11 +303,22 @@ err_cq:
 	}
 }
 
+/* Live QP q's state into *st: 0, else ibv_query_qp's error. */
+static int qp_state(struct aobj *q, enum ibv_qp_state *st)
+{
+	struct ibv_qp_attr at;
+	struct ibv_qp_init_attr init;
+	int rc = ibv_query_qp(q->qp, &at, IBV_QP_STATE, &init);
+
+	if (rc == 0)
+		*st = at.qp_state;
+	return rc;
+}
+
 static int do_connect(struct agent *a)
 {
 	struct aobj *o = agent_field_obj(a, "id", AO_QP, 1);
-	struct ibv_qp_attr qa;
-	struct ibv_qp_init_attr qi;
+	enum ibv_qp_state st;
 	char hex[64];
 	uint64_t rqpn;
 	int rc;
@@ -316,10 +327,10 @@ static int do_connect(struct agent *a)
 		return agent_reply_err(a, EINVAL, "bad connect request");
 	/* connect starts from RESET (QP-CONN-1): INIT to INIT is a transition ibv_modify_qp allows,
 	 * so walking them would connect a QP that modify_qp took to INIT. */
-	if ((rc = ibv_query_qp(o->qp, &qa, IBV_QP_STATE, &qi)))
+	if ((rc = qp_state(o, &st)))
 		return agent_reply_err(a, rc, "ibv_query_qp: %s", strerror(rc));
-	if (qa.qp_state != IBV_QPS_RESET)
-		return agent_reply_err(a, EINVAL, "connect: the QP is in state %d, not RESET", (int)qa.qp_state);
+	if (st != IBV_QPS_RESET)
+		return agent_reply_err(a, EINVAL, "connect: the QP is in %s, not RESET", agent_qp_state_str(st));
 	if ((rc = agent_qp_modify(a, o, IBV_QPS_INIT, 0)))
 		return agent_reply_err(a, rc, "modify INIT: %s", strerror(rc));
 	if ((rc = agent_qp_modify(a, o, IBV_QPS_RTR, 0)))
@@ -604,12 +615,11 @@ static int do_recv(struct agent *a)
 /* " state=S" of live QP q, or "" if ibv_query_qp fails (out: 16 bytes). */
 static void qp_state_field(struct aobj *q, char *out)
 {
-	struct ibv_qp_attr at;
-	struct ibv_qp_init_attr init;
+	enum ibv_qp_state st;
 
 	out[0] = '\0';
-	if (ibv_query_qp(q->qp, &at, IBV_QP_STATE, &init) == 0)
-		snprintf(out, 16, " state=%s", agent_qp_state_str(at.qp_state));
+	if (qp_state(q, &st) == 0)
+		snprintf(out, 16, " state=%s", agent_qp_state_str(st));
 }
 
 /* " status=S opcode=O len=N [imm=N]" of receive completion wc (imm: with IBV_WC_WITH_IMM, in host order). */

@@ -24,9 +24,9 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 		return -ENOENT;
 	if (c->op == M_OP_CONNECT) {
 		a->no_rd_atomic = (v->conn_set & (1u << HC_MAX_DEST_RD_ATOMIC)) && v->conn[HC_MAX_DEST_RD_ATOMIC] == 0;
-		a->max_rd_atomic = (uint8_t)((v->conn_set & (1u << HC_MAX_RD_ATOMIC)) ? v->conn[HC_MAX_RD_ATOMIC] : 1);
+		a->max_rd_atomic = (uint8_t)((v->conn_set & (1u << HC_MAX_RD_ATOMIC)) ? v->conn[HC_MAX_RD_ATOMIC] : M_RD_ATOMIC_DEFAULT);
 		a->max_dest_rd_atomic =
-			(uint8_t)((v->conn_set & (1u << HC_MAX_DEST_RD_ATOMIC)) ? v->conn[HC_MAX_DEST_RD_ATOMIC] : 1);
+			(uint8_t)((v->conn_set & (1u << HC_MAX_DEST_RD_ATOMIC)) ? v->conn[HC_MAX_DEST_RD_ATOMIC] : M_RD_ATOMIC_DEFAULT);
 		a->peer_node = v->peer_node;
 		if ((a->peer_qp = bm_handle(bm, v->peer)) < 0)
 			return -ENOENT;
