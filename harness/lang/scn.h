@@ -203,8 +203,12 @@ int scn_call_find(const char *name);
 const struct scn_arg_spec *scn_spec_find(const struct scn_arg_spec *list, const char *key);
 /* The index of key in list, or -ENOENT. */
 int scn_spec_index(const struct scn_arg_spec *list, const char *key);
-/* As scn_spec_index, trying index hint first (one comparison where the caller's keys come in list's order). */
-int scn_spec_index_hint(const struct scn_arg_spec *list, const char *key, int hint);
+/*
+ * As scn_spec_index, trying first the entry right after index prev (-1, or
+ * an index of list: an earlier answer of this function), so that keys that
+ * come in the list's order cost one comparison each.
+ */
+int scn_spec_index_after(const struct scn_arg_spec *list, const char *key, int prev);
 
 /* Flag and word tables: entry count, i-th name and value, lookup (case-insensitive). */
 size_t scn_table_count(enum scn_table t);

@@ -87,11 +87,11 @@ int scn_spec_index(const struct scn_arg_spec *list, const char *key)
 	return -ENOENT;
 }
 
-int scn_spec_index_hint(const struct scn_arg_spec *list, const char *key, int hint)
+int scn_spec_index_after(const struct scn_arg_spec *list, const char *key, int prev)
 {
-	for (int i = 0; list && list[i].key && i <= hint; i++)
-		if (i == hint && strcmp(list[i].key, key) == 0)
-			return i;
+	/* list[prev + 1] is an entry or the list's end: prev is -1 or one of its indexes */
+	if (list && prev >= -1 && list[prev + 1].key && strcmp(list[prev + 1].key, key) == 0)
+		return prev + 1;
 	return scn_spec_index(list, key);
 }
 

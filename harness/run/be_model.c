@@ -244,12 +244,15 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 		const struct scn_call *call = scn_call_get(c->call);
 		struct m_qres q;
 
+		int prev = -1;
+
 		if (model_query(&bm->m, &bm->prof, &p.op, &q) == 0)
 			for (unsigned i = 0; i < q.n; i++) {
-				int k = scn_spec_index_hint(call->query, q.r[i].key, (int)i);
+				int k = scn_spec_index_after(call->query, q.r[i].key, prev); /* the list's order */
 
 				if (k < 0)
 					continue;
+				prev = k;
 				r->q[k] = q.r[i].mode == M_Q_ZERO ? 0 : q.r[i].mode == M_Q_RANGE ? q.r[i].hi : q.r[i].value;
 				if (q.r[i].mode == M_Q_NONZERO && r->q[k] == 0)
 					r->q[k] = 1;

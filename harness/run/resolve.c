@@ -93,10 +93,7 @@ void rsv_attr(struct rsv *r, int32_t obj, enum scn_attr a, uint64_t *out)
 
 int rsv_bare(const struct scn_step *s, const char *key)
 {
-	for (size_t i = 0; i < s->nargs; i++)
-		if (strcmp(s->args[i].spec->key, key) == 0)
-			return 1;
-	return 0;
+	return scn_step_arg(s, key) != NULL;
 }
 
 int resolve_step(const struct scn_file *f, const struct scn_step *s, const struct backend_ops *ops,

@@ -167,9 +167,12 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 		run_say(x, V_ERROR, s->line, "line %u: %s: the model cannot answer this query", s->line, call->name);
 		return;
 	}
-	for (unsigned j = 0; j < q.n; j++) {
-		int i = scn_spec_index_hint(call->query, q.r[j].key, (int)j); /* the model answers in the list's order */
+	int prev = -1;
 
+	for (unsigned j = 0; j < q.n; j++) {
+		int i = scn_spec_index_after(call->query, q.r[j].key, prev); /* the model answers in the list's order */
+
+		prev = i < 0 ? prev : i;
 		if (i < 0 || !(real->qset & (1u << i)) || model_qres_ok(&q, (size_t)j, real->q[i]))
 			continue;
 		run_say(x, V_FAIL, s->line, "line %u: %s: model says %s, real %s=%s", s->line, call->name,

@@ -142,10 +142,15 @@ START_TEST(test_spec_index_hint)
 {
 	const struct scn_call *call = query_qp();
 
-	ck_assert_int_eq(scn_spec_index_hint(call->query, "access", 1), 1);
-	ck_assert_int_eq(scn_spec_index_hint(call->query, "access", 0), 1); /* a wrong hint: searched */
-	ck_assert_int_eq(scn_spec_index_hint(call->query, "access", 400), 1); /* past the list's end */
-	ck_assert_int_eq(scn_spec_index_hint(call->query, "nope", 1), -ENOENT);
+	int last = 0;
+
+	while (call->query[last + 1].key)
+		last++;
+	ck_assert_int_eq(scn_spec_index_after(call->query, "access", 0), 1);
+	ck_assert_int_eq(scn_spec_index_after(call->query, "access", -1), 1); /* not next: searched */
+	ck_assert_int_eq(scn_spec_index_after(call->query, "access", 3), 1);
+	ck_assert_int_eq(scn_spec_index_after(call->query, "access", last), 1); /* next is the list's end */
+	ck_assert_int_eq(scn_spec_index_after(call->query, "nope", 0), -ENOENT);
 }
 END_TEST
 
