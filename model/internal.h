@@ -30,6 +30,10 @@ enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 
        PART_LATER_RNR = 1,
        /* LIM-2: an SRQ of max_srq_wr WQEs of max_srq_sge SGEs (PART_STEP: any other create at a limit) */
        PART_LIM_SRQ = 1,
+       /* RECV-WC-1 (recvwc.c; outcomes M_OUT_OK whose code is wc_flags bits): PART_STEP the flags an RC or
+        * UC receive carries besides the immediate's and the invalidate's; UD's; the bit(s) a
+        * SEND_WITH_INV's receive carries for IBV_WC_WITH_INV */
+       PART_WCF_UD = 1, PART_WCF_INV = 2,
        /* librpma (rpma.c): RPMA-DESC-3 usage byte 0; RPMA-FLUSH-1 unknown type */
        PART_RPMA_USAGE0 = 1, PART_RPMA_FLUSH_TYPE = 1 };
 

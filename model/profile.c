@@ -7,12 +7,14 @@
  */
 #include "model/internal.h"
 #include "model/mrapi/mrapi.h"
+#include "model/verbs/recvwc.h"
 
 #include <string.h>
 #include <threads.h>
 
 #define WC(s) { M_OUT_WC, M_WC_##s }
 #define ERRNO(e) { M_OUT_ERRNO, e }
+#define WCF(f) { M_OUT_OK, M_WCF_##f } /* RECV-WC-1: wc_flags bits (model/verbs/recvwc.h) */
 #define OK_ { M_OUT_OK, 0 }
 #define CRASH_ { M_OUT_CRASH, 0 }
 #define HANG_ { M_OUT_HANG, 0 }
@@ -177,6 +179,20 @@ static const struct m_deviation rxe_dev[] = {
 	{ M_RULE_UD_AH_1, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_NARROW, 1, { WC(LOC_QP_OP_ERR) },
 	  "observed (rdmacheck verbs/157, 6.1.0-56): a UD SEND through an AH of another PD completes LOC_QP_OP_ERR "
 	  "(the QP goes to ERR; which rxe check refuses it was not read)", KERNEL_RXE },
+	{ M_RULE_RECV_WC_1, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { WCF(GRH) },
+	  "KRXE rxe_resp.c do_complete: a user CQ's receive completion starts from wc_flags = IB_WC_GRH on every "
+	  "QP type, so an RC or UC receive carries IBV_WC_GRH (ibv_poll_cq(3): valid only for UD QPs; rdma-unit-test "
+	  "LoopbackRcQpTest.Send asserts wc_flags 0, its rxe introspection runs no RC test); RXEU rxe_poll_cq copies "
+	  "the kernel's CQE as it is", KERNEL_RXE },
+	{ M_RULE_RECV_WC_1, PART_WCF_UD, ANY_KERNEL, M_DEV_NARROW, 1, { WCF(GRH) },
+	  "KRXE rxe_resp.c do_complete: a user CQ's UD receive completion carries IB_WC_GRH and no checksum flag",
+	  KERNEL_RXE },
+	{ M_RULE_RECV_WC_1, PART_WCF_INV, ANY_KERNEL, M_DEV_REPLACE, 1, { WCF(IP_CSUM_OK) },
+	  "KRXE rxe_resp.c do_complete: a SEND_WITH_INV's receive gets IB_WC_WITH_INVALIDATE, the kernel's 1 << 2 "
+	  "(include/rdma/ib_verbs.h), and ex.invalidate_rkey; RXEU rxe_poll_cq copies the CQE as it is, so "
+	  "libibverbs reads bit 2 as IBV_WC_IP_CSUM_OK (its IBV_WC_WITH_INV is 1 << 3) and the rkey as "
+	  "invalidated_rkey (rdma-unit-test LoopbackRcQpTest.SendWithInvalidate asserts wc_flags IBV_WC_WITH_INV)",
+	  KERNEL_RXE },
 	{ M_RULE_MW_BIND_4, PART_STEP, ANY_KERNEL, M_DEV_NARROW, 1, { ERRNO(EINVAL) },
 	  "observed (rdmacheck verbs/158, 6.1.0-56): bind_mw on a UD QP, type 1 and type 2: EINVAL at the post "
 	  "(RXEU validate_send_wr: BIND_MW only on RC and UC)", KERNEL_RXE },

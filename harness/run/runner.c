@@ -356,6 +356,7 @@ static int engine_call(struct run *x, const struct scn_step *s, struct hcall *cr
 	int32_t missing;
 
 	if (resolve_step(x->f, s, x->ops, x->be, cr, &missing) == 0) {
+		x->eng_inv = cr->op == M_OP_SEND && cr->verbs.with_inv ? cr->verbs.inv_rkey : 0;
 		if (judges_file(x))
 			run_seen_prefer(x, s, cr);
 		return 0;
@@ -577,6 +578,7 @@ static int run_chain(struct run *x, size_t si, size_t n)
 			return 1;
 		trace_step(x, s, &pg, &real[k]);
 		x->chain_early = k + 1 < n;
+		x->eng_inv = cr[k].op == M_OP_SEND && cr[k].verbs.with_inv ? cr[k].verbs.inv_rkey : 0;
 		rc = step_judge(x, s, &pg, &pp, &real[k], &from, &pick) || step_commit(x, s, &cm, from, pick, &real[k]);
 		x->chain_early = 0;
 		if (rc)

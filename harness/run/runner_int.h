@@ -55,6 +55,10 @@ struct run {
 	uint8_t chain_pos; /* in a chain: the step's place */
 	uint8_t chain_early; /* a chain's step before its last: the peer QP's state is the whole chain's */
 	size_t advance;  /* steps the last run_step took (a chain: all of its) */
+	uint32_t eng_inv; /* the step's SEND_WITH_INV rkey on the engine that ran it (engine_call; 0 none): what
+	                     the peer's invalidated_rkey is judged against (run_peer.c) */
+	uint32_t wcf_noted[8]; /* the lines whose RECV-WC-1 deviation a note said (run_peer.c: once a line, */
+	uint8_t nwcf_noted;    /* a repeat body's too; past 8 lines, no more) */
 	size_t sent; /* run-ahead: the steps before this one were sent to the engine */
 	struct run_pend pend; /* run-ahead: a peer check waiting for a later look */
 	size_t si;       /* the next step to run */

@@ -240,7 +240,7 @@ static int stack_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *
 	return stack_read_mem(st, st->f->objs[obj].node, req, off, len, buf);
 }
 
-/* The receive completion's opcode=, len= and imm= of the agent's recvs answer, if it gave them. */
+/* The receive completion's opcode=, len=, imm=, flags= and inv= of the agent's recvs answer, if it gave them. */
 static void stack_peer_wc(const char *reply, struct m_recv_wc *wc)
 {
 	char word[40];
@@ -257,6 +257,12 @@ static void stack_peer_wc(const char *reply, struct m_recv_wc *wc)
 	if (proto_get_u64(reply, "imm", &v) == 0) {
 		wc->has_imm = 1;
 		wc->imm = (uint32_t)v;
+	}
+	if (proto_get_u64(reply, "flags", &v) == 0) {
+		wc->flags_known = 1;
+		wc->flags = (uint32_t)v;
+		if (proto_get_u64(reply, "inv", &v) == 0)
+			wc->inv = (uint32_t)v;
 	}
 }
 

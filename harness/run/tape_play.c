@@ -351,6 +351,11 @@ static int play_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 		out->wc.has_imm = (uint8_t)num(wc, 1);
 		out->wc.imm = (uint32_t)num(wc, 2);
 		out->wc.byte_len = (uint32_t)num(wc, 3);
+		if (json_array_size(wc) >= 6) { /* a record made before wc_flags were reported has 4 */
+			out->wc.flags_known = 1;
+			out->wc.flags = (uint32_t)num(wc, 4);
+			out->wc.inv = (uint32_t)num(wc, 5);
+		}
 	}
 	return (int)num(e, 2);
 }

@@ -404,6 +404,17 @@ static int rec_read(void *be, int32_t obj, uint64_t off, size_t len, uint8_t *bu
 	return rc;
 }
 
+/* A receive completion's fields: [opcode, has_imm, imm, byte_len] and, when reported, [.., flags, inv]. */
+static json_t *wc_json(const struct m_recv_wc *wc)
+{
+	const char *op = m_wc_opcode_str((enum m_wc_opcode)wc->opcode);
+
+	if (!wc->flags_known)
+		return json_pack("[s,i,I,I]", op, (int)wc->has_imm, (json_int_t)wc->imm, (json_int_t)wc->byte_len);
+	return json_pack("[s,i,I,I,I,I]", op, (int)wc->has_imm, (json_int_t)wc->imm, (json_int_t)wc->byte_len,
+			 (json_int_t)wc->flags, (json_int_t)wc->inv);
+}
+
 static int rec_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 {
 	struct tape_rec *tr = be;
@@ -414,9 +425,7 @@ static int rec_peer(void *be, int32_t qp, int wait_ms, struct hpeer *out)
 	put(tr, json_pack("[s,i,i,o,o,o]", "p", (int)qp, rc,
 			  ok && out->state >= 0 ? json_string(m_qp_state_str((enum m_qp_state)out->state)) : json_null(),
 			  ok && out->recv >= 0 ? json_string(m_wc_status_str((enum m_wc_status)out->recv)) : json_null(),
-			  ok && out->wc.known ? json_pack("[s,i,I,I]", m_wc_opcode_str((enum m_wc_opcode)out->wc.opcode),
-							  (int)out->wc.has_imm, (json_int_t)out->wc.imm,
-							  (json_int_t)out->wc.byte_len) : json_null()));
+			  ok && out->wc.known ? wc_json(&out->wc) : json_null()));
 	return rc;
 }
 

@@ -1,7 +1,7 @@
 /*
  * Unit tests of how the runner judges what a step's QPs report besides its
  * outcome (harness/run/runner.c run_scenario): the peer QP's state and
- * receive completion (its status, opcode, byte_len, immediate), a post's
+ * receive completion (its status, opcode, byte_len, immediate, wc_flags), a post's
  * completion opcode, and query_qp's results against the model. Reality is the
  * scripted fake engine of runner_fx.h.
  */
@@ -72,6 +72,42 @@ START_TEST(test_peer_receive_fields_checked)
 		   (struct fk_step){ .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS,
 				     .peer_wc = good }, &o, &r);
 	ck_assert_str_eq(r.reason, "line 12: peer QP a.q: receive completion: model says imm_data 9, real 8");
+	done(f, &r);
+}
+END_TEST
+
+/* A successful receive's wc_flags (RECV-WC-1): the run's profile decides them; a declared deviation is a note. */
+START_TEST(test_peer_receive_flags_checked)
+{
+	static const char text[] = TWO "a: recv q local=dst+0 len=256\n"
+				       "b: send q local=src+0 len=32 imm_data=9 expect SUCCESS\n";
+	struct run_opts o = opts("generic");
+	struct result r;
+	struct m_recv_wc wc = { .known = 1, .opcode = M_WCO_RECV, .byte_len = 32, .has_imm = 1, .imm = 9,
+				.flags_known = 1, .flags = M_WCF_WITH_IMM };
+	struct fk_step st = { .has_peer = 1, .peer_state = M_QPS_RTS, .peer_recv = M_WC_SUCCESS, .peer_wc = wc };
+	struct scn_file *f = run_as(text, "b: send", st, &o, &r);
+
+	ck_assert_str_eq(r.reason, "a.dst: memory differs from the model at offset 0"); /* past the send */
+	done(f, &r);
+
+	st.peer_wc.flags = M_WCF_GRH | M_WCF_WITH_IMM; /* rxe's: GRH on an RC receive */
+	f = run_as(text, "b: send", st, &o, &r);
+	ck_assert_int_eq(r.v, V_FAIL);
+	ck_assert_str_eq(r.reason,
+			 "line 12: peer QP a.q: receive completion: model says wc_flags WITH_IMM, real GRH|WITH_IMM");
+	done(f, &r);
+
+	o = opts("rxe"); /* the rxe profile declares it: the step passes, the detail says so */
+	f = run_as(text, "b: send", st, &o, &r);
+	ck_assert_str_eq(r.reason, "a.dst: memory differs from the model at offset 0");
+	ck_assert_msg(has(r.detail, "declared deviation RECV-WC-1 of profile rxe"), "%s", r.detail);
+	done(f, &r);
+
+	st.peer_wc.flags = M_WCF_WITH_IMM; /* what the specification says, which rxe's profile does not */
+	f = run_as(text, "b: send", st, &o, &r);
+	ck_assert_str_eq(r.reason,
+			 "line 12: peer QP a.q: receive completion: model says wc_flags GRH|WITH_IMM, real WITH_IMM");
 	done(f, &r);
 }
 END_TEST
@@ -189,6 +225,7 @@ Suite *suite_test_runner_qp(void)
 	tcase_add_test(tc, test_peer_state_checked);
 	tcase_add_test(tc, test_peer_receive_checked);
 	tcase_add_test(tc, test_peer_receive_fields_checked);
+	tcase_add_test(tc, test_peer_receive_flags_checked);
 	tcase_add_test(tc, test_send_opcode_checked);
 	tcase_add_test(tc, test_query_results);
 	suite_add_tcase(s, tc);

@@ -34,6 +34,8 @@ static void read_asked(struct ibv_cq_ex *cq, uint64_t wc_flags, struct ibv_wc *w
 		wc->byte_len = ibv_wc_read_byte_len(cq);
 	if ((wc_flags & IBV_WC_EX_WITH_IMM) && (wc->wc_flags & IBV_WC_WITH_IMM))
 		wc->imm_data = ibv_wc_read_imm_data(cq);
+	else if ((wc_flags & IBV_WC_EX_WITH_IMM) && (wc->wc_flags & IBV_WC_WITH_INV))
+		wc->invalidated_rkey = ibv_wc_read_invalidated_rkey(cq);
 	if (wc_flags & IBV_WC_EX_WITH_QP_NUM)
 		wc->qp_num = ibv_wc_read_qp_num(cq);
 	if (wc_flags & IBV_WC_EX_WITH_SRC_QP)

@@ -622,14 +622,21 @@ static void qp_state_field(struct aobj *q, char *out)
 		snprintf(out, 16, " state=%s", agent_qp_state_str(st));
 }
 
-/* " status=S opcode=O len=N [imm=N]" of receive completion wc (imm: with IBV_WC_WITH_IMM, in host order). */
+/*
+ * " status=S opcode=O len=N flags=F imm=N|inv=N" of receive completion wc:
+ * flags its wc_flags as they are, imm (with IBV_WC_WITH_IMM) in host order,
+ * else inv: the union's other member, invalidated_rkey, as it is (whichever
+ * bit a provider marks it with).
+ */
 static void recv_wc_fields(const struct ibv_wc *wc, char *out, size_t len)
 {
-	int off = snprintf(out, len, " status=%s opcode=%s len=%u", agent_wc_status_str(wc->status),
-			   agent_wc_opcode_str(wc->opcode), wc->byte_len);
+	int off = snprintf(out, len, " status=%s opcode=%s len=%u flags=%u", agent_wc_status_str(wc->status),
+			   agent_wc_opcode_str(wc->opcode), wc->byte_len, wc->wc_flags);
 
 	if (off > 0 && (size_t)off < len && (wc->wc_flags & IBV_WC_WITH_IMM))
 		snprintf(out + off, len - (size_t)off, " imm=%u", ntohl(wc->imm_data));
+	else if (off > 0 && (size_t)off < len)
+		snprintf(out + off, len - (size_t)off, " inv=%u", wc->invalidated_rkey);
 }
 
 /* The peer's facts in one answer: its next receive completion (waiting up to wait_ms), then its QP state. */
@@ -638,7 +645,7 @@ static int do_recvs(struct agent *a)
 	struct aobj *q = agent_field_obj(a, "id", AO_QP, 0);
 	int64_t since = proto_now_ms(), deadline = since + (int64_t)agent_num(a, "wait_ms", 0);
 	struct ibv_wc wc;
-	char state[16], fields[96];
+	char state[16], fields[128];
 
 	if (!q)
 		return agent_reply_err(a, EINVAL, "bad recvs request");
