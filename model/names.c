@@ -290,8 +290,14 @@ const char *m_outcome_name(struct m_outcome o)
 
 char *m_outcome_str(struct m_outcome o, char *buf, size_t len)
 {
-	if (len)
-		snprintf(buf, len, "%s", m_outcome_name(o));
+	const char *name = m_outcome_name(o);
+	size_t n = strlen(name);
+
+	if (len) { /* snprintf's "%s", without a format's cost: every step's record names outcomes */
+		n = n < len - 1 ? n : len - 1;
+		memcpy(buf, name, n);
+		buf[n] = '\0';
+	}
 	return buf;
 }
 

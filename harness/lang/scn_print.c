@@ -25,11 +25,26 @@ static void put(struct out *o, const char *fmt, ...)
 		o->off += (size_t)n;
 }
 
+/* put(o, "%s", str) without a format's cost (a step is printed for every step's record): the same bytes,
+ * NUL-terminated within the buffer, off counting past its end. */
+static void put_s(struct out *o, const char *str)
+{
+	size_t n = strlen(str);
+
+	if (o->off < o->len) {
+		size_t room = o->len - o->off - 1, k = n < room ? n : room;
+
+		memcpy(o->buf + o->off, str, k);
+		o->buf[o->off + k] = '\0';
+	}
+	o->off += n;
+}
+
 static void put_ref(struct out *o, const struct scn_file *f, const struct scn_value *v, unsigned node)
 {
 	if ((unsigned)v->node != node)
 		put(o, "%s.", f->nodes[v->node]);
-	put(o, "%s", f->objs[v->obj].name);
+	put_s(o, f->objs[v->obj].name);
 }
 
 static void put_flags(struct out *o, enum scn_table t, uint64_t bits)
@@ -64,7 +79,7 @@ static void put_value(struct out *o, const struct scn_file *f, const struct scn_
 	case SCN_V_WORD:
 		for (size_t i = 0; (name = scn_table_name((enum scn_table)a->spec->table, i, &val)); i++)
 			if (val == v->num) {
-				put(o, "%s", name);
+				put_s(o, name);
 				break;
 			}
 		break;
@@ -82,16 +97,16 @@ static void put_value(struct out *o, const struct scn_file *f, const struct scn_
 			put(o, "%c%llu", v->neg ? '-' : '+', (unsigned long long)v->num);
 		break;
 	case SCN_V_STR:
-		put(o, "\"");
+		put_s(o, "\"");
 		for (const char *p = v->str; *p; p++)
 			put(o, "%s%c", (*p == '"' || *p == '\\') ? "\\" : "", *p);
-		put(o, "\"");
+		put_s(o, "\"");
 		break;
 	case SCN_V_HEX:
-		put(o, "%s", v->str);
+		put_s(o, v->str);
 		break;
 	case SCN_V_NODE:
-		put(o, "%s", f->nodes[v->node]);
+		put_s(o, f->nodes[v->node]);
 		break;
 	default: /* SCN_V_BARE: the key alone */
 		break;

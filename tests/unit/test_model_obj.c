@@ -504,6 +504,8 @@ START_TEST(test_names_round_trip)
 	ck_assert_str_eq(m_outcome_str(o, buf, sizeof(buf)), "REM_ACCESS_ERR");
 	ck_assert_int_eq(m_outcome_parse("ebusy", &o), 0);
 	ck_assert_str_eq(m_outcome_str(o, buf, sizeof(buf)), "EBUSY");
+	ck_assert_str_eq(m_outcome_str(o, buf, 3), "EB"); /* cut to the buffer, as snprintf */
+	ck_assert_str_eq(m_outcome_str(o, buf, 1), "");
 	ck_assert_int_eq(m_outcome_parse("KERNEL_CRASH", &o), 0);
 	ck_assert_int_eq(o.kind, M_OUT_CRASH);
 	ck_assert_int_eq(m_outcome_parse("nonsense", &o), -EINVAL);

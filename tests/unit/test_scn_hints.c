@@ -101,6 +101,11 @@ START_TEST(test_print_byte_in_hex)
 	ck_assert_int_eq(scn_parse_text(text, strlen(text), "t.scn", &f, &d), 0);
 	scn_step_format(f, &f->steps[2], buf, sizeof(buf));
 	ck_assert_str_eq(buf, "a: fill m byte=0x5a len=8");
+	/* a buffer too short: its prefix, NUL-terminated, and the whole length, as snprintf */
+	ck_assert_uint_eq(scn_step_format(f, &f->steps[2], buf, 6), strlen("a: fill m byte=0x5a len=8"));
+	ck_assert_str_eq(buf, "a: fi");
+	ck_assert_uint_eq(scn_step_format(f, &f->steps[2], buf, 10), strlen("a: fill m byte=0x5a len=8"));
+	ck_assert_str_eq(buf, "a: fill m");
 	scn_free(f);
 }
 END_TEST
