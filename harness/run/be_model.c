@@ -243,8 +243,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 		/* Simulate the answer: what the model itself reports. */
 		const struct scn_call *call = scn_call_get(c->call);
 		struct m_qres q;
-
-		int prev = -1;
+		int prev = -1; /* scn_spec_index_after's cursor */
 
 		if (model_query(&bm->m, &bm->prof, &p.op, &q) == 0)
 			for (unsigned i = 0; i < q.n; i++) {

@@ -162,13 +162,12 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 	const struct scn_call *call = scn_step_call(s);
 	struct m_qres q;
 	char a1[160], a2[160];
+	int prev = -1; /* scn_spec_index_after's cursor */
 
 	if (model_query(&x->bm.m, &x->o->prof, op, &q)) {
 		run_say(x, V_ERROR, s->line, "line %u: %s: the model cannot answer this query", s->line, call->name);
 		return;
 	}
-	int prev = -1;
-
 	for (unsigned j = 0; j < q.n; j++) {
 		int i = scn_spec_index_after(call->query, q.r[j].key, prev); /* the model answers in the list's order */
 

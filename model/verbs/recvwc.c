@@ -34,24 +34,6 @@ int m_send_wc_opcode(unsigned k)
 static const char *const flag_names[] = { "GRH", "WITH_IMM", "IP_CSUM_OK", "WITH_INV" };
 #define NFLAGS (sizeof(flag_names) / sizeof(flag_names[0]))
 
-const char *m_wc_flag_str(enum m_wc_flag f)
-{
-	for (unsigned i = 0; i < NFLAGS; i++)
-		if ((unsigned)f == 1u << i)
-			return flag_names[i];
-	return "?";
-}
-
-int m_wc_flag_parse(const char *name, enum m_wc_flag *out)
-{
-	for (unsigned i = 0; i < NFLAGS; i++)
-		if (strcmp(name, flag_names[i]) == 0) {
-			*out = (enum m_wc_flag)(1u << i);
-			return 0;
-		}
-	return -EINVAL;
-}
-
 const char *m_wc_flags_str(uint32_t flags, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -82,9 +64,7 @@ void m_recv_wc_of(const struct m_op *op, int ud, struct m_recv_wc *out)
 	}
 	out->imm = out->has_imm ? op->verbs.imm_data : 0;
 	out->inv = out->has_inv ? op->verbs.rkey : 0;
-	out->flags = (out->has_imm ? M_WCF_WITH_IMM : 0u) | (out->has_inv ? M_WCF_WITH_INV : 0u) |
-		     (ud ? M_WCF_GRH : 0u);
-	out->flags_may = ud ? M_WCF_IP_CSUM_OK : 0u;
+	out->flags = (out->has_imm ? M_WCF_WITH_IMM : 0u) | (out->has_inv ? M_WCF_WITH_INV : 0u);
 }
 
 /* The flags set s allows, into *must (in every outcome) and *may (in some only); its deciding deviation in *dev. */
@@ -115,8 +95,6 @@ int m_recv_wc_expect(const struct model *m, const struct m_profile *p, const str
 	ud = op->obj >= 0 && op->obj < nd->nqp && nd->qp[op->obj].type == M_QPT_UD;
 	m_recv_wc_of(op, ud, out);
 	/* RECV-WC-1: the flags besides the immediate's and the invalidate's, then the invalidate's own */
-	out->flags &= M_WCF_WITH_IMM | M_WCF_WITH_INV;
-	out->flags_may = 0;
 	if (ud)
 		s = DECIDE(p, RECV_WC_1, PART_WCF_UD, { M_OUT_OK, M_WCF_GRH }, { M_OUT_OK, M_WCF_GRH | M_WCF_IP_CSUM_OK });
 	else

@@ -24,9 +24,6 @@ enum m_wc_flag {
 	M_WCF_IP_CSUM_OK = 1 << 2,
 	M_WCF_WITH_INV = 1 << 3,
 };
-/* The flag's name without IBV_WC_ ("GRH", "WITH_INV"), or "?"; its parse: 0, or -EINVAL. */
-const char *m_wc_flag_str(enum m_wc_flag f);
-int m_wc_flag_parse(const char *name, enum m_wc_flag *out);
 /* flags as "GRH|WITH_IMM" ("0" for none; unknown bits in hex) into buf (len bytes). Returns buf. */
 const char *m_wc_flags_str(uint32_t flags, char *buf, size_t len);
 
@@ -48,8 +45,10 @@ struct m_recv_wc {
 /*
  * The successful receive completion that op (a SEND or a WRITE with
  * immediate; ud: on a UD QP, the GRH's 40 bytes ahead of a SEND's) gives the
- * receive it consumes, into *out (known 1). The one computation of these
- * fields: the model's CQs (cq.c) and the peer's judged completion use it.
+ * receive it consumes, into *out (known 1), of wc_flags the immediate's and
+ * the invalidate's bits only (the others: m_recv_wc_expect, as a profile
+ * decides them). The one computation of these fields: the model's CQs
+ * (cq.c) and the peer's judged completion use it.
  */
 void m_recv_wc_of(const struct m_op *op, int ud, struct m_recv_wc *out);
 
