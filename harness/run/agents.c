@@ -104,49 +104,49 @@ static int send_line(struct stack *st, unsigned node, const char *req)
 /* Run-ahead, st->capture: queue req for its stack_call, to be written by ahead_flush. -EINPROGRESS or -EAGAIN. */
 static int ahead_queue(struct stack *st, unsigned node, const char *req)
 {
-	char *slot = st->ahead[(st->ahead_head + st->nahead) % STACK_AHEAD_MAX];
+	unsigned slot = (st->ahead_head + st->nahead) % STACK_AHEAD_MAX;
 	size_t n = strnlen(req, STACK_AHEAD_LINE);
 
-	if (st->nahead == STACK_AHEAD_MAX || (st->nahead && node != st->ahead_node) || n == STACK_AHEAD_LINE)
-		return -EAGAIN; /* a full queue, another node, or longer than a slot: it goes in its turn */
+	if (st->nahead == STACK_AHEAD_MAX || n == STACK_AHEAD_LINE)
+		return -EAGAIN; /* a full queue, or longer than a slot: it goes in its turn */
 	if (node >= st->n || st->ag[node].fd < 0)
 		return -EPIPE;
-	memcpy(slot, req, n); /* a copy, not a format: this runs for every step sent ahead */
-	slot[n] = '\0';
-	st->ahead_node = node;
+	memcpy(st->ahead[slot], req, n); /* a copy, not a format: this runs for every step sent ahead */
+	st->ahead[slot][n] = '\0';
+	st->ahead_nd[slot] = (uint8_t)node;
+	st->ahead_per[node]++;
 	st->nahead++;
 	st->unsent++;
 	return -EINPROGRESS;
 }
 
-/*
- * Write the requests queued ahead and not sent yet to their node, all in one
- * write (the agent reads them together, and may answer them together:
- * agent.h). 0, or -EPIPE with st->err as send_line.
- */
-static int ahead_flush(struct stack *st)
+/* Write the unsent requests queued ahead for node, all in one write (the agent reads them together, and may
+ * answer them together: agent.h). 0, or -EPIPE with st->err as send_line. */
+static int ahead_flush_node(struct stack *st, unsigned node)
 {
-	unsigned node = st->ahead_node;
 	size_t len = 0, off = 0;
 	char *buf;
 	int rc;
 
-	if (!st->unsent)
-		return 0;
-	for (unsigned k = st->nahead - st->unsent; k < st->nahead; k++)
-		len += strlen(st->ahead[(st->ahead_head + k) % STACK_AHEAD_MAX]) + 1;
+	for (unsigned k = st->nahead - st->unsent; k < st->nahead; k++) {
+		unsigned slot = (st->ahead_head + k) % STACK_AHEAD_MAX;
+
+		if (st->ahead_nd[slot] == node)
+			len += strlen(st->ahead[slot]) + 1;
+	}
 	buf = malloc(len);
 	if (!buf)
 		return -ENOMEM;
 	for (unsigned k = st->nahead - st->unsent; k < st->nahead; k++) {
-		const char *req = st->ahead[(st->ahead_head + k) % STACK_AHEAD_MAX];
-		size_t n = strlen(req);
+		unsigned slot = (st->ahead_head + k) % STACK_AHEAD_MAX;
+		size_t n = strlen(st->ahead[slot]);
 
-		memcpy(buf + off, req, n);
+		if (st->ahead_nd[slot] != node)
+			continue;
+		memcpy(buf + off, st->ahead[slot], n);
 		buf[off + n] = '\n';
 		off += n + 1;
 	}
-	st->unsent = 0;
 	rc = proto_send_bytes(st->ag[node].fd, buf, len);
 	free(buf);
 	if (rc && !agent_ended(st, node, 1000)) /* its socket closed: say how it ended, as send_line */
@@ -155,21 +155,43 @@ static int ahead_flush(struct stack *st)
 	return rc ? -EPIPE : 0;
 }
 
-/* With requests sent ahead to node, the one asked of it must be the oldest of them: 0 (taken off the queue),
+/* Write the requests queued ahead and not sent yet, each node's in one write (ahead_flush_node), in the order
+ * of their oldest. 0, or the first failure of ahead_flush_node. */
+static int ahead_flush(struct stack *st)
+{
+	uint32_t done = 0; /* bit N: node N's written */
+	int rc = 0;
+
+	_Static_assert(SCN_NODES_MAX <= 32, "a node a bit");
+	for (unsigned k = st->nahead - st->unsent; k < st->nahead && !rc; k++) {
+		unsigned node = st->ahead_nd[(st->ahead_head + k) % STACK_AHEAD_MAX];
+
+		if (!(done & (1u << node))) {
+			done |= 1u << node;
+			rc = ahead_flush_node(st, node);
+		}
+	}
+	st->unsent = 0;
+	return rc;
+}
+
+/* With requests sent ahead to node, the one asked of it must be the oldest of all: 0 (taken off the queue),
  * -EPROTO, or as ahead_flush. */
 static int ahead_take(struct stack *st, unsigned node, const char *req)
 {
 	int rc = ahead_flush(st); /* it among them: written before its answer is awaited */
+	unsigned head = st->ahead_head;
 
 	if (rc)
 		return rc;
-	if (strcmp(st->ahead[st->ahead_head], req) == 0) {
-		st->ahead_head = (st->ahead_head + 1) % STACK_AHEAD_MAX;
+	if (st->ahead_nd[head] == node && strcmp(st->ahead[head], req) == 0) {
+		st->ahead_head = (head + 1) % STACK_AHEAD_MAX;
+		st->ahead_per[node]--;
 		st->nahead--;
 		return 0;
 	}
-	snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s, but '%.60s' was sent ahead to node %s", req,
-		 st->f->nodes[node], st->ahead[st->ahead_head], st->f->nodes[st->ahead_node]);
+	snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s, but '%.60s' was sent ahead to node %s first", req,
+		 st->f->nodes[node], st->ahead[head], st->f->nodes[st->ahead_nd[head]]);
 	return -EPROTO;
 }
 
@@ -181,7 +203,7 @@ int stack_send(struct stack *st, unsigned node, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
-	if (st->nahead && node == st->ahead_node) {
+	if (node < st->n && st->ahead_per[node]) {
 		snprintf(st->err, sizeof(st->err), "request '%.60s' to node %s while requests were sent ahead to it", req,
 			 st->f->nodes[node]);
 		return -EPROTO;
@@ -242,7 +264,7 @@ int stack_call(struct stack *st, unsigned node, char *reply, const char *fmt, ..
 		return ahead_queue(st, node, req);
 	double t0 = steptime_now();
 
-	rc = st->nahead && node == st->ahead_node ? ahead_take(st, node, req) : send_line(st, node, req);
+	rc = node < st->n && st->ahead_per[node] ? ahead_take(st, node, req) : send_line(st, node, req);
 	steptime_add(ST_SEND, t0);
 	if (rc)
 		return rc;

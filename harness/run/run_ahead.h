@@ -34,8 +34,12 @@ size_t run_chain_len(const struct scn_file *f, size_t si);
  * exactly as without run-ahead, in order. A step that cannot go ends the
  * run of them: it and those after it go when their turn comes. The window
  * (RUN_AHEAD) is topped up when half of it has been answered, so that the
- * engine can send several requests at once. Returns the new sent.
+ * engine can send several requests at once. mixed: the window may hold
+ * steps of several nodes that each act on their own node alone (no post;
+ * the runner asks it when no peer observation is pending, which would ask
+ * another node while its requests are in flight). Returns the new sent.
  */
-size_t run_ahead_send(const struct scn_file *f, const struct backend_ops *ops, void *be, size_t si, size_t sent);
+size_t run_ahead_send(const struct scn_file *f, const struct backend_ops *ops, void *be, size_t si, size_t sent,
+		      int mixed);
 
 #endif

@@ -627,7 +627,7 @@ static void send_ahead(struct run *x, size_t si)
 {
 	if (!x->o->ahead || !x->ops->ahead || x->o->mode != RUN_REAL)
 		return;
-	x->sent = run_ahead_send(x->f, x->ops, x->be, si, x->sent);
+	x->sent = run_ahead_send(x->f, x->ops, x->be, si, x->sent, !x->pend.on);
 }
 
 int run_begin(struct run *x, const struct scn_file *f, const struct backend_ops *ops, void *be,

@@ -53,12 +53,15 @@ struct stack {
 	struct stack_obj o[SCN_OBJS_MAX];
 	char err[512];             /* the last infrastructure error, for reports */
 	char tmp[48];              /* the agents' TMPDIR, removed with them ("" none) */
-	/* Run-ahead (backend_ops.ahead): the requests sent to node ahead_node and not yet
-	 * answered, oldest first at ahead_head; the next stack_call must be the oldest.
-	 * The newest unsent of them are queued, not written yet: all go in one write
-	 * before the next wait for an answer (stack_recv). */
+	/* Run-ahead (backend_ops.ahead): the requests sent ahead and not yet answered,
+	 * oldest first at ahead_head, each to node ahead_nd[slot] (ahead_per[N] of them
+	 * to node N); the next stack_call to a node with some must be the oldest of all.
+	 * The newest unsent of them are queued, not written yet: each node's go in one
+	 * write before the next wait for an answer (stack_recv). */
 	char ahead[STACK_AHEAD_MAX][STACK_AHEAD_LINE];
-	unsigned nahead, ahead_head, ahead_node, unsent;
+	uint8_t ahead_nd[STACK_AHEAD_MAX];
+	unsigned ahead_per[SCN_NODES_MAX];
+	unsigned nahead, ahead_head, unsent;
 	uint8_t capture;           /* stack_call sends and queues, and answers -EINPROGRESS */
 	unsigned long waits;       /* answers stack_recv waited for, none of it read yet: round trips (a figure) */
 };
@@ -74,11 +77,12 @@ extern const struct backend_ops stack_ops;
  * -EPIPE when the agent is gone; the reason goes to st->err. Sending to two
  * agents before receiving from either serves calls that need both sides at
  * once (a connection: one listens while the other connects). With requests
- * sent ahead to a node (st->nahead), stack_call to that node must ask the
- * oldest of them (it then only takes its answer), and stack_send to it is
- * refused: -EPROTO, st->err says so. Other nodes are talked to as ever.
- * Requests sent ahead are written together, in one write, when stack_recv
- * (or stack_recv_bytes) next waits for an answer, whichever node's.
+ * sent ahead to a node (st->ahead_per), stack_call to that node must ask the
+ * oldest request sent ahead to any (it then only takes its answer), and
+ * stack_send to it is refused: -EPROTO, st->err says so. Nodes with none are
+ * talked to as ever. Requests sent ahead are written together, one write a
+ * node, when stack_recv (or stack_recv_bytes) next waits for an answer,
+ * whichever node's.
  */
 int stack_send(struct stack *st, unsigned node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int stack_recv(struct stack *st, unsigned node, char *reply, int timeout_ms);

@@ -60,6 +60,7 @@ struct fake {
 	int read_rc;             /* read() fails with this */
 	/* run-ahead (run_opts.ahead, backend_ops.ahead): */
 	int ahead_pd_only;       /* take only alloc_pd and dealloc_pd ahead (else any call) */
+	int ahead_any_node;      /* take calls of several nodes ahead together (else one node's at a time) */
 	int32_t queue[FK_QUEUE]; /* the objects of the calls sent ahead and not run yet, oldest first */
 	unsigned nq, max_q;      /* how many now, the most at once */
 	unsigned node;           /* the node they are for */
@@ -238,7 +239,7 @@ static inline int fk_ahead(void *be, const struct hcall *c)
 	fk.ahead_calls++;
 	if (c->obj > fk.offered_max)
 		fk.offered_max = c->obj;
-	if ((fk.ahead_pd_only && c->op != M_OP_ALLOC_PD && c->op != M_OP_DEALLOC_PD) || (fk.nq && c->node != fk.node) ||
+	if ((fk.ahead_pd_only && c->op != M_OP_ALLOC_PD && c->op != M_OP_DEALLOC_PD) || (fk.nq && c->node != fk.node && !fk.ahead_any_node) ||
 	    fk.nq == FK_QUEUE)
 		return -EAGAIN;
 	fk.node = c->node;

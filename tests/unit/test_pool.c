@@ -322,12 +322,13 @@ END_TEST
 
 START_TEST(test_requests_sent_ahead_are_answered_in_order)
 {
-	struct hcall c = { .op = M_OP_ALLOC_PD, .node = 0, .obj = 4 }, d = c, w = c;
+	struct hcall c = { .op = M_OP_ALLOC_PD, .node = 0, .obj = 4 }, d = c, e = c, w = c;
 	struct hres r;
 	char reply[PROTO_LINE_MAX];
 
-	c.call = d.call = (uint16_t)scn_call_find("alloc_pd");
+	c.call = d.call = e.call = (uint16_t)scn_call_find("alloc_pd");
 	d.obj = 5;
+	e.node = 1; /* another node's call, queued after node 0's */
 	w.call = (uint16_t)scn_call_find("write");
 	w.op = M_OP_WRITE;
 	start_on_fakes("ok objs=0 fams=0", "ok objs=0 fams=0");
@@ -335,17 +336,24 @@ START_TEST(test_requests_sent_ahead_are_answered_in_order)
 	ck_assert_int_eq(stack_ops.ahead(&st, &d), 0);
 	ck_assert_uint_eq(st.nahead, 2);
 	ck_assert_int_eq(stack_ops.ahead(&st, &w), -EAGAIN); /* a post never goes ahead */
-	c.node = 1;
-	ck_assert_int_eq(stack_ops.ahead(&st, &c), -EAGAIN); /* nor another node's call meanwhile */
-	c.node = 0;
+	ck_assert_int_eq(stack_ops.ahead(&st, &e), 0);
+	ck_assert_uint_eq(st.nahead, 3);
+	ck_assert_uint_eq(st.ahead_per[0], 2);
+	ck_assert_uint_eq(st.ahead_per[1], 1);
 	ck_assert_int_eq(stack_send(&st, 0, "recvs id=1"), -EPROTO);
+	ck_assert_int_eq(stack_send(&st, 1, "recvs id=1"), -EPROTO);
 	ck_assert_int_eq(stack_call(&st, 0, reply, "alloc_pd id=5"), -EPROTO); /* not the oldest */
 	ck_assert_ptr_nonnull(strstr(st.err, "'alloc_pd id=4' was sent ahead"));
-	ck_assert_int_eq(stack_call(&st, 1, reply, "recvs id=1"), 0); /* another node: as ever */
-	ck_assert_str_eq(reply, "ok");
+	ck_assert_int_eq(stack_call(&st, 1, reply, "alloc_pd id=4"), -EPROTO); /* its node's oldest, not the oldest */
+	ck_assert_ptr_nonnull(strstr(st.err, "first"));
 	ck_assert_int_eq(stack_ops.exec(&st, &c, &r), 0);
 	ck_assert_int_eq(r.out.kind, M_OUT_OK);
 	ck_assert_int_eq(stack_ops.exec(&st, &d, &r), 0);
+	ck_assert_uint_eq(st.ahead_per[0], 0);
+	ck_assert_int_eq(stack_call(&st, 0, reply, "recvs id=1"), 0); /* a node with none: as ever */
+	ck_assert_str_eq(reply, "ok");
+	ck_assert_int_eq(stack_ops.exec(&st, &e, &r), 0);
+	ck_assert_int_eq(r.out.kind, M_OUT_OK);
 	ck_assert_uint_eq(st.nahead, 0);
 	ck_assert_int_eq(stack_call(&st, 1, reply, "alloc_pd id=7"), 0); /* and then anything, anywhere */
 	stack_pool_stop(&p, &st);

@@ -9,14 +9,16 @@
 #include "tests/unit/runner_fx.h"
 #include "harness/run/run_ahead.h"
 
-/* Run text on the fake (run-ahead on or off; object busy answers EBUSY); the verdict into *r, the caller clears it. */
-static void run(const char *text, int ahead, int32_t busy, struct result *r)
+/* Run text on the fake (run-ahead on or off; object busy answers EBUSY; any: the fake takes several nodes'
+ * calls ahead together, as the stack does); the verdict into *r, the caller clears it. */
+static void run_on(const char *text, int ahead, int32_t busy, int any, struct result *r)
 {
 	struct run_opts o = { .mode = RUN_REAL, .ahead = ahead };
 	struct scn_file *f;
 
 	fk_reset();
 	fk.ahead_pd_only = 1;
+	fk.ahead_any_node = any;
 	memset(fk.forget, 1, sizeof(fk.forget));
 	f = parse(text);
 	for (size_t i = 0; busy >= 0 && i < f->nsteps; i++) /* every step runs on the engine: step i is the i-th run */
@@ -25,6 +27,11 @@ static void run(const char *text, int ahead, int32_t busy, struct result *r)
 	ck_assert_int_eq(m_profile_get("rxe", 0, &o.prof), 0);
 	ck_assert_int_eq(run_scenario(f, &fake_ops, NULL, &o, r), 0);
 	scn_free(f);
+}
+
+static void run(const char *text, int ahead, int32_t busy, struct result *r)
+{
+	run_on(text, ahead, busy, 0, r);
 }
 
 static const char pairs[] = "title pairs\nnodes a b\n"
@@ -44,6 +51,50 @@ START_TEST(test_ahead_sends_a_nodes_object_calls_before_their_answers)
 	for (unsigned i = 0; i < fk.nlog; i++) /* node a's four, then b's alone, then a's two */
 		ck_assert_msg(strcmp(fk.log[i], want[i]) == 0, "event %u: %s, want %s", i, fk.log[i], want[i]);
 	result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_ahead_sends_several_nodes_object_calls_together)
+{
+	static const char *const want[] = { "a0", "a0", "a1", "a1", "a2", "a3", "a3", "x0", "x0", "x1", "x1", "x2", "x3", "x3" };
+	struct result r;
+
+	run_on(pairs, 1, -1, 1, &r);
+	ck_assert_msg(r.v == V_PASS, "%s", r.reason);
+	ck_assert_uint_eq(fk.nlog, 14);
+	for (unsigned i = 0; i < fk.nlog; i++) /* every step sent before the first answer: each acts on its own node */
+		ck_assert_msg(strcmp(fk.log[i], want[i]) == 0, "event %u: %s, want %s", i, fk.log[i], want[i]);
+	result_clear(&r);
+}
+END_TEST
+
+/* A window of several nodes holds no post: another node's step could change what the post meets (its peer QP,
+ * the memory it reaches), and the post's peer observation asks another node. */
+START_TEST(test_ahead_mixes_nodes_only_for_calls_on_their_own_node)
+{
+	static const char text[] = "title mixed\nnodes a b\n"
+				   "a: alloc_pd p\na: reg_mr m pd=p len=64 access=LOCAL_WRITE\na: create_qp qa pd=p\n"
+				   "b: alloc_pd pb\nb: reg_mr mb pd=pb len=64 access=LOCAL_WRITE|REMOTE_WRITE\n"
+				   "b: create_qp qb pd=pb\nconnect a.qa b.qb\n"
+				   "a: write qa local=m+0 remote=b.mb+0 len=8 expect SUCCESS\n" /* step 7 */
+				   "b: alloc_pd pc\na: alloc_pd pd\nb: dealloc_pd pc\n";        /* steps 8-10 */
+	struct scn_file *f;
+
+	fk_reset();
+	fk.ahead_any_node = 1;
+	f = parse(text);
+	ck_assert_uint_eq(run_ahead_send(f, &fake_ops, NULL, 0, 0, 1), 6); /* the set-up, to connect */
+	fk_reset();
+	fk.ahead_any_node = 1;
+	ck_assert_uint_eq(run_ahead_send(f, &fake_ops, NULL, 0, 0, 0), 3); /* not mixed: node a's three */
+	fk_reset();
+	fk.ahead_any_node = 1;
+	memset(fk.created, 1, sizeof(fk.created)); /* the set-up ran: the engine knows m and mb */
+	ck_assert_uint_eq(run_ahead_send(f, &fake_ops, NULL, 7, 7, 1), 8); /* the post, then no other node's step */
+	fk_reset();
+	fk.ahead_any_node = 1;
+	ck_assert_uint_eq(run_ahead_send(f, &fake_ops, NULL, 8, 8, 1), 11); /* after it, both nodes' again */
+	scn_free(f);
 }
 END_TEST
 
@@ -130,6 +181,8 @@ Suite *suite_test_runner_ahead(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_ahead_sends_a_nodes_object_calls_before_their_answers);
+	tcase_add_test(tc, test_ahead_sends_several_nodes_object_calls_together);
+	tcase_add_test(tc, test_ahead_mixes_nodes_only_for_calls_on_their_own_node);
 	tcase_add_test(tc, test_ahead_off_sends_nothing_ahead);
 	tcase_add_test(tc, test_ahead_judges_as_without_it);
 	tcase_add_test(tc, test_ahead_never_sends_a_step_that_needs_the_engines_view);

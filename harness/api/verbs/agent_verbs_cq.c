@@ -33,6 +33,7 @@ struct stash {
 	uint8_t twaited[TAKEN_MAX]; /* waited[] of each, carried over */
 	unsigned ord;             /* its place among the CQs made since the reset, 1 the first */
 	unsigned unacked;         /* events get_cq_event took of it, not acknowledged yet */
+	uint8_t armed;            /* req_notify_cq asked an event of it (once, ever: get_cq_event's wait) */
 	struct ibv_cq_ex *ex;     /* made by ibv_create_cq_ex (ex=1): polled through it (agent_cqex.h) */
 	uint64_t wc_flags;        /* its wc_flags */
 };
@@ -276,15 +277,16 @@ int agent_do_poll_cq(struct agent *a)
 	if (!o || max < 1 || max > POLL_MAX)
 		return agent_reply_err(a, EINVAL, "bad poll_cq request");
 	s = o->ext;
-	/* Completions may still be coming (a flush, a peer's answer): take the CQ's until it stays quiet. */
-	for (;;) {
+	/* Completions may still be coming (a flush, a peer's answer): take the CQ's until it stays quiet.
+	 * Into a CQ no live QP completes into nothing more can come: what it holds is taken at once. */
+	for (int settle = cq_in_use(a, o->scq);;) {
 		int got = drain(o);
 
 		if (got < 0)
 			return agent_reply_err(a, EIO, "ibv_poll_cq failed");
 		if (got)
 			quiet = proto_now_ms() + POLL_SETTLE_MS;
-		if (s->n >= max || proto_now_ms() >= quiet || proto_now_ms() >= deadline)
+		if (!settle || s->n >= max || proto_now_ms() >= quiet || proto_now_ms() >= deadline)
 			break;
 		nap();
 	}
@@ -391,7 +393,21 @@ int agent_do_req_notify_cq(struct agent *a)
 	rc = ibv_req_notify_cq(o->scq, agent_num(a, "sol", 0) ? 1 : 0);
 	if (rc)
 		return agent_reply_err(a, rc, "ibv_req_notify_cq: %s", strerror(rc));
+	((struct stash *)o->ext)->armed = 1;
 	return proto_send(a->fd, "ok");
+}
+
+/* Whether a live CQ object of channel ch was ever armed (req_notify_cq): the only source of its events. */
+static int channel_armed(struct agent *a, const struct ibv_comp_channel *ch)
+{
+	for (int i = 0; i < AGENT_OBJS_MAX; i++) {
+		const struct aobj *c = &a->obj[i];
+
+		if (c->kind == AO_CQ && c->live && c->scq && c->scq->channel == ch && c->ext &&
+		    ((const struct stash *)c->ext)->armed)
+			return 1;
+	}
+	return 0;
 }
 
 int agent_do_get_cq_event(struct agent *a)
@@ -407,6 +423,8 @@ int agent_do_get_cq_event(struct agent *a)
 	if (!o)
 		return agent_reply_err(a, EINVAL, "no such live completion channel");
 	ch = o->ext;
+	if (!channel_armed(a, ch))
+		wait_ms = 0; /* no CQ of it asked for an event: none can come, only one already there is taken */
 	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	do
 		k = poll(&pfd, 1, wait_ms); /* bounded: ibv_get_cq_event itself would block for ever */

@@ -14,7 +14,8 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 int stack_exec_verbs(struct stack *st, const struct hcall *c, struct hres *r);
 /* n send WRs on one QP posted in one call (family.h: stack_exec_chain). */
 int stack_exec_chain_verbs(struct stack *st, const struct hcall *c, size_t n, struct hres *r);
-/* family.h's stack_ahead: PD, MR and MW creation and release, create_qp, query_qp, and the posts
+/* family.h's stack_ahead: PD, MR, MW, CQ, SRQ and completion channel creation and release, create_qp and
+ * destroy_qp, the device, port, GID, P_Key and QP queries (each one request), and the posts
  * that consume no receive at the peer (WRITE, READ, atomics: runner.c judges their peer observations). */
 int stack_ahead_verbs(const struct hcall *c);
 extern const struct agent_req agent_verbs_reqs[];

@@ -375,8 +375,11 @@ int stack_ahead_verbs(const struct hcall *c)
 		return 0; /* three requests */
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_REG_MR: case M_OP_DEREG_MR: case M_OP_ALLOC_MW:
-	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP:
-		return 1;
+	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP: case M_OP_DESTROY_QP:
+	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_CREATE_SRQ: case M_OP_DESTROY_SRQ:
+	case M_OP_CREATE_COMP_CHANNEL: case M_OP_DESTROY_COMP_CHANNEL: case M_OP_QUERY_DEVICE: case M_OP_QUERY_PORT:
+	case M_OP_QUERY_GID: case M_OP_QUERY_GID_TABLE: case M_OP_QUERY_PKEY: case M_OP_GET_PKEY_INDEX:
+		return 1; /* one request of the node's own objects, one answer (request) */
 	case M_OP_WRITE: case M_OP_READ: case M_OP_CAS: case M_OP_FADD: /* no receive at the peer */
 		return c->verbs.ah < 0;
 	default:
