@@ -41,6 +41,9 @@ static inline void jline_raw(struct jline *l, const char *s)
 {
 	jline_put(l, s, strlen(s));
 }
+/* 1 when s is a string jansson writes as it is (not NULL, printable ASCII without '"' and '\\'), its length
+ * in *len (len may be NULL); else 0. */
+int jline_plain(const char *s, size_t *len);
 /* Append a string value "s": only printable ASCII without '"' and '\\' (what jansson writes unescaped), else ok 0. */
 void jline_str(struct jline *l, const char *s);
 /* Append an integer as json_integer's "%lld" writes it. */

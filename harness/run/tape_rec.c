@@ -210,12 +210,41 @@ static json_t *res_json(const struct hcall *c, const struct hres *r)
 			 q ? q : json_object());
 }
 
+#define KEYS_KNOWN 1  /* query_keys' answer: found */
+#define KEYS_REPEAT 2 /* two entries of the list have one key */
+#define KEYS_PLAIN 4  /* every key is a string jansson writes as it is (jline_plain) */
+
+/*
+ * What exec_line needs to know of call ci's query list (its first 32 entries), the
+ * KEYS_* bits; fixed for the process, kept once found (as scn_call_get keeps its answers):
+ * a query's every key was compared with the others' and looked at a byte at a time for
+ * every step.
+ */
+static int query_keys(int ci, const struct scn_call *call)
+{
+	static unsigned char memo[512];
+	int bits = KEYS_KNOWN | KEYS_PLAIN;
+
+	if (ci >= 0 && ci < (int)sizeof(memo) && memo[ci])
+		return memo[ci];
+	for (unsigned i = 0; call && call->query && i < 32 && call->query[i].key; i++) {
+		for (unsigned k = 0; k < i; k++)
+			if (strcmp(call->query[k].key, call->query[i].key) == 0)
+				bits |= KEYS_REPEAT;
+		if (!jline_plain(call->query[i].key, NULL))
+			bits &= ~KEYS_PLAIN;
+	}
+	if (ci >= 0 && ci < (int)sizeof(memo))
+		memo[ci] = (unsigned char)bits;
+	return bits;
+}
+
 /* An exec's event as res_json and rec_exec's json_pack write it (struct jline), into *l. */
 static const struct jline *exec_line(struct jline *l, const struct hcall *c, int rc, const struct hres *r)
 {
 	const struct scn_call *call = scn_call_get(c->call);
 	char out[48];
-	int first = 1;
+	int first = 1, keys;
 
 	jline_init(l);
 	jline_raw(l, "[\"x\",");
@@ -238,16 +267,18 @@ static const struct jline *exec_line(struct jline *l, const struct hcall *c, int
 	else
 		jline_raw(l, "null");
 	jline_raw(l, ",{");
+	keys = r->qset ? query_keys(c->call, call) : 0;
 	for (unsigned i = 0; call && call->query && i < 32 && call->query[i].key; i++) {
 		if (!(r->qset & (1u << i)))
 			continue;
-		for (unsigned k = 0; k < i; k++) /* json_object_set_new of a key set before: its value replaced */
-			if ((r->qset & (1u << k)) && call->query[k].key[0] == call->query[i].key[0] &&
-			    strcmp(call->query[k].key, call->query[i].key) == 0)
-				l->ok = 0;
-		jline_raw(l, first ? "" : ",");
-		jline_str(l, call->query[i].key);
-		jline_raw(l, ":");
+		for (unsigned k = 0; (keys & KEYS_REPEAT) && k < i; k++) /* json_object_set_new of a key set before */
+			if ((r->qset & (1u << k)) && strcmp(call->query[k].key, call->query[i].key) == 0)
+				l->ok = 0; /* its value replaced: jansson's object, not this line */
+		if (!(keys & KEYS_PLAIN))
+			l->ok = 0; /* a key jansson escapes (none is): its object */
+		jline_raw(l, first ? "\"" : ",\"");
+		jline_raw(l, call->query[i].key); /* jline_str's, its look at every byte taken once */
+		jline_raw(l, "\":");
 		jline_int(l, (int64_t)r->q[i]);
 		first = 0;
 	}
@@ -468,11 +499,43 @@ int tape_steps_check(const void *h, const struct scn_file *f, char *err, size_t 
 	return 0;
 }
 
+/*
+ * The head's line as put writes json_pack's object of it (tape_rec_init), appended to
+ * tr->t without a tree when every string in it is one jansson writes as it is (a
+ * scenario's steps are in it); 0, nothing appended, when one is not or memory ran out.
+ */
+static int head_line(struct tape_rec *tr, const char *engine, const struct run_opts *o, const char *kernel, int chain,
+		     const struct scn_file *f)
+{
+	struct text h = { 0 };
+	char text[512];
+	int ok = jline_plain(engine, NULL) && jline_plain(o->prof.name, NULL) && jline_plain(kernel, NULL);
+
+	if (!ok)
+		return 0;
+	text_addf(&h, "%s{\"tape\":%d,\"engine\":\"%s\",\"profile\":\"%s\",\"kver\":%lld,\"kernel\":\"%s\",\"ahead\":%s,"
+		  "\"crash\":%s,\"chain\":%s,\"steps\":[", TAPE_MARK, TAPE_VERSION, engine, o->prof.name,
+		  (long long)o->prof.kernel, kernel, o->ahead ? "true" : "false", o->allow_crash ? "true" : "false",
+		  chain ? "true" : "false");
+	for (size_t i = 0; ok && f && i < f->nsteps; i++) {
+		const char *st = tape_step_text(f, &f->steps[i], text, sizeof(text));
+
+		ok = jline_plain(st, NULL);
+		text_addl(&h, i ? ",\"" : "\"", st, "\"", NULL);
+	}
+	text_adds(&h, "]}\n");
+	ok = ok && !h.oom;
+	if (ok)
+		text_add(&tr->t, h.s, h.len);
+	text_free(&h);
+	return ok;
+}
+
 void tape_rec_init(struct tape_rec *tr, const struct backend_ops *in, void *be, const struct run_opts *o,
 		   const struct scn_file *f)
 {
 	struct utsname u;
-	json_t *steps = json_array();
+	json_t *steps;
 	char text[512];
 
 	memset(tr, 0, sizeof(*tr));
@@ -485,6 +548,9 @@ void tape_rec_init(struct tape_rec *tr, const struct backend_ops *in, void *be, 
 					.ahead = in->ahead ? rec_ahead : NULL, .pause = in->pause };
 	if (uname(&u))
 		u.release[0] = '\0';
+	if (head_line(tr, in->name, o, u.release, in->exec_chain != NULL, f))
+		return;
+	steps = json_array();
 	for (size_t i = 0; steps && f && i < f->nsteps; i++)
 		json_array_append_new(steps, json_string(tape_step_text(f, &f->steps[i], text, sizeof(text))));
 	put(tr, json_pack("{s:i,s:s,s:s,s:I,s:s,s:b,s:b,s:b,s:o}", "tape", TAPE_VERSION, "engine", in->name, "profile",
