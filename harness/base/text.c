@@ -1,6 +1,7 @@
 /* text.c — growing text buffer (text.h). */
 #include "harness/base/text.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,60 @@ void text_addf(struct text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
+/* Room for n more bytes and the NUL. 0, or -ENOMEM (t->oom set, t kept as it was). */
+static int text_room(struct text *t, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 256;
+	char *s;
+
+	if (t->s && t->len + n < t->cap)
+		return 0;
+	while (cap < t->len + n + 1)
+		cap *= 2;
+	s = realloc(t->s, cap);
+	if (!s) {
+		t->oom = 1;
+		return -ENOMEM;
+	}
+	t->s = s;
+	t->cap = cap;
+	return 0;
+}
+
+void text_add(struct text *t, const char *s, size_t n)
+{
+	if (t->oom || text_room(t, n))
+		return;
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
+void text_adds(struct text *t, const char *s)
+{
+	text_add(t, s, strlen(s));
+}
+
+void text_addl(struct text *t, const char *s, ...)
+{
+	va_list ap;
+
+	va_start(ap, s);
+	for (; s; s = va_arg(ap, const char *))
+		text_adds(t, s);
+	va_end(ap);
+}
+
+void text_addu(struct text *t, unsigned long long v)
+{
+	char d[24], *e = d + sizeof(d);
+
+	do
+		*--e = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	text_add(t, e, (size_t)(d + sizeof(d) - e));
+}
+
 const char *text_str(const struct text *t)
 {
 	return t->s ? t->s : "";
@@ -77,10 +132,14 @@ char *text_split_marked(char **s, const char *mark, int keep)
 		int len = nl ? (int)(nl - p) : (int)strlen(p);
 		int is = strncmp(p, mark, m) == 0;
 
-		if (is)
-			text_addf(&marked, "%.*s\n", len - (int)m, p + m);
-		if (keep || !is)
-			text_addf(&rest, "%.*s\n", len, p);
+		if (is) {
+			text_add(&marked, p + m, (size_t)(len - (int)m));
+			text_add(&marked, "\n", 1);
+		}
+		if (keep || !is) {
+			text_add(&rest, p, (size_t)len);
+			text_add(&rest, "\n", 1);
+		}
 		p += len + (nl ? 1 : 0);
 	}
 	if (rest.oom || marked.oom) { /* keep *s as it was */

@@ -16,6 +16,18 @@ struct text {
 
 /* Append formatted text. */
 void text_addf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Append the n bytes at s (no NUL among them), as text_addf(t, "%.*s", n, s)
+ * would, without a format: a copy (the runner's and the recorder's lines, a
+ * scenario's whole record).
+ */
+void text_add(struct text *t, const char *s, size_t n);
+/* Append the NUL-terminated s (text_add of its length). */
+void text_adds(struct text *t, const char *s);
+/* Append each string of the list, up to the NULL that ends it (text_adds of each). */
+void text_addl(struct text *t, const char *s, ...) __attribute__((sentinel));
+/* Append v in decimal, as text_addf(t, "%llu", v) would. */
+void text_addu(struct text *t, unsigned long long v);
 /* The text so far ("" when empty); valid until the next append or text_free. */
 const char *text_str(const struct text *t);
 /* Hand the buffer over (caller frees; NULL when empty) and reset t. */

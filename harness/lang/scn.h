@@ -397,8 +397,13 @@ void scn_free(struct scn_file *f);
 
 /* The call of step s. */
 const struct scn_call *scn_step_call(const struct scn_step *s);
-/* The argument of s given for key, or NULL if absent (also for BARE keys). */
-const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key);
+/* The argument of s given for key, or NULL if absent (also for BARE keys): scn_step_arg's search. */
+const struct scn_value *scn_step_arg_find(const struct scn_step *s, const char *key);
+/* The same, inline where s has no arguments (resolution asks each call's every key: most steps have none). */
+static inline const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key)
+{
+	return s->nargs ? scn_step_arg_find(s, key) : NULL;
+}
 /*
  * Does the expect clause of s allow o? An outcome list: o is one of them; a
  * query's KEY=VALUE results: o is the call's success (model_outcome_success:

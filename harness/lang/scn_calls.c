@@ -90,7 +90,8 @@ int scn_spec_index(const struct scn_arg_spec *list, const char *key)
 int scn_spec_index_after(const struct scn_arg_spec *list, const char *key, int prev)
 {
 	/* list[prev + 1] is an entry or the list's end: prev is -1 or one of its indexes */
-	if (list && prev >= -1 && list[prev + 1].key && strcmp(list[prev + 1].key, key) == 0)
+	if (list && prev >= -1 && list[prev + 1].key &&
+	    (list[prev + 1].key == key || strcmp(list[prev + 1].key, key) == 0)) /* one literal, often: merged */
 		return prev + 1;
 	return scn_spec_index(list, key);
 }

@@ -64,10 +64,10 @@ int32_t scn_obj_add(struct scn_ctx *c, const char *name, unsigned node, unsigned
 	return (int32_t)f->nobjs++;
 }
 
-const struct scn_value *scn_step_arg(const struct scn_step *s, const char *key)
+const struct scn_value *scn_step_arg_find(const struct scn_step *s, const char *key)
 {
 	for (size_t i = 0; i < s->nargs; i++)
-		if (strcmp(s->args[i].spec->key, key) == 0)
+		if (s->args[i].spec->key == key || strcmp(s->args[i].spec->key, key) == 0)
 			return &s->args[i].v;
 	return NULL;
 }

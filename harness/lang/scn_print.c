@@ -40,10 +40,24 @@ static void put_s(struct out *o, const char *str)
 	o->off += n;
 }
 
+/* put(o, "%llu", v) without a format's cost. */
+static void put_u(struct out *o, unsigned long long v)
+{
+	char d[24], *e = d + sizeof(d) - 1;
+
+	*e = '\0';
+	do
+		*--e = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	put_s(o, e);
+}
+
 static void put_ref(struct out *o, const struct scn_file *f, const struct scn_value *v, unsigned node)
 {
-	if ((unsigned)v->node != node)
-		put(o, "%s.", f->nodes[v->node]);
+	if ((unsigned)v->node != node) {
+		put_s(o, f->nodes[v->node]);
+		put_s(o, ".");
+	}
 	put_s(o, f->objs[v->obj].name);
 }
 
@@ -55,12 +69,15 @@ static void put_flags(struct out *o, enum scn_table t, uint64_t bits)
 
 	for (size_t i = 0; (name = scn_table_name(t, i, &val)) != NULL; i++)
 		if (val && (bits & val) == val) {
-			put(o, "%s%s", any ? "|" : "", name);
+			put_s(o, any ? "|" : "");
+			put_s(o, name);
 			bits &= ~val;
 			any = true;
 		}
-	if (bits || !any)
-		put(o, any ? "|0x%llx" : "%llu", (unsigned long long)bits);
+	if (bits && any)
+		put(o, "|0x%llx", (unsigned long long)bits);
+	else if (!any)
+		put_u(o, bits);
 }
 
 static void put_value(struct out *o, const struct scn_file *f, const struct scn_arg *a, unsigned node)
@@ -71,7 +88,10 @@ static void put_value(struct out *o, const struct scn_file *f, const struct scn_
 
 	switch (v->kind) {
 	case SCN_V_INT: /* a byte's value in hex, as memory is shown */
-		put(o, strcmp(a->spec->key, "byte") == 0 ? "0x%02llx" : "%llu", (unsigned long long)v->num);
+		if (strcmp(a->spec->key, "byte") == 0)
+			put(o, "0x%02llx", (unsigned long long)v->num);
+		else
+			put_u(o, v->num);
 		break;
 	case SCN_V_FLAGS:
 		put_flags(o, (enum scn_table)a->spec->table, v->num);
@@ -88,18 +108,26 @@ static void put_value(struct out *o, const struct scn_file *f, const struct scn_
 		break;
 	case SCN_V_ADDR:
 		put_ref(o, f, v, node);
-		put(o, "%c%llu", v->neg ? '-' : '+', (unsigned long long)v->num);
+		put_s(o, v->neg ? "-" : "+");
+		put_u(o, v->num);
 		break;
 	case SCN_V_ATTR:
 		put_ref(o, f, v, node);
-		put(o, ".%s", scn_attr_str((enum scn_attr)v->attr));
-		if (v->num)
-			put(o, "%c%llu", v->neg ? '-' : '+', (unsigned long long)v->num);
+		put_s(o, ".");
+		put_s(o, scn_attr_str((enum scn_attr)v->attr));
+		if (v->num) {
+			put_s(o, v->neg ? "-" : "+");
+			put_u(o, v->num);
+		}
 		break;
 	case SCN_V_STR:
 		put_s(o, "\"");
-		for (const char *p = v->str; *p; p++)
-			put(o, "%s%c", (*p == '"' || *p == '\\') ? "\\" : "", *p);
+		for (const char *p = v->str; *p; p++) {
+			const char c[2] = { *p, '\0' };
+
+			put_s(o, (*p == '"' || *p == '\\') ? "\\" : "");
+			put_s(o, c);
+		}
 		put_s(o, "\"");
 		break;
 	case SCN_V_HEX:
@@ -133,34 +161,48 @@ size_t scn_step_format(const struct scn_file *f, const struct scn_step *s, char 
 	if (len)
 		buf[0] = '\0';
 	if (call->kind == SCN_KIND_CONNECT) {
-		put(&o, "connect %s.%s", f->nodes[s->node], f->objs[s->obj].name);
+		put_s(&o, "connect ");
+		put_s(&o, f->nodes[s->node]);
+		put_s(&o, ".");
+		put_s(&o, f->objs[s->obj].name);
 		node = SCN_NODES_MAX; /* every reference with its node */
 	} else {
-		put(&o, "%s: %s", f->nodes[s->node], call->name);
-		if (s->obj >= 0)
-			put(&o, " %s", f->objs[s->obj].name);
+		put_s(&o, f->nodes[s->node]);
+		put_s(&o, ": ");
+		put_s(&o, call->name);
+		if (s->obj >= 0) {
+			put_s(&o, " ");
+			put_s(&o, f->objs[s->obj].name);
+		}
 	}
 	for (size_t i = 0; i < s->nargs; i++) {
 		const struct scn_arg *a = &s->args[i];
 
-		if (a->spec->flags & SCN_A_POS)
-			put(&o, " ");
-		else
-			put(&o, a->v.kind == SCN_V_BARE ? " %s" : " %s=", a->spec->key);
+		put_s(&o, " ");
+		if (!(a->spec->flags & SCN_A_POS)) {
+			put_s(&o, a->spec->key);
+			put_s(&o, a->v.kind == SCN_V_BARE ? "" : "=");
+		}
 		put_value(&o, f, a, node);
 	}
 	if (s->nexpect || s->nconds)
-		put(&o, " expect");
-	for (size_t i = 0; i < s->nexpect; i++)
-		put(&o, "%s%s", i ? "|" : " ", m_outcome_name(s->expect[i]));
+		put_s(&o, " expect");
+	for (size_t i = 0; i < s->nexpect; i++) {
+		put_s(&o, i ? "|" : " ");
+		put_s(&o, m_outcome_name(s->expect[i]));
+	}
 	for (size_t g = 0; s->nexpect && g < s->nseen; g++) { /* groups of the outcome list */
-		put(&o, " seen");
+		put_s(&o, " seen");
 		for (size_t i = 0, k = 0; i < s->nexpect; i++)
-			if (s->seen[g] & (1u << i))
-				put(&o, "%s%s", k++ ? "|" : " ", m_outcome_name(s->expect[i]));
+			if (s->seen[g] & (1u << i)) {
+				put_s(&o, k++ ? "|" : " ");
+				put_s(&o, m_outcome_name(s->expect[i]));
+			}
 	}
 	for (size_t i = 0; i < s->nconds; i++) {
-		put(&o, " %s=", s->conds[i].spec->key);
+		put_s(&o, " ");
+		put_s(&o, s->conds[i].spec->key);
+		put_s(&o, "=");
 		put_value(&o, f, &s->conds[i], s->node);
 	}
 	return o.off;

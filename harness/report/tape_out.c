@@ -8,9 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* c is a byte the recorder writes: printable ASCII. */
+static int printable(unsigned char c)
+{
+	return (unsigned char)(c - 0x20) < 0x7f - 0x20;
+}
+
 int tape_line_whole(const char *p, size_t len)
 {
-	int depth = 0, in_str = 0;
+	int depth = 0;
 	char open[16]; /* the brackets open, innermost last (the recorder nests 4 deep) */
 
 	if (len < 2 || (p[0] != '[' && p[0] != '{'))
@@ -18,18 +24,18 @@ int tape_line_whole(const char *p, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)p[i];
 
-		if (c < 0x20 || c >= 0x7f)
+		if (!printable(c))
 			return 0; /* the recorder writes ASCII, its strings' control bytes escaped */
-		if (in_str) {
-			if (c == '\\' && ++i >= len)
-				return 0;
-			else if (c == '"')
-				in_str = 0;
-			continue;
-		}
-		if (c == '"')
-			in_str = 1;
-		else if (c == '[' || c == '{') {
+		if (c == '"') { /* a string, to its closing quote (the byte after a '\\' taken as it is) */
+			for (i++;; i++) {
+				if (i >= len || !printable((unsigned char)p[i]))
+					return 0;
+				if (p[i] == '"')
+					break;
+				if (p[i] == '\\' && ++i >= len)
+					return 0;
+			}
+		} else if (c == '[' || c == '{') {
 			if (depth == (int)sizeof(open))
 				return 0;
 			open[depth++] = (char)c;
@@ -40,7 +46,7 @@ int tape_line_whole(const char *p, size_t len)
 				return 0; /* a second value after the first */
 		}
 	}
-	return depth == 0 && !in_str;
+	return depth == 0;
 }
 
 /* A JSON string value of s (jansson's encoding), written to f. 0 or -EIO/-ENOMEM. */

@@ -58,14 +58,28 @@ int result_take_detail(struct result *r, struct text *t)
 	return 0;
 }
 
+/* snprintf(buf + off, len - off, "%s", str) where off < len, else nothing: returns off + strlen(str), as
+ * off += snprintf(...) counts (the sets are printed for every step's record: a copy, not a format). */
+static size_t cat(char *buf, size_t len, size_t off, const char *str)
+{
+	size_t n = strlen(str);
+
+	if (off < len) {
+		size_t k = n < len - off - 1 ? n : len - off - 1;
+
+		memcpy(buf + off, str, k);
+		buf[off + k] = '\0';
+	}
+	return off + n;
+}
+
 static void rules_str(const struct m_alt *a, char *buf, size_t len)
 {
 	size_t off = 0;
 
 	buf[0] = '\0';
 	for (unsigned i = 0; i < a->nrules && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
-					m_rule_info((enum m_rule)a->rules[i])->id);
+		off = cat(buf, len, cat(buf, len, off, i ? " " : ""), m_rule_info((enum m_rule)a->rules[i])->id);
 }
 
 void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf, size_t len)
@@ -84,9 +98,11 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
 		if (dup)
 			continue;
 		rules_str(&p->alt[i], rules, sizeof(rules));
-		off += (size_t)snprintf(buf + off, len - off, "%s%s%s%s%s", off ? ", " : "",
-					m_outcome_str(p->alt[i].out, o, sizeof(o)), rules[0] ? " [" : "", rules,
-					rules[0] ? "]" : "");
+		off = cat(buf, len, off, off ? ", " : "");
+		off = cat(buf, len, off, m_outcome_str(p->alt[i].out, o, sizeof(o)));
+		off = cat(buf, len, off, rules[0] ? " [" : "");
+		off = cat(buf, len, off, rules);
+		off = cat(buf, len, off, rules[0] ? "]" : "");
 	}
 	if (!buf[0])
 		snprintf(buf, len, "nothing");

@@ -397,8 +397,9 @@ static void trace_step(struct run *x, const struct scn_step *s, const struct m_p
 		return;
 	scn_step_format(x->f, s, st, sizeof(st));
 	run_format_set(pg, scn_step_narrows(s) ? s : NULL, set, sizeof(set));
-	text_addf(&x->detail, "  trace: line %u: %s -> %s; allowed: %s\n", s->line, st,
-		  m_outcome_str(real->out, got, sizeof(got)), set);
+	text_adds(&x->detail, "  trace: line "); /* copies, not a format: that was a tenth of a step's run */
+	text_addu(&x->detail, s->line);
+	text_addl(&x->detail, ": ", st, " -> ", m_outcome_str(real->out, got, sizeof(got)), "; allowed: ", set, "\n", NULL);
 }
 
 /* Phase 2: run the step on the engine (its budget widened by run_kwarn_ms of pp, the profile's set); *real what it did

@@ -1,5 +1,6 @@
 /* tape_rec.c — recording what an engine answers, and the record's byte text (tape.h). */
 #include "harness/run/tape.h"
+#include "harness/base/jline.h"
 #include "harness/base/text.h"
 
 #include <errno.h>
@@ -121,76 +122,31 @@ static void put(struct tape_rec *tr, json_t *ev)
 		tr->oom = 1;
 		return;
 	}
-	text_addf(&tr->t, "%s%s\n", TAPE_MARK, s);
+	text_add(&tr->t, TAPE_MARK, strlen(TAPE_MARK));
+	text_adds(&tr->t, s);
+	text_add(&tr->t, "\n", 1);
 	free(s);
 }
 
 /*
- * The events of every step (exec, ahead, ref, attr, peer) written as
+ * The events of every step (exec, ahead, ref, attr, peer) are written as
  * jansson's json_dumps(JSON_COMPACT) writes them, without building a
  * value to dump and free (on the guest's TCG CPUs the tree's allocations
  * and the dump were half of the runner's work per step): a line is
- * appended piece by piece, and an event with a string jansson would
- * escape (or a NULL one: json_pack's error) or one too long for the line
- * is built with jansson instead (ok 0), so the record is the same either
- * way.
+ * appended piece by piece (jline.h), and an event with a string jansson
+ * would escape (or a NULL one: json_pack's error) or one too long for the
+ * line is built with jansson instead (ok 0), so the record is the same
+ * either way.
  */
-struct jline {
-	char b[1024];
-	size_t n;
-	int ok;
-};
-
-static void jl_raw(struct jline *l, const char *s)
-{
-	size_t k = strlen(s);
-
-	if (!l->ok || l->n + k >= sizeof(l->b)) {
-		l->ok = 0;
-		return;
-	}
-	memcpy(l->b + l->n, s, k);
-	l->n += k;
-}
-
-/* A string value: printable ASCII with neither '"' nor '\\' (what json_dumps writes as it is), else ok 0. */
-static void jl_str(struct jline *l, const char *s)
-{
-	if (!s) {
-		l->ok = 0;
-		return;
-	}
-	for (const char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e || *p == '"' || *p == '\\') {
-			l->ok = 0;
-			return;
-		}
-	jl_raw(l, "\"");
-	jl_raw(l, s);
-	jl_raw(l, "\"");
-}
-
-/* An integer as json_integer's "%lld" (v: int64, as jnum stores a uint64_t). */
-static void jl_int(struct jline *l, int64_t v)
-{
-	char d[24], *e = d + sizeof(d) - 1;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-
-	*e = '\0';
-	do
-		*--e = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--e = '-';
-	jl_raw(l, e);
-}
 
 /* The line l as put writes an event, when ok; returns ok (0: the caller builds the event with jansson). */
 static int jl_put(struct tape_rec *tr, const struct jline *l)
 {
 	if (!l->ok)
 		return 0;
-	text_addf(&tr->t, "%s%.*s\n", TAPE_MARK, (int)l->n, l->b);
+	text_add(&tr->t, TAPE_MARK, strlen(TAPE_MARK));
+	text_add(&tr->t, l->b, l->n);
+	text_add(&tr->t, "\n", 1);
 	return 1;
 }
 
@@ -254,47 +210,79 @@ static json_t *res_json(const struct hcall *c, const struct hres *r)
 			 q ? q : json_object());
 }
 
+#define KEYS_KNOWN 1  /* query_keys' answer: found */
+#define KEYS_REPEAT 2 /* two entries of the list have one key */
+#define KEYS_PLAIN 4  /* every key is a string jansson writes as it is (jline_plain) */
+
+/*
+ * What exec_line needs to know of call ci's query list (its first 32 entries), the
+ * KEYS_* bits; fixed for the process, kept once found (as scn_call_get keeps its answers):
+ * a query's every key was compared with the others' and looked at a byte at a time for
+ * every step.
+ */
+static int query_keys(int ci, const struct scn_call *call)
+{
+	static unsigned char memo[512];
+	int bits = KEYS_KNOWN | KEYS_PLAIN;
+
+	if (ci >= 0 && ci < (int)sizeof(memo) && memo[ci])
+		return memo[ci];
+	for (unsigned i = 0; call && call->query && i < 32 && call->query[i].key; i++) {
+		for (unsigned k = 0; k < i; k++)
+			if (strcmp(call->query[k].key, call->query[i].key) == 0)
+				bits |= KEYS_REPEAT;
+		if (!jline_plain(call->query[i].key, NULL))
+			bits &= ~KEYS_PLAIN;
+	}
+	if (ci >= 0 && ci < (int)sizeof(memo))
+		memo[ci] = (unsigned char)bits;
+	return bits;
+}
+
 /* An exec's event as res_json and rec_exec's json_pack write it (struct jline), into *l. */
 static const struct jline *exec_line(struct jline *l, const struct hcall *c, int rc, const struct hres *r)
 {
 	const struct scn_call *call = scn_call_get(c->call);
 	char out[48];
-	int first = 1;
+	int first = 1, keys;
 
-	*l = (struct jline){ .ok = 1 };
-	jl_raw(l, "[\"x\",");
-	jl_str(l, m_op_kind_str((enum m_op_kind)c->op));
+	jline_init(l);
+	jline_raw(l, "[\"x\",");
+	jline_str(l, m_op_kind_str((enum m_op_kind)c->op));
 	for (int i = 0; i < 5; i++) {
 		const int v[5] = { (int)c->node, (int)c->obj, (int)c->chain_pos, (int)c->refused_errno, rc };
 
-		jl_raw(l, ",");
-		jl_int(l, v[i]);
+		jline_raw(l, ",");
+		jline_int(l, v[i]);
 	}
 	if (rc) {
-		jl_raw(l, ",null]");
+		jline_raw(l, ",null]");
 		return l;
 	}
-	jl_raw(l, ",[");
-	jl_str(l, m_outcome_str(r->out, out, sizeof(out)));
-	jl_raw(l, ",");
+	jline_raw(l, ",[");
+	jline_str(l, m_outcome_str(r->out, out, sizeof(out)));
+	jline_raw(l, ",");
 	if (r->has_opcode)
-		jl_str(l, m_wc_opcode_str((enum m_wc_opcode)r->wc_opcode));
+		jline_str(l, m_wc_opcode_str((enum m_wc_opcode)r->wc_opcode));
 	else
-		jl_raw(l, "null");
-	jl_raw(l, ",{");
+		jline_raw(l, "null");
+	jline_raw(l, ",{");
+	keys = r->qset ? query_keys(c->call, call) : 0;
 	for (unsigned i = 0; call && call->query && i < 32 && call->query[i].key; i++) {
 		if (!(r->qset & (1u << i)))
 			continue;
-		for (unsigned k = 0; k < i; k++) /* json_object_set_new of a key set before: its value replaced */
+		for (unsigned k = 0; (keys & KEYS_REPEAT) && k < i; k++) /* json_object_set_new of a key set before */
 			if ((r->qset & (1u << k)) && strcmp(call->query[k].key, call->query[i].key) == 0)
-				l->ok = 0;
-		jl_raw(l, first ? "" : ",");
-		jl_str(l, call->query[i].key);
-		jl_raw(l, ":");
-		jl_int(l, (int64_t)r->q[i]);
+				l->ok = 0; /* its value replaced: jansson's object, not this line */
+		if (!(keys & KEYS_PLAIN))
+			l->ok = 0; /* a key jansson escapes (none is): its object */
+		jline_raw(l, first ? "\"" : ",\"");
+		jline_raw(l, call->query[i].key); /* jline_str's, its look at every byte taken once */
+		jline_raw(l, "\":");
+		jline_int(l, (int64_t)r->q[i]);
 		first = 0;
 	}
-	jl_raw(l, "}]]");
+	jline_raw(l, "}]]");
 	return l;
 }
 
@@ -335,22 +323,23 @@ static int rec_ref(void *be, int32_t obj, uint64_t off, int remote, uint64_t *ad
 	struct tape_rec *tr = be;
 	int rc = tr->in->ref(tr->be, obj, off, remote, addr, key);
 
-	struct jline l = { .ok = 1 };
+	struct jline l;
 
 	flush_read(tr);
-	jl_raw(&l, "[\"r\",");
-	jl_int(&l, obj);
-	jl_raw(&l, ",");
-	jl_int(&l, (int64_t)off);
-	jl_raw(&l, ",");
-	jl_int(&l, remote);
-	jl_raw(&l, ",");
-	jl_int(&l, rc);
-	jl_raw(&l, ",");
-	jl_int(&l, (int64_t)(rc ? 0 : *addr));
-	jl_raw(&l, ",");
-	jl_int(&l, rc ? 0 : *key);
-	jl_raw(&l, "]");
+	jline_init(&l);
+	jline_raw(&l, "[\"r\",");
+	jline_int(&l, obj);
+	jline_raw(&l, ",");
+	jline_int(&l, (int64_t)off);
+	jline_raw(&l, ",");
+	jline_int(&l, remote);
+	jline_raw(&l, ",");
+	jline_int(&l, rc);
+	jline_raw(&l, ",");
+	jline_int(&l, (int64_t)(rc ? 0 : *addr));
+	jline_raw(&l, ",");
+	jline_int(&l, rc ? 0 : *key);
+	jline_raw(&l, "]");
 	if (!jl_put(tr, &l))
 		put(tr, json_pack("[s,i,o,i,i,o,I]", "r", (int)obj, jnum(off), remote, rc, jnum(rc ? 0 : *addr),
 				  (json_int_t)(rc ? 0 : *key)));
@@ -362,18 +351,19 @@ static int rec_attr(void *be, int32_t obj, enum scn_attr a, uint64_t *v)
 	struct tape_rec *tr = be;
 	int rc = tr->in->attr(tr->be, obj, a, v);
 
-	struct jline l = { .ok = 1 };
+	struct jline l;
 
 	flush_read(tr);
-	jl_raw(&l, "[\"a\",");
-	jl_int(&l, obj);
-	jl_raw(&l, ",");
-	jl_str(&l, scn_attr_str(a));
-	jl_raw(&l, ",");
-	jl_int(&l, rc);
-	jl_raw(&l, ",");
-	jl_int(&l, (int64_t)(rc ? 0 : *v));
-	jl_raw(&l, "]");
+	jline_init(&l);
+	jline_raw(&l, "[\"a\",");
+	jline_int(&l, obj);
+	jline_raw(&l, ",");
+	jline_str(&l, scn_attr_str(a));
+	jline_raw(&l, ",");
+	jline_int(&l, rc);
+	jline_raw(&l, ",");
+	jline_int(&l, (int64_t)(rc ? 0 : *v));
+	jline_raw(&l, "]");
 	if (!jl_put(tr, &l))
 		put(tr, json_pack("[s,i,s,i,o]", "a", (int)obj, scn_attr_str(a), rc, jnum(rc ? 0 : *v)));
 	return rc;
@@ -456,18 +446,19 @@ static int rec_ahead(void *be, const struct hcall *c)
 	struct tape_rec *tr = be;
 	int rc = tr->in->ahead(tr->be, c);
 
-	struct jline l = { .ok = 1 };
+	struct jline l;
 
 	flush_read(tr);
-	jl_raw(&l, "[\"h\",");
-	jl_str(&l, m_op_kind_str((enum m_op_kind)c->op));
-	jl_raw(&l, ",");
-	jl_int(&l, (int)c->node);
-	jl_raw(&l, ",");
-	jl_int(&l, (int)c->obj);
-	jl_raw(&l, ",");
-	jl_int(&l, rc);
-	jl_raw(&l, "]");
+	jline_init(&l);
+	jline_raw(&l, "[\"h\",");
+	jline_str(&l, m_op_kind_str((enum m_op_kind)c->op));
+	jline_raw(&l, ",");
+	jline_int(&l, (int)c->node);
+	jline_raw(&l, ",");
+	jline_int(&l, (int)c->obj);
+	jline_raw(&l, ",");
+	jline_int(&l, rc);
+	jline_raw(&l, "]");
 	if (!jl_put(tr, &l))
 		put(tr, json_pack("[s,s,i,i,i]", "h", m_op_kind_str((enum m_op_kind)c->op), (int)c->node,
 				  (int)c->obj, rc));
@@ -508,11 +499,43 @@ int tape_steps_check(const void *h, const struct scn_file *f, char *err, size_t 
 	return 0;
 }
 
+/*
+ * The head's line as put writes json_pack's object of it (tape_rec_init), appended to
+ * tr->t without a tree when every string in it is one jansson writes as it is (a
+ * scenario's steps are in it); 0, nothing appended, when one is not or memory ran out.
+ */
+static int head_line(struct tape_rec *tr, const char *engine, const struct run_opts *o, const char *kernel, int chain,
+		     const struct scn_file *f)
+{
+	struct text h = { 0 };
+	char text[512];
+	int ok = jline_plain(engine, NULL) && jline_plain(o->prof.name, NULL) && jline_plain(kernel, NULL);
+
+	if (!ok)
+		return 0;
+	text_addf(&h, "%s{\"tape\":%d,\"engine\":\"%s\",\"profile\":\"%s\",\"kver\":%lld,\"kernel\":\"%s\",\"ahead\":%s,"
+		  "\"crash\":%s,\"chain\":%s,\"steps\":[", TAPE_MARK, TAPE_VERSION, engine, o->prof.name,
+		  (long long)o->prof.kernel, kernel, o->ahead ? "true" : "false", o->allow_crash ? "true" : "false",
+		  chain ? "true" : "false");
+	for (size_t i = 0; ok && f && i < f->nsteps; i++) {
+		const char *st = tape_step_text(f, &f->steps[i], text, sizeof(text));
+
+		ok = jline_plain(st, NULL);
+		text_addl(&h, i ? ",\"" : "\"", st, "\"", NULL);
+	}
+	text_adds(&h, "]}\n");
+	ok = ok && !h.oom;
+	if (ok)
+		text_add(&tr->t, h.s, h.len);
+	text_free(&h);
+	return ok;
+}
+
 void tape_rec_init(struct tape_rec *tr, const struct backend_ops *in, void *be, const struct run_opts *o,
 		   const struct scn_file *f)
 {
 	struct utsname u;
-	json_t *steps = json_array();
+	json_t *steps;
 	char text[512];
 
 	memset(tr, 0, sizeof(*tr));
@@ -525,6 +548,9 @@ void tape_rec_init(struct tape_rec *tr, const struct backend_ops *in, void *be, 
 					.ahead = in->ahead ? rec_ahead : NULL, .pause = in->pause };
 	if (uname(&u))
 		u.release[0] = '\0';
+	if (head_line(tr, in->name, o, u.release, in->exec_chain != NULL, f))
+		return;
+	steps = json_array();
 	for (size_t i = 0; steps && f && i < f->nsteps; i++)
 		json_array_append_new(steps, json_string(tape_step_text(f, &f->steps[i], text, sizeof(text))));
 	put(tr, json_pack("{s:i,s:s,s:s,s:I,s:s,s:b,s:b,s:b,s:o}", "tape", TAPE_VERSION, "engine", in->name, "profile",
@@ -549,7 +575,8 @@ int tape_rec_finish(struct tape_rec *tr, struct result *r)
 		tape_rec_drop(tr);
 		return -ENOMEM;
 	}
-	text_addf(&d, "%s%s", r->detail ? r->detail : "", text_str(&tr->t));
+	text_adds(&d, r->detail ? r->detail : ""); /* copies: a format of this size is ten times slower */
+	text_add(&d, text_str(&tr->t), tr->t.len);
 	tape_rec_drop(tr);
 	return result_take_detail(r, &d);
 }

@@ -25,13 +25,17 @@
 /* Print every result that arrived, in order. */
 void outer_print_ready(struct outer *o)
 {
+	int on_model = o->a->stack && strcmp(o->a->stack, "model") == 0;
+
 	while (o->printed < o->fl.n && o->st[o->printed].finished) {
 		size_t k = o->printed;
 		char *tape = tape_take(&o->rs[k]); /* what reality answered: for the results only */
 		char *trace = results_take_trace(&o->rs[k], o->a->trace); /* every run traces: for the results */
 		struct tape_head h;
 
-		if (tape && !o->ran_kernel[0] && tape_head_read(tape, &h) == 0 && strcmp(h.engine, "model") != 0)
+		/* on the model every record's engine is the model: no head to read (a scenario's steps are in it) */
+		if (tape && !o->ran_kernel[0] && !on_model && tape_head_read(tape, &h) == 0 &&
+		    strcmp(h.engine, "model") != 0)
 			snprintf(o->ran_kernel, sizeof(o->ran_kernel), "%s", h.kernel); /* what ran: outer_ran_on */
 
 		if (o->res.jsonl && !o->st[k].not_run) {
