@@ -28,6 +28,8 @@ enum { PART_STEP = 0, PART_PEER_RECV = 1, PART_UNBOUND_T2 = 1, PART_PROT_NONE = 
        PART_SRQ_PD = 1,
        /* LP-8: the later-packet failure of a SEND its RC peer has no receive for (RNR NAKs) */
        PART_LATER_RNR = 1,
+       /* LP-9: an inline READ a profile sends as a READ, whose response lands in the caller's bytes */
+       PART_INLINE_LAND = 1,
        /* LIM-2: an SRQ of max_srq_wr WQEs of max_srq_sge SGEs (PART_STEP: any other create at a limit) */
        PART_LIM_SRQ = 1,
        /* RECV-WC-1 (recvwc.c; outcomes M_OUT_OK whose code is wc_flags bits): PART_STEP the flags an RC or

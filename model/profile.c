@@ -156,7 +156,21 @@ static const struct m_deviation rxe_dev[] = {
 	  "10 s; with rnr_retry 0, "
 	  "an SGE inside its MR, a posted receive or a peer in ERR the same SEND ends at once. The RNR NAK's retry "
 	  "after the requester failed the later packet (KRXE rxe_requester, rxe_completer: need_retry) is where it "
-	  "stays (read, not traced)", KERNEL_RXE },
+	  "stays (read, not traced); rdmacheck explore --seed=1 --jobs=4 (2026-12-06): a 4152-byte SEND from byte 8 "
+	  "of a 4096-byte MR (the bad byte 4088, the fourth packet at rxe's 1024-byte path MTU) never ended in 3 "
+	  "cases and completed LOC_PROT_ERR when run alone", KERNEL_RXE },
+	{ M_RULE_LP_9, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { OK_ },
+	  "observed (rdmacheck explore --seed=1, --jobs=4 and 5, 6.1.0-57, 2026-12-06): an inline READ whose SGE "
+	  "names a valid lkey is sent as a READ and ends as one would: SUCCESS for zero bytes, REM_INV_REQ_ERR from a "
+	  "responder QP without REMOTE_READ, RETRY_EXC_ERR to a peer in ERR, no end at an initiator depth of 0 "
+	  "(RA-RES-2): RXEU init_send_wqe copies the inline bytes into wqe->dma.inline_data, which shares its bytes "
+	  "with the SGE array (rdma_user_rxe.h rxe_dma_info), for any opcode, and validate_send_wr refuses none",
+	  KERNEL_RXE },
+	{ M_RULE_LP_9, PART_INLINE_LAND, KVER(6, 1), KVER(6, 1), M_DEV_NARROW, 1, { WC(LOC_PROT_ERR) },
+	  "observed (rdmacheck verbs/302, 6.1.0-57): the response of an inline READ of 64 bytes completes "
+	  "LOC_PROT_ERR: KRXE rxe_comp do_read copies the payload with copy_data into wqe->dma, whose SGEs are the "
+	  "caller's inline bytes (no lkey of an MR), and any copy_data error completes IB_WC_LOC_PROT_ERR",
+	  KERNEL_RXE },
 	{ M_RULE_RA_RES_2, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { HANG_ },
 	  "observed (rdmacheck explore --seed=1 and its triage, verbs/630, 6.1.0-57, 2026-12-04): a READ on an RC QP "
 	  "connected with max_rd_atomic=0 never completes (explore's: zero bytes into a 1-byte MR; verbs/630's: 64 "

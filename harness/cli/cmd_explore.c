@@ -381,7 +381,7 @@ int cmd_explore(int argc, char **argv)
 	struct ex_stack st = { 0 };
 	struct kept *k = NULL;
 	struct ex_summary *sum;
-	struct ex_cov cov, corpus_only, run = { { 0 } }; /* run: the generated cases' rules alone (ex_gen_opts.run) */
+	struct ex_cov cov, corpus_only, run = { 0 }; /* run: the generated cases' rules alone (ex_gen_opts.run) */
 	unsigned corpus_rules;
 	int rc = parse_args(argc, argv, &a);
 
@@ -411,6 +411,8 @@ int cmd_explore(int argc, char **argv)
 	a.o.gen.judge = st.judge;
 	/* This host's own kernel: never a step the profile says may kill it (a VM's guest is disposable). */
 	a.o.gen.no_crash = strcmp(a.stack, "host") == 0 || a.topology;
+	/* A declared hang costs the step timeout on the stack each time, a crash a boot: one step a deviation a run. */
+	a.o.gen.costly_cases = 1;
 	a.o.stack_name = a.topology ? "topology" : a.stack;
 	a.o.out = a.o.out ? a.o.out : out;
 	a.o.progress = isatty(STDERR_FILENO) ? 1 : a.progress ? 2 : 0;

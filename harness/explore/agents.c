@@ -224,6 +224,7 @@ struct share {
 	struct ex_agents *a;
 	const struct ex_case *cases;
 	struct result *rs;
+	const unsigned char *alone; /* the cases left for after the lanes (may_kill) */
 	size_t lo, hi;
 	int rc;
 	pthread_t tid;
@@ -234,6 +235,8 @@ static void *share_main(void *arg)
 	struct share *sh = arg;
 
 	for (size_t i = sh->lo; i < sh->hi; i++) {
+		if (sh->alone[i])
+			continue;
 		if (!sh->rc)
 			sh->rc = run_case(sh->a, &sh->cases[i], &sh->rs[i], 0);
 		if (sh->rc)
@@ -433,11 +436,25 @@ static int run_exec(struct ex_agents *a, const struct ex_case *cases, size_t n, 
 	return rc;
 }
 
+/* Does the model say a step of c may kill the kernel under a's profile (1; 0 not, or c does not parse)? */
+static int may_kill(const struct ex_agents *a, const struct ex_case *c)
+{
+	struct cli_pred pred;
+	struct scn_file *f;
+
+	if (ex_case_parse(c, &f) || !f)
+		return 0;
+	cli_predict(f, &a->prof, NULL, &pred);
+	scn_free(f);
+	return pred.crash_si >= 0;
+}
+
 int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *cases, size_t n, struct result *rs,
 			unsigned long *steps)
 {
 	struct share sh[EX_GUEST_LANES_MAX] = { 0 };
 	size_t lanes = nl < 1 ? 1 : nl > EX_GUEST_LANES_MAX ? EX_GUEST_LANES_MAX : nl, errors = 0;
+	unsigned char *alone = NULL;
 	int rc = 0, par = 0;
 
 	lanes = lanes > n ? (n ? n : 1) : lanes;
@@ -446,14 +463,20 @@ int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *
 	for (size_t l = 0; l < lanes && !rc; l++) /* a lane still on the agents of a boot gone: dialled anew */
 		if (a[l].guest && a[l].boot != a[l].guest->boots)
 			rc = reopen(&a[l]);
+	if (lanes > 1 && !rc && !(alone = calloc(n, 1)))
+		rc = -ENOMEM;
 	if (lanes > 1 && !rc) {
 		size_t started = 0;
 
 		par = 1;
+		/* A case that may kill the kernel runs after the lanes, alone: its death would take
+		 * the other lanes' cases in flight with it (each then run again alone). */
+		for (size_t i = 0; i < n; i++)
+			alone[i] = (unsigned char)may_kill(&a[0], &cases[i]);
 		memos_filled();
 		for (size_t l = 0; l < lanes; l++) {
-			sh[l] = (struct share){ .a = &a[l], .cases = cases, .rs = rs, .lo = n * l / lanes,
-						.hi = n * (l + 1) / lanes };
+			sh[l] = (struct share){ .a = &a[l], .cases = cases, .rs = rs, .alone = alone,
+						.lo = n * l / lanes, .hi = n * (l + 1) / lanes };
 			if (pthread_create(&sh[l].tid, NULL, share_main, &sh[l])) {
 				share_main(&sh[l]); /* no thread: its share runs here */
 				continue;
@@ -466,14 +489,14 @@ int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *
 			rc = rc ? rc : sh[l].rc;
 		}
 		for (size_t i = 0; i < n; i++)
-			errors += rs[i].v == V_ERROR;
+			errors += !alone[i] && rs[i].v == V_ERROR;
 		if (!rc && errors && a[0].guest)
 			rc = lanes_healthy(a, (unsigned)lanes);
 	}
 	for (size_t i = 0; i < n; i++) {
-		int again = par && rs[i].v == V_ERROR && a[0].guest;
+		int later = par && alone[i], again = par && !later && rs[i].v == V_ERROR && a[0].guest;
 
-		if (par && !again) {
+		if (par && !again && !later) {
 			*steps += rs[i].steps_run;
 			continue;
 		}
@@ -491,5 +514,6 @@ int ex_agents_run_lanes(struct ex_agents *a, unsigned nl, const struct ex_case *
 		}
 		*steps += rs[i].steps_run;
 	}
+	free(alone);
 	return rc;
 }

@@ -222,7 +222,7 @@ int ex_write_atomic(const char *path, const char *text)
 int ex_campaign_case(struct ex_campaign *cp, const struct ex_case *c, const struct ex_cov *before,
 		     const struct ex_cov *after, uint64_t seed)
 {
-	struct ex_cov scratch = { { 0 } };
+	struct ex_cov scratch = { 0 };
 	struct scn_file *f = NULL;
 	char rules[512], hdr[8192], path[4200], *text;
 	unsigned nrules, novel = 0;

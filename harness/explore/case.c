@@ -235,8 +235,12 @@ static void eval_on_step(void *ctx, const struct scn_file *f, size_t si, const s
 	e->nseen = si + 1;
 	e->last_gen = *gen;
 	e->last_crash = crash;
-	for (unsigned i = 0; prof && i < prof->n; i++)
+	e->last_costly = 0;
+	for (unsigned i = 0; prof && i < prof->n; i++) {
 		e->last_crash |= prof->alt[i].out.kind == M_OUT_CRASH;
+		if ((prof->alt[i].out.kind == M_OUT_HANG || prof->alt[i].out.kind == M_OUT_CRASH) && !e->last_costly)
+			e->last_costly = prof->alt[i].dev ? prof->alt[i].dev : M_COSTLY_KEYS - 1;
+	}
 }
 
 /* The options of a run of the model filling e (eval_on_step). */

@@ -92,6 +92,9 @@ int ex_sig_same(const struct ex_sig *a, const struct ex_sig *b);
  */
 struct ex_hold;
 
+/* Keys of struct ex_eval.last_costly: struct m_alt.dev is a byte. */
+#define M_COSTLY_KEYS 256
+
 struct ex_eval {
 	struct scn_file *f;      /* the parsed case; NULL if it does not parse */
 	struct ex_hold *held;    /* f is this hold's file grown by the case's last step (ex_hold_next) */
@@ -101,6 +104,9 @@ struct ex_eval {
 	struct m_pred last_gen;  /* the generic set of the last step begun */
 	unsigned last_rules_n;
 	int last_crash;          /* the judging profile allows a kernel crash at the last step begun */
+	int last_costly;         /* the judging profile lets the last step begun never end or kill the kernel
+	                            (M_OUT_HANG, M_OUT_CRASH): 1 + the deviation's index (struct m_alt.dev;
+	                            M_COSTLY_KEYS - 1 for none), else 0 */
 	char step_rules[160];    /* the rule IDs of the last step begun's generic set */
 	struct be_model eng;     /* the engine after the run (its model, its handles); last: the
 	                            members before it are what a run zeroes besides the engine's init */

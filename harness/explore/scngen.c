@@ -407,6 +407,12 @@ static double score(const struct ex_eval *e, const struct ex_cov *cov, const str
 
 /* ------------------------------------------------------------- a case -- */
 
+/* Does e's last step take a path the profile says may never end or kill the kernel, drawn enough? */
+static int costly_spent(const struct ex_gen_opts *o, const struct ex_eval *e)
+{
+	return e->last_costly && o->run && o->costly_cases && o->run->costly[e->last_costly] >= o->costly_cases;
+}
+
 /*
  * Draw, run (in e, a buffer, from the prefix h holds) and score up to o->proposals proposals; push the
  * best onto c. 1 pushed, 0 none, or -ENOMEM.
@@ -419,7 +425,7 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum m_fa
 			  .fam = fam };
 	char line[EX_LINE_MAX], best[EX_LINE_MAX] = "";
 	double best_s = -1;
-	int rc = 0;
+	int rc = 0, best_costly = 0;
 	unsigned node, k;
 
 	/* The kind follows the state; its proposals differ in objects, numbers and flags. */
@@ -434,11 +440,12 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum m_fa
 		ex_case_pop(c);
 		if (rc)
 			break;
-		if (e->r.v == V_PASS && e->nseen == c->n + 1 && !(o->no_crash && e->last_crash)) {
+		if (e->r.v == V_PASS && e->nseen == c->n + 1 && !(o->no_crash && e->last_crash) && !costly_spent(o, e)) {
 			double s = score(e, cov, o->run, &prefix->r);
 
 			if (s > best_s) {
 				best_s = s;
+				best_costly = e->last_costly;
 				snprintf(best, sizeof(best), "%s", line);
 			}
 		}
@@ -449,6 +456,8 @@ static int next_step(struct model_gen *g, const struct ex_gen_opts *o, enum m_fa
 	if (!best[0])
 		return 0;
 	rc = ex_case_push(c, best);
+	if (!rc && best_costly && o->run)
+		o->run->costly[best_costly]++;
 	return rc ? rc : 1;
 }
 

@@ -22,9 +22,12 @@
 #include "harness/explore/case.h"
 #include "harness/explore/gen.h"
 
-/* How often each rule decided an alternative of an explored (or corpus) step. */
+/* How often each rule decided an alternative of an explored (or corpus) step; in a run's
+ * (ex_gen_opts.run), the steps drawn that may never end or kill the kernel, by deviation
+ * (struct ex_eval.last_costly). */
 struct ex_cov {
 	uint32_t hits[M_RULE_COUNT_];
+	uint32_t costly[M_COSTLY_KEYS];
 };
 
 /* Count the rules of r (its rule set). */
@@ -40,6 +43,10 @@ struct ex_gen_opts {
 	                                 * (VERBS, RPMA, DAT, MRAPI, RPMEM); each case draws one; 0: verbs */
 	struct m_profile judge;         /* the profile steps are checked against */
 	int no_crash;                   /* drop proposals judge says may kill the kernel (a host stack) */
+	unsigned costly_cases;          /* with run: proposals judge says may never end or kill the kernel
+	                                 * (a declared hang costs the whole step timeout on a stack, a crash
+	                                 * a guest's boot and the lanes' cases in flight) are drawn in this
+	                                 * many steps per deviation a run, then dropped; 0: no bound */
 	struct ex_cov *run;             /* NULL, or the rules of the generated cases alone (not the corpus'),
 	                                 * counted here: a rule it lacks scores as new however often the
 	                                 * corpus reached it, so success paths compete with rarer failures */

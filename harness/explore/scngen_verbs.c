@@ -231,7 +231,7 @@ static int propose_query(struct gctx *x, unsigned node, char *line, size_t len)
 /* rereg_mr: its flags (none, each, unknown bits), a new PD, access, length or buffer. */
 static int propose_rereg(struct gctx *x, unsigned node, char *line, size_t len)
 {
-	char flags[96], acc[128], tail[256];
+	char flags[96], acc[128], tail[256] = "";
 	uint32_t fl = some_of(x, 7);
 	int32_t pd = pick(x, node, SCN_C_PD, below(x, 6) ? W_LIVE : W_ANY, NULL);
 	int32_t buf = pick(x, node, SCN_C_MR, W_LIVE, NULL);

@@ -108,13 +108,19 @@ void run_format_set(const struct m_pred *p, const struct scn_step *s, char *buf,
 		snprintf(buf, len, "nothing");
 }
 
-/* The deviation alternative a names as its decision (struct m_alt.dev), if it gives o under p's kernel. */
-static const struct m_deviation *alt_deviation(const struct m_profile *p, const struct m_alt *a, struct m_outcome o)
+/* The deviation alternative a names as its decision (struct m_alt.dev), if it gives o under p's kernel
+ * (go_on: if it is one that lets the step go on, a REPLACE by ok alone, whose outcome is what follows,
+ * LP-9's). */
+static const struct m_deviation *alt_deviation(const struct m_profile *p, const struct m_alt *a, struct m_outcome o,
+					       int go_on)
 {
 	const struct m_deviation *dv = a->dev && a->dev <= p->ndev ? &p->dev[a->dev - 1] : NULL;
 
 	if (!dv || (p->kernel && (p->kernel < dv->kernel_min || p->kernel > dv->kernel_max)))
 		return NULL;
+	if (go_on)
+		return dv->kind == M_DEV_REPLACE && dv->n == 1 && dv->outs[0].kind == M_OUT_OK && !dv->outs[0].code ?
+			       dv : NULL;
 	for (unsigned k = 0; k < dv->n; k++)
 		if (dv->outs[k].kind == o.kind && dv->outs[k].code == o.code)
 			return dv;
@@ -124,7 +130,7 @@ static const struct m_deviation *alt_deviation(const struct m_profile *p, const 
 const struct m_deviation *run_deviation(const struct m_profile *p, const struct m_pred *pred, struct m_outcome o)
 {
 	for (unsigned i = 0; i < pred->n; i++) {
-		const struct m_deviation *dv = alt_deviation(p, &pred->alt[i], o);
+		const struct m_deviation *dv = alt_deviation(p, &pred->alt[i], o, 0);
 
 		if (dv && pred->alt[i].out.kind == o.kind && pred->alt[i].out.code == o.code)
 			return dv;
@@ -145,6 +151,12 @@ const struct m_deviation *run_deviation(const struct m_profile *p, const struct 
 					if (dv->outs[k].kind == o.kind && dv->outs[k].code == o.code)
 						return dv;
 			}
+	}
+	for (unsigned i = 0; i < pred->n; i++) {
+		const struct m_deviation *dv = alt_deviation(p, &pred->alt[i], o, 1);
+
+		if (dv && pred->alt[i].out.kind == o.kind && pred->alt[i].out.code == o.code)
+			return dv;
 	}
 	return NULL;
 }

@@ -83,8 +83,14 @@ void m_recv_scatter(struct m_node *nd, const struct m_pred *pr, struct m_node *p
  * 0: one SGE or none, left to the caller). */
 int m_recv_failed(struct m_node *pn, int qp, uint64_t msg);
 /* IBV_SEND_INLINE on a READ, which carries no local data (LP-9): 1 with op's
- * alternatives added to out (the refusal or its error completion), 0 for any other WR. */
-int m_pred_inline_no_data(const struct m_profile *p, struct m_pred *out, struct m_why why);
+ * alternatives added to out (the refusal or its error completion), 0 for any other WR
+ * and for an inline READ the profile sends as a READ (LP-9 and its deviation then in *why:
+ * the responder's answer decides, m_inline_read_lands where the response lands). */
+int m_pred_inline_no_data(const struct m_profile *p, struct m_pred *out, struct m_why *why);
+/* The response of an inline READ sent as a READ (LP-9, PART_INLINE_LAND): zero bytes complete
+ * SUCCESS; any other length lands in the WQE's SGEs, which hold the caller's inline bytes, not
+ * an MR's range: the profile's error completions, the QP to ERR. */
+void m_inline_read_lands(const struct m_profile *p, struct m_pred *out, struct m_why why);
 /* post.c's IBV_SEND_INLINE data (LP-3), which ud.c shares. */
 int m_inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		struct m_why *why);
@@ -145,10 +151,14 @@ void m_keep_remote_errors(struct m_pred *out, unsigned from);
  * with both QPs in ERR.
  */
 void m_local_after_remote_error(struct m_pred *out, unsigned local);
+/* The smallest path MTU (IBTA 256): the first packet is at most this long (packets.c, post.c). */
+#define MIN_PMTU 256u
+/* The largest (IBTA 4096): a message longer is more than one packet whatever the path MTU. */
+#define MAX_PMTU 4096u
 /*
  * LP-8 on an RC SEND whose peer QP (live, RTR or RTS) has no receive posted,
- * so that RNR NAKs answer the packets before the bad one, which is at byte
- * 4096 or later (past the first packet on any path MTU): the outcomes a
+ * so that RNR NAKs answer the packets before the bad one, which is past the
+ * first packet on some path MTU (m_later_packet_fails): the outcomes a
  * profile adds at PART_LATER_RNR (rxe 6.1: the step never ends, M_OUT_HANG),
  * with why's rules. Nothing for another op, peer or bad byte.
  */

@@ -10,10 +10,6 @@
 
 #include <string.h>
 
-/* The smallest path MTU (IBTA 256): the first packet is at most this long. */
-#define MIN_PMTU 256u
-/* The largest (IBTA 4096): a byte from here on is past the first packet whatever the path MTU. */
-#define MAX_PMTU 4096u
 
 int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op)
 {
@@ -60,9 +56,10 @@ void m_later_packet_rnr(const struct model *m, const struct m_profile *p, const 
 	const struct m_qp *pq;
 	struct m_set s;
 
-	/* the bad byte past the first packet on any path MTU (the model knows no port's MTU): as seen */
+	/* the bad byte past the first packet on some path MTU (the model knows no port's MTU: as
+	 * m_later_packet_fails, which let LP-8 decide) */
 	if (out->op.kind != M_OP_SEND || q->type != M_QPT_RC || q->peer_node < 0 ||
-	    m_sge_first_bad(&m->node[out->op.node], q->pd, &out->op) < MAX_PMTU)
+	    !m_later_packet_fails(&m->node[out->op.node], q->pd, &out->op))
 		return;
 	pq = &m->node[q->peer_node].qp[q->peer_qp];
 	if (!pq->live || pq->state < M_QPS_RTR || pq->state == M_QPS_ERR || m_rq_head(&m->node[q->peer_node], q->peer_qp))

@@ -299,10 +299,25 @@ int m_inline_data(const struct m_profile *p, const struct m_node *nd, const stru
  */
 static void write_imm(const struct model *m, const struct m_profile *p, struct m_pred *out, struct m_why why)
 {
+	const struct m_qp *pq = &m->node[out->res.peer_node].qp[out->res.peer_qp];
+	uint64_t len = out->op.verbs.len;
+	struct m_why rnr = why;
+
+	/* The responder checks the QP's rights for the opcode on every packet, before it looks for a
+	 * receive (KRXE rxe_resp: check_op_valid, then check_resource), which only the last packet,
+	 * the one with the immediate, consumes: the first packet of a longer message is checked
+	 * against its rkey (check_rkey) before that, as a WRITE's. One packet on every path MTU:
+	 * the receive first; more on every one: the rkey first; between: either. */
 	m_why_add(&why, M_RULE_RA_WRITE_2);
+	m_why_add(&rnr, M_RULE_RA_WRITE_2);
+	m_why_add(&rnr, M_RULE_RA_ERR_2);
+	if (!(pq->access & M_ACC_REMOTE_WRITE)) {
+		responder_check(m, p, out, &why); /* RA-QP-1 */
+		return;
+	}
 	if (!m_rq_head(&m->node[out->res.peer_node], out->res.peer_qp)) {
-		m_why_add(&why, M_RULE_RA_ERR_2);
-		m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &why, -1);
+		if (len <= MIN_PMTU || responder_check(m, p, out, &why) || len <= MAX_PMTU)
+			m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &rnr, -1);
 		return;
 	}
 	if (!responder_check(m, p, out, &why))
@@ -542,7 +557,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 		return 0;
 	}
 
-	if (m_pred_inline_no_data(p, out, why))
+	if (m_pred_inline_no_data(p, out, &why))
 		return 0;
 	/* The requester gathers a WRITE's or SEND's payload from the local SGE as it
 	 * builds the first packet (a WRITE with immediate too): a bad SGE fails
@@ -633,6 +648,10 @@ static int post_remote(const struct model *m, const struct m_profile *p, const s
 	}
 	if (!responder_check(m, p, out, &why))
 		return 0;
+	if (op->kind == M_OP_READ && op->verbs.send_inline) {
+		m_inline_read_lands(p, out, why); /* LP-9 sent as a READ: no MR's range to land in */
+		return 0;
+	}
 	if (op->kind != M_OP_WRITE) {
 		/* The result lands in the local SGE: LOCAL_WRITE needed (RA-READ-1, LP-6). */
 		unsigned first = out->n;

@@ -266,19 +266,42 @@ void m_sge_scatter_bytes(struct m_node *nd, const struct m_pred *pr, const uint8
 	}
 }
 
-int m_pred_inline_no_data(const struct m_profile *p, struct m_pred *out, struct m_why why)
+int m_pred_inline_no_data(const struct m_profile *p, struct m_pred *out, struct m_why *why)
 {
 	const struct m_op *op = &out->op;
+	struct m_why w = *why;
 	struct m_set s;
 
 	if (!op->verbs.send_inline || op->kind != M_OP_READ)
 		return 0; /* an atomic's result SGE is not modelled garbled: the language gives none inline */
 	/* ibv_post_send(3): IBV_SEND_INLINE is valid only for SEND and RDMA WRITE. Undefined
 	 * otherwise: the post refuses it, or the WR fails at the requester (its SGE then holds the
-	 * caller's bytes, not an MR's range), the QP to ERR; nothing reaches the responder's memory. */
+	 * caller's bytes, not an MR's range), the QP to ERR; nothing reaches the responder's memory.
+	 * A profile may send it as a READ (OK): the responder's answer decides. */
 	s = DECIDE(p, LP_9, PART_STEP, O_ERR(EINVAL), WC_ERR(LOC_QP_OP_ERR), WC_ERR(LOC_PROT_ERR));
-	m_why_add(&why, M_RULE_LP_9);
+	m_why_add(&w, M_RULE_LP_9);
+	if (s.dev)
+		w.dev = s.dev;
 	for (unsigned i = 0; i < s.n; i++)
-		m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &why, -1);
-	return 1;
+		if (s.o[i].kind != M_OUT_OK)
+			m_alt_add(out, s.o[i], s.o[i].kind == M_OUT_WC ? M_EFF_QP_ERR : M_EFF_NONE, &w, -1);
+	if (!m_set_has(&s, O_OK))
+		return 1;
+	*why = w;
+	return 0;
+}
+
+void m_inline_read_lands(const struct m_profile *p, struct m_pred *out, struct m_why why)
+{
+	struct m_set s;
+
+	if (!out->op.verbs.len) {
+		m_alt_add(out, WC_ERR(SUCCESS), M_EFF_DO, &why, -1); /* nothing to land */
+		return;
+	}
+	s = DECIDE(p, LP_9, PART_INLINE_LAND, WC_ERR(LOC_PROT_ERR), WC_ERR(LOC_QP_OP_ERR));
+	if (s.dev)
+		why.dev = s.dev;
+	for (unsigned i = 0; i < s.n; i++)
+		m_alt_add(out, s.o[i], M_EFF_QP_ERR, &why, -1);
 }

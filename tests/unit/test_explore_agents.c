@@ -300,6 +300,92 @@ START_TEST(test_lanes_share_a_batch_out_and_judge_each_case)
 }
 END_TEST
 
+/* The alloc_pd lines lane l's agent of node a logged into path. */
+static unsigned pd_lines(const char *path)
+{
+	char buf[PROTO_LINE_MAX + 2];
+	unsigned n = 0;
+	FILE *f = fopen(path, "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(buf, sizeof(buf), f))
+		n += strncmp(buf, "alloc_pd", 8) == 0;
+	fclose(f);
+	return n;
+}
+
+/*
+ * A case the model says may kill the kernel (rxe 6.1: a LOCAL_INV of an unbound
+ * type-2 window, verbs/057) is not run in its lane's share, where its death would
+ * take the other lanes' cases in flight with it, but after the lanes, alone, on
+ * lane 0: of cases 0-1 (lane 0) and 2-3 (lane 1), case 3 being that one, lane 1
+ * runs case 2 only and lane 0 three.
+ */
+START_TEST(test_lanes_leave_a_case_that_may_kill_for_after)
+{
+	static const char secret[] = "0123456789abcdef0123456789abcdef";
+	static const char *const kill[] = { "b: alloc_pd pd", "b: create_qp q pd=pd", "a: create_qp q pd=pd",
+					    "connect a.q b.q", "a: alloc_mw w pd=pd type=2", "a: local_inv q w" };
+	struct ex_agents *a = calloc(2, sizeof(*a));
+	struct topo *t = calloc(2, sizeof(*t));
+	struct ex_case c[4] = { { 0 } };
+	struct result r[4];
+	struct remote_key k;
+	struct m_profile prof;
+	char path[128], logs[2][2][128], line[64];
+	unsigned port;
+	unsigned long steps = 0;
+	pid_t agent[2][2];
+	int st = 0;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(t);
+	signal(SIGPIPE, SIG_IGN);
+	token_setup("/tmp/test-explore-alone-XXXXXX", secret, path, sizeof(path), &k);
+	ck_assert_int_eq(m_profile_get("rxe", KVER(6, 1), &prof), 0);
+	for (int l = 0; l < 2; l++) {
+		t[l].n = 2;
+		t[l].mode = TOPO_MODE_HOSTS;
+		for (int nd = 0; nd < 2; nd++) {
+			snprintf(logs[l][nd], sizeof(logs[l][nd]), "%s/lane%d-%d.log", dir, l, nd);
+			agent[l][nd] = lane_listener(&k, logs[l][nd], &port);
+			snprintf(t[l].node[nd].name, sizeof(t[l].node[nd].name), "%c", 'a' + nd);
+			snprintf(t[l].node[nd].agent, sizeof(t[l].node[nd].agent), "127.0.0.1:%u", port);
+		}
+		ck_assert_int_eq(ex_agents_open(&a[l], &t[l], NULL, &prof, 2000, 1), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		c[i].nnodes = 2;
+		snprintf(line, sizeof(line), "a: alloc_pd pd");
+		ck_assert_int_eq(ex_case_push(&c[i], line), 0);
+		for (size_t j = 0; i == 3 && j < sizeof(kill) / sizeof(kill[0]); j++)
+			ck_assert_int_eq(ex_case_push(&c[i], kill[j]), 0);
+	}
+	ck_assert_int_eq(ex_agents_run_lanes(a, 2, c, 4, r, &steps), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(r[i].v == V_PASS, "case %d: %s: %s", i, verdict_str(r[i].v), r[i].reason);
+	for (int l = 0; l < 2; l++) {
+		ex_agents_close(&a[l]);
+		for (int nd = 0; nd < 2; nd++)
+			waitpid(agent[l][nd], &st, 0);
+	}
+	ck_assert_uint_eq(pd_lines(logs[0][0]), 3); /* cases 0-1, then 3 */
+	ck_assert_uint_eq(pd_lines(logs[1][0]), 1); /* case 2 */
+	for (int i = 0; i < 4; i++) {
+		result_clear(&r[i]);
+		ex_case_free(&c[i]);
+	}
+	unsetenv("RDMACHECK_AGENT_TOKEN");
+	unlink(path);
+	for (int l = 0; l < 2; l++)
+		for (int nd = 0; nd < 2; nd++)
+			unlink(logs[l][nd]);
+	rmdir(dir);
+	free(a);
+	free(t);
+}
+END_TEST
+
 Suite *suite_test_explore_agents(void)
 {
 	Suite *s = suite_create("test_explore_agents");
@@ -308,6 +394,7 @@ Suite *suite_test_explore_agents(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_an_agent_that_ends_while_the_guest_runs_is_no_guest_hang);
 	tcase_add_test(tc, test_lanes_share_a_batch_out_and_judge_each_case);
+	tcase_add_test(tc, test_lanes_leave_a_case_that_may_kill_for_after);
 	suite_add_tcase(s, tc);
 	return s;
 }

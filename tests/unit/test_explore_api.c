@@ -27,7 +27,7 @@ static struct ex_gen_opts api_opts(enum m_family fam)
 static void check_family(enum m_family fam, const char *post, const char *rule_prefix, const char *require)
 {
 	struct ex_gen_opts o = api_opts(fam);
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	struct model_gen g;
 	struct ex_eval *e = malloc(sizeof(*e));
 	unsigned posts = 0, steps = 0, fam_rules = 0;
@@ -77,7 +77,7 @@ END_TEST
 START_TEST(test_mixed_families_same_seed_same_steps)
 {
 	struct ex_gen_opts o = api_opts(M_FAM_VERBS);
-	struct ex_cov ca = { { 0 } }, cb = { { 0 } };
+	struct ex_cov ca = { 0 }, cb = { 0 };
 	struct model_gen ga, gb;
 	unsigned seen = 0;
 
@@ -126,7 +126,7 @@ static void finds_planted(enum m_family fam, const char *call, size_t min, size_
 	struct ex_stack s = { .kind = EX_STACK_MODEL };
 	struct ex_opts o = { .seed = 2, .steps = 3000, .batch = 1, .stack_name = "model" };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	size_t smallest = SIZE_MAX;
 
 	ops = be_model_ops;

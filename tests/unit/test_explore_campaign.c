@@ -18,7 +18,7 @@
 START_TEST(test_points_stay_bounded_and_in_order)
 {
 	struct ex_campaign *cp = calloc(1, sizeof(*cp));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 
 	ck_assert_ptr_nonnull(cp);
 	ck_assert_int_eq(ex_campaign_start(cp, NULL, 7, &cov), 0);
@@ -41,7 +41,7 @@ END_TEST
 START_TEST(test_unreached_lists_the_corpus_rules_not_hit)
 {
 	struct ex_campaign *cp = calloc(1, sizeof(*cp));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	char ids[64], want[64];
 
 	ck_assert_ptr_nonnull(cp);
@@ -67,7 +67,7 @@ END_TEST
 START_TEST(test_no_directory_keeps_nothing_and_dirs_are_made)
 {
 	struct ex_campaign *cp = calloc(1, sizeof(*cp));
-	struct ex_cov cov = { { 0 } }, after = { { 0 } };
+	struct ex_cov cov = { 0 }, after = { 0 };
 	struct ex_case c = { 0 };
 	char dir[] = "/tmp/rdmacheck-camp-XXXXXX", sub[128];
 	struct stat sb;

@@ -64,7 +64,7 @@ static void check_family(enum m_family fam, int ncases, const char *const *calls
 			 unsigned traffic_div, const char *rule_prefix, const char *require, unsigned min_rules)
 {
 	struct ex_gen_opts o = fam_opts(fam);
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	struct model_gen g;
 	struct ex_eval *e = malloc(sizeof(*e));
 	unsigned seen[40] = { 0 }, fam_rules = 0, steps = 0, moves = 0;
@@ -176,7 +176,7 @@ END_TEST
 static unsigned reached_under_full_corpus(int with_run, int ncases)
 {
 	struct ex_gen_opts o = fam_opts(M_FAM_VERBS);
-	struct ex_cov cov, run = { { 0 } };
+	struct ex_cov cov, run = { 0 };
 	struct model_gen g;
 	unsigned n = 0;
 
@@ -212,7 +212,7 @@ END_TEST
 static void same_seed_same_text(enum m_family fam, int ncases)
 {
 	struct ex_gen_opts o = fam_opts(fam);
-	struct ex_cov ca = { { 0 } }, cb = { { 0 } }, cc = { { 0 } };
+	struct ex_cov ca = { 0 }, cb = { 0 }, cc = { 0 };
 	struct model_gen ga, gb, gc;
 	unsigned differ = 0;
 
@@ -287,7 +287,7 @@ static void finds_planted(enum m_family fam, unsigned long steps, const char *ca
 	struct ex_stack s = { .kind = EX_STACK_MODEL };
 	struct ex_opts o = { .seed = 2, .steps = steps, .batch = 1, .stack_name = "model" };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	size_t smallest = SIZE_MAX;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));

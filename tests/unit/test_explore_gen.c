@@ -25,7 +25,7 @@ static struct ex_gen_opts gen_opts(void)
 START_TEST(test_same_seed_same_steps)
 {
 	struct ex_gen_opts o = gen_opts();
-	struct ex_cov ca = { { 0 } }, cb = { { 0 } };
+	struct ex_cov ca = { 0 }, cb = { 0 };
 
 	for (int k = 0; k < 5; k++) {
 		struct model_gen ga, gb;
@@ -50,7 +50,7 @@ END_TEST
 START_TEST(test_cases_are_well_formed)
 {
 	struct ex_gen_opts o = gen_opts();
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	struct model_gen g;
 	struct ex_eval *e = malloc(sizeof(*e));
 	unsigned posts = 0, steps = 0;
@@ -91,7 +91,7 @@ END_TEST
 START_TEST(test_inline_only_from_own_mrs)
 {
 	struct ex_gen_opts o = gen_opts();
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	unsigned inl = 0, foreign = 0;
 
 	o.apis = 1u << M_FAM_VERBS;
@@ -151,7 +151,7 @@ static void same_eval(const struct ex_eval *a, const struct ex_eval *b)
 START_TEST(test_eval_in_a_used_buffer)
 {
 	struct ex_gen_opts o = gen_opts();
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	struct model_gen g;
 	struct ex_eval *used = malloc(sizeof(*used));
 	struct ex_case bad = { .nnodes = 2 };
@@ -195,20 +195,24 @@ END_TEST
  * prefix of a case held and grown by one step (ex_hold_grow: as a run of the prefix sees its
  * last step, without running the steps before it again), the whole case run too.
  */
-static unsigned crash_steps(int no_crash)
+struct risky { unsigned crash, costly, max_per_dev; };
+
+static struct risky risky_steps(int no_crash, unsigned costly_cases, uint64_t seed)
 {
 	struct ex_gen_opts o = gen_opts();
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 }, run = { 0 };
 	struct model_gen g;
 	struct ex_hold *h = ex_hold_new();
 	struct ex_eval *e = malloc(sizeof(*e));
-	unsigned n = 0;
+	struct risky n = { 0 };
 
 	ck_assert_ptr_nonnull(h);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_int_eq(m_profile_get("rxe", 0, &o.judge), 0);
 	o.no_crash = no_crash;
-	model_gen_seed(&g, 3);
+	o.costly_cases = costly_cases;
+	o.run = &run;
+	model_gen_seed(&g, seed);
 	for (int k = 0; k < 200; k++) {
 		struct ex_case c, pre;
 
@@ -218,7 +222,8 @@ static unsigned crash_steps(int no_crash)
 		pre.n = 1;
 		ck_assert_int_eq(ex_hold_run(h, &pre, &o.judge, &o.judge, NULL), 0);
 		for (;;) {
-			n += h->e.nseen == pre.n && h->e.last_crash;
+			n.crash += h->e.nseen == pre.n && h->e.last_crash;
+			n.costly += h->e.nseen == pre.n && h->e.last_costly;
 			if (pre.n == c.n)
 				break;
 			pre.n++;
@@ -228,20 +233,45 @@ static unsigned crash_steps(int no_crash)
 		ck_assert_int_eq(ex_eval_run(&c, &o.judge, &o.judge, NULL, e), 0);
 		ck_assert_uint_eq(e->nseen, h->e.nseen);
 		ck_assert_int_eq(e->last_crash, h->e.last_crash);
+		ck_assert_int_eq(e->last_costly, h->e.last_costly);
 		ex_eval_free(e);
 		ex_hold_release(h);
 		ex_case_free(&c);
 	}
 	ex_hold_delete(h);
 	free(e);
+	for (unsigned k = 0; k < M_COSTLY_KEYS; k++)
+		n.max_per_dev = run.costly[k] > n.max_per_dev ? run.costly[k] : n.max_per_dev;
 	return n;
 }
 
 /* On a host stack no step the profile says may kill the kernel is generated. */
 START_TEST(test_no_crash_steps_for_a_host)
 {
-	ck_assert_uint_gt(crash_steps(0), 0);
-	ck_assert_uint_eq(crash_steps(1), 0);
+	ck_assert_uint_gt(risky_steps(0, 0, 3).crash, 0);
+	ck_assert_uint_eq(risky_steps(1, 0, 3).crash, 0);
+}
+END_TEST
+
+/* A step the profile says may never end costs the step timeout on a stack, one that may kill the
+ * kernel a boot: drawn in as many steps per deviation a run as costly_cases allows (explore: 1),
+ * any number without the bound. */
+START_TEST(test_declared_hangs_and_crashes_drawn_once_a_deviation)
+{
+	struct risky free_ = { 0 }, one;
+	uint64_t seed;
+
+	/* A seed whose 200 cases draw one deviation's costly path more than once without the bound
+	 * (which cases a seed draws differs with the compiler: the generator's draws in one call's
+	 * arguments are unsequenced). */
+	for (seed = 1; seed <= 16 && free_.max_per_dev < 2; seed++)
+		free_ = risky_steps(0, 0, seed);
+	ck_assert_uint_gt(free_.max_per_dev, 1);
+	one = risky_steps(0, 1, seed - 1);
+	ck_assert_uint_le(one.max_per_dev, 1);
+	ck_assert_uint_gt(one.costly, 0);
+	ck_assert_uint_lt(one.costly, free_.costly);
+	ck_assert_uint_lt(one.crash, free_.crash);
 }
 END_TEST
 
@@ -464,6 +494,7 @@ Suite *suite_test_explore_gen(void)
 	tcase_add_test(tc, test_enum_names);
 	tcase_add_test(tc, test_jobs_share_a_batch);
 	tcase_add_test(tc, test_no_crash_steps_for_a_host);
+	tcase_add_test(tc, test_declared_hangs_and_crashes_drawn_once_a_deviation);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,7 +21,7 @@ static void explore_rxe(uint64_t seed, unsigned devs, unsigned fams, unsigned st
 	struct ex_stack s = { .kind = EX_STACK_MODEL };
 	struct ex_opts o = { .seed = seed, .steps = budget, .batch = 12, .stack_name = "model", .goal_devs = devs,
 			     .goal_fams = fams, .goal_steps = steps };
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 
 	ck_assert_int_eq(cli_profile("generic", &s.judge), 0);
 	ck_assert_int_eq(cli_profile("rxe:6.1", &s.sim), 0);

@@ -63,7 +63,7 @@ static struct ex_gen_opts opts(void)
 START_TEST(test_hold_next_is_a_whole_run)
 {
 	struct ex_gen_opts o = opts();
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	struct ex_hold *h = ex_hold_new();
 	struct ex_eval *e = malloc(sizeof(*e)), *w = malloc(sizeof(*w));
 	static const char *const odd[] = { "nodes a b", "a: rpma_peer_new", "a: dat_ia_open", "a: alloc_pd p0 bogus=1" };
@@ -110,7 +110,7 @@ END_TEST
 START_TEST(test_hold_grow_is_a_hold_run)
 {
 	struct ex_gen_opts o = opts();
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	struct ex_hold *h = ex_hold_new(), *f = ex_hold_new();
 	struct ex_eval *w = malloc(sizeof(*w));
 	struct model_gen g;

@@ -223,7 +223,7 @@ START_TEST(test_explore_finds_planted_bug)
 	struct ex_stack s;
 	struct ex_opts o = { .seed = 5, .steps = 3000, .batch = 1, .out = NULL, .stack_name = "model" };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	int found = 0, small = 0;
 
 	buggy_stack(&s);
@@ -257,7 +257,7 @@ START_TEST(test_costly_stack_preshrinks_on_its_profile)
 	struct ex_stack s = { .kind = EX_STACK_MODEL, .costly = 1 };
 	struct ex_opts o = { .seed = 1, .steps = 2000, .batch = 8, .out = NULL, .stack_name = "model" };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	unsigned long explored;
 
 	ck_assert_int_eq(m_profile_get("generic", 0, &s.judge), 0);
@@ -288,7 +288,7 @@ START_TEST(test_full_table_does_not_end_exploration)
 	struct ex_stack s = { .kind = EX_STACK_MODEL, .costly = 1 };
 	struct ex_opts o = { .seed = 1, .steps = 2000, .batch = 8, .out = NULL, .stack_name = "model", .found_max = 1 };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 
 	ck_assert_int_eq(m_profile_get("generic", 0, &s.judge), 0);
 	ck_assert_int_eq(m_profile_get("rxe", 0, &s.sim), 0);
@@ -324,7 +324,7 @@ START_TEST(test_costly_stack_preshrinks_widened_deviation)
 	struct ex_opts o = { .seed = 1, .steps = 3000, .batch = 8, .out = NULL, .stack_name = "model",
 			     .shrink_rounds = 48 };
 	struct ex_summary *sum = calloc(1, sizeof(*sum));
-	struct ex_cov cov = { { 0 } };
+	struct ex_cov cov = { 0 };
 	int kept = 0;
 
 	flushing = be_model_ops;

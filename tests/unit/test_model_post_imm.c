@@ -36,6 +36,40 @@ START_TEST(test_RA_WRITE_2_write_imm_consumes_a_receive)
 }
 END_TEST
 
+/* The responder's order for a WRITE with immediate (explore --seed=1, rxe 6.1, 2026-12-06): the
+ * QP's rights before the receive (check_op_valid, then check_resource); the receive is looked for
+ * only at the last packet, so a message over the largest path MTU meets the rkey check first, one
+ * within the smallest the receive first, one between either. */
+START_TEST(test_RA_WRITE_2_write_imm_checks_before_the_receive)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	int pb2 = fx_pd(&f, 1), mb2 = fx_mr(&f, 1, s.pb, 16384, RW), ma2 = fx_mr(&f, 0, s.pa, 16384, RW);
+	int qa2 = fx_qp(&f, 0, s.pa, QP_ALL), qb2 = fx_qp(&f, 1, pb2, M_ACC_REMOTE_READ);
+	struct m_op wi = op_rdma(&f, M_OP_WRITE_IMM, 0, qa2, ma2, 0, 1, mb2, 0, 0);
+	struct m_pred pr;
+
+	fx_connect(&f, 0, qa2, 1, qb2);
+	pr = fx_predict(&f, wi); /* no REMOTE_WRITE on the responder QP, no receive: the rights first */
+	ck_assert(fx_has(pr, wc_(M_WC_REM_INV_REQ_ERR)) && !fx_has(pr, wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_RA_QP_1));
+	wi = op_rdma(&f, M_OP_WRITE_IMM, 0, s.qa, ma2, 0, 1, mb2, 0, 8256);
+	wi.verbs.rkey += 5; /* more than one packet on every MTU: the first packet's rkey first */
+	pr = fx_predict(&f, wi);
+	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));
+	wi.verbs.len = 1024; /* one packet on a 4096 MTU, four on a 256 one: either */
+	pr = fx_predict(&f, wi);
+	ck_assert(fx_has(pr, wc_(M_WC_REM_ACCESS_ERR)) && fx_has(pr, wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	ck_assert(fx_rule(pr, wc_(M_WC_RNR_RETRY_EXC_ERR), M_RULE_RA_WRITE_2));
+	wi.verbs.len = 256; /* one packet on every MTU: the receive first */
+	ck_assert(fx_only(fx_predict(&f, wi), wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	wi.verbs.rkey -= 5; /* a good rkey, long: the receive is still missing at the last packet */
+	wi.verbs.len = 8256;
+	ck_assert(fx_only(fx_predict(&f, wi), wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	model_free(&f.m);
+}
+END_TEST
+
 /* IBV_SEND_INLINE: the lkey is never looked at, the bytes are the memory at
  * the address (a deregistered buffer's too); longer than the max_inline_data
  * the QP asked for: EINVAL at the post, or on when the provider gave more. */
@@ -103,6 +137,7 @@ Suite *suite_test_model_post_imm(void)
 	TCase *tc = tcase_create("imm");
 
 	RTEST(tc, RA_WRITE_2, test_RA_WRITE_2_write_imm_consumes_a_receive);
+	RTEST(tc, RA_WRITE_2, test_RA_WRITE_2_write_imm_checks_before_the_receive);
 	RTEST(tc, LP_3, test_LP_3_inline_skips_the_lkey);
 	tcase_add_test(tc, test_send_with_imm_is_a_send);
 	suite_add_tcase(s, tc);

@@ -117,8 +117,14 @@ START_TEST(test_LP_8_send_overrun_into_rnr_may_hang_on_rxe_6_1)
 	first.verbs.len = 200;
 	ck_assert(!fx_has(fx_predict(&f, first), hang));
 	first.verbs.laddr -= 1000; /* from byte 3000, 2000 bytes: bad at byte 1096, past the first packet */
-	first.verbs.len = 2000;    /* on a small MTU only (not seen to hang) */
-	ck_assert(fx_has(fx_predict(&f, first), wc_(M_WC_RNR_RETRY_EXC_ERR)) && !fx_has(fx_predict(&f, first), hang));
+	first.verbs.len = 2000;    /* on a path MTU of 1024 (rxe's on Ethernet) */
+	ck_assert(fx_has(fx_predict(&f, first), wc_(M_WC_RNR_RETRY_EXC_ERR)) && fx_has(fx_predict(&f, first), hang));
+	first.verbs.laddr -= 2992; /* explore's (2026-12-06): 4152 bytes from byte 8, bad at 4088: hung 3 times */
+	first.verbs.len = 4152;
+	ck_assert(fx_has(fx_predict(&f, first), hang) && fx_has(fx_predict(&f, first), wc_(M_WC_LOC_PROT_ERR)));
+	first.verbs.laddr += 3900; /* from byte 3908, 200 bytes: bad at 188, inside any first packet */
+	first.verbs.len = 200;
+	ck_assert(!fx_has(fx_predict(&f, first), hang));
 	ck_assert(!fx_has(fx_predict(&f, op_send(&f, 0, s.qa, s.ma, 4096)), hang)); /* inside its MR */
 	f.p.kernel = KVER(6, 8);
 	ck_assert(!fx_has(fx_predict(&f, snd), hang));
@@ -168,6 +174,23 @@ START_TEST(test_LP_9_inline_on_read)
 	ck_assert_int_eq(fx_qps(&f, 0, s.qa), M_QPS_ERR);
 	ck_assert_int_eq(fx_qps(&f, 1, s.qb), M_QPS_RTS);
 	ck_assert_int_eq(model_mr_byte(&f.m, 1, s.mb, 0), 0x42);
+	model_free(&f.m);
+	/* rxe 6.1 sends it as a READ (RXEU init_send_wqe): 64 bytes land in the caller's inline bytes
+	 * read as SGEs, LOC_PROT_ERR (verbs/302); zero bytes complete; the responder's errors and
+	 * RA-RES-2's hang come first, as for any READ. */
+	s = fx_pair(&f, "rxe", 2);
+	op = op_rdma(&f, M_OP_READ, 0, s.qa, s.ma, 0, 1, s.mb, 0, 64);
+	op.verbs.send_inline = 1;
+	pr = fx_predict(&f, op);
+	ck_assert(fx_only(pr, wc_(M_WC_LOC_PROT_ERR)) && fx_rule(pr, wc_(M_WC_LOC_PROT_ERR), M_RULE_LP_9));
+	op.verbs.len = 0;
+	ck_assert(fx_only(fx_predict(&f, op), wc_(M_WC_SUCCESS)));
+	op.verbs.len = 64;
+	op.verbs.rkey ^= 0x55; /* a key the responder has no MR for: its NAK, not the local error */
+	pr = fx_predict(&f, op);
+	ck_assert(fx_has(pr, wc_(M_WC_REM_ACCESS_ERR)) && !fx_has(pr, wc_(M_WC_LOC_PROT_ERR)));
+	f.p.kernel = KVER(6, 8); /* only 6.1's deviation: the specification's reading elsewhere */
+	ck_assert(fx_has(fx_predict(&f, op), err_(EINVAL)));
 	model_free(&f.m);
 	/* Without the flag the same READ is LP-6's: its result into a bad lkey, no refusal at the post. */
 	s = fx_pair(&f, "generic", 2);
