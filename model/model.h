@@ -352,6 +352,7 @@ struct m_qp {
 	uint8_t type;              /* enum m_qp_type */
 	uint8_t max_send_sge;      /* the cap.max_send_sge asked for at create_qp (at least 1) */
 	uint8_t max_recv_sge;      /* the cap.max_recv_sge asked for at create_qp (at least 1) */
+	uint16_t pmtu;             /* RC/UC: the path MTU in bytes its move to RTR set; 0 before RTR, after RESET */
 	struct m_recv recv[M_MAX_RECV];
 	uint32_t qpn;
 };

@@ -157,8 +157,10 @@ static const struct m_deviation rxe_dev[] = {
 	  "an SGE inside its MR, a posted receive or a peer in ERR the same SEND ends at once. The RNR NAK's retry "
 	  "after the requester failed the later packet (KRXE rxe_requester, rxe_completer: need_retry) is where it "
 	  "stays (read, not traced); rdmacheck explore --seed=1 --jobs=4 (2026-12-06): a 4152-byte SEND from byte 8 "
-	  "of a 4096-byte MR (the bad byte 4088, the fourth packet at rxe's 1024-byte path MTU) never ended in 3 "
-	  "cases and completed LOC_PROT_ERR when run alone", KERNEL_RXE },
+	  "of a 4096-byte MR (the bad byte 4088, the fourth packet at the 1024-byte path MTU connect asks for) "
+	  "never ended in 3 cases and completed LOC_PROT_ERR when run alone; SENDs of 2L bytes from an L-byte MR "
+	  "at that MTU, twice each (2026-12-06): L 1024 (bad from the second packet) LOC_PROT_ERR, L 2048, 3072 "
+	  "and 4096 (from the third, fourth, fifth) never ended", KERNEL_RXE },
 	{ M_RULE_LP_9, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { OK_ },
 	  "observed (rdmacheck explore --seed=1, --jobs=4 and 5, 6.1.0-57, 2026-12-06): an inline READ whose SGE "
 	  "names a valid lkey is sent as a READ and ends as one would: SUCCESS for zero bytes, REM_INV_REQ_ERR from a "

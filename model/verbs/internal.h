@@ -138,10 +138,11 @@ const struct m_recv *m_rq_head(const struct m_node *nd, int qp);
 void m_rq_consume(struct m_node *nd, int qp);
 /*
  * packets.c (LP-8): does a WRITE's or SEND's local SGE (op's lkey, laddr,
- * len, on nd, the QP in pd) run past its MR only after the first packet (so
- * the packets before it may reach the responder)? 1 or 0.
+ * len, on nd, posted on q) run past its MR only after the first packet of q's
+ * path MTU (m_first_packet; so the packets before it may reach the
+ * responder)? 1 or 0.
  */
-int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op);
+int m_later_packet_fails(const struct m_node *nd, const struct m_qp *q, const struct m_op *op);
 /* Drop out's alternatives from index `from` on in which the request went through (effect DO). */
 void m_keep_remote_errors(struct m_pred *out, unsigned from);
 /*
@@ -151,14 +152,16 @@ void m_keep_remote_errors(struct m_pred *out, unsigned from);
  * with both QPs in ERR.
  */
 void m_local_after_remote_error(struct m_pred *out, unsigned local);
-/* The smallest path MTU (IBTA 256): the first packet is at most this long (packets.c, post.c). */
+/* The smallest path MTU (IBTA 256): the first packet is at most this long (packets.c). */
 #define MIN_PMTU 256u
 /* The largest (IBTA 4096): a message longer is more than one packet whatever the path MTU. */
 #define MAX_PMTU 4096u
+/* The bytes of q's first packet: its path MTU (struct m_qp.pmtu), MIN_PMTU where none is set (packets.c). */
+uint64_t m_first_packet(const struct m_qp *q);
 /*
  * LP-8 on an RC SEND whose peer QP (live, RTR or RTS) has no receive posted,
  * so that RNR NAKs answer the packets before the bad one, which is past the
- * first packet on some path MTU (m_later_packet_fails): the outcomes a
+ * second packet of its path MTU (m_first_packet): the outcomes a
  * profile adds at PART_LATER_RNR (rxe 6.1: the step never ends, M_OUT_HANG),
  * with why's rules. Nothing for another op, peer or bad byte.
  */
@@ -298,10 +301,11 @@ void m_chan_step_begin(struct model *m, unsigned n);
 void m_chan_unfollowed(struct model *m, unsigned n, uint8_t cq1);
 /* query_qp's capabilities of QP qh of nd, each at least what create_qp asked for (qpcaps.c). */
 void m_qp_caps_query(const struct m_node *nd, int qh, struct m_qres *out);
-/* connect gave RC QPs a and b op's max_rd_atomic and max_dest_rd_atomic (qpcaps.c). */
+/* connect gave RC QPs a and b op's max_rd_atomic and max_dest_rd_atomic, RC/UC ones its path MTU (qpcaps.c). */
 void m_qp_rd_atomic_connected(struct m_qp *a, struct m_qp *b, const struct m_op *op);
 /* modify_qp takes q (before its state changes) to state to: RTR sets max_dest_rd_atomic (1), RTS from
- * RTR max_rd_atomic (1), as the harness asks; RESET forgets both. */
+ * RTR max_rd_atomic (1), an RC/UC QP's move to RTR the path MTU (M_PATH_MTU_DEFAULT), as the harness asks;
+ * RESET forgets them. */
 void m_qp_rd_atomic_moved(struct m_qp *q, enum m_qp_state to);
 
 /*

@@ -11,13 +11,18 @@
 #include <string.h>
 
 
-int m_later_packet_fails(const struct m_node *nd, int pd, const struct m_op *op)
+uint64_t m_first_packet(const struct m_qp *q)
+{
+	return q->pmtu ? q->pmtu : MIN_PMTU;
+}
+
+int m_later_packet_fails(const struct m_node *nd, const struct m_qp *q, const struct m_op *op)
 {
 	/* A bad key or PD fails the first packet that needs its SGE; a range at its first byte
 	 * past the MR. A one-packet message fails whole. */
-	uint64_t bad = m_sge_first_bad(nd, pd, op);
+	uint64_t bad = m_sge_first_bad(nd, q->pd, op);
 
-	return bad != UINT64_MAX && bad >= MIN_PMTU;
+	return bad != UINT64_MAX && bad >= m_first_packet(q);
 }
 
 void m_keep_remote_errors(struct m_pred *out, unsigned from)
@@ -56,10 +61,12 @@ void m_later_packet_rnr(const struct model *m, const struct m_profile *p, const 
 	const struct m_qp *pq;
 	struct m_set s;
 
-	/* the bad byte past the first packet on some path MTU (the model knows no port's MTU: as
-	 * m_later_packet_fails, which let LP-8 decide) */
+	/* the bad byte past the second packet of q's path MTU: two packets out before the bad one
+	 * (rxe 6.1 ends a SEND bad from its second packet on at once, LOC_PROT_ERR: the deviation's
+	 * citation) */
 	if (out->op.kind != M_OP_SEND || q->type != M_QPT_RC || q->peer_node < 0 ||
-	    !m_later_packet_fails(&m->node[out->op.node], q->pd, &out->op))
+	    m_sge_first_bad(&m->node[out->op.node], q->pd, &out->op) / m_first_packet(q) < 2 ||
+	    !m_later_packet_fails(&m->node[out->op.node], q, &out->op))
 		return;
 	pq = &m->node[q->peer_node].qp[q->peer_qp];
 	if (!pq->live || pq->state < M_QPS_RTR || pq->state == M_QPS_ERR || m_rq_head(&m->node[q->peer_node], q->peer_qp))

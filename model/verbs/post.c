@@ -300,14 +300,16 @@ int m_inline_data(const struct m_profile *p, const struct m_node *nd, const stru
 static void write_imm(const struct model *m, const struct m_profile *p, struct m_pred *out, struct m_why why)
 {
 	const struct m_qp *pq = &m->node[out->res.peer_node].qp[out->res.peer_qp];
-	uint64_t len = out->op.verbs.len;
+	uint16_t pmtu = m->node[out->op.node].qp[m_acting_qp(&out->op)].pmtu;
+	uint64_t len = out->op.verbs.len, one = pmtu ? pmtu : MIN_PMTU, some = pmtu ? pmtu : MAX_PMTU;
 	struct m_why rnr = why;
 
 	/* The responder checks the QP's rights for the opcode on every packet, before it looks for a
 	 * receive (KRXE rxe_resp: check_op_valid, then check_resource), which only the last packet,
 	 * the one with the immediate, consumes: the first packet of a longer message is checked
-	 * against its rkey (check_rkey) before that, as a WRITE's. One packet on every path MTU:
-	 * the receive first; more on every one: the rkey first; between: either. */
+	 * against its rkey (check_rkey) before that, as a WRITE's. One packet of the QP's path MTU:
+	 * the receive first; more: the rkey first, the receive if it passes; without a path MTU known,
+	 * one packet on every path MTU, more on every one, or either between. */
 	m_why_add(&why, M_RULE_RA_WRITE_2);
 	m_why_add(&rnr, M_RULE_RA_WRITE_2);
 	m_why_add(&rnr, M_RULE_RA_ERR_2);
@@ -316,7 +318,7 @@ static void write_imm(const struct model *m, const struct m_profile *p, struct m
 		return;
 	}
 	if (!m_rq_head(&m->node[out->res.peer_node], out->res.peer_qp)) {
-		if (len <= MIN_PMTU || responder_check(m, p, out, &why) || len <= MAX_PMTU)
+		if (len <= one || responder_check(m, p, out, &why) || len <= some)
 			m_alt_add(out, WC_ERR(RNR_RETRY_EXC_ERR), M_EFF_QP_ERR, &rnr, -1);
 		return;
 	}
@@ -572,7 +574,7 @@ static int pred_post(const struct model *m, const struct m_profile *p, struct m_
 					     : !m_sge_check(p, nd, q->pd, op, op->verbs.len, 0, M_RULE_LP_1, out, &why))) {
 		unsigned local = out->n;
 
-		if (op->verbs.send_inline || !m_later_packet_fails(nd, q->pd, op))
+		if (op->verbs.send_inline || !m_later_packet_fails(nd, q, op))
 			return 0; /* inline data is copied from the caller's buffer: no lkey (LP-3) */
 		m_why_add(&why, M_RULE_LP_8);
 		post_remote(m, p, q, out, why);

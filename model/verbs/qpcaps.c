@@ -9,7 +9,8 @@
  * max_dest_rd_atomic are at least what its RTS and RTR transitions set
  * (connect's options, else 1; rxe rounds them up to a power of two), READ
  * and atomic resources RA-RES-1 counts; before they are set, or on other
- * QP types: anything.
+ * QP types: anything. The same moves set an RC/UC QP's path MTU (LP-8's first
+ * packet): connect's `mtu`, else the harness's 1024 (M_PATH_MTU_DEFAULT).
  */
 #include "model/verbs/internal.h"
 
@@ -41,12 +42,18 @@ void m_qp_rd_atomic_connected(struct m_qp *a, struct m_qp *b, const struct m_op 
 			qp[i]->dest_rd_atomic = op->verbs.max_dest_rd_atomic;
 			qp[i]->rd_known = M_RD_KNOWN_RD | M_RD_KNOWN_DEST;
 		}
+	for (int i = 0; i < 2; i++)
+		qp[i]->pmtu = qp[i]->type == M_QPT_UD ? 0 : op->verbs.path_mtu;
 }
 
 void m_qp_rd_atomic_moved(struct m_qp *q, enum m_qp_state to)
 {
-	if (to == M_QPS_RESET)
+	if (to == M_QPS_RESET) {
 		q->rd_known = 0;
+		q->pmtu = 0;
+	}
+	if (to == M_QPS_RTR && q->state == M_QPS_INIT && q->type != M_QPT_UD)
+		q->pmtu = M_PATH_MTU_DEFAULT; /* modify_qp names none */
 	if (q->type != M_QPT_RC)
 		return;
 	if (to == M_QPS_RTR && q->state == M_QPS_INIT) {

@@ -21,6 +21,9 @@ struct m_sge {
  * them: what the harness's connect and modify_qp ask, and the least librpma's and uDAPL's
  * connections carry (RA-RES-1, RA-RES-2). */
 #define M_RD_ATOMIC_DEFAULT 1
+/* The path MTU in bytes an RC/UC QP's move to RTR (connect, modify_qp) sets when nothing names one,
+ * as the harness asks (its agent's default). */
+#define M_PATH_MTU_DEFAULT 1024u
 /*
  * A create key asked at the device's own limit (the language's `max`: ibv_query_device's
  * max_qp_wr, max_sge, max_cqe, max_srq_wr, max_srq_sge) or one past it (`max+1`), as the value the
@@ -83,6 +86,7 @@ struct m_verbs_args {
 	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */
 	uint8_t max_rd_atomic, max_dest_rd_atomic; /* connect: the values both QPs get (M_RD_ATOMIC_DEFAULT) */
+	uint16_t path_mtu;  /* connect: the path MTU in bytes both QPs get (M_PATH_MTU_DEFAULT) */
 	uint8_t qp_type;    /* create_qp: enum m_qp_type */
 	uint8_t qp_ex;      /* create_qp: ibv_create_qp_ex (ex=yes), comp_mask PD (and SEND_OPS_FLAGS) */
 	uint16_t send_ops;  /* create_qp ex: send_ops_flags (M_SOPS_*, model/verbs/qpex.h) */

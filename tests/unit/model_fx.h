@@ -106,11 +106,18 @@ static inline int fx_qp(struct fx *f, int node, int pd, uint32_t access)
 				       .verbs.access = access }, ok_());
 }
 
-static inline void fx_connect(struct fx *f, int na, int qa, int nb, int qb)
+/* connect with path MTU mtu bytes (0: none known, a model fed by something other than the harness). */
+static inline void fx_connect_mtu(struct fx *f, int na, int qa, int nb, int qb, unsigned mtu)
 {
 	fx_do(f, (struct m_op){ .kind = M_OP_CONNECT, .node = (uint8_t)na, .obj = (int16_t)qa,
 				.verbs.peer_node = (int16_t)nb, .verbs.peer_qp = (int16_t)qb, .verbs.max_rd_atomic = M_RD_ATOMIC_DEFAULT,
-				.verbs.max_dest_rd_atomic = M_RD_ATOMIC_DEFAULT }, ok_()); /* as the harness's connect */
+				.verbs.max_dest_rd_atomic = M_RD_ATOMIC_DEFAULT, .verbs.path_mtu = (uint16_t)mtu }, ok_());
+}
+
+/* connect as the harness's connect does without options. */
+static inline void fx_connect(struct fx *f, int na, int qa, int nb, int qb)
+{
+	fx_connect_mtu(f, na, qa, nb, qb, M_PATH_MTU_DEFAULT);
 }
 
 static inline struct m_op op_obj(enum m_op_kind k, int node, int obj)

@@ -38,8 +38,9 @@ END_TEST
 
 /* The responder's order for a WRITE with immediate (explore --seed=1, rxe 6.1, 2026-12-06): the
  * QP's rights before the receive (check_op_valid, then check_resource); the receive is looked for
- * only at the last packet, so a message over the largest path MTU meets the rkey check first, one
- * within the smallest the receive first, one between either. */
+ * only at the last packet, so a message over the QP's path MTU meets the rkey check first, one
+ * within it the receive first; with no path MTU known, one within the smallest the receive first,
+ * one over the largest the rkey first, one between either. */
 START_TEST(test_RA_WRITE_2_write_imm_checks_before_the_receive)
 {
 	struct fx f;
@@ -53,7 +54,15 @@ START_TEST(test_RA_WRITE_2_write_imm_checks_before_the_receive)
 	pr = fx_predict(&f, wi); /* no REMOTE_WRITE on the responder QP, no receive: the rights first */
 	ck_assert(fx_has(pr, wc_(M_WC_REM_INV_REQ_ERR)) && !fx_has(pr, wc_(M_WC_RNR_RETRY_EXC_ERR)));
 	ck_assert(fx_rule(pr, wc_(M_WC_REM_INV_REQ_ERR), M_RULE_RA_QP_1));
-	wi = op_rdma(&f, M_OP_WRITE_IMM, 0, s.qa, ma2, 0, 1, mb2, 0, 8256);
+	wi = op_rdma(&f, M_OP_WRITE_IMM, 0, s.qa, ma2, 0, 1, mb2, 0, 1025);
+	wi.verbs.rkey += 5; /* two packets of the harness's 1024-byte path MTU: the first packet's rkey first */
+	ck_assert(fx_only(fx_predict(&f, wi), wc_(M_WC_REM_ACCESS_ERR)));
+	wi.verbs.len = 1024; /* one packet: the receive first */
+	ck_assert(fx_only(fx_predict(&f, wi), wc_(M_WC_RNR_RETRY_EXC_ERR)));
+	int qa3 = fx_qp(&f, 0, s.pa, QP_ALL), qb3 = fx_qp(&f, 1, s.pb, QP_ALL);
+
+	fx_connect_mtu(&f, 0, qa3, 1, qb3, 0); /* no path MTU known */
+	wi = op_rdma(&f, M_OP_WRITE_IMM, 0, qa3, ma2, 0, 1, mb2, 0, 8256);
 	wi.verbs.rkey += 5; /* more than one packet on every MTU: the first packet's rkey first */
 	pr = fx_predict(&f, wi);
 	ck_assert(fx_only(pr, wc_(M_WC_REM_ACCESS_ERR)));

@@ -116,9 +116,13 @@ START_TEST(test_LP_8_send_overrun_into_rnr_may_hang_on_rxe_6_1)
 	first.verbs.laddr += 4000; /* bad in the first packet: the local error only */
 	first.verbs.len = 200;
 	ck_assert(!fx_has(fx_predict(&f, first), hang));
-	first.verbs.laddr -= 1000; /* from byte 3000, 2000 bytes: bad at byte 1096, past the first packet */
-	first.verbs.len = 2000;    /* on a path MTU of 1024 (rxe's on Ethernet) */
+	first.verbs.laddr -= 1000; /* from byte 3000, 2000 bytes: bad at byte 1096, in the second packet of */
+	first.verbs.len = 2000;    /* the harness's 1024-byte path MTU: RNR allowed, no hang (seen twice) */
+	ck_assert(fx_has(fx_predict(&f, first), wc_(M_WC_RNR_RETRY_EXC_ERR)) && !fx_has(fx_predict(&f, first), hang));
+	first.verbs.laddr -= 1000; /* from byte 2000, 3000 bytes: bad at 2096, in the third: it may hang */
+	first.verbs.len = 3000;
 	ck_assert(fx_has(fx_predict(&f, first), wc_(M_WC_RNR_RETRY_EXC_ERR)) && fx_has(fx_predict(&f, first), hang));
+	first.verbs.laddr += 1000;
 	first.verbs.laddr -= 2992; /* explore's (2026-12-06): 4152 bytes from byte 8, bad at 4088: hung 3 times */
 	first.verbs.len = 4152;
 	ck_assert(fx_has(fx_predict(&f, first), hang) && fx_has(fx_predict(&f, first), wc_(M_WC_LOC_PROT_ERR)));

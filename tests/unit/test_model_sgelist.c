@@ -154,17 +154,22 @@ START_TEST(test_LP_8_sge_list_fails_in_a_later_packet)
 {
 	struct fx f;
 	struct pair s = sge_pair(&f);
-	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 512);
-	struct m_op one = w;
+	struct m_op w = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 1024);
+	struct m_op one = w, in_first = op_rdma(&f, M_OP_WRITE, 0, s.qa, s.ma, 0, 1, s.mb, 0, 512);
 
 	add_sge(&f, &w, 0, s.ma, 0, 64);
-	w.verbs.sge_more[0].lkey = 0xdead00; /* bad from byte 512 of the message on */
+	add_sge(&f, &in_first, 0, s.ma, 0, 64);
+	w.verbs.sge_more[0].lkey = 0xdead00; /* bad from byte 1024 of the message on: the second packet */
+	in_first.verbs.sge_more[0].lkey = 0xdead00; /* bad from byte 512: the first of a 1024-byte path MTU */
 	add_sge(&f, &one, 0, s.ma, 0, 64);
 	one.verbs.lkey = 0xdead00; /* bad from byte 0 */
-	ck_assert_uint_eq(m_sge_first_bad(&f.m.node[0], s.pa, &w), 512);
+	ck_assert_uint_eq(m_sge_first_bad(&f.m.node[0], s.pa, &w), 1024);
+	ck_assert_uint_eq(m_sge_first_bad(&f.m.node[0], s.pa, &in_first), 512);
+	ck_assert_uint_eq(f.m.node[0].qp[s.qa].pmtu, M_PATH_MTU_DEFAULT);
+	ck_assert_int_eq(m_later_packet_fails(&f.m.node[0], &f.m.node[0].qp[s.qa], &in_first), 0);
 	ck_assert_uint_eq(m_sge_first_bad(&f.m.node[0], s.pa, &one), 0);
-	ck_assert_int_eq(m_later_packet_fails(&f.m.node[0], s.pa, &w), 1);
-	ck_assert_int_eq(m_later_packet_fails(&f.m.node[0], s.pa, &one), 0);
+	ck_assert_int_eq(m_later_packet_fails(&f.m.node[0], &f.m.node[0].qp[s.qa], &w), 1);
+	ck_assert_int_eq(m_later_packet_fails(&f.m.node[0], &f.m.node[0].qp[s.qa], &one), 0);
 	one.verbs.lkey = f.m.node[0].mr[s.ma].lkey;
 	ck_assert_uint_eq(m_sge_first_bad(&f.m.node[0], s.pa, &one), UINT64_MAX);
 	model_free(&f.m);

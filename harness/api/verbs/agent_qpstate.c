@@ -52,7 +52,7 @@ static int to_rtr(struct agent *a, struct aobj *o, int *mask, struct ibv_qp_attr
 	    proto_hex_decode(hex, at->ah_attr.grh.dgid.raw, sizeof(at->ah_attr.grh.dgid.raw)) !=
 	    (int)sizeof(at->ah_attr.grh.dgid.raw)))
 		return -EINVAL;
-	at->path_mtu = mtu_enum(agent_num(a, "mtu", 1024));
+	at->path_mtu = mtu_enum(agent_num(a, "mtu", 1024)); /* the model knows the default: M_PATH_MTU_DEFAULT */
 	at->dest_qp_num = (uint32_t)rqpn;
 	at->ah_attr.is_global = 1;
 	at->ah_attr.port_num = 1;

@@ -27,6 +27,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 		a->max_rd_atomic = (uint8_t)((v->conn_set & (1u << HC_MAX_RD_ATOMIC)) ? v->conn[HC_MAX_RD_ATOMIC] : M_RD_ATOMIC_DEFAULT);
 		a->max_dest_rd_atomic =
 			(uint8_t)((v->conn_set & (1u << HC_MAX_DEST_RD_ATOMIC)) ? v->conn[HC_MAX_DEST_RD_ATOMIC] : M_RD_ATOMIC_DEFAULT);
+		a->path_mtu = (uint16_t)((v->conn_set & (1u << HC_MTU)) ? v->conn[HC_MTU] : M_PATH_MTU_DEFAULT);
 		a->peer_node = v->peer_node;
 		if ((a->peer_qp = bm_handle(bm, v->peer)) < 0)
 			return -ENOENT;
