@@ -331,6 +331,8 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	case M_OP_CREATE_SRQ:
 	case M_OP_DESTROY_SRQ:
 	case M_OP_POST_SRQ_RECV:
+	case M_OP_MODIFY_SRQ:
+	case M_OP_QUERY_SRQ:
 		return m_apply_srq(m, op, created);
 	case M_OP_DESTROY_QP:
 		m_srq_attach(nd, op->obj, 0);

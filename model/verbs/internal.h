@@ -118,7 +118,7 @@ int m_pred_ud_post(const struct model *m, const struct m_profile *p, const struc
 		   struct m_why why);
 void m_apply_ud_send(struct model *m, const struct m_pred *pr, const struct m_alt *a);
 
-/* srq.c: create_srq, destroy_srq, post_srq_recv and ibv_post_recv on a QP with an SRQ (prediction,
+/* srq.c: create_srq, destroy_srq, post_srq_recv, modify_srq, query_srq and ibv_post_recv on a QP with an SRQ (prediction,
  * commit); whether create_qp op's SRQ (if any) is live and in the QP's PD; QP qp of nd starts using
  * SRQ srq1 - 1 (0: stops using its SRQ); the receive a SEND to QP qp of nd takes (its SRQ's or its
  * own first; NULL: none posted) and its consumption. */
@@ -128,6 +128,8 @@ int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *
  * (the caller adds its success). */
 int m_lim_pred(const struct m_profile *p, const struct m_op *op, struct m_why *why, struct m_pred *out);
 int m_apply_srq(struct model *m, const struct m_op *op, int *created);
+/* query_srq's results of live SRQ op->obj (max_wr, max_sge, srq_limit: SRQ-MOD-2); -EINVAL if none. */
+int m_srq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
 int m_srq_usable(const struct m_node *nd, const struct m_op *op);
 void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1);
 /* The PD receive rq (the head of QP qp's receives on nd) is checked against when a SEND lands in it:

@@ -353,6 +353,8 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 	case M_OP_CREATE_SRQ:
 	case M_OP_DESTROY_SRQ:
 	case M_OP_POST_SRQ_RECV:
+	case M_OP_MODIFY_SRQ:
+	case M_OP_QUERY_SRQ:
 		return m_pred_srq(m, p, out);
 	case M_OP_DESTROY_QP:
 	case M_OP_QUERY_QP:

@@ -1,7 +1,8 @@
 /*
  * srq.c — shared receive queues: create_srq (it holds its PD, PD-3),
- * destroy_srq (not while a QP uses it: SRQ-1), post_srq_recv, and the
- * receive queue a QP made with an SRQ takes its receives from (SRQ-2).
+ * destroy_srq (not while a QP uses it: SRQ-1), post_srq_recv, the
+ * receive queue a QP made with an SRQ takes its receives from (SRQ-2),
+ * modify_srq's resize and limit (SRQ-MOD-1) and query_srq (SRQ-MOD-2).
  */
 #include "model/verbs/internal.h"
 
@@ -79,6 +80,49 @@ void m_rq_consume(struct m_node *nd, int qp)
 
 	memmove(&s->recv[0], &s->recv[1], sizeof(s->recv[0]) * (size_t)(s->nrecv - 1));
 	s->nrecv--;
+	if (s->limit && s->nrecv < s->limit)
+		s->limit = 0; /* below the low watermark: the limit event, the SRQ disarmed (SRQ-MOD-2) */
+}
+
+/* modify_srq of SRQ s: what rxe_srq_chk_attr checks, in its order (SRQ-MOD-1). */
+static int pred_srq_modify(const struct m_profile *p, const struct m_srq *s, const struct m_op *op,
+			   struct m_pred *out)
+{
+	struct m_why why = { 0 };
+	uint64_t wr = op->verbs.max_recv_wr;
+	int grow = (op->verbs.srq_mask & M_SRQ_MAX_WR) != 0, arm = (op->verbs.srq_mask & M_SRQ_LIMIT) != 0;
+	struct m_set set;
+
+	m_why_add(&why, M_RULE_SRQ_MOD_1);
+	if (grow && (wr == 0 || (s->limit && wr < s->limit))) {
+		set = DECIDE(p, SRQ_MOD_1, PART_STEP, O_ERR(EINVAL));
+		m_alts_add(out, &set, M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	/* past the depth asked, or a depth below the receives it holds: the provider's depths may be
+	 * deeper than asked (rxe rounds up to 2^k - 1) */
+	if ((arm && op->verbs.srq_limit > s->max_recv) || (grow && wr < s->nrecv)) {
+		set = DECIDE(p, SRQ_MOD_1, PART_STEP, O_ERR(EINVAL), O_OK);
+		for (unsigned i = 0; i < set.n; i++)
+			m_alt_add(out, set.o[i], set.o[i].kind == M_OUT_OK ? M_EFF_DO : M_EFF_NONE, &why, -1);
+		return 0;
+	}
+	m_alt_add(out, O_OK, M_EFF_DO, &why, -1);
+	return 0;
+}
+
+int m_srq_query(const struct model *m, const struct m_op *op, struct m_qres *out)
+{
+	const struct m_node *nd = &m->node[op->node];
+
+	if (!srq_live(nd, op->obj))
+		return -EINVAL;
+	const struct m_srq *s = &nd->ud.srq[op->obj];
+
+	m_qres_add(out, "max_wr", M_Q_ATLEAST, s->max_recv, M_RULE_SRQ_MOD_2);
+	m_qres_add(out, "max_sge", M_Q_ATLEAST, 1, M_RULE_SRQ_MOD_2);
+	m_qres_add(out, "srq_limit", M_Q_EXACT, s->limit, M_RULE_SRQ_MOD_2);
+	return 0;
 }
 
 /* post_srq_recv: the SRQ's depth (LP-7, as a QP's receive queue). */
@@ -133,6 +177,17 @@ int m_pred_srq(const struct model *m, const struct m_profile *p, struct m_pred *
 		if (!srq_live(nd, op->obj))
 			return -EINVAL;
 		return pred_srq_recv(p, &nd->ud.srq[op->obj], out);
+	case M_OP_MODIFY_SRQ:
+		if (!srq_live(nd, op->obj) || (op->verbs.srq_mask & ~(M_SRQ_MAX_WR | M_SRQ_LIMIT)) ||
+		    op->verbs.max_recv_wr > M_MAX_RECV || op->verbs.srq_limit > UINT8_MAX)
+			return -EINVAL;
+		return pred_srq_modify(p, &nd->ud.srq[op->obj], op, out);
+	case M_OP_QUERY_SRQ:
+		if (!srq_live(nd, op->obj))
+			return -EINVAL;
+		m_why_add(&why, M_RULE_SRQ_MOD_2);
+		m_alt_add(out, O_OK, M_EFF_NONE, &why, -1);
+		return 0;
 	case M_OP_RECV:
 		/* ibv_post_recv on a QP with an SRQ (SRQ-2). */
 		s = DECIDE(p, SRQ_2, PART_STEP, O_ERR(EINVAL));
@@ -162,6 +217,17 @@ int m_apply_srq(struct model *m, const struct m_op *op, int *created)
 	case M_OP_DESTROY_SRQ:
 		nd->ud.srq[op->obj].live = 0;
 		nd->pd[nd->ud.srq[op->obj].pd].usecnt--;
+		return 0;
+	case M_OP_MODIFY_SRQ: {
+		struct m_srq *s = &nd->ud.srq[op->obj];
+
+		if (op->verbs.srq_mask & M_SRQ_MAX_WR)
+			s->max_recv = (uint8_t)op->verbs.max_recv_wr; /* at least that deep (SRQ-MOD-1) */
+		if (op->verbs.srq_mask & M_SRQ_LIMIT)
+			s->limit = (uint8_t)op->verbs.srq_limit;
+		return 0;
+	}
+	case M_OP_QUERY_SRQ:
 		return 0;
 	default: { /* M_OP_POST_SRQ_RECV */
 		struct m_srq *s = &nd->ud.srq[op->obj];

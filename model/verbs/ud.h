@@ -35,6 +35,7 @@ struct m_ah { uint8_t live, ever, node; int16_t pd; };
 /* A shared receive queue: its PD (PD-3), depth, the QPs using it (SRQ-1), its receives. */
 struct m_srq {
 	uint8_t live, ever, max_recv, nrecv, nqp;
+	uint8_t limit;       /* srq_limit while armed, 0 disarmed (SRQ-MOD-1, SRQ-MOD-2) */
 	int16_t pd;
 	struct m_recv recv[M_MAX_RECV];
 };

@@ -35,6 +35,9 @@ struct m_sge {
 #define M_LIMK_SEND_WR 1u  /* create_qp max_send_wr= */
 #define M_LIMK_RECV_WR 2u  /* create_qp max_recv_wr=, create_srq max_wr= */
 #define M_LIMK_SGE 4u      /* create_srq max_sge= */
+/* modify_srq's attribute mask (struct m_verbs_args.srq_mask), as ibv_srq_attr_mask's bits */
+#define M_SRQ_MAX_WR 1u
+#define M_SRQ_LIMIT 2u
 #define M_LIMK_CQE 8u      /* create_cq depth= */
 #define M_LIMK_SEND_SGE 16u /* create_qp max_send_sge= (the device's max_sge) */
 #define M_LIMK_RECV_SGE 32u /* create_qp max_recv_sge= (the same) */
@@ -81,7 +84,9 @@ struct m_verbs_args {
 	                       0 = by the MW's type */
 	uint32_t mw_type;   /* alloc_mw: enum m_mw_type */
 	uint32_t qp_state;  /* modify_qp: the target state (enum m_qp_state) */
-	uint64_t max_recv_wr; /* create_qp: max_recv_wr (0: the default) */
+	uint64_t max_recv_wr; /* create_qp: max_recv_wr (0: the default); create_srq, modify_srq: max_wr */
+	uint8_t srq_mask;     /* modify_srq: M_SRQ_MAX_WR, M_SRQ_LIMIT (ibv_srq_attr_mask) */
+	uint32_t srq_limit;   /* modify_srq: srq_limit (with M_SRQ_LIMIT) */
 	uint32_t max_inline; /* create_qp: cap.max_inline_data asked for (at most M_INLINE_MAX) */
 	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */

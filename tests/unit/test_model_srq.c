@@ -1,4 +1,5 @@
-/* Unit tests of the model: shared receive queues (create_srq, create_qp srq=, post_srq_recv). */
+/* Unit tests of the model: shared receive queues (create_srq, create_qp srq=, post_srq_recv, modify_srq,
+ * query_srq). */
 #include "tests/unit/post_fx.h"
 
 static int fx_srq(struct fx *f, int node, int pd, uint64_t max_wr)
@@ -136,6 +137,97 @@ START_TEST(test_SRQ_3_receive_checked_against_the_srq_pd)
 }
 END_TEST
 
+/* modify_srq of SRQ srq on node 1: mask's keys, max_wr wr, srq_limit lim. */
+static struct m_op op_srq_modify(int srq, unsigned mask, uint64_t wr, uint32_t lim)
+{
+	return (struct m_op){ .kind = M_OP_MODIFY_SRQ, .node = 1, .obj = (int16_t)srq, .verbs.srq_mask = (uint8_t)mask,
+			      .verbs.max_recv_wr = wr, .verbs.srq_limit = lim };
+}
+
+/* query_srq's result key of SRQ srq on node 1 accepts v? */
+static int srq_reads(struct fx *f, int srq, const char *key, uint64_t v)
+{
+	struct m_qres q = { 0 };
+
+	ck_assert_int_eq(model_query(&f->m, &f->p, &(struct m_op){ .kind = M_OP_QUERY_SRQ, .node = 1, .obj = (int16_t)srq },
+				     &q), 0);
+	int j = fx_qres_index(&q, key);
+
+	ck_assert_int_ge(j, 0);
+	ck_assert_uint_eq(q.r[j].rule, M_RULE_SRQ_MOD_2);
+	return model_qres_ok(&q, (size_t)j, v);
+}
+
+START_TEST(test_SRQ_MOD_1_modify_srq_resizes_and_arms)
+{
+	struct fx f;
+	int pd, m, srq;
+
+	fx_init(&f, 2, "generic");
+	pd = fx_pd(&f, 1);
+	m = fx_mr(&f, 1, pd, 4096, RW);
+	srq = fx_srq(&f, 1, pd, 4);
+	for (int i = 0; i < 4; i++)
+		fx_do(&f, op_srq_recv(&f, srq, m, 0, 64), ok_());
+	/* max_wr 0: refused; a larger max_wr: taken, and the SRQ then takes more receives. */
+	ck_assert(fx_only(fx_predict(&f, op_srq_modify(srq, M_SRQ_MAX_WR, 0, 0)), err_(EINVAL)));
+	ck_assert(fx_rule(fx_predict(&f, op_srq_modify(srq, M_SRQ_MAX_WR, 0, 0)), err_(EINVAL), M_RULE_SRQ_MOD_1));
+	/* below the receives it holds: the provider may round the new depth up */
+	struct m_pred pr = fx_predict(&f, op_srq_modify(srq, M_SRQ_MAX_WR, 3, 0));
+
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, ok_()));
+	ck_assert(fx_only(fx_predict(&f, op_srq_modify(srq, M_SRQ_MAX_WR, 12, 0)), ok_()));
+	fx_do(&f, op_srq_modify(srq, M_SRQ_MAX_WR, 12, 0), ok_());
+	ck_assert(fx_only(fx_predict(&f, op_srq_recv(&f, srq, m, 0, 64)), ok_()));
+	/* srq_limit up to the depth asked arms it; past it: refused or taken (a deeper SRQ). */
+	ck_assert(fx_only(fx_predict(&f, op_srq_modify(srq, M_SRQ_LIMIT, 0, 12)), ok_()));
+	pr = fx_predict(&f, op_srq_modify(srq, M_SRQ_LIMIT, 0, 13));
+	ck_assert(fx_has(pr, err_(EINVAL)) && fx_has(pr, ok_()) && fx_rule(pr, err_(EINVAL), M_RULE_SRQ_MOD_1));
+	fx_do(&f, op_srq_modify(srq, M_SRQ_LIMIT, 0, 3), ok_());
+	ck_assert(srq_reads(&f, srq, "srq_limit", 3));
+	/* armed at 3: a max_wr below it is refused, one at it taken; a limit changes while armed */
+	ck_assert(fx_only(fx_predict(&f, op_srq_modify(srq, M_SRQ_MAX_WR | M_SRQ_LIMIT, 2, 1)), err_(EINVAL)));
+	ck_assert(fx_only(fx_predict(&f, op_srq_modify(srq, M_SRQ_MAX_WR, 12, 0)), ok_()));
+	fx_do(&f, op_srq_modify(srq, M_SRQ_LIMIT, 0, 2), ok_());
+	ck_assert(srq_reads(&f, srq, "srq_limit", 2) && !srq_reads(&f, srq, "srq_limit", 3));
+	/* a refused modify changes nothing */
+	fx_do(&f, op_srq_modify(srq, M_SRQ_LIMIT, 0, 40), err_(EINVAL));
+	ck_assert(srq_reads(&f, srq, "srq_limit", 2));
+	/* not an SRQ: malformed */
+	struct m_pred bad;
+
+	ck_assert_int_eq(model_predict(&f.m, &f.p, &(struct m_op){ .kind = M_OP_MODIFY_SRQ, .node = 1, .obj = 3 }, &bad),
+			 -EINVAL);
+	model_free(&f.m);
+}
+END_TEST
+
+START_TEST(test_SRQ_MOD_2_query_srq_and_the_limit_disarmed)
+{
+	struct fx f;
+	int ma, pb, qa, srq = 0;
+
+	fx_init(&f, 2, "generic");
+	pb = fx_pd(&f, 1);
+	qa = srq_other_pd(&f, pb, pb, fx_mr(&f, 1, pb, 4096, RW), &ma); /* SRQ 0, 4 deep, one receive */
+	ck_assert(srq_reads(&f, srq, "max_wr", 4) && srq_reads(&f, srq, "max_wr", 7) && !srq_reads(&f, srq, "max_wr", 3));
+	ck_assert(srq_reads(&f, srq, "max_sge", 1) && !srq_reads(&f, srq, "max_sge", 0));
+	ck_assert(srq_reads(&f, srq, "srq_limit", 0) && !srq_reads(&f, srq, "srq_limit", 1));
+	for (int i = 0; i < 3; i++)
+		fx_do(&f, op_srq_recv(&f, srq, 0, 0, 64), ok_());
+	fx_do(&f, op_srq_modify(srq, M_SRQ_LIMIT, 0, 3), ok_());
+	/* 3 left: not fewer than the limit, still armed; 2 left: disarmed, srq_limit 0 */
+	fx_do(&f, op_send(&f, 0, qa, ma, 8), wc_(M_WC_SUCCESS));
+	ck_assert(srq_reads(&f, srq, "srq_limit", 3));
+	fx_do(&f, op_send(&f, 0, qa, ma, 8), wc_(M_WC_SUCCESS));
+	ck_assert(srq_reads(&f, srq, "srq_limit", 0) && !srq_reads(&f, srq, "srq_limit", 3));
+	/* resized: at least the new depth */
+	fx_do(&f, op_srq_modify(srq, M_SRQ_MAX_WR, 10, 0), ok_());
+	ck_assert(srq_reads(&f, srq, "max_wr", 10) && !srq_reads(&f, srq, "max_wr", 9));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_srq(void)
 {
 	Suite *s = suite_create("model_srq");
@@ -144,6 +236,8 @@ Suite *suite_test_model_srq(void)
 	RTEST(tc, SRQ_1, test_SRQ_1_destroy_while_used);
 	RTEST(tc, SRQ_2, test_SRQ_2_receives_come_from_the_srq);
 	RTEST(tc, SRQ_3, test_SRQ_3_receive_checked_against_the_srq_pd);
+	RTEST(tc, SRQ_MOD_1, test_SRQ_MOD_1_modify_srq_resizes_and_arms);
+	RTEST(tc, SRQ_MOD_2, test_SRQ_MOD_2_query_srq_and_the_limit_disarmed);
 	suite_add_tcase(s, tc);
 	return s;
 }

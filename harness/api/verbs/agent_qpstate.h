@@ -26,10 +26,14 @@ int agent_create_ah(struct agent *a);
 int agent_destroy_ah(struct agent *a);
 
 /* agent_srq.c: the SRQ a create_qp request names (srq=ID; NULL: none), and the requests
- *   create_srq id pd max_wr      destroy_srq id      srq_recv id laddr lkey len */
+ *   create_srq id pd max_wr      destroy_srq id      srq_recv id laddr lkey len
+ *   modify_srq id mask max_wr limit (mask: 1 IBV_SRQ_MAX_WR, 2 IBV_SRQ_LIMIT)
+ *   query_srq id                 ok max_wr=N max_sge=N srq_limit=N */
 struct ibv_srq *agent_srq(struct agent *a);
 int agent_create_srq(struct agent *a);
 int agent_destroy_srq(struct agent *a);
 int agent_srq_recv(struct agent *a);
+int agent_modify_srq(struct agent *a);
+int agent_query_srq(struct agent *a);
 
 #endif

@@ -81,3 +81,34 @@ int agent_srq_recv(struct agent *a)
 		return agent_reply_err(a, rc, "ibv_post_srq_recv: %s", strerror(rc));
 	return proto_send(a->fd, "ok");
 }
+
+int agent_modify_srq(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_SRQ, 1);
+	uint64_t mask = agent_num(a, "mask", 0);
+	struct ibv_srq_attr at = { .max_wr = (uint32_t)agent_num(a, "max_wr", 0),
+				   .srq_limit = (uint32_t)agent_num(a, "limit", 0) };
+	int rc;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "no such live SRQ");
+	rc = ibv_modify_srq(o->ext, &at, (int)(((mask & 1) ? IBV_SRQ_MAX_WR : 0) | ((mask & 2) ? IBV_SRQ_LIMIT : 0)));
+	if (rc)
+		return agent_reply_err(a, rc, "ibv_modify_srq: %s", strerror(rc));
+	return proto_send(a->fd, "ok");
+}
+
+int agent_query_srq(struct agent *a)
+{
+	struct aobj *o = agent_field_obj(a, "id", AO_SRQ, 1);
+	struct ibv_srq_attr at;
+	int rc;
+
+	if (!o)
+		return agent_reply_err(a, EINVAL, "no such live SRQ");
+	memset(&at, 0, sizeof(at));
+	rc = ibv_query_srq(o->ext, &at);
+	if (rc)
+		return agent_reply_err(a, rc, "ibv_query_srq: %s", strerror(rc));
+	return proto_send(a->fd, "ok max_wr=%u max_sge=%u srq_limit=%u", at.max_wr, at.max_sge, at.srq_limit);
+}

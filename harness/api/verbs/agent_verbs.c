@@ -724,6 +724,7 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "qp_to", agent_qp_to },        { "create_ah", agent_create_ah },
 	{ "destroy_ah", agent_destroy_ah },   { "create_srq", agent_create_srq },
 	{ "destroy_srq", agent_destroy_srq }, { "srq_recv", agent_srq_recv },
+	{ "modify_srq", agent_modify_srq }, { "query_srq", agent_query_srq },
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
 	{ "poll_cq", agent_do_poll_cq }, { "wait", agent_do_wait },
 	{ "garble", agent_garble },

@@ -139,6 +139,12 @@ const struct scn_call api_verbs_calls[] = {
 		  OPT("max_sge", LIMIT(1, 1)), GARBLE_ARG)),
 	CALL("destroy_srq", VERBS, ACT, SCN_C_SRQ, 1, O_VERB, ARGS(GARBLE_ARG)),
 	CALL("post_srq_recv", VERBS, POST, SCN_C_SRQ, 0, O_VERB, ARGS(REQ("local", ADDR(SCN_C_MR)), REQ("len", NUM))),
+	/* ibv_modify_srq: max_wr= resizes (IBV_SRQ_MAX_WR), srq_limit= arms (IBV_SRQ_LIMIT; 0 disarms); the
+	 * mask is the keys given. ibv_query_srq: max_wr, max_sge, srq_limit */
+	CALL("modify_srq", VERBS, ACT, SCN_C_SRQ, 0, O_VERB,
+	     ARGS(OPT("max_wr", RANGE(0, M_MAX_RECV)), OPT("srq_limit", RANGE(0, 255)))),
+	QUERY("query_srq", VERBS, SCN_C_SRQ, O_QUERY, NOARGS,
+	      ARGS(OPT("max_wr", NUM), OPT("max_sge", NUM), OPT("srq_limit", NUM))),
 	/* the device the harness opened on the node, named by one of its PDs (DEV-QUERY-1, PORT-QUERY-1):
 	 * ibv_query_device (ex: ibv_query_device_ex, its orig_attr) and ibv_query_port (port= 1, 0, past) */
 	QUERY("query_device", VERBS, SCN_C_PD, O_QUERY, ARGS(OPT("ex", BARE)),

@@ -243,8 +243,14 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_wr"), M_RECV_DEPTH_DEFAULT);
 		c->verbs.srq_max_sge = (uint32_t)rsv_num(r, scn_step_arg(s, "max_sge"), 1);
 		break;
+	case M_OP_MODIFY_SRQ:
+		c->verbs.srq_mask = (uint8_t)((scn_step_arg(s, "max_wr") ? M_SRQ_MAX_WR : 0) |
+					      (scn_step_arg(s, "srq_limit") ? M_SRQ_LIMIT : 0));
+		c->verbs.max_recv_wr = rsv_num(r, scn_step_arg(s, "max_wr"), 0);
+		c->verbs.srq_limit = (uint32_t)rsv_num(r, scn_step_arg(s, "srq_limit"), 0);
+		break;
 	case M_OP_LOCAL_INV: local_inv(r, s, c); break;
-	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp: the object alone */
+	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp, query_srq: the object alone */
 	}
 	return r->rc;
 }
