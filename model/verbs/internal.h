@@ -268,7 +268,8 @@ static inline int m_post_unsignaled(const struct m_node *nd, const struct m_op *
 
 	return op->verbs.unsignaled && qh >= 0 && qh < M_MAX_QP && !nd->cq.sig_all[qh];
 }
-/* A send WR posted unsignaled on a QP without sq_sig_all: its SUCCESS becomes ok (no completion). */
+/* A send WR posted unsignaled on a QP without sq_sig_all: its SUCCESS, and a hang (a completion
+ * that never comes), become ok (no completion). */
 void m_cq_unsignaled_any(const struct model *m, struct m_pred *out);
 static inline void m_cq_unsignaled(const struct model *m, struct m_pred *out)
 {
