@@ -91,6 +91,20 @@ int m_pred_inline_no_data(const struct m_profile *p, struct m_pred *out, struct 
  * SUCCESS; any other length lands in the WQE's SGEs, which hold the caller's inline bytes, not
  * an MR's range: the profile's error completions, the QP to ERR. */
 void m_inline_read_lands(const struct m_profile *p, struct m_pred *out, struct m_why why);
+/* post_mw.c: the alternatives of set s (a profile's, MW-INV-5) for an invalidation of a bound type-2
+ * window through another QP than its own: a SUCCESS with effect ok, an error with effect err, the
+ * peer's receive completing peer_wc (-1: none). */
+void m_inv_other_qp_alts(struct m_pred *out, const struct m_set *s, const struct m_why *why,
+			 enum m_effect ok, enum m_effect err, int peer_wc);
+/* post_mw.c: LOCAL_INV of out->op's rkey on q of nd (MW-INV-2..5): its alternatives added to out. */
+void m_post_local_inv(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q,
+		      struct m_pred *out, struct m_why why);
+/* post_mw.c: a window bind (type 1: ibv_bind_mw, type 2: a BIND_MW WR) on q (MW-BIND-5..11,
+ * MW-INV-1, MW-KEY-1): its alternatives added to out; 0. */
+int m_post_bind_mw(const struct model *m, const struct m_profile *p, const struct m_qp *q,
+		   struct m_pred *out, struct m_why why);
+/* post_mw.c: is op a type-1 bind of an MR of another PD than the window's (MW-BIND-3)? 1 or 0. */
+int m_bind_pd_mismatch(const struct m_node *nd, const struct m_op *op);
 /* post.c's IBV_SEND_INLINE data (LP-3), which ud.c shares. */
 int m_inline_data(const struct m_profile *p, const struct m_node *nd, const struct m_qp *q, struct m_pred *out,
 		struct m_why *why);
