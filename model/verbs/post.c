@@ -285,8 +285,8 @@ int m_inline_data(const struct m_profile *p, const struct m_node *nd, const stru
 static void write_imm(const struct model *m, const struct m_profile *p, struct m_pred *out, struct m_why why)
 {
 	const struct m_qp *pq = &m->node[out->res.peer_node].qp[out->res.peer_qp];
-	uint16_t pmtu = m->node[out->op.node].qp[m_acting_qp(&out->op)].pmtu;
-	uint64_t len = out->op.verbs.len, one = pmtu ? pmtu : MIN_PMTU, some = pmtu ? pmtu : MAX_PMTU;
+	const struct m_qp *q = &m->node[out->op.node].qp[m_acting_qp(&out->op)];
+	uint64_t len = out->op.verbs.len, one = m_first_packet(q), some = q->pmtu ? q->pmtu : MAX_PMTU;
 	struct m_why rnr = why;
 
 	/* The responder checks the QP's rights for the opcode on every packet, before it looks for a
