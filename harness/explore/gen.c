@@ -121,7 +121,8 @@ int model_gen_op(struct model_gen *g, const struct model *m, struct m_op *op)
 			return -EAGAIN;
 		op->kind = M_OP_ALLOC_MW;
 		op->verbs.pd = (int16_t)PICK_OBJ(g, nd->pd, nd->npd, 1);
-		op->verbs.mw_type = 1 + model_gen_below(g, 3) / 2 + (model_gen_below(g, 16) == 0 ? 5 : 0);
+		op->verbs.mw_type = 1 + model_gen_below(g, 3) / 2;
+		op->verbs.mw_type += model_gen_below(g, 16) == 0 ? 5 : 0;
 		return op->verbs.pd < 0 ? -EAGAIN : 0;
 	}
 	if (k < 32) {

@@ -181,8 +181,11 @@ static int propose_post(struct gctx *x, unsigned node, enum kind k, char *line, 
 	}
 	if (remote_ref(x, peer, atomic, remote, sizeof(remote), rkey, sizeof(rkey)))
 		return -EAGAIN;
-	if (k == K_CAS)
-		snprintf(tail, sizeof(tail), " compare=%u swap=%u", (unsigned)below(x, 2), (unsigned)below(x, 256));
+	if (k == K_CAS) {
+		unsigned swap = (unsigned)below(x, 256), compare = (unsigned)below(x, 2);
+
+		snprintf(tail, sizeof(tail), " compare=%u swap=%u", compare, swap);
+	}
 	else if (k == K_FADD)
 		snprintf(tail, sizeof(tail), " add=%u", 1 + (unsigned)below(x, 16));
 	else
@@ -206,7 +209,9 @@ static int propose_bind(struct gctx *x, unsigned node, char *line, size_t len)
 	int hm, hq;
 	int32_t w = pick(x, node, SCN_C_MW, W_ANY, NULL), q = pick(x, node, SCN_C_QP, W_LIVE, &hq);
 	int32_t m = pick(x, node, SCN_C_MR, below(x, 5) ? W_LIVE : W_ANY, &hm);
-	uint64_t mlen, off;
+	uint64_t mlen, off, blen;
+	uint32_t bits;
+	const char *call, *zero, *with_mr;
 
 	if (w < 0 || q < 0 || m < 0)
 		return -EAGAIN;
@@ -218,12 +223,16 @@ static int propose_bind(struct gctx *x, unsigned node, char *line, size_t len)
 		return -EAGAIN;
 	mlen = x->m->node[node].mr[hm].len;
 	off = edge_off(x, mlen, 0);
-	flags_str(SCN_T_ACCESS, some_of(x, M_ACC_REMOTE_ANY) | (below(x, 8) ? 0 : M_ACC_LOCAL_WRITE), acc,
-		  sizeof(acc));
+	bits = some_of(x, M_ACC_REMOTE_ANY);
+	bits |= below(x, 8) ? 0 : M_ACC_LOCAL_WRITE;
+	flags_str(SCN_T_ACCESS, bits, acc, sizeof(acc));
 	snprintf(mref, sizeof(mref), " mr=%s+%llu", oname(x, m), (unsigned long long)off);
+	call = below(x, 4) ? "" : " call"; /* ibv_bind_mw, not a post */
+	zero = below(x, 8) ? "" : " zero_based";
+	blen = edge_len(x, mlen, off);
+	with_mr = below(x, 16) ? mref : "";
 	snprintf(line, len, "%s: bind_mw %s qp=%s%s len=%llu access=%s%s%s", ex_node_name(node), oname(x, w),
-		 oname(x, q), below(x, 16) ? mref : "", (unsigned long long)edge_len(x, mlen, off), acc,
-		 below(x, 8) ? "" : " zero_based", below(x, 4) ? "" : " call"); /* call: ibv_bind_mw, not a post */
+		 oname(x, q), with_mr, (unsigned long long)blen, acc, zero, call);
 	return 0;
 }
 
@@ -283,7 +292,9 @@ static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line
 						1u << 20 /* RELAXED_ORDERING */ };
 	const char *nn = ex_node_name(node);
 	char acc[160], iova[32], qtail[160];
+	const char *prot, *offset;
 	uint64_t mlen;
+	uint32_t bits;
 	int rare;
 	int32_t pd = pick(x, node, SCN_C_PD, below(x, 10) ? W_LIVE : W_ANY, NULL);
 
@@ -298,18 +309,22 @@ static int propose_create(struct gctx *x, unsigned node, enum kind k, char *line
 		/* Rare flags, lengths and IOVAs (failures, mostly) once the node has an MR: the score prefers rare
 		 * rules, and a node whose every reg_mr fails never moves a byte. */
 		rare = live_n(x, node, SCN_C_MR) > 0;
-		flags_str(SCN_T_ACCESS, (below(x, 4) ? M_ACC_LOCAL_WRITE : 0) | some_of(x, M_ACC_REMOTE_ANY) |
-			  (below(x, 3) ? 0 : M_ACC_MW_BIND) | (rare && below(x, 6) == 0 ? rare_access[below(x, 6)] : 0),
-			  acc, sizeof(acc));
+		bits = below(x, 4) ? M_ACC_LOCAL_WRITE : 0;
+		bits |= some_of(x, M_ACC_REMOTE_ANY);
+		bits |= below(x, 3) ? 0 : M_ACC_MW_BIND;
+		if (rare && below(x, 6) == 0)
+			bits |= rare_access[below(x, 6)];
+		flags_str(SCN_T_ACCESS, bits, acc, sizeof(acc));
 		if (rare && below(x, 16) == 0) /* bits no IBV_ACCESS_* names */
 			snprintf(acc + strlen(acc), sizeof(acc) - strlen(acc), "|0x80000000");
 		mlen = !rare || below(x, 20) ? mlens[below(x, 6)] : below(x, 2) ? 0 : 0xfffffffffffff000ull; /* empty, wrapping */
 		iova[0] = '\0';
 		if (rare && below(x, 8) == 0) /* zero based, page aligned, or at another offset in its page than the buffer */
 			snprintf(iova, sizeof(iova), " iova=%s", below(x, 3) == 0 ? "0" : below(x, 2) ? "0x200000" : "0x200010");
+		prot = below(x, 10) ? "" : below(x, 2) ? " prot=RO" : " prot=NONE";
+		offset = below(x, 8) ? "" : " offset=100";
 		snprintf(line, len, "%s: reg_mr m%u pd=%s len=%llu access=%s%s%s%s", nn, x->step, oname(x, pd),
-			 (unsigned long long)mlen, acc, below(x, 8) ? "" : " offset=100",
-			 below(x, 10) ? "" : below(x, 2) ? " prot=RO" : " prot=NONE", iova);
+			 (unsigned long long)mlen, acc, offset, prot, iova);
 		return 0;
 	case K_ALLOC_MW:
 		snprintf(line, len, "%s: alloc_mw w%u pd=%s type=%u", nn, x->step, oname(x, pd), 1 + (unsigned)below(x, 2));

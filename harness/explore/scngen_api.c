@@ -100,10 +100,14 @@ static int rpma_post(struct gctx *x, unsigned node, unsigned kind, char *line, s
 	if (kind == R_ATOMIC)
 		return snprintf(line, len, "%s: rpma_atomic_write %s remote=%s+%llu value=%u", nn, oname(x, c),
 				oname(x, r), (unsigned long long)roff, (unsigned)below(x, 1u << 16)) < (int)len ? 0 : -EAGAIN;
-	if (kind == R_FLUSH)
+	if (kind == R_FLUSH) {
+		const char *type = flush_type(x);
+		uint64_t flen = edge_len(x, rlen, roff);
+
 		return snprintf(line, len, "%s: rpma_flush %s remote=%s+%llu len=%llu type=%s", nn, oname(x, c),
-				oname(x, r), (unsigned long long)roff, (unsigned long long)edge_len(x, rlen, roff),
-				flush_type(x)) < (int)len ? 0 : -EAGAIN;
+				oname(x, r), (unsigned long long)roff, (unsigned long long)flen, type) < (int)len ? 0
+														  : -EAGAIN;
+	}
 	if (m < 0)
 		return -EAGAIN;
 	loff = edge_off(x, obj_len(x, m), 0);
@@ -130,6 +134,8 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 {
 	const char *nn = ex_node_name(node);
 	char usage[128], tail[160];
+	const char *prot, *offset, *bad_usage;
+	uint64_t mlen;
 	int32_t o;
 	unsigned peer;
 	int rare;
@@ -138,10 +144,12 @@ static int rpma_propose(struct gctx *x, unsigned node, unsigned kind, char *line
 	case R_REG: /* once the node has an MR, now and then one the library or the provider refuses */
 		rare = live_n(x, node, SCN_C_RPMA_MR) && below(x, 4) == 0;
 		flags_str(SCN_T_USAGE, rare && below(x, 4) == 0 ? 0 : some_of(x, USAGE_ALL), usage, sizeof(usage));
-		snprintf(line, len, "%s: rpma_mr_reg m%u len=%llu usage=%s%s%s%s", nn, x->step,
-			 (unsigned long long)(rare && below(x, 3) == 0 ? 0 : buf_len(x)), usage,
-			 rare && below(x, 3) == 0 ? "|0x100" : "", below(x, 8) ? "" : " offset=100",
-			 rare && below(x, 3) == 0 ? " prot=RO" : "");
+		prot = rare && below(x, 3) == 0 ? " prot=RO" : "";
+		offset = below(x, 8) ? "" : " offset=100";
+		bad_usage = rare && below(x, 3) == 0 ? "|0x100" : "";
+		mlen = rare && below(x, 3) == 0 ? 0 : buf_len(x);
+		snprintf(line, len, "%s: rpma_mr_reg m%u len=%llu usage=%s%s%s%s", nn, x->step, (unsigned long long)mlen,
+			 usage, bad_usage, offset, prot);
 		return 0;
 	case R_DESC:
 		return rpma_desc(x, node, line, len);
@@ -207,17 +215,19 @@ static int dat_post(struct gctx *x, unsigned node, unsigned kind, char *line, si
 {
 	int32_t e = pick(x, node, SCN_C_DAT_EP, W_ANY, NULL), l = pick(x, node, SCN_C_DAT_LMR, W_ANY, NULL), t;
 	unsigned peer = other(x, node);
-	uint64_t tlen, toff;
+	uint64_t tlen, toff, tn, loff;
 
 	t = pick(x, peer, SCN_C_DAT_LMR, W_ANY, NULL);
 	if (e < 0 || l < 0 || t < 0)
 		return -EAGAIN;
 	tlen = obj_len(x, t);
 	toff = edge_off(x, tlen, 0);
+	tn = edge_len(x, tlen, toff);
+	loff = edge_off(x, obj_len(x, l), 0);
 	return snprintf(line, len, "%s: dat_ep_post_rdma_%s %s local=%s+%llu remote=%s.%s+%llu len=%llu",
 			ex_node_name(node), kind == D_WRITE ? "write" : "read", oname(x, e), oname(x, l),
-			(unsigned long long)edge_off(x, obj_len(x, l), 0), ex_node_name(peer), oname(x, t),
-			(unsigned long long)toff, (unsigned long long)edge_len(x, tlen, toff)) < (int)len ? 0 : -EAGAIN;
+			(unsigned long long)loff, ex_node_name(peer), oname(x, t), (unsigned long long)toff,
+			(unsigned long long)tn) < (int)len ? 0 : -EAGAIN;
 }
 
 /* An LMR's memory and address type, now and then not the default: over another LMR, shared, zero-based. */
@@ -266,6 +276,9 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 {
 	const char *nn = ex_node_name(node);
 	char priv[128], tail[96];
+	const char *prot, *type;
+	uint64_t llen;
+	uint32_t bits;
 	int32_t o, p;
 	unsigned peer;
 	int rare;
@@ -280,13 +293,16 @@ static int dat_propose(struct gctx *x, unsigned node, unsigned kind, char *line,
 		o = pick(x, node, SCN_C_DAT_PZ, below(x, 8) ? W_LIVE : W_ANY, NULL);
 		if (o < 0)
 			return -EAGAIN;
-		flags_str(SCN_T_DAT_PRIV, (below(x, 4) ? 0x10u : 0) | some_of(x, DAT_PRIV_BITS), priv, sizeof(priv));
+		bits = below(x, 4) ? 0x10u : 0;
+		bits |= some_of(x, DAT_PRIV_BITS);
+		flags_str(SCN_T_DAT_PRIV, bits, priv, sizeof(priv));
 		/* once the node has an LMR, now and then an empty one or one over read-only or unmapped pages */
 		rare = pick(x, node, SCN_C_DAT_LMR, W_LIVE, NULL) >= 0 && below(x, 5) == 0;
+		prot = rare ? (below(x, 2) ? " prot=RO" : " prot=UNMAPPED") : below(x, 10) ? "" : " offset=12";
+		type = mem_type(x, node, tail, sizeof(tail));
+		llen = rare && below(x, 3) == 0 ? 0 : buf_len(x);
 		snprintf(line, len, "%s: dat_lmr_create l%u pz=%s len=%llu priv=%s%s%s", nn, x->step, oname(x, o),
-			 (unsigned long long)(rare && below(x, 3) == 0 ? 0 : buf_len(x)), priv,
-			 mem_type(x, node, tail, sizeof(tail)),
-			 rare ? (below(x, 2) ? " prot=RO" : " prot=UNMAPPED") : below(x, 10) ? "" : " offset=12");
+			 (unsigned long long)llen, priv, type, prot);
 		return 0;
 	case D_QUERY:
 		return act_on(x, node, SCN_C_DAT_LMR, below(x, 6) ? W_LIVE : W_ANY, "dat_lmr_query", "", line, len);

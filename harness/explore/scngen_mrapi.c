@@ -193,7 +193,8 @@ static int rw_args(struct gctx *x, unsigned node, int h, char *buf, size_t len)
 		static const uint32_t mul[] = { 1, 2, 4 };
 
 		strides = 2 + below(x, 3);
-		rstride = bytes * mul[below(x, 3)] - (below(x, 6) ? 0 : 1); /* now and then below the access */
+		rstride = bytes * mul[below(x, 3)];
+		rstride -= below(x, 6) ? 0 : 1; /* now and then below the access */
 		lstride = below(x, 2) ? bytes : rstride;
 	}
 	n = snprintf(buf, len, " local=%s+%llu bytes=%u", oname(x, l), (unsigned long long)loff, (unsigned)bytes);

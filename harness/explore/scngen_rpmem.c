@@ -92,9 +92,11 @@ static int propose_set(struct gctx *x, unsigned node, char *line, size_t len)
 	static const char *const opts[] = { "", "", "", "", " option=\"SINGLEHDR\"", " option=\"NOHDRS\"" };
 	unsigned parts = below(x, 6) ? 1 : 2 + below(x, 2);
 
-	snprintf(line, len, "%s: rpmem_poolset set=\"s%u.set\" size=%s%s%s%s", ex_node_name(below(x, ntargets(x))),
-		 x->step, sizes[below(x, 4)], parts > 1 ? (parts == 2 ? " parts=2" : " parts=3") : "",
-		 opts[below(x, 6)], below(x, 16) ? "" : " malformed");
+	const char *malformed = below(x, 16) ? "" : " malformed", *opt = opts[below(x, 6)], *size = sizes[below(x, 4)];
+	unsigned target = below(x, ntargets(x));
+
+	snprintf(line, len, "%s: rpmem_poolset set=\"s%u.set\" size=%s%s%s%s", ex_node_name(target), x->step, size,
+		 parts > 1 ? (parts == 2 ? " parts=2" : " parts=3") : "", opt, malformed);
 	(void)node;
 	return 0;
 }
@@ -107,9 +109,10 @@ static int propose_set(struct gctx *x, unsigned node, char *line, size_t len)
 static int propose_pool(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
 	int odd = kind == P_ODD_POOL, create = kind == P_CREATE || (odd && below(x, 2));
-	unsigned t, s;
+	unsigned t, s, nlanes;
 	uint64_t usable, size;
 	char tail[96] = "";
+	const char *attr;
 
 	if (pick_set(x, odd ? S_ANY : create ? S_NO_POOL : S_CLOSED_POOL, &t, &s))
 		return -EAGAIN;
@@ -140,9 +143,11 @@ static int propose_pool(struct gctx *x, unsigned node, unsigned kind, char *line
 			snprintf(tail, sizeof(tail), " max_nlanes_env=%u", 1 + (unsigned)below(x, 2));
 		break;
 	}
+	attr = create && (!odd || below(x, 4)) ? ATTR : "";
+	nlanes = 1 + (unsigned)below(x, 4);
 	snprintf(line, len, "%s: rpmem_%s p%u target=%s set=\"%s\" size=%llu nlanes=%u%s%s", ex_node_name(node),
 		 create ? "create" : "open", x->step, ex_node_name(t), x->m->rpmem.target[t].set[s].name,
-		 (unsigned long long)size, 1 + (unsigned)below(x, 4), create && (!odd || below(x, 4)) ? ATTR : "", tail);
+		 (unsigned long long)size, nlanes, attr, tail);
 	return 0;
 }
 
@@ -170,7 +175,9 @@ static int propose_data(struct gctx *x, unsigned node, unsigned kind, char *line
 	const char *call = kind == P_PERSIST ? (below(x, 4) ? "rpmem_persist" : "rpmem_deep_persist") :
 			   kind == P_FLUSH ? "rpmem_flush" : kind == P_READ ? "rpmem_read" : "rpmem_fill";
 	const struct m_rpmem_handle *hd;
+	const char *flags;
 	uint64_t off, n;
+	unsigned ln;
 	int h;
 	int32_t p = live_pool(x, node, &h);
 
@@ -187,9 +194,10 @@ static int propose_data(struct gctx *x, unsigned node, unsigned kind, char *line
 			 (unsigned long long)off, (unsigned long long)n, 1 + (unsigned)below(x, 254));
 		return 0;
 	}
+	flags = below(x, 6) ? "" : below(x, 2) ? " flags=1" : " flags=2";
+	ln = lane(x, hd->nlanes);
 	snprintf(line, len, "%s: %s %s offset=%llu len=%llu lane=%u%s", ex_node_name(node), call, oname(x, p),
-		 (unsigned long long)off, (unsigned long long)n, lane(x, hd->nlanes),
-		 below(x, 6) ? "" : below(x, 2) ? " flags=1" : " flags=2");
+		 (unsigned long long)off, (unsigned long long)n, ln, flags);
 	return 0;
 }
 
@@ -207,6 +215,7 @@ static int propose_remove(struct gctx *x, unsigned node, char *line, size_t len)
 
 int rpmem_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size_t len)
 {
+	const char *flags;
 	int h;
 	int32_t p;
 
@@ -223,8 +232,9 @@ int rpmem_propose(struct gctx *x, unsigned node, unsigned kind, char *line, size
 		p = live_pool(x, node, &h);
 		if (p < 0)
 			return -EAGAIN;
+		flags = below(x, 8) ? "" : " flags=1";
 		snprintf(line, len, "%s: rpmem_drain %s lane=%u%s", ex_node_name(node), oname(x, p),
-			 lane(x, x->m->rpmem.h[h].nlanes), below(x, 8) ? "" : " flags=1");
+			 lane(x, x->m->rpmem.h[h].nlanes), flags);
 		return 0;
 	case P_CLOSE:
 		return act_on(x, node, SCN_C_RPMEM_POOL, W_LIVE, "rpmem_close", "", line, len);

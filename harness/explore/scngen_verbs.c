@@ -145,6 +145,7 @@ static int propose_srq(struct gctx *x, unsigned node, char *line, size_t len)
 {
 	const char *nn = ex_node_name(node);
 	int32_t o, m;
+	unsigned depth;
 	int h;
 
 	switch (below(x, 5)) {
@@ -152,8 +153,9 @@ static int propose_srq(struct gctx *x, unsigned node, char *line, size_t len)
 		o = pick(x, node, SCN_C_PD, below(x, 8) ? W_LIVE : W_ANY, NULL);
 		if (o < 0)
 			return -EAGAIN;
-		snprintf(line, len, "%s: create_srq s%u pd=%s max_wr=%u", nn, x->step, oname(x, o),
-			 1 + (unsigned)below(x, 4) * (unsigned)below(x, 5));
+		depth = (unsigned)below(x, 4);
+		depth = 1 + depth * (unsigned)below(x, 5);
+		snprintf(line, len, "%s: create_srq s%u pd=%s max_wr=%u", nn, x->step, oname(x, o), depth);
 		return 0;
 	case 1:
 		return act_on(x, node, SCN_C_SRQ, W_LIVE, "destroy_srq", "", line, len);
@@ -197,12 +199,16 @@ static int propose_ud_send(struct gctx *x, unsigned node, char *line, size_t len
 	int32_t m = pick(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, &hm);
 	unsigned peer = other(x, node);
 	int32_t d = pick(x, peer, SCN_C_QP, W_ANY, NULL);
+	const char *qkey, *imm;
+	uint64_t slen;
 
 	if (q < 0 || ah < 0 || m < 0 || d < 0)
 		return -EAGAIN;
+	qkey = below(x, 6) ? "" : " qkey=7";
+	imm = below(x, 4) ? "" : " imm";
+	slen = lens[below(x, 6)];
 	snprintf(line, len, "%s: send %s local=%s+0 len=%llu ah=%s dest=%s.%s%s%s", ex_node_name(node), oname(x, q),
-		 oname(x, m), (unsigned long long)lens[below(x, 6)], oname(x, ah), ex_node_name(peer), oname(x, d),
-		 below(x, 4) ? "" : " imm", below(x, 6) ? "" : " qkey=7");
+		 oname(x, m), (unsigned long long)slen, oname(x, ah), ex_node_name(peer), oname(x, d), imm, qkey);
 	return 0;
 }
 
@@ -322,9 +328,11 @@ void vx_qp_tail(struct gctx *x, unsigned node, int all, char *tail, size_t len)
 					oname(x, cq));
 	if (srq >= 0)
 		off += (size_t)snprintf(tail + off, len - off, " srq=%s", oname(x, srq));
-	if (below(x, 5) == 0)
-		off += (size_t)snprintf(tail + off, len - off, " max_send_wr=%u max_recv_wr=%u", 1 + (unsigned)below(x, 2),
-					(unsigned)below(x, 3));
+	if (below(x, 5) == 0) {
+		unsigned recv_wr = (unsigned)below(x, 3), send_wr = 1 + (unsigned)below(x, 2);
+
+		off += (size_t)snprintf(tail + off, len - off, " max_send_wr=%u max_recv_wr=%u", send_wr, recv_wr);
+	}
 	if (below(x, 4) == 0)
 		off += (size_t)snprintf(tail + off, len - off, " max_inline=%u", below(x, 2) ? 64u : 0u);
 	if (below(x, 8) == 0)
