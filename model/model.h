@@ -557,6 +557,12 @@ enum m_qmode {
 const char *m_qmode_str(enum m_qmode q);
 int m_qmode_parse(const char *name, enum m_qmode *out);
 
+/* A result that is a pointer to an object (fields: pd=, srq=; FIELDS-1): the model handle of
+ * the object of that class on the node, or one of these. */
+#define M_QREF_NONE UINT64_MAX         /* NULL */
+#define M_QREF_OWN (UINT64_MAX - 1)    /* an object the harness made for it (a QP's CQs without cq=) */
+#define M_QREF_OTHER (UINT64_MAX - 2)  /* none of the node's objects (reality only) */
+
 #define M_QRES_MAX 20 /* poll_cq: n and four results of each of M_POLL_MAX completions */
 struct m_qres {
 	uint8_t n;

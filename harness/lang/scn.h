@@ -109,6 +109,7 @@ enum scn_table {
 	SCN_T_PORT,
 	SCN_T_WR_API,
 	SCN_T_LIMIT,
+	SCN_T_OBJREF,
 	SCN_T_COUNT_
 };
 
@@ -172,6 +173,8 @@ int scn_err_parse(const char *fmt, enum scn_err *out);
 #define SCN_A_OWN 4u /* a reference to an object of the step's own node (reg_mr buf=) */
 #define SCN_A_NEW 8u /* [NODE.]NAME of a new object of class cls that the step makes on the node of
                         its `peer` argument (dat_ep_connect accept=; scn_decl.c) */
+#define SCN_A_VA 16u /* a query result that is an address in the step's object's buffer (fields addr=):
+                       judged against the model as its offset there, each engine's buffer being elsewhere */
 
 /* One key a call accepts (or, for queries, one result it reports). */
 struct scn_arg_spec {

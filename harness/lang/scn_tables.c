@@ -93,6 +93,7 @@ static const struct scn_name table_names[] = {
 	{ SCN_T_PORT, "port" },
 	{ SCN_T_WR_API, "wr_api" },
 	{ SCN_T_LIMIT, "device_limit" },
+	{ SCN_T_OBJREF, "object_ref" },
 };
 NAMED_ENUM(scn_table, enum scn_table, table_names)
 
@@ -218,6 +219,12 @@ static const struct scn_name mrapi_null_t[] = {
 	{ 1u << 4, "REQUEST" },
 };
 
+/* A struct's pointer that names no scenario object (the fields step, FIELDS-1): NULL, the object the
+ * harness made for it (a QP's CQs without cq=), none of the node's objects (the model's M_QREF_*). */
+static const struct scn_name objref_t[] = {
+	{ M_QREF_NONE, "none" }, { M_QREF_OWN, "own" }, { M_QREF_OTHER, "other" },
+};
+
 static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_] = {
 	[SCN_T_ACCESS] = { access_t, SCN_N(access_t) },
 	[SCN_T_REREG] = { rereg_t, SCN_N(rereg_t) },
@@ -235,6 +242,7 @@ static const struct { const struct scn_name *t; size_t n; } tables[SCN_T_COUNT_]
 	[SCN_T_SEND_OPS] = { send_ops_t, SCN_N(send_ops_t) },
 	[SCN_T_PORT] = { port_t, SCN_N(port_t) },
 	[SCN_T_WR_API] = { wr_api_t, SCN_N(wr_api_t) },
+	[SCN_T_OBJREF] = { objref_t, SCN_N(objref_t) },
 	[SCN_T_PROT] = { prot_t, SCN_N(prot_t) },
 	[SCN_T_USAGE] = { usage_t, SCN_N(usage_t) },
 	[SCN_T_FLUSH] = { flush_t, SCN_N(flush_t) },

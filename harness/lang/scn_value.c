@@ -452,7 +452,13 @@ int scn_value_parse(struct scn_ctx *c, const struct scn_word *w, size_t off,
 		v->kind = SCN_V_FLAGS;
 		return flags_value(c, w, s, spec, &v->num);
 	}
-	if ((k & SCN_V_WORD) && !(is_digit(s[0]) && (k & SCN_V_INT))) {
+	if ((k & SCN_V_WORD) && (k & SCN_V_OBJ)) {
+		/* An object or a word for no object (fields: pd=pd1, srq=none): a word of the table is one. */
+		if (scn_table_lookup((enum scn_table)spec->table, s, &v->num) == 0) {
+			v->kind = SCN_V_WORD;
+			return 0;
+		}
+	} else if ((k & SCN_V_WORD) && !(is_digit(s[0]) && (k & SCN_V_INT))) {
 		/* A word; where the key also takes an integer, a number is one. */
 		v->kind = SCN_V_WORD;
 		return table_word(c, w, spec->table, s, &v->num);

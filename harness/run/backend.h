@@ -48,6 +48,7 @@ struct hc_verbs {
 	uint32_t max_send_wr;     /* create_qp: cap.max_send_wr (the same) */
 	uint8_t srq_mask;         /* modify_srq: M_SRQ_MAX_WR (max_wr= given, in max_recv_wr), M_SRQ_LIMIT */
 	uint32_t srq_limit;       /* modify_srq: srq_limit= */
+	uint8_t fields_of;        /* fields: M_FLD_* of the object's class */
 	uint32_t srq_max_sge;     /* create_srq: max_sge; it, the two above and cq_depth may be M_LIM_MAX
 	                             or M_LIM_PAST, the device's own limit or one past it (the agent resolves) */
 	uint32_t max_inline;      /* create_qp: cap.max_inline_data */

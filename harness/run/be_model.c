@@ -143,6 +143,24 @@ int bm_commit(struct be_model *bm, const struct hcall *c, const struct m_pred *p
 	return rc;
 }
 
+void bm_qres_objects(const struct be_model *bm, const struct scn_call *call, unsigned node, struct m_qres *q)
+{
+	int prev = -1; /* scn_spec_index_after's cursor: the model answers in the list's order */
+
+	for (unsigned j = 0; call->query && j < q->n; j++) {
+		int i = scn_spec_index_after(call->query, q->r[j].key, prev);
+
+		if (i < 0)
+			continue;
+		prev = i;
+		if (!(call->query[i].kinds & SCN_V_OBJ) || q->r[j].value >= M_QREF_OTHER)
+			continue;
+		int32_t o = bm_object(bm, node, call->query[i].cls, (int)q->r[j].value);
+
+		q->r[j].value = o >= 0 ? (uint64_t)o : M_QREF_OTHER;
+	}
+}
+
 int32_t bm_object(const struct be_model *bm, unsigned node, uint32_t cls, int h)
 {
 	for (size_t i = 0; h >= 0 && i < bm->f->nobjs; i++)
@@ -245,7 +263,7 @@ static int model_exec(void *be, const struct hcall *c, struct hres *r)
 		struct m_qres q;
 		int prev = -1; /* scn_spec_index_after's cursor */
 
-		if (model_query(&bm->m, &bm->prof, &p.op, &q) == 0)
+		if (model_query(&bm->m, &bm->prof, &p.op, &q) == 0 && (bm_qres_objects(bm, call, c->node, &q), 1))
 			for (unsigned i = 0; i < q.n; i++) {
 				int k = scn_spec_index_after(call->query, q.r[i].key, prev); /* the list's order */
 

@@ -78,6 +78,13 @@ int16_t bm_handle(const struct be_model *bm, int32_t o);
  */
 int bm_map(const struct be_model *bm, int32_t o, int16_t *h);
 
+/*
+ * The results of q (model_query's for a step of call on node) that are objects (the call's query
+ * spec takes SCN_V_OBJ: fields pd=) as scenario objects, as the real engine reports them: the model
+ * handle of each into the object of its class holding it there (M_QREF_OTHER: none does); none,
+ * own stay. The one translation of object results, for every judge of them.
+ */
+void bm_qres_objects(const struct be_model *bm, const struct scn_call *call, unsigned node, struct m_qres *q);
 /* The scenario object of class cls on node whose model handle is h, or -1. */
 int32_t bm_object(const struct be_model *bm, unsigned node, uint32_t cls, int h);
 

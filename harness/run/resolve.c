@@ -101,10 +101,9 @@ int resolve_step(const struct scn_file *f, const struct scn_step *s, const struc
 {
 	const struct scn_call *call = scn_step_call(s);
 	const struct api_family *fam = api_family_get(call->api);
-	struct rsv r = { ops, be, missing, 0 };
+	struct rsv r = { ops, be, missing, 0, f };
 	int kind = resolve_call_kind(s->call);
 
-	(void)f;
 	*missing = -1;
 	memset(c, 0, sizeof(*c));
 	if (kind < 0 || !fam || !fam->resolve)

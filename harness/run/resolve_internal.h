@@ -16,6 +16,7 @@ struct rsv {
 	void *be;
 	int32_t *missing;
 	int rc;
+	const struct scn_file *f; /* the step's file (its objects' classes) */
 };
 
 /* Record a failure (the first one counts): rc, and the object it concerns. */

@@ -126,6 +126,8 @@ static const char *qval(const struct run *x, const struct scn_arg_spec *sp, uint
 {
 	struct scn_arg a = { .spec = sp };
 
+	if ((sp->kinds & SCN_V_OBJ) && v < x->f->nobjs) /* an object (fields pd=): its name */
+		return run_obj_name(x->f, (int32_t)v, buf, len);
 	a.v.kind = (sp->kinds & SCN_V_WORD) ? SCN_V_WORD : (sp->kinds & SCN_V_FLAGS) ? SCN_V_FLAGS : SCN_V_INT;
 	a.v.num = v;
 	scn_value_format(x->f, &a, 0, buf, len);
@@ -168,11 +170,24 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 		run_say(x, V_ERROR, s->line, "line %u: %s: the model cannot answer this query", s->line, call->name);
 		return;
 	}
+	bm_qres_objects(&x->bm, call, op->node, &q); /* objects as the engines report them */
 	for (unsigned j = 0; j < q.n; j++) {
 		int i = scn_spec_index_after(call->query, q.r[j].key, prev); /* the model answers in the list's order */
+		uint64_t rv;
 
 		prev = i < 0 ? prev : i;
-		if (i < 0 || !(real->qset & (1u << i)) || model_qres_ok(&q, (size_t)j, real->q[i]))
+		if (i < 0 || !(real->qset & (1u << i)))
+			continue;
+		rv = real->q[i];
+		if (call->query[i].flags & SCN_A_VA) {
+			/* an address in the step's object's buffer: its offset there on the engine, in the model's buffer */
+			uint64_t ev, mv;
+
+			if (x->ops->attr(x->be, s->obj, SCN_ATTR_VA, &ev) || be_model_ops.attr(&x->bm, s->obj, SCN_ATTR_VA, &mv))
+				continue;
+			rv = rv - ev + mv;
+		}
+		if (model_qres_ok(&q, (size_t)j, rv))
 			continue;
 		run_say(x, V_FAIL, s->line, "line %u: %s: model says %s, real %s=%s", s->line, call->name,
 		    qmodel(x, &call->query[i], &q, (int)j, a1, sizeof(a1)), q.r[j].key,
@@ -187,7 +202,7 @@ static void judge_query(struct run *x, const struct scn_step *s, const struct m_
 		int i = scn_spec_index(call->query, cd->spec->key);
 		int j = -1;
 
-		uint64_t want = cd->v.num;
+		uint64_t want = cd->v.kind == SCN_V_OBJ ? (uint64_t)cd->v.obj : cd->v.num; /* pd=pd1: the object */
 
 		for (unsigned k = 0; k < q.n; k++)
 			if (strcmp(q.r[k].key, cd->spec->key) == 0)

@@ -334,6 +334,8 @@ static int apply_do(struct model *m, const struct m_pred *pr, int *created)
 	case M_OP_MODIFY_SRQ:
 	case M_OP_QUERY_SRQ:
 		return m_apply_srq(m, op, created);
+	case M_OP_FIELDS:
+		return 0; /* a read of the struct: nothing changes */
 	case M_OP_DESTROY_QP:
 		m_srq_attach(nd, op->obj, 0);
 		nd->qp[op->obj].live = 0;

@@ -144,6 +144,10 @@ int m_lim_pred(const struct m_profile *p, const struct m_op *op, struct m_why *w
 int m_apply_srq(struct model *m, const struct m_op *op, int *created);
 /* query_srq's results of live SRQ op->obj (max_wr, max_sge, srq_limit: SRQ-MOD-2); -EINVAL if none. */
 int m_srq_query(const struct model *m, const struct m_op *op, struct m_qres *out);
+/* fields.c: the fields step of object op->obj of class op->verbs.fields_of (M_FLD_*): its prediction
+ * (ok while the object is live; -EINVAL if it is not) and its results (FIELDS-1, FIELDS-2). */
+int m_pred_fields(const struct model *m, struct m_pred *out);
+int m_fields_query(const struct model *m, const struct m_op *op, struct m_qres *out);
 int m_srq_usable(const struct m_node *nd, const struct m_op *op);
 void m_srq_attach(struct m_node *nd, int qp, uint8_t srq1);
 /* The PD receive rq (the head of QP qp's receives on nd) is checked against when a SEND lands in it:

@@ -356,6 +356,8 @@ int m_pred_obj(const struct model *m, const struct m_profile *p, struct m_pred *
 	case M_OP_MODIFY_SRQ:
 	case M_OP_QUERY_SRQ:
 		return m_pred_srq(m, p, out);
+	case M_OP_FIELDS:
+		return m_pred_fields(m, out);
 	case M_OP_DESTROY_QP:
 	case M_OP_QUERY_QP:
 		if (!VALID(nd->qp, nd->nqp, op->obj, 1))

@@ -98,6 +98,8 @@ static int verbs_query(const struct model *m, const struct m_profile *p, const s
 		return m_chan_query(m, op, out);
 	if (op->kind == M_OP_QUERY_SRQ)
 		return m_srq_query(m, op, out);
+	if (op->kind == M_OP_FIELDS)
+		return m_fields_query(m, op, out);
 	if (m_device_op((enum m_op_kind)op->kind))
 		return m_device_query(m, op, out);
 	return op->kind == M_OP_QUERY_QP ? query_qp(m, op, out) : -EINVAL;

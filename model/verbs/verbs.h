@@ -35,6 +35,15 @@ struct m_sge {
 #define M_LIMK_SEND_WR 1u  /* create_qp max_send_wr= */
 #define M_LIMK_RECV_WR 2u  /* create_qp max_recv_wr=, create_srq max_wr= */
 #define M_LIMK_SGE 4u      /* create_srq max_sge= */
+/* fields: the class of the object whose returned struct is read (struct m_verbs_args.fields_of) */
+#define M_FLD_PD 0u
+#define M_FLD_MR 1u
+#define M_FLD_MW 2u
+#define M_FLD_QP 3u
+#define M_FLD_CQ 4u
+#define M_FLD_AH 5u
+#define M_FLD_SRQ 6u
+#define M_FLD_CHAN 7u
 /* modify_srq's attribute mask (struct m_verbs_args.srq_mask), as ibv_srq_attr_mask's bits */
 #define M_SRQ_MAX_WR 1u
 #define M_SRQ_LIMIT 2u
@@ -87,6 +96,7 @@ struct m_verbs_args {
 	uint64_t max_recv_wr; /* create_qp: max_recv_wr (0: the default); create_srq, modify_srq: max_wr */
 	uint8_t srq_mask;     /* modify_srq: M_SRQ_MAX_WR, M_SRQ_LIMIT (ibv_srq_attr_mask) */
 	uint32_t srq_limit;   /* modify_srq: srq_limit (with M_SRQ_LIMIT) */
+	uint8_t fields_of;    /* fields: M_FLD_* of the object op->obj (FIELDS-1, FIELDS-2) */
 	uint32_t max_inline; /* create_qp: cap.max_inline_data asked for (at most M_INLINE_MAX) */
 	uint8_t send_inline; /* write, write_imm, send: IBV_SEND_INLINE (LP-3) */
 	uint8_t no_rd_atomic; /* connect: max_dest_rd_atomic 0 on both QPs (RA-RES-1) */

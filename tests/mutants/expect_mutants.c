@@ -271,7 +271,37 @@ static void query_of(const struct scn_file *f, size_t si, const struct be_model 
 	if (resolve_step(f, &f->steps[si], &be_model_ops, &e2, &c, &missing) == 0 && bm_predict(&e2, &c, &p, NULL) == 0 &&
 	    be_model_ops.exec(&e2, &c, &r) == 0 && model_outcome_success(r.out) && model_query(&e2.m, prof, &p.op, q))
 		memset(q, 0, sizeof(*q));
+	else
+		bm_qres_objects(&e2, scn_step_call(&f->steps[si]), c.node, q); /* objects as the runner judges them */
 	bm_free(&e2);
+}
+
+/*
+ * Object mutants of result cd (an object, or none: fields pd=, srq=): every other object of its class
+ * on the step's node the model made, and none; k the model's entry of it in q (-1: none).
+ */
+static void object_mutants(struct counts *n, const struct judges *j, struct scn_file *f, size_t si,
+			   struct scn_arg *cd, const struct m_qres *q, int k, const char *path)
+{
+	const struct scn_value keep = cd->v;
+	uint64_t want = keep.kind == SCN_V_OBJ ? (uint64_t)keep.obj : keep.num;
+	unsigned node = f->steps[si].node;
+	char what[200];
+
+	for (size_t o = 0; o <= f->nobjs; o++) {
+		uint64_t cand = o < f->nobjs ? (uint64_t)o : M_QREF_NONE;
+
+		if (cand == want || (o < f->nobjs && (f->objs[o].node != node || !(f->objs[o].cls & cd->spec->cls) ||
+						      bm_handle(j->lint_eng, (int32_t)o) < 0)))
+			continue;
+		cd->v.kind = o < f->nobjs ? SCN_V_OBJ : SCN_V_WORD;
+		cd->v.obj = o < f->nobjs ? (int32_t)o : -1;
+		cd->v.num = o < f->nobjs ? 0 : M_QREF_NONE;
+		snprintf(what, sizeof(what), "expect %s=%s (was %s)", cd->spec->key,
+			 o < f->nobjs ? f->objs[o].name : "none", keep.kind == SCN_V_OBJ ? f->objs[keep.obj].name : "a word");
+		judge(n, j, f, si, k >= 0 && !model_qres_ok(q, (size_t)k, cand), path, what);
+		cd->v = keep;
+	}
 }
 
 /* Value mutants of query step si: each KEY=VALUE with other values; q the model's results. */
@@ -295,6 +325,10 @@ static void value_mutants(struct counts *n, const struct judges *j, struct scn_f
 		for (unsigned r = 0; r < q->n; r++)
 			if (strcmp(q->r[r].key, cd->spec->key) == 0)
 				k = (int)r;
+		if (cd->spec->kinds & SCN_V_OBJ) { /* an object result: other objects, none */
+			object_mutants(n, j, f, si, cd, q, k, path);
+			continue;
+		}
 		cand[0] = want + 1;
 		cand[1] = want - 1;
 		cand[2] = 0;

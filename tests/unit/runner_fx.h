@@ -12,6 +12,7 @@
 #ifndef RDMACHECK_TEST_RUNNER_FX_H
 #define RDMACHECK_TEST_RUNNER_FX_H
 
+#include "harness/run/be_model.h"
 #include "harness/run/runner.h"
 
 #include <check.h>
@@ -409,5 +410,19 @@ static const char rereg_text[] = "nodes a\n"
 /* A corrupted rkey: REM_ACCESS_ERR, and the responder QP a.q must go to ERR. */
 static const char nak_text[] = TWO "b: write q local=src+0 remote=a.dst+0 len=64 rkey=a.dst.rkey+1 expect REM_ACCESS_ERR\n"
 				   "b: query_qp q expect state=ERR\n";
+
+/* A run on the model engine simulating the rxe stack (run --stack=model); ops NULL: be_model_ops. */
+static inline enum verdict fx_on_model(const char *text, const struct backend_ops *ops, struct result *r)
+{
+	struct scn_file *f = parse(text);
+	struct run_opts o = opts("rxe");
+	struct be_model eng;
+
+	ck_assert_int_eq(bm_init(&eng, f, &o.prof), 0);
+	ck_assert_int_eq(run_scenario(f, ops ? ops : &be_model_ops, &eng, &o, r), 0);
+	bm_free(&eng);
+	scn_free(f);
+	return r->v;
+}
 
 #endif

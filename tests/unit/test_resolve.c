@@ -86,7 +86,7 @@ START_TEST(test_op_kinds)
 			ck_assert_msg(k == -1, "%s: %d", c->name, k);
 		}
 	}
-	ck_assert_uint_eq(verbs, 22 + 3 + 7 + 1 + 6 + 6); /* + create_cq, destroy_cq, poll_cq; create_ah, destroy_ah,
+	ck_assert_uint_eq(verbs, 22 + 3 + 7 + 1 + 6 + 6 + 1); /* + fields; create_cq, destroy_cq, poll_cq; create_ah, destroy_ah,
 							   create_srq, destroy_srq, post_srq_recv, modify_srq,
 							   query_srq; wait;
 							   create_comp_channel, destroy_comp_channel, req_notify_cq,

@@ -30,20 +30,6 @@ static enum verdict walk(const char *text, struct result *r)
 	return v;
 }
 
-/* A run on the model engine simulating the rxe stack (run --stack=model); ops NULL: be_model_ops. */
-static enum verdict on_model(const char *text, const struct backend_ops *ops, struct result *r)
-{
-	struct scn_file *f = parse(text);
-	struct run_opts o = opts("rxe");
-	struct be_model eng;
-
-	ck_assert_int_eq(bm_init(&eng, f, &o.prof), 0);
-	ck_assert_int_eq(run_scenario(f, ops ? ops : &be_model_ops, &eng, &o, r), 0);
-	bm_free(&eng);
-	scn_free(f);
-	return r->v;
-}
-
 START_TEST(test_query_mrapi_value_judged_by_lint)
 {
 	struct result r;
@@ -63,10 +49,10 @@ START_TEST(test_query_mrapi_value_judged_on_model)
 {
 	struct result r;
 
-	ck_assert_int_eq(on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=RMEM_SIZE expect value=4096\n", NULL, &r),
+	ck_assert_int_eq(fx_on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=RMEM_SIZE expect value=4096\n", NULL, &r),
 			 V_PASS);
 	result_clear(&r);
-	ck_assert_int_eq(on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=ERROR_EXT expect value=1\n", NULL, &r),
+	ck_assert_int_eq(fx_on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=ERROR_EXT expect value=1\n", NULL, &r),
 			 V_FAIL);
 	ck_assert_str_eq(r.reason, "line 5: expect value=1, real value=0");
 	result_clear(&r);
@@ -90,10 +76,10 @@ START_TEST(test_query_mrapi_value_judged_against_reality)
 	struct result r;
 
 	real.exec = off_by_one;
-	ck_assert_int_eq(on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=RMEM_SIZE\n", &real, &r), V_FAIL);
+	ck_assert_int_eq(fx_on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=RMEM_SIZE\n", &real, &r), V_FAIL);
 	ck_assert_str_eq(r.reason, "line 5: mrapi_rmem_get_attribute: model says value=4096, real value=4097");
 	result_clear(&r);
-	ck_assert_int_eq(on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=RMEM_SIZE expect value=4096\n", &real, &r),
+	ck_assert_int_eq(fx_on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=RMEM_SIZE expect value=4096\n", &real, &r),
 			 V_FAIL);
 	ck_assert_has(r.reason, "real value=4097");
 	result_clear(&r);
@@ -109,7 +95,7 @@ START_TEST(test_query_results_name_the_success)
 	ck_assert_has(r.reason, "line 5: expect value=: the results of a call that succeeds, but the model allows "
 				"only: MRAPI_ERR_ATTR_NUM");
 	result_clear(&r);
-	ck_assert_int_eq(on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=9 expect value=1\n", NULL, &r), V_FAIL);
+	ck_assert_int_eq(fx_on_model(ATTRS "a: mrapi_rmem_get_attribute R attr=9 expect value=1\n", NULL, &r), V_FAIL);
 	ck_assert_str_eq(r.reason, "line 5: mrapi_rmem_get_attribute gave MRAPI_ERR_ATTR_NUM, outside the allowed set");
 	result_clear(&r);
 	/* the same on a verbs query: a garbled QP's query_qp fails, and reports no state */
@@ -170,13 +156,13 @@ START_TEST(test_rpmem_open_results_judged)
 			 V_FAIL);
 	ck_assert_str_eq(r.reason, "line 6: expect nlanes=3, but the model says nlanes in 1..2");
 	result_clear(&r);
-	ck_assert_int_eq(on_model(POOL "a: rpmem_open q target=t set=\"pool.set\" size=1M expect major=2\n", NULL, &r),
+	ck_assert_int_eq(fx_on_model(POOL "a: rpmem_open q target=t set=\"pool.set\" size=1M expect major=2\n", NULL, &r),
 			 V_FAIL);
 	ck_assert_str_eq(r.reason, "line 6: expect major=2, real major=1");
 	result_clear(&r);
 	/* reality's own answer judged, expected or not: one lane more than asked, a major one more */
 	real.exec = off_by_one;
-	ck_assert_int_eq(on_model(POOL, &real, &r), V_FAIL);
+	ck_assert_int_eq(fx_on_model(POOL, &real, &r), V_FAIL);
 	ck_assert_str_eq(r.reason, "line 4: rpmem_create: model says nlanes in 1..4, real nlanes=5");
 	result_clear(&r);
 	/* with open_attr NULL, open reports no attributes to expect */
@@ -202,7 +188,7 @@ START_TEST(test_mrapi_exists_handle_usable)
 				     "b: mrapi_rmem_get_attribute RB attr=RMEM_SIZE expect MRAPI_ERR_RMEM_INVALID\n"
 				     "a: mrapi_rmem_delete RA expect MRAPI_SUCCESS\n", &r), V_PASS);
 	result_clear(&r);
-	ck_assert_int_eq(on_model(EXISTS "b: mrapi_rmem_delete RB expect MRAPI_ERR_RMEM_INVALID\n", NULL, &r), V_PASS);
+	ck_assert_int_eq(fx_on_model(EXISTS "b: mrapi_rmem_delete RB expect MRAPI_ERR_RMEM_INVALID\n", NULL, &r), V_PASS);
 	result_clear(&r);
 	ck_assert_int_eq(walk(EXISTS "b: mrapi_rmem_delete RB expect MRAPI_SUCCESS\n", &r), V_FAIL);
 	ck_assert_str_eq(r.reason, "line 7: expect MRAPI_SUCCESS, but the model allows only: MRAPI_ERR_RMEM_INVALID "

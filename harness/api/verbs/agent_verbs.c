@@ -3,6 +3,7 @@
 #include "harness/api/verbs/agent_qpstate.h"
 #include "harness/api/verbs/agent_cq.h"
 #include "harness/api/verbs/agent_device.h"
+#include "harness/api/verbs/agent_fields.h"
 #include "harness/api/verbs/agent_handle.h"
 #include "harness/api/verbs/agent_qpex.h"
 #include "harness/api/verbs/agent_sge.h"
@@ -727,7 +728,7 @@ const struct agent_req agent_verbs_reqs[] = {
 	{ "modify_srq", agent_modify_srq }, { "query_srq", agent_query_srq },
 	{ "create_cq", agent_do_create_cq }, { "destroy_cq", agent_do_destroy_cq },
 	{ "poll_cq", agent_do_poll_cq }, { "wait", agent_do_wait },
-	{ "garble", agent_garble },
+	{ "garble", agent_garble }, { "fields", agent_fields },
 	{ "create_comp_channel", agent_do_create_comp_channel },
 	{ "destroy_comp_channel", agent_do_destroy_comp_channel },
 	{ "req_notify_cq", agent_do_req_notify_cq }, { "get_cq_event", agent_do_get_cq_event },

@@ -47,6 +47,10 @@
 /* write_imm, send: IBV_SEND_SOLICITED (the receive completion a solicited_only arm waits for) */
 #define SOLICITED_ARG OPT("solicited", WORD(SCN_T_YESNO))
 
+/* fields: the classes whose struct it reads; a result that points to an object (or none, own, other) */
+#define FIELDS_CLASSES (SCN_C_PD | SCN_C_MR | SCN_C_MW | SCN_C_QP | SCN_C_CQ | SCN_C_AH | SCN_C_SRQ | SCN_C_CHAN)
+#define OBJREF(c) .kinds = SCN_V_OBJ | SCN_V_WORD, .table = SCN_T_OBJREF, .cls = (c)
+
 const struct scn_call api_verbs_calls[] = {
 	CALL("alloc_pd", VERBS, CREATE, SCN_C_PD, 0, O_VERB, NOARGS),
 	CALL("dealloc_pd", VERBS, ACT, SCN_C_PD, 1, O_VERB, ARGS(GARBLE_ARG)),
@@ -145,6 +149,15 @@ const struct scn_call api_verbs_calls[] = {
 	     ARGS(OPT("max_wr", RANGE(0, M_MAX_RECV)), OPT("srq_limit", RANGE(0, 255)))),
 	QUERY("query_srq", VERBS, SCN_C_SRQ, O_QUERY, NOARGS,
 	      ARGS(OPT("max_wr", NUM), OPT("max_sge", NUM), OPT("srq_limit", NUM))),
+	/* the struct the call that made the object returned (FIELDS-1, FIELDS-2): context 1 (the node's own
+	 * device context); the objects it points to (none: NULL; own: a QP's CQ the harness made);
+	 * mr->addr (judged as an offset in the MR's own buffer: addr=NAME.va), length; mw->type;
+	 * qp->qp_type; cq->cqe */
+	QUERY("fields", VERBS, FIELDS_CLASSES, O_QUERY, NOARGS,
+	      ARGS(OPT("context", NUM), OPT("pd", OBJREF(SCN_C_PD)), { .key = "addr", .flags = SCN_A_VA, NUM }, OPT("length", NUM),
+		   OPT("type", NUM), OPT("send_cq", OBJREF(SCN_C_CQ)), OPT("recv_cq", OBJREF(SCN_C_CQ)),
+		   OPT("srq", OBJREF(SCN_C_SRQ)), OPT("qp_type", WORD(SCN_T_QPT)), OPT("channel", OBJREF(SCN_C_CHAN)),
+		   OPT("cqe", NUM))),
 	/* the device the harness opened on the node, named by one of its PDs (DEV-QUERY-1, PORT-QUERY-1):
 	 * ibv_query_device (ex: ibv_query_device_ex, its orig_attr) and ibv_query_port (port= 1, 0, past) */
 	QUERY("query_device", VERBS, SCN_C_PD, O_QUERY, ARGS(OPT("ex", BARE)),

@@ -55,6 +55,7 @@ int model_op_verbs(const struct be_model *bm, const struct hcall *c, struct m_op
 	a->max_recv_wr = lim_key(v->max_recv_wr, M_LIMK_RECV_WR, &a->lim_max, &a->lim_past);
 	a->srq_mask = v->srq_mask;
 	a->srq_limit = v->srq_limit;
+	a->fields_of = v->fields_of;
 	a->max_inline = v->max_inline;
 	a->qp_type = v->qp_type;
 	a->qp_ex = v->qp_ex;

@@ -190,6 +190,20 @@ static void qp_cqs(const struct scn_step *s, struct hcall *c)
 	c->verbs.sig_all = (uint8_t)rsv_bare(s, "sig_all");
 }
 
+/* The model's M_FLD_* of an object class the fields step reads. */
+static uint8_t fields_of(uint32_t cls)
+{
+	static const struct { uint32_t cls; uint8_t of; } map[] = {
+		{ SCN_C_PD, M_FLD_PD }, { SCN_C_MR, M_FLD_MR }, { SCN_C_MW, M_FLD_MW }, { SCN_C_QP, M_FLD_QP },
+		{ SCN_C_CQ, M_FLD_CQ }, { SCN_C_AH, M_FLD_AH }, { SCN_C_SRQ, M_FLD_SRQ }, { SCN_C_CHAN, M_FLD_CHAN },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].cls == cls)
+			return map[i].of;
+	return M_FLD_PD;
+}
+
 int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 {
 	const struct scn_value *sig = scn_step_arg(s, "signaled"), *wait = scn_step_arg(s, "wait");
@@ -250,6 +264,7 @@ int resolve_verbs(struct rsv *r, const struct scn_step *s, struct hcall *c)
 		c->verbs.srq_limit = (uint32_t)rsv_num(r, scn_step_arg(s, "srq_limit"), 0);
 		break;
 	case M_OP_LOCAL_INV: local_inv(r, s, c); break;
+	case M_OP_FIELDS: c->verbs.fields_of = fields_of(r->f->objs[s->obj].cls); break;
 	default: break; /* alloc_pd, dealloc_*, dereg_mr, destroy_qp, query_qp, query_srq: the object alone */
 	}
 	return r->rc;

@@ -74,13 +74,13 @@ static int request(struct stack *st, const struct hcall *c, char *reply)
 	static const char *const id_only[M_OP_COUNT_] = { /* the requests that name the object alone */
 		[M_OP_ALLOC_PD] = "alloc_pd", [M_OP_DEALLOC_PD] = "dealloc_pd", [M_OP_DEREG_MR] = "dereg_mr",
 		[M_OP_DEALLOC_MW] = "dealloc_mw", [M_OP_DESTROY_QP] = "destroy_qp", [M_OP_QUERY_QP] = "query_qp",
-		[M_OP_QUERY_SRQ] = "query_srq",
+		[M_OP_QUERY_SRQ] = "query_srq", [M_OP_FIELDS] = "fields",
 	};
 	int rc;
 
 	switch ((enum m_op_kind)c->op) {
 	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_DEREG_MR: case M_OP_DEALLOC_MW: case M_OP_DESTROY_QP:
-	case M_OP_QUERY_QP: case M_OP_QUERY_SRQ:
+	case M_OP_QUERY_QP: case M_OP_QUERY_SRQ: case M_OP_FIELDS:
 		rc = stack_call(st, c->node, reply, "%s id=%d", id_only[c->op], c->obj);
 		break;
 	case M_OP_REG_MR: {
@@ -382,6 +382,7 @@ int stack_ahead_verbs(const struct hcall *c)
 	case M_OP_ALLOC_PD: case M_OP_DEALLOC_PD: case M_OP_REG_MR: case M_OP_DEREG_MR: case M_OP_ALLOC_MW:
 	case M_OP_DEALLOC_MW: case M_OP_CREATE_QP: case M_OP_QUERY_QP: case M_OP_DESTROY_QP:
 	case M_OP_CREATE_CQ: case M_OP_DESTROY_CQ: case M_OP_CREATE_SRQ: case M_OP_DESTROY_SRQ: case M_OP_QUERY_SRQ:
+	case M_OP_FIELDS:
 	case M_OP_CREATE_COMP_CHANNEL: case M_OP_DESTROY_COMP_CHANNEL: case M_OP_QUERY_DEVICE: case M_OP_QUERY_PORT:
 	case M_OP_QUERY_GID: case M_OP_QUERY_GID_TABLE: case M_OP_QUERY_PKEY: case M_OP_GET_PKEY_INDEX:
 		return 1; /* one request of the node's own objects, one answer (request) */
