@@ -69,6 +69,19 @@ struct run {
 	struct be_model bm; /* the oracle; last: run_scenario zeroes the members before it (bm_init sets it) */
 };
 
+/* The file is judged against the model itself: lint, or a run on the model engine (run_opts.model_engine). */
+static inline int run_judges_file(const struct run *x)
+{
+	return x->o->mode == RUN_LINT || x->o->model_engine;
+}
+
+/*
+ * A query step s (run_query.c): every result reality reports against what
+ * the model knows of it, and the step's KEY=VALUE expectations against
+ * reality (lint: against the model). op is the model operation of the step.
+ */
+void run_judge_query(struct run *x, const struct scn_step *s, const struct m_op *op, const struct hres *real);
+
 /* Record the deciding verdict v at line (the first fail/error wins over xfail), its reason from fmt. */
 void run_say(struct run *x, enum verdict v, uint32_t line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
