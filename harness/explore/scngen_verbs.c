@@ -140,7 +140,8 @@ static int propose_chan(struct gctx *x, unsigned node, char *line, size_t len)
 	}
 }
 
-/* Shared receive queues: create (a PD of the node, dead now and then), destroy, post receives. */
+/* Shared receive queues: create (a PD of the node, dead now and then), destroy, resize or arm
+ * (modify_srq: max_wr=, srq_limit=, or both), query, post receives. */
 static int propose_srq(struct gctx *x, unsigned node, char *line, size_t len)
 {
 	const char *nn = ex_node_name(node);
@@ -148,7 +149,7 @@ static int propose_srq(struct gctx *x, unsigned node, char *line, size_t len)
 	unsigned depth;
 	int h;
 
-	switch (below(x, 5)) {
+	switch (below(x, 7)) {
 	case 0:
 		o = pick(x, node, SCN_C_PD, below(x, 8) ? W_LIVE : W_ANY, NULL);
 		if (o < 0)
@@ -159,6 +160,21 @@ static int propose_srq(struct gctx *x, unsigned node, char *line, size_t len)
 		return 0;
 	case 1:
 		return act_on(x, node, SCN_C_SRQ, W_LIVE, "destroy_srq", "", line, len);
+	case 2: {
+		static const unsigned wrs[] = { 0, 1, 4, 16, 31, 32 }, limits[] = { 0, 1, 2, 8, 200 };
+		unsigned keys = below(x, 3), wr = wrs[below(x, 6)], limit = limits[below(x, 5)];
+		char tail[64];
+
+		if (keys == 0)
+			snprintf(tail, sizeof(tail), " max_wr=%u", wr);
+		else if (keys == 1)
+			snprintf(tail, sizeof(tail), " srq_limit=%u", limit);
+		else
+			snprintf(tail, sizeof(tail), " max_wr=%u srq_limit=%u", wr, limit);
+		return act_on(x, node, SCN_C_SRQ, W_LIVE, "modify_srq", tail, line, len);
+	}
+	case 3:
+		return act_on(x, node, SCN_C_SRQ, W_LIVE, "query_srq", "", line, len);
 	default:
 		o = pick(x, node, SCN_C_SRQ, W_LIVE, NULL);
 		m = pick(x, node, SCN_C_MR, below(x, 6) ? W_LIVE : W_ANY, &h);
@@ -212,15 +228,20 @@ static int propose_ud_send(struct gctx *x, unsigned node, char *line, size_t len
 	return 0;
 }
 
-/* The device and its port named by a PD: query_device, query_port, the GID and P_Key tables. */
+/* The device and its port named by a PD: query_device, query_port, the GID and P_Key tables; query_qp;
+ * and the struct a live object's creation returned (fields: its context, PD, CQs, SRQ, numbers). */
 static int propose_query(struct gctx *x, unsigned node, char *line, size_t len)
 {
 	static const char *const q[] = { "query_device", "query_device", "query_port", "query_gid", "query_gid_table",
 					 "query_pkey", "get_pkey_index", "query_qp" };
 	static const char *const port[] = { " port=1", " port=0", " port=past" };
-	unsigned k = below(x, 8);
+	static const uint32_t made[] = { SCN_C_PD, SCN_C_MR, SCN_C_MW, SCN_C_QP,
+					 SCN_C_CQ, SCN_C_AH, SCN_C_SRQ, SCN_C_CHAN };
+	unsigned k = below(x, 10);
 	const char *tail = "";
 
+	if (k >= 8)
+		return act_on(x, node, made[below(x, 8)], W_LIVE, "fields", "", line, len);
 	if (k == 7)
 		return act_on(x, node, SCN_C_QP, W_LIVE, "query_qp", "", line, len);
 	if (k == 1)
