@@ -225,7 +225,7 @@ int ex_campaign_case(struct ex_campaign *cp, const struct ex_case *c, const stru
 	struct ex_cov scratch = { 0 };
 	struct scn_file *f = NULL;
 	char rules[512], hdr[8192], path[4200], *text;
-	unsigned nrules, novel = 0;
+	unsigned nrules, novel = 0, ncites = 0;
 	size_t off;
 	int rc;
 
@@ -244,10 +244,15 @@ int ex_campaign_case(struct ex_campaign *cp, const struct ex_case *c, const stru
 			       "# allowed-set alternatives. A campaign resumed from this directory starts from what its\n"
 			       "# files reach.\ntitle explore corpus: case %lu of seed %llu\n",
 			       (unsigned long long)seed, nrules ? rules : "none", novel, cp->next, (unsigned long long)seed);
-	for (unsigned r = 0; r < M_RULE_COUNT_ && off < sizeof(hdr); r++)
-		if (scratch.hits[r])
-			off += (size_t)snprintf(hdr + off, sizeof(hdr) - off, "cite rule %s\n",
-						m_rule_info((enum m_rule)r)->id);
+	/* the rules it reached, the new ones first, as many as a file may cite (SCN_CITES_MAX, one left for
+	 * the seed's line): a case of more rules than that must still be a file the parser takes */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned r = 0; r < M_RULE_COUNT_ && off < sizeof(hdr) && ncites + 1 < SCN_CITES_MAX; r++)
+			if (scratch.hits[r] && (pass == 0) == (after->hits[r] && !before->hits[r])) {
+				off += (size_t)snprintf(hdr + off, sizeof(hdr) - off, "cite rule %s\n",
+							m_rule_info((enum m_rule)r)->id);
+				ncites++;
+			}
 	if (off < sizeof(hdr))
 		snprintf(hdr + off, sizeof(hdr) - off, "cite rdmacheck explore --seed=%llu\n", (unsigned long long)seed);
 	rc = ex_case_text(c, hdr, &text);
