@@ -161,6 +161,11 @@ static const struct m_deviation rxe_dev[] = {
 	  "never ended in 3 cases and completed LOC_PROT_ERR when run alone; SENDs of 2L bytes from an L-byte MR "
 	  "at that MTU, twice each (2026-12-06): L 1024 (bad from the second packet) LOC_PROT_ERR, L 2048, 3072 "
 	  "and 4096 (from the third, fourth, fifth) never ended", KERNEL_RXE },
+	{ M_RULE_MR_KEY_4, PART_STEP, ANY_KERNEL, M_DEV_REPLACE, 1, { OK_ },
+	  "KRXE rxe_mr_init: a remote-access MR's rkey is its lkey (rkey = access & IB_ACCESS_REMOTE ? lkey : 0), so "
+	  "the lkey used as an rkey grants what the rkey grants: observed (rdmacheck explore --seed=1 --stack=vm, "
+	  "6.1.0-57, 2026-12-06) an inline 1-byte WRITE with rkey= the target MR's lkey SUCCESS where the model "
+	  "said REM_ACCESS_ERR; verbs/651", KERNEL_RXE },
 	{ M_RULE_LP_9, PART_STEP, KVER(6, 1), KVER(6, 1), M_DEV_REPLACE, 1, { OK_ },
 	  "observed (rdmacheck explore --seed=1, --jobs=4 and 5, 6.1.0-57, 2026-12-06): an inline READ whose SGE "
 	  "names a valid lkey is sent as a READ and ends as one would: SUCCESS for zero bytes, REM_INV_REQ_ERR from a "

@@ -73,8 +73,19 @@ static int responder_check(const struct model *m, const struct m_profile *p, str
 		return 1;
 	}
 	s = DECIDE(p, RA_KEY_1, PART_STEP, WC_ERR(REM_ACCESS_ERR));
-	int h = m_mr_by_rkey(pn, op->verbs.rkey);
+	int h = m_mr_by_rkey(pn, op->verbs.rkey), hl = h < 0 ? m_mr_by_lkey(pn, op->verbs.rkey) : -1;
 
+	if (hl >= 0 && (pn->mr[hl].access & M_ACC_REMOTE_ANY)) {
+		/* MR-KEY-4: the MR's lkey as the rkey (OK: the profile's provider has one key for both) */
+		struct m_set k = DECIDE(p, MR_KEY_4, PART_STEP, WC_ERR(REM_ACCESS_ERR));
+
+		m_why_add(why, M_RULE_MR_KEY_4);
+		if (!m_set_has(&k, O_OK)) {
+			remote_fail(out, &k, *why, M_RULE_MR_KEY_4, 0);
+			return 0;
+		}
+		h = hl;
+	}
 	if (h >= 0) {
 		const struct m_mr *mr = &pn->mr[h];
 

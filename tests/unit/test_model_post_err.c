@@ -116,6 +116,25 @@ START_TEST(test_QP_STATE_1_post_below_rts)
 }
 END_TEST
 
+/* MR-KEY-4: the target MR's lkey as the rkey: the specification's two keys differ (REM_ACCESS_ERR); rxe's are one. */
+START_TEST(test_MR_KEY_4_lkey_as_rkey)
+{
+	struct fx f;
+	struct pair s = fx_pair(&f, "generic", 2);
+	struct m_op w = W(0, 8);
+
+	w.verbs.rkey = f.m.node[1].mr[s.mb].lkey;
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR)));
+	ck_assert(fx_rule(fx_predict(&f, w), wc_(M_WC_REM_ACCESS_ERR), M_RULE_MR_KEY_4));
+	model_free(&f.m);
+	s = fx_pair(&f, "rxe", 2);
+	w = W(0, 8);
+	w.verbs.rkey = f.m.node[1].mr[s.mb].lkey;
+	ck_assert(fx_only(fx_predict(&f, w), wc_(M_WC_SUCCESS)));
+	model_free(&f.m);
+}
+END_TEST
+
 Suite *suite_test_model_post_err(void)
 {
 	Suite *s = suite_create("model_post_err");
@@ -127,6 +146,7 @@ Suite *suite_test_model_post_err(void)
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_post_to_err_qp);
 	RTEST(tc, RA_ERR_5, test_RA_ERR_5_recv_on_err_qp_is_never_a_completion);
 	RTEST(tc, QP_STATE_1, test_QP_STATE_1_post_below_rts);
+	RTEST(tc, MR_KEY_4, test_MR_KEY_4_lkey_as_rkey);
 	suite_add_tcase(s, tc);
 	return s;
 }
